@@ -1,0 +1,55 @@
+"""lexigraph: compile word lists into one memory-mapped lexicon and query it fast.
+
+>>> import lexigraph
+>>> lex = lexigraph.open()            # the built-in ENABLE lexicon
+>>> "quixotic" in lex, lex.children("quixoti")
+(True, ['c'])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__version__ = "0.1.0"
+
+from .errors import (
+    AlphabetError,
+    BuildError,
+    FileFormatError,
+    LexiconError,
+    QueryError,
+    SourceError,
+)
+from .lexicon import Lexicon, load, open
+
+# Building pulls in NumPy and the graph code; a plain `lexigraph check dog`
+# never needs them, so they load on first use.
+_LAZY = {"build": "builder", "BuildResult": "builder", "Alphabet": "alphabet"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'lexigraph' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+__all__ = [
+    "Alphabet",
+    "AlphabetError",
+    "BuildError",
+    "BuildResult",
+    "FileFormatError",
+    "Lexicon",
+    "LexiconError",
+    "QueryError",
+    "SourceError",
+    "build",
+    "load",
+    "open",
+    "__version__",
+]

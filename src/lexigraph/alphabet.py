@@ -1,0 +1,393 @@
+"""Alphabets: the tiles of a lexicon, how text is split into them, and back.
+
+A word is a sequence of *tiles*. Each tile has a label of one or more
+characters (``"a"``, ``"ñ"``, ``"ch"``, ``"l·l"``) and a small integer code
+(1..255, in alphabet order; 0 never names a tile). Everything inside
+lexigraph works on codes; labels appear only at the edges.
+
+Text becomes tiles in three steps: lower case and Unicode NFC; *folding*
+(``"á" -> "a"``, ``"œ" -> "oe"``), character by character; then greedy
+longest-match splitting over the tile labels and their *aliases*
+(``"l.l"`` for ``"l·l"``). Greedy matching never backtracks, as Scrabble
+engines do: with tiles ``c``, ``h`` and ``ch``, ``"chocho"`` is always
+``ch o ch o``.
+
+Alphabet files are TOML (see ``docs/alphabets.md``)::
+
+    name = "spanish"
+    tiles = ["a", "b", "c", "ch", ...]
+    vowels = ["a", "e", "i", "o", "u"]
+    [aliases]
+    [fold]
+    "á" = "a"
+    [counts]
+    a = 12
+    [points]
+    a = 1
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cached_property
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .errors import AlphabetError
+
+MAX_TILES = 255
+#: Characters with a meaning in racks and patterns; never part of a tile label.
+RESERVED = frozenset("?*[]^!@#$;.,/\\'\"`")
+PRESETS = ("english", "spanish", "catalan", "french")
+_BASE_VOWELS = frozenset("aeiouæøœ")
+
+
+def nfc_lower(text: str) -> str:
+    """Lower-case ``text`` and put it in Unicode NFC.
+
+    >>> nfc_lower("A\\u0301BACO")
+    'ábaco'
+    """
+    text = text.lower()
+    if text.isascii():
+        return text
+    return unicodedata.normalize("NFC", text)
+
+
+class _ZeroForUnknown(dict):
+    """A ``str.translate`` table that maps every character it lacks to NUL."""
+
+    def __missing__(self, key: int) -> int:
+        return 0
+
+
+class Alphabet:
+    """The tiles of a lexicon and the rules that turn text into tiles.
+
+    >>> es = Alphabet.preset("spanish")
+    >>> es.split("Chocho")
+    ['ch', 'o', 'ch', 'o']
+    >>> es.split("calle"), es.split("año")
+    (['c', 'a', 'll', 'e'], ['a', 'ñ', 'o'])
+    >>> es.split("kilo") is None      # K is not a Spanish Scrabble tile
+    True
+    """
+
+    def __init__(
+        self,
+        tiles: Sequence[str],
+        *,
+        name: str = "custom",
+        aliases: Mapping[str, str] | None = None,
+        fold: Mapping[str, str] | None = None,
+        vowels: Iterable[str] | None = None,
+        counts: Mapping[str, int] | None = None,
+        points: Mapping[str, int] | None = None,
+        blanks: int | None = None,
+    ) -> None:
+        if not tiles:
+            raise AlphabetError("an alphabet needs at least one tile")
+        if len(tiles) > MAX_TILES:
+            raise AlphabetError(f"an alphabet holds at most {MAX_TILES} tiles, not {len(tiles)}")
+        labels: list[str] = []
+        seen: set[str] = set()
+        for raw in tiles:
+            label = _clean_label(raw, "tile")
+            if label in seen:
+                raise AlphabetError(f"duplicate tile {label!r}")
+            seen.add(label)
+            labels.append(label)
+        self.name = str(name)
+        self.labels: tuple[str, ...] = tuple(labels)
+        self._code = {label: i + 1 for i, label in enumerate(labels)}
+
+        self.aliases: dict[str, str] = {}
+        for raw_alias, raw_tile in (aliases or {}).items():
+            alias = _clean_label(raw_alias, "alias", allow_reserved=True)
+            tile = nfc_lower(str(raw_tile))
+            if tile not in self._code:
+                raise AlphabetError(f"alias {alias!r} names {tile!r}, which is not a tile")
+            if alias in self._code or alias in self.aliases:
+                raise AlphabetError(f"alias {alias!r} is already a tile or an alias")
+            self.aliases[alias] = tile
+
+        self.fold: dict[str, str] = {}
+        for raw_char, raw_to in (fold or {}).items():
+            char = nfc_lower(str(raw_char))
+            to = nfc_lower(str(raw_to))
+            if len(char) != 1:
+                raise AlphabetError(f"fold key {raw_char!r} must be one character")
+            if char in self._code:
+                raise AlphabetError(f"fold key {char!r} is also a tile")
+            self.fold[char] = to
+
+        if vowels is None:
+            vowel_set = {t for t in labels if unicodedata.normalize("NFD", t)[0] in _BASE_VOWELS}
+        else:
+            vowel_set = set()
+            for v in vowels:
+                v = nfc_lower(str(v))
+                if v not in self._code:
+                    raise AlphabetError(f"vowel {v!r} is not a tile")
+                vowel_set.add(v)
+        self.vowels: frozenset[str] = frozenset(vowel_set)
+        self.counts = self._per_tile(counts, "count")
+        self.points = self._per_tile(points, "points")
+        if blanks is not None and (not isinstance(blanks, int) or blanks < 0):
+            raise AlphabetError("blanks must be a non-negative integer")
+        self.blanks = blanks
+
+        keys = list(self._code) + list(self.aliases)
+        self._key_code = {k: self._code[self.aliases.get(k, k)] for k in keys}
+        self.single_char = all(len(k) == 1 for k in keys) and not any(len(v) != 1 for v in self.fold.values())
+        self._fold_table = str.maketrans(self.fold) if self.fold else None
+        # Longest first: Python's alternation takes the first branch that matches.
+        self._splitter = re.compile("|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True)))
+        table = _ZeroForUnknown({ord(k): c for k, c in self._key_code.items() if len(k) == 1})
+        for k, c in list(self._key_code.items()):
+            if len(k) == 1 and k.upper() != k and len(k.upper()) == 1:
+                table[ord(k.upper())] = c
+        self._char_table = table
+        # ASCII input never meets a fold (fold keys are rare ASCII) when every
+        # key is one ASCII character: then bytes.translate does all the work.
+        if all(len(k) == 1 and k.isascii() for k in keys) and not any(c.isascii() for c in self.fold):
+            tr = bytearray(256)
+            for k, c in self._key_code.items():
+                tr[ord(k)] = c
+                tr[ord(k.upper())] = c
+            self.byte_table: bytes | None = bytes(tr)
+        else:
+            self.byte_table = None
+        self._label_table = {i + 1: label for i, label in enumerate(labels)}
+
+    # -- construction -----------------------------------------------------
+
+    def _per_tile(self, values: Mapping[str, int] | None, what: str) -> dict[str, int] | None:
+        if not values:
+            return None
+        out = {}
+        for k, v in values.items():
+            k = nfc_lower(str(k))
+            if k not in self._code:
+                raise AlphabetError(f"{what} given for {k!r}, which is not a tile")
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                raise AlphabetError(f"{what} of {k!r} must be a non-negative integer")
+            out[k] = v
+        return out
+
+    @classmethod
+    def from_letters(cls, letters: Iterable[str], *, name: str = "letters") -> "Alphabet":
+        """The alphabet of single characters, in code-point order.
+
+        >>> Alphabet.from_letters("dog").labels
+        ('d', 'g', 'o')
+        """
+        chars = sorted({nfc_lower(c) for c in letters})
+        return cls(chars, name=name)
+
+    @classmethod
+    def preset(cls, name: str) -> "Alphabet":
+        """One of the built-in alphabets: ``english``, ``spanish``, ``catalan``, ``french``.
+
+        >>> Alphabet.preset("catalan").split("col.lecció")
+        ['c', 'o', 'l·l', 'e', 'c', 'c', 'i', 'o']
+        """
+        if name not in PRESETS:
+            raise AlphabetError(f"no alphabet preset {name!r}; presets: {', '.join(PRESETS)}")
+        text = resources.files("lexigraph").joinpath("alphabets").joinpath(f"{name}.toml").read_text("utf-8")
+        return cls.from_toml(text, origin=f"preset {name}")
+
+    @classmethod
+    def load(cls, spec: "str | Path | Alphabet") -> "Alphabet":
+        """A preset by name, or an alphabet file (TOML) by path."""
+        if isinstance(spec, Alphabet):
+            return spec
+        spec_s = str(spec)
+        if spec_s in PRESETS:
+            return cls.preset(spec_s)
+        path = Path(spec_s)
+        try:
+            text = path.read_text("utf-8")
+        except FileNotFoundError:
+            raise AlphabetError(f"no alphabet preset or file {spec_s!r}; presets: {', '.join(PRESETS)}") from None
+        except (OSError, UnicodeDecodeError) as e:
+            raise AlphabetError(f"cannot read alphabet file {spec_s}: {e}") from None
+        return cls.from_toml(text, origin=spec_s)
+
+    @classmethod
+    def from_toml(cls, text: str, *, origin: str = "alphabet") -> "Alphabet":
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise AlphabetError(f"{origin}: not valid TOML: {e}") from None
+        return cls.from_dict(data, origin=origin)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, origin: str = "alphabet") -> "Alphabet":
+        """Rebuild an alphabet from :meth:`to_dict` output or a parsed TOML file."""
+        if not isinstance(data, Mapping):
+            raise AlphabetError(f"{origin}: an alphabet is a table of fields")
+        known = {"name", "tiles", "aliases", "fold", "vowels", "counts", "points", "blanks"}
+        extra = set(data) - known
+        if extra:
+            raise AlphabetError(f"{origin}: unknown field(s) {', '.join(sorted(extra))}")
+        tiles = data.get("tiles")
+        if not isinstance(tiles, list) or not all(isinstance(t, str) for t in tiles):
+            raise AlphabetError(f"{origin}: 'tiles' must be a list of strings")
+        for key in ("aliases", "fold", "counts", "points"):
+            if key in data and not isinstance(data[key], Mapping):
+                raise AlphabetError(f"{origin}: {key!r} must be a table")
+        vowels = data.get("vowels")
+        if vowels is not None and (not isinstance(vowels, list) or not all(isinstance(v, str) for v in vowels)):
+            raise AlphabetError(f"{origin}: 'vowels' must be a list of strings")
+        try:
+            return cls(
+                tiles,
+                name=str(data.get("name", "custom")),
+                aliases=data.get("aliases"),
+                fold=data.get("fold"),
+                vowels=vowels,
+                counts=data.get("counts"),
+                points=data.get("points"),
+                blanks=data.get("blanks"),
+            )
+        except AlphabetError as e:
+            raise AlphabetError(f"{origin}: {e}") from None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready description; ``Alphabet.from_dict`` reverses it."""
+        out: dict[str, Any] = {"name": self.name, "tiles": list(self.labels)}
+        if self.aliases:
+            out["aliases"] = dict(self.aliases)
+        if self.fold:
+            out["fold"] = dict(self.fold)
+        out["vowels"] = [t for t in self.labels if t in self.vowels]
+        if self.counts:
+            out["counts"] = dict(self.counts)
+        if self.points:
+            out["points"] = dict(self.points)
+        if self.blanks is not None:
+            out["blanks"] = self.blanks
+        return out
+
+    # -- text <-> codes ------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    def __repr__(self) -> str:
+        return f"Alphabet({self.name!r}, {len(self.labels)} tiles)"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Alphabet) and self.to_dict() == other.to_dict()
+
+    def __hash__(self) -> int:
+        return hash(self.labels)
+
+    def code(self, tile: str) -> int | None:
+        """The code of a tile label or alias (any case), or ``None``."""
+        return self._key_code.get(nfc_lower(tile))
+
+    def label(self, code: int) -> str:
+        return self.labels[code - 1]
+
+    def prepare(self, text: str) -> str:
+        """Lower case, NFC and folding: the text that is split into tiles."""
+        text = nfc_lower(text)
+        if self._fold_table is not None:
+            text = text.translate(self._fold_table)
+        return text
+
+    def encode(self, text: str) -> bytes | None:
+        """The tile codes of ``text`` as bytes, or ``None`` if it does not split.
+
+        >>> Alphabet.preset("spanish").encode("ch")
+        b'\\x04'
+        """
+        if self.byte_table is not None:
+            try:
+                key = text.encode("ascii").translate(self.byte_table)
+            except UnicodeEncodeError:
+                if not self.fold:
+                    return None
+            else:
+                return None if 0 in key else key
+        text = self.prepare(text)
+        if self.single_char:
+            key = text.translate(self._char_table)
+            try:
+                raw = key.encode("latin-1")
+            except UnicodeEncodeError:  # pragma: no cover - table maps everything
+                return None
+            return None if 0 in raw else raw
+        codes = []
+        pos = 0
+        match = self._splitter.match
+        get = self._key_code.__getitem__
+        n = len(text)
+        while pos < n:
+            m = match(text, pos)
+            if m is None:
+                return None
+            codes.append(get(m.group()))
+            pos = m.end()
+        return bytes(codes)
+
+    def split(self, text: str) -> list[str] | None:
+        """``text`` as a list of tile labels, or ``None`` if it does not split."""
+        codes = self.encode(text)
+        return None if codes is None else [self.labels[c - 1] for c in codes]
+
+    def first_bad_char(self, text: str) -> str | None:
+        """The first character where greedy splitting fails (for error messages)."""
+        text = self.prepare(text)
+        pos = 0
+        while pos < len(text):
+            m = self._splitter.match(text, pos)
+            if m is None:
+                return text[pos]
+            pos = m.end()
+        return None
+
+    def decode(self, codes: bytes) -> str:
+        """Tile codes back to text (the tiles' labels, joined).
+
+        >>> es = Alphabet.preset("spanish"); es.decode(es.encode("CHOCHO"))
+        'chocho'
+        """
+        return codes.decode("latin-1").translate(self._label_table)
+
+    def decode_rows(self, rows: bytes, length: int) -> list[str]:
+        """Split ``rows`` (back-to-back words of ``length`` tiles) into words."""
+        if not length:
+            return []
+        text = rows.decode("latin-1")
+        if self.single_char:
+            text = text.translate(self._label_table)
+            return [text[i : i + length] for i in range(0, len(text), length)]
+        table = self._label_table
+        return [text[i : i + length].translate(table) for i in range(0, len(text), length)]
+
+    @cached_property
+    def vowel_codes(self) -> frozenset[int]:
+        return frozenset(self._code[v] for v in self.vowels)
+
+
+def _clean_label(raw: object, what: str, *, allow_reserved: bool = False) -> str:
+    if not isinstance(raw, str):
+        raise AlphabetError(f"{what} {raw!r} is not a string")
+    label = nfc_lower(raw.strip())
+    if not label:
+        raise AlphabetError(f"empty {what}")
+    if any(ch.isspace() for ch in label):
+        raise AlphabetError(f"{what} {label!r} contains a space")
+    bad = RESERVED.intersection(label) - ({"."} if allow_reserved else set())
+    if bad:
+        raise AlphabetError(f"{what} {label!r} uses reserved character(s) {''.join(sorted(bad))}")
+    if any(unicodedata.category(ch)[0] in "NC" for ch in label):
+        raise AlphabetError(f"{what} {label!r} contains a digit or control character")
+    return label

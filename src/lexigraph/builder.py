@@ -1,0 +1,163 @@
+"""Compiling words into a lexicon file: length buckets, priorities, word graph, hash index."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from . import __version__, fileformat, graph, hashindex
+from .alphabet import Alphabet
+from .errors import BuildError
+from .normalize import Report, WordSet, normalize
+from .sources import Source, read, source_name
+
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass
+class BuildResult:
+    """What :func:`build` wrote: the file's path, its index and the build report."""
+
+    path: str | None
+    info: dict[str, Any]
+    report: Report
+
+
+def score_scale(score_max: int | None) -> int | None:
+    """The usual scale a list's top score suggests: 50 (Spread the Wordlist), 100 (Broda) or 255."""
+    if score_max is None:
+        return None
+    for scale in (50, 100):
+        if score_max <= scale:
+            return scale
+    return 255
+
+
+def compile_words(words: WordSet, *, name: str, source: str, kind: str) -> bytes:
+    """The bytes of a lexicon file holding ``words``."""
+    keys = words.keys
+    n = len(keys)
+    lens = np.fromiter(map(len, keys), np.int64, n)
+    flat = np.frombuffer(b"".join(keys), np.uint8)
+    starts = np.cumsum(lens) - lens
+
+    order = np.argsort(lens, kind="stable")  # word ids: by length, then in code order
+    sorted_lens = lens[order]
+    lengths = np.unique(sorted_lens)
+    bounds = np.searchsorted(sorted_lens, lengths)
+    sections: dict[str, tuple[bytes, str, tuple[int, ...]]] = {}
+    buckets = []
+    for length, lo in zip(lengths.tolist(), bounds.tolist()):
+        hi = int(np.searchsorted(sorted_lens, length, side="right"))
+        ids = order[lo:hi]
+        rows = flat[starts[ids][:, None] + np.arange(length)]
+        sections[f"words.{length}"] = (rows.tobytes(), "u1", (hi - lo, length))
+        table, home = hashindex.build_table(rows)
+        sections[f"hash.{length}"] = (table.tobytes(), table.dtype.str.replace("|", ""), (len(table),))
+        buckets.append({"length": length, "first": lo, "count": hi - lo, "hash_home": home})
+    sections["priority"] = (words.priorities[order].tobytes(), "u1", (n,))
+
+    trie = graph.build_trie(flat, starts, lens)
+    minimal = graph.minimize(trie, accept_on_edge=True)
+    arcs, root = graph.layout_arcs(minimal)
+    sections["graph"] = (arcs.astype("<u4").tobytes(), "<u4", (len(arcs),))
+
+
+    report = words.report
+    index = {
+        "name": name,
+        "source": source,
+        "source_format": kind,
+        "built": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
+        "lexigraph": __version__,
+        "alphabet": words.alphabet.to_dict(),
+        "word_count": n,
+        "counts_by_length": {str(k): v for k, v in report.per_length.items()},
+        "min_length": int(lengths[0]),
+        "max_length": int(lengths[-1]),
+        "has_priorities": words.has_priorities,
+        "score_max": words.score_max,
+        "score_scale": score_scale(words.score_max),
+        "buckets": buckets,
+        "graph": {"root": root, "arcs": len(arcs), "layout": "tile8-accept1-last1-arc22"},
+        "hash": {"function": "crc32", "load": hashindex.LOAD},
+        "build": report.to_dict(),
+    }
+    return fileformat.pack(index, sections)
+
+
+def build(
+    source: Source,
+    dest: str | os.PathLike[str] | None,
+    *,
+    format: str | None = None,
+    name: str | None = None,
+    alphabet: "str | Alphabet | None" = None,
+    min_length: int = 2,
+    max_length: int | None = None,
+    encoding: str | None = None,
+    progress: Progress | None = None,
+) -> BuildResult:
+    """Compile a word source into a lexicon file at ``dest``.
+
+    ``source`` is a path, ``"-"`` for standard input, a file object, or an
+    iterable of words. Plain lists, scored lists (``WORD;SCORE``), TWL06
+    ``dawg32`` tables and Hasbro ``.daw`` files are recognised by content.
+    The file is written atomically: on any error an existing ``dest`` is
+    left as it was. With ``dest=None`` nothing is written (see
+    :func:`compile_source`).
+
+    >>> import tempfile, os, lexigraph
+    >>> path = os.path.join(tempfile.mkdtemp(), "pets.lex")
+    >>> result = lexigraph.build(["cat", "dog", "Dogs", "x1"], path)
+    >>> result.report.kept, dict(result.report.skipped)
+    (3, {'digits': 1})
+    >>> with lexigraph.open(path) as lex:
+    ...     "dogs" in lex
+    True
+    """
+    data, result = compile_source(
+        source, format=format, name=name, alphabet=alphabet, min_length=min_length,
+        max_length=max_length, encoding=encoding, progress=progress,
+    )
+    if dest is not None:
+        if progress:
+            progress("writing", 0, 1)
+        fileformat.write_atomic(dest, data)
+        result.path = os.fspath(dest)
+    return result
+
+
+def compile_source(
+    source: Source,
+    *,
+    format: str | None = None,
+    name: str | None = None,
+    alphabet: "str | Alphabet | None" = None,
+    min_length: int = 2,
+    max_length: int | None = None,
+    encoding: str | None = None,
+    progress: Progress | None = None,
+) -> tuple[bytes, BuildResult]:
+    """Compile ``source`` in memory; returns the file's bytes and the build result."""
+    if progress:
+        progress("reading", 0, 1)
+    raw = read(source, format=format, encoding=encoding)
+    alpha = Alphabet.load(alphabet) if alphabet is not None else None
+    words = normalize(raw, alphabet=alpha, min_length=min_length, max_length=max_length, progress=progress)
+    if progress:
+        progress("compiling", 0, 1)
+    src = source_name(source)
+    default_name = Path(src).stem if src not in ("<stdin>", "<words>") else "lexicon"
+    try:
+        data = compile_words(words, name=name or default_name, source=src, kind=raw.kind)
+    except MemoryError:
+        raise BuildError("not enough memory to compile this list") from None
+    info = fileformat.open_bytes(data).index
+    return data, BuildResult(None, info, words.report)

@@ -1,0 +1,302 @@
+"""Crossword queries: patterns, counts and crossings over the length buckets.
+
+A pattern is parsed into cells (a set of allowed tiles each) and stars.
+A fixed-length pattern scans one length bucket: the cell that allows the
+fewest tiles is tested on its whole column first, later cells only on the
+survivors, and a fixed first tile narrows the bucket by binary search
+before any scan. A pattern with stars is a sequence of segments matched
+greedily leftmost, which is exact for globs and needs no backtracking, so
+no pattern can blow up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .errors import QueryError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .lexicon import Lexicon
+
+STAR = None
+MAX_PATTERN = 100_000
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """Parsed pattern: ``cells`` is a list of allowed-code arrays, ``None`` for a star."""
+
+    text: str
+    cells: tuple
+    any_code: int
+
+    @property
+    def has_star(self) -> bool:
+        return any(c is STAR for c in self.cells)
+
+    @property
+    def fixed(self) -> int:
+        return sum(1 for c in self.cells if c is not STAR)
+
+    def segments(self) -> list[list[np.ndarray]]:
+        out: list[list[np.ndarray]] = [[]]
+        for c in self.cells:
+            if c is STAR:
+                out.append([])
+            else:
+                out[-1].append(c)
+        return out
+
+
+def parse(lex: "Lexicon", pattern: str) -> Pattern:
+    """Parse a pattern against the lexicon's alphabet.
+
+    >>> import lexigraph
+    >>> p = parse(lexigraph.open(), "?[^aeiou]@#*")
+    >>> len(p.cells), p.has_star
+    (5, True)
+    """
+    if not isinstance(pattern, str):
+        raise QueryError("a pattern must be a string")
+    if len(pattern) > MAX_PATTERN:
+        raise QueryError(f"the pattern is longer than {MAX_PATTERN:,} characters")
+    alphabet = lex.alphabet
+    text = alphabet.prepare(pattern.strip())
+    if not text:
+        raise QueryError("the pattern is empty")
+    n = len(alphabet)
+    everything = np.arange(1, n + 1, dtype=np.uint8)
+    vowels = np.array(sorted(alphabet.vowel_codes), np.uint8)
+    consonants = np.setdiff1d(everything, vowels).astype(np.uint8)
+    splitter = alphabet._splitter
+    key_code = alphabet._key_code
+    cells: list = []
+    i = 0
+    while i < len(text):
+        # A tile (or alias such as Catalan "l.l") wins over the wildcards.
+        m = splitter.match(text, i)
+        if m is not None:
+            cells.append(np.array([key_code[m.group()]], np.uint8))
+            i = m.end()
+            continue
+        ch = text[i]
+        if ch in "?.":
+            cells.append(everything)
+        elif ch == "@":
+            cells.append(vowels)
+        elif ch == "#":
+            cells.append(consonants)
+        elif ch == "*":
+            if not cells or cells[-1] is not STAR:
+                cells.append(STAR)
+        elif ch == "[":
+            end = text.find("]", i + 1)
+            if end < 0:
+                raise QueryError(f"pattern {pattern!r}: '[' at position {i} has no closing ']'")
+            cells.append(_parse_set(lex, pattern, text[i + 1 : end], everything, vowels, consonants))
+            i = end
+        elif ch == "]":
+            raise QueryError(f"pattern {pattern!r}: ']' at position {i} closes nothing")
+        elif ch.isspace():
+            raise QueryError(f"pattern {pattern!r} contains a space")
+        else:
+            raise QueryError(f"pattern {pattern!r}: {ch!r} is not a tile of this lexicon nor a wildcard")
+        i += 1
+    return Pattern(pattern, tuple(cells), n)
+
+
+def _parse_set(lex: "Lexicon", pattern: str, body: str, everything, vowels, consonants) -> np.ndarray:
+    negate = body[:1] in ("^", "!")
+    if negate:
+        body = body[1:]
+    chosen: set[int] = set()
+    alphabet = lex.alphabet
+    i = 0
+    while i < len(body):
+        m = alphabet._splitter.match(body, i)
+        if m is not None:
+            chosen.add(alphabet._key_code[m.group()])
+            i = m.end()
+            continue
+        ch = body[i]
+        if ch == "@":
+            chosen.update(vowels.tolist())
+        elif ch == "#":
+            chosen.update(consonants.tolist())
+        elif ch in "?.":
+            chosen.update(everything.tolist())
+        elif not ch.isspace() and ch != ",":
+            raise QueryError(f"pattern {pattern!r}: {ch!r} in [{body}] is not a tile of this lexicon")
+        i += 1
+    if not chosen and not negate:
+        raise QueryError(f"pattern {pattern!r}: the set [] allows no tile")
+    codes = np.array(sorted(chosen), np.uint8)
+    return np.setdiff1d(everything, codes).astype(np.uint8) if negate else codes
+
+
+def _lut(cell: np.ndarray) -> np.ndarray:
+    lut = np.zeros(256, bool)
+    lut[cell] = True
+    return lut
+
+
+def _cell_test(column: np.ndarray, cell: np.ndarray) -> np.ndarray:
+    if len(cell) == 1:
+        return column == cell[0]
+    return _lut(cell)[column]
+
+
+def _fixed_rows(lex: "Lexicon", cells: list[np.ndarray], length: int) -> np.ndarray:
+    """Rows (indexes into the bucket) whose every position fits its cell."""
+    rows = lex._rows(length)
+    n_codes = len(lex.alphabet)
+    lo, hi = 0, len(rows)
+    # A run of single tiles at the start narrows the bucket by binary search.
+    prefix = bytearray()
+    for cell in cells:
+        if len(cell) != 1:
+            break
+        prefix.append(int(cell[0]))
+    if prefix:
+        lo, hi = lex._prefix_range(length, bytes(prefix))
+    rest = [(j, c) for j, c in enumerate(cells) if j >= len(prefix) and len(c) < n_codes]
+    rest.sort(key=lambda jc: len(jc[1]))
+    idx = None
+    for j, cell in rest:
+        if idx is None:
+            ok = _cell_test(rows[lo:hi, j], cell)
+            idx = np.flatnonzero(ok) + lo
+        else:
+            idx = idx[_cell_test(rows[idx, j], cell)]
+        if not len(idx):
+            break
+    return np.arange(lo, hi) if idx is None else idx
+
+
+def _glob_rows(lex: "Lexicon", segments: list[list[np.ndarray]], length: int) -> np.ndarray:
+    """Rows matching ``seg0 * seg1 * ... * segN`` at this length (greedy leftmost)."""
+    head, middles, tail = segments[0], segments[1:-1], segments[-1]
+    need = sum(len(s) for s in segments)
+    if need > length:
+        return np.zeros(0, np.int64)
+    cells_fixed = list(head) + [None] * (length - len(head) - len(tail)) + list(tail)
+    everything = len(lex.alphabet)
+    anchored = [c if c is not None else np.arange(1, everything + 1, dtype=np.uint8) for c in cells_fixed]
+    idx = _fixed_rows(lex, anchored, length)
+    if not middles or not len(idx):
+        return idx
+    rows = lex._rows(length)[idx]
+    cur = np.full(len(idx), len(head), np.int64)
+    alive = np.ones(len(idx), bool)
+    limit = length - len(tail)
+    for seg in middles:
+        m = len(seg)
+        found = np.full(len(idx), -1, np.int64)
+        for start in range(len(head), limit - m + 1):
+            todo = alive & (found < 0) & (cur <= start)
+            if not todo.any():
+                if not (alive & (found < 0)).any():
+                    break
+                continue
+            ok = todo.copy()
+            for k, cell in enumerate(seg):
+                ok &= _cell_test(rows[:, start + k], cell)
+            found[ok] = start
+        alive &= found >= 0
+        cur = found + m
+    return idx[alive]
+
+
+def _match_ids(lex: "Lexicon", pattern: Pattern, min_priority: int) -> np.ndarray:
+    """All matching word ids, ascending."""
+    if not isinstance(min_priority, int) or not 0 <= min_priority <= 255:
+        raise QueryError("min_priority must be an integer from 0 to 255")
+    out = []
+    if pattern.has_star:
+        segments = pattern.segments()
+        lengths = [n for n in lex.lengths if n >= pattern.fixed]
+        for length in lengths:
+            rows = _glob_rows(lex, segments, length)
+            out.append(rows + lex._buckets[length][0])
+    else:
+        length = len(pattern.cells)
+        if length in lex._buckets:
+            out.append(_fixed_rows(lex, list(pattern.cells), length) + lex._buckets[length][0])
+    ids = np.concatenate(out) if out else np.zeros(0, np.int64)
+    if min_priority and len(ids):
+        ids = ids[lex._priorities()[ids] >= min_priority]
+    return ids
+
+
+def match(lex: "Lexicon", pattern: str, *, min_priority: int = 0, offset: int = 0, limit: int | None = None) -> list[str]:
+    """See :meth:`lexigraph.Lexicon.match`."""
+    ids = match_ids(lex, pattern, min_priority=min_priority, offset=offset, limit=limit)
+    return lex._words_of_ids(ids)
+
+
+def match_ids(lex: "Lexicon", pattern: str, *, min_priority: int = 0, offset: int = 0, limit: int | None = None) -> np.ndarray:
+    """Matching word ids in result order (priority, then alphabetical), paged."""
+    if not isinstance(offset, int) or offset < 0:
+        raise QueryError("offset must be a non-negative integer")
+    if limit is not None and (not isinstance(limit, int) or limit < 0):
+        raise QueryError("limit must be a non-negative integer")
+    ids = _match_ids(lex, parse(lex, pattern), min_priority)
+    ids = lex._sort_ids(ids, "priority")
+    end = None if limit is None else offset + limit
+    return ids[offset:end]
+
+
+def count(lex: "Lexicon", pattern: str, *, min_priority: int = 0) -> int:
+    """See :meth:`lexigraph.Lexicon.count`."""
+    return int(len(_match_ids(lex, parse(lex, pattern), min_priority)))
+
+
+@dataclass(frozen=True)
+class Crossing:
+    """What fits where two entries cross.
+
+    ``tiles``: the tiles both entries allow in the shared cell, sorted.
+    ``words_a`` / ``words_b``: each entry's words that put one of those tiles
+    there (best priority first). ``counts``: per tile, how many words of
+    each entry put it there.
+    """
+
+    tiles: list[str]
+    words_a: list[str]
+    words_b: list[str]
+    counts: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+
+def cross(lex: "Lexicon", pattern_a: str, pos_a: int, pattern_b: str, pos_b: int, *, min_priority: int = 0) -> Crossing:
+    """See :meth:`lexigraph.Lexicon.cross`."""
+    pa, pb = parse(lex, pattern_a), parse(lex, pattern_b)
+    for p, pos, name in ((pa, pos_a, "first"), (pb, pos_b, "second")):
+        if p.has_star:
+            raise QueryError(f"the {name} pattern {p.text!r} has a '*': a crossing needs fixed-length patterns")
+        if not isinstance(pos, int) or isinstance(pos, bool) or not 0 <= pos < len(p.cells):
+            raise QueryError(f"position {pos!r} is outside the {name} pattern {p.text!r} (0 to {len(p.cells) - 1})")
+    ids_a = _match_ids(lex, pa, min_priority)
+    ids_b = _match_ids(lex, pb, min_priority)
+    tiles_a = _tile_at(lex, ids_a, len(pa.cells), pos_a)
+    tiles_b = _tile_at(lex, ids_b, len(pb.cells), pos_b)
+    common = np.intersect1d(tiles_a, tiles_b)
+    keep_a = np.isin(tiles_a, common)
+    keep_b = np.isin(tiles_b, common)
+    count_a = np.bincount(tiles_a[keep_a], minlength=256)
+    count_b = np.bincount(tiles_b[keep_b], minlength=256)
+    labels = lex.alphabet.labels
+    return Crossing(
+        tiles=[labels[c - 1] for c in common.tolist()],
+        words_a=lex._words_of_ids(lex._sort_ids(ids_a[keep_a], "priority")),
+        words_b=lex._words_of_ids(lex._sort_ids(ids_b[keep_b], "priority")),
+        counts={labels[c - 1]: (int(count_a[c]), int(count_b[c])) for c in common.tolist()},
+    )
+
+
+def _tile_at(lex: "Lexicon", ids: np.ndarray, length: int, pos: int) -> np.ndarray:
+    if not len(ids):
+        return np.zeros(0, np.uint8)
+    return lex._rows(length)[ids - lex._buckets[length][0], pos]

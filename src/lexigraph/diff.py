@@ -1,0 +1,82 @@
+"""Comparing two lexicons: per-length counts, and the words only one of them has."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .lexicon import Lexicon
+
+
+@dataclass(frozen=True)
+class Diff:
+    """The comparison of lexicon A with lexicon B.
+
+    ``counts`` maps each length to ``(count in A, count in B)``.
+    """
+
+    only_a: list[str]
+    only_b: list[str]
+    both: int
+    counts: dict[int, tuple[int, int]]
+
+    @property
+    def same(self) -> bool:
+        return not self.only_a and not self.only_b
+
+    def to_dict(self) -> dict:
+        return {
+            "counts_by_length": {str(k): {"a": a, "b": b, "difference": b - a} for k, (a, b) in self.counts.items()},
+            "total_a": sum(a for a, _ in self.counts.values()),
+            "total_b": sum(b for _, b in self.counts.values()),
+            "only_a": len(self.only_a),
+            "only_b": len(self.only_b),
+            "both": self.both,
+        }
+
+
+def diff(a: "Lexicon", b: "Lexicon") -> Diff:
+    """See :meth:`lexigraph.Lexicon.diff`."""
+    counts_a, counts_b = a.count_by_length(), b.count_by_length()
+    lengths = sorted(set(counts_a) | set(counts_b))
+    counts = {n: (counts_a.get(n, 0), counts_b.get(n, 0)) for n in lengths}
+    if a.alphabet == b.alphabet:
+        only_a, only_b, both = _diff_codes(a, b, lengths)
+    else:
+        # Different alphabets: compare spellings, which is what a reader sees.
+        words_a, words_b = set(a), set(b)
+        both = len(words_a & words_b)
+        only_a = sorted(words_a - words_b)
+        only_b = sorted(words_b - words_a)
+    return Diff(only_a, only_b, both, counts)
+
+
+def _diff_codes(a: "Lexicon", b: "Lexicon", lengths: list[int]) -> tuple[list[str], list[str], int]:
+    ids_a, ids_b = [], []
+    both = 0
+    for n in lengths:
+        in_a, in_b = n in a._buckets, n in b._buckets
+        if in_a and in_b:
+            ra = a._rows(n).view(f"V{n}").ravel()
+            rb = b._rows(n).view(f"V{n}").ravel()
+            mask_a = np.isin(ra, rb)
+            mask_b = np.isin(rb, ra)
+            both += int(mask_a.sum())
+            ids_a.append(np.flatnonzero(~mask_a) + a._buckets[n][0])
+            ids_b.append(np.flatnonzero(~mask_b) + b._buckets[n][0])
+        elif in_a:
+            first, count = a._buckets[n][:2]
+            ids_a.append(np.arange(first, first + count))
+        elif in_b:
+            first, count = b._buckets[n][:2]
+            ids_b.append(np.arange(first, first + count))
+    only_a = a._words_of_ids(a._sort_ids(_concat(ids_a)))
+    only_b = b._words_of_ids(b._sort_ids(_concat(ids_b)))
+    return only_a, only_b, both
+
+
+def _concat(parts: list[np.ndarray]) -> np.ndarray:
+    return np.concatenate(parts) if parts else np.zeros(0, np.int64)

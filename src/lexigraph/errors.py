@@ -1,0 +1,34 @@
+"""The exceptions lexigraph raises: every failure a user can cause is a ``LexiconError``."""
+
+from __future__ import annotations
+
+
+class LexiconError(Exception):
+    """Base class of every error lexigraph reports on purpose.
+
+    >>> try:
+    ...     raise LexiconError("no such lexicon: x.lex")
+    ... except LexiconError as e:
+    ...     print(e)
+    no such lexicon: x.lex
+    """
+
+
+class SourceError(LexiconError):
+    """A word source (list, table, ``.daw``) cannot be read."""
+
+
+class BuildError(LexiconError):
+    """A lexicon cannot be built from otherwise readable words."""
+
+
+class FileFormatError(LexiconError):
+    """A lexicon file is missing, truncated, corrupt or not a lexicon."""
+
+
+class QueryError(LexiconError, ValueError):
+    """A query is malformed: bad pattern, rack, position or argument."""
+
+
+class AlphabetError(LexiconError):
+    """An alphabet definition is invalid, or a word does not fit it."""

@@ -1,0 +1,57 @@
+"""Writing a lexicon back out: plain and scored lists, Hasbro ``.daw``, the TWL06 table."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from . import daw, dawg32, fileformat, graph
+from .errors import LexiconError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .lexicon import Lexicon
+
+EXPORT_FORMATS = ("text", "scored", "daw", "dawg32")
+
+
+def _trie(lex: "Lexicon") -> graph.Trie:
+    """The lexicon's trie, rebuilt from its (trusted, validated) length buckets."""
+    ids = lex._sort_ids(np.arange(len(lex)))
+    lens = lex._length_of_ids(ids)
+    width = int(lens.max())
+    padded = lex._codes_of_ids(ids, width)
+    flat = padded[np.arange(width)[None, :] < lens[:, None]]
+    starts = np.cumsum(lens) - lens
+    return graph.build_trie(flat, starts, lens)
+
+
+def to_bytes(lex: "Lexicon", format: str) -> bytes:
+    """The lexicon in ``format`` (one of ``text``, ``scored``, ``daw``, ``dawg32``).
+
+    >>> import lexigraph
+    >>> to_bytes(lexigraph.load(["cat;70", "dog"]), "scored")
+    b'cat;70\\ndog;50\\n'
+    """
+    if format not in EXPORT_FORMATS:
+        raise LexiconError(f"unknown export format {format!r}; choose one of {', '.join(EXPORT_FORMATS)}")
+    labels = list(lex.alphabet.labels)
+    if format in ("text", "scored"):
+        ids = lex._sort_ids(np.arange(len(lex)))
+        words = lex._words_of_ids(ids)
+        if format == "text":
+            return ("\n".join(words) + "\n").encode("utf-8")
+        prio = lex._priorities()[ids].tolist()
+        return "".join(f"{w};{p}\n" for w, p in zip(words, prio)).encode("utf-8")
+    trie = _trie(lex)
+    if format == "daw":
+        return daw.write(graph.minimize(trie, accept_on_edge=True), labels)
+    return dawg32.write(graph.minimize(trie, accept_on_edge=False), labels)
+
+
+def export(lex: "Lexicon", dest: str | os.PathLike[str], format: str) -> int:
+    """Write the lexicon to ``dest`` atomically; returns the number of bytes written."""
+    data = to_bytes(lex, format)
+    fileformat.write_atomic(dest, data)
+    return len(data)

@@ -1,0 +1,232 @@
+"""The lexicon file: a header, aligned binary sections, a JSON index.
+
+Layout (all integers little-endian; see ``docs/format.md``)::
+
+    0   8  magic  b"\\x89LXG\\r\\n\\x1a\\n"
+    8   2  major version (readers refuse a newer major)
+    10  2  minor version
+    12  4  header size (64)
+    16  8  file size
+    24  8  index offset        (the JSON index comes after the sections)
+    32  8  index length
+    40  4  CRC-32 of bytes 64 .. file size
+    44  4  CRC-32 of bytes 0 .. 44
+    48 16  reserved, zero
+
+Sections start at multiples of 64 bytes so that NumPy and ``memoryview``
+can view them in place. Nothing here ever unpickles or evaluates data.
+"""
+
+from __future__ import annotations
+
+import json
+import mmap
+import os
+import struct
+import tempfile
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import FileFormatError, LexiconError
+
+MAGIC = b"\x89LXG\r\n\x1a\n"
+MAJOR = 1
+MINOR = 0
+HEADER_SIZE = 64
+ALIGN = 64
+_HEADER = struct.Struct("<8sHHIQQQII16x")
+_DTYPES = {"u1": 1, "<u2": 2, "<u4": 4}
+MAX_INDEX_LENGTH = 64 << 20
+
+
+@dataclass(frozen=True)
+class Section:
+    offset: int
+    length: int
+    dtype: str
+    shape: tuple[int, ...]
+
+
+def _align(n: int) -> int:
+    return (n + ALIGN - 1) // ALIGN * ALIGN
+
+
+def pack(index: Mapping[str, Any], sections: Mapping[str, tuple[bytes, str, tuple[int, ...]]]) -> bytes:
+    """Assemble a complete lexicon file in memory.
+
+    ``sections`` maps a name to ``(data, dtype, shape)``; the section table
+    is added to ``index`` under ``"sections"``.
+    """
+    parts: list[bytes] = []
+    table: dict[str, dict[str, Any]] = {}
+    pos = HEADER_SIZE
+    for name, (data, dtype, shape) in sections.items():
+        pad = _align(pos) - pos
+        parts.append(b"\0" * pad)
+        pos += pad
+        table[name] = {"offset": pos, "length": len(data), "dtype": dtype, "shape": list(shape)}
+        parts.append(data)
+        pos += len(data)
+    full_index = dict(index)
+    full_index["sections"] = table
+    blob = json.dumps(full_index, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    pad = _align(pos) - pos
+    parts.append(b"\0" * pad)
+    pos += pad
+    index_offset = pos
+    parts.append(blob)
+    body = b"".join(parts)
+    size = HEADER_SIZE + len(body)
+    crc_body = zlib.crc32(body)
+    head = _HEADER.pack(MAGIC, MAJOR, MINOR, HEADER_SIZE, size, index_offset, len(blob), crc_body, 0)
+    crc_head = zlib.crc32(head[:44])
+    head = head[:44] + struct.pack("<I", crc_head) + head[48:]
+    return head + body
+
+
+def write_atomic(dest: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``dest`` through a temporary file and a rename.
+
+    Readers that have the old file mapped keep seeing it; a failure leaves
+    the old file untouched.
+    """
+    dest = Path(dest)
+    directory = dest.parent if str(dest.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=directory)
+    except OSError as e:
+        raise LexiconError(f"cannot write {dest}: {e.strerror or e}") from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, dest)
+    except BaseException as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(e, OSError):
+            raise LexiconError(f"cannot write {dest}: {e.strerror or e}") from None
+        raise
+
+
+class MappedFile:
+    """A validated lexicon file: its buffer, its index and its sections."""
+
+    def __init__(self, buffer: "mmap.mmap | bytes", index: dict[str, Any], sections: dict[str, Section], name: str):
+        self.buffer = buffer
+        self.index = index
+        self.sections = sections
+        self.name = name
+
+    def view(self, name: str) -> memoryview:
+        s = self.sections[name]
+        return memoryview(self.buffer)[s.offset : s.offset + s.length]
+
+    def close(self) -> None:
+        if isinstance(self.buffer, mmap.mmap):
+            try:
+                self.buffer.close()
+            except BufferError:
+                # NumPy views the caller still holds keep the map alive;
+                # it is released when they are.
+                pass
+
+
+def is_lexicon(head: bytes) -> bool:
+    return head[:8] == MAGIC
+
+
+def open_path(path: str | os.PathLike[str]) -> MappedFile:
+    """Map and validate a lexicon file."""
+    name = os.fspath(path)
+    try:
+        with open(name, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if size < HEADER_SIZE:
+                head = f.read(HEADER_SIZE)
+                _check_magic(head, name)
+                raise FileFormatError(f"{name}: truncated lexicon ({size} bytes, smaller than its header)")
+            buffer = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    except FileNotFoundError:
+        raise FileFormatError(f"no such lexicon file: {name}") from None
+    except IsADirectoryError:
+        raise FileFormatError(f"{name} is a directory, not a lexicon file") from None
+    except (OSError, ValueError) as e:
+        raise FileFormatError(f"cannot open {name}: {getattr(e, 'strerror', None) or e}") from None
+    try:
+        return _validate(buffer, name)
+    except BaseException:
+        buffer.close()
+        raise
+
+
+def open_bytes(data: bytes, name: str = "<memory>") -> MappedFile:
+    """Validate a lexicon held in memory (for lexicons compiled on the fly)."""
+    if len(data) < HEADER_SIZE:
+        _check_magic(data, name)
+        raise FileFormatError(f"{name}: truncated lexicon ({len(data)} bytes, smaller than its header)")
+    return _validate(data, name)
+
+
+def _check_magic(head: bytes, name: str) -> None:
+    if head[: len(MAGIC)] != MAGIC[: len(head)] or not head:
+        raise FileFormatError(f"{name} is not a lexigraph lexicon (no magic number); build one with 'lexigraph build'")
+
+
+def _validate(buffer: "mmap.mmap | bytes", name: str) -> MappedFile:
+    size = len(buffer)
+    head = bytes(buffer[:HEADER_SIZE])
+    _check_magic(head, name)
+    magic, major, minor, header_size, file_size, index_offset, index_length, crc_body, crc_head = _HEADER.unpack(head)
+    if zlib.crc32(head[:44]) != crc_head:
+        raise FileFormatError(f"{name}: the header is corrupt (checksum mismatch)")
+    if major > MAJOR:
+        raise FileFormatError(f"{name}: format version {major}.{minor} is newer than this lexigraph reads ({MAJOR}.x); upgrade lexigraph")
+    if major < 1 or header_size != HEADER_SIZE:
+        raise FileFormatError(f"{name}: unknown format version {major}.{minor}")
+    if file_size != size:
+        what = "truncated" if size < file_size else "has trailing data"
+        raise FileFormatError(f"{name}: the lexicon is {what} (header says {file_size:,} bytes, file has {size:,})")
+    if zlib.crc32(memoryview(buffer)[HEADER_SIZE:]) != crc_body:
+        raise FileFormatError(f"{name}: the lexicon is corrupt (checksum mismatch); rebuild it")
+    if not (HEADER_SIZE <= index_offset and index_offset + index_length == size and index_length <= MAX_INDEX_LENGTH):
+        raise FileFormatError(f"{name}: the index lies outside the file")
+    try:
+        index = json.loads(bytes(buffer[index_offset : index_offset + index_length]).decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        raise FileFormatError(f"{name}: the index is not valid JSON") from None
+    if not isinstance(index, dict) or not isinstance(index.get("sections"), dict):
+        raise FileFormatError(f"{name}: the index has no section table")
+    sections: dict[str, Section] = {}
+    for key, raw in index["sections"].items():
+        try:
+            sec = Section(int(raw["offset"]), int(raw["length"]), str(raw["dtype"]), tuple(int(x) for x in raw["shape"]))
+        except (KeyError, TypeError, ValueError):
+            raise FileFormatError(f"{name}: section {key!r} is malformed") from None
+        itemsize = _DTYPES.get(sec.dtype)
+        count = 1
+        for dim in sec.shape:
+            if dim < 0:
+                count = -1
+                break
+            count *= dim
+        if (
+            itemsize is None
+            or count < 0
+            or count * itemsize != sec.length
+            or sec.offset % ALIGN
+            or sec.offset < HEADER_SIZE
+            or sec.offset + sec.length > index_offset
+        ):
+            raise FileFormatError(f"{name}: section {key!r} does not fit the file")
+        sections[key] = sec
+    return MappedFile(buffer, index, sections, name)

@@ -1,0 +1,375 @@
+"""Word graphs: a trie built level by level with NumPy, minimised into a DAWG.
+
+The builder never creates a Python object per word or per node: the sorted
+word list is a ragged array of tile codes, the trie is a handful of parallel
+arrays in breadth-first order, and minimisation groups nodes of equal height
+by a 64-bit signature that is then verified exactly.
+
+Two kinds of minimal graph come out of one trie:
+
+* ``accept_on_edge=True`` (the lexicon file, Hasbro ``.daw``): a node is its
+  list of outgoing arcs, and "a word ends here" is a flag on the arc.
+* ``accept_on_edge=False`` (the TWL06 ``dawg32`` table): a node carries its
+  own end-of-word flag, written as a ``$`` record in front of its arcs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import BuildError
+
+_MASK64 = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+@dataclass(frozen=True)
+class Trie:
+    """A trie in breadth-first order; node 0 is the root (the empty prefix).
+
+    ``first_child[v]`` .. ``first_child[v] + n_children[v]`` are the children
+    of ``v``, sorted by label.
+    """
+
+    label: np.ndarray  # uint8 tile code of the arc into the node (0 for root)
+    terminal: np.ndarray  # bool: the node's prefix is a word
+    height: np.ndarray  # int32: longest path below the node
+    first_child: np.ndarray  # int64
+    n_children: np.ndarray  # int64
+
+    @property
+    def size(self) -> int:
+        return len(self.label)
+
+
+def common_prefix_lengths(flat: np.ndarray, starts: np.ndarray, lens: np.ndarray) -> np.ndarray:
+    """``lcp[i]`` = length of the common prefix of word ``i-1`` and word ``i``.
+
+    Works on the ragged layout; cost is proportional to the total of the
+    common prefixes, not to the longest word times the word count.
+    """
+    n = len(lens)
+    lcp = np.zeros(n, dtype=np.int64)
+    if n < 2:
+        return lcp
+    idx = np.arange(1, n)
+    limit = np.minimum(lens[1:], lens[:-1])
+    depth = 0
+    while len(idx):
+        live = limit[idx - 1] > depth
+        idx = idx[live]
+        if not len(idx):
+            break
+        same = flat[starts[idx] + depth] == flat[starts[idx - 1] + depth]
+        idx = idx[same]
+        depth += 1
+        lcp[idx] = depth
+    return lcp
+
+
+def build_trie(flat: np.ndarray, starts: np.ndarray, lens: np.ndarray) -> Trie:
+    """Build the trie of words given in strictly increasing code order."""
+    n = len(lens)
+    lcp = common_prefix_lengths(flat, starts, lens)
+    labels = [np.zeros(1, np.uint8)]
+    terminals = [np.zeros(1, bool)]
+    heights = [np.array([lens.max() if n else 0], np.int32)]
+    parents = [np.zeros(1, np.int64)]
+    active = np.arange(n)  # words at least ``depth`` tiles long
+    node_of_word = np.zeros(n, np.int64)  # global node id at the previous depth
+    offset = 1
+    depth = 1
+    while True:
+        active = active[lens[active] >= depth]
+        if not len(active):
+            break
+        new_run = lcp[active] < depth
+        local = np.cumsum(new_run) - 1
+        run_first = active[new_run]
+        run_starts = np.flatnonzero(new_run)
+        labels.append(flat[starts[run_first] + depth - 1])
+        terminals.append(lens[run_first] == depth)
+        heights.append((np.maximum.reduceat(lens[active], run_starts) - depth).astype(np.int32))
+        parents.append(node_of_word[run_first])
+        node_of_word = node_of_word.copy()
+        node_of_word[active] = local + offset
+        offset += len(run_first)
+        depth += 1
+    label = np.concatenate(labels)
+    parent = np.concatenate(parents)
+    count = len(label)
+    n_children = np.bincount(parent[1:], minlength=count).astype(np.int64)
+    first_child = np.searchsorted(parent[1:], np.arange(count), side="left").astype(np.int64) + 1
+    return Trie(
+        label=label,
+        terminal=np.concatenate(terminals),
+        height=np.concatenate(heights),
+        first_child=first_child,
+        n_children=n_children,
+    )
+
+
+def _mix(x: np.ndarray) -> np.ndarray:
+    """splitmix64 finaliser: spreads structured keys over 64 bits."""
+    x = x.astype(np.uint64, copy=True)
+    with np.errstate(over="ignore"):
+        x ^= x >> np.uint64(30)
+        x *= np.uint64(0xBF58476D1CE4E5B9)
+        x ^= x >> np.uint64(27)
+        x *= np.uint64(0x94D049BB133111EB)
+        x ^= x >> np.uint64(31)
+    return x
+
+
+@dataclass(frozen=True)
+class MinimalGraph:
+    """Equivalence classes of trie nodes.
+
+    ``node_class[v]`` is the class of trie node ``v``; ``representative[k]``
+    a trie node of class ``k``. Class 0 is the empty arc list in
+    ``accept_on_edge`` mode (a node with no children).
+    """
+
+    trie: Trie
+    node_class: np.ndarray
+    representative: np.ndarray
+    accept_on_edge: bool
+
+    @property
+    def n_classes(self) -> int:
+        return len(self.representative)
+
+    def arc_count(self) -> int:
+        """Arcs over all distinct nodes (without list sharing)."""
+        return int(self.trie.n_children[self.representative].sum())
+
+
+def minimize(trie: Trie, *, accept_on_edge: bool) -> MinimalGraph:
+    """Group trie nodes with equal right languages (bottom-up by height)."""
+    size = trie.size
+    node_class = np.full(size, -1, np.int64)
+    # Children always sit after their parent in BFS order, so every node's
+    # child arcs are the slice first_child..first_child+n_children.
+    leaves = trie.n_children == 0
+    representatives: list[np.ndarray] = []
+    if accept_on_edge:
+        node_class[leaves] = 0
+        representatives.append(np.flatnonzero(leaves)[:1])
+        if not leaves.any():
+            representatives[-1] = np.zeros(1, np.int64)
+    else:
+        # a leaf always ends a word: one class
+        node_class[leaves] = 0
+        representatives.append(np.flatnonzero(leaves)[:1] if leaves.any() else np.zeros(1, np.int64))
+    n_classes = 1
+    order = np.argsort(trie.height, kind="stable")
+    heights_sorted = trie.height[order]
+    bounds = np.searchsorted(heights_sorted, np.arange(heights_sorted.max() + 2 if size else 1))
+    child_term = trie.terminal.astype(np.int64)
+    for h in range(1, len(bounds) - 1):
+        nodes = order[bounds[h] : bounds[h + 1]]
+        if not len(nodes):
+            continue
+        deg = trie.n_children[nodes]
+        first = trie.first_child[nodes]
+        # arcs of this height level, grouped by node
+        arc_owner = np.repeat(np.arange(len(nodes)), deg)
+        arc_pos = np.arange(deg.sum()) - np.repeat(np.cumsum(deg) - deg, deg)
+        arcs = np.repeat(first, deg) + arc_pos
+        key = trie.label[arcs].astype(np.int64) << np.int64(40)
+        key |= node_class[arcs] << np.int64(1)
+        if accept_on_edge:
+            key |= child_term[arcs]
+        mixed = _mix(key.view(np.uint64) ^ (arc_pos.astype(np.uint64) << np.uint64(58)))
+        sig = np.zeros(len(nodes), np.uint64)
+        with np.errstate(over="ignore"):
+            np.add.at(sig, arc_owner, mixed)
+            sig += _mix(deg.astype(np.uint64))
+            if not accept_on_edge:
+                sig ^= trie.terminal[nodes].astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+        uniq, first_idx, inverse = np.unique(sig, return_index=True, return_inverse=True)
+        rep_local = first_idx[inverse]  # representative (local index) of each node
+        if not _signatures_exact(trie, nodes, rep_local, deg, arc_owner, arcs, key, accept_on_edge):
+            rep_local = _exact_groups(trie, nodes, key, deg, accept_on_edge)
+            uniq_reps = np.unique(rep_local)
+            remap = np.full(len(nodes), -1, np.int64)
+            remap[uniq_reps] = np.arange(len(uniq_reps))
+            inverse = remap[rep_local]
+            first_idx = uniq_reps
+        node_class[nodes] = n_classes + inverse
+        representatives.append(nodes[first_idx])
+        n_classes += len(first_idx)
+    return MinimalGraph(trie, node_class, np.concatenate(representatives), accept_on_edge)
+
+
+def _signatures_exact(trie, nodes, rep_local, deg, arc_owner, arcs, key, accept_on_edge) -> bool:
+    """Check that every node equals its group's representative arc by arc."""
+    if not np.array_equal(deg, deg[rep_local]):
+        return False
+    if not accept_on_edge and not np.array_equal(trie.terminal[nodes], trie.terminal[nodes[rep_local]]):
+        return False
+    starts = np.cumsum(deg) - deg
+    rep_arc = starts[rep_local][arc_owner] + (np.arange(len(arcs)) - starts[arc_owner])
+    return bool(np.array_equal(key, key[rep_arc]))
+
+
+def _exact_groups(trie, nodes, key, deg, accept_on_edge) -> np.ndarray:  # pragma: no cover - 64-bit collision
+    seen: dict[tuple, int] = {}
+    out = np.empty(len(nodes), np.int64)
+    pos = 0
+    for i, d in enumerate(deg.tolist()):
+        sig = (bool(trie.terminal[nodes[i]]) if not accept_on_edge else None, tuple(key[pos : pos + d].tolist()))
+        pos += d
+        out[i] = seen.setdefault(sig, i)
+    return out
+
+
+# -- the lexicon's own graph: 32-bit arcs ------------------------------------
+
+TILE_BITS = 8
+ACCEPT_BIT = 1 << 8
+LAST_BIT = 1 << 9
+ARC_SHIFT = 10
+MAX_ARCS = 1 << (32 - ARC_SHIFT)
+
+
+def layout_arcs(graph: MinimalGraph) -> tuple[np.ndarray, int]:
+    """Lay out an accept-on-edge graph as 32-bit arc records.
+
+    Record ``i`` holds: bits 0-7 tile code, bit 8 "a word ends here", bit 9
+    "last arc of its list", bits 10-31 index of the first arc of the target
+    node's list (0: the target has no arcs). Record 0 is a null sentinel.
+    Lists of arcs that are a suffix of another list are stored once.
+    Returns ``(records, root_index)``.
+    """
+    assert graph.accept_on_edge
+    trie = graph.trie
+    reps = graph.representative
+    deg = trie.n_children[reps]
+    # Lists are ordered by decreasing length, so a list that is a suffix of
+    # a longer one finds it already placed; the suffix index maps the tuple of
+    # each placed list's tails to the record where that tail starts.
+    order = np.lexsort((np.arange(len(reps)), -deg))
+    label = trie.label
+    term = trie.terminal
+    node_class = graph.node_class
+    first = trie.first_child
+    arc_keys = (label.astype(np.int64) << 33) | (term.astype(np.int64) << 32) | node_class
+    start_of_class = np.zeros(len(reps), np.int64)
+    placed: dict[bytes, int] = {}
+    chunks: list[np.ndarray] = []
+    total = 1
+    for k in order.tolist():
+        d = int(deg[k])
+        if d == 0:
+            continue
+        f = int(first[reps[k]])
+        keys = arc_keys[f : f + d]
+        whole = keys.tobytes()
+        hit = placed.get(whole)
+        if hit is not None:
+            start_of_class[k] = hit
+            continue
+        start_of_class[k] = total
+        for j in range(d):
+            placed.setdefault(whole[8 * j :], total + j)
+        chunks.append(np.arange(f, f + d))
+        total += d
+    if total > MAX_ARCS:
+        raise BuildError(f"word graph needs {total:,} arcs; the format holds at most {MAX_ARCS - 1:,}")
+    arcs = np.concatenate(chunks) if chunks else np.zeros(0, np.int64)
+    records = np.zeros(total, np.uint32)
+    is_last = np.zeros(len(arcs), bool)
+    if len(arcs):
+        # an arc is last when it is the last child of its parent in the trie
+        parent_end = np.zeros(trie.size + 1, bool)
+        parent_end[(trie.first_child + trie.n_children - 1)[trie.n_children > 0]] = True
+        is_last = parent_end[arcs]
+        target = start_of_class[node_class[arcs]]
+        rec = label[arcs].astype(np.uint32)
+        rec |= term[arcs].astype(np.uint32) << np.uint32(8)
+        rec |= is_last.astype(np.uint32) << np.uint32(9)
+        rec |= target.astype(np.uint32) << np.uint32(ARC_SHIFT)
+        records[1:] = rec
+    root = int(start_of_class[node_class[0]]) if trie.n_children[0] else 0
+    return records, root
+
+
+# -- reading foreign graphs --------------------------------------------------
+
+#: Arcs a foreign graph may expand into before reading is refused: far above
+#: any real word list, far below what would exhaust memory.
+MAX_EXPANDED_ARCS = 40_000_000
+
+
+def expand_words(
+    letter: np.ndarray,
+    accept: np.ndarray,
+    last: np.ndarray,
+    child: np.ndarray,
+    root: int,
+    *,
+    what: str,
+    max_depth: int = 255,
+    limit: int = MAX_EXPANDED_ARCS,
+) -> dict[int, np.ndarray]:
+    """Enumerate the words of a graph given as parallel per-record arrays.
+
+    ``letter[i]`` is record ``i``'s letter (0: a record to skip), ``accept[i]``
+    says a word ends after it, ``last[i]`` that it ends its sibling list and
+    ``child[i]`` where its children's list starts (0: none). Returns, per word
+    length, a 2-D array of letters. Walks breadth-first with NumPy, so a cycle
+    or an exponential number of paths is caught by the depth and size limits
+    instead of running forever.
+    """
+    from .errors import SourceError
+
+    n = len(letter)
+    ends = np.flatnonzero(last)
+    if not 0 <= root < n:
+        raise SourceError(f"{what}: the root index {root} is outside the file")
+    bad_child = np.flatnonzero(child >= n)
+    if len(bad_child):
+        i = int(bad_child[0])
+        raise SourceError(f"{what}: record {i} points to index {int(child[i])}, past the end ({n} records)")
+    starts = np.array([root], np.int64)
+    owners = np.array([-1], np.int64)
+    parents: list[np.ndarray] = [np.zeros(0, np.int64)]
+    letters: list[np.ndarray] = [np.zeros(0, letter.dtype)]
+    enders: list[np.ndarray] = [np.zeros(0, np.int64)]
+    total = 0
+    depth = 0
+    while len(starts):
+        depth += 1
+        if depth > max_depth:
+            raise SourceError(f"{what}: the graph has a cycle or words longer than {max_depth} letters")
+        pos = np.searchsorted(ends, starts)
+        if (pos >= len(ends)).any():
+            raise SourceError(f"{what}: a sibling list runs past the end of the file without ending")
+        count = ends[pos] - starts + 1
+        total += int(count.sum())
+        if total > limit:
+            raise SourceError(f"{what}: the graph holds more than {limit:,} arcs of words; refusing to expand it")
+        base = np.repeat(starts - (np.cumsum(count) - count), count)
+        rec = base + np.arange(len(base))
+        owner = np.repeat(owners, count)
+        keep = letter[rec] != 0
+        rec, owner = rec[keep], owner[keep]
+        parents.append(owner)
+        letters.append(letter[rec])
+        enders.append(np.flatnonzero(accept[rec]))
+        go = child[rec] != 0
+        starts = child[rec][go].astype(np.int64)
+        owners = np.flatnonzero(go)
+    out: dict[int, np.ndarray] = {}
+    for length in range(1, len(enders)):
+        ids = enders[length]
+        if not len(ids):
+            continue
+        rows = np.empty((len(ids), length), letter.dtype)
+        for d in range(length, 0, -1):
+            rows[:, d - 1] = letters[d][ids]
+            ids = parents[d][ids]
+        out[length] = rows
+    return out
