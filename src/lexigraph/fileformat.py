@@ -10,7 +10,7 @@ Layout (all integers little-endian; see ``docs/format.md``)::
     24  8  index offset        (the JSON index comes after the sections)
     32  8  index length
     40  4  CRC-32 of bytes 64 .. file size
-    44  4  CRC-32 of bytes 0 .. 44
+    44  4  CRC-32 of the other 60 header bytes (0 .. 44 and 48 .. 64)
     48 16  reserved, zero
 
 Sections start at multiples of 64 bytes so that NumPy and ``memoryview``
@@ -82,7 +82,7 @@ def pack(index: Mapping[str, Any], sections: Mapping[str, tuple[bytes, str, tupl
     size = HEADER_SIZE + len(body)
     crc_body = zlib.crc32(body)
     head = _HEADER.pack(MAGIC, MAJOR, MINOR, HEADER_SIZE, size, index_offset, len(blob), crc_body, 0)
-    crc_head = zlib.crc32(head[:44])
+    crc_head = zlib.crc32(head[:44] + head[48:])
     head = head[:44] + struct.pack("<I", crc_head) + head[48:]
     return head + body
 
@@ -187,7 +187,7 @@ def _validate(buffer: "mmap.mmap | bytes", name: str) -> MappedFile:
     head = bytes(buffer[:HEADER_SIZE])
     _check_magic(head, name)
     magic, major, minor, header_size, file_size, index_offset, index_length, crc_body, crc_head = _HEADER.unpack(head)
-    if zlib.crc32(head[:44]) != crc_head:
+    if zlib.crc32(head[:44] + head[48:]) != crc_head:
         raise FileFormatError(f"{name}: the header is corrupt (checksum mismatch)")
     if major > MAJOR:
         raise FileFormatError(f"{name}: format version {major}.{minor} is newer than this lexigraph reads ({MAJOR}.x); upgrade lexigraph")
