@@ -1,0 +1,149 @@
+"""Crossword patterns against a regular-expression oracle; crossings against brute force."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import lexigraph
+from lexigraph import QueryError
+
+LETTERS = "abcdeio"
+VOWELS = "aeio"
+ALPHA = lexigraph.Alphabet(list(LETTERS))
+
+cell = st.one_of(
+    st.sampled_from(list(LETTERS)).map(lambda c: (c, c)),
+    st.sampled_from(["?", "."]).map(lambda c: (c, ".")),
+    st.just(("@", "[aeio]")),
+    st.just(("#", "[bcd]")),
+    st.sets(st.sampled_from(LETTERS), min_size=1, max_size=4).map(
+        lambda s: ("[" + "".join(sorted(s)) + "]", "[" + "".join(sorted(s)) + "]")
+    ),
+    st.sets(st.sampled_from(LETTERS), min_size=1, max_size=4).map(
+        lambda s: ("[^" + "".join(sorted(s)) + "]", "[" + "".join(sorted(set(LETTERS) - s)) + "]")
+    ),
+    st.just(("*", ".*")),
+)
+
+
+def render(cells):
+    pattern = "".join(p for p, _ in cells)
+    regex = "".join(r for _, r in cells)
+    return pattern, re.compile(regex)
+
+
+scored = st.lists(
+    st.tuples(st.text(alphabet=LETTERS, min_size=2, max_size=7), st.integers(0, 100)), min_size=1, max_size=150
+)
+
+
+def load_scored(pairs):
+    lex = lexigraph.load([f"{w};{s}" for w, s in pairs], alphabet=ALPHA)
+    best: dict[str, int] = {}
+    for w, s in pairs:
+        best[w] = max(best.get(w, -1), s)
+    return lex, best
+
+
+def ranked(best, words):
+    return sorted(words, key=lambda w: (-best[w], w))
+
+
+@given(scored, st.lists(cell, min_size=1, max_size=7), st.integers(0, 100))
+def test_match_and_count_agree_with_regex(pairs, cells, min_priority):
+    lex, best = load_scored(pairs)
+    pattern, regex = render(cells)
+    expected = ranked(best, [w for w in best if regex.fullmatch(w) and best[w] >= min_priority])
+    assert lex.match(pattern, min_priority=min_priority) == expected
+    assert lex.match(pattern.upper(), min_priority=min_priority) == expected
+    assert lex.count(pattern, min_priority=min_priority) == len(expected)
+    assert lex.match(pattern, min_priority=min_priority, offset=2, limit=3) == expected[2:5]
+
+
+@given(scored, st.lists(cell.filter(lambda c: c[0] != "*"), min_size=1, max_size=6),
+       st.lists(cell.filter(lambda c: c[0] != "*"), min_size=1, max_size=6), st.data())
+def test_cross_agrees_with_brute_force(pairs, cells_a, cells_b, data):
+    lex, best = load_scored(pairs)
+    pa, ra = render(cells_a)
+    pb, rb = render(cells_b)
+    i = data.draw(st.integers(0, len(cells_a) - 1))
+    j = data.draw(st.integers(0, len(cells_b) - 1))
+    wa = [w for w in best if ra.fullmatch(w)]
+    wb = [w for w in best if rb.fullmatch(w)]
+    tiles = sorted({w[i] for w in wa} & {w[j] for w in wb})
+    c = lex.cross(pa, i, pb, j)
+    assert c.tiles == tiles
+    assert c.words_a == ranked(best, [w for w in wa if w[i] in tiles])
+    assert c.words_b == ranked(best, [w for w in wb if w[j] in tiles])
+    assert all(c.counts[t] == (sum(w[i] == t for w in wa), sum(w[j] == t for w in wb)) for t in tiles)
+
+
+def test_twl06_patterns_against_regex(twl, twl_words):
+    rng = random.Random(11)
+    joined = "\n".join(twl_words)
+    for _ in range(40):
+        n = rng.randint(3, 8)
+        cells = ["?"] * n
+        for k in rng.sample(range(n), rng.randint(1, 3)):
+            cells[k] = rng.choice("abcdefghilmnoprstu")
+        if rng.random() < 0.3:
+            cells[rng.randrange(n)] = rng.choice(["@", "#", "[aeiou]", "[^st]"])
+        if rng.random() < 0.3:
+            cells.insert(rng.randrange(n + 1), "*")
+        pattern = "".join(cells)
+        regex = (pattern.replace("?", "[a-z]").replace("@", "[aeiou]").replace("#", "[b-df-hj-np-tv-z]")
+                 .replace("*", "[a-z]*"))
+        expected = re.findall(rf"^{regex}$", joined, re.M)
+        assert twl.match(pattern) == sorted(expected), pattern
+        assert twl.count(pattern) == len(expected)
+
+
+def test_acceptance_crossing(enable):
+    c = enable.cross("E???Y", 2, "D???", 1)
+    assert "j" in c.tiles and "v" not in c.tiles
+    assert "enjoy" in c.words_a and "djin" in c.words_b
+
+
+def test_paging_is_stable_across_instances(tmp_path):
+    path = tmp_path / "s.lex"
+    lexigraph.build([f"{w};{s}" for w, s in [("abc", 10), ("abd", 90), ("abe", 90), ("abf", 40)]], path)
+    a, b = lexigraph.open(path), lexigraph.open(path)
+    full = a.match("ab?")
+    assert full == ["abd", "abe", "abf", "abc"]
+    assert a.match("ab?", limit=2) + b.match("ab?", offset=2) == full
+    assert a.match("ab?", min_priority=50) == ["abd", "abe"]
+    assert a.info["score_scale"] == 100
+
+
+@pytest.mark.parametrize("pattern", ["[ab", "ab]", "", "   ", "a b", "[]", "a1", "a[b1]"])
+def test_bad_patterns(enable, pattern):
+    with pytest.raises(QueryError):
+        enable.match(pattern)
+
+
+def test_hostile_patterns_finish_quickly(enable):
+    start = time.perf_counter()
+    assert enable.count("*" * 1000) == len(enable)
+    assert enable.match("a" * 10_000) == []
+    assert enable.count("*a" * 3000 + "*") == 0
+    assert enable.count("?" * 5000) == 0
+    with pytest.raises(QueryError):
+        enable.match("a" * 200_000)
+    assert time.perf_counter() - start < 10
+
+
+def test_bad_crossings(enable):
+    with pytest.raises(QueryError, match="outside"):
+        enable.cross("abc", 3, "abc", 0)
+    with pytest.raises(QueryError, match="outside"):
+        enable.cross("abc", -1, "abc", 0)
+    with pytest.raises(QueryError, match="fixed-length"):
+        enable.cross("ab*", 0, "abc", 0)
+    with pytest.raises(QueryError):
+        enable.match("abc", min_priority=300)
