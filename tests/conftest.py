@@ -41,3 +41,9 @@ def twl(tmp_path_factory, twl_words) -> lexigraph.Lexicon:
 @pytest.fixture(scope="session")
 def enable() -> lexigraph.Lexicon:
     return lexigraph.open()
+
+
+@pytest.fixture(scope="session")
+def shared():
+    """A function: the path of a file in ../shared/data, or skip the test."""
+    return shared_file
