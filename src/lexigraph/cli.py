@@ -22,7 +22,7 @@ from .errors import LexiconError
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> "None":  # type: ignore[override]
         # One line, like every other error of the tool.
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(2, f"lexigraph: error: {message} (see {self.prog} --help)\n")
 
 
 def _common() -> argparse.ArgumentParser:

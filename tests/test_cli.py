@@ -1,0 +1,100 @@
+"""The command line: output, JSON, exit codes, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import lexigraph
+from lexigraph.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_check_exit_codes_and_json(capsys):
+    assert run(capsys, "check", "dog", "cat")[0] == 0
+    code, out, _ = run(capsys, "check", "dog", "dgo")
+    assert code == 1 and out == "dog\tyes\ndgo\tno\n"
+    code, out, _ = run(capsys, "--json", "check", "dog")
+    assert json.loads(out) == [{"word": "dog", "valid": True}]
+    code, out, _ = run(capsys, "check", "dog", "--json")
+    assert json.loads(out)[0]["valid"] is True
+
+
+def test_words_children_info(capsys):
+    assert run(capsys, "words", "--prefix", "zyz")[1].split() == ["zyzzyva", "zyzzyvas"]
+    assert run(capsys, "children", "dude")[1].strip() == "$ d e s"
+    code, out, _ = run(capsys, "info", "--json")
+    assert json.loads(out)["word_count"] == 172_820
+
+
+def test_build_and_use_a_lexicon(tmp_path, capsys):
+    src = tmp_path / "list.txt"
+    src.write_text("Alpha;80\nbeta;20\ngamma\n12\n")
+    dest = tmp_path / "l.lex"
+    code, out, _ = run(capsys, "build", str(src), "-o", str(dest))
+    assert code == 0 and "3 words" in out and "skipped (digits): 1" in out
+    code, out, _ = run(capsys, "--lexicon", str(dest), "match", "?????", "--scores")
+    assert out.split() == ["alpha;80", "gamma;50"]
+    code, out, _ = run(capsys, "-L", str(dest), "match", "*a", "--count")
+    assert out.strip() == "3"
+
+
+def test_anagram_output(capsys):
+    code, out, _ = run(capsys, "anagram", "AALNST?", "--exact", "--show-blanks")
+    assert out.split()[0] == "ANALyST"
+    code, out, _ = run(capsys, "anagram", "AALNST?", "--table")
+    lines = out.splitlines()
+    assert lines[0].startswith("AALNST?   : ANALYST") and lines[9].startswith("AALNST?+I :")
+    assert len(lines) == 27
+
+
+def test_cross_and_stats(capsys):
+    code, out, _ = run(capsys, "cross", "E???Y", "2", "D???", "1")
+    assert code == 0 and "J" in out.splitlines()[0]
+    code, out, _ = run(capsys, "stats")
+    assert out.splitlines()[-1].split() == ["total", "172820"]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["match", "[ab"],
+        ["anagram", "a1"],
+        ["--lexicon", "/nonexistent.lex", "check", "dog"],
+        ["cross", "abc", "9", "abc", "0"],
+        ["build", "/nonexistent.txt", "-o", "/tmp/x.lex"],
+        ["nosuchcommand"],
+        ["words", "--length", "x"],
+    ],
+)
+def test_errors_are_one_line_exit_2(argv):
+    proc = subprocess.run([sys.executable, "-m", "lexigraph", *argv], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("lexigraph: error:")
+
+
+def test_stdin_words_and_build(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "lexigraph", "check", "-"], input="dog\ncat\nzzq\n",
+                          capture_output=True, text=True)
+    assert proc.returncode == 1 and proc.stdout.split() == ["dog", "yes", "cat", "yes", "zzq", "no"]
+    dest = tmp_path / "s.lex"
+    proc = subprocess.run([sys.executable, "-m", "lexigraph", "build", "-", "-o", str(dest), "--json"],
+                          input="one\ntwo\nthree\n", capture_output=True, text=True)
+    assert proc.returncode == 0 and json.loads(proc.stdout)["kept"] == 3
+    assert list(lexigraph.open(dest)) == ["one", "three", "two"]
+
+
+def test_export_to_stdout(capsys, tmp_path):
+    src = tmp_path / "w.txt"
+    src.write_text("b\nab\nabc\n")
+    code, out, _ = run(capsys, "export", str(src), "--format", "text", "-o", "-")
+    assert out == "ab\nabc\n"
