@@ -3,7 +3,7 @@
 >>> import lexigraph
 >>> lex = lexigraph.open()            # the built-in ENABLE lexicon
 >>> "quixotic" in lex, lex.children("quixoti")
-(True, ['c'])
+(True, ['c', 's'])
 """
 
 from __future__ import annotations
