@@ -189,30 +189,25 @@ def find_ids(
             keep &= _popcount(foreign) <= rack.blanks
     candidates = np.flatnonzero(keep) + start
 
-    out = []
-    cand_lengths = all_lengths[np.searchsorted(firsts, candidates, "right") - 1]
-    tiles = np.flatnonzero((rack_counts > 0) | (through_counts > 0))
-    n_letters = len(rack.codes)
-    for length in lengths:
-        ids = candidates[cand_lengths == length]
-        if not len(ids):
-            continue
-        rows = lex._rows(length)[ids - lex._buckets[length][0]]
-        ok = np.ones(len(ids), bool)
-        covered = np.zeros(len(ids), np.int64)
-        for tile in tiles.tolist():
-            count = (rows == tile).sum(axis=1)
-            need = int(through_counts[tile])
-            if need:
-                ok &= count >= need
-                count = count - need
-            covered += np.minimum(count, int(rack_counts[tile]))
-        if mode == "super":
-            ok &= covered == n_letters
-        else:
-            ok &= length - n_through - covered <= rack.blanks
-        out.append(ids[ok])
-    return np.concatenate(out) if out else np.zeros(0, np.int64)
+    if not len(candidates):
+        return candidates
+    # One zero-padded matrix for all lengths: a pass per distinct tile, not per tile and length.
+    lengths_of = all_lengths[np.searchsorted(firsts, candidates, "right") - 1]
+    rows = lex._codes_of_ids(candidates, int(lengths_of.max()))
+    ok = np.ones(len(candidates), bool)
+    covered = np.zeros(len(candidates), np.int64)
+    for tile in np.flatnonzero((rack_counts > 0) | (through_counts > 0)).tolist():
+        count = (rows == tile).sum(axis=1)
+        need = int(through_counts[tile])
+        if need:
+            ok &= count >= need
+            count = count - need
+        covered += np.minimum(count, int(rack_counts[tile]))
+    if mode == "super":
+        ok &= covered == len(rack.codes)
+    else:
+        ok &= lengths_of - n_through - covered <= rack.blanks
+    return candidates[ok]
 
 
 def anagram(

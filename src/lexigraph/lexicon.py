@@ -367,17 +367,22 @@ class Lexicon:
         """Decode word ids, keeping their order."""
         import numpy as np
 
-        out: list[str] = [""] * len(ids)
         if not len(ids):
-            return out
-        lens = self._length_of_ids(ids)
-        for length in np.unique(lens).tolist():
-            at = np.flatnonzero(lens == length)
-            first = self._buckets[length][0]
-            words = self._decode(length, self._rows(length)[ids[at] - first])
-            for p, w in zip(at.tolist(), words):
-                out[p] = w
-        return out
+            return []
+        n_tiles = len(self.alphabet)
+        if n_tiles == 255:  # no spare code for a separator: decode length by length
+            return [self._decode(int(n), self._rows(int(n))[[i - self._buckets[int(n)][0]]])[0]
+                    for i, n in zip(ids.tolist(), self._length_of_ids(ids).tolist())]
+        width = int(self._length_of_ids(ids).max())
+        codes = self._codes_of_ids(ids, width + 1)
+        # Padding (0) is deleted, a spare code ends each word: one translate, one split.
+        sep = n_tiles + 1
+        codes[np.arange(len(ids)), self._length_of_ids(ids)] = sep
+        table = self._np_cache.get("decode_table")
+        if table is None:
+            table = {0: None, sep: "\n", **{i + 1: label for i, label in enumerate(self.alphabet.labels)}}
+            self._np_cache["decode_table"] = table
+        return codes.tobytes().decode("latin-1").translate(table).split("\n")[:-1]
 
     def _codes_of_ids(self, ids: "np.ndarray", width: int) -> "np.ndarray":
         """Codes of word ids as rows zero-padded to ``width``."""

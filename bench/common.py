@@ -1,0 +1,124 @@
+"""Benchmark helpers: interleaved timing, medians, a ratio table, and the baselines."""
+
+from __future__ import annotations
+
+import os
+import statistics
+import struct
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = Path(os.environ.get("LEXIGRAPH_SHARED_DATA", ROOT.parent / "shared" / "data"))
+
+
+def data_file(name: str) -> Path:
+    path = DATA / name
+    if not path.exists():
+        sys.exit(f"benchmarks need {path} (the real word lists in ../shared/data)")
+    return path
+
+
+def measure(cases: dict, rounds: int = 7) -> dict[str, float]:
+    """Median seconds per call of each zero-argument function, rounds interleaved.
+
+    Interleaving spreads the noise of a shared machine evenly over the contenders.
+    """
+    times: dict[str, list[float]] = {k: [] for k in cases}
+    for _ in range(rounds):
+        for name, fn in cases.items():
+            t = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - t)
+    return {k: statistics.median(v) for k, v in times.items()}
+
+
+def table(title: str, rows: list[tuple[str, float, str]], reference: str, target: str = "") -> str:
+    """rows: (name, throughput per second, unit). Ratios are against ``reference``."""
+    ref = dict((n, v) for n, v, _ in rows)[reference]
+    lines = [f"## {title}", "", "| contender | throughput | ratio to " + reference + " |", "|---|---:|---:|"]
+    for name, value, unit in rows:
+        lines.append(f"| {name} | {value:,.0f} {unit} | {value / ref:.2f}x |")
+    if target:
+        lines += ["", f"target: {target}"]
+    return "\n".join(lines) + "\n"
+
+
+class TwlTable:
+    """A pure-Python walk of the TWL06 module's table, the algorithm that module uses."""
+
+    END, WILD = "$", "?"
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def record(self, index: int) -> tuple[bool, str, int]:
+        x = struct.unpack("<I", self.data[index * 4 : index * 4 + 4])[0]
+        return bool(x & 0x80000000), chr((x >> 24) & 0x7F), x & 0xFFFFFF
+
+    def child(self, index: int, letter: str) -> int | None:
+        while True:
+            more, other, link = self.record(index)
+            if other == letter:
+                return link
+            if not more:
+                return None
+            index += 1
+
+    def list_at(self, index: int) -> list[str]:
+        out = []
+        while True:
+            more, letter, _ = self.record(index)
+            out.append(letter)
+            if not more:
+                return out
+            index += 1
+
+    def check(self, word: str) -> bool:
+        index: int | None = 0
+        for letter in word:
+            index = self.child(index, letter)  # type: ignore[arg-type]
+            if index is None:
+                return False
+        return self.END in self.list_at(index)  # type: ignore[arg-type]
+
+    def children(self, prefix: str) -> list[str]:
+        index: int | None = 0
+        for letter in prefix:
+            index = self.child(index, letter)  # type: ignore[arg-type]
+            if index is None:
+                return []
+        return self.list_at(index)  # type: ignore[arg-type]
+
+    def anagram(self, letters: str) -> list[str]:
+        bag = Counter(letters)
+        out: list[str] = []
+        self._anagram(bag, 0, [], out)
+        return out
+
+    def _anagram(self, bag: Counter, index: int, prefix: list[str], out: list[str]) -> None:
+        while True:
+            more, letter, link = self.record(index)
+            if letter == self.END:
+                if prefix:
+                    out.append("".join(prefix))
+            elif bag[letter] or bag[self.WILD]:
+                use = letter if bag[letter] else self.WILD
+                bag[use] -= 1
+                prefix.append(letter)
+                self._anagram(bag, link, prefix, out)
+                prefix.pop()
+                bag[use] += 1
+            if not more:
+                return
+            index += 1
+
+
+def rss_kib() -> int:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
