@@ -489,23 +489,56 @@ class Lexicon:
 
     # -- the word graph -----------------------------------------------------
 
+    def _arc_list(self, i: int) -> dict[int, int]:
+        """The arcs of the list starting at ``i``, by tile."""
+        arcs = self._arcs
+        out: dict[int, int] = {}
+        for _ in range(len(self.alphabet)):
+            rec = arcs[i]
+            out[rec & 0xFF] = rec
+            if rec & _LAST:
+                break
+            i += 1
+        return out
+
+    def _top_lists(self) -> dict[int, dict[int, int]]:
+        """Arc lists of the root and of its children as dicts: the widest lists,
+        where a linear scan costs most, answered in one lookup."""
+        top = self._np_cache.get("top")
+        if top is None:
+            top = {}
+            if self._root:
+                top[self._root] = self._arc_list(self._root)
+                for rec in top[self._root].values():
+                    if rec >> 10:
+                        top[rec >> 10] = self._arc_list(rec >> 10)
+            self._np_cache["top"] = top
+        return top
+
     def _walk(self, key: bytes) -> tuple[int, bool] | None:
         """Follow ``key`` from the root: (index of the next arc list, prefix is a word)."""
         arcs = self._arcs
+        top = self._top_lists()
         i = self._root
         accepts = False
         try:
             for c in key:
                 if not i:
                     return None
-                while True:
-                    rec = arcs[i]
-                    tile = rec & 0xFF
-                    if tile == c:
-                        break
-                    if rec & _LAST or tile > c:
+                lookup = top.get(i)
+                if lookup is not None:
+                    rec = lookup.get(c)
+                    if rec is None:
                         return None
-                    i += 1
+                else:
+                    while True:
+                        rec = arcs[i]
+                        tile = rec & 0xFF
+                        if tile == c:
+                            break
+                        if rec & _LAST or tile > c:
+                            return None
+                        i += 1
                 accepts = bool(rec & _ACCEPT)
                 i = rec >> 10
         except IndexError:
