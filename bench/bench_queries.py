@@ -123,6 +123,13 @@ def main() -> None:
     }, rounds=3)
     out.append(table("reading old formats (whole build)", [(k, 1 / v, "builds/s") for k, v in t.items()],
                      "build from twl06.txt", "reading a table or .daw no slower than building from text"))
+    from lexigraph.sources import read
+
+    t2 = measure({"read twl06.dawg32": lambda: read(data_file("twl06.dawg32")),
+                  "read twl06.daw": lambda: read(daw_path),
+                  "read twl06.txt": lambda: read(words_path)}, rounds=5)
+    rows = [(k, 1 / v, "reads/s") for k, v in t2.items()] + [("build from twl06.txt", 1 / t["build from twl06.txt"], "builds/s")]
+    out.append(table("reading alone vs building from the text list", rows, "build from twl06.txt"))
     print("\n".join(out))
 
 

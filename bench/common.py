@@ -116,9 +116,10 @@ class TwlTable:
             index += 1
 
 
-def rss_kib() -> int:
+def rss_kib(field: str = "VmRSS") -> int:
+    """Resident memory in KiB; ``RssAnon`` counts private memory only, not shared file pages."""
     with open("/proc/self/status") as f:
         for line in f:
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1])
     return 0

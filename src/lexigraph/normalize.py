@@ -114,7 +114,13 @@ def normalize(
     total = len(words)
     kept: dict[bytes, int] = {}
     duplicates = 0
-    if alphabet is None:
+    if alphabet is None and raw.kind in ("dawg32", "daw"):
+        # Graph readers yield lower-case letters only (they refuse anything else).
+        chars = set("".join(words))
+        if not chars:
+            raise BuildError(f"{raw.name}: no words found")
+        alphabet = Alphabet.from_letters(chars)
+    elif alphabet is None:
         clean: list[str] = []
         clean_scores: list[int | None] = []
         for i, w in enumerate(words):
