@@ -166,7 +166,6 @@ def find_ids(
     lengths = [n for n in lex.lengths if lo <= n <= hi]
     if not lengths:
         return np.zeros(0, np.int64)
-    firsts, all_lengths = lex._firsts()
     start = lex._buckets[lengths[0]][0]
     last_first, last_count = lex._buckets[lengths[-1]][:2]
     stop = last_first + last_count
@@ -192,8 +191,8 @@ def find_ids(
     if not len(candidates):
         return candidates
     # One zero-padded matrix for all lengths: a pass per distinct tile, not per tile and length.
-    lengths_of = all_lengths[np.searchsorted(firsts, candidates, "right") - 1]
-    rows = lex._codes_of_ids(candidates, int(lengths_of.max()))
+    lengths_of = lex._length_of_ids(candidates)
+    rows = lex._codes_of_ids(candidates, int(lengths_of.max()), lengths_of)
     ok = np.ones(len(candidates), bool)
     covered = np.zeros(len(candidates), np.int64)
     for tile in np.flatnonzero((rack_counts > 0) | (through_counts > 0)).tolist():

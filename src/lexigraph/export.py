@@ -21,7 +21,7 @@ def _trie(lex: "Lexicon") -> graph.Trie:
     ids = lex._sort_ids(np.arange(len(lex)))
     lens = lex._length_of_ids(ids)
     width = int(lens.max())
-    padded = lex._codes_of_ids(ids, width)
+    padded = lex._codes_of_ids(ids, width, lens)
     flat = padded[np.arange(width)[None, :] < lens[:, None]]
     starts = np.cumsum(lens) - lens
     return graph.build_trie(flat, starts, lens)

@@ -370,26 +370,27 @@ class Lexicon:
         if not len(ids):
             return []
         n_tiles = len(self.alphabet)
+        lens = self._length_of_ids(ids)
         if n_tiles == 255:  # no spare code for a separator: decode length by length
-            return [self._decode(int(n), self._rows(int(n))[[i - self._buckets[int(n)][0]]])[0]
-                    for i, n in zip(ids.tolist(), self._length_of_ids(ids).tolist())]
-        width = int(self._length_of_ids(ids).max())
-        codes = self._codes_of_ids(ids, width + 1)
+            return [self._decode(n, self._rows(n)[[i - self._buckets[n][0]]])[0]
+                    for i, n in zip(ids.tolist(), lens.tolist())]
+        codes = self._codes_of_ids(ids, int(lens.max()) + 1, lens)
         # Padding (0) is deleted, a spare code ends each word: one translate, one split.
         sep = n_tiles + 1
-        codes[np.arange(len(ids)), self._length_of_ids(ids)] = sep
+        codes[np.arange(len(ids)), lens] = sep
         table = self._np_cache.get("decode_table")
         if table is None:
             table = {0: None, sep: "\n", **{i + 1: label for i, label in enumerate(self.alphabet.labels)}}
             self._np_cache["decode_table"] = table
         return codes.tobytes().decode("latin-1").translate(table).split("\n")[:-1]
 
-    def _codes_of_ids(self, ids: "np.ndarray", width: int) -> "np.ndarray":
-        """Codes of word ids as rows zero-padded to ``width``."""
+    def _codes_of_ids(self, ids: "np.ndarray", width: int, lens: "np.ndarray | None" = None) -> "np.ndarray":
+        """Codes of word ids as rows zero-padded to ``width`` (``lens``: their lengths, if known)."""
         import numpy as np
 
         out = np.zeros((len(ids), width), np.uint8)
-        lens = self._length_of_ids(ids)
+        if lens is None:
+            lens = self._length_of_ids(ids)
         for length in np.unique(lens).tolist():
             at = np.flatnonzero(lens == length)
             out[at, :length] = self._rows(length)[ids[at] - self._buckets[length][0]]
@@ -407,7 +408,7 @@ class Lexicon:
             alpha = np.sort(ids)  # one bucket: ids are already in tile order
         else:
             width = int(lens.max())
-            keys = self._codes_of_ids(ids, width).view(f"S{width}").ravel()
+            keys = self._codes_of_ids(ids, width, lens).view(f"S{width}").ravel()
             alpha = ids[np.argsort(keys, kind="stable")]
         if by == "alpha":
             return alpha
