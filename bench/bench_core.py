@@ -9,10 +9,9 @@ import os
 import random
 import subprocess
 import sys
-import tempfile
 import time
 
-from common import TwlTable, data_file, measure, table
+from common import TwlTable, data_file, measure, table, twl06_fixture
 
 import lexigraph
 
@@ -37,11 +36,7 @@ print(rss_kib({field!r}) - before)
 
 
 def main() -> None:
-    words_path = data_file("twl06.txt")
-    words = words_path.read_text().split()
-    table_bytes = data_file("twl06.dawg32").read_bytes()
-    tmp = tempfile.mkdtemp()
-    lex_path = os.path.join(tmp, "twl06.lex")
+    words_path, words, table_bytes, lex_path = twl06_fixture()
 
     builds = []
     for _ in range(3):

@@ -8,20 +8,16 @@ from __future__ import annotations
 import os
 import random
 import re
-import tempfile
 import time
 
-from common import TwlTable, data_file, measure, table
+from common import TwlTable, data_file, measure, table, twl06_fixture
 
 import lexigraph
 
 
 def main() -> None:
-    words_path = data_file("twl06.txt")
-    words = words_path.read_text().split()
-    table_bytes = data_file("twl06.dawg32").read_bytes()
-    tmp = tempfile.mkdtemp()
-    lex_path = os.path.join(tmp, "twl06.lex")
+    words_path, words, table_bytes, lex_path = twl06_fixture()
+    tmp = os.path.dirname(lex_path)
     lexigraph.build(words_path, lex_path)
     lex = lexigraph.open(lex_path)
     twl = TwlTable(table_bytes)

@@ -21,6 +21,16 @@ def data_file(name: str) -> Path:
     return path
 
 
+def twl06_fixture() -> tuple[Path, list[str], bytes, str]:
+    """TWL06 as text path, word list and dawg32 table, plus a scratch path for its lexicon."""
+    import tempfile
+
+    words_path = data_file("twl06.txt")
+    table_bytes = data_file("twl06.dawg32").read_bytes()
+    lex_path = os.path.join(tempfile.mkdtemp(), "twl06.lex")
+    return words_path, words_path.read_text().split(), table_bytes, lex_path
+
+
 def measure(cases: dict, rounds: int = 7) -> dict[str, float]:
     """Median seconds per call of each zero-argument function, rounds interleaved.
 
