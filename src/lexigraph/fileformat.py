@@ -146,7 +146,12 @@ def is_lexicon(head: bytes) -> bool:
 
 
 def open_path(path: str | os.PathLike[str]) -> MappedFile:
-    """Map and validate a lexicon file."""
+    """Map and validate a lexicon file.
+
+    The header, the index and the checksum are read through the file, not
+    the mapping: opening maps no page of the file into this process, so its
+    resident memory grows only with the pages that queries touch.
+    """
     name = os.fspath(path)
     try:
         with open(name, "rb") as f:
@@ -156,17 +161,48 @@ def open_path(path: str | os.PathLike[str]) -> MappedFile:
                 _check_magic(head, name)
                 raise FileFormatError(f"{name}: truncated lexicon ({size} bytes, smaller than its header)")
             buffer = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            try:
+                return _validate(buffer, name, _FileReader(f))
+            except BaseException:
+                buffer.close()
+                raise
     except FileNotFoundError:
         raise FileFormatError(f"no such lexicon file: {name}") from None
     except IsADirectoryError:
         raise FileFormatError(f"{name} is a directory, not a lexicon file") from None
     except (OSError, ValueError) as e:
         raise FileFormatError(f"cannot open {name}: {getattr(e, 'strerror', None) or e}") from None
-    try:
-        return _validate(buffer, name)
-    except BaseException:
-        buffer.close()
-        raise
+
+
+class _FileReader:
+    """Byte ranges and the checksum of an open file, read without mapping it."""
+
+    def __init__(self, f: Any) -> None:
+        self._f = f
+
+    def read(self, offset: int, length: int) -> bytes:
+        self._f.seek(offset)
+        return self._f.read(length)
+
+    def crc_from(self, offset: int) -> int:
+        self._f.seek(offset)
+        crc = 0
+        chunk = bytearray(1 << 18)
+        view = memoryview(chunk)
+        while got := self._f.readinto(chunk):
+            crc = zlib.crc32(view[:got], crc)
+        return crc
+
+
+class _BytesReader:
+    def __init__(self, data: "bytes | mmap.mmap") -> None:
+        self._data = data
+
+    def read(self, offset: int, length: int) -> bytes:
+        return bytes(self._data[offset : offset + length])
+
+    def crc_from(self, offset: int) -> int:
+        return zlib.crc32(memoryview(self._data)[offset:])
 
 
 def open_bytes(data: bytes, name: str = "<memory>") -> MappedFile:
@@ -174,7 +210,7 @@ def open_bytes(data: bytes, name: str = "<memory>") -> MappedFile:
     if len(data) < HEADER_SIZE:
         _check_magic(data, name)
         raise FileFormatError(f"{name}: truncated lexicon ({len(data)} bytes, smaller than its header)")
-    return _validate(data, name)
+    return _validate(data, name, _BytesReader(data))
 
 
 def _check_magic(head: bytes, name: str) -> None:
@@ -182,9 +218,9 @@ def _check_magic(head: bytes, name: str) -> None:
         raise FileFormatError(f"{name} is not a lexigraph lexicon (no magic number); build one with 'lexigraph build'")
 
 
-def _validate(buffer: "mmap.mmap | bytes", name: str) -> MappedFile:
+def _validate(buffer: "mmap.mmap | bytes", name: str, reader: "_FileReader | _BytesReader") -> MappedFile:
     size = len(buffer)
-    head = bytes(buffer[:HEADER_SIZE])
+    head = reader.read(0, HEADER_SIZE)
     _check_magic(head, name)
     magic, major, minor, header_size, file_size, index_offset, index_length, crc_body, crc_head = _HEADER.unpack(head)
     if zlib.crc32(head[:44] + head[48:]) != crc_head:
@@ -196,12 +232,12 @@ def _validate(buffer: "mmap.mmap | bytes", name: str) -> MappedFile:
     if file_size != size:
         what = "truncated" if size < file_size else "has trailing data"
         raise FileFormatError(f"{name}: the lexicon is {what} (header says {file_size:,} bytes, file has {size:,})")
-    if zlib.crc32(memoryview(buffer)[HEADER_SIZE:]) != crc_body:
+    if reader.crc_from(HEADER_SIZE) != crc_body:
         raise FileFormatError(f"{name}: the lexicon is corrupt (checksum mismatch); rebuild it")
     if not (HEADER_SIZE <= index_offset and index_offset + index_length == size and index_length <= MAX_INDEX_LENGTH):
         raise FileFormatError(f"{name}: the index lies outside the file")
     try:
-        index = json.loads(bytes(buffer[index_offset : index_offset + index_length]).decode("utf-8"))
+        index = json.loads(reader.read(index_offset, index_length).decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         raise FileFormatError(f"{name}: the index is not valid JSON") from None
     if not isinstance(index, dict) or not isinstance(index.get("sections"), dict):
