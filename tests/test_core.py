@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
 from collections import Counter
 
 import numpy as np
@@ -232,3 +234,14 @@ def test_check_many_on_any_iterable(enable):
     assert enable.check_many(words).tolist() == [True, False, False, False, True, True]
     assert enable.check_many([]).tolist() == []
     assert enable.check_many(np.array(["cat", "dog"])).tolist() == [True, True]
+
+
+def test_pure_python_switch_runs_without_the_extension(tmp_path):
+    env = dict(os.environ, LEXIGRAPH_PURE_PYTHON="1")
+    code = (
+        "import lexigraph, lexigraph.lexicon as L; lex = lexigraph.open(); "
+        "assert L._speedups is None and type(lex).__name__ == '_ByteLexicon'; "
+        "print(lex.check('dog'), lex.check_many(['cat', 'tca']).tolist(), lex.children('dude'))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True [True, False] ['$', 'd', 'e', 's']"

@@ -18,7 +18,10 @@ def _codes_fast(lex: "Lexicon", words: list[str]) -> tuple[np.ndarray, np.ndarra
     table = lex.alphabet.byte_table
     if table is None:
         return None
-    blob = "\n".join(words)
+    try:
+        blob = "\n".join(words)
+    except TypeError:
+        return None  # not all strings
     if blob.count("\n") != len(words) - 1:
         return None  # a word holds a newline itself
     if lex.alphabet.fold and not blob.isascii():
@@ -48,10 +51,23 @@ def check_many(lex: "Lexicon", words: Iterable[str]) -> np.ndarray:
     elif not isinstance(words, list):
         words = list(words)
     n = len(words)
+    probe_many = getattr(lex, "_probe_many", None)
+    if probe_many is not None and n:
+        # The C path answers ASCII strings; 2 marks what it leaves to the array path.
+        verdict = np.empty(n, np.uint8)
+        if probe_many(words, verdict):
+            rest = np.flatnonzero(verdict == 2)
+            verdict[rest] = _check_arrays(lex, [words[i] for i in rest.tolist()])
+        return verdict.view(bool)
+    return _check_arrays(lex, words)
+
+
+def _check_arrays(lex: "Lexicon", words: list[str]) -> np.ndarray:
+    n = len(words)
     found = np.zeros(n, bool)
     if not n:
         return found
-    fast = _codes_fast(lex, words) if all(type(w) is str for w in words[:1]) else None
+    fast = _codes_fast(lex, words)
     if fast is None:
         codes, starts, lens = _codes_slow(lex, words)
     else:

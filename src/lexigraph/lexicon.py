@@ -20,6 +20,14 @@ from typing import TYPE_CHECKING, Any
 from .errors import AlphabetError, FileFormatError, LexiconError, QueryError
 from .fileformat import MappedFile, open_bytes, open_path
 
+if os.environ.get("LEXIGRAPH_PURE_PYTHON"):
+    _speedups = None
+else:
+    try:
+        from . import _speedups
+    except ImportError:  # built without a C compiler: the pure-Python paths answer
+        _speedups = None
+
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
@@ -111,7 +119,9 @@ class Lexicon:
 
     def __new__(cls, mapped: MappedFile) -> "Lexicon":
         if cls is Lexicon and _byte_alphabet(mapped.index):
-            cls = _ByteLexicon
+            cls = _FastByteLexicon if _speedups is not None else _ByteLexicon
+        if _speedups is not None and issubclass(cls, _speedups.Probe):
+            return _speedups.Probe.__new__(cls)
         return super().__new__(cls)
 
     def __init__(self, mapped: MappedFile) -> None:
@@ -164,11 +174,14 @@ class Lexicon:
             view = mapped.view(f"hash.{length}")
             slots = _cast(view, "H" if sec.dtype == "<u2" else "I")
             self._views.append(view)
-            if not 0 < home < len(slots) or slots[len(slots) - 1] != 0:
+            # Reading the last slot here would map a page at open; the probe
+            # loops stop at the table's end instead.
+            if not 0 < home < len(slots):
                 raise FileFormatError(f"{name}: the hash index of length {length} is malformed")
             offset = self._buckets[length][2]
             self._tables[length] = (slots, home, offset - length, length)
-        self._arcs = _u32(mapped.view("graph"))
+        self._graph = mapped.view("graph")
+        self._arcs = _u32(self._graph)
         graph_info = index.get("graph") if isinstance(index.get("graph"), dict) else {}
         self._root = _need_int(graph_info, "root", name)
         if self._root >= len(self._arcs):
@@ -198,7 +211,7 @@ class Lexicon:
         self._closed = True
         self._np_cache.clear()
         self._tables = []
-        for view in [*self._views, self._arcs, self._priority]:
+        for view in [*self._views, self._arcs, self._graph, self._priority]:
             if isinstance(view, memoryview):
                 view.release()
         self._file.close()
@@ -242,18 +255,22 @@ class Lexicon:
         tables = self._tables
         table = tables[len(key)] if len(key) < len(tables) else None
         if table is None:
+            self._check_open()  # close() empties the tables
             return -1
         slots, home, base, length = table
         buf = self._buf
         i = (crc32(key) * home) >> 32
-        while True:  # ends: the last slot of every table is empty (checked on open)
-            v = slots[i]
-            if not v:
-                return -1
-            start = base + v * length
-            if buf[start : start + length] == key:
-                return self._buckets[length][0] + v - 1
-            i += 1
+        try:
+            while True:  # a valid table's last slot is empty; a corrupt one ends in IndexError
+                v = slots[i]
+                if not v:
+                    return -1
+                start = base + v * length
+                if buf[start : start + length] == key:
+                    return self._buckets[length][0] + v - 1
+                i += 1
+        except IndexError:
+            return -1
 
     def __contains__(self, word: object) -> bool:
         if not isinstance(word, str):
@@ -518,6 +535,11 @@ class Lexicon:
 
     def _walk(self, key: bytes) -> tuple[int, bool] | None:
         """Follow ``key`` from the root: (index of the next arc list, prefix is a word)."""
+        if _speedups is not None:
+            found = _speedups.walk_codes(self._graph, self._root, key)
+            if found == -1:
+                raise FileFormatError(f"{self.path}: the word graph points outside itself")
+            return found
         arcs = self._arcs
         top = self._top_lists()
         i = self._root
@@ -715,14 +737,57 @@ class _ByteLexicon(Lexicon):
         try:
             slots, home, base, length = self._tables[len(key)]  # type: ignore[misc]
         except (IndexError, TypeError):
+            self._check_open()  # close() empties the tables
             return False
         buf = self._buf
         i = (crc32(key) * home) >> 32
-        while True:
-            v = slots[i]
-            if not v:
-                return False
-            start = base + v * length
-            if buf[start : start + length] == key:
-                return True
-            i += 1
+        try:
+            while True:  # a valid table's last slot is empty; a corrupt one ends in IndexError
+                v = slots[i]
+                if not v:
+                    return False
+                start = base + v * length
+                if buf[start : start + length] == key:
+                    return True
+                i += 1
+        except IndexError:
+            return False
+
+
+if _speedups is not None:
+
+    class _FastByteLexicon(_speedups.Probe, _ByteLexicon):  # type: ignore[misc]
+        """:class:`_ByteLexicon` with ``in``, ``check``, ``word_id`` and ``check_many`` in C.
+
+        The C base answers ASCII strings and hands anything else back to the
+        Python paths through ``_contains_general``.
+        """
+
+        _contains_general = Lexicon.__contains__
+
+        def __init__(self, mapped: MappedFile) -> None:
+            super().__init__(mapped)
+            tables = []
+            for length, (first, count, offset, _) in self._buckets.items():
+                sec = mapped.sections[f"hash.{length}"]
+                width = 2 if sec.dtype == "<u2" else 4
+                tables.append((length, sec.offset, sec.shape[0], width, self._tables[length][1], offset, count, first))
+            try:
+                self._probe_attach(mapped.buffer, self._byte_table, tables)
+            except ValueError as e:
+                raise FileFormatError(f"{self.path}: {e}") from None
+
+        def word_id(self, word: str) -> int | None:
+            if isinstance(word, str):
+                i = self._probe_id(word)
+                if i != -2:
+                    return None if i < 0 else i
+            return Lexicon.word_id(self, word)
+
+        word_id.__doc__ = Lexicon.word_id.__doc__
+
+        def close(self) -> None:
+            self._probe_release()  # the C base holds the buffer; the map cannot close before
+            super().close()
+
+        close.__doc__ = Lexicon.close.__doc__

@@ -1,0 +1,130 @@
+"""The optional C paths agree with the pure-Python ones and with a set, and survive hostile files."""
+
+from __future__ import annotations
+
+import os
+import struct
+import subprocess
+import sys
+import zlib
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import lexigraph
+from lexigraph import FileFormatError, LexiconError, fileformat, lexicon
+from lexigraph.builder import compile_source
+
+speedups = lexicon._speedups
+pytestmark = pytest.mark.skipif(speedups is None, reason="the C extension is not built or is switched off")
+
+words_st = st.lists(st.text(alphabet="abcdeAB", min_size=1, max_size=9), min_size=1, max_size=150)
+probes_st = st.lists(
+    st.one_of(
+        st.text(alphabet="abcdexAB", max_size=10),
+        st.text(alphabet="ab\u00e9\u00f1 -'\n", max_size=4),
+        st.text(max_size=3),
+        st.integers(),
+        st.none(),
+    ),
+    max_size=60,
+)
+
+
+def both_paths(source) -> tuple[lexigraph.Lexicon, lexigraph.Lexicon]:
+    """The same compiled lexicon, opened with and without the C base."""
+    data, _ = compile_source(source)
+    fast = lexicon.Lexicon(fileformat.open_bytes(data))
+    pure = lexicon._ByteLexicon(fileformat.open_bytes(data))
+    assert isinstance(fast, speedups.Probe) and not isinstance(pure, speedups.Probe)
+    return fast, pure
+
+
+@given(words_st, probes_st)
+def test_c_and_python_paths_agree_with_a_set(words, probes):
+    truth = {w.lower() for w in words if len(w) >= 2}
+    if not truth:
+        return
+    fast, pure = both_paths(words)
+    queries = probes + sorted(truth) + [w.upper() for w in truth]
+    expected = [isinstance(q, str) and q.lower() in truth for q in queries]
+    assert [q in fast for q in queries] == expected
+    assert [q in pure for q in queries] == expected
+    assert fast.check_many(queries).tolist() == expected
+    assert pure.check_many(queries).tolist() == expected
+    strings = [q for q in queries if isinstance(q, str)]
+    assert [fast.check(q) for q in strings] == [pure.check(q) for q in strings]
+    assert [fast.word_id(q) for q in strings] == [pure.word_id(q) for q in strings]
+    assert [fast.priority(q) for q in strings] == [pure.priority(q) for q in strings]
+    for p in strings + [w[:k] for w in truth for k in range(len(w))]:
+        assert fast.children(p) == pure.children(p), p
+
+
+def test_check_needs_a_string_on_both_paths():
+    fast, pure = both_paths(["cat", "dog"])
+    for lex in (fast, pure):
+        with pytest.raises(TypeError, match="needs a str"):
+            lex.check(5)  # type: ignore[arg-type]
+
+
+def test_long_and_folded_words(twl_words):
+    long_word = "pneumonoultramicroscopicsilicovolcanoconiosis"
+    fast, pure = both_paths(["cafe", long_word, "x" * 300, "ab"])
+    for q in [long_word, long_word.upper(), "x" * 300, "x" * 299, "café", "CAFE"]:
+        assert (q in fast) == (q in pure), q[:20]
+        assert fast.check_many([q, "ab"]).tolist() == pure.check_many([q, "ab"]).tolist()
+
+
+def _rewrite(path, section: str, change) -> None:
+    """Change one section of a lexicon file, then fix both checksums so that it opens."""
+    data = bytearray(path.read_bytes())
+    sec = fileformat.open_bytes(bytes(data)).sections[section]
+    data[sec.offset : sec.offset + sec.length] = change(bytes(data[sec.offset : sec.offset + sec.length]))
+    struct.pack_into("<I", data, 40, zlib.crc32(data[64:]))
+    struct.pack_into("<I", data, 44, zlib.crc32(bytes(data[:44] + data[48:64])))
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("fill", [b"\xff", b"\x01", b"\x00"])
+def test_hostile_hash_tables_give_answers_not_crashes(tmp_path, fill):
+    path = tmp_path / "h.lex"
+    lexigraph.build(["abc", "abd", "bcd", "cde", "ace"], path)
+    _rewrite(path, "hash.3", lambda b: fill * len(b))
+    mapped = fileformat.open_path(path)
+    for lex in (lexicon.Lexicon(mapped), lexicon._ByteLexicon(fileformat.open_path(path))):
+        queries = ["abc", "zzz", "ab", "abcd", "xyz"]
+        assert all(isinstance(q in lex, bool) for q in queries)
+        assert lex.check_many(queries).dtype == np.bool_
+        # an all-empty or out-of-range table finds nothing
+        if fill != b"\x01":
+            assert not any(q in lex for q in queries)
+
+
+def test_hostile_graph_is_refused_at_query_time(tmp_path):
+    path = tmp_path / "g.lex"
+    lexigraph.build(["abc", "abd", "bcd"], path)
+    # every arc: tile "a", more siblings follow, next list far past the end
+    _rewrite(path, "graph", lambda b: struct.pack("<I", 1 | 0x3FFFFF << 10) * (len(b) // 4))
+    for lex in (lexigraph.open(path), lexicon._ByteLexicon(fileformat.open_path(path))):
+        with pytest.raises(FileFormatError, match="outside"):
+            lex.children("ab")
+
+
+def test_a_closed_lexicon_says_so_and_releases_the_map(tmp_path):
+    path = tmp_path / "c.lex"
+    lexigraph.build(["one", "two"], path)
+    fast, pure = lexigraph.open(path), lexicon._ByteLexicon(fileformat.open_path(path))
+    for lex in (fast, pure):
+        assert "one" in lex
+        lex.close()
+        with pytest.raises(LexiconError, match="closed"):
+            "one" in lex  # noqa: B015
+        with pytest.raises(LexiconError, match="closed"):
+            lex.check("two")
+        with pytest.raises(LexiconError, match="closed"):
+            lex.check_many(["one"])
+        assert 5 not in lex  # not a string: not a word, open or closed
+    # the C base let go of the buffer, so the mapping really closed
+    assert fast._file.buffer.closed
