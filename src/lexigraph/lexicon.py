@@ -188,6 +188,8 @@ class Lexicon:
             raise FileFormatError(f"{name}: the graph's root lies outside the graph")
         self._priority = mapped.view("priority")
         self._np_cache: dict[Any, Any] = {}
+        # Prefix walks in C for every alphabet when the extension is built.
+        self._walk_codes = None if _speedups is None else _speedups.walk_codes
 
     # -- basics ----------------------------------------------------------
 
@@ -511,12 +513,15 @@ class Lexicon:
         """The arcs of the list starting at ``i``, by tile."""
         arcs = self._arcs
         out: dict[int, int] = {}
-        for _ in range(len(self.alphabet)):
-            rec = arcs[i]
-            out[rec & 0xFF] = rec
-            if rec & _LAST:
-                break
-            i += 1
+        try:
+            for _ in range(len(self.alphabet)):
+                rec = arcs[i]
+                out[rec & 0xFF] = rec
+                if rec & _LAST:
+                    break
+                i += 1
+        except IndexError:
+            raise FileFormatError(f"{self.path}: the word graph points outside itself") from None
         return out
 
     def _top_lists(self) -> dict[int, dict[int, int]]:
@@ -535,8 +540,8 @@ class Lexicon:
 
     def _walk(self, key: bytes) -> tuple[int, bool] | None:
         """Follow ``key`` from the root: (index of the next arc list, prefix is a word)."""
-        if _speedups is not None:
-            found = _speedups.walk_codes(self._graph, self._root, key)
+        if self._walk_codes is not None:
+            found = self._walk_codes(self._graph, self._root, key)
             if found == -1:
                 raise FileFormatError(f"{self.path}: the word graph points outside itself")
             return found
