@@ -175,6 +175,19 @@ Probe_check(Probe *self, PyObject *word)
     return PyBool_FromLong(r);
 }
 
+/* _probe_key(codes: bytes) -> word id, -1 when not a word, -2 when closed. */
+static PyObject *
+Probe_probe_key(Probe *self, PyObject *codes)
+{
+    char *key;
+    Py_ssize_t n;
+    if (PyBytes_AsStringAndSize(codes, &key, &n) < 0)
+        return NULL;
+    if (!self->attached)
+        return PyLong_FromLong(UNDECIDED);
+    return PyLong_FromSsize_t(probe_codes(self, (const unsigned char *)key, n));
+}
+
 static PyObject *
 Probe_probe_id(Probe *self, PyObject *word)
 {
@@ -459,6 +472,7 @@ static PyMethodDef Probe_methods[] = {
     {"check", (PyCFunction)Probe_check, METH_O,
      "check(word) -> bool\n\nWhether word is in the lexicon (any case; unknown letters: False)."},
     {"_probe_id", (PyCFunction)Probe_probe_id, METH_O, NULL},
+    {"_probe_key", (PyCFunction)Probe_probe_key, METH_O, NULL},
     {"_probe_many", (PyCFunction)Probe_probe_many, METH_VARARGS, NULL},
     {"_probe_attach", (PyCFunction)Probe_probe_attach, METH_VARARGS, NULL},
     {"_probe_release", (PyCFunction)Probe_probe_release, METH_NOARGS, NULL},

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 import tomllib
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
@@ -146,7 +146,11 @@ class Alphabet:
         self.single_char = all(len(k) == 1 for k in keys) and not any(len(v) != 1 for v in self.fold.values())
         self._fold_table = str.maketrans(self.fold) if self.fold else None
         # Longest first: Python's alternation takes the first branch that matches.
-        self._splitter = re.compile("|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True)))
+        alternation = "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True))
+        self._splitter = re.compile(alternation)
+        # The same greedy split in one findall: a character no tile starts
+        # with comes out alone, finds no code, and fails the encoding.
+        self._tokenizer = re.compile(alternation + "|.", re.DOTALL)
         table = _ZeroForUnknown({ord(k): c for k, c in self._key_code.items() if len(k) == 1})
         for k, c in list(self._key_code.items()):
             if len(k) == 1 and k.upper() != k and len(k.upper()) == 1:
@@ -163,6 +167,7 @@ class Alphabet:
         else:
             self.byte_table = None
         self._label_table = {i + 1: label for i, label in enumerate(labels)}
+        self._latin1 = _latin1_pipeline(self._key_code, self.fold)
 
     # -- construction -----------------------------------------------------
 
@@ -316,6 +321,13 @@ class Alphabet:
                     return None
             else:
                 return None if 0 in key else key
+        if self._latin1 is not None:
+            try:
+                raw = text.lower().encode("latin-1")
+            except UnicodeEncodeError:
+                pass  # beyond Latin-1: the general path below
+            else:
+                return self._latin1(raw)
         text = self.prepare(text)
         if self.single_char:
             key = text.translate(self._char_table)
@@ -324,18 +336,10 @@ class Alphabet:
             except UnicodeEncodeError:  # pragma: no cover - table maps everything
                 return None
             return None if 0 in raw else raw
-        codes = []
-        pos = 0
-        match = self._splitter.match
-        get = self._key_code.__getitem__
-        n = len(text)
-        while pos < n:
-            m = match(text, pos)
-            if m is None:
-                return None
-            codes.append(get(m.group()))
-            pos = m.end()
-        return bytes(codes)
+        try:
+            return bytes(map(self._key_code.get, self._tokenizer.findall(text)))
+        except TypeError:  # a None: some character starts no tile
+            return None
 
     def split(self, text: str) -> list[str] | None:
         """``text`` as a list of tile labels, or ``None`` if it does not split."""
@@ -375,6 +379,55 @@ class Alphabet:
     @cached_property
     def vowel_codes(self) -> frozenset[int]:
         return frozenset(self._code[v] for v in self.vowels)
+
+
+def _latin1_pipeline(key_code: Mapping[str, int], fold: Mapping[str, str]) -> "Callable[[bytes], bytes | None] | None":
+    """Encoding of lower-case Latin-1 text by byte operations only, or None.
+
+    Latin-1 text is already NFC, so the general path (NFC, fold, greedy
+    split) reduces to: fold by ``bytes.translate``; each multi-character
+    tile replaced by a placeholder control byte, longest first; every byte
+    to its code by ``bytes.translate``. Replacing tile by tile splits like
+    the greedy scan as long as no two different tiles can overlap in a text
+    (no tile inside another, no tile's end beginning another); alphabets
+    where they can (and folds onto several characters) keep the general path.
+    """
+    fold_table = bytearray(range(256))
+    for char, to in fold.items():
+        if ord(char) < 256:
+            if len(to) != 1 or ord(to) >= 256:
+                return None
+            fold_table[ord(char)] = ord(to)
+    multi = sorted((k for k in key_code if len(k) > 1 and max(map(ord, k)) < 256), key=len, reverse=True)
+    if len(multi) > 31:
+        return None
+    for a in multi:
+        for b in multi:
+            if a != b and (b in a or any(a.endswith(b[:i]) for i in range(1, len(b)))):
+                return None
+    codes = bytearray(256)
+    for k, c in key_code.items():
+        if len(k) == 1 and ord(k) < 256:
+            codes[ord(k)] = c
+    placeholders = bytes(range(1, len(multi) + 1))
+    replacements = [(k.encode("latin-1"), bytes([ph])) for k, ph in zip(multi, placeholders)]
+    for (_, ph), k in zip(replacements, multi):
+        codes[ph[0]] = key_code[k]
+    fold_bytes = bytes(fold_table) if any(fold_table[i] != i for i in range(256)) else None
+    code_bytes = bytes(codes)
+
+    def encode(raw: bytes) -> bytes | None:
+        if fold_bytes is not None:
+            raw = raw.translate(fold_bytes)
+        if replacements:
+            if len(raw.translate(None, placeholders)) != len(raw):
+                return None  # a control character: never part of a tile
+            for k, ph in replacements:
+                raw = raw.replace(k, ph)
+        key = raw.translate(code_bytes)
+        return None if 0 in key else key
+
+    return encode
 
 
 def _clean_label(raw: object, what: str, *, allow_reserved: bool = False) -> str:

@@ -51,15 +51,31 @@ def check_many(lex: "Lexicon", words: Iterable[str]) -> np.ndarray:
     elif not isinstance(words, list):
         words = list(words)
     n = len(words)
+    # Without the C extension, array passes; with it, C probes (see docs/performance.md).
+    others = _check_arrays if lex._keys is None else _check_by_keys
     probe_many = getattr(lex, "_probe_many", None)
     if probe_many is not None and n:
-        # The C path answers ASCII strings; 2 marks what it leaves to the array path.
+        # The C batch path answers ASCII strings; 2 marks what it leaves to Python.
         verdict = np.empty(n, np.uint8)
         if probe_many(words, verdict):
             rest = np.flatnonzero(verdict == 2)
-            verdict[rest] = _check_arrays(lex, [words[i] for i in rest.tolist()])
+            verdict[rest] = others(lex, [words[i] for i in rest.tolist()])
         return verdict.view(bool)
-    return _check_arrays(lex, words)
+    return others(lex, words)
+
+
+def _check_by_keys(lex: "Lexicon", words: list[str]) -> np.ndarray:
+    """Encode each word in Python, probe its codes in C (any alphabet)."""
+    encode = lex.alphabet.encode
+    probe = lex._keys._probe_key
+
+    def one(word: object) -> bool:
+        if not isinstance(word, str):
+            return False
+        key = encode(word)
+        return key is not None and probe(key) >= 0
+
+    return np.fromiter(map(one, words), bool, len(words))
 
 
 def _check_arrays(lex: "Lexicon", words: list[str]) -> np.ndarray:

@@ -188,8 +188,24 @@ class Lexicon:
             raise FileFormatError(f"{name}: the graph's root lies outside the graph")
         self._priority = mapped.view("priority")
         self._np_cache: dict[Any, Any] = {}
-        # Prefix walks in C for every alphabet when the extension is built.
+        # Prefix walks and hash probes in C for every alphabet when the extension is built.
         self._walk_codes = None if _speedups is None else _speedups.walk_codes
+        self._keys = None
+        if _speedups is not None:
+            self._keys = _speedups.Probe()
+            self._attach_probe(self._keys, bytes(256))
+
+    def _attach_probe(self, probe: Any, byte_table: bytes) -> None:
+        """Point a C probe at this file's hash tables and buckets."""
+        tables = []
+        for length, (first, count, offset, _) in self._buckets.items():
+            sec = self._file.sections[f"hash.{length}"]
+            width = 2 if sec.dtype == "<u2" else 4
+            tables.append((length, sec.offset, sec.shape[0], width, self._tables[length][1], offset, count, first))
+        try:
+            probe._probe_attach(self._file.buffer, byte_table, tables)
+        except ValueError as e:
+            raise FileFormatError(f"{self.path}: {e}") from None
 
     # -- basics ----------------------------------------------------------
 
@@ -211,6 +227,8 @@ class Lexicon:
         if self._closed:
             return
         self._closed = True
+        if self._keys is not None:
+            self._keys._probe_release()
         self._np_cache.clear()
         self._tables = []
         for view in [*self._views, self._arcs, self._graph, self._priority]:
@@ -254,6 +272,11 @@ class Lexicon:
 
     def _id_of_key(self, key: bytes) -> int:
         """The word id of tile codes ``key``, or -1."""
+        if self._keys is not None:
+            i = self._keys._probe_key(key)
+            if i == -2:
+                self._check_open()
+            return i
         tables = self._tables
         table = tables[len(key)] if len(key) < len(tables) else None
         if table is None:
@@ -772,15 +795,7 @@ if _speedups is not None:
 
         def __init__(self, mapped: MappedFile) -> None:
             super().__init__(mapped)
-            tables = []
-            for length, (first, count, offset, _) in self._buckets.items():
-                sec = mapped.sections[f"hash.{length}"]
-                width = 2 if sec.dtype == "<u2" else 4
-                tables.append((length, sec.offset, sec.shape[0], width, self._tables[length][1], offset, count, first))
-            try:
-                self._probe_attach(mapped.buffer, self._byte_table, tables)
-            except ValueError as e:
-                raise FileFormatError(f"{self.path}: {e}") from None
+            self._attach_probe(self, self._byte_table)
 
         def word_id(self, word: str) -> int | None:
             if isinstance(word, str):
