@@ -63,6 +63,35 @@ def test_c_and_python_paths_agree_with_a_set(words, probes):
         assert fast.children(p) == pure.children(p), p
 
 
+spanish_st = st.lists(
+    st.lists(st.sampled_from(["a", "ch", "ll", "rr", "ñ", "c", "l", "r", "é", "Ü"]), min_size=1, max_size=6).map("".join),
+    min_size=1,
+    max_size=80,
+)
+
+
+@given(spanish_st, st.lists(st.text(alphabet="achlrñéü\u0301", max_size=6), max_size=30))
+def test_multi_letter_tiles_agree_on_both_paths(words, probes):
+    try:
+        data, _ = compile_source(words, alphabet="spanish")
+    except lexigraph.BuildError:
+        return  # nothing long enough to keep
+    fast = lexicon.Lexicon(fileformat.open_bytes(data))
+    pure = lexicon.Lexicon(fileformat.open_bytes(data))
+    pure._keys = pure._walk_codes = None
+    assert fast._keys is not None and type(fast) is lexicon.Lexicon
+    truth = set(fast)
+    assert truth == set(pure)
+    queries = probes + words + [w.upper() for w in words] + [None, 3]
+    expected = [q in pure for q in queries]
+    assert [q in fast for q in queries] == expected
+    assert fast.check_many(queries).tolist() == expected == pure.check_many(queries).tolist()
+    for q in probes + words:
+        assert fast.word_id(q) == pure.word_id(q)
+        assert fast.children(q) == pure.children(q)
+        assert (q in fast) == (fast.alphabet.encode(q) is not None and fast.alphabet.decode(fast.alphabet.encode(q)) in truth)
+
+
 def test_check_needs_a_string_on_both_paths():
     fast, pure = both_paths(["cat", "dog"])
     for lex in (fast, pure):
