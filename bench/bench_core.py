@@ -100,6 +100,18 @@ def main() -> None:
     out.append(table("check_many on a million words", [(k, len(million) / v, "words/s") for k, v in t.items()],
                      "set", ">= 2x set"))
 
+    spanish = data_file("es-wspanish.txt", required=False)
+    if spanish is not None:
+        es = lexigraph.load(spanish, alphabet="spanish")
+        es_words = list(es)
+        es_set = set(es_words)
+        es_probes = [rng.choice(es_words) for _ in range(50_000)]
+        t = measure({"set": lambda: [w in es_set for w in es_probes],
+                     "lexigraph `w in lex`": lambda: [w in es for w in es_probes],
+                     "lexigraph check_many": lambda: es.check_many(es_probes)})
+        out.append(table(f"Spanish, multi-letter tiles ({len(es):,} words; no target)",
+                         [(k, len(es_probes) / v, "words/s") for k, v in t.items()], "set"))
+
     prefixes = [w[: rng.randint(1, len(w))] for w in rng.sample(words, 5000)]
     t = measure({"TWL06 table walk": lambda: [twl.children(p) for p in prefixes],
                  "lexigraph children": lambda: [lex.children(p) for p in prefixes],

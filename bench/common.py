@@ -14,9 +14,12 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("LEXIGRAPH_SHARED_DATA", ROOT.parent / "shared" / "data"))
 
 
-def data_file(name: str) -> Path:
+def data_file(name: str, required: bool = True) -> Path | None:
+    """A real word list from ../shared/data; without it, exit (or None if not ``required``)."""
     path = DATA / name
     if not path.exists():
+        if not required:
+            return None
         sys.exit(f"benchmarks need {path} (the real word lists in ../shared/data)")
     return path
 
