@@ -1,10 +1,13 @@
 """The open lexicon: a memory-mapped file and the queries it answers.
 
 Opening maps the file and checks it; nothing per word is created. Exact
-lookups go through the hash index with plain ``int`` arithmetic on a
-``memoryview`` (no NumPy on that path, so a one-shot ``lexigraph check``
-starts fast); prefix walks use the word graph; scans, anagrams and patterns
-use NumPy views of the length buckets.
+lookups go through the hash index: in C when the optional ``_speedups``
+extension is built (for single-ASCII-letter alphabets the lexicon class
+itself inherits from its ``Probe`` type, so ``word in lex`` runs in the
+``in`` slot), otherwise with plain ``int`` arithmetic on a ``memoryview``.
+Neither path imports NumPy, so a one-shot ``lexigraph check`` starts fast.
+Prefix walks use the word graph; scans, anagrams and patterns use NumPy
+views of the length buckets.
 """
 
 from __future__ import annotations
