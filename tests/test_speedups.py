@@ -160,3 +160,39 @@ def test_a_closed_lexicon_says_so_and_releases_the_map(tmp_path):
         assert 5 not in lex  # not a string: not a word, open or closed
     # the C base let go of the buffer, so the mapping really closed
     assert fast._file.buffer.closed
+
+
+def test_forged_files_with_valid_checksums_never_crash(tmp_path):
+    # Random bytes inside the sections, checksums recomputed: every query must
+    # give an answer or a LexiconError, on the C paths and the Python ones.
+    import random
+
+    good_path = tmp_path / "good.lex"
+    lexigraph.build(["abc", "abd", "bcd", "cde", "ace", "abcde", "bb", "zz", "cab"], good_path)
+    good = good_path.read_bytes()
+    sections = list(fileformat.open_bytes(good).sections.values())
+    rng = random.Random(11)
+    queries = ["abc", "abd", "zz", "bb", "q", "abcde", "cab", "xxxxx", "é", 7]
+    for _ in range(150):
+        data = bytearray(good)
+        for _ in range(rng.randint(1, 6)):
+            sec = rng.choice(sections)
+            data[sec.offset + rng.randrange(sec.length)] = rng.randrange(256)
+        struct.pack_into("<I", data, 40, zlib.crc32(data[64:]))
+        struct.pack_into("<I", data, 44, zlib.crc32(bytes(data[:44] + data[48:64])))
+        path = tmp_path / "forged.lex"
+        path.write_bytes(bytes(data))
+        for make in (lexigraph.open, lambda p: lexicon._ByteLexicon(fileformat.open_path(p))):
+            try:
+                lex = make(path)
+                assert all(isinstance(q in lex, bool) for q in queries)
+                assert len(lex.check_many(queries)) == len(queries)
+                for q in queries[:-1]:
+                    lex.children(q[:2])
+                    lex.word_id(q)
+                list(lex)
+                lex.anagram("abcde")
+                lex.match("???")
+                lex.close()
+            except LexiconError:
+                pass
