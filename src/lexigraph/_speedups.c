@@ -2,9 +2,12 @@
  * lexigraph._speedups: the exact-lookup hot paths in C.
  *
  * Optional: when this extension is missing, lexicon.py answers the same
- * queries in Python, only slower. It covers lexicons whose tiles are single
- * ASCII letters (English and most word-game lists): a word is then its bytes
- * mapped through a 256-entry table, with no Unicode work.
+ * queries in Python, only slower. A Probe looks up tile codes in any
+ * lexicon (_probe_key, after Python has encoded the word). For lexicons
+ * whose tiles are single ASCII letters (English and most word-game lists)
+ * it also takes the words themselves: a word is then its bytes mapped
+ * through a 256-entry table, with no Unicode work. walk_codes follows a
+ * prefix through the word graph.
  *
  * Why C: a lookup in Python costs a dozen bytecodes and six C calls, about
  * four times what a `set` costs; the lexicon file stays the only copy of
