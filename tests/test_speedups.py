@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import struct
-import subprocess
-import sys
 import zlib
 
 import numpy as np
@@ -37,8 +34,7 @@ def both_paths(source) -> tuple[lexigraph.Lexicon, lexigraph.Lexicon]:
     """The same compiled lexicon, opened with and without the C base."""
     data, _ = compile_source(source)
     fast = lexicon.Lexicon(fileformat.open_bytes(data))
-    pure = lexicon._ByteLexicon(fileformat.open_bytes(data))
-    pure._walk_codes = None
+    pure = lexicon._pure_python(lexicon._ByteLexicon(fileformat.open_bytes(data)))
     assert isinstance(fast, speedups.Probe) and not isinstance(pure, speedups.Probe)
     return fast, pure
 
@@ -77,8 +73,7 @@ def test_multi_letter_tiles_agree_on_both_paths(words, probes):
     except lexigraph.BuildError:
         return  # nothing long enough to keep
     fast = lexicon.Lexicon(fileformat.open_bytes(data))
-    pure = lexicon.Lexicon(fileformat.open_bytes(data))
-    pure._keys = pure._walk_codes = None
+    pure = lexicon._pure_python(lexicon.Lexicon(fileformat.open_bytes(data)))
     assert fast._keys is not None and type(fast) is lexicon.Lexicon
     truth = set(fast)
     assert truth == set(pure)
@@ -123,7 +118,7 @@ def test_hostile_hash_tables_give_answers_not_crashes(tmp_path, fill):
     lexigraph.build(["abc", "abd", "bcd", "cde", "ace"], path)
     _rewrite(path, "hash.3", lambda b: fill * len(b))
     mapped = fileformat.open_path(path)
-    for lex in (lexicon.Lexicon(mapped), lexicon._ByteLexicon(fileformat.open_path(path))):
+    for lex in (lexicon.Lexicon(mapped), lexicon._pure_python(lexicon._ByteLexicon(fileformat.open_path(path)))):
         queries = ["abc", "zzz", "ab", "abcd", "xyz"]
         assert all(isinstance(q in lex, bool) for q in queries)
         assert lex.check_many(queries).dtype == np.bool_
@@ -137,8 +132,7 @@ def test_hostile_graph_is_refused_at_query_time(tmp_path):
     lexigraph.build(["abc", "abd", "bcd"], path)
     # every arc: tile "a", more siblings follow, next list far past the end
     _rewrite(path, "graph", lambda b: struct.pack("<I", 1 | 0x3FFFFF << 10) * (len(b) // 4))
-    pure = lexicon._ByteLexicon(fileformat.open_path(path))
-    pure._walk_codes = None
+    pure = lexicon._pure_python(lexicon._ByteLexicon(fileformat.open_path(path)))
     for lex in (lexigraph.open(path), pure):
         with pytest.raises(FileFormatError, match="outside"):
             lex.children("ab")
@@ -147,7 +141,7 @@ def test_hostile_graph_is_refused_at_query_time(tmp_path):
 def test_a_closed_lexicon_says_so_and_releases_the_map(tmp_path):
     path = tmp_path / "c.lex"
     lexigraph.build(["one", "two"], path)
-    fast, pure = lexigraph.open(path), lexicon._ByteLexicon(fileformat.open_path(path))
+    fast, pure = lexigraph.open(path), lexicon._pure_python(lexicon._ByteLexicon(fileformat.open_path(path)))
     for lex in (fast, pure):
         assert "one" in lex
         lex.close()
@@ -182,7 +176,7 @@ def test_forged_files_with_valid_checksums_never_crash(tmp_path):
         struct.pack_into("<I", data, 44, zlib.crc32(bytes(data[:44] + data[48:64])))
         path = tmp_path / "forged.lex"
         path.write_bytes(bytes(data))
-        for make in (lexigraph.open, lambda p: lexicon._ByteLexicon(fileformat.open_path(p))):
+        for make in (lexigraph.open, lambda p: lexicon._pure_python(lexicon._ByteLexicon(fileformat.open_path(p)))):
             try:
                 lex = make(path)
                 assert all(isinstance(q in lex, bool) for q in queries)

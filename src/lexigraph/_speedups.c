@@ -97,12 +97,18 @@ Probe_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 }
 
 static inline uint32_t
+u32le(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline uint32_t
 slot_at(const LengthTable *t, Py_ssize_t i)
 {
     const unsigned char *p = t->slots + i * t->width;
     if (t->width == 2)
         return (uint32_t)p[0] | (uint32_t)p[1] << 8;
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    return u32le(p);
 }
 
 /* Word id of the tile codes `key`, or -1. */
@@ -125,30 +131,41 @@ probe_codes(const Probe *self, const unsigned char *key, Py_ssize_t length)
     return -1;
 }
 
-enum { UNDECIDED = -2 };
+enum { UNDECIDED = -2, TOO_LONG = -3 };
 
-/* Word id of `word`, -1 when it is not a word, UNDECIDED when Python must decide. */
+/* Tile codes of the str `word` into key[0..cap): the word's length; -1 when
+ * it cannot be a word; UNDECIDED when Python must decide (a closed lexicon,
+ * where Python raises the error, or non-ASCII text, which folding may map
+ * onto ASCII tiles); TOO_LONG when it needs more than `cap` codes. */
 static Py_ssize_t
-probe_word(const Probe *self, PyObject *word)
+encode_word(const Probe *self, PyObject *word, unsigned char *key, Py_ssize_t cap)
 {
-    if (!self->attached)
-        return UNDECIDED; /* closed: Python raises the error */
-    if (!PyUnicode_IS_ASCII(word))
-        return UNDECIDED; /* folding may map non-ASCII text onto ASCII tiles */
-    Py_ssize_t n = PyUnicode_GET_LENGTH(word);
-    if (n > self->max_length)
-        return -1;
-    if (n > MAX_FAST)
+    if (!self->attached || !PyUnicode_IS_ASCII(word))
         return UNDECIDED;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(word);
+    if (n > self->max_length || !self->tables[n].width)
+        return -1;
+    if (n > cap)
+        return TOO_LONG;
     const unsigned char *text = PyUnicode_1BYTE_DATA(word);
-    unsigned char key[MAX_FAST];
     for (Py_ssize_t i = 0; i < n; i++) {
         unsigned char c = self->codes[text[i]];
         if (!c)
             return -1;
         key[i] = c;
     }
-    return probe_codes(self, key, n);
+    return n;
+}
+
+/* Word id of the str `word`, -1 when it is not a word, UNDECIDED when Python must decide. */
+static Py_ssize_t
+probe_word(const Probe *self, PyObject *word)
+{
+    unsigned char key[MAX_FAST];
+    Py_ssize_t n = encode_word(self, word, key, MAX_FAST);
+    if (n == TOO_LONG)
+        return UNDECIDED;
+    return n < 0 ? n : probe_codes(self, key, n);
 }
 
 static int
@@ -191,13 +208,6 @@ Probe_probe_key(Probe *self, PyObject *codes)
     return PyLong_FromSsize_t(probe_codes(self, (const unsigned char *)key, n));
 }
 
-static PyObject *
-Probe_probe_id(Probe *self, PyObject *word)
-{
-    if (!PyUnicode_Check(word))
-        return PyLong_FromLong(-1);
-    return PyLong_FromSsize_t(probe_word(self, word));
-}
 
 #if defined(__GNUC__) || defined(__clang__)
 #define PREFETCH(p) __builtin_prefetch(p)
@@ -233,29 +243,17 @@ probe_batch(const Probe *self, PyObject **items, Py_ssize_t m, unsigned char *ds
         lens[j] = -1;
         if (!PyUnicode_Check(w))
             continue;
-        if (!self->attached || !PyUnicode_IS_ASCII(w)) {
+        Py_ssize_t n = encode_word(self, w, keys[j], BATCH_KEY);
+        if (n == TOO_LONG) { /* rare: looked up on its own */
+            Py_ssize_t id = probe_word(self, w);
+            dst[j] = id >= 0;
+            n = id == UNDECIDED ? UNDECIDED : -1;
+        }
+        if (n == UNDECIDED) {
             dst[j] = 2;
             undecided++;
-            continue;
         }
-        Py_ssize_t n = PyUnicode_GET_LENGTH(w);
-        if (n > self->max_length || !self->tables[n].width)
-            continue;
-        if (n > BATCH_KEY) { /* rare: looked up on its own */
-            Py_ssize_t id = probe_word(self, w);
-            dst[j] = id == UNDECIDED ? 2 : id >= 0;
-            undecided += id == UNDECIDED;
-            continue;
-        }
-        const unsigned char *text = PyUnicode_1BYTE_DATA(w);
-        Py_ssize_t i = 0;
-        for (; i < n; i++) {
-            unsigned char c = self->codes[text[i]];
-            if (!c)
-                break;
-            keys[j][i] = c;
-        }
-        if (i < n)
+        if (n < 0)
             continue;
         const LengthTable *t = &self->tables[n];
         lens[j] = n;
@@ -422,16 +420,23 @@ Probe_probe_release(Probe *self, PyObject *Py_UNUSED(ignored))
     Py_RETURN_NONE;
 }
 
-/* _walk_codes(arcs, root, key) -> (next arc list, accepts) or None.
+/* walk_codes(arcs, root, key, list_limit=0) -> (next arc list, accepts), or
+ * None when no word starts with key, or -1 when the graph points outside
+ * itself. With list_limit > 0, the tuple also holds the tiles of the next
+ * arc list (at most list_limit of them) as bytes.
  * arcs: little-endian u32 records (tile bits 0-7, accept bit 8, last bit 9,
  * next list bits 10-31). Sibling lists are sorted by tile. */
 static PyObject *
 walk_codes(PyObject *module, PyObject *args)
 {
     Py_buffer arcs, key;
-    Py_ssize_t root;
-    if (!PyArg_ParseTuple(args, "y*ny*", &arcs, &root, &key))
+    Py_ssize_t root, list_limit = 0;
+    unsigned char tiles[256];
+    Py_ssize_t n_tiles = 0;
+    if (!PyArg_ParseTuple(args, "y*ny*|n", &arcs, &root, &key, &list_limit))
         return NULL;
+    if (list_limit > 256)
+        list_limit = 256;
     const unsigned char *a = arcs.buf;
     const unsigned char *k = key.buf;
     Py_ssize_t n_arcs = arcs.len / 4, i = root;
@@ -447,8 +452,7 @@ walk_codes(PyObject *module, PyObject *args)
                 found = 0;
                 break;
             }
-            const unsigned char *p = a + 4 * i;
-            uint32_t rec = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+            uint32_t rec = u32le(a + 4 * i);
             unsigned tile = rec & 0xFF;
             if (tile == k[pos]) {
                 accepts = (rec >> 8) & 1;
@@ -462,19 +466,30 @@ walk_codes(PyObject *module, PyObject *args)
             i++;
         }
     }
+    for (Py_ssize_t j = i; found && j && n_tiles < list_limit; j++) {
+        if (j >= n_arcs) {
+            bad = 1;
+            break;
+        }
+        uint32_t rec = u32le(a + 4 * j);
+        tiles[n_tiles++] = rec & 0xFF;
+        if (rec & (1u << 9))
+            break;
+    }
     PyBuffer_Release(&arcs);
     PyBuffer_Release(&key);
     if (bad)
         return PyLong_FromLong(-1);
     if (!found)
         Py_RETURN_NONE;
+    if (list_limit > 0)
+        return Py_BuildValue("(nOy#)", i, accepts ? Py_True : Py_False, (const char *)tiles, n_tiles);
     return Py_BuildValue("(nO)", i, accepts ? Py_True : Py_False);
 }
 
 static PyMethodDef Probe_methods[] = {
     {"check", (PyCFunction)Probe_check, METH_O,
      "check(word) -> bool\n\nWhether word is in the lexicon (any case; unknown letters: False)."},
-    {"_probe_id", (PyCFunction)Probe_probe_id, METH_O, NULL},
     {"_probe_key", (PyCFunction)Probe_probe_key, METH_O, NULL},
     {"_probe_many", (PyCFunction)Probe_probe_many, METH_VARARGS, NULL},
     {"_probe_attach", (PyCFunction)Probe_probe_attach, METH_VARARGS, NULL},
@@ -500,7 +515,7 @@ static PyTypeObject ProbeType = {
 
 static PyMethodDef module_methods[] = {
     {"walk_codes", walk_codes, METH_VARARGS,
-     "walk_codes(arcs, root, key) -> (next list, accepts) | None | -1 (graph points outside itself)"},
+     "walk_codes(arcs, root, key, list_limit=0) -> (next list, accepts[, tiles]) | None | -1 (graph points outside itself)"},
     {NULL}
 };
 

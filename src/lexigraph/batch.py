@@ -65,17 +65,8 @@ def check_many(lex: "Lexicon", words: Iterable[str]) -> np.ndarray:
 
 
 def _check_by_keys(lex: "Lexicon", words: list[str]) -> np.ndarray:
-    """Encode each word in Python, probe its codes in C (any alphabet)."""
-    encode = lex.alphabet.encode
-    probe = lex._keys._probe_key
-
-    def one(word: object) -> bool:
-        if not isinstance(word, str):
-            return False
-        key = encode(word)
-        return key is not None and probe(key) >= 0
-
-    return np.fromiter(map(one, words), bool, len(words))
+    """Word by word through ``in``: Python encodes, C probes (any alphabet)."""
+    return np.fromiter(map(lex.__contains__, words), bool, len(words))
 
 
 def _check_arrays(lex: "Lexicon", words: list[str]) -> np.ndarray:

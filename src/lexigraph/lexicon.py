@@ -535,20 +535,27 @@ class Lexicon:
 
     # -- the word graph -----------------------------------------------------
 
-    def _arc_list(self, i: int) -> dict[int, int]:
-        """The arcs of the list starting at ``i``, by tile."""
+    def _outside_graph(self) -> FileFormatError:
+        return FileFormatError(f"{self.path}: the word graph points outside itself")
+
+    def _arc_records(self, i: int) -> list[int]:
+        """The records of the arc list starting at ``i`` (at most one per tile)."""
         arcs = self._arcs
-        out: dict[int, int] = {}
+        out = []
         try:
             for _ in range(len(self.alphabet)):
                 rec = arcs[i]
-                out[rec & 0xFF] = rec
+                out.append(rec)
                 if rec & _LAST:
                     break
                 i += 1
         except IndexError:
-            raise FileFormatError(f"{self.path}: the word graph points outside itself") from None
+            raise self._outside_graph() from None
         return out
+
+    def _arc_list(self, i: int) -> dict[int, int]:
+        """The arcs of the list starting at ``i``, by tile."""
+        return {rec & 0xFF: rec for rec in self._arc_records(i)}
 
     def _top_lists(self) -> dict[int, dict[int, int]]:
         """Arc lists of the root and of its children as dicts: the widest lists,
@@ -564,12 +571,15 @@ class Lexicon:
             self._np_cache["top"] = top
         return top
 
-    def _walk(self, key: bytes) -> tuple[int, bool] | None:
-        """Follow ``key`` from the root: (index of the next arc list, prefix is a word)."""
+    def _walk(self, key: bytes, list_next: bool = False) -> tuple[Any, ...] | None:
+        """Follow ``key`` from the root: (index of the next arc list, prefix is a word).
+
+        With ``list_next``, a third item: the tile codes of that next list.
+        """
         if self._walk_codes is not None:
-            found = self._walk_codes(self._graph, self._root, key)
+            found = self._walk_codes(self._graph, self._root, key, len(self.alphabet) if list_next else 0)
             if found == -1:
-                raise FileFormatError(f"{self.path}: the word graph points outside itself")
+                raise self._outside_graph()
             return found
         arcs = self._arcs
         top = self._top_lists()
@@ -596,7 +606,9 @@ class Lexicon:
                 accepts = bool(rec & _ACCEPT)
                 i = rec >> 10
         except IndexError:
-            raise FileFormatError(f"{self.path}: the word graph points outside itself") from None
+            raise self._outside_graph() from None
+        if list_next:
+            return i, accepts, bytes(rec & 0xFF for rec in self._arc_records(i)) if i else b""
         return i, accepts
 
     def children(self, prefix: str = "") -> list[str]:
@@ -612,24 +624,16 @@ class Lexicon:
         key = self.alphabet.encode(prefix) if isinstance(prefix, str) else None
         if key is None:
             return []
-        found = self._walk(key)
+        found = self._walk(key, list_next=True)
         if found is None:
             return []
-        i, accepts = found
+        _, accepts, tiles = found
         out = ["$"] if accepts and key else []
-        if not i:
-            return out
-        arcs = self._arcs
         labels = self.alphabet.labels
         try:
-            for _ in range(len(labels)):
-                rec = arcs[i]
-                out.append(labels[(rec & 0xFF) - 1])
-                if rec & _LAST:
-                    break
-                i += 1
-        except IndexError:
-            raise FileFormatError(f"{self.path}: the word graph points outside itself") from None
+            out += [labels[c - 1] for c in tiles]
+        except IndexError:  # a tile code past the alphabet
+            raise self._outside_graph() from None
         return out
 
     # -- richer queries (own modules) -----------------------------------------
@@ -740,6 +744,18 @@ class Lexicon:
         return diff(self, other)
 
 
+def _pure_python(lex: Lexicon) -> Lexicon:
+    """Send ``lex``'s hash probes and graph walks through Python, as without the C extension.
+
+    For tests and benchmarks that compare the two paths on one file; a
+    lexicon whose class inherits the C ``Probe`` keeps that base.
+    """
+    if lex._keys is not None:
+        lex._keys._probe_release()
+    lex._keys = lex._walk_codes = None
+    return lex
+
+
 def _byte_alphabet(index: dict[str, Any]) -> bool:
     """Whether every tile is one ASCII character and ASCII text needs no folding."""
     alphabet = index.get("alphabet")
@@ -788,7 +804,7 @@ class _ByteLexicon(Lexicon):
 if _speedups is not None:
 
     class _FastByteLexicon(_speedups.Probe, _ByteLexicon):  # type: ignore[misc]
-        """:class:`_ByteLexicon` with ``in``, ``check``, ``word_id`` and ``check_many`` in C.
+        """:class:`_ByteLexicon` with ``in``, ``check`` and ``check_many`` in C.
 
         The C base answers ASCII strings and hands anything else back to the
         Python paths through ``_contains_general``.
@@ -799,15 +815,6 @@ if _speedups is not None:
         def __init__(self, mapped: MappedFile) -> None:
             super().__init__(mapped)
             self._attach_probe(self, self._byte_table)
-
-        def word_id(self, word: str) -> int | None:
-            if isinstance(word, str):
-                i = self._probe_id(word)
-                if i != -2:
-                    return None if i < 0 else i
-            return Lexicon.word_id(self, word)
-
-        word_id.__doc__ = Lexicon.word_id.__doc__
 
         def close(self) -> None:
             self._probe_release()  # the C base holds the buffer; the map cannot close before
