@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import random
 import re
-import time
 
 from common import TwlTable, data_file, measure, table, twl06_fixture
 

@@ -410,9 +410,10 @@ def _latin1_pipeline(key_code: Mapping[str, int], fold: Mapping[str, str]) -> "C
         if len(k) == 1 and ord(k) < 256:
             codes[ord(k)] = c
     placeholders = bytes(range(1, len(multi) + 1))
-    replacements = [(k.encode("latin-1"), bytes([ph])) for k, ph in zip(multi, placeholders)]
-    for (_, ph), k in zip(replacements, multi):
-        codes[ph[0]] = key_code[k]
+    replacements = []
+    for ph, k in zip(placeholders, multi, strict=True):
+        replacements.append((k.encode("latin-1"), bytes([ph])))
+        codes[ph] = key_code[k]
     fold_bytes = bytes(fold_table) if any(fold_table[i] != i for i in range(256)) else None
     code_bytes = bytes(codes)
 
