@@ -574,7 +574,9 @@ class Lexicon:
     def _walk(self, key: bytes, list_next: bool = False) -> tuple[Any, ...] | None:
         """Follow ``key`` from the root: (index of the next arc list, prefix is a word).
 
-        With ``list_next``, a third item: the tile codes of that next list.
+        With ``list_next``, a third item: the arcs of that next list, as tile
+        codes from the C walk and as whole records from the Python one
+        (``x & 0xFF`` is the tile either way; no per-arc conversion is spent).
         """
         if self._walk_codes is not None:
             found = self._walk_codes(self._graph, self._root, key, len(self.alphabet) if list_next else 0)
@@ -608,7 +610,7 @@ class Lexicon:
         except IndexError:
             raise self._outside_graph() from None
         if list_next:
-            return i, accepts, bytes(rec & 0xFF for rec in self._arc_records(i)) if i else b""
+            return i, accepts, self._arc_records(i) if i else []
         return i, accepts
 
     def children(self, prefix: str = "") -> list[str]:
@@ -627,11 +629,11 @@ class Lexicon:
         found = self._walk(key, list_next=True)
         if found is None:
             return []
-        _, accepts, tiles = found
+        _, accepts, arcs = found
         out = ["$"] if accepts and key else []
         labels = self.alphabet.labels
         try:
-            out += [labels[c - 1] for c in tiles]
+            out += [labels[(arc & 0xFF) - 1] for arc in arcs]
         except IndexError:  # a tile code past the alphabet
             raise self._outside_graph() from None
         return out
