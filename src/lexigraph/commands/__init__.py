@@ -1,0 +1,131 @@
+"""Commands: one description of each operation, shared by the command line and the server.
+
+A :class:`Command` names its parameters once (:class:`Param`), runs on a
+:class:`Context` and the parsed parameters, and returns a *document*: a
+JSON-ready ``dict``. The command line builds its parser from the same
+description and prints the document as text (``Command.text``) or JSON;
+the server turns the parameters into query or body fields and answers with
+the document. Both therefore speak one JSON shape (``docs/json.md``).
+
+Each module of this package that defines ``COMMANDS`` (a list of
+:class:`Command`) is found by :func:`all_commands`; adding a command is
+adding it to such a list. Command modules import nothing heavy at import
+time (NumPy, the engine): ``lexigraph check dog`` must start fast.
+
+>>> cmds = {c.name: c for c in all_commands()}
+>>> "check" in cmds or not cmds   # the core commands, once registered
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..lexicon import Lexicon
+
+Document = dict[str, Any]
+ParamKind = Literal["str", "int", "float", "bool"]
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a command.
+
+    ``name`` is the Python identifier, the JSON field and the HTTP query or
+    body field; the command line spells it ``--min-priority`` for
+    ``min_priority`` unless ``flags`` says otherwise. ``positional`` ones
+    come in order on the command line. ``many`` makes a list (``nargs='+'``
+    for a required positional, ``'*'`` otherwise; a repeatable option).
+    ``stdin``: on the command line ``-`` reads the values one per line.
+    ``cli_only`` / ``http_only`` hide a parameter from the other side.
+    """
+
+    name: str
+    help: str
+    kind: ParamKind = "str"
+    positional: bool = False
+    many: bool = False
+    required: bool = False
+    default: Any = None
+    choices: tuple[str, ...] | None = None
+    flags: tuple[str, ...] = ()
+    metavar: str | None = None
+    stdin: bool = False
+    cli_only: bool = False
+    http_only: bool = False
+
+
+@dataclass
+class Context:
+    """What a command runs with: the lexicon (opened on first use), progress, limits.
+
+    The command line and the server each make one per call. ``lexicon``
+    opens ``lexicon_spec`` (a file or any word source; ``None``: the
+    built-in lexicon) unless ``opener`` is given (the server hands out its
+    already-open lexicons). ``deadline`` is a ``time.monotonic()`` value
+    that long jobs (fills, move analysis) stop at; ``max_results`` caps
+    result lists (the server sets it); ``progress(stage, done, total)``
+    reports long work.
+    """
+
+    lexicon_spec: str | None = None
+    opener: Callable[[str | None], "Lexicon"] | None = None
+    deadline: float | None = None
+    max_results: int | None = None
+    progress: Callable[[str, int, int], None] | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    _lexicon: "Lexicon | None" = None
+
+    def lexicon(self) -> "Lexicon":
+        if self._lexicon is None:
+            if self.opener is not None:
+                self._lexicon = self.opener(self.lexicon_spec)
+            else:
+                from ..lexicon import load, open as open_lexicon
+
+                self._lexicon = open_lexicon() if self.lexicon_spec is None else load(self.lexicon_spec)
+        return self._lexicon
+
+
+def _has_results(doc: Document) -> bool:
+    results = doc.get("results")
+    return bool(results) if results is not None else True
+
+
+@dataclass(frozen=True)
+class Command:
+    """An operation of lexigraph, described once for the command line and the server.
+
+    ``run(ctx, params)`` returns the document. ``text(doc)`` yields the
+    plain-text lines the command line prints without ``--json``.
+    ``found(doc)`` decides the exit status (0 found, 1 nothing found).
+    ``writes_files``: the server never offers it (``build``, ``export``).
+    ``uses_lexicon``: whether ``--lexicon`` applies.
+    """
+
+    name: str
+    summary: str
+    params: tuple[Param, ...]
+    run: Callable[[Context, Mapping[str, Any]], Document]
+    text: Callable[[Document], Iterable[str]]
+    examples: tuple[str, ...] = ()
+    uses_lexicon: bool = True
+    writes_files: bool = False
+    found: Callable[[Document], bool] = _has_results
+    http_method: Literal["GET", "POST"] = "GET"
+
+
+def all_commands() -> list[Command]:
+    """Every registered command, module by module in name order, each module's in its own order."""
+    out: list[Command] = []
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        out.extend(getattr(module, "COMMANDS", ()))
+    return out
