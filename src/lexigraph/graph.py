@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import BuildError
+from .wordgraph import MAX_ARCS, pack_records
 
 _MASK64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 
@@ -203,7 +204,8 @@ def minimize(trie: Trie, *, accept_on_edge: bool) -> MinimalGraph:
     return MinimalGraph(trie, node_class, np.concatenate(representatives), accept_on_edge)
 
 
-def _signatures_exact(trie, nodes, rep_local, deg, arc_owner, arcs, key, accept_on_edge) -> bool:
+def _signatures_exact(trie: Trie, nodes: np.ndarray, rep_local: np.ndarray, deg: np.ndarray, arc_owner: np.ndarray,
+                      arcs: np.ndarray, key: np.ndarray, accept_on_edge: bool) -> bool:
     """Check that every node equals its group's representative arc by arc."""
     if not np.array_equal(deg, deg[rep_local]):
         return False
@@ -214,8 +216,9 @@ def _signatures_exact(trie, nodes, rep_local, deg, arc_owner, arcs, key, accept_
     return bool(np.array_equal(key, key[rep_arc]))
 
 
-def _exact_groups(trie, nodes, key, deg, accept_on_edge) -> np.ndarray:  # pragma: no cover - 64-bit collision
-    seen: dict[tuple, int] = {}
+def _exact_groups(trie: Trie, nodes: np.ndarray, key: np.ndarray, deg: np.ndarray,
+                  accept_on_edge: bool) -> np.ndarray:  # pragma: no cover - 64-bit collision
+    seen: dict[tuple[object, ...], int] = {}
     out = np.empty(len(nodes), np.int64)
     pos = 0
     for i, d in enumerate(deg.tolist()):
@@ -225,23 +228,14 @@ def _exact_groups(trie, nodes, key, deg, accept_on_edge) -> np.ndarray:  # pragm
     return out
 
 
-# -- the lexicon's own graph: 32-bit arcs ------------------------------------
-
-TILE_BITS = 8
-ACCEPT_BIT = 1 << 8
-LAST_BIT = 1 << 9
-ARC_SHIFT = 10
-MAX_ARCS = 1 << (32 - ARC_SHIFT)
+# -- the lexicon's own graph: 64-bit arc records (layout in wordgraph.py) ----
 
 
 def layout_arcs(graph: MinimalGraph) -> tuple[np.ndarray, int]:
-    """Lay out an accept-on-edge graph as 32-bit arc records.
+    """Lay out an accept-on-edge graph as arc records (see :mod:`lexigraph.wordgraph`).
 
-    Record ``i`` holds: bits 0-7 tile code, bit 8 "a word ends here", bit 9
-    "last arc of its list", bits 10-31 index of the first arc of the target
-    node's list (0: the target has no arcs). Record 0 is a null sentinel.
-    Lists of arcs that are a suffix of another list are stored once.
-    Returns ``(records, root_index)``.
+    Record 0 is a null sentinel. Lists of arcs that are a suffix of
+    another list are stored once. Returns ``(records, root_index)``.
     """
     assert graph.accept_on_edge
     trie = graph.trie
@@ -279,19 +273,12 @@ def layout_arcs(graph: MinimalGraph) -> tuple[np.ndarray, int]:
     if total > MAX_ARCS:
         raise BuildError(f"word graph needs {total:,} arcs; the format holds at most {MAX_ARCS - 1:,}")
     arcs = np.concatenate(chunks) if chunks else np.zeros(0, np.int64)
-    records = np.zeros(total, np.uint32)
-    is_last = np.zeros(len(arcs), bool)
+    records = np.zeros(total, np.uint64)
     if len(arcs):
         # an arc is last when it is the last child of its parent in the trie
         parent_end = np.zeros(trie.size + 1, bool)
         parent_end[(trie.first_child + trie.n_children - 1)[trie.n_children > 0]] = True
-        is_last = parent_end[arcs]
-        target = start_of_class[node_class[arcs]]
-        rec = label[arcs].astype(np.uint32)
-        rec |= term[arcs].astype(np.uint32) << np.uint32(8)
-        rec |= is_last.astype(np.uint32) << np.uint32(9)
-        rec |= target.astype(np.uint32) << np.uint32(ARC_SHIFT)
-        records[1:] = rec
+        records[1:] = pack_records(label[arcs], term[arcs], parent_end[arcs], start_of_class[node_class[arcs]])
     root = int(start_of_class[node_class[0]]) if trie.n_children[0] else 0
     return records, root
 
