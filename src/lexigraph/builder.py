@@ -82,7 +82,8 @@ def compile_words(words: WordSet, *, name: str, source: str, kind: str) -> bytes
         grams = alphagram_order(rows)
         sections[f"alphagram.{length}"] = (grams.tobytes(), grams.dtype.str, (len(grams),))
         buckets.append({"length": length, "first": lo, "count": hi - lo, "hash_home": home})
-    sections["priority"] = (words.priorities[order].tobytes(), "u1", (n,))
+    if words.has_priorities:  # an unscored list leaves it out: every word has the default priority
+        sections["priority"] = (words.priorities[order].tobytes(), "u1", (n,))
 
     trie = graph.build_trie(flat, starts, lens)
     minimal = graph.minimize(trie, accept_on_edge=True)

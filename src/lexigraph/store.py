@@ -33,6 +33,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: Longest word a lexicon holds, in tiles (lengths are stored in a byte).
 MAX_LENGTH = 255
+#: The priority of every word of an unscored list.
+DEFAULT_PRIORITY = 50
 SortKey = Literal["alpha", "length", "priority"]
 SORTS: tuple[SortKey, ...] = ("alpha", "length", "priority")
 T = TypeVar("T")
@@ -130,7 +132,10 @@ class Store:
             expected_first += count
         if expected_first != self.word_count:
             raise FileFormatError(f"{name}: the buckets hold {expected_first} words, the index says {self.word_count}")
-        self._section("priority", ("u1",), (self.word_count,))
+        # Absent in unscored lexicons, where every word has the default priority.
+        self._priority = (
+            self._section("priority", ("u1",), (self.word_count,)) if "priority" in self._file.sections else None
+        )
         self.lengths: list[int] = list(self._buckets)
         self._cache: dict[Any, Any] = {}
         self._closed = False
@@ -256,17 +261,21 @@ class Store:
         import numpy as np
 
         def view() -> "np.ndarray":
-            sec = self._file.sections["priority"]
+            sec = self._priority
+            if sec is None:
+                constant = np.full(self.word_count, DEFAULT_PRIORITY, np.uint8)
+                constant.flags.writeable = False
+                return constant
             return np.frombuffer(self.buffer, np.uint8, sec.length, sec.offset)
 
         return self.cached("priority", view)
 
     def priority_of(self, word_id: int) -> int:
         """The priority of one word id (no NumPy import)."""
-        sec = self._file.sections["priority"]
         if not 0 <= word_id < self.word_count:
             raise QueryError(f"word id {word_id} is outside the lexicon")
-        return int(self.buffer[sec.offset + word_id])
+        sec = self._priority
+        return DEFAULT_PRIORITY if sec is None else int(self.buffer[sec.offset + word_id])
 
     # -- ids, codes and words ----------------------------------------------------
 
