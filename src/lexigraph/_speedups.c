@@ -537,15 +537,22 @@ walk_rack_from(RackWalk *w, size_t node, int depth)
 {
     if (depth >= w->max_len || !node)
         return 0;
+    unsigned previous = 0;
     for (size_t i = node;; i++) {
-        if (i >= w->n_arcs || i - node >= w->n_tiles) {
-            if (i >= w->n_arcs)
-                w->bad = 1;
+        if (i - node >= w->n_tiles)
+            return 0; /* a list holds at most one arc per tile, as the Python walk reads it */
+        if (i >= w->n_arcs) {
+            w->bad = 1;
             return 0;
         }
         uint64_t rec = lx_arc_at(w->arcs, i);
         unsigned t = LX_TILE(rec);
         int blank = 0;
+        /* Only arcs a prefix walk can reach (tiles rising along the list, as in a valid file), so
+         * that walks and lookups agree on any file. */
+        if (t <= previous)
+            goto next;
+        previous = t;
         if (w->used[t] >= w->supply[t]) {
             if (w->mode == WALK_SUPER)
                 blank = 0; /* extra tiles are free */
