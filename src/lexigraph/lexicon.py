@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import builtins
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal, overload
 
@@ -148,6 +148,10 @@ class Lexicon(_Base):
         walker = None if self.pure_python else speedups.walk_codes
         self.graph = WordGraph(mapped, self.alphabet, max_length, walker)
         self.probe: Probe = make_probe(self.store, pure_python=self.pure_python)
+        engine = getattr(self.probe, "engine", None)
+        self._exact_words: Callable[[str], list[str] | None] = (
+            engine._exact_words if engine is not None else lambda rack: None
+        )
         # The C facade answers `in` through the C engine itself, when there is one.
         self._set_probe(getattr(self.probe, "engine", self.probe))
 
@@ -355,6 +359,11 @@ class Lexicon(_Base):
         >>> lexigraph.open().anagram("aalnst?", mode="exact")
         ['analyst', 'platans', 'saltant', 'saltpan', 'sealant', 'sultana']
         """
+        if mode == "exact" and not blanks and sort == "alpha" and not through and max_length is None and min_length <= 2:
+            # The common case in one C call: a plain rack, looked up in the alphagram index.
+            fast = self._exact_words(rack)
+            if fast is not None:
+                return fast  # type: ignore[no-any-return]
         self._check_open()
         from .anagram import anagram
 
@@ -378,7 +387,7 @@ class Lexicon(_Base):
         self._check_open()
         from .anagram import anagram_table
 
-        return anagram_table(self.store, rack)
+        return anagram_table(self.store, rack, self.probe)
 
     def match(self, pattern: str, *, min_priority: int = 0, offset: int = 0, limit: int | None = None) -> list[str]:
         """Words matching a crossword pattern, best priority first, then alphabetical.
