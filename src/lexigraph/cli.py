@@ -37,6 +37,8 @@ SOURCE_OPTIONS = (
           metavar="ENCODING"),
     Param("format", "read word sources as this format instead of guessing", choices=("text", "scored", "dawg32",
                                                                                        "daw")),
+    Param("case", "entries of a word source written with capitals and no lower-case twin: fold them into words "
+          "(default) or drop them as proper nouns", choices=("fold", "drop-proper")),
 )
 
 
@@ -259,6 +261,8 @@ def _params(cmd: Command, args: argparse.Namespace) -> dict[str, Any]:
         if p.http_only:
             continue
         value = getattr(args, _dest(p.name), p.default)
+        if p.many and p.positional and value == []:
+            value = None  # not given
         if p.stdin and value is not None:
             items = [value] if isinstance(value, str) else list(value)
             if "-" in items:
