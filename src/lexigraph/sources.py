@@ -74,7 +74,10 @@ def read_bytes(source: object) -> tuple[bytes | None, str]:
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
         if path == "-":
-            return _bounded(sys.stdin.buffer, name), name
+            try:
+                return _bounded(sys.stdin.buffer, name), name
+            except OSError as e:
+                raise SourceError(f"cannot read standard input: {e.strerror or e}") from None
         try:
             with open(path, "rb") as f:
                 return _bounded(f, name), name
