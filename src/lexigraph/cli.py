@@ -181,6 +181,9 @@ def build_parser(commands: Sequence[Command] | None = None, *, serve: Any = None
         parents=[_output_options(True), _lexicon_option(True)],
         formatter_class=_Formatter,
     )
+    top = parser.add_argument_group("word sources (also after the command)")
+    for prm in SOURCE_OPTIONS:
+        _add_param(top, prm, dest=f"source_{prm.name}", suppress=True)
     parser.add_argument("--version", action=_Version, help="print the version and whether the C extension is in use")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for cmd in commands:
@@ -197,7 +200,7 @@ def build_parser(commands: Sequence[Command] | None = None, *, serve: Any = None
             g = p.add_argument_group("word sources")
             for prm in SOURCE_OPTIONS:
                 if "--" + prm.name not in own:
-                    _add_param(g, prm, dest=f"source_{prm.name}")
+                    _add_param(g, prm, dest=f"source_{prm.name}", suppress=True)
     p = sub.add_parser("serve", help="Run the HTTP API and web page (needs: pip install 'lexigraph[serve]').",
                        description="Run the HTTP API and web page (needs: pip install 'lexigraph[serve]').",
                        epilog=_examples(["lexigraph serve", "lexigraph serve --port 8080 --lexicon twl=twl06.lex"]),
@@ -323,7 +326,7 @@ def _subcommand(argv: Sequence[str]) -> str | None:
         if skip:
             skip = False
             continue
-        if token in ("-L", "--lexicon"):
+        if token in ("-L", "--lexicon", *(f"--{p.name}" for p in SOURCE_OPTIONS)):
             skip = True
             continue
         if token == "--":
@@ -386,6 +389,9 @@ def run(argv: Sequence[str] | None = None) -> int:
     lexicon = getattr(args, "lexicon", None)
     if lexicon is not None and not cmd.uses_lexicon:
         raise UsageError(f"--lexicon does not apply to {cmd.name}")
+    for prm in SOURCE_OPTIONS:
+        if getattr(args, f"source_{prm.name}", None) is not None and not (cmd.uses_lexicon or cmd.reads_sources):
+            raise UsageError(f"--{prm.name} before the command does not apply to {cmd.name}; give it after {cmd.name}")
     params = _params(cmd, args)
     if cmd.name == "export" and params.get("output") == "-" and mode != "text":
         raise UsageError(f"--{mode} cannot go with -o - (the exported file goes to standard output)")

@@ -116,7 +116,8 @@ def _run_diff(ctx: Context, params: Mapping[str, Any]) -> Document:
     d = a.diff(b)
     side_a, side_b = _side(a), _side(b)
     warnings = []
-    if side_a["alphabet"]["tiles"] != side_b["alphabet"]["tiles"]:
+    auto = side_a["alphabet"]["name"] == side_b["alphabet"]["name"] == "letters"  # each list's own characters
+    if side_a["alphabet"]["tiles"] != side_b["alphabet"]["tiles"] and not auto:
         only_a = sorted(set(side_a["alphabet"]["tiles"]) - set(side_b["alphabet"]["tiles"]))
         only_b = sorted(set(side_b["alphabet"]["tiles"]) - set(side_a["alphabet"]["tiles"]))
         warnings.append(
