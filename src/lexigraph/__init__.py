@@ -51,6 +51,6 @@ __all__ = [
     "build",
     "extensions",
     "load",
-    "open",
     "__version__",
 ]
+# `open` is deliberately not in __all__: `from lexigraph import *` must not shadow the built-in.

@@ -54,7 +54,10 @@ def cache_key(data: bytes, options: dict[str, Any]) -> str:
     alphabet = opts.get("alphabet")
     if alphabet is not None and os.path.isfile(str(alphabet)):
         opts["alphabet"] = {"file": hashlib.sha256(Path(str(alphabet)).read_bytes()).hexdigest()}
-    h.update(json.dumps({"options": opts, "lexigraph": __version__}, sort_keys=True, default=str).encode())
+    from .fileformat import MAJOR
+
+    h.update(json.dumps({"options": opts, "lexigraph": __version__, "format": MAJOR}, sort_keys=True,
+                        default=str).encode())
     return h.hexdigest()[:40]
 
 
