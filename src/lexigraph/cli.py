@@ -166,10 +166,13 @@ def _examples(lines: Iterable[str]) -> str:
     return ("examples:\n" + "\n".join(f"  {line}" for line in lines)) if lines else ""
 
 
-def build_parser(commands: Sequence[Command] | None = None, *, serve: Any = None) -> argparse.ArgumentParser:
+def build_parser(commands: Sequence[Command] | None = None, *, serve: Any = None,
+                 only: str | None = None) -> argparse.ArgumentParser:
     """The argument parser of every registered command (and ``serve``, ``man``, ``completion``).
 
     ``serve``: the server module, when ``serve`` is being run (it adds its own arguments).
+    ``only``: the command about to run; the others get a bare parser (their
+    name and summary), which keeps start-up fast.
     """
     commands = all_commands() if commands is None else commands
     parser = _Parser(
@@ -187,6 +190,9 @@ def build_parser(commands: Sequence[Command] | None = None, *, serve: Any = None
     parser.add_argument("--version", action=_Version, help="print the version and whether the C extension is in use")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for cmd in commands:
+        if only is not None and cmd.name != only:
+            sub.add_parser(cmd.name, help=cmd.summary, add_help=False)
+            continue
         parents: list[Any] = [_output_options(True)]
         if cmd.uses_lexicon:
             parents.append(_lexicon_option(True))
@@ -366,11 +372,12 @@ def run(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     name = _subcommand(argv)
     serve = _server_module() if name == "serve" else None
-    parser = build_parser(serve=serve)
     if "_ARGCOMPLETE" in os.environ:  # pragma: no cover - driven by the shell
         from .completion import autocomplete
 
-        autocomplete(parser)
+        autocomplete(build_parser())
+    known = {c.name for c in all_commands()}
+    parser = build_parser(serve=serve, only=name if name in known else None)
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help(sys.stderr)
@@ -380,7 +387,7 @@ def run(argv: Sequence[str] | None = None) -> int:
             serve = _server_module()
         return int(serve.main(args))
     if args.command in ("man", "completion"):
-        return _run_special(args.command, args, parser)
+        return _run_special(args.command, args, build_parser())
     cmd = next(c for c in all_commands() if c.name == args.command)
     as_json, as_jsonl = getattr(args, "json", False), getattr(args, "jsonl", False)
     mode = "jsonl" if as_jsonl else "json" if as_json else "text"
