@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -138,3 +139,18 @@ def test_jsonl_streams_one_result_per_line(capsys):
     assert code == 0 and all(json.loads(line).keys() == {"word"} for line in lines) and len(lines) > 3
     code, out, _ = run(capsys, "match", "?", "--json", "--jsonl")
     assert code == 2
+
+
+def test_start_up_imports_nothing_heavy(tmp_path):
+    """`check dog`, on the built-in lexicon or a cached word list, never imports NumPy or argcomplete."""
+    src = tmp_path / "w.txt"
+    src.write_text("dog\ncat\n")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    code = ("import sys, io, contextlib\nfrom lexigraph.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n    main(sys.argv[1:])\n"
+            "print(sorted(m for m in ('numpy', 'argcomplete', 'jsonschema') if m in sys.modules))")
+    subprocess.run([sys.executable, "-c", code, "-L", str(src), "check", "dog"], env=env, check=True,
+                   capture_output=True)  # compiles and caches the list
+    for argv in (["check", "dog"], ["-L", str(src), "check", "dog"]):
+        proc = subprocess.run([sys.executable, "-c", code, *argv], env=env, capture_output=True, text=True)
+        assert proc.stdout.strip() == "[]", (argv, proc.stdout, proc.stderr)

@@ -23,6 +23,11 @@ from .commands import Command, Context, Document, Param, all_commands
 from .errors import LexiconError
 
 PROG = "lexigraph"
+
+
+class UsageError(LexiconError):
+    """A command line that does not make sense (reported like every other error)."""
+
 EXAMPLES = (
     "lexigraph check quixotic qxz",
     "lexigraph anagram 'AALNST?' --exact --show-blanks",
@@ -42,14 +47,10 @@ SOURCE_OPTIONS = (
 )
 
 
-class UsageError(LexiconError):
-    """A command line that does not make sense (reported like every other error)."""
-
-
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        # One line, like every other error of the tool.
-        self.exit(2, f"{PROG}: error: {message} (see {self.prog} --help)\n")
+        # One line, like every other error of the tool (and a JSON error document with --json).
+        raise UsageError(f"{message} (see {self.prog} --help)")
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):
