@@ -287,11 +287,21 @@ def _params(cmd: Command, args: argparse.Namespace) -> dict[str, Any]:
     return params
 
 
-def _spell(cmd: Command) -> Any:
-    names = {p.name: p.flag for p in cmd.params}
+def _spell(cmd: Command, argv: Sequence[str]) -> Any:
+    """Name a parameter as the user typed it (``-o`` or ``--output``), else by its long flag."""
+    typed: dict[str, str] = {}
+    for p in cmd.params:
+        flags = p.flags or ("--" + p.name.replace("_", "-"),)
+        for token in argv:
+            option = token.split("=", 1)[0]
+            if option in flags:
+                typed[p.name] = option
+                break
+        else:
+            typed[p.name] = p.flag
 
     def spell(name: str) -> str:
-        return names.get(name, name)
+        return typed.get(name, name)
 
     return spell
 
@@ -405,7 +415,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         raise UsageError(f"--{mode} cannot go with -o - (the exported file goes to standard output)")
     options = {k: getattr(args, f"source_{k}", None) for k in ("alphabet", "encoding", "format", "case")}
     progress = _Progress(mode == "text" and not params.get("quiet"))
-    ctx = Context(lexicon_spec=lexicon, options=options, spell=_spell(cmd), progress=progress)
+    ctx = Context(lexicon_spec=lexicon, options=options, spell=_spell(cmd, argv), progress=progress)
     try:
         doc = cmd.run(ctx, params)
     finally:
