@@ -423,7 +423,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     for warning in doc.get("warnings", ()):
         sys.stderr.write(f"{PROG}: warning: {warning}\n")
     print_document(cmd, doc, mode)
-    return 0 if cmd.found(doc) else 1
+    return cmd.exit_status(doc)
 
 
 def _wants_json(argv: Sequence[str] | None) -> bool:
