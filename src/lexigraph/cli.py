@@ -411,6 +411,8 @@ def run(argv: Sequence[str] | None = None) -> int:
         if getattr(args, f"source_{prm.name}", None) is not None and not (cmd.uses_lexicon or cmd.reads_sources):
             raise UsageError(f"--{prm.name} before the command does not apply to {cmd.name}; give it after {cmd.name}")
     params = _params(cmd, args)
+    if lexicon == "-" and "-" in argv[argv.index(cmd.name) + 1 :]:
+        raise UsageError("standard input ('-') can be read only once: give --lexicon a file")
     if cmd.name == "export" and params.get("output") == "-" and mode != "text":
         raise UsageError(f"--{mode} cannot go with -o - (the exported file goes to standard output)")
     options = {k: getattr(args, f"source_{k}", None) for k in ("alphabet", "encoding", "format", "case")}
