@@ -648,7 +648,152 @@ done:
     return result;
 }
 
+
+/* ---- Pattern walks: every word whose tiles fit per-position sets ------------
+ *
+ * _walk_words(graph, root, n_tiles, masks, min_len, max_len, want_ids, limit)
+ * -> bytes, or -1 when the graph points outside itself.
+ *
+ * masks: 32 bytes (a 256-bit set of tile codes) per position; positions past
+ * the masks allow any tile. Words of min_len..max_len tiles, in alphabetical
+ * (depth-first) order, at most `limit` of them (limit < 0: all). With
+ * want_ids the result is little-endian int64 word ids (from the hash probe; -1
+ * for a word it lacks);
+ * otherwise each word's tile codes followed by a 0 byte. */
+
+typedef struct {
+    const unsigned char *arcs;
+    size_t n_arcs;
+    unsigned n_tiles;
+    const unsigned char *masks;
+    int n_masks;
+    int min_len, max_len, want_ids;
+    Py_ssize_t limit, found;
+    unsigned char path[256];
+    const Probe *probe;
+    char *out;
+    Py_ssize_t out_len, out_cap;
+    int bad;
+} PatternWalk;
+
+static int
+pattern_out(PatternWalk *w, const void *data, Py_ssize_t n)
+{
+    if (w->out_len + n > w->out_cap) {
+        Py_ssize_t cap = w->out_cap ? w->out_cap * 2 : 4096;
+        while (cap < w->out_len + n)
+            cap *= 2;
+        char *bigger = PyMem_Realloc(w->out, (size_t)cap);
+        if (bigger == NULL)
+            return -1;
+        w->out = bigger;
+        w->out_cap = cap;
+    }
+    memcpy(w->out + w->out_len, data, (size_t)n);
+    w->out_len += n;
+    return 0;
+}
+
+static int
+pattern_from(PatternWalk *w, size_t node, int depth)
+{
+    if (depth >= w->max_len || !node)
+        return 0;
+    const unsigned char *mask = depth < w->n_masks ? w->masks + 32 * depth : NULL;
+    unsigned previous = 0;
+    for (size_t i = node;; i++) {
+        if (w->limit >= 0 && w->found >= w->limit)
+            return 0;
+        if (i - node >= w->n_tiles)
+            return 0;
+        if (i >= w->n_arcs) {
+            w->bad = 1;
+            return 0;
+        }
+        uint64_t rec = lx_arc_at(w->arcs, i);
+        unsigned t = LX_TILE(rec);
+        if (t > previous) {
+            previous = t;
+            if (mask == NULL || (mask[t >> 3] >> (t & 7)) & 1) {
+                w->path[depth] = (unsigned char)t;
+                int len = depth + 1;
+                if (LX_ACCEPTS(rec) && len >= w->min_len) {
+                    if (w->want_ids) {
+                        /* -1 for a word the hash index lacks (only in a forged file) */
+                        int64_t v = probe_codes(w->probe, w->path, len);
+                        if (pattern_out(w, &v, 8) < 0)
+                            return -1;
+                        w->found++;
+                    } else {
+                        unsigned char zero = 0;
+                        if (pattern_out(w, w->path, len) < 0 || pattern_out(w, &zero, 1) < 0)
+                            return -1;
+                        w->found++;
+                    }
+                }
+                if (pattern_from(w, LX_TARGET(rec), len) < 0)
+                    return -1;
+            }
+        }
+        if (LX_IS_LAST(rec))
+            return 0;
+    }
+}
+
+static PyObject *
+Probe_walk_words(Probe *self, PyObject *args)
+{
+    Py_buffer graph, masks;
+    Py_ssize_t root, limit;
+    unsigned n_tiles;
+    int min_len, max_len, want_ids;
+    if (!PyArg_ParseTuple(args, "y*nIy*iipn", &graph, &root, &n_tiles, &masks, &min_len, &max_len, &want_ids, &limit))
+        return NULL;
+    PyObject *result = NULL;
+    PatternWalk *w = PyMem_Calloc(1, sizeof(PatternWalk));
+    if (w == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (!self->attached) {
+        PyErr_SetString(PyExc_ValueError, "the lexicon is closed");
+        goto done;
+    }
+    if (masks.len % 32 || masks.len / 32 > 255 || n_tiles < 1 || n_tiles > 255) {
+        PyErr_SetString(PyExc_ValueError, "bad walk arguments");
+        goto done;
+    }
+    w->arcs = graph.buf;
+    w->n_arcs = (size_t)(graph.len / LX_RECORD_SIZE);
+    w->n_tiles = n_tiles;
+    w->masks = masks.buf;
+    w->n_masks = (int)(masks.len / 32);
+    w->min_len = min_len;
+    w->max_len = max_len > 255 ? 255 : max_len;
+    w->want_ids = want_ids;
+    w->limit = limit;
+    w->probe = self;
+    if (root < 0 || (size_t)root >= w->n_arcs)
+        w->bad = 1;
+    else if (pattern_from(w, (size_t)root, 0) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (w->bad)
+        result = PyLong_FromLong(-1);
+    else
+        result = PyBytes_FromStringAndSize(w->out ? w->out : "", w->out_len);
+done:
+    if (w != NULL)
+        PyMem_Free(w->out);
+    PyMem_Free(w);
+    PyBuffer_Release(&graph);
+    PyBuffer_Release(&masks);
+    return result;
+}
+
 static PyMethodDef Probe_methods[] = {
+    {"_walk_words", (PyCFunction)Probe_walk_words, METH_VARARGS, NULL},
     {"_walk_rack", (PyCFunction)Probe_walk_rack, METH_VARARGS, NULL},
     {"_probe_key", (PyCFunction)Probe_probe_key, METH_O, NULL},
     {"_probe_word", (PyCFunction)Probe_probe_word, METH_O, NULL},

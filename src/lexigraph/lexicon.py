@@ -291,14 +291,14 @@ class Lexicon(_Base):
             raise QueryError("the prefix must be a string")
         from .listing import words_with_prefix
 
-        return words_with_prefix(self.store, self.graph, prefix, length)
+        return words_with_prefix(self.store, self.graph, self.probe, prefix, length)
 
     def __iter__(self) -> Iterator[str]:
         """All words in alphabetical (tile) order, a first tile at a time."""
         self._check_open()
         from .listing import iter_words
 
-        return iter_words(self.store)
+        return iter_words(self.store, self.graph, self.probe)
 
     def children(self, prefix: str = "") -> list[str]:
         """Tiles that can follow ``prefix``, sorted; ``"$"`` first when ``prefix`` is a word.
@@ -395,7 +395,8 @@ class Lexicon(_Base):
         self._check_open()
         from .crossword import match
 
-        return match(self.store, pattern, min_priority=min_priority, offset=offset, limit=limit)
+        return match(self.store, pattern, min_priority=min_priority, offset=offset, limit=limit, graph=self.graph,
+                     probe=self.probe)
 
     def match_ids(self, pattern: str, *, min_priority: int = 0, offset: int = 0,
                   limit: int | None = None) -> "np.ndarray":
@@ -403,7 +404,8 @@ class Lexicon(_Base):
         self._check_open()
         from .crossword import match_ids
 
-        return match_ids(self.store, pattern, min_priority=min_priority, offset=offset, limit=limit)
+        return match_ids(self.store, pattern, min_priority=min_priority, offset=offset, limit=limit,
+                         graph=self.graph, probe=self.probe)
 
     def count(self, pattern: str, *, min_priority: int = 0) -> int:
         """How many words :meth:`match` would return, without building the list.
@@ -415,7 +417,7 @@ class Lexicon(_Base):
         self._check_open()
         from .crossword import count
 
-        return count(self.store, pattern, min_priority=min_priority)
+        return count(self.store, pattern, min_priority=min_priority, graph=self.graph, probe=self.probe)
 
     def cross(self, pattern_a: str, pos_a: int, pattern_b: str, pos_b: int, *, min_priority: int = 0) -> "Crossing":
         """Tiles that fit where two entries cross, and each entry's words that agree.
@@ -428,7 +430,8 @@ class Lexicon(_Base):
         self._check_open()
         from .crossword import cross
 
-        return cross(self.store, pattern_a, pos_a, pattern_b, pos_b, min_priority=min_priority)
+        return cross(self.store, pattern_a, pos_a, pattern_b, pos_b, min_priority=min_priority, graph=self.graph,
+                     probe=self.probe)
 
     def diff(self, other: "Lexicon") -> "Diff":
         """Compare with another lexicon: words only here, only there, per-length counts.

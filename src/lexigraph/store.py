@@ -137,6 +137,8 @@ class Store:
             self._section("priority", ("u1",), (self.word_count,)) if "priority" in self._file.sections else None
         )
         self.lengths: list[int] = list(self._buckets)
+        #: Whether the words carry their own priorities (a scored list); otherwise every word has 50.
+        self.has_priorities = self._priority is not None
         self._cache: dict[Any, Any] = {}
         self._closed = False
 
