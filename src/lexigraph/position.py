@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Any, Iterator
 
 from .game import Game, GameError
 
@@ -155,6 +155,16 @@ class Position:
         i = row * self.size + col
         self.codes[i] = code
         self.blanks[i] = blank
+
+    def with_play(self, move: Any) -> "Position":
+        """A copy with a :class:`~lexigraph.movegen.Move`'s tiles on the board (racks and scores unchanged)."""
+        p = self.copy()
+        for t in move.tiles:
+            code = self.game.alphabet.code(t.tile)
+            if code is None:
+                raise GameError(f"tile {t.tile!r} is not in the {self.game.name} game")
+            p.place(t.row, t.col, code, t.blank)
+        return p
 
     def tiles_on_board(self) -> list[int]:
         """Codes of the tiles on the board, 0 for each blank."""
