@@ -17,8 +17,8 @@ right through the word graph, square by square. The compiled twin in
 >>> pos = Position(Game.preset("scrabble"))
 >>> best = generate(lex, pos, "CATS")[:3]
 >>> [(m.notation, m.score, m.leave) for m in best]
-[('8D SCAT', 12, ''), ('8E SCAT', 12, ''), ('8F SCAT', 12, '')]
->>> m = score_play(lex, pos.with_play(best[0]), "E9 A(T)", rack="A")
+[('8E CATS', 12, ''), ('8E SCAT', 12, ''), ('8F CATS', 12, '')]
+>>> m = score_play(lex, pos.with_play(best[0]), "F8 (A)T", rack="T")
 >>> m.words, m.score
 (('at',), 2)
 """
@@ -377,19 +377,25 @@ def generate_raw(
     return out
 
 
-def _generate_c(
-    records: Any, root: int, n: int, cells: Sequence[int], blanks: Sequence[int], lm: Sequence[int],
-    wm: Sequence[int], points: Sequence[int], rack: Sequence[int], start: int, rack_size: int, bingo: int,
-) -> list[tuple[int, int, int, int, bytes]]:
-    assert _c is not None
-    buf, count = _c.generate(memoryview(records).cast("B"), root, n, bytes(cells), bytes(blanks), bytes(lm),
-                             bytes(wm), bytes(points), bytes(rack), start, rack_size, bingo)
+_REC_DTYPE: Any = None
+
+
+def _rec_dtype() -> Any:
+    global _REC_DTYPE
+    if _REC_DTYPE is None:
+        import numpy as np
+
+        _REC_DTYPE = np.dtype([("score", "<i4"), ("row", "u1"), ("col", "u1"), ("across", "u1"), ("len", "u1"),
+                               ("sq", "u1", (REC_SIZE - 8,))])
+    return _REC_DTYPE
+
+
+def _decode_records(buf: bytes, indices: Iterable[int]) -> list[tuple[int, int, int, int, bytes]]:
     out = []
-    for k in range(count):
+    for k in indices:
         rec = buf[k * REC_SIZE : (k + 1) * REC_SIZE]
         score = int.from_bytes(rec[0:4], "little", signed=True)
-        row, col, across, length = rec[4], rec[5], rec[6], rec[7]
-        out.append((score, row, col, across, bytes(rec[8 : 8 + length])))
+        out.append((score, rec[4], rec[5], rec[6], bytes(rec[8 : 8 + rec[7]])))
     return out
 
 
@@ -436,28 +442,72 @@ def board_phonies(lex: "Lexicon", position: Position) -> list[str]:
     return sorted(set(bad))
 
 
+class _Prepared:
+    """What one call needs besides the board: the game's squares and points as bytes, the graph."""
+
+    __slots__ = ("game", "lm", "wm", "points", "points_b", "start", "n_codes")
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.lm = bytes(game.letter_mult)
+        self.wm = bytes(game.word_mult)
+        self.points = game.points_by_code()
+        self.points_b = bytes(min(p, 255) for p in self.points)
+        self.start = game.start[0] * game.size + game.start[1]
+        self.n_codes = len(game.alphabet) + 1
+
+
+_PREPARED: dict[int, _Prepared] = {}
+
+
+def _prepared(game: Game) -> _Prepared:
+    p = _PREPARED.get(id(game))
+    if p is None or p.game is not game:
+        if len(_PREPARED) > 64:
+            _PREPARED.clear()
+        p = _PREPARED[id(game)] = _Prepared(game)
+    return p
+
+
+def _run(lex: "Lexicon", pos: Position, rack_codes: list[int], pure_python: bool) -> tuple[bytes, int] | list[
+        tuple[int, int, int, int, bytes]]:
+    """The C buffer (bytes, count), or the Python twin's list."""
+    game = pos.game
+    prep = _prepared(game)
+    counts = [0] * prep.n_codes
+    for c in rack_codes:
+        counts[c] += 1
+    if _use_c(pure_python, prep.n_codes - 1, prep.points):
+        assert _c is not None
+        records, root = _graph(lex)
+        return _c.generate(memoryview(records).cast("B"), root, game.size, bytes(pos.codes), bytes(pos.blanks), prep.lm,
+                           prep.wm, prep.points_b, bytes(counts), prep.start, game.rack_size, game.bingo_bonus)
+    return generate_raw(_arcs_of(lex), game.size, pos.codes, [1 if b else 0 for b in pos.blanks], game.letter_mult,
+                        game.word_mult, prep.points, counts, prep.start, game.rack_size, game.bingo_bonus)
+
+
+def count_placements(lex: "Lexicon", position: Position, rack: str | None = None, *, pure_python: bool = False) -> int:
+    """The number of distinct plays (placements) for ``rack``: the generator's work without building moves."""
+    pos = _aligned(lex, position)
+    codes = parse_rack(pos.game, pos.racks[0] if rack is None else rack)
+    if not codes:
+        return 0
+    got = _run(lex, pos, codes, pure_python)
+    return got[1] if isinstance(got, tuple) else len(got)
+
+
 def generate_placements(
     lex: "Lexicon", position: Position, rack: str | None = None, *, pure_python: bool = False
 ) -> list[tuple[int, int, int, int, bytes]]:
-    """The raw plays (see :func:`generate_raw`), unsorted: the fast path for counting and benchmarks."""
+    """The raw plays (see :func:`generate_raw`), unsorted."""
     pos = _aligned(lex, position)
-    game = pos.game
-    codes = parse_rack(game, pos.racks[0] if rack is None else rack)
-    counts = [0] * (len(game.alphabet) + 1)
-    for c in codes:
-        counts[c] += 1
-    n = game.size
-    points = game.points_by_code()
-    start = game.start[0] * n + game.start[1]
-    blanks = [1 if b else 0 for b in pos.blanks]
+    codes = parse_rack(pos.game, pos.racks[0] if rack is None else rack)
     if not codes:
         return []
-    if _use_c(pure_python, len(game.alphabet), points):
-        records, root = _graph(lex)
-        return _generate_c(records, root, n, pos.codes, blanks, game.letter_mult, game.word_mult, points, counts,
-                           start, game.rack_size, game.bingo_bonus)
-    return generate_raw(_arcs_of(lex), n, pos.codes, blanks, game.letter_mult, game.word_mult, points, counts,
-                        start, game.rack_size, game.bingo_bonus)
+    got = _run(lex, pos, codes, pure_python)
+    if isinstance(got, tuple):
+        return _decode_records(got[0], range(got[1]))
+    return got
 
 
 def _move_of_raw(pos: Position, rack_codes: list[int], raw: tuple[int, int, int, int, bytes]) -> Move:
@@ -530,11 +580,24 @@ def generate(
     pos = _aligned(lex, position)
     rack_s = pos.racks[0] if rack is None else rack
     rack_codes = parse_rack(pos.game, rack_s)
-    raw = generate_placements(lex, pos, rack_s, pure_python=pure_python)
-    raw.sort(key=lambda m: -m[0])
-    if top is not None and top < len(raw):
-        cutoff = raw[top - 1][0] if top > 0 else None
-        raw = [m for m in raw if cutoff is not None and m[0] >= cutoff]
+    got = _run(lex, pos, rack_codes, pure_python) if rack_codes else []
+    if isinstance(got, tuple):
+        import numpy as np
+
+        buf, count = got
+        scores = np.frombuffer(buf, dtype=_rec_dtype(), count=count)["score"]
+        if top is not None and top < count:
+            cutoff = np.partition(scores, count - top)[count - top] if top > 0 else np.iinfo(np.int32).max
+            idx = np.flatnonzero(scores >= cutoff)
+        else:
+            idx = np.arange(count)
+        raw = _decode_records(buf, idx.tolist())
+    else:
+        raw = got
+        raw.sort(key=lambda m: -m[0])
+        if top is not None and top < len(raw):
+            cutoff = raw[top - 1][0] if top > 0 else None
+            raw = [m for m in raw if cutoff is not None and m[0] >= cutoff]
     moves = [_move_of_raw(pos, rack_codes, m) for m in raw]
     moves.sort(key=lambda m: (-m.score, m.notation))
     if top is not None:
