@@ -37,10 +37,14 @@ from .position import Position, parse_rack, rack_text, split_tiles, tile_text
 if TYPE_CHECKING:  # pragma: no cover
     from .lexicon import Lexicon
 
-try:
-    from . import _movegen as _c
-except ImportError:  # pragma: no cover - built without a compiler
+_c: Any
+if os.environ.get("LEXIGRAPH_PURE_PYTHON"):
     _c = None
+else:
+    try:
+        from . import _movegen as _c
+    except ImportError:  # pragma: no cover - built without a compiler
+        _c = None
 
 BLANK_FLAG = 0x80
 REC_SIZE = 40
@@ -116,7 +120,7 @@ def _graph(lex: "Lexicon") -> tuple[Any, int]:
     """(arc records as uint64 in the shared layout, root index)."""
     g = getattr(lex, "graph", None)
     if g is not None and hasattr(g, "records"):
-        return g.records, int(g.root)
+        return g.buffer, int(g.root)
     # Before the shared graph reader: widen the 32-bit records of the current file.
     cache = lex._np_cache  # noqa: SLF001 - temporary until lex.graph lands
     key = ("moves", "records64")
@@ -124,7 +128,7 @@ def _graph(lex: "Lexicon") -> tuple[Any, int]:
         import numpy as np
 
         r = np.frombuffer(lex._graph, dtype="<u4").astype(np.uint64)  # noqa: SLF001
-        cache[key] = (r & np.uint64(0x3FF)) | ((r >> np.uint64(10)) << np.uint64(32))
+        cache[key] = memoryview((r & np.uint64(0x3FF)) | ((r >> np.uint64(10)) << np.uint64(32))).cast("B")
     return cache[key], int(lex._root)  # noqa: SLF001
 
 
@@ -132,8 +136,8 @@ class _Arcs:
     """Arc lists of a graph as Python tuples (tile, accepts, target), read on first use."""
 
     def __init__(self, records: Any, root: int) -> None:
-        self.records = records
-        self.n = len(records)
+        self.records = records.cast("Q") if isinstance(records, memoryview) else records
+        self.n = len(self.records)
         self.root = root
         self.lists: dict[int, tuple[tuple[int, bool, int], ...]] = {}
         self.index: dict[int, dict[int, tuple[bool, int]]] = {}
@@ -400,24 +404,27 @@ def _decode_records(buf: bytes, indices: Iterable[int]) -> list[tuple[int, int, 
 
 
 def _use_c(pure_python: bool, n_tiles: int, points: Sequence[int]) -> bool:
-    return (
-        _c is not None
-        and not pure_python
-        and os.environ.get("LEXIGRAPH_PURE_PYTHON") != "1"
-        and n_tiles < 64
-        and max(points, default=0) < 256
-    )
+    return _c is not None and not pure_python and n_tiles < 64 and max(points, default=0) < 256
 
 
 # ---------------------------------------------------------------------------
 # Public API
 
 
+_ALIGNED: dict[Any, tuple[Game, Game]] = {}
+
+
 def _aligned(lex: "Lexicon", position: Position) -> Position:
     """The position re-coded in the lexicon's alphabet (labels kept)."""
-    if position.game.alphabet == lex.alphabet:
+    if position.game.alphabet.labels == lex.alphabet.labels:
         return position
-    game = position.game.with_alphabet(lex.alphabet)
+    key = (id(position.game), lex.alphabet.labels)
+    game = _ALIGNED.get(key)
+    if game is None or game[0] is not position.game:
+        if len(_ALIGNED) > 64:
+            _ALIGNED.clear()
+        game = _ALIGNED[key] = (position.game, position.game.with_alphabet(lex.alphabet))
+    game = game[1]
     p = Position(game, racks=list(position.racks), scores=list(position.scores), zero_turns=position.zero_turns,
                  options=dict(position.options))
     for i, c in enumerate(position.codes):
@@ -431,21 +438,30 @@ def _aligned(lex: "Lexicon", position: Position) -> Position:
     return p
 
 
+def _is_word(lex: "Lexicon", codes: Sequence[int]) -> bool:
+    """Whether the tile sequence is a word of the lexicon (an exact lookup by codes)."""
+    by_codes = getattr(lex, "id_of_codes", None)
+    if by_codes is not None:
+        return bool(by_codes(bytes(codes)) >= 0)
+    got = _arcs_of(lex).walk(codes)
+    return got is not None and got[0]
+
+
 def board_phonies(lex: "Lexicon", position: Position) -> list[str]:
     """Words on the board that are not in the lexicon (a position may hold phonies)."""
     alpha = position.game.alphabet
     bad = []
-    for _r, _c, _a, codes in position.words_on_board():
-        w = alpha.decode(bytes(codes))
-        if w not in lex:
-            bad.append(w)
+    pos = _aligned(lex, position)
+    for _r, _c, _a, codes in pos.words_on_board():
+        if not _is_word(lex, codes):
+            bad.append(alpha.decode(bytes(codes)))
     return sorted(set(bad))
 
 
 class _Prepared:
     """What one call needs besides the board: the game's squares and points as bytes, the graph."""
 
-    __slots__ = ("game", "lm", "wm", "points", "points_b", "start", "n_codes")
+    __slots__ = ("game", "lm", "wm", "points", "points_b", "start", "n_codes", "c_ok")
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -455,6 +471,7 @@ class _Prepared:
         self.points_b = bytes(min(p, 255) for p in self.points)
         self.start = game.start[0] * game.size + game.start[1]
         self.n_codes = len(game.alphabet) + 1
+        self.c_ok = _use_c(False, self.n_codes - 1, self.points)
 
 
 _PREPARED: dict[int, _Prepared] = {}
@@ -477,10 +494,10 @@ def _run(lex: "Lexicon", pos: Position, rack_codes: list[int], pure_python: bool
     counts = [0] * prep.n_codes
     for c in rack_codes:
         counts[c] += 1
-    if _use_c(pure_python, prep.n_codes - 1, prep.points):
+    if prep.c_ok and not pure_python:
         assert _c is not None
         records, root = _graph(lex)
-        return _c.generate(memoryview(records).cast("B"), root, game.size, bytes(pos.codes), bytes(pos.blanks), prep.lm,
+        return _c.generate(records, root, game.size, bytes(pos.codes), bytes(pos.blanks), prep.lm,
                            prep.wm, prep.points_b, bytes(counts), prep.start, game.rack_size, game.bingo_bonus)
     return generate_raw(_arcs_of(lex), game.size, pos.codes, [1 if b else 0 for b in pos.blanks], game.letter_mult,
                         game.word_mult, prep.points, counts, prep.start, game.rack_size, game.bingo_bonus)
@@ -826,7 +843,8 @@ def score_placements(
     if not words:
         raise IllegalPlay("a play must form a word of at least two tiles", "too short")
     texts = [alpha.decode(bytes(w)) for w in words]
-    bad = [w for w in texts if w not in lex]
+    # By tile codes, not text: two L tiles do not spell the Spanish LL tile.
+    bad = [t for w, t in zip(words, texts) if not _is_word(lex, w)]
     if bad:
         raise IllegalPlay(f"not in the lexicon: {', '.join(w.upper() for w in bad)}", "not in lexicon", bad)
     if len(placed) == game.rack_size:

@@ -57,7 +57,7 @@ def split_tiles(game: Game, text: str, *, what: str = "tiles", allow_blank: bool
             raise GameError(f"bad {what} {text!r}: {tok!r} is not a tile of the {game.name} game")
         out.append((code, blank))
     # Greedy regrouping of single characters into multi-letter tiles.
-    if any(len(lab) > 1 for lab in alpha.labels) and "[" not in text:
+    if not alpha.single_char and any(len(lab) > 1 for lab in alpha.labels) and "[" not in text:
         parts = alpha.split(text.replace("?", "").lower()) if "?" not in text else None
         if parts is not None and len(parts) != len(out):
             merged: list[tuple[int, bool]] = []
@@ -90,9 +90,11 @@ def parse_rack(game: Game, text: str) -> list[int]:
     text = text.strip()
     if text in ("", "-"):
         return []
-    tiles = split_tiles(game, text.upper().replace("?", "?"), what="rack", allow_blank=True)
-    codes = [0 if c == 0 else c for c, _ in tiles]
-    counts = game.counts_by_code()
+    counts, fast = _counts(game)
+    try:
+        codes = [fast[ch] for ch in text]
+    except KeyError:
+        codes = [c for c, _ in split_tiles(game, text.upper(), what="rack", allow_blank=True)]
     for code, n in Counter(codes).items():
         if n > counts[code]:
             label = "?" if code == 0 else game.alphabet.label(code).upper()
@@ -100,6 +102,25 @@ def parse_rack(game: Game, text: str) -> list[int]:
     if len(codes) > game.rack_size:
         raise GameError(f"rack {text!r} holds {len(codes)} tiles; a rack holds at most {game.rack_size}")
     return codes
+
+
+_COUNTS: dict[int, tuple[Game, list[int], dict[str, int]]] = {}
+
+
+def _counts(game: Game) -> tuple[list[int], dict[str, int]]:
+    """The bag's counts by code, and the codes of one-character rack tiles (``?`` -> 0)."""
+    got = _COUNTS.get(id(game))
+    if got is None or got[0] is not game:
+        if len(_COUNTS) > 64:
+            _COUNTS.clear()
+        fast = {"?": 0}
+        for label in game.alphabet.labels:
+            if len(label) == 1 and label.upper() != label and len(label.upper()) == 1:
+                code = game.alphabet.code(label)
+                assert code is not None
+                fast[label.upper()] = code
+        got = _COUNTS[id(game)] = (game, game.counts_by_code(), fast)
+    return got[1], got[2]
 
 
 def rack_text(game: Game, codes: list[int]) -> str:
