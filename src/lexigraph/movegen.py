@@ -788,7 +788,14 @@ def score_placements(
         if not touches:
             raise IllegalPlay("the play touches no tile on the board", "not connected")
     rack_s = pos.racks[0] if rack is None else rack
-    rack_codes = parse_rack(game, rack_s)
+    if rack_s.strip() in ("", "-"):  # no rack known: the tiles played are the rack
+        rack_s = rack_text(game, [0 if b else c for _, _, c, b in placed])
+        try:
+            rack_codes = parse_rack(game, rack_s)
+        except GameError as e:
+            raise IllegalPlay(str(e), "not on rack") from None
+    else:
+        rack_codes = parse_rack(game, rack_s)
     left = Counter(rack_codes)
     for _, _, code, blank in placed:
         key = 0 if blank else code
