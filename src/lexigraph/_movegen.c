@@ -41,24 +41,31 @@ static inline uint64_t lx_arc_at(const unsigned char *buf, size_t i) {
 #define BLANK_FLAG 0x80
 
 typedef struct {
+    int o, row, a, limit;
+} Anchor;
+
+typedef struct {
     const unsigned char *g;
     size_t nrec;
     uint32_t root;
-    int n, across, rack_size, bingo, err;
-    uint8_t C[MAXSQ];
-    int P[MAXSQ];
-    uint8_t LM[MAXSQ], WM[MAXSQ];
-    uint64_t mask[MAXSQ];
-    int csum[MAXSQ];
-    uint8_t hasx[MAXSQ], anchor[MAXSQ];
+    int n, rack_size, bingo, err;
+    /* per orientation (0 down, 1 across): lines are the rows of these arrays */
+    uint8_t C[2][MAXSQ];
+    int P[2][MAXSQ];
+    uint8_t LM[2][MAXSQ], WM[2][MAXSQ];
+    uint64_t mask[2][MAXSQ];
+    int csum[2][MAXSQ];
+    uint8_t hasx[2][MAXSQ], anchor[2][MAXSQ];
     int points[MAXT];
     int rack[MAXT];
     uint8_t word[MAXN + 8];
     int wlen;
-    /* left part being built */
-    uint8_t lp_tile[MAXN];
+    /* the left part being built, shared by every anchor that takes one from the rack */
+    uint8_t lp_code[MAXN];
     int lp_pts[MAXN];
     int lp_len;
+    Anchor anchors[2 * MAXSQ];
+    int n_anchors, max_limit;
     char *out;
     size_t count, cap;
 } Gen;
@@ -81,7 +88,7 @@ static inline int step(Gen *G, uint32_t node, unsigned tile, uint64_t *rec) {
     }
 }
 
-static int record(Gen *G, int row, int start_c, int score) {
+static int record(Gen *G, int o, int row, int start_c, int score) {
     if (G->count == G->cap) {
         size_t cap = G->cap ? G->cap * 2 : 1024;
         char *p = realloc(G->out, cap * REC_SIZE);
@@ -99,44 +106,40 @@ static int record(Gen *G, int row, int start_c, int score) {
     rec[1] = (s >> 8) & 0xFF;
     rec[2] = (s >> 16) & 0xFF;
     rec[3] = (s >> 24) & 0xFF;
-    if (G->across) {
-        rec[4] = (unsigned char)row;
-        rec[5] = (unsigned char)start_c;
-    } else {
-        rec[4] = (unsigned char)start_c;
-        rec[5] = (unsigned char)row;
-    }
-    rec[6] = (unsigned char)G->across;
+    rec[4] = (unsigned char)(o ? row : start_c);
+    rec[5] = (unsigned char)(o ? start_c : row);
+    rec[6] = (unsigned char)o;
     rec[7] = (unsigned char)G->wlen;
     memcpy(rec + 8, G->word, (size_t)G->wlen);
     G->count++;
     return 0;
 }
 
-static void extend(Gen *G, uint32_t node, int c, int row, int a, int start_c, int acc, int placed, int msum,
+static void extend(Gen *G, int o, uint32_t node, int c, int row, int a, int start_c, int acc, int placed, int msum,
                    int wmul, int xtot, int last_sq) {
     const int n = G->n;
     const int base = row * n;
+    const uint8_t *C = G->C[o];
     if (G->err) return;
-    if (c < n && G->C[base + c]) {
+    if (c < n && C[base + c]) {
         uint64_t r;
-        if (!step(G, node, G->C[base + c], &r)) return;
+        if (!step(G, node, C[base + c], &r)) return;
         G->word[G->wlen++] = 0;
-        extend(G, LX_TARGET(r), c + 1, row, a, start_c, (int)LX_ACCEPTS(r), placed, msum + G->P[base + c], wmul, xtot,
-               last_sq);
+        extend(G, o, LX_TARGET(r), c + 1, row, a, start_c, (int)LX_ACCEPTS(r), placed, msum + G->P[o][base + c], wmul,
+               xtot, last_sq);
         G->wlen--;
         return;
     }
     if (acc && placed && c > a && c - start_c >= 2) {
-        if (!(!G->across && placed == 1 && G->hasx[last_sq])) {
+        if (!(!o && placed == 1 && G->hasx[o][last_sq])) {
             int score = msum * wmul + xtot + (placed == G->rack_size ? G->bingo : 0);
-            if (record(G, row, start_c, score)) return;
+            if (record(G, o, row, start_c, score)) return;
         }
     }
     if (c >= n || !node) return;
     const int i = base + c;
-    const uint64_t m = G->mask[i];
-    const int lmv = G->LM[i], wmv = G->WM[i], hx = G->hasx[i], cs = G->csum[i];
+    const uint64_t m = G->mask[o][i];
+    const int lmv = G->LM[o][i], wmv = G->WM[o][i], hx = G->hasx[o][i], cs = G->csum[o][i];
     for (size_t k = node;; k++) {
         if (k >= G->nrec) {
             G->err = 1;
@@ -151,7 +154,7 @@ static void extend(Gen *G, uint32_t node, int c, int row, int a, int start_c, in
                 int p = G->points[t];
                 G->rack[t]--;
                 G->word[G->wlen++] = (uint8_t)t;
-                extend(G, tgt, c + 1, row, a, start_c, tacc, placed + 1, msum + p * lmv, wmul * wmv,
+                extend(G, o, tgt, c + 1, row, a, start_c, tacc, placed + 1, msum + p * lmv, wmul * wmv,
                        xtot + (hx ? (cs + p * lmv) * wmv : 0), i);
                 G->wlen--;
                 G->rack[t]++;
@@ -159,8 +162,8 @@ static void extend(Gen *G, uint32_t node, int c, int row, int a, int start_c, in
             if (G->rack[0]) {
                 G->rack[0]--;
                 G->word[G->wlen++] = (uint8_t)(t | BLANK_FLAG);
-                extend(G, tgt, c + 1, row, a, start_c, tacc, placed + 1, msum, wmul * wmv, xtot + (hx ? cs * wmv : 0),
-                       i);
+                extend(G, o, tgt, c + 1, row, a, start_c, tacc, placed + 1, msum, wmul * wmv,
+                       xtot + (hx ? cs * wmv : 0), i);
                 G->wlen--;
                 G->rack[0]++;
             }
@@ -170,35 +173,59 @@ static void extend(Gen *G, uint32_t node, int c, int row, int a, int start_c, in
     }
 }
 
-static void left_part(Gen *G, uint32_t node, int limit, int row, int a) {
-    const int n = G->n, base = row * n, k = G->lp_len;
-    int msum = 0, wmul = 1;
-    for (int j = 0; j < k; j++) {
-        int sq = base + a - k + j;
-        msum += G->lp_pts[j] * G->LM[sq];
-        wmul *= G->WM[sq];
-    }
-    extend(G, node, a, row, a, a - k, 0, k, msum, wmul, 0, -1);
-    if (limit <= 0 || !node || G->err) return;
-    for (size_t i = node;; i++) {
-        if (i >= G->nrec) {
-            G->err = 1;
-            return;
+/* Every left part from the rack, built once and tried at every anchor whose free squares can hold it.
+ * `kids` is the set of tiles that can follow the left part (the arcs of `node`). */
+static void left_parts(Gen *G, uint32_t node, int depth) {
+    uint64_t kids = 0;
+    if (node) {
+        for (size_t i = node;; i++) {
+            if (i >= G->nrec) {
+                G->err = 1;
+                return;
+            }
+            uint64_t r = lx_arc_at(G->g, i);
+            if (LX_TILE(r) < MAXT) kids |= (uint64_t)1 << LX_TILE(r);
+            if (LX_IS_LAST(r)) break;
         }
-        uint64_t r = lx_arc_at(G->g, i);
+    }
+    uint64_t avail = 0;
+    if (G->rack[0]) {
+        avail = ~(uint64_t)1;
+    } else {
+        for (int t = 1; t < MAXT; t++)
+            if (G->rack[t]) avail |= (uint64_t)1 << t;
+    }
+    if (kids & avail) {
+        const int n = G->n;
+        for (int k = 0; k < G->n_anchors; k++) {
+            const Anchor *A = &G->anchors[k];
+            if (A->limit < depth) continue;
+            const int base = A->row * n;
+            if (!(G->mask[A->o][base + A->a] & kids & avail)) continue;
+            int msum = 0, wmul = 1;
+            for (int j = 0; j < depth; j++) {
+                int sq = base + A->a - depth + j;
+                msum += G->lp_pts[j] * G->LM[A->o][sq];
+                wmul *= G->WM[A->o][sq];
+            }
+            G->wlen = depth;
+            for (int j = 0; j < depth; j++) G->word[j] = G->lp_code[j];
+            extend(G, A->o, node, A->a, A->row, A->a, A->a - depth, 0, depth, msum, wmul, 0, -1);
+            if (G->err) return;
+        }
+    }
+    if (depth >= G->max_limit || !node) return;
+    for (size_t i = node;; i++) {
+        uint64_t r = lx_arc_at(G->g, i); /* bounds checked by the first loop */
         unsigned t = LX_TILE(r);
         if (t < MAXT && t > 0) {
             for (int blank = 0; blank < 2; blank++) {
                 int slot = blank ? 0 : (int)t;
                 if (!G->rack[slot]) continue;
                 G->rack[slot]--;
-                G->lp_tile[G->lp_len] = (uint8_t)t;
-                G->lp_pts[G->lp_len] = blank ? 0 : G->points[t];
-                G->lp_len++;
-                G->word[G->wlen++] = (uint8_t)(blank ? (t | BLANK_FLAG) : t);
-                left_part(G, LX_TARGET(r), limit - 1, row, a);
-                G->wlen--;
-                G->lp_len--;
+                G->lp_code[depth] = (uint8_t)(blank ? (t | BLANK_FLAG) : t);
+                G->lp_pts[depth] = blank ? 0 : G->points[t];
+                left_parts(G, LX_TARGET(r), depth + 1);
                 G->rack[slot]++;
                 if (G->err) return;
             }
@@ -207,33 +234,34 @@ static void left_part(Gen *G, uint32_t node, int limit, int row, int a) {
     }
 }
 
-/* Cross-checks and anchors of the current orientation (lines are rows of G->C). */
-static void prepare(Gen *G, uint64_t all_mask, int board_empty, int start) {
+/* Cross-checks and anchors of orientation o (lines are rows of G->C[o]). */
+static void prepare(Gen *G, int o, uint64_t all_mask, int board_empty, int start) {
     const int n = G->n;
+    const uint8_t *C = G->C[o];
     for (int i = 0; i < n * n; i++) {
-        G->mask[i] = all_mask;
-        G->csum[i] = 0;
-        G->hasx[i] = 0;
-        G->anchor[i] = 0;
-        if (G->C[i]) continue;
+        G->mask[o][i] = all_mask;
+        G->csum[o][i] = 0;
+        G->hasx[o][i] = 0;
+        G->anchor[o][i] = 0;
+        if (C[i]) continue;
         int r = i / n, c = i % n;
         int up = r, dn = r;
-        while (up > 0 && G->C[(up - 1) * n + c]) up--;
-        while (dn + 1 < n && G->C[(dn + 1) * n + c]) dn++;
-        if ((c > 0 && G->C[i - 1]) || (c + 1 < n && G->C[i + 1])) G->anchor[i] = 1;
+        while (up > 0 && C[(up - 1) * n + c]) up--;
+        while (dn + 1 < n && C[(dn + 1) * n + c]) dn++;
+        if ((c > 0 && C[i - 1]) || (c + 1 < n && C[i + 1])) G->anchor[o][i] = 1;
         if (up == r && dn == r) continue;
-        G->hasx[i] = 1;
-        G->anchor[i] = 1;
+        G->hasx[o][i] = 1;
+        G->anchor[o][i] = 1;
         int s = 0;
         for (int k = up; k <= dn; k++)
-            if (k != r) s += G->P[k * n + c];
-        G->csum[i] = s;
+            if (k != r) s += G->P[o][k * n + c];
+        G->csum[o][i] = s;
         uint64_t m = 0;
         uint32_t node = G->root;
         int ok = 1;
         for (int k = up; k < r; k++) {
             uint64_t rec;
-            if (!step(G, node, G->C[k * n + c], &rec)) {
+            if (!step(G, node, C[k * n + c], &rec)) {
                 ok = 0;
                 break;
             }
@@ -255,7 +283,7 @@ static void prepare(Gen *G, uint64_t all_mask, int board_empty, int start) {
                     good = 0;
                     for (int k = r + 1; k <= dn; k++) {
                         uint64_t r2;
-                        if (!step(G, nd, G->C[k * n + c], &r2)) {
+                        if (!step(G, nd, C[k * n + c], &r2)) {
                             good = 0;
                             break;
                         }
@@ -267,45 +295,51 @@ static void prepare(Gen *G, uint64_t all_mask, int board_empty, int start) {
                 if (LX_IS_LAST(rec)) break;
             }
         }
-        G->mask[i] = m;
+        G->mask[o][i] = m;
     }
-    if (board_empty) G->anchor[start] = 1;
+    if (board_empty) G->anchor[o][start] = 1;
 }
 
-static void run_orientation(Gen *G, int total_rack) {
+/* Anchors with board tiles on their left extend at once; the others are queued for left_parts. */
+static void collect(Gen *G, int o, int total_rack) {
     const int n = G->n;
+    const uint8_t *C = G->C[o];
     for (int row = 0; row < n && !G->err; row++) {
         const int base = row * n;
         for (int a = 0; a < n && !G->err; a++) {
-            if (!G->anchor[base + a]) continue;
-            G->wlen = 0;
-            if (a > 0 && G->C[base + a - 1]) {
+            if (!G->anchor[o][base + a]) continue;
+            if (a > 0 && C[base + a - 1]) {
                 int k = a - 1;
-                while (k > 0 && G->C[base + k - 1]) k--;
+                while (k > 0 && C[base + k - 1]) k--;
                 uint32_t node = G->root;
                 int acc = 0, ok = 1, msum = 0;
+                G->wlen = 0;
                 for (int j = k; j < a; j++) {
                     uint64_t r;
-                    if (!step(G, node, G->C[base + j], &r)) {
+                    if (!step(G, node, C[base + j], &r)) {
                         ok = 0;
                         break;
                     }
                     node = LX_TARGET(r);
                     acc = (int)LX_ACCEPTS(r);
-                    msum += G->P[base + j];
+                    msum += G->P[o][base + j];
                     G->word[G->wlen++] = 0;
                 }
-                if (ok) extend(G, node, a, row, a, k, acc, 0, msum, 1, 0, -1);
+                if (ok) extend(G, o, node, a, row, a, k, acc, 0, msum, 1, 0, -1);
             } else {
                 int limit = 0, k = a - 1;
-                while (k >= 0 && !G->C[base + k] && !G->anchor[base + k]) {
+                while (k >= 0 && !C[base + k] && !G->anchor[o][base + k]) {
                     limit++;
                     k--;
                 }
                 if (limit > G->rack_size - 1) limit = G->rack_size - 1;
                 if (limit > total_rack - 1) limit = total_rack - 1;
-                G->lp_len = 0;
-                left_part(G, G->root, limit, row, a);
+                Anchor *A = &G->anchors[G->n_anchors++];
+                A->o = o;
+                A->row = row;
+                A->a = a;
+                A->limit = limit;
+                if (limit > G->max_limit) G->max_limit = limit;
             }
         }
     }
@@ -358,21 +392,21 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
         goto done;
     }
     Py_BEGIN_ALLOW_THREADS
-    for (int across = 1; across >= 0 && !G->err; across--) {
-        G->across = across;
+    for (int o = 1; o >= 0 && !G->err; o--) {
         for (int r = 0; r < n; r++)
             for (int c = 0; c < n; c++) {
-                int src = across ? r * n + c : c * n + r, dst = r * n + c;
+                int src = o ? r * n + c : c * n + r, dst = r * n + c;
                 unsigned char code = (unsigned char)cells[src];
-                G->C[dst] = code;
-                G->P[dst] = (code && !blanks[src]) ? G->points[code] : 0;
-                G->LM[dst] = (uint8_t)lm[src];
-                G->WM[dst] = (uint8_t)wm[src];
+                G->C[o][dst] = code;
+                G->P[o][dst] = (code && !blanks[src]) ? G->points[code] : 0;
+                G->LM[o][dst] = (uint8_t)lm[src];
+                G->WM[o][dst] = (uint8_t)wm[src];
             }
-        int st = across ? start : (start % n) * n + start / n;
-        prepare(G, all_mask, board_empty, st);
-        if (!G->err) run_orientation(G, total);
+        int st = o ? start : (start % n) * n + start / n;
+        prepare(G, o, all_mask, board_empty, st);
+        if (!G->err) collect(G, o, total);
     }
+    if (!G->err && G->n_anchors) left_parts(G, G->root, 0);
     Py_END_ALLOW_THREADS
     if (G->err == 1) {
         PyErr_SetString(PyExc_ValueError, "the word graph points outside itself");
