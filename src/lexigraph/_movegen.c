@@ -60,6 +60,9 @@ typedef struct {
     int rack[MAXT];
     uint8_t word[MAXN + 8];
     int wlen;
+    int o, row, a, start_c; /* the line and anchor being extended */
+    int left;               /* tiles left on the rack */
+    int n_codes;
     /* the left part being built, shared by every anchor that takes one from the rack */
     uint8_t lp_code[MAXN];
     int lp_pts[MAXN];
@@ -115,62 +118,68 @@ static int record(Gen *G, int o, int row, int start_c, int score) {
     return 0;
 }
 
-static void extend(Gen *G, int o, uint32_t node, int c, int row, int a, int start_c, int acc, int placed, int msum,
-                   int wmul, int xtot, int last_sq) {
-    const int n = G->n;
-    const int base = row * n;
+/* Extend right from square c of the current line (G->o, G->row; anchor G->a; word from G->start_c). */
+static void extend(Gen *G, uint32_t node, int c, int acc, int placed, int msum, int wmul, int xtot, int last_sq) {
+    const int n = G->n, o = G->o;
+    const int base = G->row * n;
     const uint8_t *C = G->C[o];
-    if (G->err) return;
-    if (c < n && C[base + c]) {
+    while (c < n && C[base + c]) { /* board tiles: follow them without recursion */
         uint64_t r;
         if (!step(G, node, C[base + c], &r)) return;
         G->word[G->wlen++] = 0;
-        extend(G, o, LX_TARGET(r), c + 1, row, a, start_c, (int)LX_ACCEPTS(r), placed, msum + G->P[o][base + c], wmul,
-               xtot, last_sq);
-        G->wlen--;
-        return;
+        node = LX_TARGET(r);
+        acc = (int)LX_ACCEPTS(r);
+        msum += G->P[o][base + c];
+        c++;
     }
-    if (acc && placed && c > a && c - start_c >= 2) {
+    if (acc && placed && c > G->a && c - G->start_c >= 2) {
         if (!(!o && placed == 1 && G->hasx[o][last_sq])) {
             int score = msum * wmul + xtot + (placed == G->rack_size ? G->bingo : 0);
-            if (record(G, o, row, start_c, score)) return;
+            record(G, o, G->row, G->start_c, score);
         }
     }
-    if (c >= n || !node) return;
+    if (c >= n || !node || G->left == 0 || G->err) return;
     const int i = base + c;
     const uint64_t m = G->mask[o][i];
     const int lmv = G->LM[o][i], wmv = G->WM[o][i], hx = G->hasx[o][i], cs = G->csum[o][i];
+    const int wl = G->wlen;
     for (size_t k = node;; k++) {
         if (k >= G->nrec) {
             G->err = 1;
-            return;
+            break;
         }
         uint64_t r = lx_arc_at(G->g, k);
         unsigned t = LX_TILE(r);
         if (t < MAXT && ((m >> t) & 1u)) {
             uint32_t tgt = LX_TARGET(r);
             int tacc = (int)LX_ACCEPTS(r);
-            if (G->rack[t]) {
-                int p = G->points[t];
-                G->rack[t]--;
-                G->word[G->wlen++] = (uint8_t)t;
-                extend(G, o, tgt, c + 1, row, a, start_c, tacc, placed + 1, msum + p * lmv, wmul * wmv,
-                       xtot + (hx ? (cs + p * lmv) * wmv : 0), i);
-                G->wlen--;
-                G->rack[t]++;
+            if (tgt || tacc) {
+                if (G->rack[t]) {
+                    int p = G->points[t];
+                    G->rack[t]--;
+                    G->left--;
+                    G->word[wl] = (uint8_t)t;
+                    G->wlen = wl + 1;
+                    extend(G, tgt, c + 1, tacc, placed + 1, msum + p * lmv, wmul * wmv,
+                           xtot + (hx ? (cs + p * lmv) * wmv : 0), i);
+                    G->left++;
+                    G->rack[t]++;
+                }
+                if (G->rack[0]) {
+                    G->rack[0]--;
+                    G->left--;
+                    G->word[wl] = (uint8_t)(t | BLANK_FLAG);
+                    G->wlen = wl + 1;
+                    extend(G, tgt, c + 1, tacc, placed + 1, msum, wmul * wmv, xtot + (hx ? cs * wmv : 0), i);
+                    G->left++;
+                    G->rack[0]++;
+                }
             }
-            if (G->rack[0]) {
-                G->rack[0]--;
-                G->word[G->wlen++] = (uint8_t)(t | BLANK_FLAG);
-                extend(G, o, tgt, c + 1, row, a, start_c, tacc, placed + 1, msum, wmul * wmv,
-                       xtot + (hx ? cs * wmv : 0), i);
-                G->wlen--;
-                G->rack[0]++;
-            }
-            if (G->err) return;
+            if (G->err) break;
         }
         if (LX_IS_LAST(r)) break;
     }
+    G->wlen = wl;
 }
 
 /* Every left part from the rack, built once and tried at every anchor whose free squares can hold it.
@@ -192,7 +201,7 @@ static void left_parts(Gen *G, uint32_t node, int depth) {
     if (G->rack[0]) {
         avail = ~(uint64_t)1;
     } else {
-        for (int t = 1; t < MAXT; t++)
+        for (int t = 1; t < G->n_codes; t++)
             if (G->rack[t]) avail |= (uint64_t)1 << t;
     }
     if (kids & avail) {
@@ -210,7 +219,11 @@ static void left_parts(Gen *G, uint32_t node, int depth) {
             }
             G->wlen = depth;
             for (int j = 0; j < depth; j++) G->word[j] = G->lp_code[j];
-            extend(G, A->o, node, A->a, A->row, A->a, A->a - depth, 0, depth, msum, wmul, 0, -1);
+            G->o = A->o;
+            G->row = A->row;
+            G->a = A->a;
+            G->start_c = A->a - depth;
+            extend(G, node, A->a, 0, depth, msum, wmul, 0, -1);
             if (G->err) return;
         }
     }
@@ -223,9 +236,11 @@ static void left_parts(Gen *G, uint32_t node, int depth) {
                 int slot = blank ? 0 : (int)t;
                 if (!G->rack[slot]) continue;
                 G->rack[slot]--;
+                G->left--;
                 G->lp_code[depth] = (uint8_t)(blank ? (t | BLANK_FLAG) : t);
                 G->lp_pts[depth] = blank ? 0 : G->points[t];
                 left_parts(G, LX_TARGET(r), depth + 1);
+                G->left++;
                 G->rack[slot]++;
                 if (G->err) return;
             }
@@ -325,7 +340,13 @@ static void collect(Gen *G, int o, int total_rack) {
                     msum += G->P[o][base + j];
                     G->word[G->wlen++] = 0;
                 }
-                if (ok) extend(G, o, node, a, row, a, k, acc, 0, msum, 1, 0, -1);
+                if (ok) {
+                    G->o = o;
+                    G->row = row;
+                    G->a = a;
+                    G->start_c = k;
+                    extend(G, node, a, acc, 0, msum, 1, 0, -1);
+                }
             } else {
                 int limit = 0, k = a - 1;
                 while (k >= 0 && !C[base + k] && !G->anchor[o][base + k]) {
@@ -379,6 +400,8 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
         G->rack[t] = (unsigned char)rack[t];
         total += G->rack[t];
     }
+    G->left = total;
+    G->n_codes = (int)lp;
     int board_empty = 1;
     for (int i = 0; i < n * n; i++) {
         if ((unsigned char)cells[i] >= lp) {
