@@ -251,6 +251,8 @@ def test_c_and_python_agree_on_enable_midgame(enable):
         py = sorted(generate_placements(enable, pos, rack, pure_python=True))
         c = sorted(generate_placements(enable, pos, rack, pure_python=False))
         assert py == c
+        top_c = [(m.notation, m.score, m.leave) for m in generate(enable, pos, rack, top=15)]
+        assert top_c == [(m.notation, m.score, m.leave) for m in generate(enable, pos, rack, top=15, pure_python=True)]
         moves = generate(enable, pos, rack, top=1)
         if not moves:
             continue

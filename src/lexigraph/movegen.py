@@ -590,7 +590,8 @@ def generate(
 ) -> list[Move]:
     """Every legal play for ``rack`` (default: the rack of the player on turn), best score first.
 
-    Ties are ordered by notation. ``exchanges`` adds every distinct
+    Ties: across plays before down ones, then by square (row, then
+    column), then by the tiles placed. ``exchanges`` adds every distinct
     exchange (when the bag holds at least a rack's worth of tiles),
     ``passes`` the pass.
     """
@@ -602,23 +603,25 @@ def generate(
         import numpy as np
 
         buf, count = got
-        scores = np.frombuffer(buf, dtype=_rec_dtype(), count=count)["score"]
+        recs = np.frombuffer(buf, dtype=_rec_dtype(), count=count)
+        scores = recs["score"]
         if top is not None and top < count:
             cutoff = np.partition(scores, count - top)[count - top] if top > 0 else np.iinfo(np.int32).max
             idx = np.flatnonzero(scores >= cutoff)
         else:
             idx = np.arange(count)
-        raw = _decode_records(buf, idx.tolist())
+        sub = recs[idx]
+        keys = [sub["sq"][:, j] for j in range(REC_SIZE - 9, -1, -1)]
+        keys += [sub["len"], sub["col"], sub["row"], 1 - sub["across"].astype(np.int16), -sub["score"]]
+        order = idx[np.lexsort(keys)]
+        if top is not None:
+            order = order[:top]
+        raw = _decode_records(buf, order.tolist())
     else:
-        raw = got
-        raw.sort(key=lambda m: -m[0])
-        if top is not None and top < len(raw):
-            cutoff = raw[top - 1][0] if top > 0 else None
-            raw = [m for m in raw if cutoff is not None and m[0] >= cutoff]
+        raw = sorted(got, key=_order_key)
+        if top is not None:
+            raw = raw[:top]
     moves = [_move_of_raw(pos, rack_codes, m) for m in raw]
-    moves.sort(key=lambda m: (-m.score, m.notation))
-    if top is not None:
-        moves = moves[:top]
     extra: list[Move] = []
     if exchanges and rack_codes and len(pos.unseen(rack_s)) - _other_rack_size(pos) >= pos.game.rack_size:
         seen = set()
@@ -635,6 +638,11 @@ def generate(
     if passes:
         extra.append(Move("pass", 0, rack_text(pos.game, rack_codes), notation="-"))
     return moves + extra
+
+
+def _order_key(raw: tuple[int, int, int, int, bytes]) -> tuple[int, int, int, int, int, bytes]:
+    score, row, col, across, squares = raw
+    return (-score, 1 - across, row, col, len(squares), squares)
 
 
 def _other_rack_size(pos: Position) -> int:
