@@ -259,3 +259,25 @@ def test_c_and_python_agree_on_enable_midgame(enable):
         best = moves[0]
         assert score_play(enable, pos, best.notation, rack=rack).score == best.score
         pos = pos.with_play(best)
+
+
+def test_oracle_on_twl06_midgame_positions(twl):
+    """Sampled 15x15 mid-game boards (reached by playing the best move from a seeded bag) against the oracle,
+    with racks small enough for exhaustive enumeration."""
+    game = Game.preset("scrabble")
+    for seed in (5, 6):
+        rng = random.Random(seed)
+        bag = [game.alphabet.label(c).upper() for c, n in enumerate(game.counts_by_code()) if c for _ in range(n)]
+        rng.shuffle(bag)
+        pos = Position(game)
+        for _ in range(5):
+            rack = "".join(bag.pop() for _ in range(7))
+            best = generate(twl, pos, rack, top=1)
+            if best:
+                pos = pos.with_play(best[0])
+        for rack in ("".join(bag[-3:]), bag[-4] + "?"):
+            expected = oracle(twl, pos, rack)
+            assert expected
+            assert generated(twl, pos, rack, pure=True) == expected
+            if HAS_C:
+                assert generated(twl, pos, rack, pure=False) == expected

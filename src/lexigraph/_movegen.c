@@ -15,24 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__has_include)
-#if __has_include("arc.h")
 #include "arc.h"
-#define LX_HAVE_ARC_H 1
-#endif
-#endif
-#ifndef LX_HAVE_ARC_H
-/* The shared arc record (see docs/format.md): bits 0-7 tile, 8 accepts, 9 is_last, 32-63 target. */
-static inline uint64_t lx_arc_at(const unsigned char *buf, size_t i) {
-    uint64_t r;
-    memcpy(&r, buf + 8 * i, 8);
-    return r;
-}
-#define LX_TILE(r) ((unsigned)((r)&0xFFu))
-#define LX_ACCEPTS(r) ((unsigned)(((r) >> 8) & 1u))
-#define LX_IS_LAST(r) ((unsigned)(((r) >> 9) & 1u))
-#define LX_TARGET(r) ((uint32_t)((r) >> 32))
-#endif
 
 #define MAXN 26
 #define MAXSQ (MAXN * MAXN)
@@ -127,7 +110,7 @@ static void extend(Gen *G, uint32_t node, int c, int acc, int placed, int msum, 
         uint64_t r;
         if (!step(G, node, C[base + c], &r)) return;
         G->word[G->wlen++] = 0;
-        node = LX_TARGET(r);
+        node = (uint32_t)LX_TARGET(r);
         acc = (int)LX_ACCEPTS(r);
         msum += G->P[o][base + c];
         c++;
@@ -151,7 +134,7 @@ static void extend(Gen *G, uint32_t node, int c, int acc, int placed, int msum, 
         uint64_t r = lx_arc_at(G->g, k);
         unsigned t = LX_TILE(r);
         if (t < MAXT && ((m >> t) & 1u)) {
-            uint32_t tgt = LX_TARGET(r);
+            uint32_t tgt = (uint32_t)LX_TARGET(r);
             int tacc = (int)LX_ACCEPTS(r);
             if (tgt || tacc) {
                 if (G->rack[t]) {
@@ -239,7 +222,7 @@ static void left_parts(Gen *G, uint32_t node, int depth) {
                 G->left--;
                 G->lp_code[depth] = (uint8_t)(blank ? (t | BLANK_FLAG) : t);
                 G->lp_pts[depth] = blank ? 0 : G->points[t];
-                left_parts(G, LX_TARGET(r), depth + 1);
+                left_parts(G, (uint32_t)LX_TARGET(r), depth + 1);
                 G->left++;
                 G->rack[slot]++;
                 if (G->err) return;
@@ -280,7 +263,7 @@ static void prepare(Gen *G, int o, uint64_t all_mask, int board_empty, int start
                 ok = 0;
                 break;
             }
-            node = LX_TARGET(rec);
+            node = (uint32_t)LX_TARGET(rec);
         }
         if (ok && node) {
             for (size_t j = node;; j++) {
@@ -294,7 +277,7 @@ static void prepare(Gen *G, int o, uint64_t all_mask, int board_empty, int start
                 if (dn == r) {
                     good = (int)LX_ACCEPTS(rec);
                 } else {
-                    uint32_t nd = LX_TARGET(rec);
+                    uint32_t nd = (uint32_t)LX_TARGET(rec);
                     good = 0;
                     for (int k = r + 1; k <= dn; k++) {
                         uint64_t r2;
@@ -303,7 +286,7 @@ static void prepare(Gen *G, int o, uint64_t all_mask, int board_empty, int start
                             break;
                         }
                         good = (int)LX_ACCEPTS(r2);
-                        nd = LX_TARGET(r2);
+                        nd = (uint32_t)LX_TARGET(r2);
                     }
                 }
                 if (good && t < MAXT) m |= (uint64_t)1 << t;
@@ -335,7 +318,7 @@ static void collect(Gen *G, int o, int total_rack) {
                         ok = 0;
                         break;
                     }
-                    node = LX_TARGET(r);
+                    node = (uint32_t)LX_TARGET(r);
                     acc = (int)LX_ACCEPTS(r);
                     msum += G->P[o][base + j];
                     G->word[G->wlen++] = 0;

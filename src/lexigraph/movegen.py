@@ -116,28 +116,17 @@ class Move:
 # The word graph, as arc records
 
 
-def _graph(lex: "Lexicon") -> tuple[Any, int]:
-    """(arc records as uint64 in the shared layout, root index)."""
-    g = getattr(lex, "graph", None)
-    if g is not None and hasattr(g, "records"):
-        return g.buffer, int(g.root)
-    # Before the shared graph reader: widen the 32-bit records of the current file.
-    cache = lex._np_cache  # noqa: SLF001 - temporary until lex.graph lands
-    key = ("moves", "records64")
-    if key not in cache:
-        import numpy as np
-
-        r = np.frombuffer(lex._graph, dtype="<u4").astype(np.uint64)  # noqa: SLF001
-        cache[key] = memoryview((r & np.uint64(0x3FF)) | ((r >> np.uint64(10)) << np.uint64(32))).cast("B")
-    return cache[key], int(lex._root)  # noqa: SLF001
+def _graph(lex: "Lexicon") -> tuple[memoryview, int]:
+    """(the raw arc records, for C; the root list's index)."""
+    return lex.graph.buffer, int(lex.graph.root)
 
 
 class _Arcs:
     """Arc lists of a graph as Python tuples (tile, accepts, target), read on first use."""
 
     def __init__(self, records: Any, root: int) -> None:
-        self.records = records.cast("Q") if isinstance(records, memoryview) else records
-        self.n = len(self.records)
+        self.records = records
+        self.n = len(records)
         self.root = root
         self.lists: dict[int, tuple[tuple[int, bool, int], ...]] = {}
         self.index: dict[int, dict[int, tuple[bool, int]]] = {}
@@ -181,14 +170,8 @@ class _Arcs:
 
 
 def _arcs_of(lex: "Lexicon") -> _Arcs:
-    records, root = _graph(lex)
-    cache = lex._np_cache  # noqa: SLF001 - the store's cache, once lex.store lands
-    key = ("moves", "arcs")
-    a = cache.get(key)
-    if a is None or a.root != root:
-        a = _Arcs(records, root)
-        cache[key] = a
-    return a
+    graph = lex.graph
+    return lex.store.cached(("moves", "arcs"), lambda: _Arcs(graph.records.tolist(), int(graph.root)))
 
 
 # ---------------------------------------------------------------------------
@@ -440,11 +423,7 @@ def _aligned(lex: "Lexicon", position: Position) -> Position:
 
 def _is_word(lex: "Lexicon", codes: Sequence[int]) -> bool:
     """Whether the tile sequence is a word of the lexicon (an exact lookup by codes)."""
-    by_codes = getattr(lex, "id_of_codes", None)
-    if by_codes is not None:
-        return bool(by_codes(bytes(codes)) >= 0)
-    got = _arcs_of(lex).walk(codes)
-    return got is not None and got[0]
+    return lex.id_of_codes(bytes(codes)) >= 0
 
 
 def board_phonies(lex: "Lexicon", position: Position) -> list[str]:
