@@ -172,7 +172,8 @@ SCORE = Command(
     ),
     run=_run_score,
     text=_text_score,
-    examples=("lexigraph score empty '8D QUIZ'", "lexigraph score game.cgp 'H8 (C)AT' --rack AT --json"),
+    examples=("lexigraph score empty '8E QUIZ'", "lexigraph score empty '8A QUIZ'",
+              "lexigraph score game.cgp 'H8 (C)AT' --rack AT --json"),
     found=lambda doc: bool(doc.get("legal")),
 )
 
@@ -208,13 +209,14 @@ ANALYZE = Command(
     name="analyze",
     summary="each turn of a GCG game: the play made, its score, and the best plays",
     params=(
-        Param("gcg", "a GCG game file", positional=True, required=True),
+        Param("gcg", "a GCG game file (or its text)", positional=True, required=True),
         Param("top", "how many best plays to list per turn", kind="int", default=3),
         Param("game", "game preset (scrabble, super) or game file", default="scrabble"),
     ),
     run=_run_analyze,
     text=_text_analyze,
-    examples=("lexigraph analyze game.gcg", "lexigraph analyze game.gcg --top 5 --json"),
+    examples=("lexigraph analyze game.gcg", "lexigraph analyze game.gcg --top 5 --json",
+              "lexigraph analyze '>ann: AEINRST 8D RETAINS +66 66'"),
     http_method="POST",
 )
 
