@@ -281,3 +281,19 @@ def test_oracle_on_twl06_midgame_positions(twl):
             assert generated(twl, pos, rack, pure=True) == expected
             if HAS_C:
                 assert generated(twl, pos, rack, pure=False) == expected
+
+
+def test_pure_python_switch_in_a_subprocess():
+    import os
+    import subprocess
+    import sys
+
+    code = ("import lexigraph; from lexigraph import movegen; from lexigraph.game import Game; "
+            "from lexigraph.position import Position; "
+            "print(movegen._c is None, movegen.count_placements(lexigraph.open(), Position(Game.preset('scrabble')), "
+            "'AEINRST'))")
+    env = dict(os.environ, LEXIGRAPH_PURE_PYTHON="1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    pure, count = out.split()
+    assert pure == "True"
+    assert int(count) == movegen.count_placements(lexigraph.open(), Position(Game.preset("scrabble")), "AEINRST")

@@ -37,14 +37,18 @@ from .position import Position, parse_rack, rack_text, split_tiles, tile_text
 if TYPE_CHECKING:  # pragma: no cover
     from .lexicon import Lexicon
 
-_c: Any
-if os.environ.get("LEXIGRAPH_PURE_PYTHON"):
-    _c = None
-else:
+def _load_c() -> Any:
+    if os.environ.get("LEXIGRAPH_PURE_PYTHON"):
+        return None
     try:
-        from . import _movegen as _c
+        from . import _movegen
+
+        return _movegen
     except ImportError:  # pragma: no cover - built without a compiler
-        _c = None
+        return None
+
+
+_c: Any = _load_c()
 
 BLANK_FLAG = 0x80
 REC_SIZE = 40
@@ -402,12 +406,12 @@ def _aligned(lex: "Lexicon", position: Position) -> Position:
     if position.game.alphabet.labels == lex.alphabet.labels:
         return position
     key = (id(position.game), lex.alphabet.labels)
-    game = _ALIGNED.get(key)
-    if game is None or game[0] is not position.game:
+    pair = _ALIGNED.get(key)
+    if pair is None or pair[0] is not position.game:
         if len(_ALIGNED) > 64:
             _ALIGNED.clear()
-        game = _ALIGNED[key] = (position.game, position.game.with_alphabet(lex.alphabet))
-    game = game[1]
+        pair = _ALIGNED[key] = (position.game, position.game.with_alphabet(lex.alphabet))
+    game = pair[1]
     p = Position(game, racks=list(position.racks), scores=list(position.scores), zero_turns=position.zero_turns,
                  options=dict(position.options))
     for i, c in enumerate(position.codes):
@@ -476,8 +480,9 @@ def _run(lex: "Lexicon", pos: Position, rack_codes: list[int], pure_python: bool
     if prep.c_ok and not pure_python:
         assert _c is not None
         records, root = _graph(lex)
-        return _c.generate(records, root, game.size, bytes(pos.codes), bytes(pos.blanks), prep.lm,
-                           prep.wm, prep.points_b, bytes(counts), prep.start, game.rack_size, game.bingo_bonus)
+        buf, count = _c.generate(records, root, game.size, bytes(pos.codes), bytes(pos.blanks), prep.lm,
+                                 prep.wm, prep.points_b, bytes(counts), prep.start, game.rack_size, game.bingo_bonus)
+        return bytes(buf), int(count)
     return generate_raw(_arcs_of(lex), game.size, pos.codes, [1 if b else 0 for b in pos.blanks], game.letter_mult,
                         game.word_mult, prep.points, counts, prep.start, game.rack_size, game.bingo_bonus)
 
