@@ -1,7 +1,9 @@
 /* Move generation in C: the hot loop of lexigraph.movegen (Appel and Jacobson, 1988).
  *
- * generate(graph, root, n, cells, blanks, letter_mult, word_mult, points, rack, start, rack_size, bingo)
+ * generate(graph, kids, root, n, cells, blanks, letter_mult, word_mult, points, rack, start, rack_size, bingo)
  *   -> (bytes, count)
+ * (`kids`: per arc index, a little-endian uint64 with bit t set for each tile of the arc list starting
+ * there, see movegen._kids; it lets a dead end stop before scanning its arcs)
  * reads the word graph's 64-bit arc records through arc.h and returns every play as a fixed
  * record of REC_SIZE bytes: int32 score (little-endian), row, col, across (1/0), length of the
  * main word, then one byte per square of the main word: 0 for a tile already on the board, else
@@ -52,9 +54,37 @@ typedef struct {
     int lp_len;
     Anchor anchors[2 * MAXSQ];
     int n_anchors, max_limit;
+    const unsigned char *kids; /* per arc index: the tiles of the list starting there (uint64 LE) */
+    uint64_t avail;            /* tiles with a count on the rack (bit t) */
     char *out;
     size_t count, cap;
 } Gen;
+
+static inline uint64_t kids_of(const Gen *G, uint32_t node) {
+    uint64_t k;
+    memcpy(&k, G->kids + 8 * (size_t)node, 8);
+    return k;
+}
+
+static inline int highest_bit(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return 63 - __builtin_clzll(x);
+#else
+    int b = 0;
+    while (x >>= 1) b++;
+    return b;
+#endif
+}
+
+static inline void take(Gen *G, int slot) {
+    if (--G->rack[slot] == 0 && slot) G->avail &= ~((uint64_t)1 << slot);
+    G->left--;
+}
+
+static inline void put(Gen *G, int slot) {
+    if (G->rack[slot]++ == 0 && slot) G->avail |= (uint64_t)1 << slot;
+    G->left++;
+}
 
 /* The arc of `tile` in the list starting at `node`: 1 and *rec if found. */
 static inline int step(Gen *G, uint32_t node, unsigned tile, uint64_t *rec) {
@@ -123,7 +153,10 @@ static void extend(Gen *G, uint32_t node, int c, int acc, int placed, int msum, 
     }
     if (c >= n || !node || G->left == 0 || G->err) return;
     const int i = base + c;
-    const uint64_t m = G->mask[o][i];
+    uint64_t want = kids_of(G, node) & G->mask[o][i];
+    if (!G->rack[0]) want &= G->avail;
+    if (!want) return;
+    const unsigned top = (unsigned)highest_bit(want);
     const int lmv = G->LM[o][i], wmv = G->WM[o][i], hx = G->hasx[o][i], cs = G->csum[o][i];
     const int wl = G->wlen;
     for (size_t k = node;; k++) {
@@ -133,29 +166,26 @@ static void extend(Gen *G, uint32_t node, int c, int acc, int placed, int msum, 
         }
         uint64_t r = lx_arc_at(G->g, k);
         unsigned t = LX_TILE(r);
-        if (t < MAXT && ((m >> t) & 1u)) {
+        if (t > top) break;
+        if ((want >> t) & 1u) {
             uint32_t tgt = (uint32_t)LX_TARGET(r);
             int tacc = (int)LX_ACCEPTS(r);
             if (tgt || tacc) {
                 if (G->rack[t]) {
                     int p = G->points[t];
-                    G->rack[t]--;
-                    G->left--;
+                    take(G, (int)t);
                     G->word[wl] = (uint8_t)t;
                     G->wlen = wl + 1;
                     extend(G, tgt, c + 1, tacc, placed + 1, msum + p * lmv, wmul * wmv,
                            xtot + (hx ? (cs + p * lmv) * wmv : 0), i);
-                    G->left++;
-                    G->rack[t]++;
+                    put(G, (int)t);
                 }
                 if (G->rack[0]) {
-                    G->rack[0]--;
-                    G->left--;
+                    take(G, 0);
                     G->word[wl] = (uint8_t)(t | BLANK_FLAG);
                     G->wlen = wl + 1;
                     extend(G, tgt, c + 1, tacc, placed + 1, msum, wmul * wmv, xtot + (hx ? cs * wmv : 0), i);
-                    G->left++;
-                    G->rack[0]++;
+                    put(G, 0);
                 }
             }
             if (G->err) break;
@@ -168,25 +198,8 @@ static void extend(Gen *G, uint32_t node, int c, int acc, int placed, int msum, 
 /* Every left part from the rack, built once and tried at every anchor whose free squares can hold it.
  * `kids` is the set of tiles that can follow the left part (the arcs of `node`). */
 static void left_parts(Gen *G, uint32_t node, int depth) {
-    uint64_t kids = 0;
-    if (node) {
-        for (size_t i = node;; i++) {
-            if (i >= G->nrec) {
-                G->err = 1;
-                return;
-            }
-            uint64_t r = lx_arc_at(G->g, i);
-            if (LX_TILE(r) < MAXT) kids |= (uint64_t)1 << LX_TILE(r);
-            if (LX_IS_LAST(r)) break;
-        }
-    }
-    uint64_t avail = 0;
-    if (G->rack[0]) {
-        avail = ~(uint64_t)1;
-    } else {
-        for (int t = 1; t < G->n_codes; t++)
-            if (G->rack[t]) avail |= (uint64_t)1 << t;
-    }
+    const uint64_t kids = node ? kids_of(G, node) : 0;
+    const uint64_t avail = G->rack[0] ? ~(uint64_t)1 : G->avail;
     if (kids & avail) {
         const int n = G->n;
         for (int k = 0; k < G->n_anchors; k++) {
@@ -212,19 +225,21 @@ static void left_parts(Gen *G, uint32_t node, int depth) {
     }
     if (depth >= G->max_limit || !node) return;
     for (size_t i = node;; i++) {
-        uint64_t r = lx_arc_at(G->g, i); /* bounds checked by the first loop */
+        if (i >= G->nrec) {
+            G->err = 1;
+            return;
+        }
+        uint64_t r = lx_arc_at(G->g, i);
         unsigned t = LX_TILE(r);
         if (t < MAXT && t > 0) {
             for (int blank = 0; blank < 2; blank++) {
                 int slot = blank ? 0 : (int)t;
                 if (!G->rack[slot]) continue;
-                G->rack[slot]--;
-                G->left--;
+                take(G, slot);
                 G->lp_code[depth] = (uint8_t)(blank ? (t | BLANK_FLAG) : t);
                 G->lp_pts[depth] = blank ? 0 : G->points[t];
                 left_parts(G, (uint32_t)LX_TARGET(r), depth + 1);
-                G->left++;
-                G->rack[slot]++;
+                put(G, slot);
                 if (G->err) return;
             }
         }
@@ -350,27 +365,29 @@ static void collect(Gen *G, int o, int total_rack) {
 }
 
 static PyObject *py_generate(PyObject *self, PyObject *args) {
-    Py_buffer graph;
+    Py_buffer graph, kids;
     unsigned int root;
     int n, start, rack_size, bingo;
     const char *cells, *blanks, *lm, *wm, *points, *rack;
     Py_ssize_t lc, lb, llm, lwm, lp, lr;
-    if (!PyArg_ParseTuple(args, "y*Iiy#y#y#y#y#y#iii", &graph, &root, &n, &cells, &lc, &blanks, &lb, &lm, &llm, &wm,
-                          &lwm, &points, &lp, &rack, &lr, &start, &rack_size, &bingo))
+    if (!PyArg_ParseTuple(args, "y*y*Iiy#y#y#y#y#y#iii", &graph, &kids, &root, &n, &cells, &lc, &blanks, &lb, &lm,
+                          &llm, &wm, &lwm, &points, &lp, &rack, &lr, &start, &rack_size, &bingo))
         return NULL;
     PyObject *result = NULL;
     Gen *G = calloc(1, sizeof(Gen));
     if (!G) {
         PyBuffer_Release(&graph);
+        PyBuffer_Release(&kids);
         return PyErr_NoMemory();
     }
     if (n < 1 || n > MAXN || lc != (Py_ssize_t)n * n || lb != lc || llm != lc || lwm != lc || lp < 2 || lp > MAXT ||
-        lr != lp || start < 0 || start >= n * n || graph.len % 8) {
+        lr != lp || start < 0 || start >= n * n || graph.len % 8 || kids.len != graph.len) {
         PyErr_SetString(PyExc_ValueError, "_movegen.generate: inconsistent arguments");
         goto done;
     }
     G->g = (const unsigned char *)graph.buf;
     G->nrec = (size_t)graph.len / 8;
+    G->kids = (const unsigned char *)kids.buf;
     G->root = root;
     G->n = n;
     G->rack_size = rack_size;
@@ -382,6 +399,7 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
         G->points[t] = (unsigned char)points[t];
         G->rack[t] = (unsigned char)rack[t];
         total += G->rack[t];
+        if (t && G->rack[t]) G->avail |= (uint64_t)1 << t;
     }
     G->left = total;
     G->n_codes = (int)lp;
@@ -427,6 +445,7 @@ done:
     free(G->out);
     free(G);
     PyBuffer_Release(&graph);
+    PyBuffer_Release(&kids);
     return result;
 }
 

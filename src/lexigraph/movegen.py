@@ -125,6 +125,37 @@ def _graph(lex: "Lexicon") -> tuple[memoryview, int]:
     return lex.graph.buffer, int(lex.graph.root)
 
 
+def _kids(lex: "Lexicon") -> bytes:
+    """For each arc index, the tiles (bit t) of the arc list that starts there: the C generator's
+    dead-end test. Built once per lexicon with NumPy."""
+
+    def build() -> bytes:
+        import numpy as np
+
+        r = lex.graph.records
+        if not len(r):
+            return b""
+        tiles = (r & np.uint64(0xFF)).astype(np.uint64)
+        bits = np.where(tiles < 64, np.left_shift(np.uint64(1), np.minimum(tiles, np.uint64(63))), np.uint64(0))
+        last = ((r >> np.uint64(9)) & np.uint64(1)).astype(bool)
+        # OR of the bits from each index to the end of its list: a reversed segmented scan.
+        seg = np.concatenate(([0], np.cumsum(last[:-1])))  # list number of each arc
+        out = bits.copy()
+        rev = out[::-1].copy()
+        seg_rev = seg[::-1]
+        for k in range(1, 256):
+            shifted = np.zeros_like(rev)
+            shifted[k:] = rev[:-k]
+            same = np.zeros(len(rev), bool)
+            same[k:] = seg_rev[k:] == seg_rev[:-k]
+            if not same.any():
+                break
+            rev = rev | np.where(same, shifted, np.uint64(0))
+        return rev[::-1].astype("<u8").tobytes()
+
+    return lex.store.cached(("moves", "kids"), build)
+
+
 class _Arcs:
     """Arc lists of a graph as Python tuples (tile, accepts, target), read on first use."""
 
@@ -480,7 +511,7 @@ def _run(lex: "Lexicon", pos: Position, rack_codes: list[int], pure_python: bool
     if prep.c_ok and not pure_python:
         assert _c is not None
         records, root = _graph(lex)
-        buf, count = _c.generate(records, root, game.size, bytes(pos.codes), bytes(pos.blanks), prep.lm,
+        buf, count = _c.generate(records, _kids(lex), root, game.size, bytes(pos.codes), bytes(pos.blanks), prep.lm,
                                  prep.wm, prep.points_b, bytes(counts), prep.start, game.rack_size, game.bingo_bonus)
         return bytes(buf), int(count)
     return generate_raw(_arcs_of(lex), game.size, pos.codes, [1 if b else 0 for b in pos.blanks], game.letter_mult,
