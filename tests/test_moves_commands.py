@@ -117,3 +117,30 @@ def test_super_scrabble_moves(enable):
     assert moves and all(m.tiles for m in moves)
     for m in moves:
         assert score_play(enable, Position(game), m.notation, rack="QUIZ?").score == m.score
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from lexigraph.errors import LexiconError  # noqa: E402
+
+JUNK = st.lists(st.sampled_from(list("ABCQZaz?[]().-/ 0123456789#>:+;\n\tÑ·") + ["[CH]", "15/", "8H ", ">a: "]),
+                max_size=30).map("".join)
+
+
+@settings(max_examples=150)
+@given(cgp=JUNK, rack=JUNK, play=JUNK, gcg=JUNK)
+def test_hostile_input_is_one_clear_error(enable, cgp, rack, play, gcg):
+    game = Game.preset("scrabble")
+    from lexigraph.position import parse_rack, read_position
+
+    for fn in (lambda: Position.from_cgp(cgp, game), lambda: read_position(cgp, game), lambda: parse_rack(game, rack),
+               lambda: read_gcg(gcg).replay(), lambda: score_play(enable, Position(game), play, rack=rack or None),
+               lambda: generate(enable, Position(game), rack, top=3),
+               lambda: MOVES.run(Context(), {"position": cgp or "empty", "rack": rack, "top": 2}),
+               lambda: SCORE.run(Context(), {"position": "empty", "move": play}),
+               lambda: ANALYZE.run(Context(), {"gcg": gcg or ">"})):
+        try:
+            fn()
+        except LexiconError as e:
+            assert str(e) and "\n" not in str(e)
