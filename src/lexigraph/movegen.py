@@ -116,6 +116,12 @@ class Move:
         return d
 
 
+class MoveList(list[Move]):
+    """The moves :func:`generate` returns, with ``total``: the number of distinct plays before ``top``."""
+
+    total: int = 0
+
+
 # ---------------------------------------------------------------------------
 # The word graph, as arc records
 
@@ -602,7 +608,7 @@ def generate(
     exchanges: bool = False,
     passes: bool = False,
     pure_python: bool = False,
-) -> list[Move]:
+) -> MoveList:
     """Every legal play for ``rack`` (default: the rack of the player on turn), best score first.
 
     Ties: across plays before down ones, then by square (row, then
@@ -632,7 +638,9 @@ def generate(
         if top is not None:
             order = order[:top]
         raw = _decode_records(buf, order.tolist())
+        total = count
     else:
+        total = len(got)
         raw = sorted(got, key=_order_key)
         if top is not None:
             raw = raw[:top]
@@ -652,7 +660,9 @@ def generate(
                                   exchanged=rack_text(pos.game, list(combo))))
     if passes:
         extra.append(Move("pass", 0, rack_text(pos.game, rack_codes), notation="-"))
-    return moves + extra
+    out = MoveList(moves + extra)
+    out.total = total
+    return out
 
 
 def _order_key(raw: tuple[int, int, int, int, bytes]) -> tuple[int, int, int, int, int, bytes]:

@@ -78,7 +78,7 @@ def _top(params: Mapping[str, Any], default: int) -> int:
 
 
 def _run_moves(ctx: Context, params: Mapping[str, Any]) -> Document:
-    from ..movegen import board_phonies, count_placements, generate
+    from ..movegen import board_phonies, generate
 
     lex = ctx.lexicon()
     game = _game(params, lex)
@@ -90,7 +90,7 @@ def _run_moves(ctx: Context, params: Mapping[str, Any]) -> Document:
     if ctx.max_results is not None:
         top = min(top, ctx.max_results)
     moves = generate(lex, pos, top=top, exchanges=bool(params.get("exchanges")), passes=bool(params.get("passes")))
-    total = count_placements(lex, pos)
+    total = moves.total
     doc: Document = {"command": "moves", "lexicon": _name(lex), "game": game.name, "position": pos.to_cgp(),
                      "rack": pos.racks[0]}
     phonies = board_phonies(lex, pos)
