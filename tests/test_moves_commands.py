@@ -144,3 +144,14 @@ def test_hostile_input_is_one_clear_error(enable, cgp, rack, play, gcg):
             fn()
         except LexiconError as e:
             assert str(e) and "\n" not in str(e)
+
+
+def test_server_contexts_read_no_files_and_analysis_stops_at_the_deadline(tmp_path):
+    import time
+
+    path = tmp_path / "g.gcg"
+    path.write_text(GCG)
+    with pytest.raises(GameError):
+        ANALYZE.run(Context(options={"files": False}), {"gcg": str(path)})
+    doc = ANALYZE.run(Context(deadline=time.monotonic() - 1), {"gcg": str(path)})
+    assert doc["truncated"] and doc["count"] == 0

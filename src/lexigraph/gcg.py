@@ -189,17 +189,23 @@ def _event(game: Game, player: str, parts: list[str], no: int, line: str) -> Eve
     return ev
 
 
-def analyze(lex: "Lexicon", record: GameRecord, *, top: int = 3) -> list[dict[str, Any]]:
+def analyze(lex: "Lexicon", record: GameRecord, *, top: int = 3, deadline: float | None = None) -> list[dict[str, Any]]:
     """For each play of the game: the play made, its score (recomputed), and the best plays.
 
-    A play that the rules reject (a phony, say) comes with its reason instead of a score.
+    A play that the rules reject (a phony, say) comes with its reason instead
+    of a score. With ``deadline`` (a ``time.monotonic()`` value) the turns
+    analysed before it are returned.
     """
+    import time
+
     from .movegen import IllegalPlay, generate, score_play
 
     out: list[dict[str, Any]] = []
     for k, e in enumerate(record.events):
         if e.kind not in ("play", "exchange", "pass"):
             continue
+        if deadline is not None and time.monotonic() > deadline:
+            break
         pos = record.replay(k)
         rack = e.rack if e.rack and not e.rack.startswith("(") else ""
         entry: dict[str, Any] = {"turn": k + 1, "player": e.player, "rack": rack, "kind": e.kind,

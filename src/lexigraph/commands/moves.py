@@ -2,7 +2,10 @@
 ``analyze`` (each turn of a GCG game against the best plays).
 
 A POSITION is a CGP string, a plain board (rows separated by newlines or
-``/``), a file holding either, or ``empty`` for an empty board.
+``/``), a file holding either, or ``empty`` for an empty board. Files are
+read only when ``ctx.options.get("files", True)``: a server sets
+``options={"files": False}`` so that a request cannot name a file of the host.
+``analyze`` stops at ``ctx.deadline`` and says so (``"truncated": true``).
 
 >>> from lexigraph.commands import Context
 >>> doc = MOVES.run(Context(), {"position": "empty", "rack": "QUIZ", "top": 2})
@@ -28,10 +31,10 @@ def _name(lex: Any) -> str:
     return str(name) if name else str(lex.path)
 
 
-def _read(spec: str, what: str) -> str:
+def _read(ctx: Context, spec: str, what: str) -> str:
     from ..game import GameError
 
-    if "\n" not in spec and len(spec) < 4096 and os.path.isfile(spec):
+    if ctx.options.get("files", True) and "\n" not in spec and len(spec) < 4096 and os.path.isfile(spec):
         try:
             with open(spec, encoding="utf-8") as f:
                 text = f.read(_MAX_INPUT + 1)
@@ -50,7 +53,7 @@ def _game(params: Mapping[str, Any], lex: Any) -> Any:
     return game.with_alphabet(lex.alphabet) if game.alphabet.labels != lex.alphabet.labels else game
 
 
-def _position(params: Mapping[str, Any], game: Any) -> Any:
+def _position(ctx: Context, params: Mapping[str, Any], game: Any) -> Any:
     from ..game import GameError
     from ..position import Position, read_position
 
@@ -60,7 +63,10 @@ def _position(params: Mapping[str, Any], game: Any) -> Any:
     spec = str(spec)
     if spec.strip().lower() == "empty":
         return Position(game)
-    return read_position(_read(spec, "position"), game)
+    text = _read(ctx, spec, "position")
+    if len(text) > _MAX_INPUT:
+        raise GameError(f"the position is longer than {_MAX_INPUT} characters")
+    return read_position(text, game)
 
 
 def _top(params: Mapping[str, Any], default: int) -> int:
@@ -82,7 +88,7 @@ def _run_moves(ctx: Context, params: Mapping[str, Any]) -> Document:
 
     lex = ctx.lexicon()
     game = _game(params, lex)
-    pos = _position(params, game)
+    pos = _position(ctx, params, game)
     rack = params.get("rack")
     if rack is not None:
         pos.racks[0] = str(rack).upper()
@@ -136,7 +142,7 @@ def _run_score(ctx: Context, params: Mapping[str, Any]) -> Document:
 
     lex = ctx.lexicon()
     game = _game(params, lex)
-    pos = _position(params, game)
+    pos = _position(ctx, params, game)
     play = params.get("move")
     if not play:
         raise GameError("give a play such as '8H QUIZ'")
@@ -190,11 +196,21 @@ def _run_analyze(ctx: Context, params: Mapping[str, Any]) -> Document:
     spec = params.get("gcg")
     if not spec:
         raise GameError("give a GCG file")
-    record = read_gcg(_read(str(spec), "GCG"), game)
+    text = _read(ctx, str(spec), "GCG")
+    if len(text) > _MAX_INPUT:
+        raise GameError(f"the game record is longer than {_MAX_INPUT} characters")
+    record = read_gcg(text, game)
     top = _top(params, 3)
-    results = analyze(lex, record, top=top)
-    return {"command": "analyze", "lexicon": _name(lex), "game": game.name, "players": record.players,
-            "game_lexicon": record.lexicon, "results": results, "count": len(results)}
+    results = analyze(lex, record, top=top, deadline=ctx.deadline)
+    doc: Document = {"command": "analyze", "lexicon": _name(lex), "game": game.name, "players": record.players,
+                     "game_lexicon": record.lexicon}
+    plays = sum(1 for e in record.events if e.kind in ("play", "exchange", "pass"))
+    if len(results) < plays:
+        doc["truncated"] = True
+        doc["warnings"] = [f"stopped at the time limit after {len(results)} of {plays} turns"]
+    doc["results"] = results
+    doc["count"] = len(results)
+    return doc
 
 
 def _text_analyze(doc: Document) -> Iterator[str]:
