@@ -146,8 +146,8 @@ def main() -> None:
             ours[k].append(statistics.median(ts) * 1000)
             ours_top[k].append(statistics.median(tt) * 1000)
 
-    print("| position | rack | placements (lexigraph / peer) | lexigraph ms | top 20 ms | peer ms | ratio | "
-          "lexigraph moves/s |")
+    print("| position | rack | placements (lexigraph / peer) | lexigraph ms | top 20 ms | peer ms | "
+          "ratio: median (range) over rounds | lexigraph moves/s |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")
     ratios: dict[str, list[float]] = {}
     for k, r in enumerate(rows):
@@ -155,15 +155,21 @@ def main() -> None:
         top = statistics.median(ours_top[k])
         peer = statistics.median(peer_ms[k]) if peer_ms[k] else None
         per_round = [pm / om for pm, om in zip(peer_ms[k], ours[k])] if peer_ms[k] else []
-        ratio = f"{min(per_round):.1f}-{max(per_round):.1f}x" if per_round else "-"
+        ratio = (f"{statistics.median(per_round):.1f}x ({min(per_round):.1f}-{max(per_round):.1f})"
+                 if per_round else "-")
         if per_round:
             ratios.setdefault(r["kind"], []).extend(per_round)
         pm = peer_moves[k]
         same = "" if pm is None or pm == counts[k] else " (differ)"
         print(f"| {r['name']} | {r['rack']} | {counts[k]:,} / {pm if pm is not None else '-'}{same} | {mine:.3f} | "
-              f"{top:.3f} | {peer if peer is not None else '-'} | {ratio} | {counts[k] / mine * 1000:,.0f} |")
+              f"{top:.3f} | {f'{peer:.3f}' if peer is not None else '-'} | {ratio} | {counts[k] / mine * 1000:,.0f} |")
     for kind, rs in ratios.items():
         print(f"{kind}: ratio median {statistics.median(rs):.1f}x, range {min(rs):.1f}-{max(rs):.1f}x")
+    row_medians = [statistics.median([pm / om for pm, om in zip(peer_ms[k], ours[k])]) for k in range(len(rows))
+                   if peer_ms[k]]
+    if row_medians:
+        print(f"lowest row median {min(row_medians):.1f}x; rows with a median below 10x: "
+              f"{sum(1 for r in row_medians if r < 10)} of {len(row_medians)}")
     shutil.rmtree(tmp, ignore_errors=True)
     if any(pm is not None and pm != c for pm, c in zip(peer_moves, counts)):
         print("placement counts differ from the peer's", file=sys.stderr)
