@@ -248,7 +248,7 @@ static void left_parts(Gen *G, uint32_t node, int depth) {
 }
 
 /* Cross-checks and anchors of orientation o (lines are rows of G->C[o]). */
-static void prepare(Gen *G, int o, uint64_t all_mask, int board_empty, int start) {
+static void prepare(Gen *G, int o, uint64_t all_mask, uint64_t wanted, int board_empty, int start) {
     const int n = G->n;
     const uint8_t *C = G->C[o];
     for (int i = 0; i < n * n; i++) {
@@ -289,7 +289,9 @@ static void prepare(Gen *G, int o, uint64_t all_mask, int board_empty, int start
                 uint64_t rec = lx_arc_at(G->g, j);
                 unsigned t = LX_TILE(rec);
                 int good;
-                if (dn == r) {
+                if (t >= MAXT || !((wanted >> t) & 1u)) {
+                    good = 0; /* a tile the rack cannot play here: no need to know */
+                } else if (dn == r) {
                     good = (int)LX_ACCEPTS(rec);
                 } else {
                     uint32_t nd = (uint32_t)LX_TARGET(rec);
@@ -374,12 +376,26 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
                           &llm, &wm, &lwm, &points, &lp, &rack, &lr, &start, &rack_size, &bingo))
         return NULL;
     PyObject *result = NULL;
-    Gen *G = calloc(1, sizeof(Gen));
+    /* Every array is written before it is read (prepare and the copy loop fill the board arrays for
+     * all squares), so only the scalars need zeroing: calloc of the whole struct cost more than a
+     * small generation. */
+    Gen *G = malloc(sizeof(Gen));
     if (!G) {
         PyBuffer_Release(&graph);
         PyBuffer_Release(&kids);
         return PyErr_NoMemory();
     }
+    G->err = 0;
+    G->wlen = 0;
+    G->lp_len = 0;
+    G->n_anchors = 0;
+    G->max_limit = 0;
+    G->avail = 0;
+    G->out = NULL;
+    G->count = 0;
+    G->cap = 0;
+    memset(G->rack, 0, sizeof G->rack);
+    memset(G->points, 0, sizeof G->points);
     if (n < 1 || n > MAXN || lc != (Py_ssize_t)n * n || lb != lc || llm != lc || lwm != lc || lp < 2 || lp > MAXT ||
         lr != lp || start < 0 || start >= n * n || graph.len % 8 || kids.len != graph.len) {
         PyErr_SetString(PyExc_ValueError, "_movegen.generate: inconsistent arguments");
@@ -427,7 +443,7 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
                 G->WM[o][dst] = (uint8_t)wm[src];
             }
         int st = o ? start : (start % n) * n + start / n;
-        prepare(G, o, all_mask, board_empty, st);
+        prepare(G, o, all_mask, G->rack[0] ? all_mask : G->avail, board_empty, st);
         if (!G->err) collect(G, o, total);
     }
     if (!G->err && G->n_anchors) left_parts(G, G->root, 0);
