@@ -297,3 +297,22 @@ def test_pure_python_switch_in_a_subprocess():
     pure, count = out.split()
     assert pure == "True"
     assert int(count) == movegen.count_placements(lexigraph.open(), Position(Game.preset("scrabble")), "AEINRST")
+
+
+@pytest.mark.skipif(not HAS_C, reason="the C extension is not built")
+@settings(max_examples=200)
+@given(records=st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=40), root=st.integers(0, 50),
+       cells=st.lists(st.integers(0, 6), min_size=25, max_size=25), rack=st.lists(st.integers(0, 3), min_size=5,
+                                                                                   max_size=5))
+def test_c_generator_survives_forged_graphs(records, root, cells, rack):
+    """Arcs pointing anywhere, tiles outside the alphabet: an answer or ValueError, never a crash."""
+    import struct
+
+    graph = struct.pack(f"<{len(records)}Q", *records)
+    kids = struct.pack(f"<{len(records)}Q", *[r ^ (r >> 7) for r in records])
+    try:
+        buf, count = movegen._c.generate(graph, kids, root, 5, bytes(cells), bytes(25), bytes([1] * 25),
+                                         bytes([1] * 25), bytes([1, 2, 3, 4, 5]), bytes(rack), 12, 4, 20)
+        assert len(buf) == count * movegen.REC_SIZE
+    except ValueError:
+        pass

@@ -153,6 +153,10 @@ static void extend(Gen *G, uint32_t node, int c, int acc, int placed, int msum, 
     }
     if (c >= n || !node || G->left == 0 || G->err) return;
     const int i = base + c;
+    if (node >= G->nrec) {
+        G->err = 1;
+        return;
+    }
     uint64_t want = kids_of(G, node) & G->mask[o][i];
     if (!G->rack[0]) want &= G->avail;
     if (!want) return;
@@ -198,6 +202,10 @@ static void extend(Gen *G, uint32_t node, int c, int acc, int placed, int msum, 
 /* Every left part from the rack, built once and tried at every anchor whose free squares can hold it.
  * `kids` is the set of tiles that can follow the left part (the arcs of `node`). */
 static void left_parts(Gen *G, uint32_t node, int depth) {
+    if (node >= G->nrec) {
+        G->err = 1;
+        return;
+    }
     const uint64_t kids = node ? kids_of(G, node) : 0;
     const uint64_t avail = G->rack[0] ? ~(uint64_t)1 : G->avail;
     if (kids & avail) {
