@@ -13,6 +13,9 @@ moves per second.
 
 lexigraph's time is a full generation: every legal play scored (the C
 records); "top 20" adds sorting and building the 20 best as Move objects.
+On a loaded machine wall times are bimodal (a call is sometimes preempted);
+the CPU-time ratio (the peer's process CPU time per call against ours)
+counts only the time each side ran.
 Without Node or the peer's setup script, the peer columns are skipped with
 a note.
 """
@@ -127,29 +130,36 @@ def main() -> None:
     ours: list[list[float]] = [[] for _ in rows]
     ours_top: list[list[float]] = [[] for _ in rows]
     peer_ms: list[list[float]] = [[] for _ in rows]
+    ours_cpu: list[list[float]] = [[] for _ in rows]
+    peer_cpu: list[list[float]] = [[] for _ in rows]
     peer_moves: list[int | None] = [None] * len(rows)
     counts = [count_placements(lex, p, r["rack"]) for p, r in zip(positions, rows)]
     for _ in range(args.rounds):
         if peer_dir is not None:
             for k, res in enumerate(run_peer(peer_dir, words, pos_file, args.runs)):
                 peer_ms[k].append(res["median_ms"])
+                peer_cpu[k].append(res["cpu_median_ms"])
                 peer_moves[k] = res["moves"]
         for k, (p, r) in enumerate(zip(positions, rows)):
-            ts, tt = [], []
+            ts, tt, tc = [], [], []
             for _ in range(args.runs):
+                c = time.process_time()
                 t = time.perf_counter()
                 count_placements(lex, p, r["rack"])
                 ts.append(time.perf_counter() - t)
+                tc.append(time.process_time() - c)
                 t = time.perf_counter()
                 generate(lex, p, r["rack"], top=20)
                 tt.append(time.perf_counter() - t)
             ours[k].append(statistics.median(ts) * 1000)
+            ours_cpu[k].append(statistics.median(tc) * 1000)
             ours_top[k].append(statistics.median(tt) * 1000)
 
     print("| position | rack | placements (lexigraph / peer) | lexigraph ms | top 20 ms | peer ms | "
-          "ratio: median (range) over rounds | lexigraph moves/s |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
+          "ratio: median (range) over rounds | CPU-time ratio | lexigraph moves/s |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     ratios: dict[str, list[float]] = {}
+    cpu_ratios: list[float] = []
     for k, r in enumerate(rows):
         mine = statistics.median(ours[k])
         top = statistics.median(ours_top[k])
@@ -159,10 +169,14 @@ def main() -> None:
                  if per_round else "-")
         if per_round:
             ratios.setdefault(r["kind"], []).extend(per_round)
+        cpu_rounds = [pc / max(oc, 1e-6) for pc, oc in zip(peer_cpu[k], ours_cpu[k])]
+        cpu_ratio = f"{statistics.median(cpu_rounds):.1f}x" if cpu_rounds else "-"
+        if cpu_rounds:
+            cpu_ratios.append(statistics.median(cpu_rounds))
         pm = peer_moves[k]
         same = "" if pm is None or pm == counts[k] else " (differ)"
         print(f"| {r['name']} | {r['rack']} | {counts[k]:,} / {pm if pm is not None else '-'}{same} | {mine:.3f} | "
-              f"{top:.3f} | {f'{peer:.3f}' if peer is not None else '-'} | {ratio} | {counts[k] / mine * 1000:,.0f} |")
+              f"{top:.3f} | {f'{peer:.3f}' if peer is not None else '-'} | {ratio} | {cpu_ratio} | {counts[k] / mine * 1000:,.0f} |")
     for kind, rs in ratios.items():
         print(f"{kind}: ratio median {statistics.median(rs):.1f}x, range {min(rs):.1f}-{max(rs):.1f}x")
     row_medians = [statistics.median([pm / om for pm, om in zip(peer_ms[k], ours[k])]) for k in range(len(rows))
@@ -170,6 +184,9 @@ def main() -> None:
     if row_medians:
         print(f"lowest row median {min(row_medians):.1f}x; rows with a median below 10x: "
               f"{sum(1 for r in row_medians if r < 10)} of {len(row_medians)}")
+    if cpu_ratios:
+        print(f"CPU time: lowest row {min(cpu_ratios):.1f}x, median row {statistics.median(cpu_ratios):.1f}x; "
+              f"rows below 10x: {sum(1 for r in cpu_ratios if r < 10)} of {len(cpu_ratios)}")
     shutil.rmtree(tmp, ignore_errors=True)
     if any(pm is not None and pm != c for pm, c in zip(peer_moves, counts)):
         print("placement counts differ from the peer's", file=sys.stderr)
