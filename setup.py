@@ -6,5 +6,6 @@ setup(
     ext_modules=[
         # optional: without a compiler the build goes on and lexigraph runs its pure-Python paths.
         Extension("lexigraph._speedups", ["src/lexigraph/_speedups.c"], optional=True),
+        Extension("lexigraph._fill", ["src/lexigraph/_fill.c"], optional=True),
     ]
 )

@@ -1,0 +1,845 @@
+"""Crossword autofill: fill a grid (or a region of it) from a scored lexicon, and rank suggestions for a slot.
+
+The fill is a constraint search over the grid's slots:
+
+* every open cell has a *domain*, the set of tiles it may still hold (a
+  bit mask over tile codes); every slot has a *candidate set*, the rows of
+  the lexicon's length bucket (NumPy) that fit its cells' domains, drawn
+  from the words whose priority is at least ``min_priority``;
+* *propagation* keeps the two consistent (arc consistency between crossing
+  slots): filtering a slot's candidates by its cells' domains shrinks the
+  domains to the tiles the surviving candidates use, which wakes the
+  crossing slots, until nothing changes. One filtering pass is the hot
+  loop; it runs in the C extension ``lexigraph._fill`` when built, else
+  in NumPy (:func:`_filter_py`, held to the same answers by the tests);
+* the search picks the slot with the fewest candidates per unit of
+  conflict weight (slots whose filtering wiped out get heavier: *dom/wdeg*),
+  tries its best candidate (highest priority first, then the one that
+  leaves the crossing slots the most candidates, then a seeded random
+  tie-break), and on failure removes that candidate and propagates again
+  (two-way branching). Runs restart with a growing budget of failures,
+  keeping the weights; a run that ends within its budget has searched
+  everything, so "no fill exists" is a proof.
+
+Objective: among fills, a higher *lowest* priority first, then a higher
+mean. The search tries high-priority words first (which favours the
+mean); once a fill is found, ``improve`` seconds go to raising its lowest
+priority: the search runs again with ``min_priority`` just above the fill's
+lowest one, until that is proved impossible or the time is spent.
+
+>>> import lexigraph
+>>> from lexigraph.grid import Grid
+>>> lex = lexigraph.load(["cat", "are", "ten", "car", "ate", "ten", "tan", "ace", "ran", "cab"])
+>>> result = fill(lex, Grid.from_text("c..\\n...\\n..."), allow_repeats=True)
+>>> result.status, sorted(w.word for w in result.words)
+('filled', ['ace', 'ace', 'cat', 'cat', 'ten', 'ten'])
+>>> print(result.grid.to_text())
+CAT
+ACE
+TEN
+>>> fill(lex, Grid.from_text("c..\\n...\\n...")).status   # without repeats: no fill
+'no_fill'
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+import numpy as np
+
+from .errors import QueryError
+from .grid import BLOCK, Grid, Slot
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .lexicon import Lexicon
+
+if os.environ.get("LEXIGRAPH_PURE_PYTHON"):
+    _fill = None
+else:
+    try:
+        from . import _fill
+    except ImportError:  # built without a C compiler: the NumPy twin answers
+        _fill = None
+
+Status = Literal["filled", "no_fill", "timeout"]
+Progress = Callable[[str, int, int], None]
+
+#: Longest slot the filler accepts (the C pass keeps per-position masks on the stack).
+MAX_SLOT = 255
+_FIRST_BUDGET = 60
+_BUDGET_GROWTH = 1.5
+
+
+# -- the lexicon's length buckets ------------------------------------------------
+
+
+class _Buckets:
+    """The lexicon's length buckets as NumPy rows and priorities (one per length, cached)."""
+
+    def __init__(self, lex: "Lexicon") -> None:
+        self.lex = lex
+        self.alphabet = lex.alphabet
+        self.n_codes = len(lex.alphabet)
+        self.lengths = set(lex.lengths)
+        self._rows: dict[int, np.ndarray] = {}
+        self._prio: dict[int, np.ndarray] = {}
+        self._base: dict[tuple[int, int], np.ndarray] = {}
+
+    def rows(self, length: int) -> np.ndarray:
+        got = self._rows.get(length)
+        if got is None:
+            if length not in self.lengths:
+                got = np.zeros((0, length), np.uint8)
+            else:
+                got = np.ascontiguousarray(_store_rows(self.lex, length))
+            self._rows[length] = got
+        return got
+
+    def priorities(self, length: int) -> np.ndarray:
+        got = self._prio.get(length)
+        if got is None:
+            if length not in self.lengths:
+                got = np.zeros(0, np.uint8)
+            else:
+                first, count = _store_bucket(self.lex, length)
+                got = np.asarray(_store_priorities(self.lex)[first : first + count])
+            self._prio[length] = got
+        return got
+
+    def base(self, length: int, min_priority: int) -> np.ndarray:
+        """Rows of the bucket at or above ``min_priority``, ascending, as int32."""
+        key = (length, min_priority)
+        got = self._base.get(key)
+        if got is None:
+            prio = self.priorities(length)
+            if min_priority <= 0:
+                got = np.arange(len(prio), dtype=np.int32)
+            else:
+                got = np.flatnonzero(prio >= min_priority).astype(np.int32)
+            self._base[key] = got
+        return got
+
+    def word(self, length: int, row: int) -> str:
+        return self.alphabet.decode(bytes(self.rows(length)[row]))
+
+
+# The store lands with the engine (issue 10); until then the buckets come through the lexicon.
+def _store_rows(lex: "Lexicon", length: int) -> np.ndarray:
+    store = getattr(lex, "store", None)
+    if store is not None:
+        return np.asarray(store.rows(length))
+    return lex._rows(length)  # noqa: SLF001 - temporary, until lex.store is on main
+
+
+def _store_bucket(lex: "Lexicon", length: int) -> tuple[int, int]:
+    store = getattr(lex, "store", None)
+    if store is not None:
+        b = store.bucket(length)
+        return (b.first, b.count) if b is not None else (0, 0)
+    first, count = lex._buckets[length][:2]  # noqa: SLF001 - temporary, until lex.store is on main
+    return first, count
+
+
+def _store_priorities(lex: "Lexicon") -> np.ndarray:
+    store = getattr(lex, "store", None)
+    if store is not None:
+        return np.asarray(store.priorities())
+    return lex._priorities()  # noqa: SLF001 - temporary, until lex.store is on main
+
+
+# -- the hot loop: filter candidates by cell domains -------------------------------------
+
+_LUTS: dict[int, np.ndarray] = {}
+
+
+def _lut(mask: int) -> np.ndarray:
+    lut = _LUTS.get(mask)
+    if lut is None:
+        lut = np.zeros(256, bool)
+        lut[[c for c in range(256) if (mask >> c) & 1]] = True
+        if len(_LUTS) > 4096:
+            _LUTS.clear()
+        _LUTS[mask] = lut
+    return lut
+
+
+def _mask_of(column: np.ndarray) -> int:
+    present = np.flatnonzero(np.bincount(column, minlength=1))
+    m = 0
+    for c in present.tolist():
+        m |= 1 << c
+    return m
+
+
+def _filter_py(rows: np.ndarray, idx: np.ndarray, masks: Sequence[int]) -> tuple[np.ndarray, list[int]]:
+    """Keep the candidate rows whose every tile its position's mask allows; the tiles they use per position.
+
+    >>> rows = np.array([[1, 2], [1, 3], [2, 3]], np.uint8)
+    >>> kept, used = _filter_py(rows, np.arange(3, dtype=np.int32), [0b10, 0b1110])
+    >>> kept.tolist(), [bin(m) for m in used]
+    ([0, 1], ['0b10', '0b1100'])
+    """
+    sub = rows[idx]
+    keep = None
+    for j, m in enumerate(masks):
+        t = _lut(m)[sub[:, j]]
+        if t.all():
+            continue
+        keep = t if keep is None else keep & t
+    if keep is not None:
+        idx = idx[keep]
+        sub = sub[keep]
+    return idx, [_mask_of(sub[:, j]) for j in range(rows.shape[1])]
+
+
+def _filter_c(rows: np.ndarray, idx: np.ndarray, masks: Sequence[int]) -> tuple[np.ndarray, list[int]]:
+    assert _fill is not None
+    width = rows.shape[1]
+    out = np.empty(len(idx), np.int32)
+    used = np.zeros(width, np.uint64)
+    kept = _fill.filter_rows(rows, width, idx, np.array(masks, np.uint64), out, used)
+    return (out[:kept] if kept * 2 > len(idx) else out[:kept].copy()), used.tolist()
+
+
+# -- results -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FilledWord:
+    """One slot of a fill: its name, word, priority and whether the grid already held the whole word."""
+
+    slot: str
+    word: str
+    priority: int
+    fixed: bool
+
+
+@dataclass
+class FillResult:
+    """The answer of :func:`fill`.
+
+    ``status``: ``"filled"``; ``"no_fill"`` (the search was exhaustive:
+    no fill exists); ``"timeout"`` (none found within the time limit).
+    ``grid``: the filled grid (``None`` unless filled). ``reason`` and
+    ``culprits`` (slot names) say why there is none, when that is known.
+    ``optimal``: the lowest priority of the fill was proved the best
+    possible. ``stats``: counts of the search.
+    """
+
+    status: Status
+    grid: Grid | None = None
+    words: list[FilledWord] = field(default_factory=list)
+    reason: str | None = None
+    culprits: list[str] = field(default_factory=list)
+    optimal: bool = False
+    seconds: float = 0.0
+    stats: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def min_priority(self) -> int | None:
+        ps = [w.priority for w in self.words if not w.fixed]
+        return min(ps) if ps else None
+
+    @property
+    def mean_priority(self) -> float | None:
+        ps = [w.priority for w in self.words if not w.fixed]
+        return sum(ps) / len(ps) if ps else None
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A candidate for one slot: ``crossings`` holds, per crossing slot, how many candidates it keeps.
+
+    ``score`` is the product of those counts (the forward-checked ranking).
+    """
+
+    word: str
+    priority: int
+    score: int
+    crossings: dict[str, int]
+
+
+class _Conflict(Exception):
+    def __init__(self, slot: int) -> None:
+        self.slot = slot
+
+
+class _Timeout(Exception):
+    pass
+
+
+class _BudgetOut(Exception):
+    pass
+
+
+# -- the problem ---------------------------------------------------------------------------------
+
+
+class _Problem:
+    """A grid turned into slots, cells, domains and candidate sets, ready to search."""
+
+    def __init__(
+        self,
+        lex: "Lexicon",
+        grid: Grid,
+        *,
+        min_priority: int,
+        allow_repeats: bool,
+        region: "set[tuple[int, int]] | None",
+        buckets: _Buckets | None = None,
+        pure_python: bool | None = None,
+    ) -> None:
+        self.grid = grid
+        self.buckets = buckets or _Buckets(lex)
+        alphabet = lex.alphabet
+        n_codes = len(alphabet)
+        use_c = _fill is not None and n_codes <= 63 and not pure_python
+        self.filter = _filter_c if use_c else _filter_py
+        self.full = ((1 << (n_codes + 1)) - 1) & ~1  # bits 1..n
+        self.allow_repeats = allow_repeats
+        self.min_priority = min_priority
+        width = grid.width
+        self.width = width
+        all_slots = grid.slots()
+        if not all_slots:
+            raise QueryError("the grid has no slot (no run of two or more open cells)")
+        # Cells and their starting domains.
+        dom: dict[int, int] = {}
+        self.fixed_cells: set[int] = set()
+        for r, c in grid.open_cells():
+            v = grid.cell(r, c)
+            cid = r * width + c
+            if v is None:
+                dom[cid] = self.full
+            else:
+                code = alphabet.code(v)
+                if code is None:
+                    raise QueryError(f"cell ({r + 1}, {c + 1}) holds {v!r}, which is not a tile of the lexicon")
+                dom[cid] = 1 << code
+                self.fixed_cells.add(cid)
+        if region is None:
+            target = set(dom)
+        else:
+            target = {r * width + c for r, c in region if (r * width + c) in dom}
+        in_slot = {r * width + c for s in all_slots for r, c in s.cells}
+        # The cells the fill writes (a cell in no slot is left as it is).
+        self.target = (target - self.fixed_cells) & in_slot
+        # Slots: those with a cell in the region; complete ones must become words, partial ones must stay possible.
+        slots: list[Slot] = []
+        complete: list[bool] = []
+        for s in all_slots:
+            ids = [r * width + c for r, c in s.cells]
+            if region is not None and not any(i in target for i in ids):
+                continue
+            if len(s) > MAX_SLOT:
+                raise QueryError(f"slot {s.name} is {len(s)} cells long; at most {MAX_SLOT} are accepted")
+            slots.append(s)
+            complete.append(all(i in self.target or i in self.fixed_cells for i in ids))
+        self.slots = slots
+        self.complete = complete
+        self.slot_cells = [[r * width + c for r, c in s.cells] for s in slots]
+        self.cell_slots: dict[int, list[tuple[int, int]]] = {}
+        for si, cells in enumerate(self.slot_cells):
+            for j, cid in enumerate(cells):
+                self.cell_slots.setdefault(cid, []).append((si, j))
+        self.crossings: list[list[tuple[int, int, int]]] = []  # per slot: (position, other slot, its position)
+        for si, cells in enumerate(self.slot_cells):
+            row = []
+            for j, cid in enumerate(cells):
+                for t, k in self.cell_slots[cid]:
+                    if t != si:
+                        row.append((j, t, k))
+            self.crossings.append(row)
+        self.rows = [self.buckets.rows(len(s)) for s in slots]
+        self.prio = [self.buckets.priorities(len(s)) for s in slots]
+        self.same_len: list[list[int]] = []
+        for si, s in enumerate(slots):
+            self.same_len.append([t for t, o in enumerate(slots) if t != si and len(o) == len(s) and complete[t]])
+        # Cells to decide one by one: target cells in no complete slot.
+        in_complete = {cid for si, cells in enumerate(self.slot_cells) if complete[si] for cid in cells}
+        self.free_cells = sorted(cid for cid in self.target if cid not in in_complete)
+        self.dom0 = dom
+        self.names = [s.name for s in slots]
+
+    # -- initial state -------------------------------------------------------------------------
+
+    def initial(self) -> tuple[list[np.ndarray], dict[int, int]]:
+        """Candidates filtered by the fixed cells alone (no propagation); raises for a fixed word not in the lexicon."""
+        cand: list[np.ndarray] = []
+        dom = dict(self.dom0)
+        for si, s in enumerate(self.slots):
+            cells = self.slot_cells[si]
+            fully_fixed = all(c in self.fixed_cells for c in cells)
+            base = self.buckets.base(len(s), 0 if fully_fixed else self.min_priority)
+            masks = [dom[c] for c in cells]
+            if all(m == self.full for m in masks):
+                kept = base
+            else:
+                kept, _ = self.filter(self.rows[si], base, masks)
+            if fully_fixed and not len(kept):
+                word = "".join(self.grid.cell(r, c) or "" for r, c in s.cells)
+                raise QueryError(f"the fixed word {word!r} at {s.name} is not in the lexicon")
+            cand.append(kept)
+        return cand, dom
+
+    def pattern(self, si: int) -> str:
+        return "".join((v if len(v) == 1 else f"[{v}]") if v else "?" for v in self.grid.word(self.slots[si]))
+
+
+# -- propagation -------------------------------------------------------------------------------------
+
+
+class _Search:
+    def __init__(self, p: _Problem, *, seed: int, deadline: float | None, progress: Progress | None) -> None:
+        self.p = p
+        self.seed = seed
+        self.deadline = deadline
+        self.progress = progress
+        self.weight = [1.0] * len(p.slots)
+        self.nodes = 0
+        self.failures = 0
+        self.restarts = 0
+        self.best_depth = 0
+        self._last_report = 0.0
+        self.noise: dict[int, np.ndarray] = {}
+
+    def propagate(self, cand: list[np.ndarray], dom: dict[int, int], queue: Iterable[int], singles: Iterable[int] = ()) -> None:
+        """Arc consistency from the slots in ``queue``; raises :class:`_Conflict` at a wipe-out."""
+        p = self.p
+        pending = list(dict.fromkeys(queue))
+        queued = set(pending)
+        newly_single = list(singles)
+        while pending or newly_single:
+            while newly_single:
+                si = newly_single.pop()
+                if p.allow_repeats or not p.complete[si]:
+                    continue
+                w = int(cand[si][0])
+                for t in p.same_len[si]:
+                    ct = cand[t]
+                    at = int(np.searchsorted(ct, w))
+                    if at < len(ct) and ct[at] == w:
+                        if len(ct) == 1:
+                            raise _Conflict(t)
+                        cand[t] = np.delete(ct, at)
+                        if len(cand[t]) == 1:
+                            newly_single.append(t)
+                        if t not in queued:
+                            queued.add(t)
+                            pending.append(t)
+            if not pending:
+                break
+            si = pending.pop()
+            queued.discard(si)
+            cells = p.slot_cells[si]
+            before = len(cand[si])
+            kept, used = p.filter(p.rows[si], cand[si], [dom[c] for c in cells])
+            if not len(kept):
+                raise _Conflict(si)
+            cand[si] = kept
+            if len(kept) == 1 and before > 1:
+                newly_single.append(si)
+            for j, cid in enumerate(cells):
+                m = used[j]
+                if m != dom[cid]:
+                    dom[cid] = m
+                    for t, _ in p.cell_slots[cid]:
+                        if t != si and t not in queued:
+                            queued.add(t)
+                            pending.append(t)
+
+    # -- choices ---------------------------------------------------------------------------------------
+
+    def choose(self, cand: list[np.ndarray], dom: dict[int, int]) -> tuple[str, int] | None:
+        p = self.p
+        best = None
+        best_key = math.inf
+        for si, c in enumerate(cand):
+            n = len(c)
+            if n > 1 and p.complete[si]:
+                key = n / self.weight[si]
+                if key < best_key:
+                    best_key, best = key, si
+        if best is not None:
+            return ("slot", best)
+        for cid in p.free_cells:
+            if dom[cid] & (dom[cid] - 1):
+                return ("cell", cid)
+        return None
+
+    def _noise(self, length: int, size: int) -> np.ndarray:
+        got = self.noise.get(length)
+        if got is None:
+            rng = np.random.default_rng([self.seed, self.restarts, length])
+            got = rng.random(size) * 0.01
+            self.noise[length] = got
+        return got
+
+    def ranked_value(self, cand: list[np.ndarray], si: int) -> int:
+        """The best candidate of a slot: priority, then the crossings' room (log of the product), then noise."""
+        p = self.p
+        c = cand[si]
+        rows = p.rows[si]
+        sub = rows[c]
+        score = np.zeros(len(c))
+        for j, t, k in p.crossings[si]:
+            ct = cand[t]
+            if len(ct) <= 1:
+                continue
+            counts = np.bincount(p.rows[t][ct, k], minlength=256)
+            score += np.log(counts + 1.0)[sub[:, j]]
+        key = p.prio[si][c].astype(np.float64) * 1000.0 + score + self._noise(rows.shape[1], rows.shape[0])[c]
+        return int(c[int(np.argmax(key))])
+
+    def cell_value(self, cand: list[np.ndarray], dom: dict[int, int], cid: int) -> int:
+        """The tile for a free cell that leaves its slots the most candidates."""
+        p = self.p
+        m = dom[cid]
+        score = np.zeros(256)
+        for t, k in p.cell_slots[cid]:
+            score += np.log(np.bincount(p.rows[t][cand[t], k], minlength=256) + 1.0)
+        codes = [c for c in range(256) if (m >> c) & 1]
+        return max(codes, key=lambda code: (score[code], -code))
+
+    # -- the search ---------------------------------------------------------------------------------------
+
+    def _tick(self, depth: int) -> None:
+        self.nodes += 1
+        if depth > self.best_depth:
+            self.best_depth = depth
+        if self.deadline is not None or self.progress is not None:
+            now = time.monotonic()
+            if self.deadline is not None and now > self.deadline:
+                raise _Timeout()
+            if self.progress is not None and now - self._last_report > 0.25:
+                self._last_report = now
+                self.progress("fill", self.best_depth, self._decisions_total)
+
+    def run(self, cand0: list[np.ndarray], dom0: dict[int, int]) -> tuple[list[np.ndarray], dict[int, int]] | None:
+        """Search from a propagated state with restarts; the filled state, or ``None`` when none exists."""
+        p = self.p
+        self._decisions_total = sum(1 for si, c in enumerate(cand0) if p.complete[si] and len(c) > 1) + len(p.free_cells)
+        budget = float(_FIRST_BUDGET)
+        while True:
+            try:
+                return self._dfs(list(cand0), dict(dom0), int(budget))
+            except _BudgetOut:
+                self.restarts += 1
+                self.noise.clear()
+                budget *= _BUDGET_GROWTH
+
+    def _dfs(self, cand: list[np.ndarray], dom: dict[int, int], budget: int) -> tuple[list[np.ndarray], dict[int, int]] | None:
+        stack: list[tuple[list[np.ndarray], dict[int, int], str, int, int]] = []
+        failures = 0
+        while True:
+            self._tick(len(stack))
+            choice = self.choose(cand, dom)
+            if choice is None:
+                return cand, dom
+            kind, var = choice
+            if kind == "slot":
+                value = self.ranked_value(cand, var)
+            else:
+                value = self.cell_value(cand, dom, var)
+            child_c, child_d = list(cand), dict(dom)
+            try:
+                self._assign(child_c, child_d, kind, var, value)
+                stack.append((cand, dom, kind, var, value))
+                cand, dom = child_c, child_d
+                continue
+            except _Conflict as e:
+                self.weight[e.slot] += 1
+            # The choice failed: refute it, backing up while the refutation fails too.
+            while True:
+                failures += 1
+                self.failures += 1
+                if failures > budget:
+                    raise _BudgetOut()
+                try:
+                    self._refute(cand, dom, kind, var, value)
+                    break
+                except _Conflict as e:
+                    self.weight[e.slot] += 1
+                    if not stack:
+                        return None
+                    cand, dom, kind, var, value = stack.pop()
+
+    def _assign(self, cand: list[np.ndarray], dom: dict[int, int], kind: str, var: int, value: int) -> None:
+        p = self.p
+        if kind == "slot":
+            cand[var] = np.array([value], np.int32)
+            for j, cid in enumerate(p.slot_cells[var]):
+                dom[cid] = 1 << int(p.rows[var][value, j])
+            queue = [t for _, t, _ in p.crossings[var]]
+            self.propagate(cand, dom, queue, singles=[var])
+        else:
+            dom[var] = 1 << value
+            self.propagate(cand, dom, [t for t, _ in p.cell_slots[var]])
+
+    def _refute(self, cand: list[np.ndarray], dom: dict[int, int], kind: str, var: int, value: int) -> None:
+        p = self.p
+        if kind == "slot":
+            c = cand[var]
+            rest = c[c != value]
+            if not len(rest):
+                raise _Conflict(var)
+            cand[var] = rest
+            self.propagate(cand, dom, [var], singles=[var] if len(rest) == 1 else ())
+        else:
+            dom[var] &= ~(1 << value)
+            if not dom[var]:
+                raise _Conflict(p.cell_slots[var][0][0])
+            self.propagate(cand, dom, [t for t, _ in p.cell_slots[var]])
+
+
+# -- public API ------------------------------------------------------------------------------------------
+
+
+def region_cells(grid: Grid, region: "str | Iterable[str] | tuple[int, int, int, int] | None") -> set[tuple[int, int]] | None:
+    """The cells of a region: slot names (``"1A,3D"`` or a list) or a rectangle ``(row1, col1, row2, col2)``.
+
+    Rows and columns count from 1 and the rectangle includes both corners;
+    as text a rectangle is ``"r1c1:r2c2"`` (``"1,1:3,5"`` works too).
+
+    >>> g = Grid.from_text("...\\n...\\n...")
+    >>> sorted(region_cells(g, "1A"))
+    [(0, 0), (0, 1), (0, 2)]
+    >>> len(region_cells(g, "1,1:2,2"))
+    4
+    """
+    if region is None:
+        return None
+    if isinstance(region, tuple) and len(region) == 4 and all(isinstance(v, int) for v in region):
+        return _rectangle(grid, *region)
+    if isinstance(region, str):
+        text = region.strip()
+        if ":" in text:
+            corners = [_parse_corner(part) for part in text.split(":", 1)]
+            return _rectangle(grid, corners[0][0], corners[0][1], corners[1][0], corners[1][1])
+        items: list[str] = [x for x in text.replace(";", ",").replace(" ", ",").split(",") if x]
+    else:
+        items = [str(x) for x in region]
+    if not items:
+        raise QueryError("the region is empty")
+    cells: set[tuple[int, int]] = set()
+    for name in items:
+        cells.update(grid.slot(name).cells)
+    return cells
+
+
+def _parse_corner(text: str) -> tuple[int, int]:
+    import re
+
+    m = re.fullmatch(r"\s*[rR]?(\d+)\s*[,cC]\s*(\d+)\s*", text)
+    if m is None:
+        raise QueryError(f"a rectangle corner is written r1c1 or 1,1 (row, column from 1), not {text!r}")
+    return int(m.group(1)), int(m.group(2))
+
+
+def _rectangle(grid: Grid, r1: int, c1: int, r2: int, c2: int) -> set[tuple[int, int]]:
+    if not (1 <= r1 <= r2 <= grid.height and 1 <= c1 <= c2 <= grid.width):
+        raise QueryError(f"the rectangle ({r1},{c1})-({r2},{c2}) is not inside the {grid.height}x{grid.width} grid")
+    return {(r, c) for r in range(r1 - 1, r2) for c in range(c1 - 1, c2) if not grid.is_block(r, c)}
+
+
+def _check_args(min_priority: int, seed: int, timeout: float | None) -> None:
+    if not isinstance(min_priority, int) or isinstance(min_priority, bool) or not 0 <= min_priority <= 255:
+        raise QueryError("min_priority must be an integer from 0 to 255")
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise QueryError("seed must be a non-negative integer")
+    if timeout is not None and (not isinstance(timeout, (int, float)) or not timeout > 0 or math.isinf(timeout)):
+        raise QueryError("timeout must be a positive number of seconds")
+
+
+def fill(
+    lex: "Lexicon",
+    grid: Grid,
+    *,
+    min_priority: int = 0,
+    seed: int = 0,
+    timeout: float | None = None,
+    allow_repeats: bool = False,
+    region: "str | Iterable[str] | tuple[int, int, int, int] | None" = None,
+    improve: float = 0.0,
+    progress: Progress | None = None,
+    pure_python: bool | None = None,
+) -> FillResult:
+    """Fill the grid's empty cells (or those of ``region``) with words of ``lex``.
+
+    ``timeout`` bounds the whole call (seconds); ``improve`` gives up to
+    that many seconds (within the timeout) to raising the fill's lowest
+    priority. ``progress(stage, done, total)`` is called a few times a
+    second on long fills. The result is the same for the same arguments
+    and ``seed`` (unless a time limit cuts the search short).
+
+    >>> import lexigraph
+    >>> lex = lexigraph.open()
+    >>> r = fill(lex, Grid.from_text("....\\n....\\n...."), seed=3)
+    >>> r.status, len(r.words), r.grid.is_complete()
+    ('filled', 7, True)
+    >>> fill(lex, Grid.from_text("qz.\\n...")).reason
+    'no word fits 1A (QZ?)'
+    """
+    _check_args(min_priority, seed, timeout)
+    if not isinstance(improve, (int, float)) or improve < 0:
+        raise QueryError("improve must be a non-negative number of seconds")
+    start = time.monotonic()
+    deadline = None if timeout is None else start + float(timeout)
+    cells = region_cells(grid, region)
+    buckets = _Buckets(lex)
+    best: FillResult | None = None
+    floor = min_priority
+    while True:
+        result = _fill_once(
+            lex, grid, buckets, floor, seed, deadline, allow_repeats, cells, progress, pure_python
+        )
+        if best is None:
+            best = result
+            if result.status != "filled" or improve <= 0:
+                break
+            until = time.monotonic() + float(improve)
+            deadline = until if deadline is None else min(deadline, until)
+        elif result.status == "filled":
+            best = result
+        else:
+            best.optimal = result.status == "no_fill"
+            break
+        low = best.min_priority
+        if low is None or low >= 255:
+            best.optimal = True
+            break
+        floor = low + 1
+    best.seconds = time.monotonic() - start
+    return best
+
+
+def _fill_once(
+    lex: "Lexicon",
+    grid: Grid,
+    buckets: _Buckets,
+    min_priority: int,
+    seed: int,
+    deadline: float | None,
+    allow_repeats: bool,
+    region: set[tuple[int, int]] | None,
+    progress: Progress | None,
+    pure_python: bool | None,
+) -> FillResult:
+    p = _Problem(lex, grid, min_priority=min_priority, allow_repeats=allow_repeats, region=region, buckets=buckets, pure_python=pure_python)
+    cand, dom = p.initial()
+    for si, c in enumerate(cand):
+        if not len(c):
+            at_least = f" of priority {min_priority} or more" if min_priority else ""
+            return FillResult(
+                "no_fill", reason=f"no word{at_least} fits {p.names[si]} ({p.pattern(si).upper()})", culprits=[p.names[si]]
+            )
+    search = _Search(p, seed=seed, deadline=deadline, progress=progress)
+    try:
+        search.propagate(cand, dom, range(len(cand)), singles=[si for si, c in enumerate(cand) if len(c) == 1])
+    except _Conflict as e:
+        return FillResult(
+            "no_fill",
+            reason=f"the crossings leave no word for {p.names[e.slot]} ({p.pattern(e.slot).upper()})",
+            culprits=[p.names[e.slot]],
+        )
+    try:
+        got = search.run(cand, dom)
+    except _Timeout:
+        return FillResult("timeout", reason="none found within the time limit", stats=_stats(search))
+    if got is None:
+        hard = sorted(range(len(p.slots)), key=lambda s: -search.weight[s])[:3]
+        return FillResult(
+            "no_fill",
+            reason="no fill exists (the search was exhaustive)",
+            culprits=[p.names[s] for s in hard if search.weight[s] > 1],
+            stats=_stats(search),
+        )
+    cand, dom = got
+    return _result(p, cand, dom, search)
+
+
+def _stats(search: _Search) -> dict[str, int]:
+    return {"nodes": search.nodes, "failures": search.failures, "restarts": search.restarts}
+
+
+def _result(p: _Problem, cand: list[np.ndarray], dom: dict[int, int], search: _Search) -> FillResult:
+    alphabet = p.buckets.alphabet
+    values: dict[tuple[int, int], str | None] = {}
+    for cid in p.target:
+        m = dom[cid]
+        code = m.bit_length() - 1
+        values[(cid // p.width, cid % p.width)] = alphabet.label(code)
+    grid = p.grid.with_cells(values)
+    words = []
+    for si, s in enumerate(p.slots):
+        if not p.complete[si]:
+            continue
+        row = int(cand[si][0])
+        fixed = all(c in p.fixed_cells for c in p.slot_cells[si])
+        words.append(FilledWord(s.name, p.buckets.word(len(s), row), int(p.prio[si][row]), fixed))
+    return FillResult("filled", grid=grid, words=words, stats=_stats(search))
+
+
+def suggest(
+    lex: "Lexicon",
+    grid: Grid,
+    slot: str,
+    *,
+    min_priority: int = 0,
+    allow_repeats: bool = False,
+    limit: int | None = 50,
+    pure_python: bool | None = None,
+) -> list[Suggestion]:
+    """Candidates for one slot, ranked by how many candidates they leave to the crossing slots.
+
+    The grid is first made arc consistent (every crossing can still be
+    filled); each candidate's ``score`` is the product, over the slot's
+    crossings, of the number of candidates the crossing keeps with the
+    candidate's tile in the shared cell. Ties: priority, then alphabetical.
+
+    >>> import lexigraph
+    >>> lex = lexigraph.open()
+    >>> [s.word for s in suggest(lex, Grid.from_text("q...\\n....\\n....\\n...."), "1A", limit=3)]
+    ['qats', 'qoph', 'qaid']
+    """
+    _check_args(min_priority, 0, None)
+    if limit is not None and (not isinstance(limit, int) or limit < 0):
+        raise QueryError("limit must be a non-negative integer")
+    target = grid.slot(slot)
+    p = _Problem(lex, grid, min_priority=min_priority, allow_repeats=allow_repeats, region=set(target.cells), pure_python=pure_python)
+    # With the slot as the region, its crossings are partial slots: they must stay possible.
+    cand, dom = p.initial()
+    search = _Search(p, seed=0, deadline=None, progress=None)
+    try:
+        search.propagate(cand, dom, range(len(cand)), singles=[si for si, c in enumerate(cand) if len(c) == 1])
+    except _Conflict:
+        return []
+    si = p.names.index(target.name)
+    c = cand[si]
+    rows = p.rows[si]
+    sub = rows[c]
+    score = np.ones(len(c), dtype=np.float64)
+    per: list[tuple[str, np.ndarray]] = []
+    for j, t, k in p.crossings[si]:
+        counts = np.bincount(p.rows[t][cand[t], k], minlength=256)
+        got = counts[sub[:, j]]
+        per.append((p.names[t], got))
+        score *= got
+    prio = p.prio[si][c]
+    # Rows are sorted, so ascending row order is alphabetical order.
+    order = np.lexsort((c, -prio.astype(np.int64), -score))
+    if limit is not None:
+        order = order[:limit]
+    words = p.buckets.alphabet.decode_rows(sub[order].tobytes(), rows.shape[1]) if len(order) else []
+    return [
+        Suggestion(word, int(prio[i]), int(score[i]), {name: int(got[i]) for name, got in per})
+        for word, i in zip(words, order.tolist())
+    ]
+
+
+__all__ = ["FillResult", "FilledWord", "Suggestion", "fill", "region_cells", "suggest"]
