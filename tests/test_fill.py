@@ -244,22 +244,29 @@ def test_filter_c_matches_python(width, count, data):
     rows = rng.integers(1, 8, size=(count, width), dtype=np.uint8)
     idx = np.flatnonzero(rng.random(count) < 0.7).astype(np.int32)
     masks = [data.draw(st.integers(0, 2**9 - 1)) & ~1 for _ in range(width)]
-    a, ma = autofill._filter_py(rows, idx, masks)
-    b, mb = autofill._filter_c(rows, idx, masks)
+    check = data.draw(st.one_of(st.none(), st.lists(st.integers(0, width - 1), unique=True)))
+    a, ma = autofill._filter_py(rows, idx, masks, check)
+    b, mb = autofill._filter_c(rows, idx, masks, check)
     assert a.tolist() == b.tolist()
     assert ma == mb
     # and against the plain definition
-    want = [i for i in idx.tolist() if all((masks[j] >> int(rows[i, j])) & 1 for j in range(width))]
+    positions = range(width) if check is None else check
+    want = [i for i in idx.tolist() if all((masks[j] >> int(rows[i, j])) & 1 for j in positions)]
     assert a.tolist() == want
+    assert ma == [sum(1 << c for c in set(int(rows[i, j]) for i in want)) for j in range(width)]
 
 
 @pytest.mark.skipif(autofill._fill is None, reason="the C extension is not built")
 def test_filter_c_checks_its_arguments():
     rows = np.ones((3, 2), np.uint8)
     with pytest.raises(IndexError):
-        autofill._fill.filter_rows(rows, 2, np.array([5], np.int32), np.zeros(2, np.uint64), np.empty(1, np.int32), np.zeros(2, np.uint64))
+        autofill._fill.filter_rows(rows, 2, np.array([5], np.int32), np.zeros(2, np.uint64), b"\0", np.empty(1, np.int32), np.zeros(2, np.uint64))
     with pytest.raises(ValueError):
-        autofill._fill.filter_rows(rows, 3, np.array([0], np.int32), np.zeros(2, np.uint64), np.empty(1, np.int32), np.zeros(2, np.uint64))
+        autofill._fill.filter_rows(rows, 3, np.array([0], np.int32), np.zeros(2, np.uint64), b"", np.empty(1, np.int32), np.zeros(2, np.uint64))
+    with pytest.raises(ValueError):
+        autofill._fill.filter_rows(rows, 2, np.array([0], np.int32), np.zeros(2, np.uint64), b"\x07", np.empty(1, np.int32), np.zeros(2, np.uint64))
+    with pytest.raises(TypeError):
+        autofill._fill.filter_rows(rows, 2, [0], np.zeros(2, np.uint64), b"", np.empty(1, np.int32), np.zeros(2, np.uint64))
 
 
 # -- fills against brute force on small generated lexicons -----------------------------------------

@@ -118,3 +118,28 @@ def test_output_never_overwrites_the_input(grid_file):
     with pytest.raises(LexiconError, match="overwrite the input"):
         run(grid=str(grid_file), output=str(grid_file))
     assert grid_file.read_bytes() == before
+
+
+def test_docs_examples_run():
+    import doctest
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "docs" / "autofill.md"
+    failed, attempted = doctest.testfile(str(path), module_relative=False, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert attempted > 10 and failed == 0
+
+
+def test_documents_follow_the_schema(grid_file):
+    jsonschema = pytest.importorskip("jsonschema")
+    from pathlib import Path
+
+    schema = json.loads((Path(__file__).resolve().parents[1] / "docs" / "schema" / "fill.json").read_text())
+    docs = [
+        run(grid=str(grid_file)),
+        run(grid=str(grid_file), suggest="1A", limit=3),
+        FILL.run(Context(), {"grid_text": "qz.\n..."}),
+    ]
+    for doc in docs:
+        jsonschema.validate(json.loads(json.dumps(doc)), schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"command": "fill", "lexicon": "x", "results": [], "count": 0, "status": "maybe"}, schema)

@@ -71,7 +71,10 @@ Progress = Callable[[str, int, int], None]
 
 #: Longest slot the filler accepts (the C pass keeps per-position masks on the stack).
 MAX_SLOT = 255
-_FIRST_BUDGET = 60
+_FIRST_BUDGET = int(os.environ.get("X_BUDGET", 60))
+_PRIORITY_WEIGHT = float(os.environ.get("X_PW", math.log(10) / 10))
+_NOISE = float(os.environ.get("X_NOISE", 0.01))
+_CELL_BRANCHING = int(os.environ.get("X_CT", 500))
 _BUDGET_GROWTH = 1.5
 
 
@@ -176,8 +179,14 @@ def _mask_of(column: np.ndarray) -> int:
     return m
 
 
-def _filter_py(rows: np.ndarray, idx: np.ndarray, masks: Sequence[int]) -> tuple[np.ndarray, list[int]]:
-    """Keep the candidate rows whose every tile its position's mask allows; the tiles they use per position.
+def _filter_py(
+    rows: np.ndarray, idx: np.ndarray, masks: Sequence[int], check: Sequence[int] | None = None
+) -> tuple[np.ndarray, list[int]]:
+    """Keep the candidate rows whose tile in each position of ``check`` (default: all) its mask allows.
+
+    Also returns, per position, the mask of the tiles the kept rows use.
+    Positions left out of ``check`` are trusted to pass (their mask has
+    not shrunk since the candidates were last filtered).
 
     >>> rows = np.array([[1, 2], [1, 3], [2, 3]], np.uint8)
     >>> kept, used = _filter_py(rows, np.arange(3, dtype=np.int32), [0b10, 0b1110])
@@ -186,8 +195,8 @@ def _filter_py(rows: np.ndarray, idx: np.ndarray, masks: Sequence[int]) -> tuple
     """
     sub = rows[idx]
     keep = None
-    for j, m in enumerate(masks):
-        t = _lut(m)[sub[:, j]]
+    for j in range(rows.shape[1]) if check is None else check:
+        t = _lut(masks[j])[sub[:, j]]
         if t.all():
             continue
         keep = t if keep is None else keep & t
@@ -197,12 +206,20 @@ def _filter_py(rows: np.ndarray, idx: np.ndarray, masks: Sequence[int]) -> tuple
     return idx, [_mask_of(sub[:, j]) for j in range(rows.shape[1])]
 
 
-def _filter_c(rows: np.ndarray, idx: np.ndarray, masks: Sequence[int]) -> tuple[np.ndarray, list[int]]:
+_ALL_POSITIONS = bytes(range(MAX_SLOT))
+
+
+def _filter_c(
+    rows: np.ndarray, idx: np.ndarray, masks: Sequence[int], check: Sequence[int] | None = None
+) -> tuple[np.ndarray, list[int]]:
     assert _fill is not None
     width = rows.shape[1]
     out = np.empty(len(idx), np.int32)
     used = np.zeros(width, np.uint64)
-    kept = _fill.filter_rows(rows, width, idx, np.array(masks, np.uint64), out, used)
+    positions = _ALL_POSITIONS[:width] if check is None else bytes(check)
+    kept = _fill.filter_rows(rows, width, idx, np.array(masks, np.uint64), positions, out, used)
+    if kept == len(idx):
+        return idx, used.tolist()
     return (out[:kept] if kept * 2 > len(idx) else out[:kept].copy()), used.tolist()
 
 
@@ -407,12 +424,20 @@ class _Search:
         self.best_depth = 0
         self._last_report = 0.0
         self.noise: dict[int, np.ndarray] = {}
+        self._wcache: dict[int, np.ndarray] = {}
 
-    def propagate(self, cand: list[np.ndarray], dom: dict[int, int], queue: Iterable[int], singles: Iterable[int] = ()) -> None:
-        """Arc consistency from the slots in ``queue``; raises :class:`_Conflict` at a wipe-out."""
+    def propagate(
+        self, cand: list[np.ndarray], dom: dict[int, int], queue: "dict[int, set[int] | None]", singles: Iterable[int] = ()
+    ) -> None:
+        """Arc consistency from the slots in ``queue``; raises :class:`_Conflict` at a wipe-out.
+
+        ``queue`` maps a slot to the positions whose cell domain shrank
+        since it was last filtered (``None``: all of them; an empty set: none,
+        only its candidates changed).
+        """
         p = self.p
-        pending = list(dict.fromkeys(queue))
-        queued = set(pending)
+        pending = list(queue)
+        dirty: dict[int, set[int] | None] = dict(queue)
         newly_single = list(singles)
         while pending or newly_single:
             while newly_single:
@@ -429,16 +454,16 @@ class _Search:
                         cand[t] = np.delete(ct, at)
                         if len(cand[t]) == 1:
                             newly_single.append(t)
-                        if t not in queued:
-                            queued.add(t)
+                        if t not in dirty:
+                            dirty[t] = set()
                             pending.append(t)
             if not pending:
                 break
             si = pending.pop()
-            queued.discard(si)
+            check = dirty.pop(si)
             cells = p.slot_cells[si]
             before = len(cand[si])
-            kept, used = p.filter(p.rows[si], cand[si], [dom[c] for c in cells])
+            kept, used = p.filter(p.rows[si], cand[si], [dom[c] for c in cells], None if check is None else sorted(check))
             if not len(kept):
                 raise _Conflict(si)
             cand[si] = kept
@@ -448,10 +473,16 @@ class _Search:
                 m = used[j]
                 if m != dom[cid]:
                     dom[cid] = m
-                    for t, _ in p.cell_slots[cid]:
-                        if t != si and t not in queued:
-                            queued.add(t)
+                    for t, k in p.cell_slots[cid]:
+                        if t == si:
+                            continue
+                        if t not in dirty:
+                            dirty[t] = {k}
                             pending.append(t)
+                        else:
+                            d = dirty[t]
+                            if d is not None:
+                                d.add(k)
 
     # -- choices ---------------------------------------------------------------------------------------
 
@@ -466,6 +497,11 @@ class _Search:
                 if key < best_key:
                     best_key, best = key, si
         if best is not None:
+            if len(cand[best]) > _CELL_BRANCHING:
+                # Many candidates: decide one cell of the slot first (its smallest domain).
+                cells = [c for c in p.slot_cells[best] if dom[c] & (dom[c] - 1)]
+                if cells:
+                    return ("cell", min(cells, key=lambda c: (dom[c].bit_count(), c)))
             return ("slot", best)
         for cid in p.free_cells:
             if dom[cid] & (dom[cid] - 1):
@@ -476,7 +512,7 @@ class _Search:
         got = self.noise.get(length)
         if got is None:
             rng = np.random.default_rng([self.seed, self.restarts, length])
-            got = rng.random(size) * 0.01
+            got = rng.random(size) * _NOISE
             self.noise[length] = got
         return got
 
@@ -493,18 +529,30 @@ class _Search:
                 continue
             counts = np.bincount(p.rows[t][ct, k], minlength=256)
             score += np.log(counts + 1.0)[sub[:, j]]
-        key = p.prio[si][c].astype(np.float64) * 1000.0 + score + self._noise(rows.shape[1], rows.shape[0])[c]
+        key = p.prio[si][c].astype(np.float64) * _PRIORITY_WEIGHT + score + self._noise(rows.shape[1], rows.shape[0])[c]
         return int(c[int(np.argmax(key))])
 
     def cell_value(self, cand: list[np.ndarray], dom: dict[int, int], cid: int) -> int:
-        """The tile for a free cell that leaves its slots the most candidates."""
+        """The tile for a cell that leaves its slots the most (priority-weighted) candidates."""
         p = self.p
         m = dom[cid]
         score = np.zeros(256)
         for t, k in p.cell_slots[cid]:
-            score += np.log(np.bincount(p.rows[t][cand[t], k], minlength=256) + 1.0)
+            ct = cand[t]
+            weights = self._weights(t)[ct]
+            score += np.log(np.bincount(p.rows[t][ct, k], weights=weights, minlength=256) + 1e-9)
         codes = [c for c in range(256) if (m >> c) & 1]
-        return max(codes, key=lambda code: (score[code], -code))
+        noise = self._noise(0, 256)
+        return max(codes, key=lambda code: (score[code] + noise[code], -code))
+
+    def _weights(self, si: int) -> np.ndarray:
+        """Per row of the slot's bucket: e^(weight x priority), the share a word counts for."""
+        length = len(self.p.slots[si])
+        got = self._wcache.get(length)
+        if got is None:
+            got = np.exp(self.p.prio[si].astype(np.float64) * _PRIORITY_WEIGHT)
+            self._wcache[length] = got
+        return got
 
     # -- the search ---------------------------------------------------------------------------------------
 
@@ -575,11 +623,15 @@ class _Search:
             cand[var] = np.array([value], np.int32)
             for j, cid in enumerate(p.slot_cells[var]):
                 dom[cid] = 1 << int(p.rows[var][value, j])
-            queue = [t for _, t, _ in p.crossings[var]]
+            queue: dict[int, set[int] | None] = {}
+            for _, t, k in p.crossings[var]:
+                got = queue.setdefault(t, set())
+                assert got is not None
+                got.add(k)
             self.propagate(cand, dom, queue, singles=[var])
         else:
             dom[var] = 1 << value
-            self.propagate(cand, dom, [t for t, _ in p.cell_slots[var]])
+            self.propagate(cand, dom, {t: {k} for t, k in p.cell_slots[var]})
 
     def _refute(self, cand: list[np.ndarray], dom: dict[int, int], kind: str, var: int, value: int) -> None:
         p = self.p
@@ -589,12 +641,12 @@ class _Search:
             if not len(rest):
                 raise _Conflict(var)
             cand[var] = rest
-            self.propagate(cand, dom, [var], singles=[var] if len(rest) == 1 else ())
+            self.propagate(cand, dom, {var: set()}, singles=[var] if len(rest) == 1 else ())
         else:
             dom[var] &= ~(1 << value)
             if not dom[var]:
                 raise _Conflict(p.cell_slots[var][0][0])
-            self.propagate(cand, dom, [t for t, _ in p.cell_slots[var]])
+            self.propagate(cand, dom, {t: {k} for t, k in p.cell_slots[var]})
 
 
 # -- public API ------------------------------------------------------------------------------------------
@@ -740,7 +792,7 @@ def _fill_once(
             )
     search = _Search(p, seed=seed, deadline=deadline, progress=progress)
     try:
-        search.propagate(cand, dom, range(len(cand)), singles=[si for si, c in enumerate(cand) if len(c) == 1])
+        search.propagate(cand, dom, dict.fromkeys(range(len(cand))), singles=[si for si, c in enumerate(cand) if len(c) == 1])
     except _Conflict as e:
         return FillResult(
             "no_fill",
@@ -816,7 +868,7 @@ def suggest(
     cand, dom = p.initial()
     search = _Search(p, seed=0, deadline=None, progress=None)
     try:
-        search.propagate(cand, dom, range(len(cand)), singles=[si for si, c in enumerate(cand) if len(c) == 1])
+        search.propagate(cand, dom, dict.fromkeys(range(len(cand))), singles=[si for si, c in enumerate(cand) if len(c) == 1])
     except _Conflict:
         return []
     si = p.names.index(target.name)
