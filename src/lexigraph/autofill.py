@@ -71,10 +71,14 @@ Progress = Callable[[str, int, int], None]
 
 #: Longest slot the filler accepts (the C pass keeps per-position masks on the stack).
 MAX_SLOT = 255
-_FIRST_BUDGET = int(os.environ.get("X_BUDGET", 60))
-_PRIORITY_WEIGHT = float(os.environ.get("X_PW", math.log(10) / 10))
-_NOISE = float(os.environ.get("X_NOISE", 0.01))
-_CELL_BRANCHING = int(os.environ.get("X_CT", 500))
+#: Failures allowed in the first run; each restart allows half as many more.
+_FIRST_BUDGET = 60
+#: A priority difference of 10 weighs like a factor of 10 in the crossings' room (qxw's 10^score).
+_PRIORITY_WEIGHT = math.log(10) / 10
+#: Size of the seeded random tie-break, in units of log(room).
+_NOISE = 0.01
+#: A slot with more candidates than this is decided one cell at a time.
+_CELL_BRANCHING = 500
 _BUDGET_GROWTH = 1.5
 
 
@@ -85,10 +89,10 @@ class _Buckets:
     """The lexicon's length buckets as NumPy rows and priorities (one per length, cached)."""
 
     def __init__(self, lex: "Lexicon") -> None:
-        self.lex = lex
+        self.store = lex.store
         self.alphabet = lex.alphabet
         self.n_codes = len(lex.alphabet)
-        self.lengths = set(lex.lengths)
+        self.lengths = set(self.store.lengths)
         self._rows: dict[int, np.ndarray] = {}
         self._prio: dict[int, np.ndarray] = {}
         self._base: dict[tuple[int, int], np.ndarray] = {}
@@ -99,7 +103,7 @@ class _Buckets:
             if length not in self.lengths:
                 got = np.zeros((0, length), np.uint8)
             else:
-                got = np.ascontiguousarray(_store_rows(self.lex, length))
+                got = np.ascontiguousarray(self.store.rows(length))
             self._rows[length] = got
         return got
 
@@ -109,8 +113,8 @@ class _Buckets:
             if length not in self.lengths:
                 got = np.zeros(0, np.uint8)
             else:
-                first, count = _store_bucket(self.lex, length)
-                got = np.asarray(_store_priorities(self.lex)[first : first + count])
+                b = self.store.bucket(length)
+                got = np.zeros(0, np.uint8) if b is None else self.store.priorities()[b.first : b.stop]
             self._prio[length] = got
         return got
 
@@ -129,30 +133,6 @@ class _Buckets:
 
     def word(self, length: int, row: int) -> str:
         return self.alphabet.decode(bytes(self.rows(length)[row]))
-
-
-# The store lands with the engine (issue 10); until then the buckets come through the lexicon.
-def _store_rows(lex: "Lexicon", length: int) -> np.ndarray:
-    store = getattr(lex, "store", None)
-    if store is not None:
-        return np.asarray(store.rows(length))
-    return lex._rows(length)  # noqa: SLF001 - temporary, until lex.store is on main
-
-
-def _store_bucket(lex: "Lexicon", length: int) -> tuple[int, int]:
-    store = getattr(lex, "store", None)
-    if store is not None:
-        b = store.bucket(length)
-        return (b.first, b.count) if b is not None else (0, 0)
-    first, count = lex._buckets[length][:2]  # noqa: SLF001 - temporary, until lex.store is on main
-    return first, count
-
-
-def _store_priorities(lex: "Lexicon") -> np.ndarray:
-    store = getattr(lex, "store", None)
-    if store is not None:
-        return np.asarray(store.priorities())
-    return lex._priorities()  # noqa: SLF001 - temporary, until lex.store is on main
 
 
 # -- the hot loop: filter candidates by cell domains -------------------------------------
