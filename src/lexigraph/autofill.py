@@ -48,7 +48,7 @@ import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -58,13 +58,19 @@ from .grid import BLOCK, Grid, Slot
 if TYPE_CHECKING:  # pragma: no cover
     from .lexicon import Lexicon
 
-if os.environ.get("LEXIGRAPH_PURE_PYTHON"):
-    _fill = None
-else:
+
+
+def _load_fill() -> Any:
+    if os.environ.get("LEXIGRAPH_PURE_PYTHON"):
+        return None
     try:
-        from . import _fill
+        from . import _fill as module
     except ImportError:  # built without a C compiler: the NumPy twin answers
-        _fill = None
+        return None
+    return module
+
+
+_fill: Any = _load_fill()
 
 Status = Literal["filled", "no_fill", "timeout"]
 Progress = Callable[[str, int, int], None]

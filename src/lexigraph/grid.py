@@ -268,7 +268,7 @@ class Grid:
         empty = data.get("empty", 0)
         puzzle = data.get("puzzle")
         solution = data.get("solution")
-        if not _is_matrix(puzzle, height, width):
+        if not isinstance(puzzle, list) or not _is_matrix(puzzle, height, width):
             raise QueryError(f"not valid ipuz: 'puzzle' must be {height} rows of {width} cells")
         if solution is not None and not _is_matrix(solution, height, width):
             raise QueryError(f"not valid ipuz: 'solution' must be {height} rows of {width} cells")
@@ -282,15 +282,15 @@ class Grid:
                 if p is None or _same(p, block):
                     row.append(BLOCK)
                     continue
-                v: Cell = None
+                tile: Cell = None
                 s = solution[r][c] if solution is not None else None
                 if isinstance(s, dict):
                     s = s.get("value")
                 if isinstance(s, str) and s and not _same(s, block) and not _same(s, empty) and s.strip():
-                    v = s.strip().lower()
-                    if not v.replace("·", "").isalpha():
+                    tile = s.strip().lower()
+                    if not tile.replace("·", "").isalpha():
                         raise QueryError(f"not valid ipuz: the solution cell ({r + 1}, {c + 1}) holds {s!r}")
-                row.append(v)
+                row.append(tile)
             rows.append(row)
         return cls(rows, title=str(data.get("title", "")) if isinstance(data.get("title", ""), str) else "")
 
@@ -509,7 +509,7 @@ def _same(value: Any, marker: Any) -> bool:
 
 def _puzpy() -> Any:
     try:
-        import puz
+        import puz  # type: ignore[import-untyped]
     except ImportError:
         raise QueryError("reading and writing .puz files needs the puzpy package: pip install 'lexigraph[puz]'") from None
     return puz
