@@ -259,14 +259,22 @@ def test_filter_c_matches_python(width, count, data):
 @pytest.mark.skipif(autofill._fill is None, reason="the C extension is not built")
 def test_filter_c_checks_its_arguments():
     rows = np.ones((3, 2), np.uint8)
+    f = autofill._fill.filter_rows
     with pytest.raises(IndexError):
-        autofill._fill.filter_rows(rows, 2, np.array([5], np.int32), np.zeros(2, np.uint64), b"\0", np.empty(1, np.int32), np.zeros(2, np.uint64))
+        f(rows, 2, np.array([5], np.int32), [2, 2], b"\0")
     with pytest.raises(ValueError):
-        autofill._fill.filter_rows(rows, 3, np.array([0], np.int32), np.zeros(2, np.uint64), b"", np.empty(1, np.int32), np.zeros(2, np.uint64))
+        f(rows, 4, np.array([0], np.int32), [2, 2, 2, 2], b"")
     with pytest.raises(ValueError):
-        autofill._fill.filter_rows(rows, 2, np.array([0], np.int32), np.zeros(2, np.uint64), b"\x07", np.empty(1, np.int32), np.zeros(2, np.uint64))
+        f(rows, 2, np.array([0], np.int32), [2], b"")
+    with pytest.raises(ValueError):
+        f(rows, 2, np.array([0], np.int32), [2, 2], b"\x07")
     with pytest.raises(TypeError):
-        autofill._fill.filter_rows(rows, 2, [0], np.zeros(2, np.uint64), b"", np.empty(1, np.int32), np.zeros(2, np.uint64))
+        f(rows, 2, [0], [2, 2], b"")
+    with pytest.raises(OverflowError):
+        f(rows, 2, np.array([0], np.int32), [2, -1], b"")
+    assert f(rows, 2, np.array([0, 2], np.int32), [2, 2], b"\0\1") == (None, (2, 2))
+    kept, used = f(rows, 2, np.array([0, 2], np.int32), [4, 2], b"\0")
+    assert kept == b"" and used == (0, 0)
 
 
 # -- fills against brute force on small generated lexicons -----------------------------------------

@@ -198,15 +198,10 @@ _ALL_POSITIONS = bytes(range(MAX_SLOT))
 def _filter_c(
     rows: np.ndarray, idx: np.ndarray, masks: Sequence[int], check: Sequence[int] | None = None
 ) -> tuple[np.ndarray, list[int]]:
-    assert _fill is not None
+    """:func:`_filter_py` in C (``lexigraph._fill``)."""
     width = rows.shape[1]
-    out = np.empty(len(idx), np.int32)
-    used = np.zeros(width, np.uint64)
-    positions = _ALL_POSITIONS[:width] if check is None else bytes(check)
-    kept = _fill.filter_rows(rows, width, idx, np.array(masks, np.uint64), positions, out, used)
-    if kept == len(idx):
-        return idx, used.tolist()
-    return (out[:kept] if kept * 2 > len(idx) else out[:kept].copy()), used.tolist()
+    kept, used = _fill.filter_rows(rows, width, idx, masks, _ALL_POSITIONS[:width] if check is None else bytes(check))
+    return (idx if kept is None else np.frombuffer(kept, np.int32)), list(used)
 
 
 # -- results -------------------------------------------------------------------------------
@@ -360,9 +355,12 @@ class _Problem:
             self.crossings.append(row)
         self.rows = [self.buckets.rows(len(s)) for s in slots]
         self.prio = [self.buckets.priorities(len(s)) for s in slots]
-        self.same_len: list[list[int]] = []
+        # The complete slots of each length (shared lists: a grid may have thousands of slots).
+        groups: dict[int, list[int]] = {}
         for si, s in enumerate(slots):
-            self.same_len.append([t for t, o in enumerate(slots) if t != si and len(o) == len(s) and complete[t]])
+            if complete[si]:
+                groups.setdefault(len(s), []).append(si)
+        self.same_len: list[list[int]] = [groups.get(len(s), []) for s in slots]
         # Cells to decide one by one: target cells in no complete slot.
         in_complete = {cid for si, cells in enumerate(self.slot_cells) if complete[si] for cid in cells}
         self.free_cells = sorted(cid for cid in self.target if cid not in in_complete)
@@ -432,8 +430,10 @@ class _Search:
                     continue
                 w = int(cand[si][0])
                 for t in p.same_len[si]:
+                    if t == si:
+                        continue
                     ct = cand[t]
-                    at = int(np.searchsorted(ct, w))
+                    at = int(ct.searchsorted(w))
                     if at < len(ct) and ct[at] == w:
                         if len(ct) == 1:
                             raise _Conflict(t)
