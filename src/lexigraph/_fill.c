@@ -25,6 +25,11 @@ static int get(PyObject *obj, Py_buffer *view, int writable, const char *what) {
     return 0;
 }
 
+/* Kept rows are gathered here, then copied into a bytes object of the exact size: allocating
+ * the worst case per call costs page faults on large buckets. Used only while the GIL is held. */
+static int32_t *scratch = NULL;
+static Py_ssize_t scratch_cap = 0;
+
 static PyObject *filter_rows(PyObject *self, PyObject *args) {
     PyObject *o_rows, *o_idx, *o_masks, *o_check;
     Py_ssize_t width;
@@ -69,16 +74,19 @@ static PyObject *filter_rows(PyObject *self, PyObject *args) {
             goto done;
         }
     }
-    kept_obj = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(int32_t));
-    if (kept_obj == NULL) goto done;
+    if (n > scratch_cap) {
+        int32_t *grown = PyMem_Realloc(scratch, (size_t)n * sizeof(int32_t));
+        if (grown == NULL) { PyErr_NoMemory(); goto done; }
+        scratch = grown;
+        scratch_cap = n;
+    }
     {
         const unsigned char *r = (const unsigned char *)rows.buf;
         const int32_t *in = (const int32_t *)idx.buf;
-        int32_t *o = (int32_t *)PyBytes_AS_STRING(kept_obj);
+        int32_t *o = scratch;
         Py_ssize_t kept = 0, unsat = width;
         int bad = 0;
         memset(seen, 0, sizeof(seen));
-        Py_BEGIN_ALLOW_THREADS
         for (Py_ssize_t i = 0; i < n; i++) {
             int32_t row = in[i];
             if (row < 0 || row >= count) { bad = 1; break; }
@@ -99,7 +107,6 @@ static PyObject *filter_rows(PyObject *self, PyObject *args) {
                 }
             }
         }
-        Py_END_ALLOW_THREADS
         if (bad) {
             PyErr_SetString(PyExc_IndexError, "filter_rows: a candidate row lies outside the bucket");
             goto done;
@@ -114,7 +121,8 @@ static PyObject *filter_rows(PyObject *self, PyObject *args) {
         if (kept == n) {
             result = PyTuple_Pack(2, Py_None, used);
         } else {
-            if (_PyBytes_Resize(&kept_obj, kept * (Py_ssize_t)sizeof(int32_t)) < 0) { Py_DECREF(used); goto done; }
+            kept_obj = PyBytes_FromStringAndSize((const char *)scratch, kept * (Py_ssize_t)sizeof(int32_t));
+            if (kept_obj == NULL) { Py_DECREF(used); goto done; }
             result = PyTuple_Pack(2, kept_obj, used);
         }
         Py_DECREF(used);

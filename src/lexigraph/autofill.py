@@ -171,8 +171,9 @@ def _filter_py(
     """Keep the candidate rows whose tile in each position of ``check`` (default: all) its mask allows.
 
     Also returns, per position, the mask of the tiles the kept rows use.
-    Positions left out of ``check`` are trusted to pass (their mask has
-    not shrunk since the candidates were last filtered).
+    Positions left out of ``check`` must pass already (their mask has not
+    shrunk since the candidates were last filtered): the C pass relies on
+    it to stop collecting a position's tiles once it has seen them all.
 
     >>> rows = np.array([[1, 2], [1, 3], [2, 3]], np.uint8)
     >>> kept, used = _filter_py(rows, np.arange(3, dtype=np.int32), [0b10, 0b1110])
