@@ -15,8 +15,8 @@ The fill is a constraint search over the grid's slots:
 * the search picks the slot with the fewest candidates per unit of
   conflict weight (slots whose filtering wiped out get heavier: *dom/wdeg*),
   tries its best candidate (highest priority first, then the one that
-  leaves the crossing slots the most candidates, then a seeded random
-  tie-break), and on failure removes that candidate and propagates again
+  leaves the crossing slots the most candidates, perturbed by a small
+  seeded random amount), and on failure removes that candidate and propagates again
   (two-way branching). Runs restart with a growing budget of failures,
   keeping the weights; a run that ends within its budget has searched
   everything, so "no fill exists" is a proof.
@@ -81,8 +81,9 @@ MAX_SLOT = 255
 _FIRST_BUDGET = 60
 #: A priority difference of 10 weighs like a factor of 10 in the crossings' room (qxw's 10^score).
 _PRIORITY_WEIGHT = math.log(10) / 10
-#: Size of the seeded random tie-break, in units of log(room).
-_NOISE = 0.01
+#: Size of the seeded random perturbation of the value order, in units of log(room): enough
+#: for different seeds to give different fills, small beside a factor of 10 in priority.
+_NOISE = 0.3
 #: A slot with more candidates than this is decided one cell at a time.
 _CELL_BRANCHING = 500
 _BUDGET_GROWTH = 1.5

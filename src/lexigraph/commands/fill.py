@@ -12,16 +12,16 @@ search was exhaustive), 2 an error. The document's ``status`` says which.
 >>> doc["status"], doc["count"], exit_status(doc)
 ('filled', 6, 0)
 >>> for line in FILL.text(doc): print(line)
-CAP
-ANE
-TAN
+CAT
+ANA
+PES
 <BLANKLINE>
-1A cap
-4A ane
-5A tan
-1D cat
-2D ana
-3D pen
+1A cat
+4A ana
+5A pes
+1D cap
+2D ane
+3D tas
 <BLANKLINE>
 filled 6 slots; lowest priority 50, mean 50.0
 >>> doc = FILL.run(Context(), {"grid": path, "suggest": "1D", "limit": 2})
