@@ -478,7 +478,178 @@ walk_codes(PyObject *module, PyObject *args)
     return Py_BuildValue("(nO)", (Py_ssize_t)i, accepts ? Py_True : Py_False);
 }
 
+
+/* ---- Anagram walks: the word graph searched with a rack ---------------------
+ *
+ * _walk_rack(graph, root, n_tiles, rack, through, blanks, min_len, max_len, mode)
+ * -> bytes of little-endian int64 word ids, in alphabetical (depth-first) order.
+ *
+ * rack and through are 256-byte tile counts. A word fits when it uses every
+ * `through` tile, and what it needs beyond them comes from the rack, a
+ * blank paying for each tile the rack lacks (mode 0: some tiles, 1: exactly
+ * all of rack + through + blanks, 2: all of rack + through and any more).
+ * The walk keeps per-tile counts of what the path has used, so a branch is
+ * cut as soon as it needs a tile nobody can pay for. Ids come from the
+ * hash probe of each word found (the graph holds no ids). */
+
+enum { WALK_SUB = 0, WALK_EXACT = 1, WALK_SUPER = 2 };
+
+typedef struct {
+    const unsigned char *arcs;
+    size_t n_arcs;
+    unsigned n_tiles;
+    unsigned char supply[256];   /* rack + through, what can be used without a blank */
+    unsigned char through[256];
+    unsigned char used[256];
+    int blanks_left;
+    int through_missing;          /* through tiles the path has not used yet */
+    int rack_missing;             /* super: rack + through tiles not used yet */
+    int min_len, max_len, mode;
+    unsigned char path[256];
+    const Probe *probe;
+    char *out;
+    Py_ssize_t out_len, out_cap;
+    int bad;
+} RackWalk;
+
+static int
+walk_emit(RackWalk *w, int depth)
+{
+    Py_ssize_t id = probe_codes(w->probe, w->path, depth);
+    if (id < 0)
+        return 0; /* a forged graph's word the hash index lacks: not a word */
+    if (w->out_len + 8 > w->out_cap) {
+        Py_ssize_t cap = w->out_cap ? w->out_cap * 2 : 4096;
+        char *bigger = PyMem_Realloc(w->out, (size_t)cap);
+        if (bigger == NULL)
+            return -1;
+        w->out = bigger;
+        w->out_cap = cap;
+    }
+    int64_t v = (int64_t)id;
+    memcpy(w->out + w->out_len, &v, 8);
+    w->out_len += 8;
+    return 0;
+}
+
+static int
+walk_rack_from(RackWalk *w, size_t node, int depth)
+{
+    if (depth >= w->max_len || !node)
+        return 0;
+    unsigned previous = 0;
+    for (size_t i = node;; i++) {
+        if (i - node >= w->n_tiles)
+            return 0; /* a list holds at most one arc per tile, as the Python walk reads it */
+        if (i >= w->n_arcs) {
+            w->bad = 1;
+            return 0;
+        }
+        uint64_t rec = lx_arc_at(w->arcs, i);
+        unsigned t = LX_TILE(rec);
+        int blank = 0;
+        /* Only arcs a prefix walk can reach (tiles rising along the list, as in a valid file), so
+         * that walks and lookups agree on any file. */
+        if (t <= previous)
+            goto next;
+        previous = t;
+        if (w->used[t] >= w->supply[t]) {
+            if (w->mode == WALK_SUPER)
+                blank = 0; /* extra tiles are free */
+            else if (w->blanks_left > 0)
+                blank = 1;
+            else
+                goto next;
+        }
+        w->used[t]++;
+        w->blanks_left -= blank;
+        int took_through = w->used[t] <= w->through[t];
+        int took_rack = w->used[t] <= w->supply[t];
+        w->through_missing -= took_through;
+        w->rack_missing -= took_rack;
+        w->path[depth] = (unsigned char)t;
+        int len = depth + 1;
+        int missing = w->mode == WALK_SUPER ? w->rack_missing : w->through_missing;
+        if (missing <= w->max_len - len) {
+            if (LX_ACCEPTS(rec) && len >= w->min_len && missing == 0
+                && (w->mode != WALK_EXACT || len == w->max_len)) {
+                if (walk_emit(w, len) < 0)
+                    return -1;
+            }
+            if (walk_rack_from(w, LX_TARGET(rec), len) < 0)
+                return -1;
+        }
+        w->used[t]--;
+        w->blanks_left += blank;
+        w->through_missing += took_through;
+        w->rack_missing += took_rack;
+    next:
+        if (LX_IS_LAST(rec))
+            return 0;
+    }
+}
+
+static PyObject *
+Probe_walk_rack(Probe *self, PyObject *args)
+{
+    Py_buffer graph, rack, through;
+    Py_ssize_t root;
+    unsigned n_tiles;
+    int blanks, min_len, max_len, mode;
+    if (!PyArg_ParseTuple(args, "y*nIy*y*iiii", &graph, &root, &n_tiles, &rack, &through, &blanks, &min_len,
+                          &max_len, &mode))
+        return NULL;
+    PyObject *result = NULL;
+    RackWalk *w = PyMem_Calloc(1, sizeof(RackWalk));
+    if (w == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (!self->attached) {
+        PyErr_SetString(PyExc_ValueError, "the lexicon is closed");
+        goto done;
+    }
+    if (rack.len != 256 || through.len != 256 || mode < 0 || mode > 2 || n_tiles < 1 || n_tiles > 255) {
+        PyErr_SetString(PyExc_ValueError, "bad walk arguments");
+        goto done;
+    }
+    w->arcs = graph.buf;
+    w->n_arcs = (size_t)(graph.len / LX_RECORD_SIZE);
+    w->n_tiles = n_tiles;
+    w->probe = self;
+    w->blanks_left = blanks < 0 ? 0 : blanks;
+    w->min_len = min_len;
+    w->max_len = max_len > 255 ? 255 : max_len;
+    w->mode = mode;
+    for (int t = 0; t < 256; t++) {
+        unsigned char r = ((const unsigned char *)rack.buf)[t], th = ((const unsigned char *)through.buf)[t];
+        w->through[t] = th;
+        w->supply[t] = (unsigned char)(r + th > 255 ? 255 : r + th);
+        w->through_missing += th;
+        w->rack_missing += w->supply[t];
+    }
+    if (root < 0 || (size_t)root >= w->n_arcs) {
+        w->bad = 1;
+    } else if (walk_rack_from(w, (size_t)root, 0) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (w->bad)
+        result = PyLong_FromLong(-1);
+    else
+        result = PyBytes_FromStringAndSize(w->out ? w->out : "", w->out_len);
+done:
+    if (w != NULL)
+        PyMem_Free(w->out);
+    PyMem_Free(w);
+    PyBuffer_Release(&graph);
+    PyBuffer_Release(&rack);
+    PyBuffer_Release(&through);
+    return result;
+}
+
 static PyMethodDef Probe_methods[] = {
+    {"_walk_rack", (PyCFunction)Probe_walk_rack, METH_VARARGS, NULL},
     {"_probe_key", (PyCFunction)Probe_probe_key, METH_O, NULL},
     {"_probe_word", (PyCFunction)Probe_probe_word, METH_O, NULL},
     {"_probe_many", (PyCFunction)Probe_probe_many, METH_VARARGS, NULL},

@@ -360,7 +360,7 @@ class Lexicon(_Base):
 
         return anagram(
             self.store, self.graph, rack, mode=mode, through=through, min_length=min_length,
-            max_length=max_length, sort=sort, blanks=blanks, pure_python=self.pure_python,
+            max_length=max_length, sort=sort, blanks=blanks, probe=self.probe,
         )
 
     def anagram_table(self, rack: str) -> list[tuple[str, list[str]]]:
@@ -378,7 +378,7 @@ class Lexicon(_Base):
         self._check_open()
         from .anagram import anagram_table
 
-        return anagram_table(self.store, rack, pure_python=self.pure_python)
+        return anagram_table(self.store, rack)
 
     def match(self, pattern: str, *, min_priority: int = 0, offset: int = 0, limit: int | None = None) -> list[str]:
         """Words matching a crossword pattern, best priority first, then alphabetical.

@@ -178,6 +178,21 @@ class WordGraph:
         """The arcs of the list starting at ``node``."""
         return [Arc.unpack(r) for r in self.arc_records(node)]
 
+    def reachable_records(self, node: int) -> list[int]:
+        """The records of the list at ``node`` that a prefix walk can reach: tiles rising along the list.
+
+        In a valid file that is the whole list; walks that enumerate words
+        use this, so that they agree with :meth:`follow` on any file.
+        """
+        out = []
+        previous = 0
+        for rec in self.arc_records(node):
+            tile = rec & TILE_MASK
+            if tile > previous:
+                out.append(rec)
+                previous = tile
+        return out
+
     def _lookup(self, node: int) -> dict[int, int] | None:
         """The list at ``node`` as a dict by tile, answering exactly as the scan in :meth:`step_record`
         does (the first arc of a tile before any greater tile), or None when the list never ends."""
@@ -293,7 +308,7 @@ class WordGraph:
         first = self.walk(start)
         if first is None:
             return
-        stack: list[tuple[bytes, list[int], int]] = [(start, self.arc_records(first.target), 0)]
+        stack: list[tuple[bytes, list[int], int]] = [(start, self.reachable_records(first.target), 0)]
         while stack:
             path, recs, i = stack[-1]
             if i == len(recs):
@@ -305,7 +320,7 @@ class WordGraph:
             if len(here) > self.max_length:
                 raise FileFormatError(f"{self.name}: the word graph holds paths longer than its longest word")
             if visit(here, arc) and arc.target:
-                stack.append((here, self.arc_records(arc.target), 0))
+                stack.append((here, self.reachable_records(arc.target), 0))
 
     def iter_words(self, start: bytes = b"") -> Iterator[bytes]:
         """Tile codes of every word starting with ``start``, in tile order (Python walk)."""
