@@ -463,3 +463,12 @@ def test_fixed_cells_are_kept(enable):
     assert r.status == "filled"
     assert verify(enable, g, r.grid) == []
 
+
+
+def test_large_grid_is_bounded_by_the_time_limit(enable):
+    # 1,024 separate 3x3 squares need 6,144 different 3-letter words: ENABLE has about a thousand.
+    rows = ["#" * 127 if i % 4 == 3 else ("...#" * 32)[:127] for i in range(127)]
+    r = fill(enable, Grid.from_text("\n".join(rows)), timeout=0.3)
+    assert r.status == "timeout"
+    with pytest.raises(QueryError, match="at most 255"):
+        Grid.from_text("\n".join(["." * 1000] * 1000))

@@ -405,6 +405,7 @@ class _Search:
         self.progress = progress
         self.weight = [1.0] * len(p.slots)
         self.nodes = 0
+        self.filters = 0
         self.failures = 0
         self.restarts = 0
         self.best_depth = 0
@@ -447,6 +448,9 @@ class _Search:
                             pending.append(t)
             if not pending:
                 break
+            self.filters += 1
+            if self.deadline is not None and not self.filters & 255 and time.monotonic() > self.deadline:
+                raise _Timeout()
             si = pending.pop()
             check = dirty.pop(si)
             cells = p.slot_cells[si]
@@ -787,6 +791,8 @@ def _fill_once(
             reason=f"the crossings leave no word for {p.names[e.slot]} ({p.pattern(e.slot).upper()})",
             culprits=[p.names[e.slot]],
         )
+    except _Timeout:
+        return FillResult("timeout", reason="none found within the time limit", stats=_stats(search))
     try:
         got = search.run(cand, dom)
     except _Timeout:
@@ -804,7 +810,7 @@ def _fill_once(
 
 
 def _stats(search: _Search) -> dict[str, int]:
-    return {"nodes": search.nodes, "failures": search.failures, "restarts": search.restarts}
+    return {"nodes": search.nodes, "failures": search.failures, "restarts": search.restarts, "filters": search.filters}
 
 
 def _result(p: _Problem, cand: list[np.ndarray], dom: dict[int, int], search: _Search) -> FillResult:
