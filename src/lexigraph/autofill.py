@@ -644,20 +644,40 @@ class _Search:
 # -- public API ------------------------------------------------------------------------------------------
 
 
-def region_cells(grid: Grid, region: "str | Iterable[str] | tuple[int, int, int, int] | None") -> set[tuple[int, int]] | None:
-    """The cells of a region: slot names (``"1A,3D"`` or a list) or a rectangle ``(row1, col1, row2, col2)``.
+Region = "str | Iterable[str] | tuple[int, int, int, int] | set[tuple[int, int]] | frozenset[tuple[int, int]]"
 
-    Rows and columns count from 1 and the rectangle includes both corners;
-    as text a rectangle is ``"r1c1:r2c2"`` (``"1,1:3,5"`` works too).
+
+def region_cells(grid: Grid, region: "Region | None") -> set[tuple[int, int]] | None:
+    """The cells of a region: slot names, a rectangle, or a set of cells.
+
+    Slot names: ``"1A,3D"`` or a list of names. A rectangle: a tuple
+    ``(row1, col1, row2, col2)`` or the text ``"r1c1:r2c2"`` (``"1,1:3,5"``
+    works too), rows and columns counted from 1 as people count them, both
+    corners included. A ``set`` of ``(row, column)`` cells counts from 0, as
+    :class:`Grid` and :class:`Slot` do.
 
     >>> g = Grid.from_text("...\\n...\\n...")
     >>> sorted(region_cells(g, "1A"))
     [(0, 0), (0, 1), (0, 2)]
-    >>> len(region_cells(g, "1,1:2,2"))
-    4
+    >>> len(region_cells(g, "1,1:2,2")), len(region_cells(g, {(0, 0), (2, 2)}))
+    (4, 2)
     """
     if region is None:
         return None
+    if isinstance(region, (set, frozenset)):
+        cells = set()
+        for cell in region:
+            if (
+                not isinstance(cell, tuple)
+                or len(cell) != 2
+                or not all(isinstance(v, int) for v in cell)
+                or not (0 <= cell[0] < grid.height and 0 <= cell[1] < grid.width)
+            ):
+                raise QueryError(f"the region's cell {cell!r} is not a (row, column) of the {grid.height}x{grid.width} grid")
+            cells.add((cell[0], cell[1]))
+        if not cells:
+            raise QueryError("the region is empty")
+        return cells
     if isinstance(region, tuple) and len(region) == 4 and all(isinstance(v, int) for v in region):
         return _rectangle(grid, *region)
     if isinstance(region, str):
@@ -708,7 +728,7 @@ def fill(
     seed: int = 0,
     timeout: float | None = None,
     allow_repeats: bool = False,
-    region: "str | Iterable[str] | tuple[int, int, int, int] | None" = None,
+    region: "Region | None" = None,
     improve: float = 0.0,
     progress: Progress | None = None,
     pure_python: bool | None = None,
