@@ -73,6 +73,8 @@ def verify(lex, before: Grid, after: Grid, *, min_priority=0, allow_repeats=Fals
             continue
         word = "".join(tiles)
         was_fixed = all(before.cell(r, c) is not None for r, c in run)
+        if was_fixed and region is not None and word not in lex:
+            continue  # a region fill leaves the rest of the grid as it is, non-words included
         if word not in lex:
             problems.append(f"{word!r} is not in the lexicon")
         elif not was_fixed and (lex.priority(word) or 0) < min_priority:

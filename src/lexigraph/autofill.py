@@ -48,7 +48,7 @@ import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 import numpy as np
 
@@ -342,6 +342,10 @@ class _Problem:
             complete.append(all(i in self.target or i in self.fixed_cells for i in ids))
         self.slots = slots
         self.complete = complete
+        # Whole words already in the grid outside the slots searched: no slot may repeat them.
+        self.words_outside = [
+            s for s in all_slots if s not in slots and all(r * width + c in self.fixed_cells for r, c in s.cells)
+        ]
         self.slot_cells = [[r * width + c for r, c in s.cells] for s in slots]
         self.cell_slots: dict[int, list[tuple[int, int]]] = {}
         for si, cells in enumerate(self.slot_cells):
@@ -388,6 +392,17 @@ class _Problem:
                 word = "".join(self.grid.cell(r, c) or "" for r, c in s.cells)
                 raise QueryError(f"the fixed word {word!r} at {s.name} is not in the lexicon")
             cand.append(kept)
+        if not self.allow_repeats:
+            for s in self.words_outside:
+                length = len(s)
+                rows = self.buckets.rows(length)
+                masks = [dom[r * self.width + c] for r, c in s.cells]
+                here, _ = self.filter(rows, self.buckets.base(length, 0), masks)
+                if not len(here):
+                    continue  # not a word: the grid keeps it, nothing can repeat it
+                for si, t in enumerate(self.slots):
+                    if len(t) == length and self.complete[si]:
+                        cand[si] = cand[si][cand[si] != here[0]]
         return cand, dom
 
     def pattern(self, si: int) -> str:
@@ -644,7 +659,7 @@ class _Search:
 # -- public API ------------------------------------------------------------------------------------------
 
 
-Region = "str | Iterable[str] | tuple[int, int, int, int] | set[tuple[int, int]] | frozenset[tuple[int, int]]"
+Region: TypeAlias = "str | Iterable[str] | tuple[int, int, int, int] | set[tuple[int, int]] | frozenset[tuple[int, int]]"
 
 
 def region_cells(grid: Grid, region: "Region | None") -> set[tuple[int, int]] | None:
@@ -665,7 +680,7 @@ def region_cells(grid: Grid, region: "Region | None") -> set[tuple[int, int]] | 
     if region is None:
         return None
     if isinstance(region, (set, frozenset)):
-        cells = set()
+        chosen: set[tuple[int, int]] = set()
         for cell in region:
             if (
                 not isinstance(cell, tuple)
@@ -674,10 +689,10 @@ def region_cells(grid: Grid, region: "Region | None") -> set[tuple[int, int]] | 
                 or not (0 <= cell[0] < grid.height and 0 <= cell[1] < grid.width)
             ):
                 raise QueryError(f"the region's cell {cell!r} is not a (row, column) of the {grid.height}x{grid.width} grid")
-            cells.add((cell[0], cell[1]))
-        if not cells:
+            chosen.add((cell[0], cell[1]))
+        if not chosen:
             raise QueryError("the region is empty")
-        return cells
+        return chosen
     if isinstance(region, tuple) and len(region) == 4 and all(isinstance(v, int) for v in region):
         return _rectangle(grid, *region)
     if isinstance(region, str):
