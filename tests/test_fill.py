@@ -476,3 +476,49 @@ def test_large_grid_is_bounded_by_the_time_limit(enable):
     assert r.status == "timeout"
     with pytest.raises(QueryError, match="at most 255"):
         Grid.from_text("\n".join(["." * 1000] * 1000))
+
+
+@pytest.mark.skipif(autofill._fill is None, reason="the C extension is not built")
+@pytest.mark.parametrize("seed", [0, 1])
+def test_c_and_python_search_step_for_step(enable, seed):
+    g = Grid.from_text("....#....\n....#....\n.........\n###...###\n.........\n....#....\n....#....")
+    c = fill(enable, g, seed=seed)
+    py = fill(enable, g, seed=seed, pure_python=True)
+    assert c.status == py.status == "filled"
+    assert c.grid == py.grid
+    assert c.stats == py.stats  # same nodes, failures, restarts and filtering passes
+    assert verify(enable, g, c.grid) == []
+
+
+@pytest.mark.skipif(autofill._fill is None, reason="the C extension is not built")
+def test_propagator_checks_its_arguments():
+    P = autofill._fill.Propagator
+    rows = np.ones((2, 2), np.uint8)
+    wrap = lambda b: np.frombuffer(b, np.int32)  # noqa: E731
+    ok = ([rows], [[0, 1]], [[(0, 0)], [(0, 1)]], b"\x01", [[0]], False, wrap, lambda: 0.0)
+    prop = P(*ok)
+    cand = [np.array([0, 1], np.int32)]
+    dom = array_q([2, 2])
+    assert prop.propagate(cand, dom, {0: None}, [], None) == -1
+    assert cand[0].tolist() == [0, 1] and list(dom) == [2, 2]
+    assert prop.propagate(cand, array_q([4, 2]), {0: {0}}, [], None) == 0  # wiped out: slot 0
+    for bad in (
+        ([rows], [[0, 5]], [[(0, 0)], [(0, 1)]], b"\x01", [[0]], False, wrap, None),  # cell out of range
+        ([rows], [[0, 1]], [[(0, 0)], [(0, 1)]], b"", [[0]], False, wrap, None),  # one flag per slot
+        ([rows], [[0, 1, 1]], [[(0, 0)], [(0, 1)]], b"\x01", [[0]], False, wrap, None),  # width
+        ([rows], [[0, 1]], [[(3, 0)], [(0, 1)]], b"\x01", [[0]], False, wrap, None),  # slot out of range
+    ):
+        with pytest.raises((ValueError, TypeError)):
+            P(*bad)
+    with pytest.raises(ValueError):
+        prop.propagate(cand, array_q([2]), {0: None}, [], None)
+    with pytest.raises(ValueError):
+        prop.propagate(cand, dom, {0: {9}}, [], None)
+    with pytest.raises(IndexError):
+        prop.propagate([np.array([7], np.int32)], dom, {0: None}, [], None)
+
+
+def array_q(values):
+    from array import array
+
+    return array("Q", values)

@@ -43,10 +43,12 @@ TEN
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import time
-from collections.abc import Callable, Iterable, Sequence
+from array import array
+from collections.abc import Callable, Iterable, MutableSequence, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
@@ -73,6 +75,8 @@ def _load_fill() -> Any:
 _fill: Any = _load_fill()
 
 Status = Literal["filled", "no_fill", "timeout"]
+#: Cell domains, indexed by cell id (row * width + column): tile bit masks.
+Domains: TypeAlias = "array[int] | MutableSequence[int]"
 Progress = Callable[[str, int, int], None]
 
 #: Longest slot the filler accepts (the C pass keeps per-position masks on the stack).
@@ -308,12 +312,14 @@ class _Problem:
         all_slots = grid.slots()
         if not all_slots:
             raise QueryError("the grid has no slot (no run of two or more open cells)")
-        # Cells and their starting domains.
-        dom: dict[int, int] = {}
+        # Cells and their starting domains (a uint64 per cell id for the C loop; ints beyond 63 tiles).
+        dom: Domains = array("Q", bytes(8 * grid.height * width)) if n_codes <= 63 else [0] * (grid.height * width)
+        open_ids: set[int] = set()
         self.fixed_cells: set[int] = set()
         for r, c in grid.open_cells():
             v = grid.cell(r, c)
             cid = r * width + c
+            open_ids.add(cid)
             if v is None:
                 dom[cid] = self.full
             else:
@@ -323,9 +329,9 @@ class _Problem:
                 dom[cid] = 1 << code
                 self.fixed_cells.add(cid)
         if region is None:
-            target = set(dom)
+            target = set(open_ids)
         else:
-            target = {r * width + c for r, c in region if (r * width + c) in dom}
+            target = {r * width + c for r, c in region if (r * width + c) in open_ids}
         in_slot = {r * width + c for s in all_slots for r, c in s.cells}
         # The cells the fill writes (a cell in no slot is left as it is).
         self.target = (target - self.fixed_cells) & in_slot
@@ -372,13 +378,28 @@ class _Problem:
         self.free_cells = sorted(cid for cid in self.target if cid not in in_complete)
         self.dom0 = dom
         self.names = [s.name for s in slots]
+        self.propagator: Any = None
+        if use_c:
+            by_cell: list[list[tuple[int, int]]] = [[] for _ in range(len(dom))]
+            for cid, refs in self.cell_slots.items():
+                by_cell[cid] = refs
+            self.propagator = _fill.Propagator(
+                self.rows,
+                self.slot_cells,
+                by_cell,
+                bytes(self.complete),
+                self.same_len,
+                allow_repeats,
+                functools.partial(np.frombuffer, dtype=np.int32),
+                time.monotonic,
+            )
 
     # -- initial state -------------------------------------------------------------------------
 
-    def initial(self) -> tuple[list[np.ndarray], dict[int, int]]:
+    def initial(self) -> tuple[list[np.ndarray], Domains]:
         """Candidates filtered by the fixed cells alone (no propagation); raises for a fixed word not in the lexicon."""
         cand: list[np.ndarray] = []
-        dom = dict(self.dom0)
+        dom = self.dom0[:]
         for si, s in enumerate(self.slots):
             cells = self.slot_cells[si]
             fully_fixed = all(c in self.fixed_cells for c in cells)
@@ -429,15 +450,24 @@ class _Search:
         self._wcache: dict[int, np.ndarray] = {}
 
     def propagate(
-        self, cand: list[np.ndarray], dom: dict[int, int], queue: "dict[int, set[int] | None]", singles: Iterable[int] = ()
+        self, cand: list[np.ndarray], dom: Domains, queue: "dict[int, set[int] | None]", singles: Iterable[int] = ()
     ) -> None:
         """Arc consistency from the slots in ``queue``; raises :class:`_Conflict` at a wipe-out.
 
         ``queue`` maps a slot to the positions whose cell domain shrank
         since it was last filtered (``None``: all of them; an empty set: none,
-        only its candidates changed).
+        only its candidates changed). The loop runs in C when the extension
+        is built (``_fill.Propagator``); this is its twin, step for step.
         """
         p = self.p
+        if p.propagator is not None:
+            got = p.propagator.propagate(cand, dom, queue, list(singles), self.deadline)
+            self.filters = p.propagator.filters
+            if got == -2:
+                raise _Timeout()
+            if got >= 0:
+                raise _Conflict(got)
+            return
         pending = list(queue)
         dirty: dict[int, set[int] | None] = dict(queue)
         newly_single = list(singles)
@@ -493,7 +523,7 @@ class _Search:
 
     # -- choices ---------------------------------------------------------------------------------------
 
-    def choose(self, cand: list[np.ndarray], dom: dict[int, int]) -> tuple[str, int] | None:
+    def choose(self, cand: list[np.ndarray], dom: Domains) -> tuple[str, int] | None:
         p = self.p
         best = None
         best_key = math.inf
@@ -539,7 +569,7 @@ class _Search:
         key = p.prio[si][c].astype(np.float64) * _PRIORITY_WEIGHT + score + self._noise(rows.shape[1], rows.shape[0])[c]
         return int(c[int(np.argmax(key))])
 
-    def cell_value(self, cand: list[np.ndarray], dom: dict[int, int], cid: int) -> int:
+    def cell_value(self, cand: list[np.ndarray], dom: Domains, cid: int) -> int:
         """The tile for a cell that leaves its slots the most (priority-weighted) candidates."""
         p = self.p
         m = dom[cid]
@@ -575,21 +605,21 @@ class _Search:
                 self._last_report = now
                 self.progress("fill", self.best_depth, self._decisions_total)
 
-    def run(self, cand0: list[np.ndarray], dom0: dict[int, int]) -> tuple[list[np.ndarray], dict[int, int]] | None:
+    def run(self, cand0: list[np.ndarray], dom0: Domains) -> tuple[list[np.ndarray], Domains] | None:
         """Search from a propagated state with restarts; the filled state, or ``None`` when none exists."""
         p = self.p
         self._decisions_total = sum(1 for si, c in enumerate(cand0) if p.complete[si] and len(c) > 1) + len(p.free_cells)
         budget = float(_FIRST_BUDGET)
         while True:
             try:
-                return self._dfs(list(cand0), dict(dom0), int(budget))
+                return self._dfs(list(cand0), dom0[:], int(budget))
             except _BudgetOut:
                 self.restarts += 1
                 self.noise.clear()
                 budget *= _BUDGET_GROWTH
 
-    def _dfs(self, cand: list[np.ndarray], dom: dict[int, int], budget: int) -> tuple[list[np.ndarray], dict[int, int]] | None:
-        stack: list[tuple[list[np.ndarray], dict[int, int], str, int, int]] = []
+    def _dfs(self, cand: list[np.ndarray], dom: Domains, budget: int) -> tuple[list[np.ndarray], Domains] | None:
+        stack: list[tuple[list[np.ndarray], Domains, str, int, int]] = []
         failures = 0
         while True:
             self._tick(len(stack))
@@ -601,7 +631,7 @@ class _Search:
                 value = self.ranked_value(cand, var)
             else:
                 value = self.cell_value(cand, dom, var)
-            child_c, child_d = list(cand), dict(dom)
+            child_c, child_d = list(cand), dom[:]
             try:
                 self._assign(child_c, child_d, kind, var, value)
                 stack.append((cand, dom, kind, var, value))
@@ -624,7 +654,7 @@ class _Search:
                         return None
                     cand, dom, kind, var, value = stack.pop()
 
-    def _assign(self, cand: list[np.ndarray], dom: dict[int, int], kind: str, var: int, value: int) -> None:
+    def _assign(self, cand: list[np.ndarray], dom: Domains, kind: str, var: int, value: int) -> None:
         p = self.p
         if kind == "slot":
             cand[var] = np.array([value], np.int32)
@@ -640,7 +670,7 @@ class _Search:
             dom[var] = 1 << value
             self.propagate(cand, dom, {t: {k} for t, k in p.cell_slots[var]})
 
-    def _refute(self, cand: list[np.ndarray], dom: dict[int, int], kind: str, var: int, value: int) -> None:
+    def _refute(self, cand: list[np.ndarray], dom: Domains, kind: str, var: int, value: int) -> None:
         p = self.p
         if kind == "slot":
             c = cand[var]
@@ -848,7 +878,7 @@ def _stats(search: _Search) -> dict[str, int]:
     return {"nodes": search.nodes, "failures": search.failures, "restarts": search.restarts, "filters": search.filters}
 
 
-def _result(p: _Problem, cand: list[np.ndarray], dom: dict[int, int], search: _Search) -> FillResult:
+def _result(p: _Problem, cand: list[np.ndarray], dom: Domains, search: _Search) -> FillResult:
     alphabet = p.buckets.alphabet
     values: dict[tuple[int, int], str | None] = {}
     for cid in p.target:
