@@ -9,9 +9,10 @@ The fill is a constraint search over the grid's slots:
 * *propagation* keeps the two consistent (arc consistency between crossing
   slots): filtering a slot's candidates by its cells' domains shrinks the
   domains to the tiles the surviving candidates use, which wakes the
-  crossing slots, until nothing changes. One filtering pass is the hot
-  loop; it runs in the C extension ``lexigraph._fill`` when built, else
-  in NumPy (:func:`_filter_py`, held to the same answers by the tests);
+  crossing slots, until nothing changes. That loop is the hot path; it
+  runs in the C extension ``lexigraph._fill`` when built (``Propagator``),
+  else in Python and NumPy (:meth:`_Search.propagate`, :func:`_filter_py`),
+  held to the same states by the tests;
 * the search picks the slot with the fewest candidates per unit of
   conflict weight (slots whose filtering wiped out get heavier: *dom/wdeg*),
   tries its best candidate (highest priority first, then the one that
