@@ -1,0 +1,228 @@
+"""Word attributes as NumPy columns of the length buckets, for study queries.
+
+Every column is computed once per length bucket, for all of its words in a
+few array passes, and kept in the store's cache: alphagrams (each row's tiles
+sorted), the number of anagrams, vowel and distinct-tile counts, point
+values, draw combinations and probability ranks. Batch membership of many
+candidate rows (a word plus a hook tile, a prefix plus a word) is a binary
+search of the sorted bucket, one ``np.searchsorted`` call for all of them.
+
+>>> import lexigraph
+>>> lex = lexigraph.load(["care", "race", "acre", "cares", "scare"])
+>>> store = store_of(lex)
+>>> alphagram_rows(store, 4).tolist()[0]  # 'acre' -> a c e r, as codes
+[1, 2, 3, 4]
+>>> anagram_counts(store, 4).tolist()
+[3, 3, 3]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+import numpy as np
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .alphabet import Alphabet
+    from .lexicon import Lexicon
+    from .probability import TileSet
+
+T = TypeVar("T")
+
+
+class StoreLike(Protocol):
+    """The part of the store (``lex.store``) that study queries use."""
+
+    @property
+    def alphabet(self) -> "Alphabet": ...
+
+    @property
+    def lengths(self) -> list[int]: ...
+
+    def first(self, length: int) -> int: ...
+
+    def rows(self, length: int) -> np.ndarray: ...
+
+    def priorities(self) -> np.ndarray: ...
+
+    def words_of_ids(self, ids: np.ndarray) -> list[str]: ...
+
+    def cached(self, key: Any, factory: Callable[[], T]) -> T: ...
+
+
+class _LocalStore:
+    """A stand-in for ``lex.store`` until the engine's store lands (same names)."""
+
+    def __init__(self, lex: "Lexicon") -> None:
+        self._lex = lex
+        self.alphabet = lex.alphabet
+        self._cache: dict[Any, Any] = {}
+
+    @property
+    def lengths(self) -> list[int]:
+        return self._lex.lengths
+
+    def first(self, length: int) -> int:
+        return int(self._lex._buckets[length][0])
+
+    def rows(self, length: int) -> np.ndarray:
+        if length not in self._lex._buckets:
+            return np.zeros((0, length), np.uint8)
+        return self._lex._rows(length)
+
+    def priorities(self) -> np.ndarray:
+        return self._lex._priorities()
+
+    def words_of_ids(self, ids: np.ndarray) -> list[str]:
+        return self._lex._words_of_ids(np.asarray(ids, np.int64))
+
+    def cached(self, key: Any, factory: Callable[[], T]) -> T:
+        if key not in self._cache:
+            self._cache[key] = factory()
+        return self._cache[key]  # type: ignore[no-any-return]
+
+
+def store_of(lex: "Lexicon") -> StoreLike:
+    """The store of ``lex`` as study queries see it."""
+    cache = lex._np_cache
+    store = cache.get(("study", "store"))
+    if store is None:
+        store = cache[("study", "store")] = _LocalStore(lex)
+    return store  # type: ignore[no-any-return]
+
+
+def keys(rows: np.ndarray) -> np.ndarray:
+    """Rows of tile codes as fixed-width byte strings (one per row), for sorting and search."""
+    rows = np.ascontiguousarray(rows, np.uint8)
+    width = rows.shape[1]
+    if width == 0:
+        return np.zeros(len(rows), "S1")
+    return rows.view(f"S{width}").ravel()
+
+
+def contains_rows(store: StoreLike, candidates: np.ndarray) -> np.ndarray:
+    """For each row of ``candidates`` (m, n) uint8, whether it is a word of ``n`` tiles.
+
+    One binary search of the sorted bucket for all rows (codes are never 0,
+    so byte-string order is tile order).
+    """
+    m, n = candidates.shape
+    if m == 0 or n == 0 or n not in store.lengths:
+        return np.zeros(m, bool)
+    bucket = keys(store.rows(n))
+    q = keys(candidates)
+    at = np.searchsorted(bucket, q)
+    at_c = np.minimum(at, len(bucket) - 1)
+    return (at < len(bucket)) & (bucket[at_c] == q)
+
+
+def prefix_ranges(sorted_keys: np.ndarray, prefixes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each row of ``prefixes`` (m, k), the range of ``sorted_keys`` (width > k) starting with it."""
+    m, k = prefixes.shape
+    high = np.full((m, k + 1), 255, np.uint8)
+    high[:, :k] = prefixes
+    lo = np.searchsorted(sorted_keys, keys(prefixes), "left")
+    hi = np.searchsorted(sorted_keys, keys(high), "right")
+    return lo, hi
+
+
+def alphagram_rows(store: StoreLike, length: int) -> np.ndarray:
+    """Each word's tiles sorted by code: its alphagram, a (count, length) array."""
+    return store.cached(("study", "alpha", length), lambda: np.sort(store.rows(length), axis=1))
+
+
+def alphagram_groups(store: StoreLike, length: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(group of each word, words per group, group keys sorted): words sharing an alphagram share a group."""
+
+    def build() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        ks = keys(alphagram_rows(store, length))
+        uniq, inverse, counts = np.unique(ks, return_inverse=True, return_counts=True)
+        return inverse.ravel().astype(np.int64), counts.astype(np.int64), uniq
+
+    return store.cached(("study", "groups", length), build)
+
+
+def anagram_counts(store: StoreLike, length: int) -> np.ndarray:
+    """How many words of the lexicon share each word's alphagram (the word included)."""
+
+    def build() -> np.ndarray:
+        inverse, counts, _ = alphagram_groups(store, length)
+        return counts[inverse]
+
+    return store.cached(("study", "anagrams", length), build)
+
+
+def lut(codes: Any, size: int = 256, dtype: Any = bool) -> np.ndarray:
+    """A lookup table over tile codes: True (or the given values) at ``codes``."""
+    table = np.zeros(size, dtype)
+    table[np.asarray(list(codes), np.int64)] = True
+    return table
+
+
+def vowel_counts(store: StoreLike, length: int) -> np.ndarray:
+    """Vowel tiles per word."""
+    table = lut(store.alphabet.vowel_codes, dtype=np.uint8)
+    return store.cached(("study", "vowels", length), lambda: table[store.rows(length)].sum(1, dtype=np.int64))
+
+
+def distinct_counts(store: StoreLike, length: int) -> np.ndarray:
+    """Distinct tiles per word."""
+
+    def build() -> np.ndarray:
+        alpha = alphagram_rows(store, length)
+        if length == 0 or not len(alpha):
+            return np.zeros(len(alpha), np.int64)
+        return 1 + (np.diff(alpha, axis=1) != 0).sum(1, dtype=np.int64)
+
+    return store.cached(("study", "distinct", length), build)
+
+
+def tile_counts(rows: np.ndarray, code: int) -> np.ndarray:
+    """How many times tile ``code`` occurs in each row."""
+    return (rows == code).sum(1, dtype=np.int64)
+
+
+def tile_set(store: StoreLike, tiles: Any = None) -> "TileSet":
+    """The tile set for ``store``'s words: its alphabet's, or ``tiles`` (a preset name, an alphabet file
+    or an :class:`~lexigraph.alphabet.Alphabet`) matched tile by label. A ``QueryError`` when there is none."""
+    from .alphabet import Alphabet
+    from .errors import AlphabetError, QueryError
+    from .probability import TileSet
+
+    def build() -> TileSet:
+        if tiles is None:
+            return TileSet.of(store.alphabet)
+        try:
+            source = Alphabet.load(tiles)
+        except AlphabetError as e:
+            raise QueryError(f"tile set: {e}") from None
+        return TileSet.of(store.alphabet, source)
+
+    key = tiles.name if isinstance(tiles, Alphabet) else tiles
+    return store.cached(("study", "tileset", key), build)
+
+
+def combinations(store: StoreLike, length: int, blanks: int = 2, bag: "TileSet | None" = None) -> np.ndarray:
+    """Draw combinations of every word of ``length`` tiles (see :mod:`lexigraph.probability`)."""
+    bag = bag or tile_set(store)
+    bag.check_blanks(blanks)
+    return store.cached(
+        ("study", "combos", bag.name, length, blanks), lambda: bag.combinations_column(store.rows(length), blanks)
+    )
+
+
+def probability_ranks(store: StoreLike, length: int, blanks: int = 2, bag: "TileSet | None" = None) -> np.ndarray:
+    """Probability rank of every word among the words of its length (1: most probable; ties share)."""
+    from .probability import competition_ranks
+
+    bag = bag or tile_set(store)
+    return store.cached(
+        ("study", "rank", bag.name, length, blanks), lambda: competition_ranks(combinations(store, length, blanks, bag))
+    )
+
+
+def point_values(store: StoreLike, length: int, bag: "TileSet | None" = None) -> np.ndarray:
+    """Point value of every word of ``length`` tiles."""
+    bag = bag or tile_set(store)
+    return store.cached(("study", "points", bag.name, length), lambda: bag.points_column(store.rows(length)))
