@@ -235,7 +235,7 @@ class Not:
     item: "Query"
 
     def __str__(self) -> str:
-        return f"not {_group(self.item)}"
+        return f"not {_group(self.item, Not)}"
 
 
 @dataclass(frozen=True)
@@ -243,7 +243,7 @@ class And:
     items: tuple["Query", ...]
 
     def __str__(self) -> str:
-        return " and ".join(_group(i, inside=And) for i in self.items)
+        return " and ".join(_group(i, And) for i in self.items)
 
 
 @dataclass(frozen=True)
@@ -251,7 +251,7 @@ class Or:
     items: tuple["Query", ...]
 
     def __str__(self) -> str:
-        return " or ".join(_group(i, inside=Or) for i in self.items)
+        return " or ".join(_group(i, Or) for i in self.items)
 
 
 Condition = Union[
@@ -281,8 +281,9 @@ def _quote(arg: str) -> str:
     return "'" + arg.replace("'", "''") + "'"
 
 
-def _group(item: "Query", inside: type | None = None) -> str:
-    if isinstance(item, (And, Or)) and not isinstance(item, inside or ()):  # type: ignore[arg-type]
+def _group(item: "Query", parent: type) -> str:
+    """``item`` as text inside ``parent``, in parentheses where the grammar would otherwise regroup it."""
+    if isinstance(item, Or) or (isinstance(item, And) and parent is not Or):
         return f"({item})"
     return str(item)
 
@@ -615,6 +616,37 @@ class _Evaluator:
             self.memo[key] = other
         return self.memo[key]  # type: ignore[no-any-return]
 
+    def validate(self, q: Query) -> None:
+        """Check every argument of the tree before any bucket is read: errors never depend on the words."""
+        if isinstance(q, (And, Or)):
+            if not q.items:
+                raise QueryError(f"search: an empty {type(q).__name__}")
+            for item in q.items:
+                self.validate(item)
+        elif isinstance(q, Not):
+            self.validate(q.item)
+        elif isinstance(q, Pattern):
+            self.pattern(q.text)
+        elif isinstance(q, (Anagram, Subanagram)):
+            self.rack(q.rack)
+        elif isinstance(q, (TakesPrefix, TakesSuffix)):
+            self.codes(q.text, q.keyword)
+        elif isinstance(q, Contains):
+            self.codes(q.tiles, q.keyword)
+        elif isinstance(q, (FrontHook, BackHook)):
+            self.hook_tiles(q.tiles)
+        elif isinstance(q, InnerHook):
+            if q.side not in ("front", "back"):
+                raise QueryError(f"inner-hook: the side is 'front' or 'back', not {q.side!r}")
+        elif isinstance(q, Points):
+            self.bag().point_table()
+        elif isinstance(q, Probability):
+            self.bag().check_blanks(self.blanks)
+        elif isinstance(q, InList):
+            self.other(q.name)
+        elif not isinstance(q, (Length, Vowels, Distinct, Anagrams, Priority)):
+            raise QueryError(f"search: {q!r} is not a condition")
+
     # -- which lengths can match -------------------------------------------------------
 
     def lengths(self, q: Query, universe: frozenset[int]) -> frozenset[int]:
@@ -627,7 +659,7 @@ class _Evaluator:
         if isinstance(q, Pattern):
             cells = self.pattern(q.text)
             fixed = sum(c is not None for c in cells)
-            if None in cells:
+            if fixed < len(cells):
                 return frozenset(n for n in universe if n >= fixed)
             return universe & {fixed}
         if isinstance(q, Contains):
@@ -780,13 +812,13 @@ class _Evaluator:
     def pattern_mask(self, cells: Cells, n: int, idx: np.ndarray) -> np.ndarray:
         rows = self.store.rows(n)
         full = self.n_tiles
-        if None not in cells:
+        stars = [j for j, c in enumerate(cells) if c is None]
+        if not stars:
             if len(cells) != n:
                 return np.zeros(len(idx), bool)
             head, middle, tail = cells, [], []
         else:
-            first = cells.index(None)
-            last = len(cells) - 1 - cells[::-1].index(None)
+            first, last = stars[0], stars[-1]
             head, middle, tail = cells[:first], cells[first : last + 1], cells[last + 1 :]
             if sum(c is not None for c in cells) > n:
                 return np.zeros(len(idx), bool)
@@ -880,8 +912,9 @@ def search_ids(
             raise QueryError(f"{name} must be a non-negative integer")
     store = store_of(lex)
     ev = _Evaluator(lex, store, lists or {}, blanks, tiles)
-    if sort == "probability" or _uses(q, Probability):
+    if sort == "probability":
         ev.bag().check_blanks(blanks)
+    ev.validate(q)
     lengths = sorted(ev.lengths(q, frozenset(store.lengths)))
     id_parts, len_parts, rank_parts, group_parts = [], [], [], []
     for n in lengths:
