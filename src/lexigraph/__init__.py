@@ -50,6 +50,6 @@ __all__ = [
     "SourceError",
     "build",
     "load",
-    "open",
     "__version__",
 ]
+# `open` is deliberately not in __all__: `from lexigraph import *` must not shadow the built-in.

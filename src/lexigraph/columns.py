@@ -18,78 +18,24 @@ search of the sorted bucket, one ``np.searchsorted`` call for all of them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .alphabet import Alphabet
     from .lexicon import Lexicon
     from .probability import TileSet
+    from .store import Store
 
-T = TypeVar("T")
-
-
-class StoreLike(Protocol):
-    """The part of the store (``lex.store``) that study queries use."""
-
-    @property
-    def alphabet(self) -> "Alphabet": ...
-
-    @property
-    def lengths(self) -> list[int]: ...
-
-    def first(self, length: int) -> int: ...
-
-    def rows(self, length: int) -> np.ndarray: ...
-
-    def priorities(self) -> np.ndarray: ...
-
-    def words_of_ids(self, ids: np.ndarray) -> list[str]: ...
-
-    def cached(self, key: Any, factory: Callable[[], T]) -> T: ...
+def store_of(lex: "Lexicon") -> "Store":
+    """The store of ``lex`` (its length buckets and caches)."""
+    return lex.store
 
 
-class _LocalStore:
-    """A stand-in for ``lex.store`` until the engine's store lands (same names)."""
-
-    def __init__(self, lex: "Lexicon") -> None:
-        self._lex = lex
-        self.alphabet = lex.alphabet
-        self._cache: dict[Any, Any] = {}
-
-    @property
-    def lengths(self) -> list[int]:
-        return self._lex.lengths
-
-    def first(self, length: int) -> int:
-        return int(self._lex._buckets[length][0])
-
-    def rows(self, length: int) -> np.ndarray:
-        if length not in self._lex._buckets:
-            return np.zeros((0, length), np.uint8)
-        return self._lex._rows(length)
-
-    def priorities(self) -> np.ndarray:
-        return self._lex._priorities()
-
-    def words_of_ids(self, ids: np.ndarray) -> list[str]:
-        return self._lex._words_of_ids(np.asarray(ids, np.int64))
-
-    def cached(self, key: Any, factory: Callable[[], T]) -> T:
-        if key not in self._cache:
-            self._cache[key] = factory()
-        return self._cache[key]  # type: ignore[no-any-return]
-
-
-def store_of(lex: "Lexicon") -> StoreLike:
-    """The store of ``lex`` as study queries see it."""
-    cache = lex._np_cache
-    store = cache.get(("study", "store"))
-    if store is None:
-        store = cache[("study", "store")] = _LocalStore(lex)
-    return store  # type: ignore[no-any-return]
+def first_id(store: "Store", length: int) -> int:
+    """The id of the first word of ``length`` tiles (0 when there are none)."""
+    b = store.bucket(length)
+    return 0 if b is None else b.first
 
 
 def keys(rows: np.ndarray) -> np.ndarray:
@@ -101,7 +47,7 @@ def keys(rows: np.ndarray) -> np.ndarray:
     return rows.view(f"S{width}").ravel()
 
 
-def contains_rows(store: StoreLike, candidates: np.ndarray) -> np.ndarray:
+def contains_rows(store: "Store", candidates: np.ndarray) -> np.ndarray:
     """For each row of ``candidates`` (m, n) uint8, whether it is a word of ``n`` tiles.
 
     One binary search of the sorted bucket for all rows (codes are never 0,
@@ -127,12 +73,12 @@ def prefix_ranges(sorted_keys: np.ndarray, prefixes: np.ndarray) -> tuple[np.nda
     return lo, hi
 
 
-def alphagram_rows(store: StoreLike, length: int) -> np.ndarray:
+def alphagram_rows(store: "Store", length: int) -> np.ndarray:
     """Each word's tiles sorted by code: its alphagram, a (count, length) array."""
     return store.cached(("study", "alpha", length), lambda: np.sort(store.rows(length), axis=1))
 
 
-def alphagram_groups(store: StoreLike, length: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def alphagram_groups(store: "Store", length: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(group of each word, words per group, group keys sorted): words sharing an alphagram share a group."""
 
     def build() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -143,7 +89,7 @@ def alphagram_groups(store: StoreLike, length: int) -> tuple[np.ndarray, np.ndar
     return store.cached(("study", "groups", length), build)
 
 
-def anagram_counts(store: StoreLike, length: int) -> np.ndarray:
+def anagram_counts(store: "Store", length: int) -> np.ndarray:
     """How many words of the lexicon share each word's alphagram (the word included)."""
 
     def build() -> np.ndarray:
@@ -160,13 +106,13 @@ def lut(codes: Any, size: int = 256, dtype: Any = bool) -> np.ndarray:
     return table
 
 
-def vowel_counts(store: StoreLike, length: int) -> np.ndarray:
+def vowel_counts(store: "Store", length: int) -> np.ndarray:
     """Vowel tiles per word."""
     table = lut(store.alphabet.vowel_codes, dtype=np.uint8)
     return store.cached(("study", "vowels", length), lambda: table[store.rows(length)].sum(1, dtype=np.int64))
 
 
-def distinct_counts(store: StoreLike, length: int) -> np.ndarray:
+def distinct_counts(store: "Store", length: int) -> np.ndarray:
     """Distinct tiles per word."""
 
     def build() -> np.ndarray:
@@ -183,7 +129,7 @@ def tile_counts(rows: np.ndarray, code: int) -> np.ndarray:
     return (rows == code).sum(1, dtype=np.int64)
 
 
-def tile_set(store: StoreLike, tiles: Any = None) -> "TileSet":
+def tile_set(store: "Store", tiles: Any = None) -> "TileSet":
     """The tile set for ``store``'s words: its alphabet's, or ``tiles`` (a preset name, an alphabet file
     or an :class:`~lexigraph.alphabet.Alphabet`) matched tile by label. A ``QueryError`` when there is none."""
     from .alphabet import Alphabet
@@ -203,7 +149,7 @@ def tile_set(store: StoreLike, tiles: Any = None) -> "TileSet":
     return store.cached(("study", "tileset", key), build)
 
 
-def combinations(store: StoreLike, length: int, blanks: int = 2, bag: "TileSet | None" = None) -> np.ndarray:
+def combinations(store: "Store", length: int, blanks: int = 2, bag: "TileSet | None" = None) -> np.ndarray:
     """Draw combinations of every word of ``length`` tiles (see :mod:`lexigraph.probability`)."""
     bag = bag or tile_set(store)
     bag.check_blanks(blanks)
@@ -212,7 +158,7 @@ def combinations(store: StoreLike, length: int, blanks: int = 2, bag: "TileSet |
     )
 
 
-def probability_ranks(store: StoreLike, length: int, blanks: int = 2, bag: "TileSet | None" = None) -> np.ndarray:
+def probability_ranks(store: "Store", length: int, blanks: int = 2, bag: "TileSet | None" = None) -> np.ndarray:
     """Probability rank of every word among the words of its length (1: most probable; ties share)."""
     from .probability import competition_ranks
 
@@ -222,7 +168,7 @@ def probability_ranks(store: StoreLike, length: int, blanks: int = 2, bag: "Tile
     )
 
 
-def point_values(store: StoreLike, length: int, bag: "TileSet | None" = None) -> np.ndarray:
+def point_values(store: "Store", length: int, bag: "TileSet | None" = None) -> np.ndarray:
     """Point value of every word of ``length`` tiles."""
     bag = bag or tile_set(store)
     return store.cached(("study", "points", bag.name, length), lambda: bag.points_column(store.rows(length)))

@@ -11,7 +11,13 @@ from __future__ import annotations
 import numpy as np
 
 from .errors import LexiconError, SourceError
-from .graph import ACCEPT_BIT, ARC_SHIFT, LAST_BIT, MAX_ARCS, MinimalGraph, expand_words
+from .graph import MinimalGraph, expand_words
+
+# The .daw entry: bits 0-7 letter, bit 8 a word ends here, bit 9 last of its list, bits 10-31 child index.
+ACCEPT_BIT = 1 << 8
+LAST_BIT = 1 << 9
+ARC_SHIFT = 10
+MAX_ARCS = 1 << (32 - ARC_SHIFT)
 
 
 def looks_like(data: bytes) -> bool:

@@ -28,10 +28,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .columns import StoreLike, contains_rows, keys, prefix_ranges, store_of
+from .columns import contains_rows, first_id, keys, prefix_ranges, store_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from .lexicon import Lexicon
+    from .store import Store
 
 INNER = "·"
 
@@ -62,7 +63,7 @@ class Hooks:
         }
 
 
-def _tail_sorted(store: StoreLike, length: int) -> tuple[np.ndarray, np.ndarray]:
+def _tail_sorted(store: "Store", length: int) -> tuple[np.ndarray, np.ndarray]:
     """The bucket of ``length`` ordered by each row's tiles after the first: (order, tail keys)."""
 
     def build() -> tuple[np.ndarray, np.ndarray]:
@@ -83,7 +84,7 @@ def _spread(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return flat, np.concatenate([starts, ends[-1:]]) if len(ends) else np.zeros(1, np.int64)
 
 
-def hook_codes(store: StoreLike, rows: np.ndarray) -> tuple[list[bytes], list[bytes], np.ndarray, np.ndarray]:
+def hook_codes(store: "Store", rows: np.ndarray) -> tuple[list[bytes], list[bytes], np.ndarray, np.ndarray]:
     """Hooks of every row of ``rows`` (m, n) uint8 tile codes (words or not).
 
     Returns (front hook codes per row, back hook codes per row, front inner
@@ -112,7 +113,7 @@ def hook_codes(store: StoreLike, rows: np.ndarray) -> tuple[list[bytes], list[by
     return front, back, inner_front, inner_back
 
 
-def hooks_of_rows(store: StoreLike, words: list[str], rows: np.ndarray) -> list[Hooks]:
+def hooks_of_rows(store: "Store", words: list[str], rows: np.ndarray) -> list[Hooks]:
     """:class:`Hooks` of words of one length given with their tile codes."""
     front, back, inner_front, inner_back = hook_codes(store, rows)
     labels = store.alphabet.labels
@@ -122,13 +123,13 @@ def hooks_of_rows(store: StoreLike, words: list[str], rows: np.ndarray) -> list[
     return out
 
 
-def hooks_of_ids(store: StoreLike, ids: np.ndarray, lengths: np.ndarray, words: list[str]) -> list[Hooks]:
+def hooks_of_ids(store: "Store", ids: np.ndarray, lengths: np.ndarray, words: list[str]) -> list[Hooks]:
     """:class:`Hooks` of word ids (with their lengths and words), in the order given."""
     ids = np.asarray(ids, np.int64)
     out: list[Hooks | None] = [None] * len(ids)
     for n in np.unique(lengths).tolist():
         at = np.flatnonzero(lengths == n)
-        rows = store.rows(n)[ids[at] - store.first(n)]
+        rows = store.rows(n)[ids[at] - first_id(store, n)]
         for i, h in zip(at.tolist(), hooks_of_rows(store, [words[i] for i in at.tolist()], rows)):
             out[i] = h
     return out  # type: ignore[return-value]

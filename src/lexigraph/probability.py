@@ -200,7 +200,7 @@ class WordProbability:
 
 def word_probability(lex: Any, word: str, *, blanks: int = 2, tiles: Any = None) -> WordProbability:
     """See :meth:`lexigraph.Lexicon.probability`."""
-    from .columns import probability_ranks, store_of, tile_set
+    from .columns import first_id, probability_ranks, store_of, tile_set
 
     if not isinstance(word, str):
         raise QueryError(f"probability() needs a str, not {type(word).__name__}")
@@ -214,7 +214,7 @@ def word_probability(lex: Any, word: str, *, blanks: int = 2, tiles: Any = None)
     i = lex.word_id(word)
     if i is not None:
         n = len(codes)
-        rank = int(probability_ranks(store, n, blanks, bag)[i - store.first(n)])
+        rank = int(probability_ranks(store, n, blanks, bag)[i - first_id(store, n)])
     return WordProbability(
         word=bag.alphabet.decode(codes),
         alphagram=bag.alphabet.decode(bytes(sorted(codes))),

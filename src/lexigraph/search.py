@@ -35,11 +35,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Union
 import numpy as np
 
 from . import columns
-from .columns import StoreLike, contains_rows, keys, prefix_ranges, store_of
+from .columns import contains_rows, first_id, keys, prefix_ranges, store_of
 from .errors import LexiconError, QueryError
 
 if TYPE_CHECKING:  # pragma: no cover
     from .lexicon import Lexicon
+    from .store import Store
     from .probability import TileSet
 
 MAX_EXPRESSION = 10_000
@@ -554,7 +555,7 @@ ListSource = Union["Lexicon", Iterable[str], str]
 
 
 class _Evaluator:
-    def __init__(self, lex: "Lexicon", store: StoreLike, lists: Mapping[str, Any], blanks: int, tiles: Any) -> None:
+    def __init__(self, lex: "Lexicon", store: "Store", lists: Mapping[str, Any], blanks: int, tiles: Any) -> None:
         self.lex = lex
         self.store = store
         self.lists = dict(lists)
@@ -728,7 +729,7 @@ class _Evaluator:
         if isinstance(q, Length):
             return np.full(len(idx), n in q.range)
         if isinstance(q, Priority):
-            return q.range.mask(store.priorities()[store.first(n) + idx])
+            return q.range.mask(store.priorities()[first_id(store, n) + idx])
         if isinstance(q, Vowels):
             return q.range.mask(columns.vowel_counts(store, n)[idx])
         if isinstance(q, Distinct):
@@ -806,7 +807,7 @@ class _Evaluator:
         other_store = store_of(other) if other is not self.lex else store
         if other_store.alphabet.labels == store.alphabet.labels:
             return contains_rows(other_store, np.ascontiguousarray(store.rows(n)[idx]))
-        words = store.words_of_ids(store.first(n) + idx)
+        words = store.words_of_ids(first_id(store, n) + idx)
         return np.asarray(other.check_many(words), bool)
 
     def pattern_mask(self, cells: Cells, n: int, idx: np.ndarray) -> np.ndarray:
@@ -922,7 +923,7 @@ def search_ids(
         rows = ev.run(q, n, np.arange(count, dtype=np.int64))
         if not len(rows):
             continue
-        id_parts.append(store.first(n) + rows)
+        id_parts.append(first_id(store, n) + rows)
         len_parts.append(np.full(len(rows), n, np.int64))
         if sort == "probability":
             rank_parts.append(columns.probability_ranks(store, n, blanks, ev.bag())[rows])
@@ -958,13 +959,13 @@ def _uses(q: Query, kind: type) -> bool:
     return isinstance(q, kind)
 
 
-def _order(store: StoreLike, ids: np.ndarray, lens: np.ndarray, sort: str, ranks: np.ndarray | None) -> np.ndarray:
+def _order(store: "Store", ids: np.ndarray, lens: np.ndarray, sort: str, ranks: np.ndarray | None) -> np.ndarray:
     """Positions of ``ids`` in result order."""
     width = int(lens.max())
     padded = np.zeros((len(ids), width), np.uint8)
     for n in np.unique(lens).tolist():
         at = np.flatnonzero(lens == n)
-        padded[at, :n] = store.rows(n)[ids[at] - store.first(n)]
+        padded[at, :n] = store.rows(n)[ids[at] - first_id(store, n)]
     order = np.argsort(keys(padded), kind="stable")
     if sort == "length":
         order = order[np.argsort(lens[order], kind="stable")]

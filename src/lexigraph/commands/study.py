@@ -3,7 +3,7 @@
 >>> from lexigraph.commands import Context
 >>> doc = SEARCH.run(Context(), {"expression": "length 7 and anagram aeinrst", "sort": "probability", "limit": 2})
 >>> doc["count"], doc["total"], doc["results"][0]["word"]
-(2, 9, 'retains')
+(2, 9, 'anestri')
 >>> list(HOOKS.text(HOOKS.run(Context(), {"words": ["care", "cares"]})))
 ['s ·CARE· drstx', 's ·CARES· s']
 """
@@ -69,7 +69,7 @@ def details(lex: "Lexicon", ids: Any, lengths: Any, *, blanks: int = 2, tiles: A
     values: dict[str, list[Any]] = {k: [None] * len(words) for k in fields}
     for n in np.unique(lengths).tolist():
         at = order[np.searchsorted(lengths[order], n) : np.searchsorted(lengths[order], n, "right")]
-        rows = ids[at] - store.first(n)
+        rows = ids[at] - columns.first_id(store, n)
         alpha = columns.alphagram_rows(store, n)[rows]
         per = {
             "anagrams": columns.anagram_counts(store, n)[rows].tolist(),
