@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .columns import contains_rows, first_id, keys, prefix_ranges, store_of
+from .columns import SortedKeys, bucket_keys, contains_rows, first_id, keys, store_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from .lexicon import Lexicon
@@ -63,14 +63,14 @@ class Hooks:
         }
 
 
-def _tail_sorted(store: "Store", length: int) -> tuple[np.ndarray, np.ndarray]:
-    """The bucket of ``length`` ordered by each row's tiles after the first: (order, tail keys)."""
+def tail_keys(store: "Store", length: int) -> tuple[np.ndarray, SortedKeys]:
+    """The bucket of ``length`` ordered by each row's tiles after the first: (order, keys of the tails)."""
 
-    def build() -> tuple[np.ndarray, np.ndarray]:
+    def build() -> tuple[np.ndarray, SortedKeys]:
         rows = store.rows(length)
         tails = np.ascontiguousarray(rows[:, 1:])
         order = np.argsort(keys(tails), kind="stable")
-        return order, keys(np.ascontiguousarray(tails[order]))
+        return order, SortedKeys.of(np.ascontiguousarray(tails[order]), len(store.alphabet))
 
     return store.cached(("study", "tails", length), build)
 
@@ -96,12 +96,12 @@ def hook_codes(store: "Store", rows: np.ndarray) -> tuple[list[bytes], list[byte
     back: list[bytes] = [b""] * m
     if m and n + 1 in store.lengths:
         longer = store.rows(n + 1)
-        lo, hi = prefix_ranges(keys(longer), rows)
+        lo, hi = bucket_keys(store, n + 1).ranges(rows)
         flat, at = _spread(lo, hi)
         blob = longer[flat, n].tobytes()
         back = [blob[a:b] for a, b in zip(at[:-1].tolist(), at[1:].tolist())]
-        order, tails = _tail_sorted(store, n + 1)
-        lo, hi = prefix_ranges(tails, rows)
+        order, tails = tail_keys(store, n + 1)
+        lo, hi = tails.ranges(rows)
         flat, at = _spread(lo, hi)
         blob = longer[order[flat], 0].tobytes()
         front = [blob[a:b] for a, b in zip(at[:-1].tolist(), at[1:].tolist())]

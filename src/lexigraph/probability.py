@@ -126,27 +126,47 @@ class TileSet:
         return self.points
 
     def combinations_column(self, rows: np.ndarray, blanks: int = 2) -> np.ndarray:
-        """:meth:`combinations` of every row of a (count, length) array, in a few array passes per tile.
+        """:meth:`combinations` of every row of a (count, length) array, a few array passes per tile.
 
+        The rows' tile counts come from one histogram per block of rows; each
+        tile then updates the polynomial coefficients of the rows that hold it.
         int64 when every value fits, Python integers (dtype object) for long words.
         """
         self.check_blanks(blanks)
         count, length = rows.shape
-        exact = comb(self.total, length) < _INT64_SAFE
-        dtype: Any = np.int64 if exact else object
-        e = [np.ones(count, dtype)] + [np.zeros(count, dtype) for _ in range(blanks)]
-        present = np.unique(rows) if count else np.zeros(0, np.uint8)
-        for code in present.tolist():
-            w = (rows == code).sum(1, dtype=np.int64)
+        dtype: Any = np.int64 if comb(self.total, length) < _INT64_SAFE else object
+        width = len(self.counts)  # codes 0..n
+        tables = {}
+        for code in range(1, width):
             n = self.counts[code]
-            table = np.array([comb(n, k) for k in range(length + 1)] + [0] * (blanks + 1), dtype)
-            # factor_s = C(n, w - s), 0 when w < s: index w - s, with negative ones sent to a 0 entry.
-            factors = [table[np.where(w >= s, w - s, length + 1)] for s in range(blanks + 1)]
-            e = [sum((e[i] * factors[j - i] for i in range(j + 1)), np.zeros(count, dtype)) for j in range(blanks + 1)]
-        total = np.zeros(count, dtype)
-        for j in range(blanks + 1):
-            total = total + comb(self.blanks, j) * e[j]
-        return total
+            # C(n, k) for k = 0..length, then zeros: index w - s of a negative count lands on a 0.
+            tables[code] = np.array([comb(n, k) for k in range(length + 1)] + [0] * (blanks + 2), dtype)
+        out = np.zeros(count, dtype)
+        block = max(1, 4_000_000 // width)
+        for start in range(0, count, block):
+            part = np.asarray(rows[start : start + block], np.int64)
+            m = len(part)
+            hist = np.bincount((part + width * np.arange(m)[:, None]).ravel(), minlength=m * width)
+            hist = hist.reshape(m, width).T.copy()  # one contiguous row per tile code
+            e = [np.ones(m, dtype)] + [np.zeros(m, dtype) for _ in range(blanks)]
+            for code in np.flatnonzero(hist.any(axis=1)).tolist():
+                if code == 0:
+                    continue
+                sel = np.flatnonzero(hist[code])
+                w = hist[code][sel]
+                table = tables[code]
+                f = [table[np.where(w >= s, w - s, length + 1)] for s in range(blanks + 1)]
+                old = [x[sel] for x in e]
+                for j in range(blanks + 1):
+                    acc = old[j] * f[0]
+                    for i in range(j):
+                        acc = acc + old[i] * f[j - i]
+                    e[j][sel] = acc
+            total = np.zeros(m, dtype)
+            for j in range(blanks + 1):
+                total = total + comb(self.blanks, j) * e[j]
+            out[start : start + m] = total
+        return out
 
     def points_column(self, rows: np.ndarray) -> np.ndarray:
         """Point value of every row."""

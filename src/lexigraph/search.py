@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Union
 import numpy as np
 
 from . import columns
-from .columns import contains_rows, first_id, keys, prefix_ranges, store_of
+from .columns import contains_rows, first_id, keys, store_of
 from .errors import LexiconError, QueryError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -783,11 +783,11 @@ class _Evaluator:
         tiles = self.hook_tiles(q.tiles)
         if tiles is None:  # any tile: is there a longer word around this one?
             if isinstance(q, BackHook):
-                lo, hi = prefix_ranges(keys(store.rows(n + 1)), sub)
+                lo, hi = columns.bucket_keys(store, n + 1).ranges(sub)
             else:
-                from .hooks import _tail_sorted
+                from .hooks import tail_keys
 
-                lo, hi = prefix_ranges(_tail_sorted(store, n + 1)[1], sub)
+                lo, hi = tail_keys(store, n + 1)[1].ranges(sub)
             return hi > lo
         ok = np.zeros(len(idx), bool)
         cand = np.empty((len(idx), n + 1), np.uint8)
