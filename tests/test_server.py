@@ -67,6 +67,12 @@ def _boom(ctx: Context, p: Mapping[str, Any]) -> dict[str, Any]:
     raise RuntimeError("a bug")
 
 
+def _info(ctx: Context, p: Mapping[str, Any]) -> dict[str, Any]:
+    assert p.get("file") is None
+    lex = ctx.lexicon()
+    return {"command": "info", "lexicon": ctx.lexicon_spec, "word_count": len(lex), "results": []}
+
+
 def _text(doc: Mapping[str, Any]) -> list[str]:
     return [r["word"] for r in doc.get("results", [])]
 
@@ -89,7 +95,9 @@ TEST_COMMANDS = [
     ), _sleep, _text),
     Command("boom", "Fail.", (Param("kind", "query or bug", default="bug"),), _boom, _text),
     Command("build", "Writes files: never served.", (), _boom, _text, writes_files=True),
-    Command("info", "Reads a client-named file: never served.", (Param("file", "a file"),), _boom, _text),
+    Command("load", "Needs a client-named file: never served.", (Param("file", "a file", required=True),), _boom, _text),
+    Command("info", "An optional file: not offered; answers for the chosen lexicon.",
+            (Param("file", "a file"), Param("verbose", "more", kind="bool", default=False)), _info, _text),
 ]
 
 
@@ -172,19 +180,23 @@ def test_datamuse_words(client):
 def test_index_lists_served_commands_and_lexicons(client):
     doc = client.get("/api").json()
     names = [c["name"] for c in doc["commands"]]
-    assert names == ["check", "match", "fill", "slow", "boom"]          # build writes files; info reads a client's file
+    assert names == ["check", "match", "fill", "slow", "boom", "info"]  # build writes files; load needs a client's file
     match = next(c for c in doc["commands"] if c["name"] == "match")
     assert [p["name"] for p in match["params"]] == ["pattern", "min_priority", "sort"]   # cli_only hidden
     assert [x["name"] for x in doc["lexicons"]] == ["small", "enable"] and doc["default_lexicon"] == "small"
     assert client.get("/api/lexicons").json()["results"][1]["words"] == 172820
     assert client.get("/api/build").status_code == 404
-    assert client.get("/api/info", params={"file": "/etc/passwd"}).status_code == 404
+    assert client.get("/api/load", params={"file": "/etc/passwd"}).status_code == 404
+    r = client.get("/api/info", params={"file": "/etc/passwd"})
+    assert r.status_code == 400 and "unknown parameter 'file'" in r.json()["error"]["message"]
+    assert client.get("/api/info").json()["word_count"] == len(WORDS)
+    assert [p["name"] for p in next(c for c in doc["commands"] if c["name"] == "info")["params"]] == ["verbose"]
 
 
 def test_openapi_describes_every_route(client):
     spec = client.get("/openapi.json").json()
     assert spec["openapi"].startswith("3.")
-    assert set(spec["paths"]) == {"/api/check", "/api/match", "/api/fill", "/api/slow", "/api/boom", "/words", "/api/lexicons"}
+    assert set(spec["paths"]) == {"/api/check", "/api/match", "/api/fill", "/api/slow", "/api/boom", "/api/info", "/words", "/api/lexicons"}
     get = spec["paths"]["/api/match"]["get"]
     assert {p["name"]: p["schema"]["type"] for p in get["parameters"]} == {
         "pattern": "string", "min_priority": "integer", "sort": "string", "lexicon": "string"}

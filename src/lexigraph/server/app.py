@@ -27,7 +27,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..commands import Command, Context, Document, all_commands
+from ..commands import Command, Context, Document, Param, all_commands
 from ..errors import FileFormatError, LexiconError, QueryError
 from . import params as P
 from .lexicons import LexiconPool, UnknownLexicon
@@ -81,23 +81,35 @@ def _status_of(e: LexiconError) -> int:
     return 400
 
 
-_FILE_NAMES = {"file", "path", "source", "output", "dest", "files", "paths"}
+_FILE_NAMES = {"file", "path", "source", "output", "dest", "files", "paths", "out"}
+
+
+def _names_a_file(p: Param) -> bool:
+    """A parameter that names a file on the server's disk (the client names lexicons only by served names)."""
+    completer = getattr(p, "completer", None)
+    if completer == "lexicon":
+        return False
+    if completer == "file":
+        return True
+    return p.name in _FILE_NAMES or (p.metavar is not None and "FILE" in p.metavar.upper())
+
+
+def http_params(cmd: Command) -> list[Param]:
+    """The parameters a command takes over HTTP: not the command line's own, nor file names."""
+    return [p for p in P.http_params(cmd.params) if not _names_a_file(p)]
 
 
 def served(cmd: Command) -> bool:
     """Whether a command is offered over HTTP.
 
-    Commands that write files are not, nor those that read a file named by
-    the client (a parameter called ``file``, ``path``, ``source``... or with
-    a ``FILE`` metavar): a client names lexicons only by the names the
-    server was started with.
+    Commands that write files are not, nor those that need a file named by
+    the client; an optional file parameter (``info FILE``) is simply not
+    offered, and the command answers for the chosen lexicon. Parameters
+    that name lexicons (``diff A B``) take the names the server was started with.
     """
     if cmd.writes_files:
         return False
-    for p in P.http_params(cmd.params):
-        if p.name in _FILE_NAMES or (p.metavar is not None and "FILE" in p.metavar.upper()):
-            return False
-    return True
+    return not any(p.required and _names_a_file(p) for p in P.http_params(cmd.params))
 
 
 def cap_results(doc: Document, limit: int) -> Document:
@@ -167,21 +179,23 @@ class Server:
 
     def run_command(self, cmd: Command, lexicon: str | None, values: dict[str, Any], deadline: float) -> bytes:
         """One command on the named lexicon, in a worker thread; the lexicon is held until the answer is made."""
-        slot = self.pool.slot(lexicon)
-        held: list[Any] = []
+        chosen = self.pool.slot(lexicon).name
+        held: list[tuple[Any, Any]] = []
 
-        def opener(_spec: str | None) -> Any:
+        def opener(spec: str | None) -> Any:
+            # The command's lexicon, or another one it names (diff A B): by the server's names only.
+            slot = self.pool.slot(chosen if spec is None else spec)
             h = slot.acquire()
-            held.append(h)
+            held.append((slot, h))
             return h.lexicon
 
-        ctx = Context(lexicon_spec=slot.name, opener=opener, deadline=deadline, max_results=self.limits.max_results)
+        ctx = Context(lexicon_spec=chosen, opener=opener, deadline=deadline, max_results=self.limits.max_results)
         try:
             doc = cmd.run(ctx, values)
             # Serialise here, while the lexicon is still held: a document may hold views of the file.
             return dump(cap_results(doc, self.limits.max_results))
         finally:
-            for h in held:
+            for slot, h in held:
                 slot.release(h)
 
 
@@ -250,11 +264,11 @@ def build_app(
             qlex, qrest = _pop_lexicon(list(request.query_params.multi_items()))
             if qrest:
                 raise ApiError(400, "QueryError", "a POST takes its parameters in the JSON body")
-            values = P.from_json(cmd.params, dict(rest))
+            values = P.from_json(http_params(cmd), dict(rest))
             lexicon = lexicon or qlex
         else:
             lexicon, rest = _pop_lexicon(list(request.query_params.multi_items()))
-            values = P.from_query(cmd.params, rest)
+            values = P.from_query(http_params(cmd), rest)
         server.pool.slot(lexicon)  # an unknown name is a 404 before any work
         heavy = name in server.limits.heavy
         doc = await server.run(lambda deadline: server.run_command(cmd, lexicon, values, deadline), heavy=heavy)
@@ -270,7 +284,7 @@ def build_app(
                     "params": [
                         {"name": p.name, "help": p.help, "kind": p.kind, "many": p.many, "required": p.required,
                          "default": p.default, "choices": list(p.choices) if p.choices else None}
-                        for p in P.http_params(c.params)
+                        for p in http_params(c)
                     ],
                 }
                 for c in server.commands.values()
@@ -286,7 +300,8 @@ def build_app(
 
     async def openapi_json(request: Request) -> Response:
         if "spec" not in spec_cache:
-            spec_cache["spec"] = openapi(list(server.commands.values()), server.pool.names, server.limits.max_results)
+            spec_cache["spec"] = openapi(list(server.commands.values()), server.pool.names, server.limits.max_results,
+                                         params_of=http_params)
         return JSONResponse(spec_cache["spec"])
 
     async def datamuse_words(request: Request) -> Response:

@@ -12,11 +12,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .. import __version__
 from ..commands import Command
+from ..commands import Param
 from .params import http_params, json_schema
 
 _ERROR = {"$ref": "#/components/schemas/Error"}
@@ -31,14 +32,19 @@ def _responses(ok: dict[str, Any], *extra: int) -> dict[str, Any]:
     return out
 
 
-def openapi(commands: Sequence[Command], lexicons: Sequence[str], max_results: int) -> dict[str, Any]:
+def openapi(
+    commands: Sequence[Command],
+    lexicons: Sequence[str],
+    max_results: int,
+    params_of: Callable[[Command], Sequence[Param]] | None = None,
+) -> dict[str, Any]:
     """The description: one GET and one POST per command, ``/words``, ``/api/lexicons``."""
     lex_schema = {"type": "string", "enum": list(lexicons), "default": lexicons[0] if lexicons else None}
     lex_param = {"name": "lexicon", "in": "query", "required": False, "schema": lex_schema,
                  "description": "which of the server's lexicons answers (default: the first)"}
     paths: dict[str, Any] = {}
     for cmd in commands:
-        ps = http_params(cmd.params)
+        ps = params_of(cmd) if params_of is not None else http_params(cmd.params)
         query = [
             {"name": p.name, "in": "query", "required": p.required, "description": p.help,
              "schema": json_schema(p), **({"style": "form", "explode": True} if p.many else {})}
