@@ -454,3 +454,119 @@ def test_serve_options_and_start_errors(capsys, tmp_path):
     bad.write_text("no=\n")
     args = parser.parse_args(["--lexicon", "a=x.lex", "--lexicon", "a=y.lex"])
     assert main(args) == 2
+
+
+# -- the registry's commands: HTTP answers the command line's --json and the Python API ------------------------
+
+REGISTRY_CASES = [
+    ("check", {"words": ["quixotic", "qxz", "QI"]}, ["check", "quixotic", "qxz", "QI"]),
+    ("words", {"prefix": "zyz"}, ["words", "--prefix", "zyz"]),
+    ("words", {"length": 2, "limit": 5, "offset": 3}, ["words", "--length", "2", "--limit", "5", "--offset", "3"]),
+    ("children", {"prefixes": ["dude", "qu"]}, ["children", "dude", "qu"]),
+    ("children", {}, ["children"]),
+    ("info", {}, ["info"]),
+    ("stats", {}, ["stats"]),
+    ("anagram", {"racks": ["AALNST?"], "exact": True}, ["anagram", "AALNST?", "--exact"]),
+    ("anagram", {"racks": ["retains"], "sort": "length"}, ["anagram", "retains", "--sort", "length"]),
+    ("anagram", {"racks": ["AALNST?"], "table": True}, ["anagram", "AALNST?", "--table"]),
+    ("match", {"patterns": ["??mo??t", "quixot*"]}, ["match", "??mo??t", "quixot*"]),
+    ("match", {"patterns": ["q[^u]*"], "limit": 5}, ["match", "q[^u]*", "--limit", "5"]),
+    ("match", {"patterns": ["?????"], "count": True}, ["match", "?????", "--count"]),
+    ("cross", {"pattern_a": "e???y", "pos_a": 2, "pattern_b": "d???", "pos_b": 1},
+     ["cross", "e???y", "2", "d???", "1"]),
+]
+
+
+def _registry():
+    return {c.name: c for c in all_commands()}
+
+
+@pytest.fixture(scope="module")
+def builtin_client():
+    with TestClient(create_app()) as c:
+        yield c
+
+
+def _unpaged(doc, cli_doc):
+    # The server pages every list at its max_results, so a command that pages says its "total" even when
+    # the whole list fits; that one field is the only difference allowed, and only when nothing was cut.
+    if "total" in doc and "total" not in cli_doc and doc["total"] == doc["count"]:
+        doc = {k: v for k, v in doc.items() if k != "total"}
+    return doc
+
+
+@pytest.mark.parametrize("name,params,argv", REGISTRY_CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(REGISTRY_CASES)])
+def test_registry_command_over_http_is_the_command_lines_json(builtin_client, capsys, name, params, argv):
+    if name not in _registry():
+        pytest.skip(f"no {name} command in the registry")
+    from lexigraph import cli
+
+    status = cli.main([*argv, "--json"])
+    assert status in (0, 1)
+    expected = json.loads(capsys.readouterr().out)
+    got = builtin_client.post(f"/api/{name}", json=params)
+    assert got.status_code == 200, got.text
+    assert _unpaged(got.json(), expected) == expected
+    # The same through GET, with the query string's spelling of lists and flags.
+    query = [(k, str(x).lower() if isinstance(x, bool) else str(x))
+             for k, v in params.items() for x in (v if isinstance(v, list) else [v])]
+    assert _unpaged(builtin_client.get(f"/api/{name}", params=query).json(), expected) == expected
+
+
+def test_registry_answers_are_the_python_apis(builtin_client):
+    if not {"check", "match", "anagram", "children", "diff"} <= set(_registry()):
+        pytest.skip("the core commands are not in the registry")
+    lex = lexigraph.open()
+    doc = builtin_client.get("/api/match", params={"patterns": "??mo??t"}).json()
+    assert [r["word"] for r in doc["results"]] == lex.match("??mo??t")
+    doc = builtin_client.get("/api/anagram", params={"racks": "aalnst?", "exact": "1"}).json()
+    assert [r["word"] for r in doc["results"]] == lex.anagram("aalnst?", mode="exact")
+    doc = builtin_client.get("/api/children", params={"prefixes": "dude"}).json()
+    assert ["$"] * doc["results"][0]["is_word"] + doc["results"][0]["tiles"] == lex.children("dude")
+    doc = builtin_client.post("/api/check", json={"words": ["cat", "qxz"]}).json()
+    assert [r["valid"] for r in doc["results"]] == [lex.check("cat"), lex.check("qxz")]
+
+
+def test_diff_and_info_name_served_lexicons_only(lexfile):
+    if not {"diff", "info"} <= set(_registry()):
+        pytest.skip("no diff or info command in the registry")
+    app = create_app([("small", str(lexfile)), ("enable", None)])
+    with TestClient(app) as c:
+        doc = c.get("/api/diff", params={"a": "small", "b": "enable"}).json()
+        expected = lexigraph.open(lexfile).diff(lexigraph.open())
+        assert doc["only_a"] == expected.to_dict()["only_a"] if "only_a" in doc else True
+        r = c.get("/api/info", params={"file": "/etc/passwd"})
+        assert r.status_code == 404 and r.json()["error"]["type"] == "UnknownLexicon"
+        assert c.get("/api/info", params={"file": "enable"}).json()["word_count"] == 172820
+        assert c.get("/api/build").status_code == 404 and c.get("/api/export").status_code == 404
+
+
+def test_lexigraph_serve_runs_and_answers(tmp_path):
+    import socket
+    import subprocess
+    import sys
+
+    path = tmp_path / "small.lex"
+    lexigraph.build(WORDS, path)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "lexigraph", "serve", "--port", str(port), "--lexicon",
+                             f"small={path}"], stderr=subprocess.PIPE, text=True)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                health = httpx.get(url + "/healthz", timeout=2).json()
+                break
+            except httpx.HTTPError:
+                assert proc.poll() is None and time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.1)
+        assert health["lexicons"] == ["small"]
+        assert httpx.get(url + "/words", params={"sp": "ca*"}).json() == [
+            {"word": w, "score": 50} for w in ("cast", "cat", "cats")]
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=30)
+    assert f"serving small on http://127.0.0.1:{port}/" in err

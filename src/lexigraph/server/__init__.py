@@ -36,18 +36,18 @@ EXTRA_HINT = "lexigraph serve needs the web stack: pip install 'lexigraph[serve]
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``serve`` options to ``parser`` (the command line's ``serve`` subparser)."""
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
-    parser.add_argument("--port", type=int, default=8080, help="port to listen on (default 8080)")
+    parser.add_argument("--host", default="127.0.0.1", metavar="ADDRESS", help="address to listen on (default 127.0.0.1: this machine only)")
+    parser.add_argument("--port", type=int, metavar="PORT", default=8080, help="port to listen on (default 8080)")
     parser.add_argument(
         "--lexicon", "-L", dest="lexicons", action="append", metavar="NAME=FILE",
         help="serve FILE under NAME (repeatable; the first is the default; a rebuilt FILE is picked up "
         "without a restart). Without it: the built-in ENABLE lexicon as 'enable'",
     )
-    parser.add_argument("--max-results", type=int, default=1000, help="most results in one answer (default 1000)")
-    parser.add_argument("--timeout", type=float, default=10.0, help="seconds a request may take (default 10)")
-    parser.add_argument("--workers", type=int, default=4, help="threads answering queries (default 4)")
-    parser.add_argument("--max-body", type=int, default=64 * 1024, help="largest request body in bytes (default 65536)")
-    parser.add_argument("--max-fills", type=int, default=2, help="fills and suggestions running at once (default 2)")
+    parser.add_argument("--max-results", type=int, metavar="N", default=1000, help="most results in one answer (default 1000)")
+    parser.add_argument("--timeout", type=float, metavar="SECONDS", default=10.0, help="seconds a request may take (default 10)")
+    parser.add_argument("--workers", type=int, metavar="N", default=4, help="threads answering queries (default 4)")
+    parser.add_argument("--max-body", type=int, metavar="BYTES", default=64 * 1024, help="largest request body in bytes (default 65536)")
+    parser.add_argument("--max-fills", type=int, metavar="N", default=2, help="fills and suggestions running at once (default 2)")
     parser.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"),
                         help="server log detail (default warning)")
 

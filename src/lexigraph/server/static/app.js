@@ -468,7 +468,9 @@ async function showCandidates() {
       const doc = await api("fill", body);
       words = (doc.results || doc.suggestions || []).map((r) => ({ word: wordOf(r), note: r.keeps != null ? r.keeps : r.score }));
     } else if (has("match")) {
-      words = ((await api("match", { pattern })).results || []).map((r) => ({ word: wordOf(r) }));
+      const body = {}; body[firstParam("match", ["pattern", "patterns"])] = pattern;
+      if (paramNames("match").includes("limit")) body.limit = 200;
+      words = ((await api("match", body)).results || []).map((r) => ({ word: wordOf(r) }));
     } else {
       const r = await fetch("/words?" + new URLSearchParams({ sp: pattern, max: 200, lexicon: state.lexicon }));
       words = (await r.json()).map((d) => ({ word: d.word }));
