@@ -238,6 +238,8 @@ def test_the_page_and_its_files(client):
     ("get", "/nope", {}, 404, "NotFound", "Not Found"),
     ("delete", "/api/match", {}, 405, "MethodNotAllowed", "Method Not Allowed"),
     ("get", "/api/boom", {"params": {"kind": "query"}}, 400, "QueryError", "not a tile: '!'"),
+    ("get", "/api/match", {"params": {"pattern": "/etc/passwd"}}, 400, "QueryError", "file names on the server"),
+    ("post", "/api/check", {"json": {"words": ["cat", "/etc"]}}, 400, "QueryError", "file names on the server"),
 ])
 def test_errors_are_json(client, method, path, kw, status, type_, words):
     r = client.request(method.upper(), path, **kw)

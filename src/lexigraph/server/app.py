@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -110,6 +111,24 @@ def served(cmd: Command) -> bool:
     if cmd.writes_files:
         return False
     return not any(p.required and _names_a_file(p) for p in P.http_params(cmd.params))
+
+
+def refuse_paths(cmd: Command, values: dict[str, Any]) -> None:
+    """Refuse a text value that names an existing file or folder on the server.
+
+    Some commands read a file when a value names one (a position, a game
+    file); over HTTP a client must send the content, not a name on the
+    server's disk. Values that name lexicons are checked against the
+    server's own names instead.
+    """
+    for p in http_params(cmd):
+        if p.kind != "str" or getattr(p, "completer", None) == "lexicon":
+            continue
+        value = values.get(p.name)
+        for v in value if isinstance(value, list) else [value]:
+            if isinstance(v, str) and v and len(v) < 4096 and "\n" not in v and os.path.exists(v):
+                raise ApiError(400, "QueryError", f"parameter {p.name!r}: file names on the server are not accepted "
+                               "over HTTP; send the content instead")
 
 
 def cap_results(doc: Document, limit: int) -> Document:
@@ -269,6 +288,7 @@ def build_app(
         else:
             lexicon, rest = _pop_lexicon(list(request.query_params.multi_items()))
             values = P.from_query(http_params(cmd), rest)
+        refuse_paths(cmd, values)
         server.pool.slot(lexicon)  # an unknown name is a 404 before any work
         heavy = name in server.limits.heavy
         doc = await server.run(lambda deadline: server.run_command(cmd, lexicon, values, deadline), heavy=heavy)

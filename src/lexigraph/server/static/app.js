@@ -464,9 +464,9 @@ async function showCandidates() {
   try {
     let words;
     if (has("fill") && paramNames("fill").includes("suggest")) {
-      const body = { suggest: name }; body[firstParam("fill", ["grid", "source", "text"])] = gridText();
+      const body = { suggest: name }; body[firstParam("fill", ["grid_text", "grid", "text"])] = gridText();
       const doc = await api("fill", body);
-      words = (doc.results || doc.suggestions || []).map((r) => ({ word: wordOf(r), note: r.keeps != null ? r.keeps : r.score }));
+      words = (doc.results || []).map((r) => ({ word: wordOf(r), note: r.score }));
     } else if (has("match")) {
       const body = {}; body[firstParam("match", ["pattern", "patterns"])] = pattern;
       if (paramNames("match").includes("limit")) body.limit = 200;
@@ -515,17 +515,20 @@ function applyFill(doc) {
 
 async function fillGrid(regionOnly) {
   if (!has("fill")) return;
-  const body = {}; body[firstParam("fill", ["grid", "source", "text"])] = gridText();
+  const body = {}; body[firstParam("fill", ["grid_text", "grid", "text"])] = gridText();
   if (regionOnly) {
     const b = regionBox();
-    if (b) body.region = `${b.top + 1},${b.left + 1}-${b.bottom + 1},${b.right + 1}`;
+    if (b) body.region = `r${b.top + 1}c${b.left + 1}:r${b.bottom + 1}c${b.right + 1}`;
     else { const cells = slotCells(grid.r, grid.c, grid.across); if (!cells.length) return; body.region = slotName(cells, grid.across); }
   }
   setStatus($("grid-status"), "filling…");
   try {
     const doc = await api("fill", body);
     if (applyFill(doc)) { drawGrid(); showCandidates(); }
-    setStatus($("grid-status"), doc.message || doc.status || (doc.found === false ? "no fill found" : "filled"), doc.found === false);
+    const done = doc.status === "filled";
+    const text = done ? `filled ${doc.count} slots${doc.lowest_priority != null ? `; lowest priority ${doc.lowest_priority}, mean ${doc.mean_priority}` : ""}`
+      : doc.status === "no_fill" ? `no fill exists: ${doc.reason || ""}` : "no fill found within the time limit";
+    setStatus($("grid-status"), text, !done);
   } catch (err) { setStatus($("grid-status"), err.message, true); }
 }
 
