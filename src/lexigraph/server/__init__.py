@@ -46,6 +46,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-results", type=int, metavar="N", default=1000, help="most results in one answer (default 1000)")
     parser.add_argument("--timeout", type=float, metavar="SECONDS", default=10.0, help="seconds a request may take (default 10)")
     parser.add_argument("--workers", type=int, metavar="N", default=4, help="threads answering queries (default 4)")
+    parser.add_argument("--max-pending", type=int, metavar="N", default=128,
+                        help="requests running or queued before new ones get 503 (default 128)")
     parser.add_argument("--max-body", type=int, metavar="BYTES", default=64 * 1024, help="largest request body in bytes (default 65536)")
     parser.add_argument("--max-fills", type=int, metavar="N", default=2, help="fills and suggestions running at once (default 2)")
     parser.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"),
@@ -55,13 +57,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _limits_from(args: argparse.Namespace) -> "Limits":
     from .app import Limits
 
-    for name in ("max_results", "workers", "max_body", "max_fills"):
+    for name in ("max_results", "workers", "max_body", "max_fills", "max_pending"):
         if getattr(args, name) < 1:
             raise LexiconError(f"--{name.replace('_', '-')} must be at least 1")
     if not args.timeout > 0:
         raise LexiconError("--timeout must be more than 0")
     return Limits(max_body=args.max_body, max_results=args.max_results, timeout=args.timeout,
-                  workers=args.workers, max_heavy=args.max_fills)
+                  workers=args.workers, max_heavy=args.max_fills, max_pending=args.max_pending)
 
 
 def create_app(

@@ -49,7 +49,7 @@ class Limits:
     max_results: int = 1000            # results in one answer; the rest is counted in "total"
     timeout: float = 10.0              # seconds a request may take
     workers: int = 4                   # threads running commands
-    max_pending: int = 32              # commands running or queued before new ones get 503
+    max_pending: int = 128             # commands running or queued before new ones get 503
     max_heavy: int = 2                 # fills and suggestions running at once
     heavy: frozenset[str] = HEAVY
     grace: float = 1.0                 # extra seconds a command past its deadline has to hand back its answer
