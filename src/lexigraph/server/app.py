@@ -114,7 +114,7 @@ def served(cmd: Command) -> bool:
 
 
 def refuse_paths(cmd: Command, values: dict[str, Any]) -> None:
-    """Refuse a text value that names an existing file or folder on the server.
+    """Refuse a text value that names an existing file on the server.
 
     Some commands read a file when a value names one (a position, a game
     file); over HTTP a client must send the content, not a name on the
@@ -126,7 +126,7 @@ def refuse_paths(cmd: Command, values: dict[str, Any]) -> None:
             continue
         value = values.get(p.name)
         for v in value if isinstance(value, list) else [value]:
-            if isinstance(v, str) and v and len(v) < 4096 and "\n" not in v and os.path.exists(v):
+            if isinstance(v, str) and v and len(v) < 4096 and "\n" not in v and os.path.isfile(v):
                 raise ApiError(400, "QueryError", f"parameter {p.name!r}: file names on the server are not accepted "
                                "over HTTP; send the content instead")
 
