@@ -142,7 +142,11 @@ def test_grid_candidates_are_the_slot_pattern(page):
     page.click("#grid-new")
     page.click("#grid .cell >> nth=0")
     page.keyboard.type("zo")
-    page.wait_for_function("document.querySelector('#slot-title').textContent.includes('zo??')")
+    try:
+        page.wait_for_function("document.querySelector('#slot-title').textContent.includes('zo??')", timeout=10000)
+    except sync_api.TimeoutError:
+        raise AssertionError(f"title: {page.inner_text('#slot-title')!r}, focus: "
+                             f"{page.evaluate('document.activeElement.outerHTML')}") from None
     page.wait_for_function("document.querySelectorAll('#candidates li').length > 1")
     shown = page.eval_on_selector_all("#candidates li", "els => els.map(e => e.textContent)")
     assert sorted(shown) == sorted(lexigraph.open().match("zo??"))[:200] or set(shown) <= set(lexigraph.open().match("zo??"))

@@ -290,7 +290,8 @@ def build_app(
             values = P.from_query(http_params(cmd), rest)
         refuse_paths(cmd, values)
         server.pool.slot(lexicon)  # an unknown name is a 404 before any work
-        heavy = name in server.limits.heavy
+        # A fill is long; the same command asked for one slot's suggestions is not.
+        heavy = name in server.limits.heavy and not values.get("suggest")
         doc = await server.run(lambda deadline: server.run_command(cmd, lexicon, values, deadline), heavy=heavy)
         return Response(doc, media_type="application/json")
 

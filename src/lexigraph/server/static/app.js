@@ -452,15 +452,21 @@ function gridText() {
   return lines.join("\n") + "\n";
 }
 
-async function showCandidates() {
+function showCandidates() {
+  // The title at once; the list a moment later, so typing a word asks the server once, not per letter.
   const cells = slotCells(grid.r, grid.c, grid.across);
-  const list = $("candidates");
   const seq = ++grid.seq;
-  list.innerHTML = "";
+  $("candidates").innerHTML = "";
+  clearTimeout(grid.timer);
   if (!cells.length) { $("slot-title").textContent = "Candidates"; return; }
   const name = slotName(cells, grid.across);
   const pattern = cells.map(([r, c]) => grid.v[r * grid.cols + c] || "?").join("");
   $("slot-title").textContent = `Candidates for ${name} (${pattern})`;
+  grid.timer = setTimeout(() => loadCandidates(seq, name, pattern), 120);
+}
+
+async function loadCandidates(seq, name, pattern) {
+  const list = $("candidates");
   try {
     let words;
     if (has("fill") && paramNames("fill").includes("suggest")) {
