@@ -648,3 +648,8 @@ def test_the_registrys_long_queries_are_bounded():
                 assert r.json()["error"]["type"] == "TimeLimit"
             # The worker came back: the next request is answered.
             assert httpx.get(url + "/api/check", params={"words": "cat"}, timeout=30).status_code == 200
+
+
+def test_openapi_passes_a_validator(builtin_client):
+    validator = pytest.importorskip("openapi_spec_validator", reason="openapi-spec-validator is not installed")
+    validator.validate(builtin_client.get("/openapi.json").json())
