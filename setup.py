@@ -43,6 +43,6 @@ setup(
     cmdclass={"build_ext": optional_build_ext},
     ext_modules=[
         # optional: without a compiler the build goes on and lexigraph runs its pure-Python paths.
-        Extension("lexigraph._speedups", ["src/lexigraph/_speedups.c"], optional=True),
+        Extension("lexigraph._speedups", ["src/lexigraph/_speedups.c"], depends=["src/lexigraph/arc.h"], optional=True),
     ],
 )

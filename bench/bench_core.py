@@ -74,7 +74,7 @@ def main() -> None:
     probes += ["".join(rng.sample("abcdefghijklmnopqrstuvwxyz", len(w))) for w in probes[:25_000]]
     rng.shuffle(probes)
     few = probes[:3000]
-    pure = lexicon._pure_python(lexicon._ByteLexicon(open_path(lex_path)))  # as without the C extension
+    pure = lexigraph.open(lex_path, pure_python=True)  # as without the C extension
     t = measure({
         "set": lambda: [w in s for w in probes],
         "lexigraph `w in lex`": lambda: [w in lex for w in probes],
@@ -147,7 +147,7 @@ def main() -> None:
         f"- build of TWL06: median {builds[1]:.2f} s (target < 2 s)\n"
         f"- graph: {info['graph']['arcs']:,} four-byte arcs incl. the null arc (target <= 126,696)\n"
         f"- file: {size:,} bytes (target < 4 MB)\n"
-        f"- C extension: {'built' if lexicon._speedups is not None else 'NOT built (pure-Python paths)'}\n"
+        f"- C extension: {'built' if probe.c_extension_available() else 'NOT built (pure-Python paths)'}\n"
     )
     print("\n".join(out))
 

@@ -151,3 +151,57 @@ def test_rack_longer_than_any_word(twl):
         twl.anagram("abc", mode="bogus")
     with pytest.raises(QueryError):
         twl.anagram("abc", through="?")
+
+
+@given(
+    words_st,
+    st.text(alphabet="abcdefg", max_size=7),
+    st.integers(0, 3),
+    st.sampled_from(["sub", "exact", "super"]),
+    st.text(alphabet="abcdef", max_size=2),
+)
+def test_every_search_plan_gives_the_oracle_answer(words, rack, blanks, mode, through):
+    """The C graph walk, its Python twin, the alphagram index and the column scan agree with brute force."""
+    from lexigraph import anagram as A
+
+    if not rack and not blanks:
+        rack = "a"
+    lex = lexigraph.load(words, min_length=1, alphabet=ABC)
+    pure = lexigraph.Lexicon(lexigraph.fileformat.open_bytes(bytes(lex.store.buffer)), pure_python=True)
+    parsed = A.parse_rack(lex.alphabet, rack + "?" * blanks)
+    board = lex.alphabet.encode(through) or b""
+    expected = oracle(sorted(set(words)), rack, blanks, mode, through, 1, None)
+    size = parsed.size + len(board)
+    lo = max(1, len(board) + 1 if board else 1)
+    hi = size if mode != "super" else max(lex.lengths)
+    lo = size if mode != "sub" else lo
+    plans = {
+        "scan": A.find_ids(lex.store, parsed, mode=mode, through=board, min_length=1),
+        "python walk": A.walk_ids(pure.store, pure.graph, pure.probe, parsed, mode=mode, through=board,
+                                  min_length=lo, max_length=hi),
+    }
+    if lex.probe.uses_c:
+        plans["c walk"] = A.walk_ids(lex.store, lex.graph, lex.probe, parsed, mode=mode, through=board,
+                                     min_length=lo, max_length=hi)
+    if mode == "exact":
+        plans["alphagram index"] = A.exact_ids(lex.store, parsed.codes + board, parsed.blanks)
+    for name, ids in plans.items():
+        assert sorted(lex.store.words_of_ids(ids)) == expected, name
+    for name in ("python walk", "c walk"):
+        if name in plans:  # a walk lists words alphabetically
+            assert lex.store.words_of_ids(plans[name]) == expected, name
+
+
+@pytest.mark.parametrize("rack", ["retains", "aalnst?", "qu??", "eeiirst", "zzxq?", "abcdefg"])
+def test_every_search_plan_agrees_on_twl06(twl, twl_words, rack):
+    from lexigraph import anagram as A
+
+    words = [w.lower() for w in twl_words]
+    blanks = rack.count("?")
+    letters = rack.replace("?", "")
+    for mode in ("sub", "exact"):
+        expected = oracle(words, letters, blanks, mode)
+        parsed = A.parse_rack(twl.alphabet, rack)
+        got = A.find_ids(twl.store, parsed, mode=mode, min_length=2, graph=twl.graph, probe=twl.probe)
+        assert sorted(twl.store.words_of_ids(got)) == expected
+        assert sorted(twl.store.words_of_ids(A.find_ids(twl.store, parsed, mode=mode, min_length=2))) == expected

@@ -24,7 +24,7 @@ from .lexicon import Lexicon, load, open
 
 # Building pulls in NumPy and the graph code; a plain `lexigraph check dog`
 # never needs them, so they load on first use.
-_LAZY = {"build": "builder", "BuildResult": "builder", "Alphabet": "alphabet"}
+_LAZY = {"build": "builder", "BuildResult": "builder", "Alphabet": "alphabet", "extensions": "buildinfo"}
 
 
 def __getattr__(name: str) -> Any:
@@ -49,7 +49,8 @@ __all__ = [
     "QueryError",
     "SourceError",
     "build",
+    "extensions",
     "load",
-    "open",
     "__version__",
 ]
+# `open` is deliberately not in __all__: `from lexigraph import *` must not shadow the built-in.

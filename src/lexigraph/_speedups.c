@@ -1,13 +1,16 @@
 /*
  * lexigraph._speedups: the exact-lookup hot paths in C.
  *
- * Optional: when this extension is missing, lexicon.py answers the same
- * queries in Python, only slower. A Probe looks up tile codes in any
- * lexicon (_probe_key, after Python has encoded the word). For lexicons
- * whose tiles are single ASCII letters (English and most word-game lists)
- * it also takes the words themselves: a word is then its bytes mapped
- * through a 256-entry table, with no Unicode work. walk_codes follows a
- * prefix through the word graph.
+ * Optional: when this extension is missing, probe.py and wordgraph.py
+ * answer the same queries in Python, only slower. A Probe looks up tile
+ * codes in any lexicon (_probe_key, after Python has encoded the word). For
+ * lexicons whose tiles are single ASCII letters (English and most
+ * word-game lists) it also takes the words themselves: a word is then its
+ * bytes mapped through a 256-entry table, with no Unicode work. Facade is
+ * the base of lexigraph.Lexicon: its `in` slot hands the word to the
+ * lexicon's Probe without entering a Python frame, and to the Python path
+ * when the probe is not a C one or cannot decide. walk_codes follows a
+ * prefix through the word graph (records as in arc.h).
  *
  * Why C: a lookup in Python costs a dozen bytecodes and six C calls, about
  * four times what a `set` costs; the lexicon file stays the only copy of
@@ -22,6 +25,8 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "arc.h"
 
 /* Longest word the fast path encodes on the stack; longer ones go to Python. */
 #define MAX_FAST 256
@@ -63,6 +68,7 @@ typedef struct {
     PyObject_HEAD
     Py_buffer view;
     int attached;
+    int encodes;                /* the byte table is valid: ASCII words are encoded here */
     unsigned char codes[256];   /* ASCII byte -> tile code; 0: not in the alphabet */
     Py_ssize_t max_length;
     LengthTable *tables;        /* indexed by length, 0..max_length */
@@ -140,7 +146,7 @@ enum { UNDECIDED = -2, TOO_LONG = -3 };
 static Py_ssize_t
 encode_word(const Probe *self, PyObject *word, unsigned char *key, Py_ssize_t cap)
 {
-    if (!self->attached || !PyUnicode_IS_ASCII(word))
+    if (!self->attached || !self->encodes || !PyUnicode_IS_ASCII(word))
         return UNDECIDED;
     Py_ssize_t n = PyUnicode_GET_LENGTH(word);
     if (n > self->max_length || !self->tables[n].width)
@@ -168,32 +174,6 @@ probe_word(const Probe *self, PyObject *word)
     return n < 0 ? n : probe_codes(self, key, n);
 }
 
-static int
-Probe_contains(Probe *self, PyObject *word)
-{
-    if (!PyUnicode_Check(word))
-        return 0;
-    Py_ssize_t id = probe_word(self, word);
-    if (id != UNDECIDED)
-        return id >= 0;
-    PyObject *r = PyObject_CallMethod((PyObject *)self, "_contains_general", "O", word);
-    if (r == NULL)
-        return -1;
-    int truth = PyObject_IsTrue(r);
-    Py_DECREF(r);
-    return truth;
-}
-
-static PyObject *
-Probe_check(Probe *self, PyObject *word)
-{
-    if (!PyUnicode_Check(word))
-        return PyErr_Format(PyExc_TypeError, "check() needs a str, not %.100s", Py_TYPE(word)->tp_name);
-    int r = Probe_contains(self, word);
-    if (r < 0)
-        return NULL;
-    return PyBool_FromLong(r);
-}
 
 /* _probe_key(codes: bytes) -> word id, -1 when not a word, -2 when closed. */
 static PyObject *
@@ -208,6 +188,14 @@ Probe_probe_key(Probe *self, PyObject *codes)
     return PyLong_FromSsize_t(probe_codes(self, (const unsigned char *)key, n));
 }
 
+/* _probe_word(word: str) -> word id, -1 when not a word, -2 when Python must encode it. */
+static PyObject *
+Probe_probe_word(Probe *self, PyObject *word)
+{
+    if (!PyUnicode_Check(word))
+        return PyLong_FromLong(-1);
+    return PyLong_FromSsize_t(probe_word(self, word));
+}
 
 #if defined(__GNUC__) || defined(__clang__)
 #define PREFETCH(p) __builtin_prefetch(p)
@@ -338,14 +326,16 @@ get_ssize(PyObject *tuple, Py_ssize_t k, Py_ssize_t *out)
     return 0;
 }
 
-/* _probe_attach(buffer, byte_table, tables): tables is a list of tuples
- * (length, slots_offset, n_slots, width, home, rows_offset, count, first_id). */
+/* _probe_attach(buffer, byte_table, tables, encodes): tables is a list of tuples
+ * (length, slots_offset, n_slots, width, home, rows_offset, count, first_id);
+ * encodes: whether byte_table maps ASCII words to tile codes. */
 static PyObject *
 Probe_probe_attach(Probe *self, PyObject *args)
 {
     PyObject *buffer, *tables;
     Py_buffer table;
-    if (!PyArg_ParseTuple(args, "Oy*O!", &buffer, &table, &PyList_Type, &tables))
+    int encodes;
+    if (!PyArg_ParseTuple(args, "Oy*O!p", &buffer, &table, &PyList_Type, &tables, &encodes))
         return NULL;
     if (table.len != 256) {
         PyBuffer_Release(&table);
@@ -358,6 +348,7 @@ Probe_probe_attach(Probe *self, PyObject *args)
     if (PyObject_GetBuffer(buffer, &self->view, PyBUF_SIMPLE) < 0)
         return NULL;
     self->attached = 1;
+    self->encodes = encodes;
     Py_ssize_t n = PyList_GET_SIZE(tables), max_length = 0;
     for (Py_ssize_t k = 0; k < n; k++) {
         PyObject *t = PyList_GET_ITEM(tables, k);
@@ -371,7 +362,7 @@ Probe_probe_attach(Probe *self, PyObject *args)
         if (length > max_length)
             max_length = length;
     }
-    if (max_length > (1 << 20)) {
+    if (max_length > 255) {
         PyErr_SetString(PyExc_ValueError, "word length out of range");
         goto fail;
     }
@@ -423,9 +414,9 @@ Probe_probe_release(Probe *self, PyObject *Py_UNUSED(ignored))
 /* walk_codes(arcs, root, key, list_limit=0) -> (next arc list, accepts), or
  * None when no word starts with key, or -1 when the graph points outside
  * itself. With list_limit > 0, the tuple also holds the tiles of the next
- * arc list (at most list_limit of them) as bytes.
- * arcs: little-endian u32 records (tile bits 0-7, accept bit 8, last bit 9,
- * next list bits 10-31). Sibling lists are sorted by tile. */
+ * arc list (at most list_limit of them) as bytes. arcs: the graph's
+ * records (arc.h). Sibling lists are sorted by tile: a scan stops at the
+ * first tile greater than the one sought, as the Python walk does. */
 static PyObject *
 walk_codes(PyObject *module, PyObject *args)
 {
@@ -439,41 +430,41 @@ walk_codes(PyObject *module, PyObject *args)
         list_limit = 256;
     const unsigned char *a = arcs.buf;
     const unsigned char *k = key.buf;
-    Py_ssize_t n_arcs = arcs.len / 4, i = root;
-    int accepts = 0, found = 1, bad = 0;
-    for (Py_ssize_t pos = 0; pos < key.len && found; pos++) {
+    Py_ssize_t n_arcs = arcs.len / LX_RECORD_SIZE;
+    size_t i = (size_t)root;
+    int accepts = 0, found = 1, bad = root < 0 || root >= n_arcs;
+    for (Py_ssize_t pos = 0; pos < key.len && found && !bad; pos++) {
         if (!i) {
             found = 0;
             break;
         }
         for (;;) {
-            if (i < 0 || i >= n_arcs) {
+            if (i >= (size_t)n_arcs) {
                 bad = 1;
-                found = 0;
                 break;
             }
-            uint32_t rec = u32le(a + 4 * i);
-            unsigned tile = rec & 0xFF;
+            uint64_t rec = lx_arc_at(a, i);
+            unsigned tile = LX_TILE(rec);
             if (tile == k[pos]) {
-                accepts = (rec >> 8) & 1;
-                i = (Py_ssize_t)(rec >> 10);
+                accepts = LX_ACCEPTS(rec);
+                i = LX_TARGET(rec);
                 break;
             }
-            if ((rec & (1u << 9)) || tile > k[pos]) {
+            if (LX_IS_LAST(rec) || tile > k[pos]) {
                 found = 0;
                 break;
             }
             i++;
         }
     }
-    for (Py_ssize_t j = i; found && j && n_tiles < list_limit; j++) {
-        if (j >= n_arcs) {
+    for (size_t j = i; found && !bad && j && n_tiles < list_limit; j++) {
+        if (j >= (size_t)n_arcs) {
             bad = 1;
             break;
         }
-        uint32_t rec = u32le(a + 4 * j);
-        tiles[n_tiles++] = rec & 0xFF;
-        if (rec & (1u << 9))
+        uint64_t rec = lx_arc_at(a, j);
+        tiles[n_tiles++] = (unsigned char)LX_TILE(rec);
+        if (LX_IS_LAST(rec))
             break;
     }
     PyBuffer_Release(&arcs);
@@ -483,34 +474,292 @@ walk_codes(PyObject *module, PyObject *args)
     if (!found)
         Py_RETURN_NONE;
     if (list_limit > 0)
-        return Py_BuildValue("(nOy#)", i, accepts ? Py_True : Py_False, (const char *)tiles, n_tiles);
-    return Py_BuildValue("(nO)", i, accepts ? Py_True : Py_False);
+        return Py_BuildValue("(nOy#)", (Py_ssize_t)i, accepts ? Py_True : Py_False, (const char *)tiles, n_tiles);
+    return Py_BuildValue("(nO)", (Py_ssize_t)i, accepts ? Py_True : Py_False);
+}
+
+
+/* ---- Anagram walks: the word graph searched with a rack ---------------------
+ *
+ * _walk_rack(graph, root, n_tiles, rack, through, blanks, min_len, max_len, mode)
+ * -> bytes of little-endian int64 word ids, in alphabetical (depth-first) order.
+ *
+ * rack and through are 256-byte tile counts. A word fits when it uses every
+ * `through` tile, and what it needs beyond them comes from the rack, a
+ * blank paying for each tile the rack lacks (mode 0: some tiles, 1: exactly
+ * all of rack + through + blanks, 2: all of rack + through and any more).
+ * The walk keeps per-tile counts of what the path has used, so a branch is
+ * cut as soon as it needs a tile nobody can pay for. Ids come from the
+ * hash probe of each word found (the graph holds no ids). */
+
+enum { WALK_SUB = 0, WALK_EXACT = 1, WALK_SUPER = 2 };
+
+typedef struct {
+    const unsigned char *arcs;
+    size_t n_arcs;
+    unsigned n_tiles;
+    unsigned char supply[256];   /* rack + through, what can be used without a blank */
+    unsigned char through[256];
+    unsigned char used[256];
+    int blanks_left;
+    int through_missing;          /* through tiles the path has not used yet */
+    int rack_missing;             /* super: rack + through tiles not used yet */
+    int min_len, max_len, mode;
+    unsigned char path[256];
+    const Probe *probe;
+    char *out;
+    Py_ssize_t out_len, out_cap;
+    int bad;
+} RackWalk;
+
+static int
+walk_emit(RackWalk *w, int depth)
+{
+    Py_ssize_t id = probe_codes(w->probe, w->path, depth);
+    if (id < 0)
+        return 0; /* a forged graph's word the hash index lacks: not a word */
+    if (w->out_len + 8 > w->out_cap) {
+        Py_ssize_t cap = w->out_cap ? w->out_cap * 2 : 4096;
+        char *bigger = PyMem_Realloc(w->out, (size_t)cap);
+        if (bigger == NULL)
+            return -1;
+        w->out = bigger;
+        w->out_cap = cap;
+    }
+    int64_t v = (int64_t)id;
+    memcpy(w->out + w->out_len, &v, 8);
+    w->out_len += 8;
+    return 0;
+}
+
+static int
+walk_rack_from(RackWalk *w, size_t node, int depth)
+{
+    if (depth >= w->max_len || !node)
+        return 0;
+    unsigned previous = 0;
+    for (size_t i = node;; i++) {
+        if (i - node >= w->n_tiles)
+            return 0; /* a list holds at most one arc per tile, as the Python walk reads it */
+        if (i >= w->n_arcs) {
+            w->bad = 1;
+            return 0;
+        }
+        uint64_t rec = lx_arc_at(w->arcs, i);
+        unsigned t = LX_TILE(rec);
+        int blank = 0;
+        /* Only arcs a prefix walk can reach (tiles rising along the list, as in a valid file), so
+         * that walks and lookups agree on any file. */
+        if (t <= previous)
+            goto next;
+        previous = t;
+        if (w->used[t] >= w->supply[t]) {
+            if (w->mode == WALK_SUPER)
+                blank = 0; /* extra tiles are free */
+            else if (w->blanks_left > 0)
+                blank = 1;
+            else
+                goto next;
+        }
+        w->used[t]++;
+        w->blanks_left -= blank;
+        int took_through = w->used[t] <= w->through[t];
+        int took_rack = w->used[t] <= w->supply[t];
+        w->through_missing -= took_through;
+        w->rack_missing -= took_rack;
+        w->path[depth] = (unsigned char)t;
+        int len = depth + 1;
+        int missing = w->mode == WALK_SUPER ? w->rack_missing : w->through_missing;
+        if (missing <= w->max_len - len) {
+            if (LX_ACCEPTS(rec) && len >= w->min_len && missing == 0
+                && (w->mode != WALK_EXACT || len == w->max_len)) {
+                if (walk_emit(w, len) < 0)
+                    return -1;
+            }
+            if (walk_rack_from(w, LX_TARGET(rec), len) < 0)
+                return -1;
+        }
+        w->used[t]--;
+        w->blanks_left += blank;
+        w->through_missing += took_through;
+        w->rack_missing += took_rack;
+    next:
+        if (LX_IS_LAST(rec))
+            return 0;
+    }
+}
+
+static PyObject *
+Probe_walk_rack(Probe *self, PyObject *args)
+{
+    Py_buffer graph, rack, through;
+    Py_ssize_t root;
+    unsigned n_tiles;
+    int blanks, min_len, max_len, mode;
+    if (!PyArg_ParseTuple(args, "y*nIy*y*iiii", &graph, &root, &n_tiles, &rack, &through, &blanks, &min_len,
+                          &max_len, &mode))
+        return NULL;
+    PyObject *result = NULL;
+    RackWalk *w = PyMem_Calloc(1, sizeof(RackWalk));
+    if (w == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (!self->attached) {
+        PyErr_SetString(PyExc_ValueError, "the lexicon is closed");
+        goto done;
+    }
+    if (rack.len != 256 || through.len != 256 || mode < 0 || mode > 2 || n_tiles < 1 || n_tiles > 255) {
+        PyErr_SetString(PyExc_ValueError, "bad walk arguments");
+        goto done;
+    }
+    w->arcs = graph.buf;
+    w->n_arcs = (size_t)(graph.len / LX_RECORD_SIZE);
+    w->n_tiles = n_tiles;
+    w->probe = self;
+    w->blanks_left = blanks < 0 ? 0 : blanks;
+    w->min_len = min_len;
+    w->max_len = max_len > 255 ? 255 : max_len;
+    w->mode = mode;
+    for (int t = 0; t < 256; t++) {
+        unsigned char r = ((const unsigned char *)rack.buf)[t], th = ((const unsigned char *)through.buf)[t];
+        w->through[t] = th;
+        w->supply[t] = (unsigned char)(r + th > 255 ? 255 : r + th);
+        w->through_missing += th;
+        w->rack_missing += w->supply[t];
+    }
+    if (root < 0 || (size_t)root >= w->n_arcs) {
+        w->bad = 1;
+    } else if (walk_rack_from(w, (size_t)root, 0) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (w->bad)
+        result = PyLong_FromLong(-1);
+    else
+        result = PyBytes_FromStringAndSize(w->out ? w->out : "", w->out_len);
+done:
+    if (w != NULL)
+        PyMem_Free(w->out);
+    PyMem_Free(w);
+    PyBuffer_Release(&graph);
+    PyBuffer_Release(&rack);
+    PyBuffer_Release(&through);
+    return result;
 }
 
 static PyMethodDef Probe_methods[] = {
-    {"check", (PyCFunction)Probe_check, METH_O,
-     "check(word) -> bool\n\nWhether word is in the lexicon (any case; unknown letters: False)."},
+    {"_walk_rack", (PyCFunction)Probe_walk_rack, METH_VARARGS, NULL},
     {"_probe_key", (PyCFunction)Probe_probe_key, METH_O, NULL},
+    {"_probe_word", (PyCFunction)Probe_probe_word, METH_O, NULL},
     {"_probe_many", (PyCFunction)Probe_probe_many, METH_VARARGS, NULL},
     {"_probe_attach", (PyCFunction)Probe_probe_attach, METH_VARARGS, NULL},
     {"_probe_release", (PyCFunction)Probe_probe_release, METH_NOARGS, NULL},
     {NULL}
 };
 
-static PySequenceMethods Probe_as_sequence = {
-    .sq_contains = (objobjproc)Probe_contains,
-};
-
 static PyTypeObject ProbeType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "lexigraph._speedups.Probe",
-    .tp_doc = "Exact lookups over a mapped lexicon whose tiles are ASCII letters.",
+    .tp_doc = "Exact lookups over a mapped lexicon's hash index.",
     .tp_basicsize = sizeof(Probe),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_new = Probe_new,
     .tp_dealloc = (destructor)Probe_dealloc,
     .tp_methods = Probe_methods,
-    .tp_as_sequence = &Probe_as_sequence,
+};
+
+/* Facade: the base of lexigraph.Lexicon. `probe` is the lexicon's probe
+ * (composition): a C Probe answers ASCII words here; anything else, and
+ * any word a C probe cannot decide, goes to the Python method
+ * _contains_slow. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *probe;
+} Facade;
+
+static int
+Facade_traverse(Facade *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->probe);
+    return 0;
+}
+
+static int
+Facade_clear_refs(Facade *self)
+{
+    Py_CLEAR(self->probe);
+    return 0;
+}
+
+static void
+Facade_dealloc(Facade *self)
+{
+    PyObject_GC_UnTrack(self);
+    Facade_clear_refs(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int
+Facade_contains(Facade *self, PyObject *word)
+{
+    if (!PyUnicode_Check(word))
+        return 0;
+    if (self->probe != NULL && Py_IS_TYPE(self->probe, &ProbeType)) {
+        Py_ssize_t id = probe_word((Probe *)self->probe, word);
+        if (id != UNDECIDED)
+            return id >= 0;
+    }
+    PyObject *r = PyObject_CallMethod((PyObject *)self, "_contains_slow", "O", word);
+    if (r == NULL)
+        return -1;
+    int truth = PyObject_IsTrue(r);
+    Py_DECREF(r);
+    return truth;
+}
+
+static PyObject *
+Facade_check(Facade *self, PyObject *word)
+{
+    if (!PyUnicode_Check(word))
+        return PyErr_Format(PyExc_TypeError, "check() needs a str, not %.100s", Py_TYPE(word)->tp_name);
+    int r = Facade_contains(self, word);
+    if (r < 0)
+        return NULL;
+    return PyBool_FromLong(r);
+}
+
+static PyObject *
+Facade_set_probe(Facade *self, PyObject *probe)
+{
+    Py_INCREF(probe);
+    Py_XSETREF(self->probe, probe);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef Facade_methods[] = {
+    {"check", (PyCFunction)Facade_check, METH_O,
+     "check(word) -> bool\n\nWhether word is in the lexicon (any case; unknown letters: False)."},
+    {"_set_probe", (PyCFunction)Facade_set_probe, METH_O, NULL},
+    {NULL}
+};
+
+static PySequenceMethods Facade_as_sequence = {
+    .sq_contains = (objobjproc)Facade_contains,
+};
+
+static PyTypeObject FacadeType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "lexigraph._speedups.Facade",
+    .tp_doc = "Base of lexigraph.Lexicon: `in` and check() through the lexicon's probe.",
+    .tp_basicsize = sizeof(Facade),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_dealloc = (destructor)Facade_dealloc,
+    .tp_traverse = (traverseproc)Facade_traverse,
+    .tp_clear = (inquiry)Facade_clear_refs,
+    .tp_methods = Facade_methods,
+    .tp_as_sequence = &Facade_as_sequence,
 };
 
 static PyMethodDef module_methods[] = {
@@ -528,16 +777,20 @@ PyMODINIT_FUNC
 PyInit__speedups(void)
 {
     crc_init();
-    if (PyType_Ready(&ProbeType) < 0)
+    if (PyType_Ready(&ProbeType) < 0 || PyType_Ready(&FacadeType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;
-    Py_INCREF(&ProbeType);
-    if (PyModule_AddObject(m, "Probe", (PyObject *)&ProbeType) < 0) {
-        Py_DECREF(&ProbeType);
+    PyObject *layout = Py_BuildValue("(IIIii)", (unsigned)LX_TILE_MASK, (unsigned)LX_ACCEPTS_BIT,
+                                     (unsigned)LX_LAST_BIT, LX_TARGET_SHIFT, LX_RECORD_SIZE);
+    if (layout == NULL || PyModule_AddObjectRef(m, "Probe", (PyObject *)&ProbeType) < 0
+        || PyModule_AddObjectRef(m, "Facade", (PyObject *)&FacadeType) < 0
+        || PyModule_AddObjectRef(m, "ARC_LAYOUT", layout) < 0) {
+        Py_XDECREF(layout);
         Py_DECREF(m);
         return NULL;
     }
+    Py_DECREF(layout);
     return m;
 }

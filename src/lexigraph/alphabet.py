@@ -58,7 +58,7 @@ def nfc_lower(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
-class _ZeroForUnknown(dict):
+class _ZeroForUnknown(dict[int, int]):
     """A ``str.translate`` table that maps every character it lacks to NUL."""
 
     def __missing__(self, key: int) -> int:
@@ -232,8 +232,14 @@ class Alphabet:
         return cls.from_dict(data, origin=origin)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, origin: str = "alphabet") -> "Alphabet":
-        """Rebuild an alphabet from :meth:`to_dict` output or a parsed TOML file."""
+    def from_dict(cls, data: Mapping[str, Any], *, origin: str = "alphabet", strict: bool = False) -> "Alphabet":
+        """Rebuild an alphabet from :meth:`to_dict` output or a parsed TOML file.
+
+        ``strict`` (for alphabets read from a lexicon file): every tile,
+        alias, fold key and vowel must already be in the form lexigraph
+        writes (lower case, NFC), so that no path of the reader could
+        normalise it differently from another.
+        """
         if not isinstance(data, Mapping):
             raise AlphabetError(f"{origin}: an alphabet is a table of fields")
         known = {"name", "tiles", "aliases", "fold", "vowels", "counts", "points", "blanks"}
@@ -249,6 +255,16 @@ class Alphabet:
         vowels = data.get("vowels")
         if vowels is not None and (not isinstance(vowels, list) or not all(isinstance(v, str) for v in vowels)):
             raise AlphabetError(f"{origin}: 'vowels' must be a list of strings")
+        for key in ("aliases", "fold"):
+            table = data.get(key) or {}
+            if not all(isinstance(k, str) and isinstance(v, str) for k, v in table.items()):
+                raise AlphabetError(f"{origin}: {key!r} must map strings to strings")
+        if strict:
+            names = [*tiles, *(data.get("aliases") or {}), *(data.get("aliases") or {}).values(),
+                     *(data.get("fold") or {}), *(data.get("fold") or {}).values(), *(vowels or [])]
+            for text in names:
+                if nfc_lower(text) != text or text != text.strip():
+                    raise AlphabetError(f"{origin}: {text!r} is not in lower-case NFC form")
         try:
             return cls(
                 tiles,
@@ -300,6 +316,17 @@ class Alphabet:
     def label(self, code: int) -> str:
         return self.labels[code - 1]
 
+    def tile_at(self, text: str, pos: int) -> tuple[int, int] | None:
+        """The tile (or alias) that starts at ``text[pos]`` in prepared text: ``(code, end)``, or None.
+
+        Longest match first, as in :meth:`encode`.
+
+        >>> Alphabet.preset("spanish").tile_at("chico", 0)
+        (4, 2)
+        """
+        m = self._splitter.match(text, pos)
+        return None if m is None else (self._key_code[m.group()], m.end())
+
     def prepare(self, text: str) -> str:
         """Lower case, NFC and folding: the text that is split into tiles."""
         text = nfc_lower(text)
@@ -330,14 +357,14 @@ class Alphabet:
                 return self._latin1(raw)
         text = self.prepare(text)
         if self.single_char:
-            key = text.translate(self._char_table)
+            translated = text.translate(self._char_table)
             try:
-                raw = key.encode("latin-1")
+                raw = translated.encode("latin-1")
             except UnicodeEncodeError:  # pragma: no cover - table maps everything
                 return None
             return None if 0 in raw else raw
         try:
-            return bytes(map(self._key_code.get, self._tokenizer.findall(text)))
+            return bytes(map(self._key_code.get, self._tokenizer.findall(text)))  # type: ignore[arg-type]
         except TypeError:  # a None: some character starts no tile
             return None
 

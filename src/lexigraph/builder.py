@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from . import __version__, fileformat, graph, hashindex
+from . import __version__, fileformat, graph, hashindex, wordgraph
 from .alphabet import Alphabet
 from .errors import BuildError
 from .normalize import Report, WordSet, normalize
@@ -39,6 +39,18 @@ def score_scale(score_max: int | None) -> int | None:
     return 255
 
 
+def alphagram_order(rows: np.ndarray) -> np.ndarray:
+    """Rows of a bucket ordered by their alphagrams (tiles sorted), ties by row, as little-endian row numbers.
+
+    >>> alphagram_order(np.array([[3, 1], [1, 2], [2, 1]], np.uint8)).tolist()
+    [1, 2, 0]
+    """
+    count, length = rows.shape
+    grams = np.ascontiguousarray(np.sort(rows, axis=1)).view(f"S{length}").ravel() if count else np.zeros(0, "S1")
+    order = np.argsort(grams, kind="stable")
+    return order.astype(hashindex.slot_dtype(count + 1))
+
+
 def compile_words(words: WordSet, *, name: str, source: str, kind: str) -> bytes:
     """The bytes of a lexicon file holding ``words``."""
     keys = words.keys
@@ -46,6 +58,13 @@ def compile_words(words: WordSet, *, name: str, source: str, kind: str) -> bytes
     lens = np.fromiter(map(len, keys), np.int64, n)
     flat = np.frombuffer(b"".join(keys), np.uint8)
     starts = np.cumsum(lens) - lens
+    # A graph has at most one arc per tile of the list (plus the null arc):
+    # refuse, before any expensive work, a list that could overflow its targets.
+    if len(flat) + 1 >= wordgraph.MAX_ARCS:
+        raise BuildError(
+            f"the list holds {len(flat):,} tiles; the word graph could need more arcs than the "
+            f"{wordgraph.MAX_ARCS - 1:,} the format holds"
+        )
 
     order = np.argsort(lens, kind="stable")  # word ids: by length, then in code order
     sorted_lens = lens[order]
@@ -60,14 +79,16 @@ def compile_words(words: WordSet, *, name: str, source: str, kind: str) -> bytes
         sections[f"words.{length}"] = (rows.tobytes(), "u1", (hi - lo, length))
         table, home = hashindex.build_table(rows)
         sections[f"hash.{length}"] = (table.tobytes(), table.dtype.str.replace("|", ""), (len(table),))
+        grams = alphagram_order(rows)
+        sections[f"alphagram.{length}"] = (grams.tobytes(), grams.dtype.str, (len(grams),))
         buckets.append({"length": length, "first": lo, "count": hi - lo, "hash_home": home})
-    sections["priority"] = (words.priorities[order].tobytes(), "u1", (n,))
+    if words.has_priorities:  # an unscored list leaves it out: every word has the default priority
+        sections["priority"] = (words.priorities[order].tobytes(), "u1", (n,))
 
     trie = graph.build_trie(flat, starts, lens)
     minimal = graph.minimize(trie, accept_on_edge=True)
     arcs, root = graph.layout_arcs(minimal)
-    sections["graph"] = (arcs.astype("<u4").tobytes(), "<u4", (len(arcs),))
-
+    sections["graph"] = (arcs.astype("<u8").tobytes(), "<u8", (len(arcs),))
 
     report = words.report
     index = {
@@ -85,7 +106,7 @@ def compile_words(words: WordSet, *, name: str, source: str, kind: str) -> bytes
         "score_max": words.score_max,
         "score_scale": score_scale(words.score_max),
         "buckets": buckets,
-        "graph": {"root": root, "arcs": len(arcs), "layout": "tile8-accept1-last1-arc22"},
+        "graph": {"root": root, "arcs": len(arcs), "layout": wordgraph.LAYOUT},
         "hash": {"function": "crc32", "load": hashindex.LOAD},
         "build": report.to_dict(),
     }

@@ -38,6 +38,8 @@ SOURCE_OPTIONS = (
           metavar="ENCODING"),
     Param("format", "read word sources as this format instead of guessing", choices=("text", "scored", "dawg32",
                                                                                        "daw")),
+    Param("case", "entries of a word source written with capitals and no lower-case twin: fold them into words "
+          "(default) or drop them as proper nouns", choices=("fold", "drop-proper")),
 )
 
 
@@ -165,10 +167,13 @@ def _examples(lines: Iterable[str]) -> str:
     return ("examples:\n" + "\n".join(f"  {line}" for line in lines)) if lines else ""
 
 
-def build_parser(commands: Sequence[Command] | None = None, *, serve: Any = None) -> argparse.ArgumentParser:
+def build_parser(commands: Sequence[Command] | None = None, *, serve: Any = None,
+                 only: str | None = None) -> argparse.ArgumentParser:
     """The argument parser of every registered command (and ``serve``, ``man``, ``completion``).
 
     ``serve``: the server module, when ``serve`` is being run (it adds its own arguments).
+    ``only``: the command about to run; the others get a bare parser (their
+    name and summary), which keeps start-up fast.
     """
     commands = all_commands() if commands is None else commands
     parser = _Parser(
@@ -180,9 +185,15 @@ def build_parser(commands: Sequence[Command] | None = None, *, serve: Any = None
         parents=[_output_options(True), _lexicon_option(True)],
         formatter_class=_Formatter,
     )
+    top = parser.add_argument_group("word sources (also after the command)")
+    for prm in SOURCE_OPTIONS:
+        _add_param(top, prm, dest=f"source_{prm.name}", suppress=True)
     parser.add_argument("--version", action=_Version, help="print the version and whether the C extension is in use")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for cmd in commands:
+        if only is not None and cmd.name != only:
+            sub.add_parser(cmd.name, help=cmd.summary, add_help=False)
+            continue
         parents: list[Any] = [_output_options(True)]
         if cmd.uses_lexicon:
             parents.append(_lexicon_option(True))
@@ -196,7 +207,7 @@ def build_parser(commands: Sequence[Command] | None = None, *, serve: Any = None
             g = p.add_argument_group("word sources")
             for prm in SOURCE_OPTIONS:
                 if "--" + prm.name not in own:
-                    _add_param(g, prm, dest=f"source_{prm.name}")
+                    _add_param(g, prm, dest=f"source_{prm.name}", suppress=True)
     p = sub.add_parser("serve", help="Run the HTTP API and web page (needs: pip install 'lexigraph[serve]').",
                        description="Run the HTTP API and web page (needs: pip install 'lexigraph[serve]').",
                        epilog=_examples(["lexigraph serve", "lexigraph serve --port 8080 --lexicon twl=twl06.lex"]),
@@ -260,6 +271,8 @@ def _params(cmd: Command, args: argparse.Namespace) -> dict[str, Any]:
         if p.http_only:
             continue
         value = getattr(args, _dest(p.name), p.default)
+        if p.many and p.positional and value == []:
+            value = None  # not given
         if p.stdin and value is not None:
             items = [value] if isinstance(value, str) else list(value)
             if "-" in items:
@@ -320,7 +333,7 @@ def _subcommand(argv: Sequence[str]) -> str | None:
         if skip:
             skip = False
             continue
-        if token in ("-L", "--lexicon"):
+        if token in ("-L", "--lexicon", *(f"--{p.name}" for p in SOURCE_OPTIONS)):
             skip = True
             continue
         if token == "--":
@@ -362,11 +375,12 @@ def run(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     name = _subcommand(argv)
     serve = _server_module() if name == "serve" else None
-    parser = build_parser(serve=serve)
     if "_ARGCOMPLETE" in os.environ:  # pragma: no cover - driven by the shell
         from .completion import autocomplete
 
-        autocomplete(parser)
+        autocomplete(build_parser())
+    known = {c.name for c in all_commands()}
+    parser = build_parser(serve=serve, only=name if name in known else None)
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help(sys.stderr)
@@ -376,7 +390,7 @@ def run(argv: Sequence[str] | None = None) -> int:
             serve = _server_module()
         return int(serve.main(args))
     if args.command in ("man", "completion"):
-        return _run_special(args.command, args, parser)
+        return _run_special(args.command, args, build_parser())
     cmd = next(c for c in all_commands() if c.name == args.command)
     as_json, as_jsonl = getattr(args, "json", False), getattr(args, "jsonl", False)
     mode = "jsonl" if as_jsonl else "json" if as_json else "text"
@@ -385,6 +399,9 @@ def run(argv: Sequence[str] | None = None) -> int:
     lexicon = getattr(args, "lexicon", None)
     if lexicon is not None and not cmd.uses_lexicon:
         raise UsageError(f"--lexicon does not apply to {cmd.name}")
+    for prm in SOURCE_OPTIONS:
+        if getattr(args, f"source_{prm.name}", None) is not None and not (cmd.uses_lexicon or cmd.reads_sources):
+            raise UsageError(f"--{prm.name} before the command does not apply to {cmd.name}; give it after {cmd.name}")
     params = _params(cmd, args)
     if cmd.name == "export" and params.get("output") == "-" and mode != "text":
         raise UsageError(f"--{mode} cannot go with -o - (the exported file goes to standard output)")

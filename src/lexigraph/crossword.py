@@ -12,14 +12,15 @@ no pattern can blow up.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .errors import QueryError
+from .store import Store, concat_ids
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .lexicon import Lexicon
+    from .alphabet import Alphabet
 
 STAR = None
 MAX_PATTERN = 100_000
@@ -30,7 +31,7 @@ class Pattern:
     """Parsed pattern: ``cells`` is a list of allowed-code arrays, ``None`` for a star."""
 
     text: str
-    cells: tuple
+    cells: tuple[Any, ...]
     any_code: int
 
     @property
@@ -51,11 +52,11 @@ class Pattern:
         return out
 
 
-def parse(lex: "Lexicon", pattern: str) -> Pattern:
-    """Parse a pattern against the lexicon's alphabet.
+def parse(alphabet: "Alphabet", pattern: str) -> Pattern:
+    """Parse a pattern against an alphabet.
 
     >>> import lexigraph
-    >>> p = parse(lexigraph.open(), "?[^aeiou]@#*")
+    >>> p = parse(lexigraph.open().alphabet, "?[^aeiou]@#*")
     >>> len(p.cells), p.has_star
     (5, True)
     """
@@ -63,7 +64,6 @@ def parse(lex: "Lexicon", pattern: str) -> Pattern:
         raise QueryError("a pattern must be a string")
     if len(pattern) > MAX_PATTERN:
         raise QueryError(f"the pattern is longer than {MAX_PATTERN:,} characters")
-    alphabet = lex.alphabet
     text = alphabet.prepare(pattern.strip())
     if not text:
         raise QueryError("the pattern is empty")
@@ -71,16 +71,14 @@ def parse(lex: "Lexicon", pattern: str) -> Pattern:
     everything = np.arange(1, n + 1, dtype=np.uint8)
     vowels = np.array(sorted(alphabet.vowel_codes), np.uint8)
     consonants = np.setdiff1d(everything, vowels).astype(np.uint8)
-    splitter = alphabet._splitter
-    key_code = alphabet._key_code
-    cells: list = []
+    cells: list[Any] = []
     i = 0
     while i < len(text):
         # A tile (or alias such as Catalan "l.l") wins over the wildcards.
-        m = splitter.match(text, i)
-        if m is not None:
-            cells.append(np.array([key_code[m.group()]], np.uint8))
-            i = m.end()
+        tile = alphabet.tile_at(text, i)
+        if tile is not None:
+            cells.append(np.array([tile[0]], np.uint8))
+            i = tile[1]
             continue
         ch = text[i]
         if ch in "?.":
@@ -96,7 +94,7 @@ def parse(lex: "Lexicon", pattern: str) -> Pattern:
             end = text.find("]", i + 1)
             if end < 0:
                 raise QueryError(f"pattern {pattern!r}: '[' at position {i} has no closing ']'")
-            cells.append(_parse_set(lex, pattern, text[i + 1 : end], everything, vowels, consonants))
+            cells.append(_parse_set(alphabet, pattern, text[i + 1 : end], everything, vowels, consonants))
             i = end
         elif ch == "]":
             raise QueryError(f"pattern {pattern!r}: ']' at position {i} closes nothing")
@@ -108,18 +106,18 @@ def parse(lex: "Lexicon", pattern: str) -> Pattern:
     return Pattern(pattern, tuple(cells), n)
 
 
-def _parse_set(lex: "Lexicon", pattern: str, body: str, everything, vowels, consonants) -> np.ndarray:
+def _parse_set(alphabet: "Alphabet", pattern: str, body: str, everything: np.ndarray, vowels: np.ndarray,
+               consonants: np.ndarray) -> np.ndarray:
     negate = body[:1] in ("^", "!")
     if negate:
         body = body[1:]
     chosen: set[int] = set()
-    alphabet = lex.alphabet
     i = 0
     while i < len(body):
-        m = alphabet._splitter.match(body, i)
-        if m is not None:
-            chosen.add(alphabet._key_code[m.group()])
-            i = m.end()
+        tile = alphabet.tile_at(body, i)
+        if tile is not None:
+            chosen.add(tile[0])
+            i = tile[1]
             continue
         ch = body[i]
         if ch == "@":
@@ -145,14 +143,16 @@ def _lut(cell: np.ndarray) -> np.ndarray:
 
 def _cell_test(column: np.ndarray, cell: np.ndarray) -> np.ndarray:
     if len(cell) == 1:
-        return column == cell[0]
-    return _lut(cell)[column]
+        same: np.ndarray = column == cell[0]
+        return same
+    allowed: np.ndarray = _lut(cell)[column]
+    return allowed
 
 
-def _fixed_rows(lex: "Lexicon", cells: list[np.ndarray], length: int) -> np.ndarray:
+def _fixed_rows(store: Store, cells: list[np.ndarray], length: int) -> np.ndarray:
     """Rows (indexes into the bucket) whose every position fits its cell."""
-    rows = lex._rows(length)
-    n_codes = len(lex.alphabet)
+    rows = store.rows(length)
+    n_codes = len(store.alphabet)
     lo, hi = 0, len(rows)
     # A run of single tiles at the start narrows the bucket by binary search.
     prefix = bytearray()
@@ -161,7 +161,7 @@ def _fixed_rows(lex: "Lexicon", cells: list[np.ndarray], length: int) -> np.ndar
             break
         prefix.append(int(cell[0]))
     if prefix:
-        lo, hi = lex._prefix_range(length, bytes(prefix))
+        lo, hi = store.prefix_range(length, bytes(prefix))
     rest = [(j, c) for j, c in enumerate(cells) if j >= len(prefix) and len(c) < n_codes]
     rest.sort(key=lambda jc: len(jc[1]))
     idx = None
@@ -176,19 +176,19 @@ def _fixed_rows(lex: "Lexicon", cells: list[np.ndarray], length: int) -> np.ndar
     return np.arange(lo, hi) if idx is None else idx
 
 
-def _glob_rows(lex: "Lexicon", segments: list[list[np.ndarray]], length: int) -> np.ndarray:
+def _glob_rows(store: Store, segments: list[list[np.ndarray]], length: int) -> np.ndarray:
     """Rows matching ``seg0 * seg1 * ... * segN`` at this length (greedy leftmost)."""
     head, middles, tail = segments[0], segments[1:-1], segments[-1]
     need = sum(len(s) for s in segments)
     if need > length:
         return np.zeros(0, np.int64)
     cells_fixed = list(head) + [None] * (length - len(head) - len(tail)) + list(tail)
-    everything = len(lex.alphabet)
+    everything = len(store.alphabet)
     anchored = [c if c is not None else np.arange(1, everything + 1, dtype=np.uint8) for c in cells_fixed]
-    idx = _fixed_rows(lex, anchored, length)
+    idx = _fixed_rows(store, anchored, length)
     if not middles or not len(idx):
         return idx
-    rows = lex._rows(length)[idx]
+    rows = store.rows(length)[idx]
     cur = np.full(len(idx), len(head), np.int64)
     alive = np.ones(len(idx), bool)
     limit = length - len(tail)
@@ -210,48 +210,46 @@ def _glob_rows(lex: "Lexicon", segments: list[list[np.ndarray]], length: int) ->
     return idx[alive]
 
 
-def _match_ids(lex: "Lexicon", pattern: Pattern, min_priority: int) -> np.ndarray:
-    """All matching word ids, ascending."""
-    if not isinstance(min_priority, int) or not 0 <= min_priority <= 255:
+def pattern_ids(store: Store, pattern: Pattern, min_priority: int = 0) -> np.ndarray:
+    """All word ids matching a parsed pattern, ascending."""
+    if type(min_priority) is not int or not 0 <= min_priority <= 255:
         raise QueryError("min_priority must be an integer from 0 to 255")
     out = []
     if pattern.has_star:
         segments = pattern.segments()
-        lengths = [n for n in lex.lengths if n >= pattern.fixed]
-        for length in lengths:
-            rows = _glob_rows(lex, segments, length)
-            out.append(rows + lex._buckets[length][0])
+        for length in store.lengths:
+            if length >= pattern.fixed:
+                out.append(_glob_rows(store, segments, length) + store.bucket(length).first)  # type: ignore[union-attr]
     else:
-        length = len(pattern.cells)
-        if length in lex._buckets:
-            out.append(_fixed_rows(lex, list(pattern.cells), length) + lex._buckets[length][0])
-    ids = np.concatenate(out) if out else np.zeros(0, np.int64)
+        bucket = store.bucket(len(pattern.cells))
+        if bucket is not None:
+            out.append(_fixed_rows(store, list(pattern.cells), bucket.length) + bucket.first)
+    ids = concat_ids(out)
     if min_priority and len(ids):
-        ids = ids[lex._priorities()[ids] >= min_priority]
+        ids = ids[store.priorities()[ids] >= min_priority]
     return ids
 
 
-def match(lex: "Lexicon", pattern: str, *, min_priority: int = 0, offset: int = 0, limit: int | None = None) -> list[str]:
+def match(store: Store, pattern: str, *, min_priority: int = 0, offset: int = 0, limit: int | None = None) -> list[str]:
     """See :meth:`lexigraph.Lexicon.match`."""
-    ids = match_ids(lex, pattern, min_priority=min_priority, offset=offset, limit=limit)
-    return lex._words_of_ids(ids)
+    return store.words_of_ids(match_ids(store, pattern, min_priority=min_priority, offset=offset, limit=limit))
 
 
-def match_ids(lex: "Lexicon", pattern: str, *, min_priority: int = 0, offset: int = 0, limit: int | None = None) -> np.ndarray:
+def match_ids(store: Store, pattern: str, *, min_priority: int = 0, offset: int = 0,
+              limit: int | None = None) -> np.ndarray:
     """Matching word ids in result order (priority, then alphabetical), paged."""
-    if not isinstance(offset, int) or offset < 0:
+    if type(offset) is not int or offset < 0:
         raise QueryError("offset must be a non-negative integer")
-    if limit is not None and (not isinstance(limit, int) or limit < 0):
+    if limit is not None and (type(limit) is not int or limit < 0):
         raise QueryError("limit must be a non-negative integer")
-    ids = _match_ids(lex, parse(lex, pattern), min_priority)
-    ids = lex._sort_ids(ids, "priority")
+    ids = store.sort_ids(pattern_ids(store, parse(store.alphabet, pattern), min_priority), "priority")
     end = None if limit is None else offset + limit
     return ids[offset:end]
 
 
-def count(lex: "Lexicon", pattern: str, *, min_priority: int = 0) -> int:
+def count(store: Store, pattern: str, *, min_priority: int = 0) -> int:
     """See :meth:`lexigraph.Lexicon.count`."""
-    return int(len(_match_ids(lex, parse(lex, pattern), min_priority)))
+    return int(len(pattern_ids(store, parse(store.alphabet, pattern), min_priority)))
 
 
 @dataclass(frozen=True)
@@ -270,33 +268,37 @@ class Crossing:
     counts: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
-def cross(lex: "Lexicon", pattern_a: str, pos_a: int, pattern_b: str, pos_b: int, *, min_priority: int = 0) -> Crossing:
+def cross(store: Store, pattern_a: str, pos_a: int, pattern_b: str, pos_b: int, *,
+          min_priority: int = 0) -> Crossing:
     """See :meth:`lexigraph.Lexicon.cross`."""
-    pa, pb = parse(lex, pattern_a), parse(lex, pattern_b)
+    pa, pb = parse(store.alphabet, pattern_a), parse(store.alphabet, pattern_b)
     for p, pos, name in ((pa, pos_a, "first"), (pb, pos_b, "second")):
         if p.has_star:
             raise QueryError(f"the {name} pattern {p.text!r} has a '*': a crossing needs fixed-length patterns")
         if not isinstance(pos, int) or isinstance(pos, bool) or not 0 <= pos < len(p.cells):
             raise QueryError(f"position {pos!r} is outside the {name} pattern {p.text!r} (0 to {len(p.cells) - 1})")
-    ids_a = _match_ids(lex, pa, min_priority)
-    ids_b = _match_ids(lex, pb, min_priority)
-    tiles_a = _tile_at(lex, ids_a, len(pa.cells), pos_a)
-    tiles_b = _tile_at(lex, ids_b, len(pb.cells), pos_b)
+    ids_a = pattern_ids(store, pa, min_priority)
+    ids_b = pattern_ids(store, pb, min_priority)
+    tiles_a = _tile_at(store, ids_a, len(pa.cells), pos_a)
+    tiles_b = _tile_at(store, ids_b, len(pb.cells), pos_b)
     common = np.intersect1d(tiles_a, tiles_b)
     keep_a = np.isin(tiles_a, common)
     keep_b = np.isin(tiles_b, common)
     count_a = np.bincount(tiles_a[keep_a], minlength=256)
     count_b = np.bincount(tiles_b[keep_b], minlength=256)
-    labels = lex.alphabet.labels
+    labels = store.alphabet.labels
     return Crossing(
         tiles=[labels[c - 1] for c in common.tolist()],
-        words_a=lex._words_of_ids(lex._sort_ids(ids_a[keep_a], "priority")),
-        words_b=lex._words_of_ids(lex._sort_ids(ids_b[keep_b], "priority")),
+        words_a=store.words_of_ids(store.sort_ids(ids_a[keep_a], "priority")),
+        words_b=store.words_of_ids(store.sort_ids(ids_b[keep_b], "priority")),
         counts={labels[c - 1]: (int(count_a[c]), int(count_b[c])) for c in common.tolist()},
     )
 
 
-def _tile_at(lex: "Lexicon", ids: np.ndarray, length: int, pos: int) -> np.ndarray:
+def _tile_at(store: Store, ids: np.ndarray, length: int, pos: int) -> np.ndarray:
     if not len(ids):
         return np.zeros(0, np.uint8)
-    return lex._rows(length)[ids - lex._buckets[length][0], pos]
+    bucket = store.bucket(length)
+    assert bucket is not None  # ids came from this bucket
+    tiles: np.ndarray = store.rows(length)[ids - bucket.first, pos]
+    return tiles

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .lexicon import Lexicon
+from .listing import iter_words
+from .store import Store, concat_ids
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ class Diff:
     def same(self) -> bool:
         return not self.only_a and not self.only_b
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "counts_by_length": {str(k): {"a": a, "b": b, "difference": b - a} for k, (a, b) in self.counts.items()},
             "total_a": sum(a for a, _ in self.counts.values()),
@@ -38,7 +38,7 @@ class Diff:
         }
 
 
-def diff(a: "Lexicon", b: "Lexicon") -> Diff:
+def diff(a: Store, b: Store) -> Diff:
     """See :meth:`lexigraph.Lexicon.diff`."""
     counts_a, counts_b = a.count_by_length(), b.count_by_length()
     lengths = sorted(set(counts_a) | set(counts_b))
@@ -47,36 +47,30 @@ def diff(a: "Lexicon", b: "Lexicon") -> Diff:
         only_a, only_b, both = _diff_codes(a, b, lengths)
     else:
         # Different alphabets: compare spellings, which is what a reader sees.
-        words_a, words_b = set(a), set(b)
+        words_a, words_b = set(iter_words(a)), set(iter_words(b))
         both = len(words_a & words_b)
         only_a = sorted(words_a - words_b)
         only_b = sorted(words_b - words_a)
     return Diff(only_a, only_b, both, counts)
 
 
-def _diff_codes(a: "Lexicon", b: "Lexicon", lengths: list[int]) -> tuple[list[str], list[str], int]:
+def _diff_codes(a: Store, b: Store, lengths: list[int]) -> tuple[list[str], list[str], int]:
     ids_a, ids_b = [], []
     both = 0
     for n in lengths:
-        in_a, in_b = n in a._buckets, n in b._buckets
-        if in_a and in_b:
-            ra = a._rows(n).view(f"V{n}").ravel()
-            rb = b._rows(n).view(f"V{n}").ravel()
+        ba, bb = a.bucket(n), b.bucket(n)
+        if ba is not None and bb is not None:
+            ra = a.rows(n).view(f"V{n}").ravel()
+            rb = b.rows(n).view(f"V{n}").ravel()
             mask_a = np.isin(ra, rb)
             mask_b = np.isin(rb, ra)
             both += int(mask_a.sum())
-            ids_a.append(np.flatnonzero(~mask_a) + a._buckets[n][0])
-            ids_b.append(np.flatnonzero(~mask_b) + b._buckets[n][0])
-        elif in_a:
-            first, count = a._buckets[n][:2]
-            ids_a.append(np.arange(first, first + count))
-        elif in_b:
-            first, count = b._buckets[n][:2]
-            ids_b.append(np.arange(first, first + count))
-    only_a = a._words_of_ids(a._sort_ids(_concat(ids_a)))
-    only_b = b._words_of_ids(b._sort_ids(_concat(ids_b)))
+            ids_a.append(np.flatnonzero(~mask_a) + ba.first)
+            ids_b.append(np.flatnonzero(~mask_b) + bb.first)
+        elif ba is not None:
+            ids_a.append(np.arange(ba.first, ba.stop))
+        elif bb is not None:
+            ids_b.append(np.arange(bb.first, bb.stop))
+    only_a = a.words_of_ids(a.sort_ids(concat_ids(ids_a)))
+    only_b = b.words_of_ids(b.sort_ids(concat_ids(ids_b)))
     return only_a, only_b, both
-
-
-def _concat(parts: list[np.ndarray]) -> np.ndarray:
-    return np.concatenate(parts) if parts else np.zeros(0, np.int64)

@@ -9,6 +9,7 @@ import numpy as np
 
 from . import daw, dawg32, fileformat, graph
 from .errors import LexiconError
+from .store import Store
 
 if TYPE_CHECKING:  # pragma: no cover
     from .lexicon import Lexicon
@@ -16,12 +17,12 @@ if TYPE_CHECKING:  # pragma: no cover
 EXPORT_FORMATS = ("text", "scored", "daw", "dawg32")
 
 
-def _trie(lex: "Lexicon") -> graph.Trie:
-    """The lexicon's trie, rebuilt from its (trusted, validated) length buckets."""
-    ids = lex._sort_ids(np.arange(len(lex)))
-    lens = lex._length_of_ids(ids)
+def _trie(store: Store) -> graph.Trie:
+    """The lexicon's trie, rebuilt from its (validated) length buckets."""
+    ids = store.sort_ids(np.arange(store.word_count))
+    lens = store.lengths_of_ids(ids)
     width = int(lens.max())
-    padded = lex._codes_of_ids(ids, width, lens)
+    padded = store.codes_of_ids(ids, width, lens)
     flat = padded[np.arange(width)[None, :] < lens[:, None]]
     starts = np.cumsum(lens) - lens
     return graph.build_trie(flat, starts, lens)
@@ -36,15 +37,16 @@ def to_bytes(lex: "Lexicon", format: str) -> bytes:
     """
     if format not in EXPORT_FORMATS:
         raise LexiconError(f"unknown export format {format!r}; choose one of {', '.join(EXPORT_FORMATS)}")
-    labels = list(lex.alphabet.labels)
+    store = lex.store
+    labels = list(store.alphabet.labels)
     if format in ("text", "scored"):
-        ids = lex._sort_ids(np.arange(len(lex)))
-        words = lex._words_of_ids(ids)
+        ids = store.sort_ids(np.arange(store.word_count))
+        words = store.words_of_ids(ids)
         if format == "text":
             return ("\n".join(words) + "\n").encode("utf-8")
-        prio = lex._priorities()[ids].tolist()
+        prio = store.priorities()[ids].tolist()
         return "".join(f"{w};{p}\n" for w, p in zip(words, prio)).encode("utf-8")
-    trie = _trie(lex)
+    trie = _trie(store)
     if format == "daw":
         return daw.write(graph.minimize(trie, accept_on_edge=True), labels)
     return dawg32.write(graph.minimize(trie, accept_on_edge=False), labels)

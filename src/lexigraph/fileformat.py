@@ -33,12 +33,12 @@ from typing import Any
 from .errors import FileFormatError, LexiconError
 
 MAGIC = b"\x89LXG\r\n\x1a\n"
-MAJOR = 1
+MAJOR = 2
 MINOR = 0
 HEADER_SIZE = 64
 ALIGN = 64
 _HEADER = struct.Struct("<8sHHIQQQII16x")
-_DTYPES = {"u1": 1, "<u2": 2, "<u4": 4}
+_DTYPES = {"u1": 1, "<u2": 2, "<u4": 4, "<u8": 8}
 MAX_INDEX_LENGTH = 64 << 20
 
 
@@ -88,34 +88,14 @@ def pack(index: Mapping[str, Any], sections: Mapping[str, tuple[bytes, str, tupl
 
 
 def write_atomic(dest: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` to ``dest`` through a temporary file and a rename.
+    """Write ``data`` to ``dest`` atomically (see :func:`lexigraph.output.write_atomic`).
 
     Readers that have the old file mapped keep seeing it; a failure leaves
-    the old file untouched.
+    the old file untouched; devices and FIFOs are written through.
     """
-    dest = Path(dest)
-    directory = dest.parent if str(dest.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=directory)
-    except OSError as e:
-        raise LexiconError(f"cannot write {dest}: {e.strerror or e}") from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, dest)
-    except BaseException as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(e, OSError):
-            raise LexiconError(f"cannot write {dest}: {e.strerror or e}") from None
-        raise
+    from .output import write_atomic as write
+
+    write(dest, data)
 
 
 class MappedFile:
@@ -182,7 +162,8 @@ class _FileReader:
 
     def read(self, offset: int, length: int) -> bytes:
         self._f.seek(offset)
-        return self._f.read(length)
+        data: bytes = self._f.read(length)
+        return data
 
     def crc_from(self, offset: int) -> int:
         self._f.seek(offset)
@@ -227,7 +208,12 @@ def _validate(buffer: "mmap.mmap | bytes", name: str, reader: "_FileReader | _By
         raise FileFormatError(f"{name}: the header is corrupt (checksum mismatch)")
     if major > MAJOR:
         raise FileFormatError(f"{name}: format version {major}.{minor} is newer than this lexigraph reads ({MAJOR}.x); upgrade lexigraph")
-    if major < 1 or header_size != HEADER_SIZE:
+    if major == 1:
+        raise FileFormatError(
+            f"{name}: format version 1.{minor} is no longer read; rebuild it from its word list "
+            "with 'lexigraph build WORDLIST -o FILE'"
+        )
+    if major < MAJOR or header_size != HEADER_SIZE:
         raise FileFormatError(f"{name}: unknown format version {major}.{minor}")
     if file_size != size:
         what = "truncated" if size < file_size else "has trailing data"
@@ -244,10 +230,18 @@ def _validate(buffer: "mmap.mmap | bytes", name: str, reader: "_FileReader | _By
         raise FileFormatError(f"{name}: the index has no section table")
     sections: dict[str, Section] = {}
     for key, raw in index["sections"].items():
-        try:
-            sec = Section(int(raw["offset"]), int(raw["length"]), str(raw["dtype"]), tuple(int(x) for x in raw["shape"]))
-        except (KeyError, TypeError, ValueError):
-            raise FileFormatError(f"{name}: section {key!r} is malformed") from None
+        shape = raw.get("shape") if isinstance(raw, dict) else None
+        fields = [raw.get("offset"), raw.get("length"), *shape] if isinstance(shape, list) else []
+        # Strict JSON integers only: floats, infinities and booleans are refused before any arithmetic.
+        if (
+            not fields
+            or not isinstance(shape, list)
+            or not 1 <= len(shape) <= 2
+            or not isinstance(raw.get("dtype"), str)
+            or any(type(x) is not int or not 0 <= x <= size for x in fields)
+        ):
+            raise FileFormatError(f"{name}: section {key!r} is malformed")
+        sec = Section(raw["offset"], raw["length"], raw["dtype"], tuple(shape))
         itemsize = _DTYPES.get(sec.dtype)
         count = 1
         for dim in sec.shape:

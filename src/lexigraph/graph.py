@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import BuildError
+from .wordgraph import MAX_ARCS, pack_records
 
 _MASK64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 
@@ -203,7 +204,8 @@ def minimize(trie: Trie, *, accept_on_edge: bool) -> MinimalGraph:
     return MinimalGraph(trie, node_class, np.concatenate(representatives), accept_on_edge)
 
 
-def _signatures_exact(trie, nodes, rep_local, deg, arc_owner, arcs, key, accept_on_edge) -> bool:
+def _signatures_exact(trie: Trie, nodes: np.ndarray, rep_local: np.ndarray, deg: np.ndarray, arc_owner: np.ndarray,
+                      arcs: np.ndarray, key: np.ndarray, accept_on_edge: bool) -> bool:
     """Check that every node equals its group's representative arc by arc."""
     if not np.array_equal(deg, deg[rep_local]):
         return False
@@ -214,8 +216,9 @@ def _signatures_exact(trie, nodes, rep_local, deg, arc_owner, arcs, key, accept_
     return bool(np.array_equal(key, key[rep_arc]))
 
 
-def _exact_groups(trie, nodes, key, deg, accept_on_edge) -> np.ndarray:  # pragma: no cover - 64-bit collision
-    seen: dict[tuple, int] = {}
+def _exact_groups(trie: Trie, nodes: np.ndarray, key: np.ndarray, deg: np.ndarray,
+                  accept_on_edge: bool) -> np.ndarray:  # pragma: no cover - 64-bit collision
+    seen: dict[tuple[object, ...], int] = {}
     out = np.empty(len(nodes), np.int64)
     pos = 0
     for i, d in enumerate(deg.tolist()):
@@ -225,82 +228,97 @@ def _exact_groups(trie, nodes, key, deg, accept_on_edge) -> np.ndarray:  # pragm
     return out
 
 
-# -- the lexicon's own graph: 32-bit arcs ------------------------------------
-
-TILE_BITS = 8
-ACCEPT_BIT = 1 << 8
-LAST_BIT = 1 << 9
-ARC_SHIFT = 10
-MAX_ARCS = 1 << (32 - ARC_SHIFT)
+# -- the lexicon's own graph: 64-bit arc records (layout in wordgraph.py) ----
 
 
 def layout_arcs(graph: MinimalGraph) -> tuple[np.ndarray, int]:
-    """Lay out an accept-on-edge graph as 32-bit arc records.
+    """Lay out an accept-on-edge graph as arc records (see :mod:`lexigraph.wordgraph`).
 
-    Record ``i`` holds: bits 0-7 tile code, bit 8 "a word ends here", bit 9
-    "last arc of its list", bits 10-31 index of the first arc of the target
-    node's list (0: the target has no arcs). Record 0 is a null sentinel.
-    Lists of arcs that are a suffix of another list are stored once.
-    Returns ``(records, root_index)``.
+    Record 0 is a null sentinel. A list of arcs that is a suffix of another
+    list is stored once, inside it. Returns ``(records, root_index)``.
     """
     assert graph.accept_on_edge
     trie = graph.trie
     reps = graph.representative
     deg = trie.n_children[reps]
-    # Lists are ordered by decreasing length, so a list that is a suffix of
-    # a longer one finds it already placed; the suffix index maps the tuple of
-    # each placed list's tails to the record where that tail starts.
-    order = np.lexsort((np.arange(len(reps)), -deg))
-    label = trie.label
-    term = trie.terminal
     node_class = graph.node_class
     first = trie.first_child
-    arc_keys = (label.astype(np.int64) << 33) | (term.astype(np.int64) << 32) | node_class
+    arc_keys = (trie.label.astype(np.int64) << 33) | (trie.terminal.astype(np.int64) << 32) | node_class
+    lists = np.flatnonzero(deg > 0)
+    hosts, host_of, shift = _suffix_hosts(arc_keys, first[reps[lists]], deg[lists])
+    # Hosts in breadth-first order of their nodes: the top of the graph, which every walk reads, stays together.
+    hosts = hosts[np.argsort(reps[lists[hosts]], kind="stable")]
+    host_deg = deg[lists[hosts]]
+    host_start = np.zeros(len(lists), np.int64)
+    host_start[hosts] = 1 + np.cumsum(host_deg) - host_deg
     start_of_class = np.zeros(len(reps), np.int64)
-    placed: dict[bytes, int] = {}
-    chunks: list[np.ndarray] = []
-    total = 1
-    for k in order.tolist():
-        d = int(deg[k])
-        if d == 0:
-            continue
-        f = int(first[reps[k]])
-        keys = arc_keys[f : f + d]
-        whole = keys.tobytes()
-        hit = placed.get(whole)
-        if hit is not None:
-            start_of_class[k] = hit
-            continue
-        start_of_class[k] = total
-        for j in range(d):
-            placed.setdefault(whole[8 * j :], total + j)
-        chunks.append(np.arange(f, f + d))
-        total += d
+    start_of_class[lists] = host_start[host_of] + shift
+    total = 1 + int(host_deg.sum())
+    base = np.repeat(first[reps[lists[hosts]]] - (np.cumsum(host_deg) - host_deg), host_deg)
+    arcs = base + np.arange(total - 1)
     if total > MAX_ARCS:
         raise BuildError(f"word graph needs {total:,} arcs; the format holds at most {MAX_ARCS - 1:,}")
-    arcs = np.concatenate(chunks) if chunks else np.zeros(0, np.int64)
-    records = np.zeros(total, np.uint32)
-    is_last = np.zeros(len(arcs), bool)
+    records = np.zeros(total, np.uint64)
     if len(arcs):
         # an arc is last when it is the last child of its parent in the trie
         parent_end = np.zeros(trie.size + 1, bool)
         parent_end[(trie.first_child + trie.n_children - 1)[trie.n_children > 0]] = True
-        is_last = parent_end[arcs]
-        target = start_of_class[node_class[arcs]]
-        rec = label[arcs].astype(np.uint32)
-        rec |= term[arcs].astype(np.uint32) << np.uint32(8)
-        rec |= is_last.astype(np.uint32) << np.uint32(9)
-        rec |= target.astype(np.uint32) << np.uint32(ARC_SHIFT)
-        records[1:] = rec
+        records[1:] = pack_records(trie.label[arcs], trie.terminal[arcs], parent_end[arcs],
+                                   start_of_class[node_class[arcs]])
     root = int(start_of_class[node_class[0]]) if trie.n_children[0] else 0
     return records, root
 
 
+def _suffix_hosts(keys: np.ndarray, starts: np.ndarray, degs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Which lists are stored inside which: ``(hosts, host_of, shift)``.
+
+    List ``i`` is ``keys[starts[i] : starts[i] + degs[i]]``. A list that is a
+    suffix of another is a prefix of it read backwards; sorted backwards, a
+    list is a prefix of some other exactly when it is one of the list right
+    after it, so following "is a prefix of the next" to the end of each
+    chain finds a host that holds it. ``host_of[i]`` is that host and
+    ``shift[i]`` where list ``i`` starts inside it.
+
+    >>> keys = np.array([1, 2, 3, 2, 3, 9, 3])
+    >>> _suffix_hosts(keys, np.array([0, 3, 5, 6]), np.array([3, 2, 1, 1]))
+    (array([0, 2]), array([0, 0, 2, 0]), array([0, 1, 0, 2]))
+    """
+    n = len(starts)
+    if not n:
+        empty = np.zeros(0, np.int64)
+        return empty, empty, empty
+    width = int(degs.max())
+    backwards = np.full((n, width), -1, np.int64)
+    pos = np.arange(width)
+    inside = pos[None, :] < degs[:, None]
+    backwards[inside] = keys[(starts + degs - 1)[:, None] - pos[None, :]][inside]
+    order = np.lexsort(backwards.T[::-1])
+    ranked = backwards[order]
+    d = degs[order]
+    # a list is a prefix of the next one when every one of its own columns agrees
+    agree = (ranked[:-1] == ranked[1:]) | ~inside[order][:-1]
+    prefix_of_next = np.append(agree.all(axis=1) & (d[:-1] < d[1:]), False)
+    # the host of a run of "prefix of the next" is the first list after it that is not
+    not_prefix = np.flatnonzero(~prefix_of_next)
+    host_rank = not_prefix[np.searchsorted(not_prefix, np.arange(n))]
+    host_of = np.empty(n, np.int64)
+    host_of[order] = order[host_rank]
+    shift = degs[host_of] - degs
+    return np.flatnonzero(host_of == np.arange(n)), host_of, shift
+
+
 # -- reading foreign graphs --------------------------------------------------
 
-#: Arcs a foreign graph may expand into before reading is refused: far above
-#: any real word list, far below what would exhaust memory.
-MAX_EXPANDED_ARCS = 40_000_000
+#: Arcs a foreign graph (dawg32 table, ``.daw``) may expand into before reading
+#: is refused, set by the memory the whole read would take: reading and
+#: compiling costs about 220 bytes per expanded arc (measured on TWL06, 395,184
+#: arcs, and SCOWL, 766,408: the walk's arrays, the words as text, the build),
+#: so a budget of 2 GiB allows 9.7 million arcs, 25 times TWL06. The check runs
+#: before each level of the walk is allocated, so a "word bomb" (196 bytes
+#: whose graph expands to 33 million arcs) stops after a fraction of that.
+MAX_EXPANSION_BYTES = 2 << 30
+BYTES_PER_EXPANDED_ARC = 220
+MAX_EXPANDED_ARCS = MAX_EXPANSION_BYTES // BYTES_PER_EXPANDED_ARC
 
 
 def expand_words(
@@ -333,9 +351,13 @@ def expand_words(
     if len(bad_child):
         i = int(bad_child[0])
         raise SourceError(f"{what}: record {i} points to index {int(child[i])}, past the end ({n} records)")
-    starts = np.array([root], np.int64)
-    owners = np.array([-1], np.int64)
-    parents: list[np.ndarray] = [np.zeros(0, np.int64)]
+    # Record and owner indexes fit in 32 bits (files hold at most 2**24 records,
+    # levels at most `limit` arcs): half the memory of int64 temporaries.
+    ends = ends.astype(np.int32)
+    child32 = child.astype(np.int32)
+    starts = np.array([root], np.int32)
+    owners = np.array([-1], np.int32)
+    parents: list[np.ndarray] = [np.zeros(0, np.int32)]
     letters: list[np.ndarray] = [np.zeros(0, letter.dtype)]
     enders: list[np.ndarray] = [np.zeros(0, np.int64)]
     total = 0
@@ -350,18 +372,28 @@ def expand_words(
         count = ends[pos] - starts + 1
         total += int(count.sum())
         if total > limit:
-            raise SourceError(f"{what}: the graph holds more than {limit:,} arcs of words; refusing to expand it")
-        base = np.repeat(starts - (np.cumsum(count) - count), count)
-        rec = base + np.arange(len(base))
+            raise SourceError(
+                f"{what}: the graph expands to more than {limit:,} arcs (over "
+                f"{limit * BYTES_PER_EXPANDED_ARC >> 20:,} MiB to read); refusing to expand it"
+            )
+        del pos
+        rec = np.repeat(starts - (np.cumsum(count, dtype=np.int32) - count), count)
+        rec += np.arange(len(rec), dtype=np.int32)
         owner = np.repeat(owners, count)
+        del count, starts, owners
         keep = letter[rec] != 0
-        rec, owner = rec[keep], owner[keep]
+        if not keep.all():
+            rec, owner = rec[keep], owner[keep]
+        del keep
         parents.append(owner)
         letters.append(letter[rec])
         enders.append(np.flatnonzero(accept[rec]))
-        go = child[rec] != 0
-        starts = child[rec][go].astype(np.int64)
-        owners = np.flatnonzero(go)
+        nxt = child32[rec]
+        del rec
+        go = nxt != 0
+        starts = nxt[go]
+        owners = np.flatnonzero(go).astype(np.int32)
+        del nxt, go
     out: dict[int, np.ndarray] = {}
     for length in range(1, len(enders)):
         ids = enders[length]

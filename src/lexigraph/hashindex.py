@@ -77,23 +77,27 @@ def slot_dtype(n_words: int) -> str:
 
 
 def lookup_rows(table: np.ndarray, size: int, bucket: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """For each row of ``rows`` (words of the bucket's length): is it in ``bucket``?"""
+    """For each row of ``rows`` (words of the bucket's length): is it in ``bucket``?
+
+    Probes as the single-word paths do: forward from the home slot to the
+    table's end, stopping at an empty slot or one that points past the bucket.
+    """
     n = len(rows)
     found = np.zeros(n, bool)
-    if not n or not len(bucket):
+    if not n or not len(bucket) or not len(table):
         return found
     width = rows.shape[1]
     q = np.ascontiguousarray(rows).view(f"V{width}").ravel()
     b = np.ascontiguousarray(bucket).view(f"V{width}").ravel()
     pos = home_slots(rows, size)
     live = np.arange(n)
-    limit = len(table) - 1
+    end = len(table)
     while len(live):
-        ids = table[np.minimum(pos, limit)].astype(np.int64) - 1
-        full = (ids >= 0) & (pos < limit)
-        ok = full & (ids < len(b))
+        inside = pos < end
+        ids = table[np.minimum(pos, end - 1)].astype(np.int64) - 1
+        full = inside & (ids >= 0) & (ids < len(b))
         hit = np.zeros(len(live), bool)
-        hit[ok] = b[ids[ok]] == q[live[ok]]
+        hit[full] = b[ids[full]] == q[live[full]]
         found[live[hit]] = True
         go = full & ~hit
         live, pos = live[go], pos[go] + 1

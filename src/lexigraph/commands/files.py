@@ -17,20 +17,29 @@ from ._common import build_summary, envelope, esc, need_int, per_length, table
 
 def _run_build(ctx: Context, params: Mapping[str, Any]) -> Document:
     from ..builder import build
+    from ..normalize import Reject, options
 
     source = params.get("source")
     output = params.get("output")
     if not source or not output:
         raise QueryError(f"give a {ctx.spell('source')} and an {ctx.spell('output')}")
     min_length = need_int(ctx, params, "min_length", minimum=1)
-    max_length = need_int(ctx, params, "max_length", minimum=1)
+    max_length = need_int(ctx, params, "max_length", minimum=1, maximum=255)
+    rejects_path = params.get("rejects")
+    rejects: list[Reject] | None = [] if rejects_path else None
     start = time.perf_counter()
-    result = build(
-        source, output, format=params.get("format"), name=params.get("name"), alphabet=params.get("alphabet"),
-        min_length=2 if min_length is None else min_length, max_length=max_length,
-        encoding=params.get("encoding"), progress=ctx.progress,
-    )
+    with options(case=params.get("case"), rejects=rejects):
+        result = build(
+            source, output, format=params.get("format"), name=params.get("name"), alphabet=params.get("alphabet"),
+            min_length=2 if min_length is None else min_length, max_length=max_length,
+            encoding=params.get("encoding"), progress=ctx.progress,
+        )
     seconds = time.perf_counter() - start
+    if rejects_path and rejects is not None:
+        from ..output import write_atomic
+
+        header = "# line\taction\treason\ttext\tresult\n"
+        write_atomic(rejects_path, (header + "".join(r.tsv() + "\n" for r in rejects)).encode("utf-8"))
     report = result.report.to_dict()
     try:
         size = os.path.getsize(output)
@@ -40,7 +49,7 @@ def _run_build(ctx: Context, params: Mapping[str, Any]) -> Document:
         "build", None, per_length({int(k): v for k, v in report["per_length"].items()}),
         lexicon=result.info.get("name"), path=str(output), bytes=size, seconds=round(seconds, 3),
         word_count=int(result.info.get("word_count", report["kept"])), build=report,
-        quiet=bool(params.get("quiet")),
+        quiet=bool(params.get("quiet")), rejects=str(rejects_path) if rejects_path else None,
     )
 
 
@@ -51,6 +60,8 @@ def _text_build(doc: Document) -> Iterator[str]:
     yield f"wrote {doc['path']}: {doc['word_count']:,} words, {size}, in {doc['seconds']:.2f} s"
     yield from build_summary(doc["build"])
     yield "  per length: " + " ".join(f"{r['length']}:{r['word_count']}" for r in doc["results"])
+    if doc.get("rejects"):
+        yield f"  skipped and changed lines listed in {doc['rejects']}"
 
 
 # -- export ------------------------------------------------------------------
@@ -105,7 +116,8 @@ def _run_diff(ctx: Context, params: Mapping[str, Any]) -> Document:
     d = a.diff(b)
     side_a, side_b = _side(a), _side(b)
     warnings = []
-    if side_a["alphabet"]["tiles"] != side_b["alphabet"]["tiles"]:
+    auto = side_a["alphabet"]["name"] == side_b["alphabet"]["name"] == "letters"  # each list's own characters
+    if side_a["alphabet"]["tiles"] != side_b["alphabet"]["tiles"] and not auto:
         only_a = sorted(set(side_a["alphabet"]["tiles"]) - set(side_b["alphabet"]["tiles"]))
         only_b = sorted(set(side_b["alphabet"]["tiles"]) - set(side_a["alphabet"]["tiles"]))
         warnings.append(
@@ -162,6 +174,10 @@ COMMANDS = [
             Param("max_length", "longest word kept, in tiles", kind="int", metavar="N"),
             Param("encoding", "source text encoding (default: UTF-8, or UTF-16 with a byte-order mark)",
                   metavar="ENCODING"),
+            Param("case", "entries written with capitals and no lower-case twin (Baltimore): fold them into "
+                  "words, or drop them as proper nouns", default="fold", choices=("fold", "drop-proper")),
+            Param("rejects", "write every skipped or changed line to this file (line, action, reason, text, "
+                  "result; tab-separated)", metavar="FILE", completer="file"),
             Param("quiet", "print nothing but errors", kind="bool", default=False, flags=("-q", "--quiet"),
                   cli_only=True),
         ),

@@ -63,7 +63,8 @@ def _text_words(doc: Document) -> Iterator[str]:
 
 def _run_children(ctx: Context, params: Mapping[str, Any]) -> Document:
     lex = ctx.lexicon()
-    prefixes = values(params, "prefixes") or [""]
+    given = params.get("prefixes")
+    prefixes = [""] if given is None else values(params, "prefixes")
     results = []
     for prefix in prefixes:
         check_tiles(ctx, lex, prefix, "the prefix")
