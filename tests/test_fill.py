@@ -522,3 +522,20 @@ def array_q(values):
     from array import array
 
     return array("Q", values)
+
+
+def test_writing_to_special_paths(tmp_path):
+    import os
+    import stat
+
+    g = Grid.from_text("ab\n..")
+    g.write("/dev/null")
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    target = tmp_path / "real.txt"
+    target.write_text("old\n")
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    g.write(link)
+    assert link.is_symlink() and Grid.read(target) == g
+    with pytest.raises(QueryError, match="directory"):
+        g.write(tmp_path)
