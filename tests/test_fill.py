@@ -539,3 +539,14 @@ def test_writing_to_special_paths(tmp_path):
     assert link.is_symlink() and Grid.read(target) == g
     with pytest.raises(QueryError, match="directory"):
         g.write(tmp_path)
+
+
+def test_alphabets_beyond_63_tiles_use_the_python_path():
+    letters = [chr(c) for c in range(0x3B1, 0x3B1 + 25)] + [chr(c) for c in range(0x430, 0x430 + 32)] + list("abcdefghij")
+    lex = lexigraph.load(["ab", "ba", "ая", "яа", "aя", "яb"], alphabet=Alphabet.from_letters(letters))
+    assert len(lex.alphabet) > 63
+    g = Grid.from_text("..\n..")
+    r = fill(lex, g, allow_repeats=True)
+    assert r.status == "filled" and verify(lex, g, r.grid, allow_repeats=True) == []
+    assert brute_force_exists({w: 50 for w in lex}, g, allow_repeats=True)
+    assert fill(lex, g).status == ("filled" if brute_force_exists({w: 50 for w in lex}, g) else "no_fill")
