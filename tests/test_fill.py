@@ -550,3 +550,22 @@ def test_alphabets_beyond_63_tiles_use_the_python_path():
     assert r.status == "filled" and verify(lex, g, r.grid, allow_repeats=True) == []
     assert brute_force_exists({w: 50 for w in lex}, g, allow_repeats=True)
     assert fill(lex, g).status == ("filled" if brute_force_exists({w: 50 for w in lex}, g) else "no_fill")
+
+
+def test_ipuz_variants():
+    data = {
+        "version": "http://ipuz.org/v2",
+        "kind": ["http://ipuz.org/crossword#1"],
+        "dimensions": {"width": 3, "height": 2},
+        "block": "X",
+        "empty": "0",
+        "puzzle": [[{"cell": 1, "style": {"shapebg": "circle"}}, 2, "X"], [3, None, "0"]],
+        "solution": [["C", {"value": "A"}, "X"], [None, "#", "0"]],
+    }
+    g = Grid.from_ipuz(json.dumps(data))
+    assert g.cells == (("c", "a", BLOCK), (None, BLOCK, None))
+    back = Grid.from_ipuz(g.to_ipuz())
+    assert back == g
+    data["solution"][0][0] = "4"
+    with pytest.raises(QueryError, match="solution cell"):
+        Grid.from_ipuz(data)
