@@ -584,52 +584,6 @@ def test_lexigraph_serve_runs_and_answers(tmp_path):
     assert f"serving small on http://127.0.0.1:{port}/" in err
 
 
-# -- docs/server.md: its examples print what they show --------------------------------------------------------
-
-DOC = Path(__file__).resolve().parents[1] / "docs" / "server.md"
-
-
-def _curl_examples(text: str) -> list[tuple[str, str, Any, str]]:
-    import shlex
-
-    out = []
-    lines = text.splitlines()
-    for i, line in enumerate(lines):
-        s = line.strip()
-        if not s.startswith("$ curl "):
-            continue
-        argv = shlex.split(s[2:])
-        url = next(a for a in argv if a.startswith("http"))
-        body = argv[argv.index("-d") + 1] if "-d" in argv else None
-        method = "POST" if body is not None else "GET"
-        out.append((method, url.split("8080", 1)[1], body, lines[i + 1].strip()))
-    return out
-
-
-def test_docs_curl_examples_print_what_they_show(builtin_client):
-    examples = _curl_examples(DOC.read_text())
-    assert len(examples) >= 6
-    for method, path, body, shown in examples:
-        if method == "POST":
-            r = builtin_client.post(path, content=body, headers={"content-type": "application/json"})
-        else:
-            r = builtin_client.get(path)
-        assert r.text == shown, (path, r.text)
-
-
-def test_docs_python_examples_run():
-    import doctest
-
-    text = DOC.read_text()
-    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
-    assert blocks
-    parser = doctest.DocTestParser()
-    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
-    for block in blocks:
-        runner.run(parser.get_doctest(block, {}, "server.md", str(DOC), 0))
-    assert runner.failures == 0
-
-
 def test_the_registrys_long_queries_are_bounded():
     if "match" not in _registry():
         pytest.skip("no match command in the registry")
