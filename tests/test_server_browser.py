@@ -78,7 +78,8 @@ def shot(pg, name: str) -> None:
 
 
 def words_shown(pg) -> list[str]:
-    return pg.eval_on_selector_all("#search-results li", "els => els.map(e => e.firstChild.textContent)")
+    return pg.eval_on_selector_all(
+        "#search-results li", "els => els.map(e => [...e.childNodes].find(n => n.nodeType === 3).textContent)")
 
 
 def test_typing_a_pattern_shows_the_words(page):
@@ -151,6 +152,21 @@ def test_grid_candidates_are_the_slot_pattern(page):
     shown = page.eval_on_selector_all("#candidates li", "els => els.map(e => e.textContent)")
     assert sorted(shown) == sorted(lexigraph.open().match("zo??"))[:200] or set(shown) <= set(lexigraph.open().match("zo??"))
     shot(page, "grid")
+
+
+@pytest.mark.skipif("search" not in COMMANDS, reason="the search command (issue 15) is not in this build's registry yet")
+def test_a_study_search_shows_the_words_with_hooks(page):
+    page.select_option("#search-mode", "search")
+    page.fill("#search-input", "length 7 and anagram aeinrst")
+    page.wait_for_function("document.querySelector('#search-status').textContent.includes('word')")
+    from lexigraph.commands import Context
+
+    cmd = next(c for c in all_commands() if c.name == "search")
+    doc = cmd.run(Context(), {"expression": "length 7 and anagram aeinrst", "hooks": True, "limit": 100})
+    assert words_shown(page) == [r["word"] for r in doc["results"]]
+    hooks = page.eval_on_selector_all("#search-results li", "els => els.map(e => e.lastChild.textContent)")
+    assert hooks == [r["hooks"]["back"] for r in doc["results"]]
+    shot(page, "study-search")
 
 
 @pytest.mark.skipif("moves" not in COMMANDS, reason="the moves command (issue 13) is not in this build's registry yet")
