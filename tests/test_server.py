@@ -607,3 +607,13 @@ def test_the_registrys_long_queries_are_bounded():
 def test_openapi_passes_a_validator(builtin_client):
     validator = pytest.importorskip("openapi_spec_validator", reason="openapi-spec-validator is not installed")
     validator.validate(builtin_client.get("/openapi.json").json())
+
+
+def test_a_word_list_is_compiled_once_and_not_followed(tmp_path):
+    src = tmp_path / "words.txt"
+    src.write_text("apple\npear\n")
+    with TestClient(create_app([("list", str(src))], commands=TEST_COMMANDS)) as c:
+        assert c.get("/api/check", params={"words": "pear"}).json()["results"][0]["valid"]
+        src.write_text("plum\n")
+        assert c.get("/api/check", params={"words": "pear"}).json()["results"][0]["valid"]
+        assert c.get("/api/lexicons").json()["results"][0]["generation"] == 0

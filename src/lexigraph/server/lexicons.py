@@ -57,6 +57,16 @@ def _identity(path: str) -> tuple[int, int, int, int] | None:
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
+def _is_lexicon_file(path: str) -> bool:
+    from ..fileformat import is_lexicon
+
+    try:
+        with open(path, "rb") as f:
+            return is_lexicon(f.read(8))
+    except OSError:
+        return False
+
+
 class _Held:
     """One open lexicon and the number of requests using it."""
 
@@ -89,6 +99,8 @@ class Slot:
         self._lock = threading.Lock()
         self.generation = 0
         self.last_error: str | None = None
+        #: Only lexicon files are followed; a word list is compiled once, at start (a compile takes seconds).
+        self.follows = path is not None and _is_lexicon_file(path)
         self._current = self._open()
 
     def _open(self) -> _Held:
@@ -97,12 +109,11 @@ class Slot:
         if self.path is None:
             return _Held(open_lexicon(), None)
         ident = _identity(self.path)
-        # A lexicon file is mapped; any other source (a word list) is compiled once, in memory.
         return _Held(load(self.path), ident)
 
     def _refresh(self) -> None:
         """Swap in the file now at ``path`` if it is not the one open (called with the lock held)."""
-        if self.path is None:
+        if self.path is None or not self.follows:
             return
         ident = _identity(self.path)
         if ident is None or ident == self._current.identity:
