@@ -189,6 +189,29 @@ def test_board_and_rack_show_the_best_move(page):
     shot(page, "board")
 
 
+@pytest.mark.skipif("moves" not in COMMANDS, reason="the moves command (issue 13) is not in this build's registry yet")
+def test_board_with_the_keyboard_alone(page):
+    page.focus("#tab-search")
+    page.keyboard.press("ArrowRight")                # to the Board tab
+    page.keyboard.press("Tab")                       # the lexicon menu
+    page.keyboard.press("Tab")                       # the board's cursor square (the centre)
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "H8"
+    page.keyboard.type("cat")
+    page.keyboard.press("Tab")                       # the rack
+    page.keyboard.type("AERST?S")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#moves li")
+    for _ in range(4):                               # Best moves, Clear board, Play (the best is chosen): the list
+        page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "moves"
+    page.keyboard.press("ArrowDown")                 # the second move
+    chosen = page.inner_text("#moves li[aria-selected='true'] .word")
+    new = page.eval_on_selector_all("#board .cell.new", "els => els.length")
+    page.keyboard.press("Enter")                     # play it
+    tiles = page.eval_on_selector_all("#board .cell.tile", "els => els.length")
+    assert tiles == 3 + new and chosen
+
+
 @pytest.mark.skipif("fill" not in COMMANDS, reason="the fill command (issue 14) is not in this build's registry yet")
 def test_filling_a_small_grid_shows_a_valid_fill(page):
     page.click("#tab-grid")
