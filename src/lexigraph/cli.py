@@ -15,10 +15,9 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import IO, Any, NoReturn
 
-from . import __version__
 from .commands import Command, Context, Document, Param, all_commands
 from .errors import LexiconError
 
