@@ -185,7 +185,7 @@ def find_ids(
     if max_length is not None:
         hi = min(hi, max_length)
     if mode == "exact" and rack.blanks <= MAX_INDEX_BLANKS and (max_length is None or size <= max_length) and size >= lo:
-        return exact_ids(store, rack.codes + through, rack.blanks)
+        return exact_ids(store, rack.codes + through, rack.blanks, probe)
     uses_c = getattr(probe, "uses_c", False)
     if graph is not None and lo <= hi and rack.blanks <= (walk.MAX_RACK_BLANKS if uses_c else 0):
         top = min(hi, max(store.lengths, default=0))
@@ -247,14 +247,23 @@ def _scan_ids(store: Store, rack: Rack, mode: str, through: bytes, lo: int, hi: 
 MAX_INDEX_BLANKS = 3
 
 
-def exact_ids(store: Store, codes: bytes, blanks: int) -> np.ndarray:
+def exact_ids(store: Store, codes: bytes, blanks: int, probe: object = None) -> np.ndarray:
     """Ids of the words whose tiles are exactly ``codes`` plus ``blanks`` tiles of any kind, ascending.
+
+    With the C probe, a walk of the sorted alphagrams visits only the
+    multisets that exist; otherwise one binary search per multiset the
+    blanks may stand for.
 
     >>> import lexigraph
     >>> lex = lexigraph.open()
     >>> lex.store.words_of_ids(exact_ids(lex.store, lex.alphabet.encode("opt"), 0))
     ['opt', 'pot', 'top']
     """
+    engine = getattr(probe, "engine", None)
+    if engine is not None:
+        found = engine._exact_blanks(codes, blanks, len(store.alphabet))
+        if found is not None:
+            return np.frombuffer(found, "<i8").astype(np.int64)
     length = len(codes) + blanks
     bucket = store.bucket(length)
     if bucket is None or not bucket.count:
@@ -323,7 +332,7 @@ def _explain(alphabet: "Alphabet", word: str, rack: bytes, through: bytes) -> An
     return Anagram(word, labels, tuple(blank_at))
 
 
-def anagram_table(store: Store, rack: str) -> list[tuple[str, list[str]]]:
+def anagram_table(store: Store, rack: str, probe: object = None) -> list[tuple[str, list[str]]]:
     """The rack's exact anagrams, then for each tile those of the rack plus that tile.
 
     The first entry's tile is ``""``.
@@ -335,8 +344,8 @@ def anagram_table(store: Store, rack: str) -> list[tuple[str, list[str]]]:
     ['alations', 'annalist', 'fantails']
     """
     parsed = parse_rack(store.alphabet, rack)
-    out = [("", store.words_of_ids(find_ids(store, parsed, mode="exact")))]
+    out = [("", store.words_of_ids(find_ids(store, parsed, mode="exact", probe=probe)))]
     for code, label in enumerate(store.alphabet.labels, start=1):
-        ids = find_ids(store, parsed, mode="exact", through=bytes([code]))
+        ids = find_ids(store, parsed, mode="exact", through=bytes([code]), probe=probe)
         out.append((label, store.words_of_ids(ids)))
     return out

@@ -11,6 +11,7 @@ standard error.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
@@ -358,7 +359,9 @@ def _subcommand(argv: Sequence[str]) -> str | None:
 
 def _server_module() -> Any:
     try:
-        import lexigraph.server as server  # type: ignore[import-not-found,unused-ignore]
+        # import_module reads sys.modules first (a test may put a stand-in there); `import a.b as c`
+        # would take the package attribute of an already imported real module instead.
+        server = importlib.import_module("lexigraph.server")
     except ModuleNotFoundError as e:
         if e.name in ("lexigraph.server",):
             raise UsageError("this installation of lexigraph has no server (lexigraph.server is missing)") from None
