@@ -44,5 +44,7 @@ setup(
     ext_modules=[
         # optional: without a compiler the build goes on and lexigraph runs its pure-Python paths.
         Extension("lexigraph._speedups", ["src/lexigraph/_speedups.c"], depends=["src/lexigraph/arc.h"], optional=True),
+        Extension("lexigraph._movegen", ["src/lexigraph/_movegen.c"], depends=["src/lexigraph/arc.h"], optional=True),
+        Extension("lexigraph._fill", ["src/lexigraph/_fill.c"], optional=True),
     ],
 )

@@ -166,3 +166,20 @@ def test_every_argument_has_help_and_every_command_examples():
     for cmd in all_commands():
         assert 2 <= len(cmd.examples) <= 4 or cmd.name == "info", cmd.name
         assert all(e.startswith("lexigraph ") or "| lexigraph" in e for e in cmd.examples), cmd.name
+
+
+def test_every_example_parses():
+    """The examples each command shows are valid command lines (shell pipes and redirections aside)."""
+    import shlex
+
+    from lexigraph.cli import build_parser
+    from lexigraph.commands import all_commands
+
+    parser = build_parser()
+    for cmd in all_commands():
+        for example in cmd.examples:
+            for part in example.split("|"):
+                argv = shlex.split(part.split(">")[0].split("&&")[0])
+                if argv and argv[0] == "lexigraph":
+                    args = parser.parse_args(argv[1:])
+                    assert args.command == cmd.name, example

@@ -110,3 +110,9 @@ def test_a_killed_build_leaves_nothing_behind_after_the_next(tmp_path):
     assert any(p.name.endswith(".tmp") for p in tmp_path.iterdir())  # the killed build's leftover
     lexigraph.build(src, dest)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["w.lex", "w.txt"]
+
+
+def test_dev_stdout_through_a_pipe():
+    code = "from lexigraph.output import write_atomic; write_atomic('/dev/stdout', b'through a pipe')"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True)
+    assert proc.returncode == 0 and proc.stdout == b"through a pipe"

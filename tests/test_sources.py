@@ -199,3 +199,59 @@ def test_options_do_not_leak():
     with options(case="drop-proper"):
         assert list(lexigraph.load(["Paris", "rome"])) == ["rome"]
     assert list(lexigraph.load(["Paris", "rome"])) == ["paris", "rome"]
+
+
+# -- every line accounted for, against an oracle ----------------------------------
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from lexigraph.normalize import normalize  # noqa: E402
+from lexigraph.sources import parse_lines  # noqa: E402
+
+_LINE = st.text(alphabet=st.sampled_from(list("abcABC é1'")), max_size=6)
+
+
+def _oracle(lines: list[str], case: str) -> tuple[dict[str, int], set[int]]:
+    """Words kept (word -> first line) and the numbers of the lines skipped."""
+    entries = [(n, s.strip()) for n, s in enumerate(lines, 1) if s.strip()]
+    lower_entries = {w for _, w in entries if w == w.lower()}
+    kept: dict[str, int] = {}
+    skipped: set[int] = set()
+    for n, w in entries:
+        low = w.lower()
+        proper = w != low and not w.isupper() and low not in lower_entries
+        if not w.replace("é", "e").isalpha() or len(low) < 2 or (case == "drop-proper" and proper):
+            skipped.add(n)
+        elif low in kept:
+            skipped.add(n)
+        else:
+            kept[low] = n
+    return kept, skipped
+
+
+@given(st.lists(_LINE, min_size=1, max_size=30), st.sampled_from(["fold", "drop-proper"]))
+def test_every_line_is_kept_changed_or_rejected(lines, case):
+    kept, skipped = _oracle(lines, case)
+    rejects: list[Reject] = []
+    raw = parse_lines(lines, "<generated>")
+    try:
+        words = normalize(raw, case=case, rejects=rejects)
+    except lexigraph.BuildError:
+        assert not kept
+        return
+    got = {words.alphabet.decode(k) for k in words.keys}
+    assert got == set(kept)
+    by_line = {r.line: r for r in rejects}
+    assert len(by_line) == len(rejects)  # one entry per line
+    assert {n for n, r in by_line.items() if r.action == "skipped"} == skipped
+    report = words.report
+    assert sum(report.skipped.values()) + report.duplicates == len(skipped)
+    for word, n in kept.items():
+        original = lines[n - 1]
+        r = by_line.get(n)
+        if original == word:
+            assert r is None  # kept as it was: not listed
+        else:
+            assert r is not None and r.action == "changed" and r.result == word and r.text == original
+    assert sum(report.changed.values()) >= sum(1 for r in rejects if r.action == "changed")

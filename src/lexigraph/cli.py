@@ -16,20 +16,26 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import IO, Any, NoReturn
 
-from . import __version__
 from .commands import Command, Context, Document, Param, all_commands
 from .errors import LexiconError
 
 PROG = "lexigraph"
+
+
+class UsageError(LexiconError):
+    """A command line that does not make sense (reported like every other error)."""
+
 EXAMPLES = (
     "lexigraph check quixotic qxz",
     "lexigraph anagram 'AALNST?' --exact --show-blanks",
     "lexigraph match '??mo??t'",
     "lexigraph build words.txt -o words.lex && lexigraph -L words.lex match 'ch?ch?' --json",
 )
+#: The core commands in the order the help lists them; other commands follow in registry order.
+HELP_ORDER = ("check", "words", "children", "anagram", "match", "cross", "info", "stats", "diff", "build", "export")
 #: Options that say how a word source is read, wherever one is read.
 SOURCE_OPTIONS = (
     Param("alphabet", "alphabet of a word source that is compiled (english, spanish, catalan, french, or a "
@@ -43,14 +49,10 @@ SOURCE_OPTIONS = (
 )
 
 
-class UsageError(LexiconError):
-    """A command line that does not make sense (reported like every other error)."""
-
-
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        # One line, like every other error of the tool.
-        self.exit(2, f"{PROG}: error: {message} (see {self.prog} --help)\n")
+        # One line, like every other error of the tool (and a JSON error document with --json).
+        raise UsageError(f"{message} (see {self.prog} --help)")
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):
@@ -176,6 +178,8 @@ def build_parser(commands: Sequence[Command] | None = None, *, serve: Any = None
     name and summary), which keeps start-up fast.
     """
     commands = all_commands() if commands is None else commands
+    first = {name: i for i, name in enumerate(HELP_ORDER)}
+    commands = sorted(commands, key=lambda c: first.get(c.name, len(first)))  # stable: others keep their order
     parser = _Parser(
         prog=PROG,
         description="Compile word lists into one memory-mapped lexicon and query it: words, prefixes, "
@@ -287,11 +291,21 @@ def _params(cmd: Command, args: argparse.Namespace) -> dict[str, Any]:
     return params
 
 
-def _spell(cmd: Command) -> Any:
-    names = {p.name: p.flag for p in cmd.params}
+def _spell(cmd: Command, argv: Sequence[str]) -> Any:
+    """Name a parameter as the user typed it (``-o`` or ``--output``), else by its long flag."""
+    typed: dict[str, str] = {}
+    for p in cmd.params:
+        flags = p.flags or ("--" + p.name.replace("_", "-"),)
+        for token in argv:
+            option = token.split("=", 1)[0]
+            if option in flags:
+                typed[p.name] = option
+                break
+        else:
+            typed[p.name] = p.flag
 
     def spell(name: str) -> str:
-        return names.get(name, name)
+        return typed.get(name, name)
 
     return spell
 
@@ -403,11 +417,13 @@ def run(argv: Sequence[str] | None = None) -> int:
         if getattr(args, f"source_{prm.name}", None) is not None and not (cmd.uses_lexicon or cmd.reads_sources):
             raise UsageError(f"--{prm.name} before the command does not apply to {cmd.name}; give it after {cmd.name}")
     params = _params(cmd, args)
+    if lexicon == "-" and "-" in argv[argv.index(cmd.name) + 1 :]:
+        raise UsageError("standard input ('-') can be read only once: give --lexicon a file")
     if cmd.name == "export" and params.get("output") == "-" and mode != "text":
         raise UsageError(f"--{mode} cannot go with -o - (the exported file goes to standard output)")
     options = {k: getattr(args, f"source_{k}", None) for k in ("alphabet", "encoding", "format", "case")}
     progress = _Progress(mode == "text" and not params.get("quiet"))
-    ctx = Context(lexicon_spec=lexicon, options=options, spell=_spell(cmd), progress=progress)
+    ctx = Context(lexicon_spec=lexicon, options=options, spell=_spell(cmd, argv), progress=progress)
     try:
         doc = cmd.run(ctx, params)
     finally:
@@ -415,7 +431,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     for warning in doc.get("warnings", ()):
         sys.stderr.write(f"{PROG}: warning: {warning}\n")
     print_document(cmd, doc, mode)
-    return 0 if cmd.found(doc) else 1
+    return cmd.exit_status(doc)
 
 
 def _wants_json(argv: Sequence[str] | None) -> bool:

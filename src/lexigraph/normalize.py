@@ -217,9 +217,11 @@ def normalize(
     lowered: list[str] = []
     notes: dict[int, list[str]] = {}
     proper: list[int] = []
-    trimmed = set()
+    trimmed: set[int] = set()
     if originals is not None and numbers is not None and raw.kind == "text":
-        trimmed = {i for i, (n, w) in enumerate(zip(numbers, words)) if len(originals[n - 1]) != len(w)}
+        # Lines and stripped words of the same total length: nothing was trimmed (checked at C speed).
+        if sum(map(len, originals)) != sum(map(len, words)):
+            trimmed = {i for i, (n, w) in enumerate(zip(numbers, words)) if len(originals[n - 1]) != len(w)}
     for i, w in enumerate(words):
         if not w:
             skip(i, "empty")
@@ -227,25 +229,25 @@ def normalize(
         if len(w) > char_cap:
             skip(i, "too long")
             continue
+        lw = w.lower()
         if w.isascii():
             if check_letters and not w.isalpha():
                 skip(i, reason_for(w))
                 continue
-            low = w.lower()
+            low = lw
         else:
-            low0 = w.lower()
-            low = unicodedata.normalize("NFC", low0)
+            low = unicodedata.normalize("NFC", lw)
             if check_letters and not _is_letters(low):
                 skip(i, reason_for(low))
                 continue
-            if low != low0:
+            if low != lw:
                 notes.setdefault(i, []).append("Unicode normalised (NFC)")
-        if low is not w and low != w and w.lower() != w:
+        if lw != w:
             if w.isupper():
                 notes.setdefault(i, []).append("upper case folded")
             else:
                 proper.append(i)
-        if i in trimmed:
+        if trimmed and i in trimmed:
             notes.setdefault(i, []).append("spaces trimmed")
         idx.append(i)
         lowered.append(low)
@@ -263,7 +265,7 @@ def normalize(
             else:
                 notes.setdefault(i, []).append("capitalised only, folded")
     if alphabet is None:
-        chars = set("".join(low for i, low in zip(idx, lowered) if i not in dropped))
+        chars = set("".join(lowered if not dropped else (low for i, low in zip(idx, lowered) if i not in dropped)))
         if len(chars) > MAX_TILES:
             raise BuildError(
                 f"the list uses {len(chars)} different letters; a lexicon holds at most {MAX_TILES} tiles "
@@ -282,7 +284,7 @@ def normalize(
     for k, (i, w) in enumerate(zip(idx, lowered)):
         if progress is not None and k % step == 0:
             progress("normalising", k, len(idx))
-        if i in dropped:
+        if dropped and i in dropped:
             continue
         key = encode(w)
         if key is None:
@@ -295,14 +297,15 @@ def normalize(
         if n > max_len:
             skip(i, "too long")
             continue
-        given = None if scores is None else scores[i]
-        score = default if given is None else given
+        score = default if scores is None else scores[i]
+        if score is None:
+            score = default
         old = kept.get(key)
         if old is None:
             kept[key] = score
             if collect:
                 first[key] = i
-            why = notes.get(i)
+            why = notes.get(i) if notes else None
             if folds and alphabet.prepare(w) != w:
                 why = [*(why or []), "folded by the alphabet"]
             if why:

@@ -98,9 +98,8 @@ def _write_through(path: str, data: bytes, dest: object) -> int:
 def write_atomic(dest: str | os.PathLike[str], data: bytes) -> int:
     """Write ``data`` to ``dest`` as the module docstring says; returns the number of bytes written."""
     shown = os.fspath(dest)
-    path = os.path.realpath(shown)  # follows symbolic links, dangling ones too
     try:
-        st = os.stat(path)
+        st = os.stat(shown)  # follows symbolic links, the kernel's magic ones too (/dev/stdout)
     except FileNotFoundError:
         st = None
     except OSError as e:
@@ -108,12 +107,13 @@ def write_atomic(dest: str | os.PathLike[str], data: bytes) -> int:
     mode = None
     if st is not None:
         if stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode):
-            return _write_through(path, data, shown)
+            return _write_through(shown, data, shown)
         if stat.S_ISDIR(st.st_mode):
             raise LexiconError(f"cannot write {shown}: it is a directory")
         if not stat.S_ISREG(st.st_mode):
             raise LexiconError(f"cannot write {shown}: it is not a regular file, a character device or a FIFO")
         mode = stat.S_IMODE(st.st_mode)
+    path = os.path.realpath(shown)  # a link's target is replaced, the link stays (dangling: created)
     target = Path(path)
     for old in stale_temporaries(target):
         try:

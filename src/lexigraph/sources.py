@@ -23,7 +23,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import IO, Union
 
-from . import daw, dawg32
 from .errors import SourceError
 from .fileformat import is_lexicon
 
@@ -149,6 +148,8 @@ def sniff(data: bytes) -> str:
         return "lexicon"
     head = data[:65536]
     if b"\0" in head:
+        from . import daw, dawg32  # NumPy: only for binary sources
+
         if daw.looks_like(data):
             return "daw"
         if dawg32.looks_like(data):
@@ -182,9 +183,13 @@ def read(source: Source, *, format: str | None = None, encoding: str | None = No
     if kind == "binary":
         raise SourceError(f"{name} is binary data, not a word list, a dawg32 table or a .daw file")
     if kind == "dawg32":
+        from . import dawg32
+
         words = dawg32.read(data, what=name)
         return RawWords(name, "dawg32", words, lines=len(words))
     if kind == "daw":
+        from . import daw
+
         words = daw.read(data, what=name)
         return RawWords(name, "daw", words, lines=len(words))
     text = decode(data, name, encoding)

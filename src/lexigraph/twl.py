@@ -104,4 +104,4 @@ def anagram(letters: str) -> list[str]:
     >>> anagram("top")[:3]
     ['op', 'opt', 'pot']
     """
-    return _lex().anagram(letters, min_length=1)  # type: ignore[return-value]
+    return _lex().anagram(letters, min_length=1)

@@ -13,7 +13,7 @@ adding it to such a list. Command modules import nothing heavy at import
 time (NumPy, the engine): ``lexigraph check dog`` must start fast.
 
 >>> cmds = {c.name: c for c in all_commands()}
->>> "check" in cmds or not cmds   # the core commands, once registered
+>>> "check" in cmds and "search" in cmds and "fill" in cmds
 True
 """
 
@@ -126,7 +126,9 @@ class Command:
 
     ``run(ctx, params)`` returns the document. ``text(doc)`` yields the
     plain-text lines the command line prints without ``--json``.
-    ``found(doc)`` decides the exit status (0 found, 1 nothing found).
+    ``found(doc)`` decides the exit status (0 found, 1 nothing found);
+    ``status(doc)``, when given, decides it instead, for commands that need
+    more than two outcomes (e.g. 3: a search proved that no answer exists).
     ``writes_files``: the server never offers it (``build``, ``export``).
     ``uses_lexicon``: whether ``--lexicon`` applies.
     ``reads_sources``: the command reads word sources named by its own
@@ -146,6 +148,13 @@ class Command:
     found: Callable[[Document], bool] = _has_results
     http_method: Literal["GET", "POST"] = "GET"
     reads_sources: bool = False
+    status: Callable[[Document], int] | None = None
+
+    def exit_status(self, doc: Document) -> int:
+        """The command line's exit status for ``doc`` (errors, 2, never get here)."""
+        if self.status is not None:
+            return self.status(doc)
+        return 0 if self.found(doc) else 1
 
     def param(self, name: str) -> Param:
         """The parameter called ``name``."""

@@ -23,6 +23,8 @@ def _run_build(ctx: Context, params: Mapping[str, Any]) -> Document:
     output = params.get("output")
     if not source or not output:
         raise QueryError(f"give a {ctx.spell('source')} and an {ctx.spell('output')}")
+    if output == "-":
+        raise QueryError(f"{ctx.spell('output')} must name a file: a lexicon is binary (use /dev/stdout to pipe it)")
     min_length = need_int(ctx, params, "min_length", minimum=1)
     max_length = need_int(ctx, params, "max_length", minimum=1, maximum=255)
     rejects_path = params.get("rejects")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, Literal, cast
 
 from ..errors import QueryError
 from . import Command, Context, Document, Param
@@ -17,7 +17,7 @@ def _run_anagram(ctx: Context, params: Mapping[str, Any]) -> Document:
     racks = values(params, "racks")
     if not racks:
         raise QueryError(f"give at least one {ctx.spell('racks')}")
-    mode = params.get("mode") or "sub"
+    mode: Literal["sub", "exact", "super"] = "sub"
     if params.get("exact"):
         mode = "exact"
     if params.get("super"):
@@ -28,6 +28,8 @@ def _run_anagram(ctx: Context, params: Mapping[str, Any]) -> Document:
     max_length = need_int(ctx, params, "max_length", minimum=1)
     through = params.get("through") or ""
     sort = params.get("sort") or "alpha"
+    if sort not in ("alpha", "length", "priority"):
+        raise QueryError(f"{ctx.spell('sort')} must be alpha, length or priority")
     results: list[dict[str, Any]] = []
     fields: dict[str, Any] = {"mode": "table" if params.get("table") else mode}
     if params.get("show_blanks"):
@@ -41,11 +43,11 @@ def _run_anagram(ctx: Context, params: Mapping[str, Any]) -> Document:
             continue
         found = lex.anagram(
             rack, mode=mode, through=through, min_length=2 if min_length is None else min_length,
-            max_length=max_length, sort=sort, blanks=True,
+            max_length=max_length, sort=cast(Literal["alpha", "length", "priority"], sort), blanks=True,
         )
         for a in found:
-            results.append({"rack": rack.lower(), "word": a.word, "tiles": list(a.tiles),  # type: ignore[union-attr]
-                            "blanks": list(a.blank_positions), "display": a.display()})  # type: ignore[union-attr]
+            results.append({"rack": rack.lower(), "word": a.word, "tiles": list(a.tiles),
+                            "blanks": list(a.blank_positions), "display": a.display()})
     if ctx.max_results is not None and len(results) > ctx.max_results:
         fields["total"] = len(results)
         results = results[: ctx.max_results]
@@ -155,7 +157,7 @@ def _text_cross(doc: Document) -> Iterator[str]:
         yield f"no tile fits both {esc(a)} (position {doc['pos_a']}) and {esc(b)} (position {doc['pos_b']})"
         return
     yield f"tiles that fit the shared cell: {' '.join(r['tile'] for r in doc['results'])}"
-    yield f"words of each entry putting that tile there:"
+    yield "words of each entry putting that tile there:"
     width = max(len(a), len(b), 4)
     yield f"  tile  {a.rjust(width)}  {b.rjust(width)}"
     for r in doc["results"]:
