@@ -67,6 +67,14 @@ def _is_lexicon_file(path: str) -> bool:
         return False
 
 
+def _close(lexicon: "Lexicon") -> None:
+    """Close a lexicon no request holds; if something still exports its buffer, leave it to the collector."""
+    try:
+        lexicon.close()
+    except (BufferError, OSError):  # pragma: no cover - a cache outliving its requests
+        pass
+
+
 class _Held:
     """One open lexicon and the number of requests using it."""
 
@@ -132,7 +140,7 @@ class Slot:
         self.last_error = None
         old.retired = True
         if old.users == 0:
-            old.lexicon.close()
+            _close(old.lexicon)
 
     def acquire(self) -> _Held:
         with self._lock:
@@ -145,7 +153,7 @@ class Slot:
         with self._lock:
             held.users -= 1
             if held.retired and held.users == 0:
-                held.lexicon.close()
+                _close(held.lexicon)
 
     def status(self) -> SlotStatus:
         with self._lock:
@@ -156,7 +164,7 @@ class Slot:
         with self._lock:
             self._current.retired = True
             if self._current.users == 0:
-                self._current.lexicon.close()
+                _close(self._current.lexicon)
 
 
 class LexiconPool:
