@@ -617,3 +617,48 @@ def test_a_word_list_is_compiled_once_and_not_followed(tmp_path):
         src.write_text("plum\n")
         assert c.get("/api/check", params={"words": "pear"}).json()["results"][0]["valid"]
         assert c.get("/api/lexicons").json()["results"][0]["generation"] == 0
+
+
+def test_hot_swap_under_the_registrys_commands(tmp_path):
+    needed = {"moves", "match", "fill", "search"}
+    reg = _registry()
+    if not {"check", "match"} <= set(reg):
+        pytest.skip("the core commands are not in the registry")
+    enable = lexigraph.open()
+    words = [w for n in (2, 3, 4, 5, 6, 7) for w in enable.words(length=n)[::7]]
+    path = tmp_path / "live.lex"
+    lexigraph.build(words, path)
+    calls = [("check", {"words": ["cat", "qxz"]}), ("match", {"patterns": ["c??e"]})]
+    if "moves" in reg:
+        calls.append(("moves", {"position": "empty", "rack": "AERST?S", "top": 5}))
+    if "fill" in reg:
+        calls.append(("fill", {"grid_text": "...\n...\n...\n", "suggest": "1A", "limit": 5}))
+    if "search" in reg:
+        calls.append(("search", {"expression": "length 5", "limit": 5}))
+    failures: list[str] = []
+    stop = threading.Event()
+    with serve_in_thread(create_app([("live", str(path))])) as url:
+        def hammer(k: int) -> None:
+            with httpx.Client(base_url=url, timeout=30) as c:
+                i = k
+                while not stop.is_set():
+                    name, body = calls[i % len(calls)]
+                    i += 1
+                    r = c.post(f"/api/{name}", json=body)
+                    if r.status_code != 200:
+                        failures.append(f"{name}: {r.status_code} {r.text[:200]}")
+
+        threads = [threading.Thread(target=hammer, args=(k,)) for k in range(4)]
+        for t in threads:
+            t.start()
+        try:
+            for i in range(6):
+                lexigraph.build(words[i % 3::2], path)
+                time.sleep(0.1)
+        finally:
+            stop.set()
+            for t in threads:
+                t.join()
+        generation = httpx.get(url + "/api/lexicons").json()["results"][0]["generation"]
+    assert failures == [] and generation >= 1
+    assert needed & set(reg) <= {name for name, _ in calls}
