@@ -4,8 +4,9 @@ The convention (documented in docs/json.md, "Runnable examples"): fenced
 ``console`` blocks are run command by command (``$ `` lines; the lines up to
 the next command are the expected output; ``...`` as a line stands for any
 lines, inside a line for any text; ``# exit N`` ends a command whose exit
-status is N; ``> `` lines right after a command continue it), fenced ``pycon`` blocks run as doctests; both in a temporary
-directory shared by the blocks of one page. Blocks that use
+status is N; ``> `` lines right after a command continue it), fenced
+``pycon`` blocks run as doctests; both in a temporary directory shared by
+the blocks of one page. Blocks that use
 ``$LEXIGRAPH_SHARED_DATA`` are skipped when the real lists are absent.
 """
 
@@ -14,7 +15,6 @@ from __future__ import annotations
 import doctest
 import os
 import re
-import shlex
 import subprocess
 import sys
 from pathlib import Path

@@ -16,10 +16,9 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import IO, Any, NoReturn
 
-from . import __version__
 from .commands import Command, Context, Document, Param, all_commands
 from .errors import LexiconError
 
@@ -35,6 +34,8 @@ EXAMPLES = (
     "lexigraph match '??mo??t'",
     "lexigraph build words.txt -o words.lex && lexigraph -L words.lex match 'ch?ch?' --json",
 )
+#: The core commands in the order the help lists them; other commands follow in registry order.
+HELP_ORDER = ("check", "words", "children", "anagram", "match", "cross", "info", "stats", "diff", "build", "export")
 #: Options that say how a word source is read, wherever one is read.
 SOURCE_OPTIONS = (
     Param("alphabet", "alphabet of a word source that is compiled (english, spanish, catalan, french, or a "
@@ -177,6 +178,8 @@ def build_parser(commands: Sequence[Command] | None = None, *, serve: Any = None
     name and summary), which keeps start-up fast.
     """
     commands = all_commands() if commands is None else commands
+    first = {name: i for i, name in enumerate(HELP_ORDER)}
+    commands = sorted(commands, key=lambda c: first.get(c.name, len(first)))  # stable: others keep their order
     parser = _Parser(
         prog=PROG,
         description="Compile word lists into one memory-mapped lexicon and query it: words, prefixes, "
