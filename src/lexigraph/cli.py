@@ -268,6 +268,10 @@ def read_stdin_lines(stream: IO[str] | None = None) -> list[str]:
     return [s for s in (line.strip() for line in stream) if s]
 
 
+class _EmptyInput(Exception):
+    """'-' read no value from standard input: nothing to look up."""
+
+
 def _params(cmd: Command, args: argparse.Namespace) -> dict[str, Any]:
     params: dict[str, Any] = {}
     used_stdin = False
@@ -286,6 +290,8 @@ def _params(cmd: Command, args: argparse.Namespace) -> dict[str, Any]:
                 expanded: list[str] = []
                 for item in items:
                     expanded.extend(read_stdin_lines() if item == "-" else [item])
+                if not expanded:
+                    raise _EmptyInput()
                 value = expanded if p.many else (expanded[0] if expanded else "")
         params[p.name] = value
     return params
@@ -416,7 +422,10 @@ def run(argv: Sequence[str] | None = None) -> int:
     for prm in SOURCE_OPTIONS:
         if getattr(args, f"source_{prm.name}", None) is not None and not (cmd.uses_lexicon or cmd.reads_sources):
             raise UsageError(f"--{prm.name} before the command does not apply to {cmd.name}; give it after {cmd.name}")
-    params = _params(cmd, args)
+    try:
+        params = _params(cmd, args)
+    except _EmptyInput:
+        return 1  # like grep on empty input: nothing found, nothing printed
     if lexicon == "-" and "-" in argv[argv.index(cmd.name) + 1 :]:
         raise UsageError("standard input ('-') can be read only once: give --lexicon a file")
     if cmd.name == "export" and params.get("output") == "-" and mode != "text":
