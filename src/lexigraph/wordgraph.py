@@ -298,8 +298,8 @@ class WordGraph:
         if found is None:
             return None
         tiles = found[2]
-        if any(not 1 <= t <= len(self.alphabet) for t in tiles):
-            raise self.outside()
+        if self._walker is None and any(not 1 <= t <= len(self.alphabet) for t in tiles):
+            raise self.outside()  # (the C walk checks the tiles itself)
         return bool(found[1]), tiles
 
     def walk_depth_first(self, visit: Callable[[bytes, Arc], bool], start: bytes = b"") -> None:
