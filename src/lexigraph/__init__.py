@@ -24,7 +24,7 @@ from .lexicon import Lexicon, load, open
 
 # Building pulls in NumPy and the graph code; a plain `lexigraph check dog`
 # never needs them, so they load on first use.
-_LAZY = {"build": "builder", "BuildResult": "builder", "Alphabet": "alphabet",
+_LAZY = {"build": "builder", "BuildResult": "builder", "Alphabet": "alphabet", "extensions": "buildinfo",
          "Game": "game", "Position": "position", "Move": "movegen"}
 
 
@@ -53,6 +53,7 @@ __all__ = [
     "QueryError",
     "SourceError",
     "build",
+    "extensions",
     "load",
     "__version__",
 ]
