@@ -152,6 +152,15 @@ def test_server_contexts_read_no_files_and_analysis_stops_at_the_deadline(tmp_pa
     path = tmp_path / "g.gcg"
     path.write_text(GCG)
     with pytest.raises(GameError):
-        ANALYZE.run(Context(options={"files": False}), {"gcg": str(path)})
+        ANALYZE.run(Context(options={"files": False}, opener=lambda spec: lexigraph.open()), {"gcg": str(path)})
     doc = ANALYZE.run(Context(deadline=time.monotonic() - 1), {"gcg": str(path)})
     assert doc["truncated"] and doc["count"] == 0
+
+
+def test_gcg_notes_may_run_over_lines_and_the_sample_game():
+    rec = read_gcg("#player1 a A\n#player2 b B\n#note a long note\nthat goes on\n>a: AEINRST 8D RETAINS +66 66\n")
+    assert [e.kind for e in rec.events] == ["play"]
+    with pytest.raises(GameError):
+        read_gcg("#player1 a A\nstray line\n")
+    doc = ANALYZE.run(Context(), {"gcg": "sample", "top": 1})
+    assert doc["players"] == ["ann", "bob"] and doc["count"] == 4 and doc["results"][0]["equals_best"]
