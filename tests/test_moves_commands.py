@@ -164,3 +164,26 @@ def test_gcg_notes_may_run_over_lines_and_the_sample_game():
         read_gcg("#player1 a A\nstray line\n")
     doc = ANALYZE.run(Context(), {"gcg": "sample", "top": 1})
     assert doc["players"] == ["ann", "bob"] and doc["count"] == 4 and doc["results"][0]["equals_best"]
+
+
+def test_command_line(capsys, tmp_path):
+    import json
+
+    from lexigraph.cli import main
+
+    assert main(["moves", "empty", "--rack", "QUIZ", "--top", "2", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [r["notation"] for r in doc["results"]] == ["8E QUIZ", "8F QUIZ"] and doc["total"] > 2
+    assert main(["moves", "empty", "--rack", "QUIZ", "--top", "1"]) == 0
+    assert capsys.readouterr().out.split() == ["44", "8E", "QUIZ", "leave", "-"]
+    assert main(["score", "empty", "8A QUIZ"]) == 1
+    assert "first move off the centre" in capsys.readouterr().out
+    cgp = tmp_path / "p.cgp"
+    cgp.write_text("15/15/15/15/15/15/15/5QUIz6/15/15/15/15/15/15/15 AEINRST/ 44/0 0 lex TWL06;\n")
+    assert main(["moves", str(cgp), "--top", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["results"][0]["score"] == 77
+    for argv in (["moves", "15/15", "--rack", "A"], ["moves", "empty", "--rack", "QQ"],
+                 ["analyze", str(tmp_path / "missing.gcg")], ["moves", "empty", "--rack", "A", "--game", "nope"]):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err, (argv, err)

@@ -64,6 +64,8 @@ def _position(ctx: Context, params: Mapping[str, Any], game: Any) -> Any:
     if spec.strip().lower() == "empty":
         return Position(game)
     text = _read(ctx, spec, "position")
+    if text == spec and spec.lower().endswith((".cgp", ".txt", ".board")):
+        raise GameError(f"no such position file: {spec}")
     if len(text) > _MAX_INPUT:
         raise GameError(f"the position is longer than {_MAX_INPUT} characters")
     return read_position(text, game)
@@ -202,6 +204,8 @@ def _run_analyze(ctx: Context, params: Mapping[str, Any]) -> Document:
         text = resources.files("lexigraph").joinpath("games").joinpath("sample.gcg").read_text("utf-8")
     else:
         text = _read(ctx, str(spec), "GCG")
+        if text == spec and "\n" not in text and not text.lstrip().startswith((">", "#")):
+            raise GameError(f"no such GCG file: {spec}")
     if len(text) > _MAX_INPUT:
         raise GameError(f"the game record is longer than {_MAX_INPUT} characters")
     record = read_gcg(text, game)
