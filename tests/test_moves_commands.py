@@ -187,3 +187,17 @@ def test_command_line(capsys, tmp_path):
         assert main(argv) == 2, argv
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "Traceback" not in err, (argv, err)
+
+
+def test_exchanges_need_a_full_rack_in_the_bag(enable):
+    game = Game.preset("scrabble")
+    pos = Position(game)
+    assert sum(m.kind == "exchange" for m in generate(enable, pos, "AB", top=0, exchanges=True)) == 3
+    # Fill the board so that fewer than 7 tiles stay in the bag after both racks.
+    full = Position(game)
+    counts = game.counts_by_code()
+    bag = [c for c, k in enumerate(counts) if c for _ in range(k)]
+    for i, c in enumerate(bag[:90]):
+        full.codes[i] = c
+    assert len(full.unseen("??")) - 7 < 7
+    assert not [m for m in generate(enable, full, "??", top=0, exchanges=True) if m.kind == "exchange"]
