@@ -178,8 +178,20 @@ def test_every_example_parses():
     parser = build_parser()
     for cmd in all_commands():
         for example in cmd.examples:
-            for part in example.split("|"):
-                argv = shlex.split(part.split(">")[0].split("&&")[0])
+            lexer = shlex.shlex(example, posix=True, punctuation_chars=True)
+            lexer.whitespace_split = True
+            commands: list[list[str]] = [[]]
+            skip = False
+            for token in lexer:  # a shell's own words: quoted '|' or '>' stay inside arguments
+                if token in ("|", "&&", ";"):
+                    commands.append([])
+                elif token in (">", ">>", "<", "2>"):
+                    skip = True
+                elif skip:
+                    skip = False
+                else:
+                    commands[-1].append(token)
+            for argv in commands:
                 if argv and argv[0] == "lexigraph":
                     args = parser.parse_args(argv[1:])
                     assert args.command == cmd.name, example
