@@ -624,25 +624,36 @@ typedef struct {
     char *out;
     Py_ssize_t out_len, out_cap;
     int bad;
+    int want_ids;                 /* 1: int64 ids; 0: each word's codes and a 0 byte */
 } RackWalk;
 
 static int
 walk_emit(RackWalk *w, int depth)
 {
-    Py_ssize_t id = probe_codes(w->probe, w->path, depth);
-    if (id < 0)
-        return 0; /* a forged graph's word the hash index lacks: not a word */
-    if (w->out_len + 8 > w->out_cap) {
+    Py_ssize_t need = w->want_ids ? 8 : depth + 1;
+    int64_t v = 0;
+    if (w->want_ids) {
+        v = probe_codes(w->probe, w->path, depth);
+        if (v < 0)
+            return 0; /* a forged graph's word the hash index lacks: not a word */
+    }
+    if (w->out_len + need > w->out_cap) {
         Py_ssize_t cap = w->out_cap ? w->out_cap * 2 : 4096;
+        while (cap < w->out_len + need)
+            cap *= 2;
         char *bigger = PyMem_Realloc(w->out, (size_t)cap);
         if (bigger == NULL)
             return -1;
         w->out = bigger;
         w->out_cap = cap;
     }
-    int64_t v = (int64_t)id;
-    memcpy(w->out + w->out_len, &v, 8);
-    w->out_len += 8;
+    if (w->want_ids) {
+        memcpy(w->out + w->out_len, &v, 8);
+    } else {
+        memcpy(w->out + w->out_len, w->path, (size_t)depth);
+        w->out[w->out_len + depth] = 0;
+    }
+    w->out_len += need;
     return 0;
 }
 
@@ -709,9 +720,9 @@ Probe_walk_rack(Probe *self, PyObject *args)
     Py_buffer graph, rack, through;
     Py_ssize_t root;
     unsigned n_tiles;
-    int blanks, min_len, max_len, mode;
-    if (!PyArg_ParseTuple(args, "y*nIy*y*iiii", &graph, &root, &n_tiles, &rack, &through, &blanks, &min_len,
-                          &max_len, &mode))
+    int blanks, min_len, max_len, mode, want_ids = 1;
+    if (!PyArg_ParseTuple(args, "y*nIy*y*iiii|p", &graph, &root, &n_tiles, &rack, &through, &blanks, &min_len,
+                          &max_len, &mode, &want_ids))
         return NULL;
     PyObject *result = NULL;
     RackWalk *w = PyMem_Calloc(1, sizeof(RackWalk));
@@ -719,6 +730,7 @@ Probe_walk_rack(Probe *self, PyObject *args)
         PyErr_NoMemory();
         goto done;
     }
+    w->want_ids = want_ids;
     if (!self->attached) {
         PyErr_SetString(PyExc_ValueError, "the lexicon is closed");
         goto done;

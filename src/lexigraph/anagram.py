@@ -189,7 +189,20 @@ def _plan(
         raise QueryError(f"unknown anagram mode {mode!r}; use sub, exact or super")
     if rack.more:
         mode = "super"
-    n_through = len(through)
+    size = rack.size + len(through)
+    lo, hi = length_bounds(rack, mode, len(through), min_length, max_length)
+    if mode == "exact" and rack.blanks <= MAX_INDEX_BLANKS and (max_length is None or size <= max_length) and size >= lo:
+        return exact_ids(store, rack.codes + through, rack.blanks, probe), False
+    if graph is not None and walks(rack, mode, lo, hi, probe):
+        top = min(hi, max(store.lengths, default=0))
+        ids = walk.rack_ids(store, graph, probe, rack.codes, rack.blanks, mode=mode, through=through,  # type: ignore[arg-type]
+                            min_length=lo, max_length=top)
+        return ids, True
+    return _scan_ids(store, rack, mode, through, lo, hi), False
+
+
+def length_bounds(rack: Rack, mode: str, n_through: int, min_length: int, max_length: int | None) -> tuple[int, int]:
+    """The lengths of the words a rack can make in ``mode``, with ``n_through`` board tiles: ``(lo, hi)``."""
     size = rack.size + n_through
     lo = max(min_length, n_through + 1 if n_through else 1)
     if mode == "sub":
@@ -198,19 +211,17 @@ def _plan(
         lo, hi = max(lo, size), size
     else:
         lo, hi = max(lo, size), 1 << 30
-    if max_length is not None:
-        hi = min(hi, max_length)
-    if mode == "exact" and rack.blanks <= MAX_INDEX_BLANKS and (max_length is None or size <= max_length) and size >= lo:
-        return exact_ids(store, rack.codes + through, rack.blanks, probe), False
-    uses_c = getattr(probe, "uses_c", False)
+    return lo, hi if max_length is None else min(hi, max_length)
+
+
+def walks(rack: Rack, mode: str, lo: int, hi: int, probe: object) -> bool:
+    """Whether the graph walk answers this rack (see :func:`find_ids`)."""
+    if lo > hi:
+        return False
+    if getattr(probe, "uses_c", False):
+        return rack.blanks <= walk.MAX_RACK_BLANKS
     # In Python the walk only pays without blanks and without the open tail of a super-anagram.
-    if graph is not None and lo <= hi and (rack.blanks <= walk.MAX_RACK_BLANKS if uses_c else
-                                           rack.blanks == 0 and mode != "super"):
-        top = min(hi, max(store.lengths, default=0))
-        ids = walk.rack_ids(store, graph, probe, rack.codes, rack.blanks, mode=mode, through=through,  # type: ignore[arg-type]
-                            min_length=lo, max_length=top)
-        return ids, True
-    return _scan_ids(store, rack, mode, through, lo, hi), False
+    return rack.blanks == 0 and mode != "super"
 
 
 def _scan_ids(store: Store, rack: Rack, mode: str, through: bytes, lo: int, hi: int) -> np.ndarray:
@@ -326,10 +337,17 @@ def anagram(
     parsed = parse_rack(alphabet, rack)
     board = parse_rack(alphabet, through or "", what="through tiles", allow_wild=False).codes
     top = parsed.size if max_length is None else min(parsed.size, max_length)
-    if (mode == "sub" and not parsed.more and not board and parsed.blanks >= top and sort == "alpha"
-            and getattr(probe, "uses_c", False)):
+    uses_c = getattr(probe, "uses_c", False)
+    effective = "super" if parsed.more else mode
+    lo, hi = length_bounds(parsed, effective, len(board), min_length, max_length) if mode in MODES else (1, 0)
+    if mode == "sub" and not parsed.more and not board and parsed.blanks >= top and sort == "alpha" and uses_c:
         # Blanks enough for any word up to the rack's size: every word of those lengths, listed by a walk.
         words = walk.pattern_words(store, graph, probe, [], max(min_length, 1), top)  # type: ignore[arg-type]
+    elif sort == "alpha" and uses_c and effective != "exact" and mode in MODES and walks(parsed, effective, lo, hi,
+                                                                                          probe):
+        # The walk's words are already in alphabetical order: decoded straight from it, no ids.
+        words = walk.rack_words(store, graph, probe, parsed.codes, parsed.blanks, mode=effective,  # type: ignore[arg-type]
+                                through=board, min_length=lo, max_length=min(hi, max(store.lengths, default=0)))
     else:
         ids, alphabetical = _plan(store, parsed, mode=mode, through=board, min_length=min_length,
                                   max_length=max_length, graph=graph, probe=probe)

@@ -74,18 +74,56 @@ def rack_ids(store: Store, graph: WordGraph, probe: "Probe", codes: bytes, blank
     ``codes`` are the rack's tiles, ``blanks`` its blanks, ``through`` tiles
     every word must use; ``mode`` is ``sub``, ``exact`` or ``super``.
     """
-    rack_counts = np.bincount(np.frombuffer(codes, np.uint8), minlength=256).astype(np.uint8)
-    through_counts = np.bincount(np.frombuffer(through, np.uint8), minlength=256).astype(np.uint8)
+    rack_counts, through_counts = tile_counts(codes), tile_counts(through)
     engine = _engine(probe)
     if engine is not None:
         check_consistent(store, graph, probe)
-        found = engine._walk_rack(graph.buffer, graph.root, len(store.alphabet), rack_counts.tobytes(),  # type: ignore[attr-defined]
-                                  through_counts.tobytes(), blanks, min_length, max_length, _MODE_CODES[mode])
+        found = engine._walk_rack(graph.buffer, graph.root, len(store.alphabet), rack_counts,  # type: ignore[attr-defined]
+                                  through_counts, blanks, min_length, max_length, _MODE_CODES[mode])
         if found == -1:
             raise graph.outside()
         return np.frombuffer(found, "<i8").astype(np.int64)
-    words = rack_words_python(graph, rack_counts, through_counts, blanks, min_length, max_length, mode)
+    words = rack_words_python(graph, np.frombuffer(rack_counts, np.uint8), np.frombuffer(through_counts, np.uint8),
+                              blanks, min_length, max_length, mode)
     return _ids_of(probe, words)
+
+
+def tile_counts(codes: bytes) -> bytes:
+    """How many of each tile code ``codes`` holds, as 256 bytes (capped at 255).
+
+    >>> tile_counts(b"\\x01\\x01\\x03")[:4]
+    b'\\x00\\x02\\x00\\x01'
+    """
+    counts = bytearray(256)
+    for c in codes:
+        if counts[c] < 255:
+            counts[c] += 1
+    return bytes(counts)
+
+
+def rack_words(store: Store, graph: WordGraph, probe: "Probe", codes: bytes, blanks: int, *, mode: str,
+               through: bytes, min_length: int, max_length: int) -> list[str]:
+    """The words :func:`rack_ids` finds, alphabetically, decoded straight from the C walk (no ids)."""
+    engine = _engine(probe)
+    if engine is None:
+        return store.words_of_ids(rack_ids(store, graph, probe, codes, blanks, mode=mode, through=through,
+                                           min_length=min_length, max_length=max_length))
+    check_consistent(store, graph, probe)
+    found = engine._walk_rack(graph.buffer, graph.root, len(store.alphabet), tile_counts(codes),  # type: ignore[attr-defined]
+                              tile_counts(through), blanks, min_length, max_length, _MODE_CODES[mode], False)
+    if found == -1:
+        raise graph.outside()
+    return _decode_walk(store, found)
+
+
+def _decode_walk(store: Store, found: bytes) -> list[str]:
+    """Words from a walk's output: each word's tile codes followed by a 0 byte."""
+    if not found:
+        return []
+    table = store.cached(("walk", "decode"), lambda: {
+        0: "\n", **{i + 1: label for i, label in enumerate(store.alphabet.labels)}
+    })
+    return found.decode("latin-1").translate(table).split("\n")[:-1]
 
 
 def _ids_of(probe: "Probe", words: list[bytes]) -> np.ndarray:
@@ -188,12 +226,7 @@ def pattern_words(store: Store, graph: WordGraph, probe: "Probe", cells: Sequenc
                                min_length, max_length, False, limit)
     if found == -1:
         raise graph.outside()
-    if not found:
-        return []
-    table = store.cached(("walk", "decode"), lambda: {
-        0: "\n", **{i + 1: label for i, label in enumerate(store.alphabet.labels)}
-    })
-    return found.decode("latin-1").translate(table).split("\n")[:-1]  # type: ignore[no-any-return]
+    return _decode_walk(store, found)
 
 
 def pattern_words_python(graph: WordGraph, cells: Sequence[bytes], min_length: int, max_length: int,
