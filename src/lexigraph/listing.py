@@ -27,11 +27,11 @@ def words_with_prefix(store: Store, graph: WordGraph, probe: Probe, prefix: str,
     key = store.alphabet.encode(prefix)
     if key is None or (length is not None and length < len(key)):
         return []
+    if key and graph.follow(key) is None:
+        return []  # nothing starts with it: one step of the walk says so
     if probe.uses_c:
         low, high = (length, length) if length is not None else (max(len(key), 1), 255)
         return walk.pattern_words(store, graph, probe, [bytes([c]) for c in key], low, high)
-    if key and graph.walk(key) is None:
-        return []  # nothing starts with it: no bucket is touched
     return store.words_of_ids(store.sort_ids(store.ids_with_prefix(key, length)))
 
 

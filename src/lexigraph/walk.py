@@ -26,7 +26,7 @@ graph and buckets disagree gets a :class:`FileFormatError` instead.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -217,10 +217,23 @@ def pattern_ids(store: Store, graph: WordGraph, probe: "Probe", cells: Sequence[
 
 def pattern_words(store: Store, graph: WordGraph, probe: "Probe", cells: Sequence[bytes], min_length: int,
                   max_length: int, limit: int = -1) -> list[str]:
-    """The words :func:`pattern_ids` finds, decoded straight from the walk (no ids, no sort)."""
+    """The words :func:`pattern_ids` finds, decoded straight from the walk (no ids, no sort).
+
+    Every word of a range of lengths (no cells: a rack of blanks, a listing)
+    is kept once decoded, and later answers are copies of it.
+    """
     engine = _engine(probe)
     if engine is None:
         return store.words_of_ids(pattern_ids(store, graph, probe, cells, min_length, max_length, limit))
+    if not cells and limit < 0:
+        every = store.cached(("walk", "all", min_length, max_length),
+                             lambda: tuple(_walk_words(store, graph, probe, engine, cells, min_length, max_length, -1)))
+        return list(every)
+    return _walk_words(store, graph, probe, engine, cells, min_length, max_length, limit)
+
+
+def _walk_words(store: Store, graph: WordGraph, probe: "Probe", engine: Any, cells: Sequence[bytes],
+                min_length: int, max_length: int, limit: int) -> list[str]:
     check_consistent(store, graph, probe)
     found = engine._walk_words(graph.buffer, graph.root, len(store.alphabet), masks_of(cells),  # type: ignore[attr-defined]
                                min_length, max_length, False, limit)
