@@ -340,7 +340,7 @@ def main() -> None:
         accented = sum(1 for w in s_words if not w.isascii())
         s_set = set(s_words)
         probes = [rng.choice(s_words) for _ in range(160_000)]
-        probes += ["".join(rng.sample(ALPHA, len(w))) for w in probes[:40_000]]
+        probes += ["".join(rng.choices(ALPHA, k=len(w))) for w in probes[:40_000]]
         rng.shuffle(probes)
         note = (f"en-scowl-huge as lexigraph builds it: {len(s_words):,} words, alphabet of "
                 f"{len(sl.alphabet.labels)} tiles, {accented:,} words with accented tiles; probes: 80% words "
