@@ -166,7 +166,7 @@ def main() -> None:
                 out.update(index.get("".join(sorted(letters + extra)), ()))
             return sorted(out)
 
-        for blanks, n in ((0, 3000), (1, 600), (2, 80)):
+        for blanks, n in ((0, 3000), (1, 500), (2, 60)):
             expansions = {0: "one lookup", 1: "26 lookups", 2: "351 lookups"}[blanks]
             for kind, make in (("bag", bag_rack), ("uniform", uniform_rack)):
                 racks = [make(rng, rng.choice((7, 8)), blanks) for _ in range(n)]
@@ -195,7 +195,7 @@ def main() -> None:
 
     if want("sub"):
         twl = TwlTable(data_file("twl06.dawg32").read_bytes())
-        for blanks, n in ((0, 60), (1, 25), (2, 10)):
+        for blanks, n in ((0, 40), (1, 16), (2, 8)):
             for kind, make in (("bag", bag_rack), ("uniform", uniform_rack)):
                 racks = [make(rng, 7, blanks) for _ in range(n)]
                 run.compare(
@@ -215,7 +215,7 @@ def main() -> None:
     # -- prefixes: marisa-trie keys(prefix) --------------------------------------------------------------
     trie = marisa_trie.Trie(words) if marisa_trie else None
     if want("prefix"):
-        for k, n in ((1, 20), (2, 150), (3, 1500)):
+        for k, n in ((1, 12), (2, 100), (3, 1000)):
             for kind in ("bag", "uniform"):
                 if kind == "bag":
                     prefixes = [rng.choice(words)[:k] for _ in range(n)]
@@ -339,8 +339,8 @@ def main() -> None:
         s_words = list(sl)
         accented = sum(1 for w in s_words if not w.isascii())
         s_set = set(s_words)
-        probes = [rng.choice(s_words) for _ in range(160_000)]
-        probes += ["".join(rng.choices(ALPHA, k=len(w))) for w in probes[:40_000]]
+        probes = [rng.choice(s_words) for _ in range(80_000)]
+        probes += ["".join(rng.choices(ALPHA, k=len(w))) for w in probes[:20_000]]
         rng.shuffle(probes)
         note = (f"en-scowl-huge as lexigraph builds it: {len(s_words):,} words, alphabet of "
                 f"{len(sl.alphabet.labels)} tiles, {accented:,} words with accented tiles; probes: 80% words "

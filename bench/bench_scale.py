@@ -303,6 +303,8 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=1800, help="seconds allowed for one build")
     ap.add_argument("--build-only", action="store_true")
     ap.add_argument("--keep", default="", help="folder to keep the lists and lexicon files in")
+    ap.add_argument("--reuse", action="store_true",
+                    help="with --keep: reuse a lexicon built by an earlier run and its recorded build cost")
     args = ap.parse_args()
     sizes = sorted(parse_size(s) for s in args.sizes.split(","))
 
@@ -323,8 +325,17 @@ def main() -> None:
         dest = os.path.join(folder, f"words-{size_label(n)}.lex")
         if not os.path.exists(src):
             write_list(words, src)
-        base = child("baseline", src, dest, args.timeout)
-        got = child("build", src, dest, args.timeout)
+        record = dest + ".build.json"
+        if args.reuse and os.path.exists(record) and os.path.exists(dest):
+            with open(record) as f:
+                base, got = json.load(f)
+        else:
+            base = child("baseline", src, dest, args.timeout)
+            got = child("build", src, dest, args.timeout)
+            got["at"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+            if "error" not in got:
+                with open(record, "w") as f:
+                    json.dump([base, got], f)
         row = {"n": n, "src": src, "dest": dest, "base_kib": base.get("maxrss_kib", 0), **got}
         if "error" not in got:
             lex = lexigraph.open(dest)
@@ -344,6 +355,7 @@ def main() -> None:
             lex.close()
         builds.append(row)
         print(json.dumps({k: v for k, v in row.items() if k not in ("src",)}), flush=True)
+        del words
 
     print("\n#### Builds (each in a fresh child process)\n")
     print("| words | build | peak RSS of the build | baseline (import + read list) | file | arcs | bytes/word | check |")
