@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import builtins
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal, overload
 
@@ -28,6 +28,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from .anagram import Anagram
     from .crossword import Crossing
     from .diff import Diff
+    from .hooks import Hooks
+    from .probability import WordProbability
+    from .search import Query
 
 DEFAULT_LEXICON = "enable.lex"
 AnagramMode = Literal["sub", "exact", "super"]
@@ -148,6 +151,10 @@ class Lexicon(_Base):
         walker = None if self.pure_python else speedups.walk_codes
         self.graph = WordGraph(mapped, self.alphabet, max_length, walker)
         self.probe: Probe = make_probe(self.store, pure_python=self.pure_python)
+        engine = getattr(self.probe, "engine", None)
+        self._exact_words: Callable[[str], list[str] | None] = (
+            engine._exact_words if engine is not None else lambda rack: None
+        )
         # The C facade answers `in` through the C engine itself, when there is one.
         self._set_probe(getattr(self.probe, "engine", self.probe))
 
@@ -355,6 +362,11 @@ class Lexicon(_Base):
         >>> lexigraph.open().anagram("aalnst?", mode="exact")
         ['analyst', 'platans', 'saltant', 'saltpan', 'sealant', 'sultana']
         """
+        if mode == "exact" and not blanks and sort == "alpha" and not through and max_length is None and min_length <= 2:
+            # The common case in one C call: a plain rack, looked up in the alphagram index.
+            fast = self._exact_words(rack)
+            if fast is not None:
+                return fast  # type: ignore[no-any-return]
         self._check_open()
         from .anagram import anagram
 
@@ -378,7 +390,7 @@ class Lexicon(_Base):
         self._check_open()
         from .anagram import anagram_table
 
-        return anagram_table(self.store, rack)
+        return anagram_table(self.store, rack, self.probe)
 
     def match(self, pattern: str, *, min_priority: int = 0, offset: int = 0, limit: int | None = None) -> list[str]:
         """Words matching a crossword pattern, best priority first, then alphabetical.
@@ -447,3 +459,50 @@ class Lexicon(_Base):
 
         return diff(self.store, other.store)
 
+
+    # -- word study (issue 15: lexigraph.hooks, lexigraph.probability, lexigraph.search) ----------
+
+    def hooks(self, word: str) -> "Hooks":
+        """Front and back hook tiles of ``word``, and whether it stays a word without its first / last tile.
+
+        >>> import lexigraph
+        >>> str(lexigraph.open().hooks("care"))
+        's ·CARE· drstx'
+        """
+        self._check_open()
+        from .hooks import hooks
+
+        return hooks(self, word)
+
+    def probability(self, word: str, *, blanks: int = 2, tiles: Any = None) -> "WordProbability":
+        """Draw combinations, chance and probability rank of ``word`` with the tile set's bag.
+
+        ``tiles``: a tile set (preset name or alphabet file) when the lexicon's alphabet has none.
+
+        >>> import lexigraph
+        >>> p = lexigraph.open().probability("aeinrst", blanks=0)
+        >>> p.combinations, p.rank
+        (839808, None)
+        """
+        self._check_open()
+        from .probability import word_probability
+
+        return word_probability(self, word, blanks=blanks, tiles=tiles)
+
+    def search(self, query: "Query | str", *, sort: str = "alpha", offset: int = 0, limit: int | None = None,
+               lists: "Mapping[str, Any] | None" = None, blanks: int = 2, tiles: Any = None) -> list[str]:
+        """Words matching a study search: conditions with ``and``, ``or``, ``not`` (``docs/search.md``).
+
+        ``query``: an expression or a tree of :mod:`lexigraph.search`. ``sort``: ``alpha``, ``length``,
+        ``probability`` or ``priority``. ``lists``: names for ``in NAME`` (a lexicon, words or a path).
+        ``blanks`` (0-2) and ``tiles`` (a tile set) for probability.
+
+        >>> import lexigraph
+        >>> lexigraph.open().search("length 2 and contains x and back-hook ?")
+        ['ax', 'ox', 'xi']
+        """
+        self._check_open()
+        from .search import search
+
+        return search(self, query, sort=sort, offset=offset, limit=limit, lists=lists,  # type: ignore[arg-type]
+                      blanks=blanks, tiles=tiles)
