@@ -304,6 +304,11 @@ def time_queries(lexes: dict[int, lexigraph.Lexicon], qs: dict[int, dict[str, li
     return {n: {k: (statistics.median(times[n][k]), results[n][k]) for k in qs[n]} for n in lexes}
 
 
+def us(seconds: float) -> str:
+    micro = seconds * 1e6
+    return f"{micro:,.0f}" if micro >= 100 else f"{micro:.1f}"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="100k,1M,3M,5M")
@@ -393,7 +398,7 @@ def main() -> None:
               " | ".join(f"exp {size_label(a)}→{size_label(b)}" for a, b in zip(ns, ns[1:])) + " |")
         print("|---|" + "---:|" * (len(ns) + len(ns) - 1))
         for name in names:
-            cells = [f"{timings[n][name][0] * 1e6:,.0f} ({timings[n][name][1]:.1f})" for n in ns]
+            cells = [f"{us(timings[n][name][0])} ({timings[n][name][1]:.1f})" for n in ns]
             exps = [f"{math.log(timings[b][name][0] / timings[a][name][0]) / math.log(b / a):.2f}"
                     for a, b in zip(ns, ns[1:])]
             print(f"| {name} | " + " | ".join(cells) + " | " + " | ".join(exps) + " |")
