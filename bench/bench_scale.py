@@ -395,13 +395,16 @@ def main() -> None:
         print("\n#### Query time per size (median of rounds; mean results in brackets) and growth exponent\n")
         print("Result-count bands: " + "; ".join(f"{k}: {lo}-{hi}" for k, (lo, hi) in BANDS.items()) + "\n")
         print("| query | " + " | ".join(f"{size_label(n)}: µs (results)" for n in ns) + " | " +
-              " | ".join(f"exp {size_label(a)}→{size_label(b)}" for a, b in zip(ns, ns[1:])) + " |")
-        print("|---|" + "---:|" * (len(ns) + len(ns) - 1))
+              " | ".join(f"exp {size_label(a)}→{size_label(b)}" for a, b in zip(ns, ns[1:])) + " | fit |")
+        print("|---|" + "---:|" * (len(ns) + len(ns)))
         for name in names:
             cells = [f"{us(timings[n][name][0])} ({timings[n][name][1]:.1f})" for n in ns]
             exps = [f"{math.log(timings[b][name][0] / timings[a][name][0]) / math.log(b / a):.2f}"
                     for a, b in zip(ns, ns[1:])]
-            print(f"| {name} | " + " | ".join(cells) + " | " + " | ".join(exps) + " |")
+            fit = np.polyfit(np.log([float(n) for n in ns]), np.log([timings[n][name][0] for n in ns]), 1)[0] \
+                if len(ns) > 1 else float("nan")
+            print(f"| {name} | " + " | ".join(cells) + " | " + " | ".join(exps) + f" | {fit:.2f} |")
+        print("\nfit: the slope of log(time) against log(words), least squares over all sizes.")
 
 
 if __name__ == "__main__":
