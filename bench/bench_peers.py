@@ -20,7 +20,6 @@ import argparse
 import os
 import random
 import re
-import statistics
 import sys
 import tempfile
 import time
