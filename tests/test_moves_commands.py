@@ -152,6 +152,52 @@ def test_server_contexts_read_no_files_and_analysis_stops_at_the_deadline(tmp_pa
     path = tmp_path / "g.gcg"
     path.write_text(GCG)
     with pytest.raises(GameError):
-        ANALYZE.run(Context(options={"files": False}), {"gcg": str(path)})
+        ANALYZE.run(Context(options={"files": False}, opener=lambda spec: lexigraph.open()), {"gcg": str(path)})
     doc = ANALYZE.run(Context(deadline=time.monotonic() - 1), {"gcg": str(path)})
     assert doc["truncated"] and doc["count"] == 0
+
+
+def test_gcg_notes_may_run_over_lines_and_the_sample_game():
+    rec = read_gcg("#player1 a A\n#player2 b B\n#note a long note\nthat goes on\n>a: AEINRST 8D RETAINS +66 66\n")
+    assert [e.kind for e in rec.events] == ["play"]
+    with pytest.raises(GameError):
+        read_gcg("#player1 a A\nstray line\n")
+    doc = ANALYZE.run(Context(), {"gcg": "sample", "top": 1})
+    assert doc["players"] == ["ann", "bob"] and doc["count"] == 4 and doc["results"][0]["equals_best"]
+
+
+def test_command_line(capsys, tmp_path):
+    import json
+
+    from lexigraph.cli import main
+
+    assert main(["moves", "empty", "--rack", "QUIZ", "--top", "2", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [r["notation"] for r in doc["results"]] == ["8E QUIZ", "8F QUIZ"] and doc["total"] > 2
+    assert main(["moves", "empty", "--rack", "QUIZ", "--top", "1"]) == 0
+    assert capsys.readouterr().out.split() == ["44", "8E", "QUIZ", "leave", "-"]
+    assert main(["score", "empty", "8A QUIZ"]) == 1
+    assert "first move off the centre" in capsys.readouterr().out
+    cgp = tmp_path / "p.cgp"
+    cgp.write_text("15/15/15/15/15/15/15/5QUIz6/15/15/15/15/15/15/15 AEINRST/ 44/0 0 lex TWL06;\n")
+    assert main(["moves", str(cgp), "--top", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["results"][0]["score"] == 77
+    for argv in (["moves", "15/15", "--rack", "A"], ["moves", "empty", "--rack", "QQ"],
+                 ["analyze", str(tmp_path / "missing.gcg")], ["moves", "empty", "--rack", "A", "--game", "nope"]):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err, (argv, err)
+
+
+def test_exchanges_need_a_full_rack_in_the_bag(enable):
+    game = Game.preset("scrabble")
+    pos = Position(game)
+    assert sum(m.kind == "exchange" for m in generate(enable, pos, "AB", top=0, exchanges=True)) == 3
+    # Fill the board so that fewer than 7 tiles stay in the bag after both racks.
+    full = Position(game)
+    counts = game.counts_by_code()
+    bag = [c for c, k in enumerate(counts) if c for _ in range(k)]
+    for i, c in enumerate(bag[:90]):
+        full.codes[i] = c
+    assert len(full.unseen("??")) - 7 < 7
+    assert not [m for m in generate(enable, full, "??", top=0, exchanges=True) if m.kind == "exchange"]

@@ -521,8 +521,9 @@ Probe_probe_release(Probe *self, PyObject *Py_UNUSED(ignored))
 
 /* walk_codes(arcs, root, key, list_limit=0) -> (next arc list, accepts), or
  * None when no word starts with key, or -1 when the graph points outside
- * itself. With list_limit > 0, the tuple also holds the tiles of the next
- * arc list (at most list_limit of them) as bytes. arcs: the graph's
+ * itself. With list_limit > 0 (the alphabet's size), the tuple also holds
+ * the tiles of the next arc list (at most list_limit of them) as bytes, and
+ * a tile outside 1..list_limit also counts as pointing outside. arcs: the graph's
  * records (arc.h). Sibling lists are sorted by tile: a scan stops at the
  * first tile greater than the one sought, as the Python walk does. */
 static PyObject *
@@ -571,7 +572,12 @@ walk_codes(PyObject *module, PyObject *args)
             break;
         }
         uint64_t rec = lx_arc_at(a, j);
-        tiles[n_tiles++] = (unsigned char)LX_TILE(rec);
+        unsigned tile = LX_TILE(rec);
+        if (!tile || tile > (unsigned)list_limit) { /* list_limit is the alphabet's size */
+            bad = 1;
+            break;
+        }
+        tiles[n_tiles++] = (unsigned char)tile;
         if (LX_IS_LAST(rec))
             break;
     }

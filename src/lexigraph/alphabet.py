@@ -58,6 +58,9 @@ def nfc_lower(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
+_LATIN1 = "".join(map(chr, range(256)))
+
+
 class _ZeroForUnknown(dict[int, int]):
     """A ``str.translate`` table that maps every character it lacks to NUL."""
 
@@ -183,16 +186,16 @@ class Alphabet:
         """
         if any(len(k) != 1 for k in self._key_code):
             return None
-        table = bytearray(512)
-        for ch in map(chr, range(256)):
-            lower = ch.lower()
-            prepared = self.fold.get(lower, lower) if len(lower) == 1 else lower
-            if len(prepared) != 1:
-                table[256 + ord(ch)] = 1
-                continue
-            code = self._key_code.get(prepared)
-            if code is not None:
-                table[ord(ch)] = code
+        lower = _LATIN1.lower()  # one character each: Latin-1 has no character whose lower case is longer
+        # Characters straight to codes in one translate; folded characters are few, and fixed after.
+        table = bytearray(lower.translate(self._char_table).encode("latin-1") + bytes(256))
+        for i, ch in enumerate(lower):
+            if ch in self.fold:
+                to = self.fold[ch]
+                if len(to) == 1:
+                    table[i] = self._key_code.get(to, 0)
+                else:
+                    table[i], table[256 + i] = 0, 1
         return bytes(table)
 
     @cached_property

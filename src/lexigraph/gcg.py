@@ -116,12 +116,17 @@ def read_gcg(text: str, game: Game | None = None) -> GameRecord:
     """Parse a GCG file's text. Raises :class:`GameError` naming the line of any malformed event."""
     game = game or Game.preset("scrabble")
     rec = GameRecord(game)
+    in_note = False
     for no, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line:
             continue
+        if in_note and not line.startswith(("#", ">")):
+            continue  # a #note may run over several lines
+        in_note = False
         if line.startswith("#"):
             key, _, value = line[1:].partition(" ")
+            in_note = key == "note"
             if key in ("player1", "player2"):
                 nick, _, name = value.strip().partition(" ")
                 if not nick:

@@ -7,8 +7,11 @@ squares next to a tile (the start square on an empty board), and each play
 is grown from an anchor: a left part from the rack (on squares that touch
 nothing) or the board tiles already left of the anchor, then extended
 right through the word graph, square by square. The compiled twin in
-``lexigraph._movegen`` runs the same algorithm over the same arc records;
-``LEXIGRAPH_PURE_PYTHON=1`` or ``pure_python=True`` selects this module's.
+``lexigraph._movegen`` runs the same algorithm over the same arc records
+(reading them through ``arc.h``), with one left-part enumeration shared by
+every anchor of both directions; ``LEXIGRAPH_PURE_PYTHON=1`` or
+``pure_python=True`` selects this module's. The tests hold both to the
+same plays and scores and to a brute-force oracle.
 
 >>> import lexigraph
 >>> from lexigraph.game import Game
@@ -613,8 +616,8 @@ def generate(
 
     Ties: across plays before down ones, then by square (row, then
     column), then by the tiles placed. ``exchanges`` adds every distinct
-    exchange (when the bag holds at least a rack's worth of tiles),
-    ``passes`` the pass.
+    exchange (when the bag, the unseen tiles less the opponent's rack,
+    holds at least a rack's worth of tiles), ``passes`` the pass.
     """
     pos = _aligned(lex, position)
     rack_s = pos.racks[0] if rack is None else rack
@@ -646,7 +649,8 @@ def generate(
             raw = raw[:top]
     moves = [_move_of_raw(pos, rack_codes, m) for m in raw]
     extra: list[Move] = []
-    if exchanges and rack_codes and len(pos.unseen(rack_s)) - _other_rack_size(pos) >= pos.game.rack_size:
+    unseen = len(pos.unseen(rack_s)) if exchanges else 0
+    if exchanges and rack_codes and unseen - _other_rack_size(pos, unseen) >= pos.game.rack_size:
         seen = set()
         for k in range(1, len(rack_codes) + 1):
             for combo in combinations(sorted(rack_codes), k):
@@ -670,11 +674,13 @@ def _order_key(raw: tuple[int, int, int, int, bytes]) -> tuple[int, int, int, in
     return (-score, 1 - across, row, col, len(squares), squares)
 
 
-def _other_rack_size(pos: Position) -> int:
+def _other_rack_size(pos: Position, unseen: int) -> int:
+    """The opponent's rack size: as the position gives it, else a full rack if the unseen tiles allow."""
     try:
-        return len(parse_rack(pos.game, pos.racks[1]))
+        known = parse_rack(pos.game, pos.racks[1])
     except GameError:
-        return 0
+        known = []
+    return len(known) if known else min(pos.game.rack_size, unseen)
 
 
 # ---------------------------------------------------------------------------

@@ -40,6 +40,11 @@ if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
     from .alphabet import Alphabet
+else:  # for run-time type hints, loaded on first use (start-up stays light)
+    from .lazy import Lazy
+
+    np = Lazy("numpy")
+    Alphabet = Lazy("lexigraph.alphabet", "Alphabet")
 
 TILE_MASK = 0xFF
 ACCEPTS_BIT = 1 << 8
@@ -264,16 +269,37 @@ class WordGraph:
             if found == -1:
                 raise self.outside()
             return found  # type: ignore[no-any-return]
+        # step_record inlined: a call per tile would cost a third of the walk
+        top = self._top_lists()
+        records = self._records
         node = self.root
-        accepts = False
+        rec = 0
         for c in key:
-            rec = self.step_record(node, c)
-            if rec is None:
+            table = top.get(node)
+            if table is not None:
+                found_rec = table.get(c)
+                if found_rec is None:
+                    return None
+                rec = found_rec
+            elif not node:
                 return None
-            accepts = bool(rec & ACCEPTS_BIT)
+            else:
+                i = node
+                try:
+                    while True:
+                        rec = records[i]
+                        t = rec & TILE_MASK
+                        if t == c:
+                            break
+                        if rec & LAST_BIT or t > c:
+                            return None
+                        i += 1
+                except IndexError:
+                    raise self.outside() from None
             node = rec >> TARGET_SHIFT
+        accepts = bool(rec & ACCEPTS_BIT) if key else False
         if list_next:
-            return node, accepts, bytes(r & TILE_MASK for r in self.arc_records(node))
+            return node, accepts, bytes([r & TILE_MASK for r in self.arc_records(node)])
         return node, accepts
 
     def walk(self, key: bytes) -> Arc | None:
@@ -293,8 +319,8 @@ class WordGraph:
         if found is None:
             return None
         tiles = found[2]
-        if any(not 1 <= t <= len(self.alphabet) for t in tiles):
-            raise self.outside()
+        if self._walker is None and any(not 1 <= t <= len(self.alphabet) for t in tiles):
+            raise self.outside()  # (the C walk checks the tiles itself)
         return bool(found[1]), tiles
 
     def walk_depth_first(self, visit: Callable[[bytes, Arc], bool], start: bytes = b"") -> None:

@@ -64,6 +64,8 @@ def _position(ctx: Context, params: Mapping[str, Any], game: Any) -> Any:
     if spec.strip().lower() == "empty":
         return Position(game)
     text = _read(ctx, spec, "position")
+    if text == spec and spec.lower().endswith((".cgp", ".txt", ".board")):
+        raise GameError(f"no such position file: {spec}")
     if len(text) > _MAX_INPUT:
         raise GameError(f"the position is longer than {_MAX_INPUT} characters")
     return read_position(text, game)
@@ -196,7 +198,14 @@ def _run_analyze(ctx: Context, params: Mapping[str, Any]) -> Document:
     spec = params.get("gcg")
     if not spec:
         raise GameError("give a GCG file")
-    text = _read(ctx, str(spec), "GCG")
+    if spec == "sample" and not (ctx.options.get("files", True) and os.path.exists("sample")):
+        from importlib import resources
+
+        text = resources.files("lexigraph").joinpath("games").joinpath("sample.gcg").read_text("utf-8")
+    else:
+        text = _read(ctx, str(spec), "GCG")
+        if text == spec and "\n" not in text and not text.lstrip().startswith((">", "#")):
+            raise GameError(f"no such GCG file: {spec}")
     if len(text) > _MAX_INPUT:
         raise GameError(f"the game record is longer than {_MAX_INPUT} characters")
     record = read_gcg(text, game)
@@ -225,14 +234,15 @@ ANALYZE = Command(
     name="analyze",
     summary="each turn of a GCG game: the play made, its score, and the best plays",
     params=(
-        Param("gcg", "a GCG game file (or its text)", positional=True, required=True),
+        Param("gcg", "a GCG game file (or its text; 'sample': a short game that ships with lexigraph)",
+              positional=True, required=True),
         Param("top", "how many best plays to list per turn", kind="int", default=3),
         Param("game", "game preset (scrabble, super) or game file", default="scrabble"),
     ),
     run=_run_analyze,
     text=_text_analyze,
     examples=("lexigraph analyze game.gcg", "lexigraph analyze game.gcg --top 5 --json",
-              "lexigraph analyze '>ann: AEINRST 8D RETAINS +66 66'"),
+              "lexigraph analyze sample --top 1"),
     http_method="POST",
 )
 
