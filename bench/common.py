@@ -136,3 +136,65 @@ def rss_kib(field: str = "VmRSS") -> int:
             if line.startswith(field + ":"):
                 return int(line.split()[1])
     return 0
+
+
+# -- side-by-side tables with ranges (issues 10 and 11) ------------------------------------------
+
+BAG = "aaaaaaaaabbccddddeeeeeeeeeeeeffggghhiiiiiiiiijkllllmmnnnnnnooooooooppqrrrrrrssssttttttuuuuvvwwxyyz"
+"""The 98 lettered tiles of an English Scrabble bag (blanks are added as ``?``)."""
+
+ALPHA = "abcdefghijklmnopqrstuvwxyz"
+
+
+def rates(cases: dict, work: dict[str, int] | int, rounds: int = 5) -> dict[str, list[float]]:
+    """Per-round throughput of each zero-argument function, rounds interleaved.
+
+    ``work``: how many queries one call answers (per contender, or one number for all).
+    """
+    times: dict[str, list[float]] = {k: [] for k in cases}
+    for _ in range(rounds):
+        for name, fn in cases.items():
+            t = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - t)
+    return {k: [(work if isinstance(work, int) else work[k]) / s for s in v] for k, v in times.items()}
+
+
+def fmt_rate(value: float) -> str:
+    for scale, suffix in ((1e6, " M"), (1e3, " k")):
+        if value >= scale * 10:
+            return f"{value / scale:,.0f}{suffix}"
+        if value >= scale:
+            return f"{value / scale:,.1f}{suffix}"
+    return f"{value:,.3g} " if value < 10 else f"{value:,.0f} "
+
+
+def fmt_ratio(x: float) -> str:
+    return f"{x:.3g}x" if x < 10 else f"{x:,.0f}x"
+
+
+def ratio_stats(subject: list[float], peer: list[float]) -> tuple[float, float, float]:
+    """Ratio of median rates, and the range of the per-round ratios (subject's rate / peer's)."""
+    per_round = [a / b for a, b in zip(subject, peer)]
+    return statistics.median(subject) / statistics.median(peer), min(per_round), max(per_round)
+
+
+def peer_table(title: str, got: dict[str, list[float]], unit: str, subjects: list[str], note: str = "") -> str:
+    """A Markdown table: each contender's median rate, and each subject's ratio to it (median, range).
+
+    ``subjects`` are the lexigraph contenders (the C path first); ratio = subject's rate / contender's.
+    """
+    head = "| contender | median " + unit + " | " + " | ".join(f"{s} ÷ it (range)" for s in subjects) + " |"
+    lines = [f"#### {title}", "", head, "|---|---:|" + "---:|" * len(subjects)]
+    for name, r in got.items():
+        cells = []
+        for s in subjects:
+            if s == name:
+                cells.append("")
+            else:
+                med, lo, hi = ratio_stats(got[s], r)
+                cells.append(f"{fmt_ratio(med)} ({fmt_ratio(lo)}-{fmt_ratio(hi)})")
+        lines.append(f"| {name} | {fmt_rate(statistics.median(r))} | " + " | ".join(cells) + " |")
+    if note:
+        lines += ["", note]
+    return "\n".join(lines) + "\n"
