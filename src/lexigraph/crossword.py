@@ -155,7 +155,11 @@ def _cell_test(column: np.ndarray, cell: np.ndarray) -> np.ndarray:
 
 
 def _fixed_rows(store: Store, cells: list[np.ndarray], length: int) -> np.ndarray:
-    """Rows (indexes into the bucket) whose every position fits its cell."""
+    """Rows (indexes into the bucket) whose every position fits its cell.
+
+    NumPy tests column by column, the most selective first (a row-by-row
+    scan in C measured no faster: the columns' vector passes win).
+    """
     rows = store.rows(length)
     n_codes = len(store.alphabet)
     lo, hi = 0, len(rows)
@@ -289,22 +293,27 @@ def match(store: Store, pattern: str, *, min_priority: int = 0, offset: int = 0,
           graph: "WordGraph | None" = None, probe: object = None) -> list[str]:
     """See :meth:`lexigraph.Lexicon.match`."""
     end = _paging(offset, limit)
+    parsed = parse(store.alphabet, pattern)
     if graph is not None and _walks(probe) and _in_walk_order(store, min_priority):
-        plan = walk_plan(parse(store.alphabet, pattern))
+        plan = walk_plan(parsed)
         if plan is not None:  # already in result order: decode straight from the walk, stop at the page's end
             found = walk.pattern_words(store, graph, probe, *plan, limit=-1 if end is None else end)  # type: ignore[arg-type]
             return found[offset:]
-    ids = match_ids(store, pattern, min_priority=min_priority, offset=offset, limit=limit, graph=graph, probe=probe)
-    return store.words_of_ids(ids)
+    return store.words_of_ids(_paged_ids(store, parsed, min_priority, offset, end, graph, probe))
 
 
 def match_ids(store: Store, pattern: str, *, min_priority: int = 0, offset: int = 0, limit: int | None = None,
               graph: "WordGraph | None" = None, probe: object = None) -> np.ndarray:
     """Matching word ids in result order (priority, then alphabetical), paged."""
     end = _paging(offset, limit)
-    ids = pattern_ids(store, parse(store.alphabet, pattern), min_priority, graph, probe)
+    return _paged_ids(store, parse(store.alphabet, pattern), min_priority, offset, end, graph, probe)
+
+
+def _paged_ids(store: Store, parsed: Pattern, min_priority: int, offset: int, end: int | None,
+               graph: "WordGraph | None", probe: object) -> np.ndarray:
+    ids = pattern_ids(store, parsed, min_priority, graph, probe)
     if not (_in_walk_order(store, min_priority) and graph is not None and _walks(probe)
-            and walk_plan(parse(store.alphabet, pattern)) is not None):
+            and walk_plan(parsed) is not None):
         ids = store.sort_ids(ids, "priority")
     return ids[offset:end]
 
