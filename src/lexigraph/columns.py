@@ -78,11 +78,15 @@ class SortedKeys:
         """Whether each row (``width`` tiles) is one of the keys."""
         if not len(self.keys) or not len(rows):
             return np.zeros(len(rows), bool)
-        q = self.encode(rows)
+        return self.contains_keys(self.encode(rows))
+
+    def contains_keys(self, q: np.ndarray) -> np.ndarray:
+        """Whether each key (encoded as these keys are) is one of the keys."""
+        if not len(self.keys) or not len(q):
+            return np.zeros(len(q), bool)
         at = np.searchsorted(self.keys, q)
-        found = np.zeros(len(q), bool)
-        inside = at < len(self.keys)
-        found[inside] = self.keys[at[inside]] == q[inside]
+        np.minimum(at, len(self.keys) - 1, out=at)
+        found: np.ndarray = self.keys[at] == q
         return found
 
     def ranges(self, prefixes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

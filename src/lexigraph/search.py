@@ -709,18 +709,23 @@ class _Evaluator:
                     break
             return idx
         if isinstance(q, Or):
-            found = np.zeros(0, np.int64)
+            # Marks over the bucket's rows: each branch sees only the rows not yet accepted.
+            marked = np.zeros(int(idx[-1]) + 1, bool)
             rest = idx
             for item in sorted(q.items, key=self.cost):
                 got = self.run(item, n, rest)
                 if len(got):
-                    found = np.union1d(found, got)
-                    rest = np.setdiff1d(rest, got, assume_unique=True)
+                    marked[got] = True
+                    rest = rest[~marked[rest]]
                 if not len(rest):
                     break
-            return found
+            return idx[marked[idx]]
+        if isinstance(q, Pattern):
+            return self.pattern_rows(self.pattern(q.text), n, idx)
         if isinstance(q, Not):
-            return np.setdiff1d(idx, self.run(q.item, n, idx), assume_unique=True)
+            keep = np.ones(int(idx[-1]) + 1, bool)
+            keep[self.run(q.item, n, idx)] = False
+            return idx[keep[idx]]
         return idx[self.test(q, n, idx)]
 
     def test(self, q: Condition, n: int, idx: np.ndarray) -> np.ndarray:
@@ -756,8 +761,6 @@ class _Evaluator:
             for code, need in Counter(self.codes(q.tiles, "contains")).items():
                 ok &= columns.tile_counts(sub, code) >= need
             return ok
-        if isinstance(q, Pattern):
-            return self.pattern_mask(self.pattern(q.text), n, idx)
         if isinstance(q, (TakesPrefix, TakesSuffix)):
             extra = np.frombuffer(self.codes(q.text, q.keyword), np.uint8)
             sub = rows[idx]
@@ -806,39 +809,53 @@ class _Evaluator:
         store = self.store
         other_store = store_of(other) if other is not self.lex else store
         if other_store.alphabet.labels == store.alphabet.labels:
+            if n not in other_store.lengths:
+                return np.zeros(len(idx), bool)
+            mine, theirs = columns.bucket_keys(store, n), columns.bucket_keys(other_store, n)
+            if mine.bits == theirs.bits:  # the same packing: compare the cached keys directly
+                return theirs.contains_keys(mine.keys[idx])
             return contains_rows(other_store, np.ascontiguousarray(store.rows(n)[idx]))
         words = store.words_of_ids(first_id(store, n) + idx)
         return np.asarray(other.check_many(words), bool)
 
-    def pattern_mask(self, cells: Cells, n: int, idx: np.ndarray) -> np.ndarray:
-        rows = self.store.rows(n)
+    def pattern_rows(self, cells: Cells, n: int, idx: np.ndarray) -> np.ndarray:
+        """The subset of ``idx`` matching the pattern: a run of single tiles at the start narrows
+        the sorted bucket by binary search, then each fixed cell is tested on the survivors only
+        (fewest allowed tiles first), then an automaton runs over the middle of ``* .. * ..*``."""
+        store = self.store
+        rows = store.rows(n)
         full = self.n_tiles
         stars = [j for j, c in enumerate(cells) if c is None]
         if not stars:
             if len(cells) != n:
-                return np.zeros(len(idx), bool)
+                return idx[:0]
             head, middle, tail = cells, [], []
         else:
             first, last = stars[0], stars[-1]
             head, middle, tail = cells[:first], cells[first : last + 1], cells[last + 1 :]
             if sum(c is not None for c in cells) > n:
-                return np.zeros(len(idx), bool)
-        ok = np.ones(len(idx), bool)
+                return idx[:0]
         fixed = [(j, c) for j, c in enumerate(head)] + [(n - len(tail) + j, c) for j, c in enumerate(tail)]
+        prefix = bytearray()
+        for c in head:
+            if c is None or len(c) != 1:
+                break
+            prefix.append(int(c[0]))
+        if prefix:
+            lo, hi = columns.bucket_keys(store, n).ranges(np.frombuffer(bytes(prefix), np.uint8).reshape(1, -1))
+            idx = idx[np.searchsorted(idx, lo[0]) : np.searchsorted(idx, hi[0])]
+            fixed = fixed[len(prefix) :]
+        whole = len(idx) == len(rows)  # all rows: columns are read as views, not gathered
         for j, cell in sorted(fixed, key=lambda jc: len(jc[1])):  # type: ignore[arg-type]
-            if len(cell) == full:  # type: ignore[arg-type]
+            if len(cell) == full or not len(idx):  # type: ignore[arg-type]
                 continue
-            live = np.flatnonzero(ok)
-            if not len(live):
-                return ok
-            column = rows[idx[live], j]
-            ok[live] = columns.lut(cell)[column] if len(cell) > 1 else column == cell[0]  # type: ignore[index, arg-type]
-        inner = [c for c in middle[1:-1]] if middle else []
-        if inner:  # '*' seg '*' ... : a small automaton run over the middle columns
-            live = np.flatnonzero(ok)
-            sub = rows[idx[live], len(head) : n - len(tail)]
-            ok[live] = _glob_middle(inner, sub)
-        return ok
+            column = rows[:, j] if whole else rows[idx, j]
+            idx = idx[columns.lut(cell)[column] if len(cell) > 1 else column == cell[0]]  # type: ignore[index, arg-type]
+            whole = False
+        inner = list(middle[1:-1]) if middle else []
+        if inner and len(idx):  # '*' seg '*' ... : a small automaton run over the middle columns
+            idx = idx[_glob_middle(inner, rows[idx, len(head) : n - len(tail)])]
+        return idx
 
 
 def _glob_middle(cells: Cells, rows: np.ndarray) -> np.ndarray:
