@@ -960,9 +960,8 @@ def search_ids(
         # Groups in the order of their first member; members keep their order.
         regroup = np.argsort(first_at[inverse.ravel()], kind="stable")
         order = order[regroup]
-        groups = key[regroup]
-        _, groups = np.unique(groups, return_inverse=True)
-        groups = np.asarray(groups).ravel()
+        key = key[regroup]
+        groups = np.concatenate([[0], np.cumsum(key[1:] != key[:-1])]).astype(np.int64)  # 0, 1, ... in order
     end = None if limit is None else offset + limit
     sel = order[offset:end]
     return Found(ids[sel], lens[sel], len(ids), None if groups is None else groups[offset:end])
