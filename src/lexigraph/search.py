@@ -719,14 +719,17 @@ class _Evaluator:
                     rest = rest[~marked[rest]]
                 if not len(rest):
                     break
-            return idx[marked[idx]]
+            accepted: np.ndarray = idx[marked[idx]]
+            return accepted
         if isinstance(q, Pattern):
             return self.pattern_rows(self.pattern(q.text), n, idx)
         if isinstance(q, Not):
             keep = np.ones(int(idx[-1]) + 1, bool)
             keep[self.run(q.item, n, idx)] = False
-            return idx[keep[idx]]
-        return idx[self.test(q, n, idx)]
+            kept: np.ndarray = idx[keep[idx]]
+            return kept
+        passed: np.ndarray = idx[self.test(q, n, idx)]
+        return passed
 
     def test(self, q: Condition, n: int, idx: np.ndarray) -> np.ndarray:
         """Boolean mask over ``idx`` for one condition."""
