@@ -45,6 +45,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 MAX_EXPRESSION = 10_000
 MAX_CONDITIONS = 200
+MAX_DEPTH = 50
 MAX_RACK = 64
 SORTS = ("alpha", "length", "probability", "priority")
 Sort = Literal["alpha", "length", "probability", "priority"]
@@ -272,6 +273,10 @@ ALIASES = {
     "p": "pattern", "sub": "subanagram", "len": "length", "prob": "probability", "has": "contains",
     "unique": "distinct", "hook": "back-hook", "prefix": "takes-prefix", "suffix": "takes-suffix",
 }
+_ARG = {
+    Pattern: "text", Anagram: "rack", Subanagram: "rack", TakesPrefix: "text", TakesSuffix: "text", Contains: "tiles",
+    FrontHook: "tiles", BackHook: "tiles", InList: "name",
+}
 KEYWORDS = sorted([*_RANGE_CONDITIONS, *_TEXT_CONDITIONS, InnerHook.keyword])
 _WORDS = {"and", "or", "not"}
 
@@ -330,6 +335,7 @@ class _Parser:
         self.toks = _tokens(text)
         self.i = 0
         self.conditions = 0
+        self.depth = 0
 
     def peek(self) -> _Token | None:
         return self.toks[self.i] if self.i < len(self.toks) else None
@@ -369,15 +375,26 @@ class _Parser:
             items.append(self.not_expr())
         return items[0] if len(items) == 1 else And(tuple(items))
 
+    def nest(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            tok = self.peek()
+            raise QueryError(f"search: position {tok.pos if tok else len(self.text)}: nested deeper than {MAX_DEPTH} levels")
+
     def not_expr(self) -> Query:
         tok = self.peek()
         w = self.word(tok)
         if w == "not":
+            self.nest()
             self.i += 1
-            return Not(self.not_expr())
+            q = Not(self.not_expr())
+            self.depth -= 1
+            return q
         if w == "(":
+            self.nest()
             self.i += 1
             q = self.or_expr()
+            self.depth -= 1
             if self.word(self.peek()) != ")":
                 raise self.fail("')' to close the '(' at position %d" % tok.pos)  # type: ignore[union-attr]
             self.i += 1
@@ -617,16 +634,30 @@ class _Evaluator:
             self.memo[key] = other
         return self.memo[key]  # type: ignore[no-any-return]
 
-    def validate(self, q: Query) -> None:
+    def validate(self, q: Query, depth: int = 0) -> None:
         """Check every argument of the tree before any bucket is read: errors never depend on the words."""
+        if depth > MAX_DEPTH:
+            raise QueryError(f"search: the query tree is nested deeper than {MAX_DEPTH} levels")
         if isinstance(q, (And, Or)):
+            if not isinstance(q.items, tuple) or len(q.items) > MAX_CONDITIONS:
+                raise QueryError(f"search: {type(q).__name__} takes a tuple of at most {MAX_CONDITIONS} items")
             if not q.items:
                 raise QueryError(f"search: an empty {type(q).__name__}")
             for item in q.items:
-                self.validate(item)
-        elif isinstance(q, Not):
-            self.validate(q.item)
-        elif isinstance(q, Pattern):
+                self.validate(item, depth + 1)
+            return
+        if isinstance(q, Not):
+            self.validate(q.item, depth + 1)
+            return
+        if type(q) in _ARG:
+            if not isinstance(getattr(q, _ARG[type(q)]), str):
+                raise QueryError(f"search: the argument of {q.keyword} must be a str")  # type: ignore[union-attr]
+        elif isinstance(q, (Length, Vowels, Distinct, Anagrams, Priority, Points, Probability)):
+            if not isinstance(q.range, Range):
+                raise QueryError(f"search: the argument of {q.keyword} must be a Range")
+        elif not isinstance(q, InnerHook):
+            raise QueryError(f"search: {q!r} is not a condition")
+        if isinstance(q, Pattern):
             self.pattern(q.text)
         elif isinstance(q, (Anagram, Subanagram)):
             self.rack(q.rack)
@@ -645,8 +676,6 @@ class _Evaluator:
             self.bag().check_blanks(self.blanks)
         elif isinstance(q, InList):
             self.other(q.name)
-        elif not isinstance(q, (Length, Vowels, Distinct, Anagrams, Priority)):
-            raise QueryError(f"search: {q!r} is not a condition")
 
     # -- which lengths can match -------------------------------------------------------
 
