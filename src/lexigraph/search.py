@@ -387,9 +387,9 @@ class _Parser:
         if w == "not":
             self.nest()
             self.i += 1
-            q = Not(self.not_expr())
+            negated = Not(self.not_expr())
             self.depth -= 1
-            return q
+            return negated
         if w == "(":
             self.nest()
             self.i += 1
@@ -651,7 +651,7 @@ class _Evaluator:
             return
         if type(q) in _ARG:
             if not isinstance(getattr(q, _ARG[type(q)]), str):
-                raise QueryError(f"search: the argument of {q.keyword} must be a str")  # type: ignore[union-attr]
+                raise QueryError(f"search: the argument of {q.keyword} must be a str")
         elif isinstance(q, (Length, Vowels, Distinct, Anagrams, Priority, Points, Probability)):
             if not isinstance(q.range, Range):
                 raise QueryError(f"search: the argument of {q.keyword} must be a Range")
