@@ -46,6 +46,8 @@ if TYPE_CHECKING:  # pragma: no cover
 MAX_EXPRESSION = 10_000
 MAX_CONDITIONS = 200
 MAX_DEPTH = 50
+#: Above this many candidate rows, a rack is answered by the anagram index / graph walk, not by counting tiles.
+INDEX_ABOVE = 256
 MAX_RACK = 64
 SORTS = ("alpha", "length", "probability", "priority")
 Sort = Literal["alpha", "length", "probability", "priority"]
@@ -579,6 +581,7 @@ class _Evaluator:
         self.blanks = blanks
         self.tiles = tiles
         self.memo: dict[Any, Any] = {}
+        self.span = (1, 1 << 30)  # the lengths the search visits
         n = len(store.alphabet)
         self.n_tiles = n
 
@@ -603,6 +606,25 @@ class _Evaluator:
                 raise QueryError(f"the rack {text!r} holds more than {MAX_RACK} tiles")
             self.memo[key] = _Rack(dict(Counter(codes)), blanks)
         return self.memo[key]  # type: ignore[no-any-return]
+
+    def rack_rows(self, q: "Anagram | Subanagram", n: int) -> np.ndarray:
+        """Rows of bucket ``n`` that fit the rack, through the anagram index and graph walk
+        (:func:`lexigraph.anagram.find_ids`), found once per search for all lengths."""
+        key = ("rack ids", type(q), q.rack)
+        ids = self.memo.get(key)
+        if ids is None:
+            from .anagram import find_ids, parse_rack
+
+            rack = parse_rack(self.store.alphabet, q.rack)
+            mode = "exact" if isinstance(q, Anagram) else "sub"
+            lo, hi = self.span
+            ids = np.sort(find_ids(self.store, rack, mode=mode, min_length=max(1, lo), max_length=hi,
+                                   graph=self.lex.graph, probe=self.lex.probe))
+            self.memo[key] = ids
+        first = first_id(self.store, n)
+        lo, hi = np.searchsorted(ids, [first, first + len(self.store.rows(n))])
+        rows: np.ndarray = ids[lo:hi] - first
+        return rows
 
     def pattern(self, text: str) -> Cells:
         key = ("pattern", text)
@@ -709,12 +731,10 @@ class _Evaluator:
     def cost(self, q: Query) -> int:
         if isinstance(q, Length):
             return 0
-        if isinstance(q, (Priority, Vowels, Distinct, Anagrams, Probability, Points)):
+        if isinstance(q, (Priority, Vowels, Distinct, Anagrams, Probability, Points, Anagram, Subanagram)):
             return 1
-        if isinstance(q, (Anagram, Pattern, Contains)):
+        if isinstance(q, (Pattern, Contains)):
             return 2
-        if isinstance(q, Subanagram):
-            return 3
         if isinstance(q, (FrontHook, BackHook, InnerHook, TakesPrefix, TakesSuffix)):
             return 4
         if isinstance(q, InList):
@@ -752,6 +772,11 @@ class _Evaluator:
             return accepted
         if isinstance(q, Pattern):
             return self.pattern_rows(self.pattern(q.text), n, idx)
+        if isinstance(q, (Anagram, Subanagram)) and len(idx) > INDEX_ABOVE:
+            marks = np.zeros(len(self.store.rows(n)), bool)
+            marks[self.rack_rows(q, n)] = True
+            found: np.ndarray = idx[marks[idx]]
+            return found
         if isinstance(q, Not):
             keep = np.ones(int(idx[-1]) + 1, bool)
             keep[self.run(q.item, n, idx)] = False
@@ -966,6 +991,7 @@ def search_ids(
         ev.bag().check_blanks(blanks)
     ev.validate(q)
     lengths = sorted(ev.lengths(q, frozenset(store.lengths)))
+    ev.span = (lengths[0], lengths[-1]) if lengths else (1, 0)
     id_parts, len_parts, rank_parts, group_parts = [], [], [], []
     for n in lengths:
         count = len(store.rows(n))
