@@ -280,9 +280,12 @@ def test_every_condition_kind_against_the_oracle(small):
         assert lex.search(q, lists=lists) == oracle.select(q), q
 
 
-def test_random_trees_of_up_to_five_conditions(small):
+@pytest.mark.parametrize("index_above", [0, 1 << 40])
+def test_random_trees_of_up_to_five_conditions(small, index_above, monkeypatch):
+    """Racks answered through the anagram index (0) and by counting tiles (never the index)."""
+    monkeypatch.setattr(S, "INDEX_ABOVE", index_above)
     lex, oracle, lists = small
-    rng = random.Random(7)
+    rng = random.Random(7 + bool(index_above))
     for _ in range(250):
         q = random_tree(rng, oracle.words, rng.randint(1, 5), lists=("other",))
         assert lex.search(q, lists=lists) == oracle.select(q), str(q)
