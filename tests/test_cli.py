@@ -23,9 +23,9 @@ def test_check_exit_codes_and_json(capsys):
     code, out, _ = run(capsys, "check", "dog", "dgo")
     assert code == 1 and out == "dog\tyes\ndgo\tno\n"
     code, out, _ = run(capsys, "--json", "check", "dog")
-    assert json.loads(out) == [{"word": "dog", "valid": True}]
-    code, out, _ = run(capsys, "check", "dog", "--json")
-    assert json.loads(out)[0]["valid"] is True
+    assert json.loads(out)["results"] == [{"word": "dog", "valid": True}]
+    code, out, _ = run(capsys, "check", "DOG", "--json")
+    assert json.loads(out)["results"][0] == {"word": "dog", "valid": True}
 
 
 def test_words_children_info(capsys):
@@ -33,6 +33,8 @@ def test_words_children_info(capsys):
     assert run(capsys, "children", "dude")[1].strip() == "$ d e s"
     code, out, _ = run(capsys, "info", "--json")
     assert json.loads(out)["word_count"] == 172_820
+    code, out, _ = run(capsys, "children", "dude", "--json")
+    assert json.loads(out)["results"] == [{"prefix": "dude", "is_word": True, "tiles": ["d", "e", "s"]}]
 
 
 def test_build_and_use_a_lexicon(tmp_path, capsys):
@@ -52,13 +54,13 @@ def test_anagram_output(capsys):
     assert out.split()[0] == "ANALyST"
     code, out, _ = run(capsys, "anagram", "AALNST?", "--table")
     lines = out.splitlines()
-    assert lines[0].startswith("AALNST?   : ANALYST") and lines[9].startswith("AALNST?+I :")
+    assert lines[0].startswith("aalnst?   : analyst") and lines[9].startswith("aalnst?+i :")
     assert len(lines) == 27
 
 
 def test_cross_and_stats(capsys):
     code, out, _ = run(capsys, "cross", "E???Y", "2", "D???", "1")
-    assert code == 0 and "J" in out.splitlines()[0]
+    assert code == 0 and "j" in out.splitlines()[0].split(":")[1].split()
     code, out, _ = run(capsys, "stats")
     assert out.splitlines()[-1].split() == ["total", "172820"]
 
@@ -89,7 +91,7 @@ def test_stdin_words_and_build(tmp_path):
     dest = tmp_path / "s.lex"
     proc = subprocess.run([sys.executable, "-m", "lexigraph", "build", "-", "-o", str(dest), "--json"],
                           input="one\ntwo\nthree\n", capture_output=True, text=True)
-    assert proc.returncode == 0 and json.loads(proc.stdout)["kept"] == 3
+    assert proc.returncode == 0 and json.loads(proc.stdout)["word_count"] == 3
     assert list(lexigraph.open(dest)) == ["one", "three", "two"]
 
 
@@ -98,3 +100,98 @@ def test_export_to_stdout(capsys, tmp_path):
     src.write_text("b\nab\nabc\n")
     code, out, _ = run(capsys, "export", str(src), "--format", "text", "-o", "-")
     assert out == "ab\nabc\n"
+
+
+def test_serve_without_server_is_one_clear_error(capsys):
+    import importlib.util
+
+    if importlib.util.find_spec("lexigraph.server") is not None:
+        pytest.skip("lexigraph.server is present")
+    code, out, err = run(capsys, "serve")
+    assert code == 2 and err.startswith("lexigraph: error:") and "server" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_serve_calls_the_server_module(capsys, monkeypatch):
+    import types
+
+    calls = {}
+    fake = types.ModuleType("lexigraph.server")
+
+    def add_arguments(parser):
+        parser.add_argument("--port", type=int, default=8080, help="port")
+
+    def main_(args):
+        calls["port"] = args.port
+        return 0
+
+    fake.add_arguments, fake.main = add_arguments, main_
+    monkeypatch.setitem(sys.modules, "lexigraph.server", fake)
+    assert run(capsys, "serve", "--port", "9000")[0] == 0
+    assert calls == {"port": 9000}
+
+
+def test_man_page_and_completion(capsys):
+    code, out, _ = run(capsys, "man")
+    assert code == 0 and out.startswith(".TH LEXIGRAPH 1")
+    from lexigraph.commands import all_commands
+
+    for cmd in all_commands():
+        assert f".SS {cmd.name}" in out
+    pytest.importorskip("argcomplete")
+    for shell in ("bash", "zsh", "fish"):
+        code, out, _ = run(capsys, "completion", shell)
+        assert code == 0 and "lexigraph" in out
+
+
+def test_version_says_whether_the_c_extension_is_used(capsys):
+    code, out, _ = run(capsys, "--version")
+    assert code == 0 and out.startswith("lexigraph ") and "C extension" in out
+    proc = subprocess.run([sys.executable, "-m", "lexigraph", "--version"], capture_output=True, text=True,
+                          env={**__import__("os").environ, "LEXIGRAPH_PURE_PYTHON": "1"})
+    assert "not in use" in proc.stdout or "no C extension" in proc.stdout
+
+
+def test_every_argument_has_help_and_every_command_examples():
+    import argparse
+
+    from lexigraph.cli import build_parser
+    from lexigraph.commands import all_commands
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, p in sub.choices.items():
+        for action in p._actions:
+            assert action.help, f"{name}: {action.option_strings or action.dest} has no help"
+    for cmd in all_commands():
+        assert 2 <= len(cmd.examples) <= 4 or cmd.name == "info", cmd.name
+        assert all(e.startswith("lexigraph ") or "| lexigraph" in e for e in cmd.examples), cmd.name
+
+
+def test_every_example_parses():
+    """The examples each command shows are valid command lines (shell pipes and redirections aside)."""
+    import shlex
+
+    from lexigraph.cli import build_parser
+    from lexigraph.commands import all_commands
+
+    parser = build_parser()
+    for cmd in all_commands():
+        for example in cmd.examples:
+            lexer = shlex.shlex(example, posix=True, punctuation_chars=True)
+            lexer.whitespace_split = True
+            commands: list[list[str]] = [[]]
+            skip = False
+            for token in lexer:  # a shell's own words: quoted '|' or '>' stay inside arguments
+                if token in ("|", "&&", ";"):
+                    commands.append([])
+                elif token in (">", ">>", "<", "2>"):
+                    skip = True
+                elif skip:
+                    skip = False
+                else:
+                    commands[-1].append(token)
+            for argv in commands:
+                if argv and argv[0] == "lexigraph":
+                    args = parser.parse_args(argv[1:])
+                    assert args.command == cmd.name, example

@@ -147,3 +147,42 @@ def test_bad_crossings(enable):
         enable.cross("ab*", 0, "abc", 0)
     with pytest.raises(QueryError):
         enable.match("abc", min_priority=300)
+
+
+plain_words = st.lists(st.text(alphabet=LETTERS, min_size=1, max_size=7), min_size=1, max_size=150)
+
+
+@given(plain_words, st.lists(cell, min_size=1, max_size=7), st.integers(0, 5), st.one_of(st.none(), st.integers(0, 6)))
+def test_walk_and_scan_plans_agree_with_the_regex(words, cells, offset, limit):
+    """Unscored lists (where the walk's order is the result order): C walk, Python walk and bucket scan."""
+    from lexigraph import crossword, walk
+
+    lex = lexigraph.load(words, alphabet=ALPHA, min_length=1)
+    pure = lexigraph.Lexicon(lexigraph.fileformat.open_bytes(bytes(lex.store.buffer)), pure_python=True)
+    pattern, regex = render(cells)
+    expected = sorted(w for w in set(words) if regex.fullmatch(w))
+    end = None if limit is None else offset + limit
+    assert lex.match(pattern, offset=offset, limit=limit) == expected[offset:end]
+    assert pure.match(pattern, offset=offset, limit=limit) == expected[offset:end]
+    assert lex.count(pattern) == len(expected) == pure.count(pattern)
+    parsed = crossword.parse(lex.alphabet, pattern)
+    plan = crossword.walk_plan(parsed)
+    if plan is not None:
+        twin = walk.pattern_words_python(pure.graph, *plan)
+        assert [lex.alphabet.decode(w) for w in twin] == expected
+        if lex.probe.uses_c:
+            assert lex.store.words_of_ids(walk.pattern_ids(lex.store, lex.graph, lex.probe, *plan)) == expected
+            assert walk.pattern_words(lex.store, lex.graph, lex.probe, *plan) == expected
+
+
+def test_walk_plans_agree_on_twl06(twl, twl_words):
+    words = sorted(w.lower() for w in twl_words)
+    pure = lexigraph.open(twl.path, pure_python=True)
+    for pattern in ["??mo??t", "q[^u]*", "qu*", "?uixot??", "[aeiou]#@#@#", "zz*", "?????", "abc*"]:
+        regex = re.compile(pattern.replace("?", ".").replace("@", "[aeiou]").replace("#", "[^aeiou]")
+                           .replace("*", ".*").replace("[^u]", "[a-tv-z]"))
+        expected = [w for w in words if regex.fullmatch(w)]
+        assert twl.match(pattern) == expected == pure.match(pattern), pattern
+        assert twl.count(pattern) == len(expected) == pure.count(pattern)
+    for prefix in ["", "a", "qu", "zyz", "xyzzy"]:
+        assert twl.words(prefix=prefix) == [w for w in words if w.startswith(prefix)] == pure.words(prefix=prefix)

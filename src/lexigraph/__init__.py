@@ -24,7 +24,8 @@ from .lexicon import Lexicon, load, open
 
 # Building pulls in NumPy and the graph code; a plain `lexigraph check dog`
 # never needs them, so they load on first use.
-_LAZY = {"build": "builder", "BuildResult": "builder", "Alphabet": "alphabet"}
+_LAZY = {"build": "builder", "BuildResult": "builder", "Alphabet": "alphabet", "extensions": "buildinfo",
+         "Game": "game", "Position": "position", "Move": "movegen"}
 
 
 def __getattr__(name: str) -> Any:
@@ -44,11 +45,15 @@ __all__ = [
     "BuildError",
     "BuildResult",
     "FileFormatError",
+    "Game",
     "Lexicon",
     "LexiconError",
+    "Move",
+    "Position",
     "QueryError",
     "SourceError",
     "build",
+    "extensions",
     "load",
     "__version__",
 ]

@@ -24,6 +24,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arc.h"
@@ -62,6 +63,11 @@ typedef struct {
     const unsigned char *rows;  /* the bucket: count rows of `length` codes */
     Py_ssize_t count;
     Py_ssize_t first_id;
+    const unsigned char *order; /* alphagram order: rows by sorted tiles, `order_width`-byte row numbers */
+    int order_width;
+    uint64_t *keys;             /* words of up to 8 tiles: each entry's sorted tiles packed, built on first use */
+    unsigned char *grams;       /* each entry's sorted tiles, in alphagram order, built on first use */
+    int grams_state;            /* 0 not built, 1 built and sorted, -1 unusable (a forged index) */
 } LengthTable;
 
 typedef struct {
@@ -70,6 +76,7 @@ typedef struct {
     int attached;
     int encodes;                /* the byte table is valid: ASCII words are encoded here */
     unsigned char codes[256];   /* ASCII byte -> tile code; 0: not in the alphabet */
+    unsigned char labels[256];  /* tile code -> its one-character ASCII label (when `encodes`) */
     Py_ssize_t max_length;
     LengthTable *tables;        /* indexed by length, 0..max_length */
 } Probe;
@@ -80,6 +87,10 @@ probe_detach(Probe *self)
     if (self->attached) {
         PyBuffer_Release(&self->view);
         self->attached = 0;
+    }
+    for (Py_ssize_t n = 0; self->tables != NULL && n <= self->max_length; n++) {
+        PyMem_Free(self->tables[n].keys);
+        PyMem_Free(self->tables[n].grams);
     }
     PyMem_Free(self->tables);
     self->tables = NULL;
@@ -344,6 +355,13 @@ Probe_probe_attach(Probe *self, PyObject *args)
     }
     probe_detach(self);
     memcpy(self->codes, table.buf, 256);
+    memset(self->labels, 0, 256);
+    for (int ch = 'a'; ch <= 'z'; ch++)  /* labels are lower case: the table maps both cases */
+        if (self->codes[ch])
+            self->labels[self->codes[ch]] = (unsigned char)ch;
+    for (int ch = 1; ch < 128; ch++)
+        if (self->codes[ch] && !self->labels[self->codes[ch]] && !(ch >= 'A' && ch <= 'Z'))
+            self->labels[self->codes[ch]] = (unsigned char)ch;
     PyBuffer_Release(&table);
     if (PyObject_GetBuffer(buffer, &self->view, PyBUF_SIMPLE) < 0)
         return NULL;
@@ -352,8 +370,8 @@ Probe_probe_attach(Probe *self, PyObject *args)
     Py_ssize_t n = PyList_GET_SIZE(tables), max_length = 0;
     for (Py_ssize_t k = 0; k < n; k++) {
         PyObject *t = PyList_GET_ITEM(tables, k);
-        if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 8) {
-            PyErr_SetString(PyExc_ValueError, "a table entry must be an 8-tuple");
+        if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 10) {
+            PyErr_SetString(PyExc_ValueError, "a table entry must be a 10-tuple");
             goto fail;
         }
         Py_ssize_t length;
@@ -376,15 +394,18 @@ Probe_probe_attach(Probe *self, PyObject *args)
     Py_ssize_t size = self->view.len;
     for (Py_ssize_t k = 0; k < n; k++) {
         PyObject *t = PyList_GET_ITEM(tables, k);
-        Py_ssize_t f[8];
-        for (int j = 0; j < 8; j++)
+        Py_ssize_t f[10];
+        for (int j = 0; j < 10; j++)
             if (get_ssize(t, j, &f[j]) < 0)
                 goto fail;
         Py_ssize_t length = f[0], slots_off = f[1], n_slots = f[2], width = f[3];
         Py_ssize_t home = f[4], rows_off = f[5], count = f[6], first_id = f[7];
+        Py_ssize_t order_off = f[8], order_width = f[9];
         if (length == 0 || (width != 2 && width != 4) || home < 1 || home >= n_slots
             || home > (Py_ssize_t)0xFFFFFFFF || slots_off > size || n_slots > (size - slots_off) / width
             || rows_off > size || (count && count > (size - rows_off) / length)
+            || (order_width != 2 && order_width != 4) || order_off > size
+            || (count && count > (size - order_off) / order_width)
             || self->tables[length].width) {
             PyErr_Format(PyExc_ValueError, "the hash table of length %zd does not fit the file", length);
             goto fail;
@@ -397,6 +418,8 @@ Probe_probe_attach(Probe *self, PyObject *args)
         lt->rows = base + rows_off;
         lt->count = count;
         lt->first_id = first_id;
+        lt->order = base + order_off;
+        lt->order_width = (int)order_width;
     }
     Py_RETURN_NONE;
 fail:
@@ -648,7 +671,583 @@ done:
     return result;
 }
 
+
+/* ---- Pattern walks: every word whose tiles fit per-position sets ------------
+ *
+ * _walk_words(graph, root, n_tiles, masks, min_len, max_len, want_ids, limit)
+ * -> bytes, or -1 when the graph points outside itself.
+ *
+ * masks: 32 bytes (a 256-bit set of tile codes) per position; positions past
+ * the masks allow any tile. Words of min_len..max_len tiles, in alphabetical
+ * (depth-first) order, at most `limit` of them (limit < 0: all). With
+ * want_ids the result is little-endian int64 word ids (from the hash probe; -1
+ * for a word it lacks);
+ * otherwise each word's tile codes followed by a 0 byte. */
+
+typedef struct {
+    const unsigned char *arcs;
+    size_t n_arcs;
+    unsigned n_tiles;
+    const unsigned char *masks;
+    int n_masks;
+    int min_len, max_len, want_ids;
+    Py_ssize_t limit, found;
+    unsigned char path[256];
+    const Probe *probe;
+    char *out;
+    Py_ssize_t out_len, out_cap;
+    int bad;
+} PatternWalk;
+
+static int
+pattern_out(PatternWalk *w, const void *data, Py_ssize_t n)
+{
+    if (w->out_len + n > w->out_cap) {
+        Py_ssize_t cap = w->out_cap ? w->out_cap * 2 : 4096;
+        while (cap < w->out_len + n)
+            cap *= 2;
+        char *bigger = PyMem_Realloc(w->out, (size_t)cap);
+        if (bigger == NULL)
+            return -1;
+        w->out = bigger;
+        w->out_cap = cap;
+    }
+    memcpy(w->out + w->out_len, data, (size_t)n);
+    w->out_len += n;
+    return 0;
+}
+
+static int
+pattern_from(PatternWalk *w, size_t node, int depth)
+{
+    if (depth >= w->max_len || !node)
+        return 0;
+    const unsigned char *mask = depth < w->n_masks ? w->masks + 32 * depth : NULL;
+    unsigned previous = 0;
+    for (size_t i = node;; i++) {
+        if (w->limit >= 0 && w->found >= w->limit)
+            return 0;
+        if (i - node >= w->n_tiles)
+            return 0;
+        if (i >= w->n_arcs) {
+            w->bad = 1;
+            return 0;
+        }
+        uint64_t rec = lx_arc_at(w->arcs, i);
+        unsigned t = LX_TILE(rec);
+        if (t > previous) {
+            previous = t;
+            if (mask == NULL || (mask[t >> 3] >> (t & 7)) & 1) {
+                w->path[depth] = (unsigned char)t;
+                int len = depth + 1;
+                if (LX_ACCEPTS(rec) && len >= w->min_len) {
+                    if (w->want_ids) {
+                        /* -1 for a word the hash index lacks (only in a forged file) */
+                        int64_t v = probe_codes(w->probe, w->path, len);
+                        if (pattern_out(w, &v, 8) < 0)
+                            return -1;
+                        w->found++;
+                    } else {
+                        unsigned char zero = 0;
+                        if (pattern_out(w, w->path, len) < 0 || pattern_out(w, &zero, 1) < 0)
+                            return -1;
+                        w->found++;
+                    }
+                }
+                if (pattern_from(w, LX_TARGET(rec), len) < 0)
+                    return -1;
+            }
+        }
+        if (LX_IS_LAST(rec))
+            return 0;
+    }
+}
+
+static PyObject *
+Probe_walk_words(Probe *self, PyObject *args)
+{
+    Py_buffer graph, masks;
+    Py_ssize_t root, limit;
+    unsigned n_tiles;
+    int min_len, max_len, want_ids;
+    if (!PyArg_ParseTuple(args, "y*nIy*iipn", &graph, &root, &n_tiles, &masks, &min_len, &max_len, &want_ids, &limit))
+        return NULL;
+    PyObject *result = NULL;
+    PatternWalk *w = PyMem_Calloc(1, sizeof(PatternWalk));
+    if (w == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (!self->attached) {
+        PyErr_SetString(PyExc_ValueError, "the lexicon is closed");
+        goto done;
+    }
+    if (masks.len % 32 || masks.len / 32 > 255 || n_tiles < 1 || n_tiles > 255) {
+        PyErr_SetString(PyExc_ValueError, "bad walk arguments");
+        goto done;
+    }
+    w->arcs = graph.buf;
+    w->n_arcs = (size_t)(graph.len / LX_RECORD_SIZE);
+    w->n_tiles = n_tiles;
+    w->masks = masks.buf;
+    w->n_masks = (int)(masks.len / 32);
+    w->min_len = min_len;
+    w->max_len = max_len > 255 ? 255 : max_len;
+    w->want_ids = want_ids;
+    w->limit = limit;
+    w->probe = self;
+    if (root < 0 || (size_t)root >= w->n_arcs)
+        w->bad = 1;
+    else if (pattern_from(w, (size_t)root, 0) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (w->bad)
+        result = PyLong_FromLong(-1);
+    else
+        result = PyBytes_FromStringAndSize(w->out ? w->out : "", w->out_len);
+done:
+    if (w != NULL)
+        PyMem_Free(w->out);
+    PyMem_Free(w);
+    PyBuffer_Release(&graph);
+    PyBuffer_Release(&masks);
+    return result;
+}
+
+
+/* ---- Exact anagrams by the alphagram index -------------------------------------
+ *
+ * A bucket's alphagram order lists its rows by their tiles sorted; all the
+ * anagrams of a rack are one run of it, found by binary search comparing the
+ * rack's sorted tiles with the sorted tiles of each row visited. */
+
+static int
+compare_ssize(const void *a, const void *b)
+{
+    Py_ssize_t x = *(const Py_ssize_t *)a, y = *(const Py_ssize_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int
+compare_int64(const void *a, const void *b)
+{
+    int64_t x, y;
+    memcpy(&x, a, 8);
+    memcpy(&y, b, 8);
+    return (x > y) - (x < y);
+}
+
+static void
+sort_codes(unsigned char *p, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 1; i < n; i++) {
+        unsigned char v = p[i];
+        Py_ssize_t j = i;
+        while (j > 0 && p[j - 1] > v) {
+            p[j] = p[j - 1];
+            j--;
+        }
+        p[j] = v;
+    }
+}
+
+static inline Py_ssize_t
+order_at(const LengthTable *t, Py_ssize_t i)
+{
+    const unsigned char *p = t->order + i * t->order_width;
+    return t->order_width == 2 ? (Py_ssize_t)(p[0] | p[1] << 8) : (Py_ssize_t)u32le(p);
+}
+
+/* Compare the sorted tiles of alphagram entry i with `key`; 2 when the entry points past its bucket. */
+static int
+compare_entry(const LengthTable *t, Py_ssize_t i, const unsigned char *key, Py_ssize_t n)
+{
+    unsigned char buf[256];
+    Py_ssize_t row = order_at(t, i);
+    if (row >= t->count)
+        return 2;
+    memcpy(buf, t->rows + row * n, (size_t)n);
+    sort_codes(buf, n);
+    int c = memcmp(buf, key, (size_t)n);
+    return c < 0 ? -1 : c > 0;
+}
+
+/* Sorted tiles of up to 8 codes packed big-end first: integers that order like the alphagrams. */
+static inline uint64_t
+pack_key(const unsigned char *sorted, Py_ssize_t n)
+{
+    uint64_t k = 0;
+    for (Py_ssize_t i = 0; i < 8; i++)
+        k = k << 8 | (i < n ? sorted[i] : 0);
+    return k;
+}
+
+/* Each entry's packed alphagram, so that searches read one array and sort nothing
+ * (lengths up to 8, where the packed key is the whole alphagram). NULL: an entry points past
+ * its bucket, or no memory; the search then compares rows as below. */
+static uint64_t *
+entry_keys(LengthTable *t, Py_ssize_t n)
+{
+    if (t->keys != NULL || n > 8 || !t->count)
+        return t->keys;
+    uint64_t *keys = PyMem_Malloc((size_t)t->count * sizeof(uint64_t));
+    if (keys == NULL)
+        return NULL;
+    unsigned char buf[8];
+    for (Py_ssize_t i = 0; i < t->count; i++) {
+        Py_ssize_t row = order_at(t, i);
+        if (row >= t->count) {
+            PyMem_Free(keys);
+            return NULL;
+        }
+        memcpy(buf, t->rows + row * n, (size_t)n);
+        sort_codes(buf, n);
+        keys[i] = pack_key(buf, n);
+    }
+    t->keys = keys;
+    return keys;
+}
+
+/* The first entry whose alphagram is >= key (right: > key), searched as NumPy's searchsorted does,
+ * so that both paths agree even on a forged, unsorted index; -1 when it points past its bucket. */
+static Py_ssize_t
+bound(LengthTable *t, const unsigned char *key, Py_ssize_t n, int right)
+{
+    Py_ssize_t lo = 0, hi = t->count;
+    const uint64_t *keys = entry_keys(t, n);
+    if (keys != NULL) {
+        uint64_t k = pack_key(key, n);
+        while (lo < hi) {
+            Py_ssize_t mid = lo + ((hi - lo) >> 1);
+            if (keys[mid] < k || (right && keys[mid] == k))
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return lo;
+    }
+    while (lo < hi) {
+        Py_ssize_t mid = lo + ((hi - lo) >> 1);
+        int c = compare_entry(t, mid, key, n);
+        if (c == 2)
+            return -1;
+        if (c < 0 || (right && c == 0))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Rows (ascending) whose alphagram is `key`, into rows[0..cap); returns how many, -1 when the index
+ * points past its bucket, cap when there may be more. */
+static Py_ssize_t
+exact_rows(LengthTable *t, const unsigned char *key, Py_ssize_t n, Py_ssize_t *rows, Py_ssize_t cap)
+{
+    Py_ssize_t lo = bound(t, key, n, 0), hi = bound(t, key, n, 1);
+    if (lo < 0 || hi < 0)
+        return -1;
+    Py_ssize_t found = 0;
+    for (Py_ssize_t i = lo; i < hi && found < cap; i++) {
+        Py_ssize_t row = order_at(t, i), j = found++;
+        if (row >= t->count)
+            return -1;
+        while (j > 0 && rows[j - 1] > row) { /* ascending row order: alphabetical */
+            rows[j] = rows[j - 1];
+            j--;
+        }
+        rows[j] = row;
+    }
+    return found;
+}
+
+
+
+/* ---- Exact anagrams with blanks: a walk of the sorted alphagrams ----------------
+ *
+ * The bucket's alphagrams, sorted, form a trie in disguise: the entries that
+ * share their first d tiles are one range, and within it the tile at d is
+ * sorted. The walk builds the alphagram tile by tile, each tile either the
+ * rack's smallest unused one or a blank standing for a tile no greater, and
+ * narrows the range by binary search; it visits only alphagrams that exist. */
+
+/* The sorted alphagrams of a bucket; NULL when the index is forged (unsorted or past its bucket):
+ * the NumPy path then answers, so that both paths agree on any file. */
+static const unsigned char *
+entry_grams(LengthTable *t, Py_ssize_t n)
+{
+    if (t->grams_state)
+        return t->grams_state > 0 ? t->grams : NULL;
+    t->grams_state = -1;
+    if (!t->count)
+        return NULL;
+    unsigned char *grams = PyMem_Malloc((size_t)t->count * (size_t)n);
+    if (grams == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < t->count; i++) {
+        Py_ssize_t row = order_at(t, i);
+        unsigned char *g = grams + i * n;
+        if (row >= t->count) {
+            PyMem_Free(grams);
+            return NULL;
+        }
+        memcpy(g, t->rows + row * n, (size_t)n);
+        sort_codes(g, n);
+        if (i && memcmp(g - n, g, (size_t)n) > 0) {
+            PyMem_Free(grams);
+            return NULL;
+        }
+    }
+    t->grams = grams;
+    t->grams_state = 1;
+    return grams;
+}
+
+typedef struct {
+    const LengthTable *t;
+    const unsigned char *grams;
+    Py_ssize_t n;
+    unsigned n_tiles;
+    unsigned char rack[256];
+    int blanks;
+    char *out;
+    Py_ssize_t out_len, out_cap;
+} GramWalk;
+
+static int
+gram_emit(GramWalk *w, Py_ssize_t lo, Py_ssize_t hi)
+{
+    Py_ssize_t need = (hi - lo) * 8;
+    if (w->out_len + need > w->out_cap) {
+        Py_ssize_t cap = w->out_cap ? w->out_cap : 1024;
+        while (cap < w->out_len + need)
+            cap *= 2;
+        char *bigger = PyMem_Realloc(w->out, (size_t)cap);
+        if (bigger == NULL)
+            return -1;
+        w->out = bigger;
+        w->out_cap = cap;
+    }
+    for (Py_ssize_t i = lo; i < hi; i++) {
+        int64_t id = w->t->first_id + order_at(w->t, i);
+        memcpy(w->out + w->out_len, &id, 8);
+        w->out_len += 8;
+    }
+    return 0;
+}
+
+static int
+gram_walk(GramWalk *w, Py_ssize_t d, Py_ssize_t lo, Py_ssize_t hi, unsigned prev)
+{
+    if (d == w->n)
+        return gram_emit(w, lo, hi);
+    unsigned smallest = w->n_tiles + 1;
+    for (unsigned c = prev; c <= w->n_tiles; c++)
+        if (w->rack[c]) {
+            smallest = c;
+            break;
+        }
+    unsigned top = smallest <= w->n_tiles ? smallest : w->n_tiles;
+    for (unsigned c = prev < 1 ? 1 : prev; c <= top; c++) {
+        int from_rack = w->rack[c] > 0;
+        if (!from_rack && !w->blanks)
+            continue;
+        /* entries in [lo, hi) whose tile at d is c */
+        Py_ssize_t a = lo, b = hi;
+        while (a < b) {
+            Py_ssize_t mid = a + ((b - a) >> 1);
+            if (w->grams[mid * w->n + d] < c)
+                a = mid + 1;
+            else
+                b = mid;
+        }
+        Py_ssize_t start = a;
+        b = hi;
+        while (a < b) {
+            Py_ssize_t mid = a + ((b - a) >> 1);
+            if (w->grams[mid * w->n + d] <= c)
+                a = mid + 1;
+            else
+                b = mid;
+        }
+        if (a == start)
+            continue;
+        if (from_rack)
+            w->rack[c]--;
+        else
+            w->blanks--;
+        int r = gram_walk(w, d + 1, start, a, c);
+        if (from_rack)
+            w->rack[c]++;
+        else
+            w->blanks++;
+        if (r < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* _exact_blanks(codes, blanks, n_tiles) -> bytes of int64 ids (ascending), or None when the NumPy
+ * path must answer (a forged index). */
+static PyObject *
+Probe_exact_blanks(Probe *self, PyObject *args)
+{
+    Py_buffer codes;
+    int blanks;
+    unsigned n_tiles;
+    if (!PyArg_ParseTuple(args, "y*iI", &codes, &blanks, &n_tiles))
+        return NULL;
+    Py_ssize_t n = codes.len + (blanks > 0 ? blanks : 0);
+    PyObject *result = NULL;
+    GramWalk w;
+    memset(&w, 0, sizeof w);
+    if (!self->attached || blanks < 0 || n_tiles > 255 || n < 1) {
+        result = Py_None;
+        Py_INCREF(result);
+        goto done;
+    }
+    if (n > self->max_length || !self->tables[n].width || !self->tables[n].count) {
+        result = PyBytes_FromStringAndSize("", 0);
+        goto done;
+    }
+    LengthTable *t = &self->tables[n];
+    const unsigned char *grams = entry_grams(t, n);
+    if (grams == NULL) {
+        result = Py_None;
+        Py_INCREF(result);
+        goto done;
+    }
+    w.t = t;
+    w.grams = grams;
+    w.n = n;
+    w.n_tiles = n_tiles;
+    w.blanks = blanks;
+    for (Py_ssize_t i = 0; i < codes.len; i++) {
+        unsigned char c = ((const unsigned char *)codes.buf)[i];
+        if (c < 1 || c > n_tiles) { /* no word holds it */
+            result = PyBytes_FromStringAndSize("", 0);
+            goto done;
+        }
+        w.rack[c]++;
+    }
+    if (gram_walk(&w, 0, 0, t->count, 1) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* ids ascending, as the NumPy path gives them */
+    if (w.out_len)
+        qsort(w.out, (size_t)(w.out_len / 8), 8, compare_int64);
+    result = PyBytes_FromStringAndSize(w.out ? w.out : "", w.out_len);
+done:
+    PyMem_Free(w.out);
+    PyBuffer_Release(&codes);
+    return result;
+}
+
+/* Decode rows (ascending) of a bucket into a list of str through the one-character labels;
+ * None when a code has no label (only in a forged file). */
+static PyObject *
+decode_rows_ascii(const Probe *self, const LengthTable *t, Py_ssize_t n, const Py_ssize_t *rows, Py_ssize_t found)
+{
+    PyObject *out = PyList_New(found);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t k = 0; k < found; k++) {
+        PyObject *word = PyUnicode_New(n, 127);
+        if (word == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        unsigned char *dst = PyUnicode_1BYTE_DATA(word);
+        const unsigned char *src = t->rows + rows[k] * n;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            dst[i] = self->labels[src[i]];
+            if (!dst[i]) {
+                Py_DECREF(word);
+                Py_DECREF(out);
+                Py_RETURN_NONE;
+            }
+        }
+        PyList_SET_ITEM(out, k, word);
+    }
+    return out;
+}
+
+/* _exact_words(rack) -> the exact anagrams of a plain ASCII rack ('?' a blank), as a list of words;
+ * None when Python must answer (other characters, fewer than two tiles, a forged index). */
+static PyObject *
+Probe_exact_words(Probe *self, PyObject *rack)
+{
+    if (!PyUnicode_Check(rack) || !self->attached || !self->encodes || !PyUnicode_IS_ASCII(rack))
+        Py_RETURN_NONE;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(rack);
+    if (n < 2 || n > 255)
+        Py_RETURN_NONE;
+    const unsigned char *text = PyUnicode_1BYTE_DATA(rack);
+    unsigned char key[256];
+    Py_ssize_t k = 0;
+    int blanks = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (text[i] == '?') {
+            blanks++;
+            continue;
+        }
+        key[k] = self->codes[text[i]];
+        if (!key[k++])
+            Py_RETURN_NONE; /* a star, a space or a stranger: the general path */
+    }
+    if (n > self->max_length || !self->tables[n].width)
+        return PyList_New(0);
+    LengthTable *t = &self->tables[n];
+    if (!blanks) {
+        sort_codes(key, n);
+        Py_ssize_t rows[64];
+        Py_ssize_t found = exact_rows(t, key, n, rows, 64);
+        if (found < 0 || found == 64)
+            Py_RETURN_NONE; /* a forged index, or more anagrams than fit here: the general path decides */
+        return decode_rows_ascii(self, t, n, rows, found);
+    }
+    const unsigned char *grams = entry_grams(t, n);
+    if (grams == NULL)
+        Py_RETURN_NONE;
+    GramWalk w;
+    memset(&w, 0, sizeof w);
+    w.t = t;
+    w.grams = grams;
+    w.n = n;
+    w.n_tiles = 255;
+    while (w.n_tiles > 1 && !self->labels[w.n_tiles])
+        w.n_tiles--;
+    w.blanks = blanks;
+    for (Py_ssize_t i = 0; i < k; i++)
+        w.rack[key[i]]++;
+    if (gram_walk(&w, 0, 0, t->count, 1) < 0) {
+        PyMem_Free(w.out);
+        return PyErr_NoMemory();
+    }
+    Py_ssize_t found = w.out_len / 8;
+    Py_ssize_t *rows = PyMem_Malloc((size_t)(found ? found : 1) * sizeof(Py_ssize_t));
+    if (rows == NULL) {
+        PyMem_Free(w.out);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < found; i++) {
+        int64_t id;
+        memcpy(&id, w.out + 8 * i, 8);
+        rows[i] = (Py_ssize_t)id - t->first_id;
+    }
+    qsort(rows, (size_t)found, sizeof(Py_ssize_t), compare_ssize);
+    PyMem_Free(w.out);
+    PyObject *out = decode_rows_ascii(self, t, n, rows, found);
+    PyMem_Free(rows);
+    return out;
+}
+
 static PyMethodDef Probe_methods[] = {
+    {"_exact_blanks", (PyCFunction)Probe_exact_blanks, METH_VARARGS, NULL},
+    {"_exact_words", (PyCFunction)Probe_exact_words, METH_O, NULL},
+    {"_walk_words", (PyCFunction)Probe_walk_words, METH_VARARGS, NULL},
     {"_walk_rack", (PyCFunction)Probe_walk_rack, METH_VARARGS, NULL},
     {"_probe_key", (PyCFunction)Probe_probe_key, METH_O, NULL},
     {"_probe_word", (PyCFunction)Probe_probe_word, METH_O, NULL},

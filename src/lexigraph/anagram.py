@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from . import walk
 from .errors import QueryError
 from .store import Store, concat_ids
 
@@ -148,86 +149,6 @@ def _popcount(x: np.ndarray) -> np.ndarray:
     return summed
 
 
-#: Most blanks a rack may hold for the compiled graph walk; more favour the column scan
-#: (with many blanks nearly every branch of the graph stays open).
-MAX_WALK_BLANKS = 3
-_MODE_CODES = {"sub": 0, "exact": 1, "super": 2}
-
-
-def walk_ids(store: Store, graph: "WordGraph", probe: object, rack: Rack, *, mode: str, through: bytes,
-             min_length: int, max_length: int) -> np.ndarray:
-    """Ids of the words that fit, in alphabetical order, by a walk of the word graph.
-
-    The C walk runs when ``probe`` is the C probe; otherwise its Python twin
-    (:func:`walk_words_python`) answers, mapping each word to its id.
-    """
-    rack_counts = np.bincount(np.frombuffer(rack.codes, np.uint8), minlength=256).astype(np.uint8)
-    through_counts = np.bincount(np.frombuffer(through, np.uint8), minlength=256).astype(np.uint8)
-    engine = getattr(probe, "engine", None)
-    if engine is not None:
-        found = engine._walk_rack(graph.buffer, graph.root, len(store.alphabet), rack_counts.tobytes(),
-                                  through_counts.tobytes(), rack.blanks, min_length, max_length, _MODE_CODES[mode])
-        if found == -1:
-            raise graph.outside()
-        return np.frombuffer(found, "<i8").astype(np.int64)
-    words = walk_words_python(graph, rack_counts, through_counts, rack.blanks, min_length, max_length, mode)
-    ids = [probe.id_of_codes(w) for w in words]  # type: ignore[attr-defined]
-    return np.array([i for i in ids if i >= 0], np.int64)
-
-
-def walk_words_python(graph: "WordGraph", rack: np.ndarray, through: np.ndarray, blanks: int, min_length: int,
-                      max_length: int, mode: str) -> list[bytes]:
-    """The Python twin of the C rack walk: the tile codes of every word that fits, depth first.
-
-    >>> import lexigraph
-    >>> lex = lexigraph.open()
-    >>> rack = np.bincount(np.frombuffer(lex.alphabet.encode("top"), np.uint8), minlength=256)
-    >>> [lex.alphabet.decode(w) for w in walk_words_python(lex.graph, rack, np.zeros(256, int), 0, 2, 3, "sub")]
-    ['op', 'opt', 'pot', 'to', 'top']
-    """
-    supply = [int(r) + int(t) for r, t in zip(rack.tolist(), through.tolist())]
-    need = through.tolist() if mode != "super" else supply
-    used = [0] * 256
-    state = {"blanks": blanks, "missing": sum(need)}
-    out: list[bytes] = []
-    path: list[int] = []
-    limit = min(max_length, 255)
-
-    def visit(node: int) -> None:
-        depth = len(path)
-        if depth >= limit or not node:
-            return
-        for rec in graph.reachable_records(node):
-            t = rec & 0xFF
-            blank = 0
-            if used[t] >= supply[t]:
-                if mode == "super":
-                    pass
-                elif state["blanks"] > 0:
-                    blank = 1
-                else:
-                    continue
-            used[t] += 1
-            state["blanks"] -= blank
-            took = used[t] <= need[t]
-            state["missing"] -= took
-            path.append(t)
-            length = depth + 1
-            if state["missing"] <= limit - length:
-                if (rec >> 8) & 1 and length >= min_length and state["missing"] == 0 and (
-                    mode != "exact" or length == limit
-                ):
-                    out.append(bytes(path))
-                visit(rec >> 32)
-            path.pop()
-            used[t] -= 1
-            state["blanks"] += blank
-            state["missing"] += took
-
-    visit(graph.root)
-    return out
-
-
 def find_ids(
     store: Store,
     rack: Rack,
@@ -242,13 +163,28 @@ def find_ids(
     """Word ids that fit the rack (ascending, or alphabetical from a walk); see :func:`anagram`.
 
     The plan: exact anagrams with few blanks by the alphagram index; other
-    racks with few blanks by the compiled graph walk; the rest by the column
-    scan of the module docstring. Without the C extension the walk is only
-    worth it without blanks (measured: 1.8 ms against 5 ms for a 7-tile
-    TWL06 rack; with one blank 16 ms against 5 ms), so a rack with blanks
-    is scanned and its words kept only where the walk would find them too
-    (:func:`walk_would_find`), so that both paths answer alike on any file.
+    racks with few blanks by the compiled graph walk
+    (:func:`lexigraph.walk.rack_ids`); the rest by the column scan of the
+    module docstring. Without the C extension the walk is only worth it
+    without blanks (measured on a 7-tile TWL06 rack: 1.8 ms against 5 ms;
+    with one blank 16 ms against 5 ms), so racks with blanks are scanned.
     """
+    return _plan(store, rack, mode=mode, through=through, min_length=min_length, max_length=max_length,
+                 graph=graph, probe=probe)[0]
+
+
+def _plan(
+    store: Store,
+    rack: Rack,
+    *,
+    mode: str,
+    through: bytes,
+    min_length: int,
+    max_length: int | None,
+    graph: "WordGraph | None",
+    probe: object,
+) -> tuple[np.ndarray, bool]:
+    """:func:`find_ids`, and whether its ids are in alphabetical order already (a walk's are)."""
     if mode not in MODES:
         raise QueryError(f"unknown anagram mode {mode!r}; use sub, exact or super")
     if rack.more:
@@ -265,32 +201,16 @@ def find_ids(
     if max_length is not None:
         hi = min(hi, max_length)
     if mode == "exact" and rack.blanks <= MAX_INDEX_BLANKS and (max_length is None or size <= max_length) and size >= lo:
-        return exact_ids(store, rack.codes + through, rack.blanks)
-    walk = graph is not None and rack.blanks <= MAX_WALK_BLANKS and lo <= hi
-    if graph is not None and walk and (rack.blanks == 0 or getattr(probe, "uses_c", False)):
+        return exact_ids(store, rack.codes + through, rack.blanks, probe), False
+    uses_c = getattr(probe, "uses_c", False)
+    # In Python the walk only pays without blanks and without the open tail of a super-anagram.
+    if graph is not None and lo <= hi and (rack.blanks <= walk.MAX_RACK_BLANKS if uses_c else
+                                           rack.blanks == 0 and mode != "super"):
         top = min(hi, max(store.lengths, default=0))
-        return walk_ids(store, graph, probe, rack, mode=mode, through=through, min_length=lo, max_length=top)
-    ids = _scan_ids(store, rack, mode, through, lo, hi)
-    return walk_would_find(store, graph, probe, ids) if graph is not None and walk else ids
-
-
-def walk_would_find(store: Store, graph: "WordGraph", probe: object, ids: np.ndarray) -> np.ndarray:
-    """The ids among ``ids`` that the graph walk reports: words the graph accepts and the probe maps to that id.
-
-    In a valid file that is all of them; the check keeps the scan and the
-    walk in agreement on a forged one.
-    """
-    if not len(ids):
-        return ids
-    lengths = store.lengths_of_ids(ids)
-    padded = store.codes_of_ids(ids, int(lengths.max()), lengths)
-    keep = []
-    for i, row, n in zip(ids.tolist(), padded, lengths.tolist()):
-        codes = row[:n].tobytes()
-        found = graph.follow(codes)
-        if found is not None and found[1] and probe.id_of_codes(codes) == i:  # type: ignore[attr-defined]
-            keep.append(i)
-    return np.array(keep, np.int64)
+        ids = walk.rack_ids(store, graph, probe, rack.codes, rack.blanks, mode=mode, through=through,  # type: ignore[arg-type]
+                            min_length=lo, max_length=top)
+        return ids, True
+    return _scan_ids(store, rack, mode, through, lo, hi), False
 
 
 def _scan_ids(store: Store, rack: Rack, mode: str, through: bytes, lo: int, hi: int) -> np.ndarray:
@@ -346,14 +266,23 @@ def _scan_ids(store: Store, rack: Rack, mode: str, through: bytes, lo: int, hi: 
 MAX_INDEX_BLANKS = 3
 
 
-def exact_ids(store: Store, codes: bytes, blanks: int) -> np.ndarray:
+def exact_ids(store: Store, codes: bytes, blanks: int, probe: object = None) -> np.ndarray:
     """Ids of the words whose tiles are exactly ``codes`` plus ``blanks`` tiles of any kind, ascending.
+
+    With the C probe, a walk of the sorted alphagrams visits only the
+    multisets that exist; otherwise one binary search per multiset the
+    blanks may stand for.
 
     >>> import lexigraph
     >>> lex = lexigraph.open()
     >>> lex.store.words_of_ids(exact_ids(lex.store, lex.alphabet.encode("opt"), 0))
     ['opt', 'pot', 'top']
     """
+    engine = getattr(probe, "engine", None)
+    if engine is not None:
+        found = engine._exact_blanks(codes, blanks, len(store.alphabet))
+        if found is not None:
+            return np.frombuffer(found, "<i8").astype(np.int64)
     length = len(codes) + blanks
     bucket = store.bucket(length)
     if bucket is None or not bucket.count:
@@ -396,9 +325,15 @@ def anagram(
     alphabet = store.alphabet
     parsed = parse_rack(alphabet, rack)
     board = parse_rack(alphabet, through or "", what="through tiles", allow_wild=False).codes
-    ids = find_ids(store, parsed, mode=mode, through=board, min_length=min_length, max_length=max_length,
-                   graph=graph, probe=probe)
-    words = store.words_of_ids(store.sort_ids(ids, sort))
+    top = parsed.size if max_length is None else min(parsed.size, max_length)
+    if (mode == "sub" and not parsed.more and not board and parsed.blanks >= top and sort == "alpha"
+            and getattr(probe, "uses_c", False)):
+        # Blanks enough for any word up to the rack's size: every word of those lengths, listed by a walk.
+        words = walk.pattern_words(store, graph, probe, [], max(min_length, 1), top)  # type: ignore[arg-type]
+    else:
+        ids, alphabetical = _plan(store, parsed, mode=mode, through=board, min_length=min_length,
+                                  max_length=max_length, graph=graph, probe=probe)
+        words = store.words_of_ids(ids if alphabetical and sort == "alpha" else store.sort_ids(ids, sort))
     if not blanks:
         return words
     return [_explain(alphabet, w, parsed.codes, board) for w in words]
@@ -422,7 +357,7 @@ def _explain(alphabet: "Alphabet", word: str, rack: bytes, through: bytes) -> An
     return Anagram(word, labels, tuple(blank_at))
 
 
-def anagram_table(store: Store, rack: str) -> list[tuple[str, list[str]]]:
+def anagram_table(store: Store, rack: str, probe: object = None) -> list[tuple[str, list[str]]]:
     """The rack's exact anagrams, then for each tile those of the rack plus that tile.
 
     The first entry's tile is ``""``.
@@ -434,8 +369,8 @@ def anagram_table(store: Store, rack: str) -> list[tuple[str, list[str]]]:
     ['alations', 'annalist', 'fantails']
     """
     parsed = parse_rack(store.alphabet, rack)
-    out = [("", store.words_of_ids(find_ids(store, parsed, mode="exact")))]
+    out = [("", store.words_of_ids(find_ids(store, parsed, mode="exact", probe=probe)))]
     for code, label in enumerate(store.alphabet.labels, start=1):
-        ids = find_ids(store, parsed, mode="exact", through=bytes([code]))
+        ids = find_ids(store, parsed, mode="exact", through=bytes([code]), probe=probe)
         out.append((label, store.words_of_ids(ids)))
     return out

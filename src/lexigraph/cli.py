@@ -1,141 +1,237 @@
-"""The ``lexigraph`` command: a thin layer over the public API.
+"""The ``lexigraph`` command: a thin layer over the registered commands.
 
-Every subcommand prints plain text by default and JSON with ``--json``.
-Errors are one line on stderr and exit status 2; ``check`` exits 1 when a
-word is not in the lexicon.
+The parser is built from :func:`lexigraph.commands.all_commands`; each
+command's document is printed as text, as one JSON document (``--json``)
+or as one JSON object per result line (``--jsonl``). Exit status as grep:
+0 something found (or the job done), 1 nothing found (``check`` with a
+non-word, ``diff`` with differences), 2 an error, reported in one line on
+standard error.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
 import time
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import IO, Any, NoReturn
 
 from . import __version__
+from .commands import Command, Context, Document, Param, all_commands
 from .errors import LexiconError
+
+PROG = "lexigraph"
+
+
+class UsageError(LexiconError):
+    """A command line that does not make sense (reported like every other error)."""
+
+EXAMPLES = (
+    "lexigraph check quixotic qxz",
+    "lexigraph anagram 'AALNST?' --exact --show-blanks",
+    "lexigraph match '??mo??t'",
+    "lexigraph build words.txt -o words.lex && lexigraph -L words.lex match 'ch?ch?' --json",
+)
+#: Options that say how a word source is read, wherever one is read.
+SOURCE_OPTIONS = (
+    Param("alphabet", "alphabet of a word source that is compiled (english, spanish, catalan, french, or a "
+          "TOML file)", metavar="ALPHABET", completer="alphabet"),
+    Param("encoding", "text encoding of a word source (default: UTF-8, or UTF-16 with a byte-order mark)",
+          metavar="ENCODING"),
+    Param("format", "read word sources as this format instead of guessing", choices=("text", "scored", "dawg32",
+                                                                                       "daw")),
+    Param("case", "entries of a word source written with capitals and no lower-case twin: fold them into words "
+          "(default) or drop them as proper nouns", choices=("fold", "drop-proper")),
+)
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> "None":  # type: ignore[override]
-        # One line, like every other error of the tool.
-        self.exit(2, f"lexigraph: error: {message} (see {self.prog} --help)\n")
+    def error(self, message: str) -> NoReturn:
+        # One line, like every other error of the tool (and a JSON error document with --json).
+        raise UsageError(f"{message} (see {self.prog} --help)")
 
 
-def _common() -> argparse.ArgumentParser:
-    # SUPPRESS lets the options stand before or after the subcommand.
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, max_help_position=30)
+
+
+class _Version(argparse.Action):
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: Any = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        from .buildinfo import version_text
+
+        sys.stdout.write(version_text() + "\n")
+        parser.exit(0)
+
+
+def _dest(name: str) -> str:
+    return f"p_{name}"
+
+
+def _add_param(parser: argparse.ArgumentParser | Any, p: Param, *, dest: str | None = None,
+               suppress: bool = False) -> argparse.Action:
+    kwargs: dict[str, Any] = {"help": p.help}
+    dest = dest or _dest(p.name)
+    default = argparse.SUPPRESS if suppress else p.default
+    if p.kind == "bool" and not p.positional:
+        kwargs.update(action="store_true", default=argparse.SUPPRESS if suppress else bool(p.default))
+    else:
+        if p.kind == "int":
+            kwargs["type"] = int
+        elif p.kind == "float":
+            kwargs["type"] = float
+        if p.choices:
+            kwargs["choices"] = p.choices
+        kwargs["metavar"] = p.metavar or (None if p.choices else p.name.upper())
+        if p.many:
+            if p.positional:
+                kwargs["nargs"] = "+" if p.required else "*"
+            else:
+                kwargs["action"] = "append"
+        elif p.positional and not p.required:
+            kwargs["nargs"] = "?"
+        kwargs["default"] = default
+        if p.default not in (None, "", False) and not p.many:
+            kwargs["help"] += f" (default: {p.default})"
+    if p.positional:
+        kwargs["help"] = kwargs["help"]
+        action = parser.add_argument(dest, **kwargs)
+        action.metavar = kwargs.get("metavar")
+    else:
+        flags = p.flags or ("--" + p.name.replace("_", "-"),)
+        if p.required:
+            kwargs["required"] = True
+        action = parser.add_argument(*flags, dest=dest, **kwargs)
+    if p.completer:
+        setattr(action, "completer", _completer(p.completer))
+    return action
+
+
+def _completer(kind: str) -> Any:
+    def complete(prefix: str, **_: Any) -> list[str]:
+        if kind == "alphabet":
+            names = ["english", "spanish", "catalan", "french"]
+            return [n for n in names if n.startswith(prefix)] + _paths(prefix, (".toml",))
+        return _paths(prefix, None)
+
+    return complete
+
+
+def _paths(prefix: str, suffixes: tuple[str, ...] | None) -> list[str]:
+    directory, _, stem = prefix.rpartition("/")
+    try:
+        names = os.listdir(directory or ".")
+    except OSError:
+        return []
+    out = []
+    for name in names:
+        if not name.startswith(stem) or (name.startswith(".") and not stem.startswith(".")):
+            continue
+        path = f"{directory}/{name}" if directory else name
+        if os.path.isdir(path):
+            out.append(path + "/")
+        elif suffixes is None or name.endswith(suffixes):
+            out.append(path)
+    return out
+
+
+def _output_options(suppress: bool) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(add_help=False)
-    p.add_argument("--lexicon", "-L", metavar="FILE", default=argparse.SUPPRESS,
-                   help="lexicon file, or any word source to compile on the fly (default: built-in ENABLE)")
-    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="machine-readable output")
+    d = argparse.SUPPRESS if suppress else False
+    g = p.add_argument_group("output")
+    g.add_argument("--json", action="store_true", default=d, help="print one JSON document (docs/json.md)")
+    g.add_argument("--jsonl", action="store_true", default=d,
+                   help="print one JSON object per result, one per line (for streaming large results)")
     return p
 
 
-def build_parser() -> argparse.ArgumentParser:
-    common = _common()
+def _lexicon_option(suppress: bool) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(add_help=False)
+    a = p.add_argument("--lexicon", "-L", metavar="FILE", dest="lexicon",
+                       default=argparse.SUPPRESS if suppress else None,
+                       help="lexicon file, or any word source to compile (cached) and use "
+                       "(default: the built-in ENABLE)")
+    setattr(a, "completer", _completer("lexicon"))
+    return p
+
+
+def _examples(lines: Iterable[str]) -> str:
+    lines = list(lines)
+    return ("examples:\n" + "\n".join(f"  {line}" for line in lines)) if lines else ""
+
+
+def build_parser(commands: Sequence[Command] | None = None, *, serve: Any = None,
+                 only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of every registered command (and ``serve``, ``man``, ``completion``).
+
+    ``serve``: the server module, when ``serve`` is being run (it adds its own arguments).
+    ``only``: the command about to run; the others get a bare parser (their
+    name and summary), which keeps start-up fast.
+    """
+    commands = all_commands() if commands is None else commands
     parser = _Parser(
-        prog="lexigraph",
+        prog=PROG,
         description="Compile word lists into one memory-mapped lexicon and query it: words, prefixes, "
-        "anagrams, crossword patterns.",
-        epilog="Examples: lexigraph check quixotic | lexigraph anagram AALNST? --exact | "
-        "lexigraph match '??MO??T' | lexigraph build words.txt -o words.lex",
-        parents=[common],
+        "anagrams, crossword patterns.\n\nExit status: 0 found, 1 nothing found (or a non-word, or a "
+        "difference), 2 error.",
+        epilog=_examples(EXAMPLES),
+        parents=[_output_options(True), _lexicon_option(True)],
+        formatter_class=_Formatter,
     )
-    parser.add_argument("--version", action="version", version=f"lexigraph {__version__}")
+    top = parser.add_argument_group("word sources (also after the command)")
+    for prm in SOURCE_OPTIONS:
+        _add_param(top, prm, dest=f"source_{prm.name}", suppress=True)
+    parser.add_argument("--version", action=_Version, help="print the version and whether the C extension is in use")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-
-    def add(name: str, help: str) -> argparse.ArgumentParser:
-        return sub.add_parser(name, help=help, description=help, parents=[common])
-
-    p = add("check", "Say whether each word is in the lexicon (exit 1 if any is not).")
-    p.add_argument("words", nargs="+", metavar="WORD", help="words to check; '-' reads one per line from stdin")
-
-    p = add("words", "List words, alphabetically.")
-    p.add_argument("--prefix", default="", help="only words starting with this")
-    p.add_argument("--length", type=int, help="only words of this many tiles")
-
-    p = add("children", "Tiles that may follow a prefix ('$': the prefix is a word).")
-    p.add_argument("prefix", nargs="?", default="")
-
-    p = add("build", "Compile a word list (plain, scored, dawg32 table, .daw) into a lexicon file.")
-    p.add_argument("source", help="word source; '-' reads stdin")
-    p.add_argument("-o", "--output", required=True, metavar="DEST", help="lexicon file to write")
-    p.add_argument("--format", choices=("text", "scored", "dawg32", "daw"), help="force the source format")
-    p.add_argument("--name", help="name recorded in the lexicon")
-    p.add_argument("--alphabet", help="english, spanish, catalan, french, or an alphabet file (TOML)")
-    p.add_argument("--min-length", type=int, default=2, help="shortest word kept, in tiles (default 2)")
-    p.add_argument("--max-length", type=int, help="longest word kept, in tiles")
-    p.add_argument("--encoding", help="source text encoding (default UTF-8)")
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress or summary")
-
-    p = add("info", "Show a lexicon's metadata.")
-    p.add_argument("file", nargs="?", help="lexicon file (default: --lexicon or the built-in one)")
-
-    p = add("anagram", "Words from a rack: '?' is a blank, a trailing '*' asks for longer words.")
-    p.add_argument("rack")
-    mode = p.add_mutually_exclusive_group()
-    mode.add_argument("--exact", action="store_true", help="use every tile")
-    mode.add_argument("--super", action="store_true", help="use every tile and more")
-    p.add_argument("--through", default="", metavar="TILES", help="board tiles every word must also use")
-    p.add_argument("--min-length", type=int, default=2)
-    p.add_argument("--max-length", type=int)
-    p.add_argument("--sort", choices=("alpha", "length", "priority"), default="alpha")
-    p.add_argument("--show-blanks", action="store_true", help="show tiles made from blanks in lower case")
-    p.add_argument("--table", action="store_true", help="exact anagrams of the rack, then of the rack plus each tile")
-
-    p = add("match", "Words matching a crossword pattern: ? any tile, [abc] set, [^abc], @ vowel, # consonant, * run.")
-    p.add_argument("pattern")
-    p.add_argument("--min-priority", type=int, default=0)
-    p.add_argument("--offset", type=int, default=0)
-    p.add_argument("--limit", type=int)
-    p.add_argument("--count", action="store_true", help="print only the number of matches")
-    p.add_argument("--scores", action="store_true", help="print each word's priority")
-
-    p = add("cross", "Tiles that fit where two entries cross (positions count from 0).")
-    p.add_argument("pattern_a")
-    p.add_argument("pos_a", type=int)
-    p.add_argument("pattern_b")
-    p.add_argument("pos_b", type=int)
-    p.add_argument("--min-priority", type=int, default=0)
-    p.add_argument("--limit", type=int, default=10, help="words listed per entry (default 10; 0 for all)")
-
-    p = add("export", "Write a lexicon as a plain or scored list, a .daw file or a dawg32 table.")
-    p.add_argument("source", metavar="LEX", help="lexicon file or any word source")
-    p.add_argument("--format", "-f", required=True, choices=("text", "scored", "daw", "dawg32"))
-    p.add_argument("-o", "--output", required=True, metavar="OUT", help="file to write ('-' for stdout)")
-
-    p = add("stats", "Words per length of any source (lexicon, list, dawg32 table, .daw).")
-    p.add_argument("source", nargs="?", help="default: --lexicon or the built-in one")
-
-    p = add("diff", "Compare two word sources: counts per length, words only in one.")
-    p.add_argument("a")
-    p.add_argument("b")
-    only = p.add_mutually_exclusive_group()
-    only.add_argument("--only-a", action="store_true", help="list the words only A has")
-    only.add_argument("--only-b", action="store_true", help="list the words only B has")
+    for cmd in commands:
+        if only is not None and cmd.name != only:
+            sub.add_parser(cmd.name, help=cmd.summary, add_help=False)
+            continue
+        parents: list[Any] = [_output_options(True)]
+        if cmd.uses_lexicon:
+            parents.append(_lexicon_option(True))
+        p = sub.add_parser(cmd.name, help=cmd.summary, description=cmd.summary, epilog=_examples(cmd.examples),
+                           parents=parents, formatter_class=_Formatter)
+        own = {f for prm in cmd.params for f in (prm.flags or ("--" + prm.name.replace("_", "-"),))}
+        for prm in cmd.params:
+            if not prm.http_only:
+                _add_param(p, prm)
+        if cmd.uses_lexicon or cmd.reads_sources:
+            g = p.add_argument_group("word sources")
+            for prm in SOURCE_OPTIONS:
+                if "--" + prm.name not in own:
+                    _add_param(g, prm, dest=f"source_{prm.name}", suppress=True)
+    p = sub.add_parser("serve", help="Run the HTTP API and web page (needs: pip install 'lexigraph[serve]').",
+                       description="Run the HTTP API and web page (needs: pip install 'lexigraph[serve]').",
+                       epilog=_examples(["lexigraph serve", "lexigraph serve --port 8080 --lexicon twl=twl06.lex"]),
+                       formatter_class=_Formatter, add_help=serve is not None)
+    if serve is not None:
+        serve.add_arguments(p)
+    else:
+        p.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    p = sub.add_parser("man", help="Print the manual page (troff) generated from this parser.",
+                       description="Print the manual page (troff) generated from this parser.",
+                       epilog=_examples(["lexigraph man > lexigraph.1", "lexigraph man | man -l -"]),
+                       formatter_class=_Formatter)
+    p = sub.add_parser("completion", help="Print a shell completion script (bash, zsh or fish).",
+                       description="Print a shell completion script (needs the argcomplete package).",
+                       epilog=_examples(["eval \"$(lexigraph completion bash)\"",
+                                         "lexigraph completion fish > ~/.config/fish/completions/lexigraph.fish",
+                                         "lexigraph completion zsh > ~/.zfunc/_lexigraph"]),
+                       formatter_class=_Formatter)
+    p.add_argument("shell", choices=("bash", "zsh", "fish"), help="the shell to complete in")
     return parser
 
 
-# -- helpers ---------------------------------------------------------------
-
-
-def _out(text: str) -> None:
-    sys.stdout.write(text + "\n")
-
-
-def _json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
-
-
-def _load(spec: str | None):
-    from .lexicon import load, open as open_lexicon
-
-    if spec is None:
-        return open_lexicon()
-    return load(spec)
+# -- running -------------------------------------------------------------------
 
 
 class _Progress:
@@ -163,237 +259,199 @@ class _Progress:
             sys.stderr.flush()
 
 
-def _table(rows: list[tuple], header: tuple) -> str:
-    cells = [tuple(str(c) for c in header)] + [tuple(str(c) for c in r) for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
-    return "\n".join("  ".join(c.rjust(w) for c, w in zip(r, widths)).rstrip() for r in cells)
+def read_stdin_lines(stream: IO[str] | None = None) -> list[str]:
+    """Values from standard input, one per line: surrounding blanks stripped, empty lines skipped."""
+    stream = sys.stdin if stream is None else stream
+    return [s for s in (line.strip() for line in stream) if s]
 
 
-# -- commands --------------------------------------------------------------
+def _params(cmd: Command, args: argparse.Namespace) -> dict[str, Any]:
+    params: dict[str, Any] = {}
+    used_stdin = False
+    for p in cmd.params:
+        if p.http_only:
+            continue
+        value = getattr(args, _dest(p.name), p.default)
+        if p.many and p.positional and value == []:
+            value = None  # not given
+        if p.stdin and value is not None:
+            items = [value] if isinstance(value, str) else list(value)
+            if "-" in items:
+                if used_stdin or items.count("-") > 1:
+                    raise UsageError("standard input ('-') can be read only once")
+                used_stdin = True
+                expanded: list[str] = []
+                for item in items:
+                    expanded.extend(read_stdin_lines() if item == "-" else [item])
+                value = expanded if p.many else (expanded[0] if expanded else "")
+        params[p.name] = value
+    return params
 
 
-def cmd_check(args, lex) -> int:
-    words = args.words
-    if words == ["-"]:
-        words = [line.strip() for line in sys.stdin if line.strip()]
-    results = lex.check_many(words).tolist() if len(words) > 64 else [w in lex for w in words]
-    if args.json:
-        _json([{"word": w, "valid": ok} for w, ok in zip(words, results)])
-    else:
-        sys.stdout.write("".join(f"{w}\t{'yes' if ok else 'no'}\n" for w, ok in zip(words, results)))
-    return 0 if all(results) else 1
-
-
-def cmd_words(args, lex) -> int:
-    if args.length is not None and args.length < 0:
-        raise LexiconError("--length must not be negative")
-    words = lex.words(prefix=args.prefix, length=args.length)
-    if args.json:
-        _json(words)
-    elif words:
-        sys.stdout.write("\n".join(words) + "\n")
-    return 0
-
-
-def cmd_children(args, lex) -> int:
-    kids = lex.children(args.prefix)
-    if args.json:
-        _json(kids)
-    else:
-        _out(" ".join(kids))
-    return 0
-
-
-def cmd_build(args) -> int:
-    from .builder import build
-
-    progress = _Progress(not args.quiet and not args.json)
-    start = time.perf_counter()
-    try:
-        result = build(
-            args.source, args.output, format=args.format, name=args.name, alphabet=args.alphabet,
-            min_length=args.min_length, max_length=args.max_length, encoding=args.encoding, progress=progress,
-        )
-    finally:
-        progress.done()
-    seconds = time.perf_counter() - start
-    report = result.report
-    if args.json:
-        _json({"path": result.path, "seconds": round(seconds, 3), **report.to_dict()})
-    elif not args.quiet:
-        size = os.path.getsize(args.output)
-        _out(f"wrote {args.output}: {report.kept:,} words, {size:,} bytes, in {seconds:.2f} s")
-        if report.duplicates:
-            _out(f"  duplicates merged: {report.duplicates:,}")
-        for why, n in report.skipped.most_common():
-            _out(f"  skipped ({why}): {n:,}")
-        _out("  per length: " + " ".join(f"{k}:{v}" for k, v in report.per_length.items()))
-    return 0
-
-
-def cmd_info(args, lex) -> int:
-    info = lex.info
-    if args.json:
-        _json(info)
-        return 0
-    alphabet = info.get("alphabet", {})
-    lines = [
-        ("name", info.get("name")),
-        ("path", lex.path),
-        ("source", f"{info.get('source')} ({info.get('source_format')})"),
-        ("built", f"{info.get('built')} by lexigraph {info.get('lexigraph')}"),
-        ("words", f"{info.get('word_count'):,}"),
-        ("lengths", f"{info.get('min_length')} to {info.get('max_length')} tiles"),
-        ("alphabet", f"{alphabet.get('name')}: {' '.join(alphabet.get('tiles', []))}"),
-        ("priorities", f"yes (top score {info.get('score_max')}, scale 0-{info.get('score_scale')})"
-         if info.get("has_priorities") else "no (every word 50)"),
-        ("per length", " ".join(f"{k}:{v}" for k, v in info.get("counts_by_length", {}).items())),
-    ]
-    width = max(len(k) for k, _ in lines)
-    for k, v in lines:
-        _out(f"{k.ljust(width)}  {v}")
-    return 0
-
-
-def cmd_anagram(args, lex) -> int:
-    if args.table:
-        table = lex.anagram_table(args.rack)
-        rack = args.rack.upper()
-        if args.json:
-            _json([{"rack": rack + (f"+{t.upper()}" if t else ""), "words": [w.upper() for w in ws]} for t, ws in table])
-            return 0
-        width = len(rack) + 1 + max(len(t) for t, _ in table)
-        for tile, words in table:
-            label = rack + (f"+{tile.upper()}" if tile else "")
-            _out(f"{label.ljust(width)} : {' '.join(w.upper() for w in words)}".rstrip())
-        return 0
-    mode = "exact" if args.exact else "super" if args.super else "sub"
-    results = lex.anagram(
-        args.rack, mode=mode, through=args.through, min_length=args.min_length,
-        max_length=args.max_length, sort=args.sort, blanks=True,
-    )
-    if args.json:
-        _json([{"word": a.word, "tiles": list(a.tiles), "blanks": list(a.blank_positions)} for a in results])
-    elif results:
-        show = (lambda a: a.display()) if args.show_blanks else (lambda a: a.word.upper())
-        sys.stdout.write("\n".join(show(a) for a in results) + "\n")
-    return 0
-
-
-def cmd_match(args, lex) -> int:
-    if args.count:
-        n = lex.count(args.pattern, min_priority=args.min_priority)
-        _json({"pattern": args.pattern, "count": n}) if args.json else _out(str(n))
-        return 0
-    words = lex.match(args.pattern, min_priority=args.min_priority, offset=args.offset, limit=args.limit)
-    if args.json:
-        _json([{"word": w, "priority": lex.priority(w)} for w in words] if args.scores else words)
-    elif words:
-        if args.scores:
-            sys.stdout.write("".join(f"{w};{lex.priority(w)}\n" for w in words))
+def _spell(cmd: Command, argv: Sequence[str]) -> Any:
+    """Name a parameter as the user typed it (``-o`` or ``--output``), else by its long flag."""
+    typed: dict[str, str] = {}
+    for p in cmd.params:
+        flags = p.flags or ("--" + p.name.replace("_", "-"),)
+        for token in argv:
+            option = token.split("=", 1)[0]
+            if option in flags:
+                typed[p.name] = option
+                break
         else:
-            sys.stdout.write("\n".join(words) + "\n")
-    return 0
+            typed[p.name] = p.flag
+
+    def spell(name: str) -> str:
+        return typed.get(name, name)
+
+    return spell
 
 
-def cmd_cross(args, lex) -> int:
-    c = lex.cross(args.pattern_a, args.pos_a, args.pattern_b, args.pos_b, min_priority=args.min_priority)
-    limit = args.limit or None
-    if args.json:
-        _json({"tiles": c.tiles, "counts": {t: {"a": a, "b": b} for t, (a, b) in c.counts.items()},
-               "words_a": c.words_a[:limit], "words_b": c.words_b[:limit]})
-        return 0
-    _out("tiles: " + (" ".join(t.upper() for t in c.tiles) or "(none)"))
-    for t, (a, b) in c.counts.items():
-        _out(f"  {t.upper()}: {a} x {b}")
-    _out(f"{args.pattern_a}: " + " ".join(c.words_a[:limit]) + (" …" if limit and len(c.words_a) > limit else ""))
-    _out(f"{args.pattern_b}: " + " ".join(c.words_b[:limit]) + (" …" if limit and len(c.words_b) > limit else ""))
-    return 0
+def _write_text(lines: Iterable[str], out: IO[str]) -> None:
+    chunk: list[str] = []
+    for line in lines:
+        chunk.append(line)
+        if len(chunk) >= 4096:
+            out.write("\n".join(chunk) + "\n")
+            chunk = []
+    if chunk:
+        out.write("\n".join(chunk) + "\n")
 
 
-def cmd_export(args) -> int:
-    from .export import export, to_bytes
-
-    lex = _load(args.source)
-    if args.output == "-":
-        sys.stdout.buffer.write(to_bytes(lex, args.format))
-        return 0
-    size = export(lex, args.output, args.format)
-    if args.json:
-        _json({"path": args.output, "format": args.format, "bytes": size, "words": len(lex)})
+def print_document(cmd: Command, doc: Document, mode: str, out: IO[str] | None = None) -> None:
+    """Print ``doc`` as ``text``, ``json`` or ``jsonl`` (see docs/json.md)."""
+    out = sys.stdout if out is None else out
+    if mode == "json":
+        out.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+    elif mode == "jsonl":
+        if cmd.writes_files:
+            out.write(json.dumps(doc, ensure_ascii=False) + "\n")
+        else:
+            dumps = json.JSONEncoder(ensure_ascii=False).encode
+            _write_text((dumps(r) for r in doc["results"]), out)
     else:
-        _out(f"wrote {args.output}: {len(lex):,} words as {args.format}, {size:,} bytes")
-    return 0
+        _write_text(cmd.text(doc), out)
 
 
-def cmd_stats(args, lex) -> int:
-    counts = lex.count_by_length()
-    if args.json:
-        _json({"source": lex.path, "counts_by_length": {str(k): v for k, v in counts.items()}, "total": len(lex)})
+def _error_document(e: BaseException) -> Document:
+    return {"error": {"type": type(e).__name__, "message": str(e)}}
+
+
+def _subcommand(argv: Sequence[str]) -> str | None:
+    """The subcommand's name in ``argv`` (skipping the top-level options and their values)."""
+    skip = False
+    for token in argv:
+        if skip:
+            skip = False
+            continue
+        if token in ("-L", "--lexicon", *(f"--{p.name}" for p in SOURCE_OPTIONS)):
+            skip = True
+            continue
+        if token == "--":
+            return None
+        if not token.startswith("-"):
+            return token
+    return None
+
+
+def _server_module() -> Any:
+    try:
+        # import_module reads sys.modules first (a test may put a stand-in there); `import a.b as c`
+        # would take the package attribute of an already imported real module instead.
+        server = importlib.import_module("lexigraph.server")
+    except ModuleNotFoundError as e:
+        if e.name in ("lexigraph.server",):
+            raise UsageError("this installation of lexigraph has no server (lexigraph.server is missing)") from None
+        raise UsageError(f"the server needs packages that are not installed ({e.name}): "
+                         "pip install 'lexigraph[serve]'") from None
+    return server
+
+
+def _run_special(name: str, args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    if name == "man":
+        from .manpage import render
+
+        sys.stdout.write(render(parser))
         return 0
-    _out(_table([*counts.items(), ("total", len(lex))], ("length", "words")))
-    return 0
+    if name == "completion":
+        from .completion import script
 
-
-def cmd_diff(args) -> int:
-    a, b = _load(args.a), _load(args.b)
-    d = a.diff(b)
-    if args.only_a or args.only_b:
-        words = d.only_a if args.only_a else d.only_b
-        if args.json:
-            _json(words)
-        elif words:
-            sys.stdout.write("\n".join(words) + "\n")
+        sys.stdout.write(script(args.shell))
         return 0
-    if args.json:
-        _json({"a": a.path, "b": b.path, **d.to_dict()})
-        return 0
-    rows = [(n, ca, cb, f"{cb - ca:+d}") for n, (ca, cb) in d.counts.items()]
-    total_a, total_b = len(a), len(b)
-    rows.append(("total", total_a, total_b, f"{total_b - total_a:+d}"))
-    _out(_table(rows, ("length", "A", "B", "B-A")))
-    _out(f"only in A: {len(d.only_a):,}   only in B: {len(d.only_b):,}   in both: {d.both:,}")
-    return 0
-
-
-_NEEDS_LEXICON = {
-    "check": cmd_check, "words": cmd_words, "children": cmd_children, "info": cmd_info,
-    "anagram": cmd_anagram, "match": cmd_match, "cross": cmd_cross, "stats": cmd_stats,
-}
+    raise AssertionError(name)  # pragma: no cover
 
 
 def run(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    """Parse ``argv``, run the command, print its document; returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    name = _subcommand(argv)
+    serve = _server_module() if name == "serve" else None
+    if "_ARGCOMPLETE" in os.environ:  # pragma: no cover - driven by the shell
+        from .completion import autocomplete
+
+        autocomplete(build_parser())
+    known = {c.name for c in all_commands()}
+    parser = build_parser(serve=serve, only=name if name in known else None)
     args = parser.parse_args(argv)
-    args.json = getattr(args, "json", False)
     if args.command is None:
-        parser.print_help()
+        parser.print_help(sys.stderr)
         return 2
-    if args.command == "build":
-        return cmd_build(args)
-    if args.command == "export":
-        return cmd_export(args)
-    if args.command == "diff":
-        return cmd_diff(args)
-    spec = getattr(args, "lexicon", None)
-    if args.command == "info" and args.file:
-        spec = args.file
-    if args.command == "stats" and args.source:
-        spec = args.source
-    lex = _load(spec)
-    return _NEEDS_LEXICON[args.command](args, lex)
+    if args.command == "serve":
+        if serve is None:  # pragma: no cover - "serve" after other tokens
+            serve = _server_module()
+        return int(serve.main(args))
+    if args.command in ("man", "completion"):
+        return _run_special(args.command, args, build_parser())
+    cmd = next(c for c in all_commands() if c.name == args.command)
+    as_json, as_jsonl = getattr(args, "json", False), getattr(args, "jsonl", False)
+    mode = "jsonl" if as_jsonl else "json" if as_json else "text"
+    if as_json and as_jsonl:
+        raise UsageError("--json and --jsonl exclude each other")
+    lexicon = getattr(args, "lexicon", None)
+    if lexicon is not None and not cmd.uses_lexicon:
+        raise UsageError(f"--lexicon does not apply to {cmd.name}")
+    for prm in SOURCE_OPTIONS:
+        if getattr(args, f"source_{prm.name}", None) is not None and not (cmd.uses_lexicon or cmd.reads_sources):
+            raise UsageError(f"--{prm.name} before the command does not apply to {cmd.name}; give it after {cmd.name}")
+    params = _params(cmd, args)
+    if lexicon == "-" and "-" in argv[argv.index(cmd.name) + 1 :]:
+        raise UsageError("standard input ('-') can be read only once: give --lexicon a file")
+    if cmd.name == "export" and params.get("output") == "-" and mode != "text":
+        raise UsageError(f"--{mode} cannot go with -o - (the exported file goes to standard output)")
+    options = {k: getattr(args, f"source_{k}", None) for k in ("alphabet", "encoding", "format", "case")}
+    progress = _Progress(mode == "text" and not params.get("quiet"))
+    ctx = Context(lexicon_spec=lexicon, options=options, spell=_spell(cmd, argv), progress=progress)
+    try:
+        doc = cmd.run(ctx, params)
+    finally:
+        progress.done()
+    for warning in doc.get("warnings", ()):
+        sys.stderr.write(f"{PROG}: warning: {warning}\n")
+    print_document(cmd, doc, mode)
+    return cmd.exit_status(doc)
+
+
+def _wants_json(argv: Sequence[str] | None) -> bool:
+    tokens = sys.argv[1:] if argv is None else argv
+    return any(t in ("--json", "--jsonl") for t in tokens)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``lexigraph`` command; returns the exit status."""
     try:
         code = run(argv)
         sys.stdout.flush()
         return code
     except LexiconError as e:
-        sys.stderr.write(f"lexigraph: error: {e}\n")
+        if _wants_json(argv):
+            sys.stdout.write(json.dumps(_error_document(e), ensure_ascii=False) + "\n")
+        sys.stderr.write(f"{PROG}: error: {e}\n")
         return 2
+    except SystemExit as e:  # --help, --version, usage errors
+        sys.stdout.flush()
+        return e.code if isinstance(e.code, int) else 0 if e.code is None else 2
     except KeyboardInterrupt:
-        sys.stderr.write("lexigraph: interrupted\n")
+        sys.stderr.write(f"{PROG}: interrupted\n")
         return 130
     except BrokenPipeError:
         # The reader (e.g. `head`) went away: not an error worth a word.
@@ -401,7 +459,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 0
     except MemoryError:
-        sys.stderr.write("lexigraph: error: out of memory\n")
+        sys.stderr.write(f"{PROG}: error: out of memory\n")
         return 2
 
 

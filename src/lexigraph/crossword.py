@@ -16,11 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from . import walk
 from .errors import QueryError
 from .store import Store, concat_ids
 
 if TYPE_CHECKING:  # pragma: no cover
     from .alphabet import Alphabet
+    from .wordgraph import WordGraph
 
 STAR = None
 MAX_PATTERN = 100_000
@@ -210,10 +212,37 @@ def _glob_rows(store: Store, segments: list[list[np.ndarray]], length: int) -> n
     return idx[alive]
 
 
-def pattern_ids(store: Store, pattern: Pattern, min_priority: int = 0) -> np.ndarray:
-    """All word ids matching a parsed pattern, ascending."""
+def walk_plan(pattern: Pattern) -> tuple[list[bytes], int, int] | None:
+    """``(cells, min_length, max_length)`` for the graph walk, when the pattern is fixed cells,
+    optionally followed by one ``*``; None for stars elsewhere (the bucket scan answers those)."""
+    cells = list(pattern.cells)
+    tail = bool(cells) and cells[-1] is STAR
+    if tail:
+        cells.pop()
+    if any(c is STAR for c in cells) or len(cells) > 255:  # no word is longer than 255 tiles
+        return None
+    fixed = [c.tobytes() for c in cells]
+    return (fixed, max(len(fixed), 1), 255) if tail else (fixed, len(fixed), len(fixed))
+
+
+def _walks(probe: object) -> bool:
+    return bool(getattr(probe, "uses_c", False))
+
+
+def pattern_ids(store: Store, pattern: Pattern, min_priority: int = 0, graph: "WordGraph | None" = None,
+                probe: object = None) -> np.ndarray:
+    """All word ids matching a parsed pattern (ascending from the scan, alphabetical from the walk).
+
+    With the C probe, fixed cells and a trailing ``*`` are answered by a
+    walk of the word graph (:mod:`lexigraph.walk`), whose cost follows the
+    branches the pattern leaves open; other patterns scan the buckets.
+    """
     if type(min_priority) is not int or not 0 <= min_priority <= 255:
         raise QueryError("min_priority must be an integer from 0 to 255")
+    plan = walk_plan(pattern) if graph is not None and _walks(probe) else None
+    if plan is not None:
+        ids = walk.pattern_ids(store, graph, probe, *plan)  # type: ignore[arg-type]
+        return ids[store.priorities()[ids] >= min_priority] if min_priority and len(ids) else ids
     out = []
     if pattern.has_star:
         segments = pattern.segments()
@@ -230,26 +259,47 @@ def pattern_ids(store: Store, pattern: Pattern, min_priority: int = 0) -> np.nda
     return ids
 
 
-def match(store: Store, pattern: str, *, min_priority: int = 0, offset: int = 0, limit: int | None = None) -> list[str]:
-    """See :meth:`lexigraph.Lexicon.match`."""
-    return store.words_of_ids(match_ids(store, pattern, min_priority=min_priority, offset=offset, limit=limit))
-
-
-def match_ids(store: Store, pattern: str, *, min_priority: int = 0, offset: int = 0,
-              limit: int | None = None) -> np.ndarray:
-    """Matching word ids in result order (priority, then alphabetical), paged."""
+def _paging(offset: int, limit: int | None) -> int | None:
     if type(offset) is not int or offset < 0:
         raise QueryError("offset must be a non-negative integer")
     if limit is not None and (type(limit) is not int or limit < 0):
         raise QueryError("limit must be a non-negative integer")
-    ids = store.sort_ids(pattern_ids(store, parse(store.alphabet, pattern), min_priority), "priority")
-    end = None if limit is None else offset + limit
+    return None if limit is None else offset + limit
+
+
+def _in_walk_order(store: Store, min_priority: int) -> bool:
+    """Whether a walk's alphabetical order is already the result order: every word has one priority."""
+    return not store.has_priorities and type(min_priority) is int and 0 <= min_priority <= 50
+
+
+def match(store: Store, pattern: str, *, min_priority: int = 0, offset: int = 0, limit: int | None = None,
+          graph: "WordGraph | None" = None, probe: object = None) -> list[str]:
+    """See :meth:`lexigraph.Lexicon.match`."""
+    end = _paging(offset, limit)
+    if graph is not None and _walks(probe) and _in_walk_order(store, min_priority):
+        plan = walk_plan(parse(store.alphabet, pattern))
+        if plan is not None:  # already in result order: decode straight from the walk, stop at the page's end
+            found = walk.pattern_words(store, graph, probe, *plan, limit=-1 if end is None else end)  # type: ignore[arg-type]
+            return found[offset:]
+    ids = match_ids(store, pattern, min_priority=min_priority, offset=offset, limit=limit, graph=graph, probe=probe)
+    return store.words_of_ids(ids)
+
+
+def match_ids(store: Store, pattern: str, *, min_priority: int = 0, offset: int = 0, limit: int | None = None,
+              graph: "WordGraph | None" = None, probe: object = None) -> np.ndarray:
+    """Matching word ids in result order (priority, then alphabetical), paged."""
+    end = _paging(offset, limit)
+    ids = pattern_ids(store, parse(store.alphabet, pattern), min_priority, graph, probe)
+    if not (_in_walk_order(store, min_priority) and graph is not None and _walks(probe)
+            and walk_plan(parse(store.alphabet, pattern)) is not None):
+        ids = store.sort_ids(ids, "priority")
     return ids[offset:end]
 
 
-def count(store: Store, pattern: str, *, min_priority: int = 0) -> int:
+def count(store: Store, pattern: str, *, min_priority: int = 0, graph: "WordGraph | None" = None,
+          probe: object = None) -> int:
     """See :meth:`lexigraph.Lexicon.count`."""
-    return int(len(pattern_ids(store, parse(store.alphabet, pattern), min_priority)))
+    return int(len(pattern_ids(store, parse(store.alphabet, pattern), min_priority, graph, probe)))
 
 
 @dataclass(frozen=True)
@@ -269,7 +319,7 @@ class Crossing:
 
 
 def cross(store: Store, pattern_a: str, pos_a: int, pattern_b: str, pos_b: int, *,
-          min_priority: int = 0) -> Crossing:
+          min_priority: int = 0, graph: "WordGraph | None" = None, probe: object = None) -> Crossing:
     """See :meth:`lexigraph.Lexicon.cross`."""
     pa, pb = parse(store.alphabet, pattern_a), parse(store.alphabet, pattern_b)
     for p, pos, name in ((pa, pos_a, "first"), (pb, pos_b, "second")):
@@ -277,8 +327,8 @@ def cross(store: Store, pattern_a: str, pos_a: int, pattern_b: str, pos_b: int, 
             raise QueryError(f"the {name} pattern {p.text!r} has a '*': a crossing needs fixed-length patterns")
         if not isinstance(pos, int) or isinstance(pos, bool) or not 0 <= pos < len(p.cells):
             raise QueryError(f"position {pos!r} is outside the {name} pattern {p.text!r} (0 to {len(p.cells) - 1})")
-    ids_a = pattern_ids(store, pa, min_priority)
-    ids_b = pattern_ids(store, pb, min_priority)
+    ids_a = pattern_ids(store, pa, min_priority, graph, probe)
+    ids_b = pattern_ids(store, pb, min_priority, graph, probe)
     tiles_a = _tile_at(store, ids_a, len(pa.cells), pos_a)
     tiles_b = _tile_at(store, ids_b, len(pb.cells), pos_b)
     common = np.intersect1d(tiles_a, tiles_b)

@@ -69,15 +69,21 @@ def read(data: bytes, *, what: str = ".daw file") -> list[str]:
 
 
 def write(graph: MinimalGraph, labels: list[str]) -> bytes:
-    """Lay out an accept-on-edge graph as a ``.daw`` file, root list last."""
+    """Lay out an accept-on-edge graph as a ``.daw`` file, root list last.
+
+    Entries hold lower-case ASCII letters, as Hasbro's files do; a lexicon
+    with any other tile (``ñ``, ``ch``) is refused.
+    """
     if not graph.accept_on_edge:
         raise ValueError(".daw needs a graph minimised with accept_on_edge=True")
     letters = []
     for label in labels:
-        up = label.upper()
-        if len(up) != 1 or ord(up) > 0xFF:
-            raise LexiconError(f"a .daw file holds one-byte letters; this lexicon has the tile {label!r}")
-        letters.append(ord(up))
+        if len(label) != 1 or not ("a" <= label <= "z"):
+            raise LexiconError(
+                f"a .daw file holds only the letters a-z; this lexicon has the tile {label!r} "
+                "(export it as text or scored instead)"
+            )
+        letters.append(ord(label))
     trie = graph.trie
     reps = graph.representative
     deg = trie.n_children[reps]

@@ -88,34 +88,14 @@ def pack(index: Mapping[str, Any], sections: Mapping[str, tuple[bytes, str, tupl
 
 
 def write_atomic(dest: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` to ``dest`` through a temporary file and a rename.
+    """Write ``data`` to ``dest`` atomically (see :func:`lexigraph.output.write_atomic`).
 
     Readers that have the old file mapped keep seeing it; a failure leaves
-    the old file untouched.
+    the old file untouched; devices and FIFOs are written through.
     """
-    dest = Path(dest)
-    directory = dest.parent if str(dest.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=directory)
-    except OSError as e:
-        raise LexiconError(f"cannot write {dest}: {e.strerror or e}") from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, dest)
-    except BaseException as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(e, OSError):
-            raise LexiconError(f"cannot write {dest}: {e.strerror or e}") from None
-        raise
+    from .output import write_atomic as write
+
+    write(dest, data)
 
 
 class MappedFile:

@@ -309,9 +309,16 @@ def _suffix_hosts(keys: np.ndarray, starts: np.ndarray, degs: np.ndarray) -> tup
 
 # -- reading foreign graphs --------------------------------------------------
 
-#: Arcs a foreign graph may expand into before reading is refused: far above
-#: any real word list, far below what would exhaust memory.
-MAX_EXPANDED_ARCS = 40_000_000
+#: Arcs a foreign graph (dawg32 table, ``.daw``) may expand into before reading
+#: is refused, set by the memory the whole read would take: reading and
+#: compiling costs about 220 bytes per expanded arc (measured on TWL06, 395,184
+#: arcs, and SCOWL, 766,408: the walk's arrays, the words as text, the build),
+#: so a budget of 2 GiB allows 9.7 million arcs, 25 times TWL06. The check runs
+#: before each level of the walk is allocated, so a "word bomb" (196 bytes
+#: whose graph expands to 33 million arcs) stops after a fraction of that.
+MAX_EXPANSION_BYTES = 2 << 30
+BYTES_PER_EXPANDED_ARC = 220
+MAX_EXPANDED_ARCS = MAX_EXPANSION_BYTES // BYTES_PER_EXPANDED_ARC
 
 
 def expand_words(
@@ -344,9 +351,13 @@ def expand_words(
     if len(bad_child):
         i = int(bad_child[0])
         raise SourceError(f"{what}: record {i} points to index {int(child[i])}, past the end ({n} records)")
-    starts = np.array([root], np.int64)
-    owners = np.array([-1], np.int64)
-    parents: list[np.ndarray] = [np.zeros(0, np.int64)]
+    # Record and owner indexes fit in 32 bits (files hold at most 2**24 records,
+    # levels at most `limit` arcs): half the memory of int64 temporaries.
+    ends = ends.astype(np.int32)
+    child32 = child.astype(np.int32)
+    starts = np.array([root], np.int32)
+    owners = np.array([-1], np.int32)
+    parents: list[np.ndarray] = [np.zeros(0, np.int32)]
     letters: list[np.ndarray] = [np.zeros(0, letter.dtype)]
     enders: list[np.ndarray] = [np.zeros(0, np.int64)]
     total = 0
@@ -361,18 +372,28 @@ def expand_words(
         count = ends[pos] - starts + 1
         total += int(count.sum())
         if total > limit:
-            raise SourceError(f"{what}: the graph holds more than {limit:,} arcs of words; refusing to expand it")
-        base = np.repeat(starts - (np.cumsum(count) - count), count)
-        rec = base + np.arange(len(base))
+            raise SourceError(
+                f"{what}: the graph expands to more than {limit:,} arcs (over "
+                f"{limit * BYTES_PER_EXPANDED_ARC >> 20:,} MiB to read); refusing to expand it"
+            )
+        del pos
+        rec = np.repeat(starts - (np.cumsum(count, dtype=np.int32) - count), count)
+        rec += np.arange(len(rec), dtype=np.int32)
         owner = np.repeat(owners, count)
+        del count, starts, owners
         keep = letter[rec] != 0
-        rec, owner = rec[keep], owner[keep]
+        if not keep.all():
+            rec, owner = rec[keep], owner[keep]
+        del keep
         parents.append(owner)
         letters.append(letter[rec])
         enders.append(np.flatnonzero(accept[rec]))
-        go = child[rec] != 0
-        starts = child[rec][go].astype(np.int64)
-        owners = np.flatnonzero(go)
+        nxt = child32[rec]
+        del rec
+        go = nxt != 0
+        starts = nxt[go]
+        owners = np.flatnonzero(go).astype(np.int32)
+        del nxt, go
     out: dict[int, np.ndarray] = {}
     for length in range(1, len(enders)):
         ids = enders[length]

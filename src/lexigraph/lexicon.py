@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import builtins
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal, overload
 
@@ -151,6 +151,10 @@ class Lexicon(_Base):
         walker = None if self.pure_python else speedups.walk_codes
         self.graph = WordGraph(mapped, self.alphabet, max_length, walker)
         self.probe: Probe = make_probe(self.store, pure_python=self.pure_python)
+        engine = getattr(self.probe, "engine", None)
+        self._exact_words: Callable[[str], list[str] | None] = (
+            engine._exact_words if engine is not None else lambda rack: None
+        )
         # The C facade answers `in` through the C engine itself, when there is one.
         self._set_probe(getattr(self.probe, "engine", self.probe))
 
@@ -294,14 +298,14 @@ class Lexicon(_Base):
             raise QueryError("the prefix must be a string")
         from .listing import words_with_prefix
 
-        return words_with_prefix(self.store, self.graph, prefix, length)
+        return words_with_prefix(self.store, self.graph, self.probe, prefix, length)
 
     def __iter__(self) -> Iterator[str]:
         """All words in alphabetical (tile) order, a first tile at a time."""
         self._check_open()
         from .listing import iter_words
 
-        return iter_words(self.store)
+        return iter_words(self.store, self.graph, self.probe)
 
     def children(self, prefix: str = "") -> list[str]:
         """Tiles that can follow ``prefix``, sorted; ``"$"`` first when ``prefix`` is a word.
@@ -358,6 +362,11 @@ class Lexicon(_Base):
         >>> lexigraph.open().anagram("aalnst?", mode="exact")
         ['analyst', 'platans', 'saltant', 'saltpan', 'sealant', 'sultana']
         """
+        if mode == "exact" and not blanks and sort == "alpha" and not through and max_length is None and min_length <= 2:
+            # The common case in one C call: a plain rack, looked up in the alphagram index.
+            fast = self._exact_words(rack)
+            if fast is not None:
+                return fast  # type: ignore[no-any-return]
         self._check_open()
         from .anagram import anagram
 
@@ -381,7 +390,7 @@ class Lexicon(_Base):
         self._check_open()
         from .anagram import anagram_table
 
-        return anagram_table(self.store, rack)
+        return anagram_table(self.store, rack, self.probe)
 
     def match(self, pattern: str, *, min_priority: int = 0, offset: int = 0, limit: int | None = None) -> list[str]:
         """Words matching a crossword pattern, best priority first, then alphabetical.
@@ -398,7 +407,8 @@ class Lexicon(_Base):
         self._check_open()
         from .crossword import match
 
-        return match(self.store, pattern, min_priority=min_priority, offset=offset, limit=limit)
+        return match(self.store, pattern, min_priority=min_priority, offset=offset, limit=limit, graph=self.graph,
+                     probe=self.probe)
 
     def match_ids(self, pattern: str, *, min_priority: int = 0, offset: int = 0,
                   limit: int | None = None) -> "np.ndarray":
@@ -406,7 +416,8 @@ class Lexicon(_Base):
         self._check_open()
         from .crossword import match_ids
 
-        return match_ids(self.store, pattern, min_priority=min_priority, offset=offset, limit=limit)
+        return match_ids(self.store, pattern, min_priority=min_priority, offset=offset, limit=limit,
+                         graph=self.graph, probe=self.probe)
 
     def count(self, pattern: str, *, min_priority: int = 0) -> int:
         """How many words :meth:`match` would return, without building the list.
@@ -418,7 +429,7 @@ class Lexicon(_Base):
         self._check_open()
         from .crossword import count
 
-        return count(self.store, pattern, min_priority=min_priority)
+        return count(self.store, pattern, min_priority=min_priority, graph=self.graph, probe=self.probe)
 
     def cross(self, pattern_a: str, pos_a: int, pattern_b: str, pos_b: int, *, min_priority: int = 0) -> "Crossing":
         """Tiles that fit where two entries cross, and each entry's words that agree.
@@ -431,7 +442,8 @@ class Lexicon(_Base):
         self._check_open()
         from .crossword import cross
 
-        return cross(self.store, pattern_a, pos_a, pattern_b, pos_b, min_priority=min_priority)
+        return cross(self.store, pattern_a, pos_a, pattern_b, pos_b, min_priority=min_priority, graph=self.graph,
+                     probe=self.probe)
 
     def diff(self, other: "Lexicon") -> "Diff":
         """Compare with another lexicon: words only here, only there, per-length counts.

@@ -9,16 +9,65 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-from .alphabet import MAX_TILES, Alphabet, nfc_lower
+from .alphabet import MAX_TILES, Alphabet
 from .errors import BuildError
 from .sources import RawWords
 
 DEFAULT_PRIORITY = 50
+#: What to do with entries written with capitals (``Baltimore``) that have no
+#: lower-case twin in the list: ``fold`` them into ordinary lower-case words
+#: (the default: every lexicon is case-insensitive), or ``drop-proper``: leave
+#: them out as proper nouns. Entries entirely in upper case (``CAT``, as some
+#: lists are written) and capitalised twins of lower-case entries are folded
+#: under either policy. The report counts the entries each rule touched.
+CASES = ("fold", "drop-proper")
+DEFAULT_CASE = "fold"
+_OPTIONS: ContextVar[dict[str, Any]] = ContextVar("lexigraph_normalize_options", default={})
+
+
+@dataclass(frozen=True)
+class Reject:
+    """A line a build skipped or changed: its line number (None for graph sources), why, and the text."""
+
+    line: int | None
+    action: str  # "skipped" or "changed"
+    reason: str
+    text: str
+    result: str | None
+
+    def tsv(self) -> str:
+        """``LINE<TAB>ACTION<TAB>REASON<TAB>TEXT[<TAB>RESULT]`` with control characters escaped."""
+        def esc(t: str) -> str:
+            return t.replace("\\", "\\\\").replace("\t", "\\t").replace("\r", "\\r").replace("\n", "\\n")
+
+        fields = ["" if self.line is None else str(self.line), self.action, self.reason, esc(self.text)]
+        if self.result is not None:
+            fields.append(esc(self.result))
+        return "\t".join(fields)
+
+
+@contextmanager
+def options(*, case: str | None = None, rejects: "list[Reject] | None" = None) -> Iterator[None]:
+    """Set :func:`normalize`'s ``case`` and ``rejects`` for the builds run inside the block.
+
+    >>> import lexigraph
+    >>> with options(case="drop-proper"):
+    ...     list(lexigraph.load(["Paris", "paris", "Rome", "oslo"]))
+    ['oslo', 'paris']
+    """
+    token = _OPTIONS.set({"case": case, "rejects": rejects})
+    try:
+        yield
+    finally:
+        _OPTIONS.reset(token)
 #: Longest word a lexicon holds, in tiles (lengths are stored in a byte).
 MAX_LENGTH = MAX_TILES
 
@@ -33,21 +82,27 @@ class Report:
     """
 
     kept: int = 0
-    skipped: Counter = field(default_factory=Counter)
+    skipped: Counter[str] = field(default_factory=Counter)
     duplicates: int = 0
     per_length: dict[int, int] = field(default_factory=dict)
     lines: int = 0
+    #: Lines kept in another form, per reason (a line may count under several reasons).
+    changed: Counter[str] = field(default_factory=Counter)
+    #: The case policy the build used (see :data:`CASES`).
+    case: str = "fold"
 
     @property
     def skipped_total(self) -> int:
         return sum(self.skipped.values())
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "lines": self.lines,
             "kept": self.kept,
             "duplicates": self.duplicates,
             "skipped": dict(sorted(self.skipped.items())),
+            "changed": dict(sorted(self.changed.items())),
+            "case": self.case,
             "per_length": {str(k): v for k, v in sorted(self.per_length.items())},
         }
 
@@ -94,8 +149,35 @@ def normalize(
     min_length: int = 2,
     max_length: int | None = None,
     progress: Callable[[str, int, int], None] | None = None,
+    case: str | None = None,
+    rejects: "list[Reject] | None" = None,
 ) -> WordSet:
-    """Turn raw words into a :class:`WordSet`; see the module docstring."""
+    """Turn raw words into a :class:`WordSet`; see the module docstring.
+
+    ``case`` (default ``"fold"``, or the value set with :func:`options`):
+    what to do with entries that are capitalised only (see :data:`CASES`).
+    ``rejects``: a list that receives a :class:`Reject` for every line
+    skipped or changed.
+
+    >>> from lexigraph.sources import parse_lines
+    >>> raw = parse_lines(["Apple", "apple", "Baltimore", " pear", "x1"], "<words>")
+    >>> out = []
+    >>> ws = normalize(raw, case="drop-proper", rejects=out)
+    >>> ws.report.kept, sorted(ws.report.skipped.items()), sorted(ws.report.changed.items())
+    (2, [('capitalised only', 1), ('digits', 1)], [('spaces trimmed', 1), ('upper case folded', 1)])
+    >>> for r in out: print(r.tsv())
+    1	changed	upper case folded	Apple	apple
+    2	skipped	duplicate of line 1	apple
+    3	skipped	capitalised only	Baltimore
+    4	changed	spaces trimmed	 pear	pear
+    5	skipped	digits	x1
+    """
+    opts = _OPTIONS.get()
+    case = case or opts.get("case") or DEFAULT_CASE
+    if rejects is None:
+        rejects = opts.get("rejects")
+    if case not in CASES:
+        raise BuildError(f"unknown case policy {case!r}; choose one of {', '.join(CASES)}")
     if min_length < 1:
         raise BuildError("min_length must be at least 1")
     max_len = MAX_LENGTH if max_length is None else max_length
@@ -103,47 +185,87 @@ def normalize(
         raise BuildError(f"max_length is at most {MAX_LENGTH}")
     if max_len < min_length:
         raise BuildError(f"max_length ({max_len}) is below min_length ({min_length})")
-    report = Report(lines=raw.lines)
+    report = Report(lines=raw.lines, case=case)
     report.skipped.update(raw.skipped)
-    skipped = report.skipped
-    # Anything longer than this many characters cannot fit in MAX_LENGTH tiles
-    # of any alphabet that folds at most 4 characters into one.
-    char_cap = 8 * MAX_LENGTH
+    skipped, changed = report.skipped, report.changed
+    collect = rejects is not None
+    numbers = raw.line_numbers
+    originals = raw.raw_lines
     words = raw.words
     scores = raw.scores
     total = len(words)
-    kept: dict[bytes, int] = {}
-    duplicates = 0
-    if alphabet is None and raw.kind in ("dawg32", "daw"):
-        # Graph readers yield lower-case letters only (they refuse anything else).
-        chars = set("".join(words))
-        if not chars:
-            raise BuildError(f"{raw.name}: no words found")
-        alphabet = Alphabet.from_letters(chars)
-    elif alphabet is None:
-        clean: list[str] = []
-        clean_scores: list[int | None] = []
-        for i, w in enumerate(words):
-            if not w:
-                skipped["empty"] += 1
+
+    def line_of(i: int) -> int | None:
+        return numbers[i] if numbers is not None else None
+
+    def original(i: int) -> str:
+        return originals[numbers[i] - 1] if numbers is not None and originals is not None else words[i]
+
+    # (index, reason, stored form): skipped ("" form) and changed ("" reason); only for rejects
+    skipped_at: list[tuple[int, str, str]] = []
+
+    def skip(i: int, reason: str) -> None:
+        skipped[reason] += 1
+        if collect:
+            skipped_at.append((i, reason, ""))
+
+    # Anything longer than this many characters cannot fit in MAX_LENGTH tiles
+    # of any alphabet that folds at most 4 characters into one.
+    char_cap = 8 * MAX_LENGTH
+    check_letters = alphabet is None and raw.kind not in ("dawg32", "daw")
+    idx: list[int] = []
+    lowered: list[str] = []
+    notes: dict[int, list[str]] = {}
+    proper: list[int] = []
+    trimmed: set[int] = set()
+    if originals is not None and numbers is not None and raw.kind == "text":
+        # Lines and stripped words of the same total length: nothing was trimmed (checked at C speed).
+        if sum(map(len, originals)) != sum(map(len, words)):
+            trimmed = {i for i, (n, w) in enumerate(zip(numbers, words)) if len(originals[n - 1]) != len(w)}
+    for i, w in enumerate(words):
+        if not w:
+            skip(i, "empty")
+            continue
+        if len(w) > char_cap:
+            skip(i, "too long")
+            continue
+        lw = w.lower()
+        if w.isascii():
+            if check_letters and not w.isalpha():
+                skip(i, reason_for(w))
                 continue
-            if len(w) > char_cap:
-                skipped["too long"] += 1
+            low = lw
+        else:
+            low = unicodedata.normalize("NFC", lw)
+            if check_letters and not _is_letters(low):
+                skip(i, reason_for(low))
                 continue
-            if w.isascii():
-                if not w.isalpha():
-                    skipped[reason_for(w)] += 1
-                    continue
-                w = w.lower()
+            if low != lw:
+                notes.setdefault(i, []).append("Unicode normalised (NFC)")
+        if lw != w:
+            if w.isupper():
+                notes.setdefault(i, []).append("upper case folded")
             else:
-                w = nfc_lower(w)
-                if not _is_letters(w):
-                    skipped[reason_for(w)] += 1
-                    continue
-            clean.append(w)
-            if scores is not None:
-                clean_scores.append(scores[i])
-        chars = set("".join(clean))
+                proper.append(i)
+        if trimmed and i in trimmed:
+            notes.setdefault(i, []).append("spaces trimmed")
+        idx.append(i)
+        lowered.append(low)
+    dropped: set[int] = set()
+    if proper:
+        lower_set = {low for i, low in zip(idx, lowered) if words[i] == low}
+        position = {i: k for k, i in enumerate(idx)} if len(proper) > 64 else None
+        for i in proper:
+            low = lowered[position[i]] if position is not None else lowered[idx.index(i)]
+            if low in lower_set:
+                notes.setdefault(i, []).append("upper case folded")
+            elif case == "drop-proper":
+                dropped.add(i)
+                skip(i, "capitalised only")
+            else:
+                notes.setdefault(i, []).append("capitalised only, folded")
+    if alphabet is None:
+        chars = set("".join(lowered if not dropped else (low for i, low in zip(idx, lowered) if i not in dropped)))
         if len(chars) > MAX_TILES:
             raise BuildError(
                 f"the list uses {len(chars)} different letters; a lexicon holds at most {MAX_TILES} tiles "
@@ -152,38 +274,64 @@ def normalize(
         if not chars:
             raise BuildError(f"{raw.name}: no words found ({_skip_summary(skipped)})")
         alphabet = Alphabet.from_letters(chars)
-        words = clean
-        scores = clean_scores if scores is not None else None
     encode = alphabet.encode
+    folds = bool(alphabet.fold)
     default = DEFAULT_PRIORITY
     step = max(1, total // 50)
-    for i, w in enumerate(words):
-        if progress is not None and i % step == 0:
-            progress("normalising", i, len(words))
-        if len(w) > char_cap:
-            skipped["too long"] += 1
+    kept: dict[bytes, int] = {}
+    first: dict[bytes, int] = {}
+    duplicates = 0
+    for k, (i, w) in enumerate(zip(idx, lowered)):
+        if progress is not None and k % step == 0:
+            progress("normalising", k, len(idx))
+        if dropped and i in dropped:
             continue
         key = encode(w)
         if key is None:
-            skipped[reason_for(alphabet.prepare(w)) if w else "empty"] += 1
+            skip(i, reason_for(alphabet.prepare(w)))
             continue
         n = len(key)
         if n < min_length:
-            skipped["too short"] += 1
+            skip(i, "too short")
             continue
         if n > max_len:
-            skipped["too long"] += 1
+            skip(i, "too long")
             continue
-        score = default if scores is None or scores[i] is None else scores[i]
+        score = default if scores is None else scores[i]
+        if score is None:
+            score = default
         old = kept.get(key)
         if old is None:
             kept[key] = score
+            if collect:
+                first[key] = i
+            why = notes.get(i) if notes else None
+            if folds and alphabet.prepare(w) != w:
+                why = [*(why or []), "folded by the alphabet"]
+            if why:
+                for reason in why:
+                    changed[reason] += 1
+                if collect:
+                    notes[i] = why
+                    skipped_at.append((i, "", alphabet.decode(key)))
         else:
             duplicates += 1
             if score > old:
                 kept[key] = score
+            if collect:
+                j = first[key]
+                skipped_at.append((i, f"duplicate of line {line_of(j)}" if numbers is not None else "duplicate", ""))
     if not kept:
         raise BuildError(f"{raw.name}: no words left to build a lexicon from ({_skip_summary(skipped)})")
+    if rejects is not None:
+        out: list[Reject] = [Reject(line, "skipped", reason, text, None) for line, reason, text in raw.rejected]
+        for i, reason, stored in skipped_at:
+            if reason:
+                out.append(Reject(line_of(i), "skipped", reason, original(i), None))
+            else:
+                out.append(Reject(line_of(i), "changed", "; ".join(notes[i]), original(i), stored))
+        out.sort(key=lambda r: (r.line is None, r.line or 0))
+        rejects.extend(out)
     keys = sorted(kept)
     priorities = np.fromiter((kept[k] for k in keys), np.uint8, len(keys))
     report.kept = len(keys)
@@ -193,7 +341,7 @@ def normalize(
     return WordSet(alphabet, keys, priorities, raw.scores is not None, raw.score_max, report)
 
 
-def _skip_summary(skipped: Counter) -> str:
+def _skip_summary(skipped: Counter[str]) -> str:
     if not skipped:
         return "the source is empty"
     return "skipped: " + ", ".join(f"{n:,} {why}" for why, n in skipped.most_common())

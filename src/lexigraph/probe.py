@@ -115,7 +115,8 @@ class CProbe:
     def __init__(self, store: Store, byte_table: bytes | None) -> None:
         self.engine: Any = speedups.Probe()
         tables = [
-            (b.length, b.hash.offset, b.hash.slots, b.hash.width, b.hash.home, b.offset, b.count, b.first)
+            (b.length, b.hash.offset, b.hash.slots, b.hash.width, b.hash.home, b.offset, b.count, b.first,
+             b.alphagram_offset, b.alphagram_width)
             for b in store.buckets
         ]
         try:

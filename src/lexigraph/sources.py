@@ -2,25 +2,40 @@
 
 ``read`` returns the raw words of a source, before normalisation. The format
 is found from the content (``format=`` forces one): a lexicon file starts
-with its magic number, binary DAWG tables are recognised by their records,
-and anything else must be UTF-8 text, one word a line, optionally
-``WORD;SCORE``.
+with its magic number, gzip-compressed sources are decompressed, binary DAWG
+tables are recognised by their records, and anything else is text, one word a
+line, optionally ``WORD;SCORE``: UTF-8 unless a byte-order mark says UTF-16 or
+UTF-32, or ``encoding=`` names another.
+
+Reading is bounded: a source (or its decompressed content) larger than
+:data:`MAX_SOURCE_BYTES` is refused with a :class:`SourceError`, so a FIFO
+that never ends or ``/dev/zero`` cannot exhaust memory.
 """
 
 from __future__ import annotations
 
+import codecs
 import os
 import sys
+import zlib
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import IO, Union
 
-from . import daw, dawg32
 from .errors import SourceError
 from .fileformat import is_lexicon
 
 FORMATS = ("text", "scored", "dawg32", "daw")
+#: Largest source read, in bytes, before or after decompression (far above any word list).
+MAX_SOURCE_BYTES = 256 << 20
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
 #: Highest score a scored list may give (priorities are stored in a byte).
 MAX_SCORE = 255
 
@@ -35,9 +50,14 @@ class RawWords:
     kind: str
     words: list[str]
     scores: list[int | None] | None = None
-    skipped: Counter = field(default_factory=Counter)
+    skipped: Counter[str] = field(default_factory=Counter)
     lines: int = 0
     score_max: int | None = None
+    #: For text sources: the 1-based line number of each word, and the lines as read.
+    line_numbers: list[int] | None = None
+    raw_lines: list[str] | None = None
+    #: Lines left out while reading (blank lines are not counted): (line number, reason, text).
+    rejected: list[tuple[int, str, str]] = field(default_factory=list)
 
 
 def source_name(source: object) -> str:
@@ -53,10 +73,13 @@ def read_bytes(source: object) -> tuple[bytes | None, str]:
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
         if path == "-":
-            return sys.stdin.buffer.read(), name
+            try:
+                return _bounded(sys.stdin.buffer, name), name
+            except OSError as e:
+                raise SourceError(f"cannot read standard input: {e.strerror or e}") from None
         try:
             with open(path, "rb") as f:
-                return f.read(), name
+                return _bounded(f, name), name
         except FileNotFoundError:
             raise SourceError(f"no such file: {path}") from None
         except IsADirectoryError:
@@ -64,11 +87,59 @@ def read_bytes(source: object) -> tuple[bytes | None, str]:
         except OSError as e:
             raise SourceError(f"cannot read {path}: {e.strerror or e}") from None
     if hasattr(source, "read"):
-        data = source.read()  # type: ignore[union-attr]
+        data = source.read(MAX_SOURCE_BYTES + 1)
         if isinstance(data, str):
             data = data.encode("utf-8", "surrogatepass")
+        if len(data) > MAX_SOURCE_BYTES:
+            raise _too_big(name)
         return bytes(data), name
     return None, name
+
+
+def _too_big(name: str) -> SourceError:
+    return SourceError(f"{name} is larger than {MAX_SOURCE_BYTES >> 20} MiB; refusing to read it as a word list")
+
+
+def _bounded(f: IO[bytes], name: str) -> bytes:
+    """At most MAX_SOURCE_BYTES of ``f`` (a file, a FIFO, a device): more is an error."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        chunk = f.read(min(1 << 20, MAX_SOURCE_BYTES + 1 - size))
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > MAX_SOURCE_BYTES:
+            raise _too_big(name)
+
+
+def gunzip(data: bytes, name: str) -> bytes:
+    """Decompress gzip data (several members allowed), refusing more than MAX_SOURCE_BYTES."""
+    out = []
+    size = 0
+    while data:
+        d = zlib.decompressobj(wbits=31)
+        try:
+            chunk = d.decompress(data, MAX_SOURCE_BYTES + 1 - size)
+        except zlib.error as e:
+            raise SourceError(f"{name}: corrupt gzip data ({e})") from None
+        size += len(chunk)
+        out.append(chunk)
+        if size > MAX_SOURCE_BYTES or d.unconsumed_tail:
+            raise SourceError(f"{name} decompresses to more than {MAX_SOURCE_BYTES >> 20} MiB; refusing to read it")
+        if not d.eof:
+            raise SourceError(f"{name}: the gzip data is truncated")
+        data = d.unused_data
+    return b"".join(out)
+
+
+def bom_encoding(data: bytes) -> str | None:
+    """The encoding a byte-order mark at the start of ``data`` names, if any."""
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return encoding
+    return None
 
 
 def sniff(data: bytes) -> str:
@@ -77,6 +148,8 @@ def sniff(data: bytes) -> str:
         return "lexicon"
     head = data[:65536]
     if b"\0" in head:
+        from . import daw, dawg32  # NumPy: only for binary sources
+
         if daw.looks_like(data):
             return "daw"
         if dawg32.looks_like(data):
@@ -99,25 +172,41 @@ def read(source: Source, *, format: str | None = None, encoding: str | None = No
             raise SourceError(f"cannot read words from a {type(source).__name__}") from None
         if not all(isinstance(w, str) for w in items):
             raise SourceError("a word iterable must hold strings")
-        return parse_lines(items, name)
-    kind = format or sniff(data)
+        return parse_lines(items, name)  # type: ignore[arg-type]  # checked just above
+    if data[:2] == b"\x1f\x8b":
+        data = gunzip(data, name)
+    kind = format
+    if kind is None:
+        kind = "text" if bom_encoding(data) or (encoding and not _is_utf8(encoding)) else sniff(data)
     if kind == "lexicon":
         raise SourceError(f"{name} is already a compiled lexicon")
     if kind == "binary":
         raise SourceError(f"{name} is binary data, not a word list, a dawg32 table or a .daw file")
     if kind == "dawg32":
+        from . import dawg32
+
         words = dawg32.read(data, what=name)
         return RawWords(name, "dawg32", words, lines=len(words))
     if kind == "daw":
+        from . import daw
+
         words = daw.read(data, what=name)
         return RawWords(name, "daw", words, lines=len(words))
     text = decode(data, name, encoding)
     return parse_lines(text.splitlines(), name)
 
 
+def _is_utf8(encoding: str) -> bool:
+    return encoding.replace("-", "").replace("_", "").lower() in ("utf8", "utf8sig")
+
+
 def decode(data: bytes, name: str, encoding: str | None) -> str:
-    if encoding is None or encoding.replace("-", "").replace("_", "").lower() in ("utf8", "utf8sig"):
-        if b"\0" in data[:65536] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
+    """Source bytes to text: a byte-order mark decides, then ``encoding``, then UTF-8."""
+    bom = bom_encoding(data)
+    if bom is not None and (encoding is None or _is_utf8(encoding) or encoding.lower().startswith(bom[:6])):
+        encoding = bom
+    if encoding is None or _is_utf8(encoding):
+        if b"\0" in data[:65536]:
             raise SourceError(f"{name} is binary data, not a UTF-8 word list")
         try:
             return data.decode("utf-8-sig")
@@ -137,28 +226,42 @@ def decode(data: bytes, name: str, encoding: str | None) -> str:
 
 
 def parse_lines(lines: list[str], name: str) -> RawWords:
-    """Split ``WORD;SCORE`` lines; blank lines are ignored, bad scores counted."""
-    stripped = [s for s in map(str.strip, lines) if s]
+    """Split ``WORD;SCORE`` lines; blank lines are ignored, bad scores counted.
+
+    >>> raw = parse_lines(["cat;60", "", " dog ", "emu;x"], "<words>")
+    >>> raw.words, raw.scores, raw.line_numbers, raw.rejected
+    (['cat', 'dog'], [60, None], [1, 3], [(4, 'bad score', 'emu;x')])
+    """
+    stripped = [s.strip() for s in lines]
+    numbers = [i for i, s in enumerate(stripped, 1) if s]
     if not any(";" in s for s in stripped):
-        return RawWords(name, "text", stripped, lines=len(lines))
+        plain = [stripped[i - 1] for i in numbers]
+        return RawWords(name, "text", plain, lines=len(lines), line_numbers=numbers, raw_lines=lines)
     words: list[str] = []
     scores: list[int | None] = []
-    skipped: Counter = Counter()
+    kept_numbers: list[int] = []
+    skipped: Counter[str] = Counter()
+    rejected: list[tuple[int, str, str]] = []
     top = 0
-    for s in stripped:
+    for i in numbers:
+        s = stripped[i - 1]
         if ";" not in s:
             words.append(s)
             scores.append(None)
+            kept_numbers.append(i)
             continue
         word, _, raw_score = s.rpartition(";")
         score = _parse_score(raw_score)
         if score is None:
             skipped["bad score"] += 1
+            rejected.append((i, "bad score", lines[i - 1]))
             continue
         words.append(word.strip())
         scores.append(score)
+        kept_numbers.append(i)
         top = max(top, score)
-    return RawWords(name, "scored", words, scores, skipped, lines=len(lines), score_max=top)
+    return RawWords(name, "scored", words, scores, skipped, lines=len(lines), score_max=top,
+                    line_numbers=kept_numbers, raw_lines=lines, rejected=rejected)
 
 
 def _parse_score(text: str) -> int | None:

@@ -20,6 +20,7 @@ when the file is opened, so the queries never meet a forged offset.
 from __future__ import annotations
 
 import sys
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
@@ -35,6 +36,8 @@ if TYPE_CHECKING:  # pragma: no cover
 MAX_LENGTH = 255
 #: The priority of every word of an unscored list.
 DEFAULT_PRIORITY = 50
+#: Up to this many ids, decoding and sorting run word by word: cheaper than array passes.
+_FEW = 32
 SortKey = Literal["alpha", "length", "priority"]
 SORTS: tuple[SortKey, ...] = ("alpha", "length", "priority")
 T = TypeVar("T")
@@ -137,6 +140,10 @@ class Store:
             self._section("priority", ("u1",), (self.word_count,)) if "priority" in self._file.sections else None
         )
         self.lengths: list[int] = list(self._buckets)
+        self._bucket_list = list(self._buckets.values())
+        self._firsts_list = [b.first for b in self._bucket_list]
+        #: Whether the words carry their own priorities (a scored list); otherwise every word has 50.
+        self.has_priorities = self._priority is not None
         self._cache: dict[Any, Any] = {}
         self._closed = False
 
@@ -188,7 +195,7 @@ class Store:
     @property
     def buckets(self) -> list[Bucket]:
         """Every bucket, by increasing length."""
-        return list(self._buckets.values())
+        return list(self._bucket_list)
 
     def count_by_length(self) -> dict[int, int]:
         """Words per length in tiles, ascending."""
@@ -317,13 +324,26 @@ class Store:
         """Words of a block of rows of one length."""
         return self.alphabet.decode_rows(rows.tobytes(), length)
 
+    def _bucket_of_id(self, word_id: int) -> Bucket:
+        at = bisect_right(self._firsts_list, word_id) - 1
+        bucket = self._bucket_list[at] if at >= 0 else None
+        if bucket is None or not bucket.first <= word_id < bucket.stop:
+            raise QueryError(f"word id {word_id} is outside the lexicon")
+        return bucket
+
+    def _word_of_id(self, word_id: int) -> str:
+        b = self._bucket_of_id(word_id)
+        self.rows(b.length)  # validates the bucket's codes, once
+        start = b.offset + (word_id - b.first) * b.length
+        return self.alphabet.decode(self.buffer[start : start + b.length])
+
     def words_of_ids(self, ids: "np.ndarray | Sequence[int]") -> list[str]:
         """Decode word ids, keeping their order."""
         import numpy as np
 
+        if len(ids) <= _FEW:  # a few words: no array passes, whose fixed cost would dominate
+            return [self._word_of_id(int(i)) for i in ids]
         ids = np.asarray(ids, np.int64)
-        if not len(ids):
-            return []
         n_tiles = len(self.alphabet)
         lengths = self.lengths_of_ids(ids)
         if n_tiles == MAX_TILES:  # no spare code for a separator: decode length by length
@@ -344,6 +364,10 @@ class Store:
 
         if by not in SORTS:
             raise QueryError(f"unknown sort {by!r}; use alpha, length or priority")
+        if by == "alpha" and 1 < len(ids) <= _FEW:
+            lengths = {self._bucket_of_id(int(i)).length for i in ids}
+            if len(lengths) == 1:  # one bucket: ids are already in tile order
+                return np.array(sorted(int(i) for i in ids), np.int64)
         ids = np.asarray(ids, np.int64)
         if len(ids) < 2:
             return ids

@@ -13,7 +13,7 @@ adding it to such a list. Command modules import nothing heavy at import
 time (NumPy, the engine): ``lexigraph check dog`` must start fast.
 
 >>> cmds = {c.name: c for c in all_commands()}
->>> "check" in cmds or "search" in cmds   # the core commands (once registered), the study commands
+>>> "check" in cmds and "search" in cmds and "fill" in cmds
 True
 """
 
@@ -58,6 +58,17 @@ class Param:
     stdin: bool = False
     cli_only: bool = False
     http_only: bool = False
+    #: What the value names, for shell completion: ``"file"`` (a path),
+    #: ``"lexicon"`` (a lexicon file or word source), ``"alphabet"``.
+    completer: str | None = None
+
+    @property
+    def flag(self) -> str:
+        """The option as the command line spells it (``--min-priority``), or the positional's name."""
+        if self.positional:
+            return self.metavar or self.name.upper()
+        long = [f for f in self.flags if f.startswith("--")]
+        return long[0] if long else self.flags[0] if self.flags else "--" + self.name.replace("_", "-")
 
 
 @dataclass
@@ -79,17 +90,29 @@ class Context:
     max_results: int | None = None
     progress: Callable[[str, int, int], None] | None = None
     options: dict[str, Any] = field(default_factory=dict)
+    #: How a parameter is named in messages: the command line's flag
+    #: (``--min-length``), the server's field name (the default).
+    spell: Callable[[str], str] = str
     _lexicon: "Lexicon | None" = None
 
     def lexicon(self) -> "Lexicon":
+        """The lexicon the command runs on (``--lexicon``), opened once."""
         if self._lexicon is None:
-            if self.opener is not None:
-                self._lexicon = self.opener(self.lexicon_spec)
-            else:
-                from ..lexicon import load, open as open_lexicon
-
-                self._lexicon = open_lexicon() if self.lexicon_spec is None else load(self.lexicon_spec)
+            self._lexicon = self.open(self.lexicon_spec)
         return self._lexicon
+
+    def open(self, spec: "str | None") -> "Lexicon":
+        """Open a lexicon file or compile a word source (``None``: the built-in lexicon).
+
+        Sources other than lexicon files are compiled with ``options``
+        (``alphabet``, ``encoding``, ``format``, ``case``) and cached
+        (:mod:`lexigraph.cache`).
+        """
+        if self.opener is not None:
+            return self.opener(spec)
+        from ..cache import open_source
+
+        return open_source(spec, **{k: v for k, v in self.options.items() if v is not None})
 
 
 def _has_results(doc: Document) -> bool:
@@ -103,9 +126,15 @@ class Command:
 
     ``run(ctx, params)`` returns the document. ``text(doc)`` yields the
     plain-text lines the command line prints without ``--json``.
-    ``found(doc)`` decides the exit status (0 found, 1 nothing found).
+    ``found(doc)`` decides the exit status (0 found, 1 nothing found);
+    ``status(doc)``, when given, decides it instead, for commands that need
+    more than two outcomes (e.g. 3: a search proved that no answer exists).
     ``writes_files``: the server never offers it (``build``, ``export``).
     ``uses_lexicon``: whether ``--lexicon`` applies.
+    ``reads_sources``: the command reads word sources named by its own
+    parameters (``diff A B``), so the source options (``--alphabet``,
+    ``--encoding``, ``--format``, ``--case``) apply; they apply to every
+    command that ``uses_lexicon`` too (``--lexicon`` may name a word list).
     """
 
     name: str
@@ -118,14 +147,49 @@ class Command:
     writes_files: bool = False
     found: Callable[[Document], bool] = _has_results
     http_method: Literal["GET", "POST"] = "GET"
+    reads_sources: bool = False
+    status: Callable[[Document], int] | None = None
+
+    def exit_status(self, doc: Document) -> int:
+        """The command line's exit status for ``doc`` (errors, 2, never get here)."""
+        if self.status is not None:
+            return self.status(doc)
+        return 0 if self.found(doc) else 1
+
+    def param(self, name: str) -> Param:
+        """The parameter called ``name``."""
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+
+def always_found(doc: Document) -> bool:
+    """``found`` for commands that report rather than search (``info``, ``build``): exit 0."""
+    return True
 
 
 def all_commands() -> list[Command]:
     """Every registered command, module by module in name order, each module's in its own order."""
+    global _ALL
+    if _ALL is not None:
+        return list(_ALL)
     out: list[Command] = []
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if info.name.startswith("_"):
             continue
         module = importlib.import_module(f"{__name__}.{info.name}")
         out.extend(getattr(module, "COMMANDS", ()))
-    return out
+    _ALL = out
+    return list(out)
+
+
+def find(name: str) -> Command:
+    """The command called ``name`` (``KeyError`` if none)."""
+    for c in all_commands():
+        if c.name == name:
+            return c
+    raise KeyError(name)
+
+
+_ALL: list[Command] | None = None

@@ -1,0 +1,69 @@
+"""What this installation of lexigraph runs with: its version and its C extension modules.
+
+>>> sorted(extensions()) == sorted(set(extensions()))
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.machinery
+import os
+from pathlib import Path
+
+from . import __version__
+
+#: The C extension modules lexigraph knows of; each has a pure-Python twin.
+KNOWN = ("_speedups", "_movegen", "_fill")
+
+
+def pure_python() -> bool:
+    """Whether ``LEXIGRAPH_PURE_PYTHON`` switches every C path off."""
+    return bool(os.environ.get("LEXIGRAPH_PURE_PYTHON"))
+
+
+def _built() -> list[str]:
+    here = Path(__file__).parent
+    names = set()
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        for path in here.glob(f"_*{suffix}"):
+            names.add(path.name.split(".", 1)[0])
+    return sorted(names | {n for n in KNOWN if (here / f"{n}.c").exists()})
+
+
+def extensions() -> dict[str, bool]:
+    """Each C extension module of the package (built or expected), and whether it is in use.
+
+    A module is in use when it imports and ``LEXIGRAPH_PURE_PYTHON`` is not set.
+    """
+    out: dict[str, bool] = {}
+    off = pure_python()
+    for name in _built():
+        if off:
+            out[name] = False
+            continue
+        try:
+            importlib.import_module(f"lexigraph.{name}")
+        except ImportError:
+            out[name] = False
+        else:
+            out[name] = True
+    return out
+
+
+def version_text() -> str:
+    """What ``lexigraph --version`` prints.
+
+    >>> version_text().startswith("lexigraph ")
+    True
+    """
+    ext = extensions()
+    if not ext:
+        c = "no C extension"
+    else:
+        c = ", ".join(f"{name} {'in use' if used else 'not in use'}" for name, used in ext.items())
+        if pure_python():
+            c += " (LEXIGRAPH_PURE_PYTHON is set)"
+        elif not any(ext.values()):
+            c += " (not compiled: pure-Python paths, slower)"
+    return f"lexigraph {__version__} (C extension: {c})"

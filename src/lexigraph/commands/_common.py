@@ -1,0 +1,98 @@
+"""Helpers shared by the core command modules (not a command module itself)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+from ..errors import QueryError
+from . import Context, Document
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..lexicon import Lexicon
+
+_CONTROL = {i: f"\\x{i:02x}" for i in range(32)} | {9: "\\t", 10: "\\n", 13: "\\r", 127: "\\x7f"}
+
+
+def esc(text: str) -> str:
+    """``text`` with control characters escaped, so a tab or newline never breaks a text line.
+
+    >>> esc("a\\tb")
+    'a\\\\tb'
+    """
+    return text.translate(_CONTROL)
+
+
+def lexicon_name(lex: "Lexicon") -> str:
+    """The name a document gives the lexicon it answered from."""
+    name = lex.info.get("name")
+    return str(name) if name else str(lex.path)
+
+
+def envelope(command: str, lex: "Lexicon | None", results: list[dict[str, Any]], **fields: Any) -> Document:
+    """A document: ``command``, ``lexicon``, the command's fields, ``results`` and ``count``."""
+    doc: Document = {"command": command}
+    if lex is not None:
+        doc["lexicon"] = lexicon_name(lex)
+    doc.update(fields)
+    doc["results"] = results
+    doc["count"] = len(results)
+    return doc
+
+
+def per_length(counts: Mapping[int, int]) -> list[dict[str, int]]:
+    """Per-length rows: ``[{"length": 2, "word_count": 96}, ...]``."""
+    return [{"length": int(k), "word_count": int(v)} for k, v in sorted(counts.items())]
+
+
+def table(rows: Iterable[tuple[Any, ...]], header: tuple[str, ...]) -> list[str]:
+    """Right-aligned columns."""
+    cells = [tuple(str(c) for c in header)] + [tuple(str(c) for c in r) for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
+    return ["  ".join(c.rjust(w) for c, w in zip(r, widths)).rstrip() for r in cells]
+
+
+def need_int(ctx: Context, params: Mapping[str, Any], name: str, *, minimum: int | None = 0,
+             maximum: int | None = None) -> int | None:
+    """``params[name]`` checked against bounds; errors name the option as the user knows it."""
+    value = params.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise QueryError(f"{ctx.spell(name)} must be a whole number")
+    if minimum is not None and value < minimum:
+        raise QueryError(f"{ctx.spell(name)} must be at least {minimum}")
+    if maximum is not None and value > maximum:
+        raise QueryError(f"{ctx.spell(name)} must be at most {maximum}")
+    return value
+
+
+def values(params: Mapping[str, Any], name: str) -> list[str]:
+    """A ``many`` parameter as a list (a single string is one value)."""
+    v = params.get(name)
+    if v is None:
+        return []
+    if isinstance(v, str):
+        return [v]
+    return [str(x) for x in v]
+
+
+def check_tiles(ctx: Context, lex: "Lexicon", text: str, what: str, *, allowed: str = "") -> None:
+    """Refuse ``text`` (a prefix) if it holds characters that are not tiles of the lexicon."""
+    probe = "".join(ch for ch in text if ch not in allowed)
+    if probe and lex.alphabet.encode(probe) is None:
+        bad = lex.alphabet.first_bad_char(probe)
+        where = f" ({bad!r} is not a tile of {lexicon_name(lex)})" if bad else ""
+        raise QueryError(f"{what} {text!r} cannot be spelled with this lexicon's tiles{where}")
+
+
+def build_summary(report: Any) -> Iterator[str]:
+    """The lines that say what normalisation did: per reason, skipped and changed entries."""
+    if not isinstance(report, dict):
+        return
+    if report.get("duplicates"):
+        yield f"  duplicates merged: {report['duplicates']:,}"
+    for why, n in sorted((report.get("changed") or {}).items(), key=lambda kv: (-kv[1], kv[0])):
+        yield f"  changed ({why}): {n:,}"
+    for why, n in sorted((report.get("skipped") or {}).items(), key=lambda kv: (-kv[1], kv[0])):
+        yield f"  skipped ({why}): {n:,}"

@@ -1,0 +1,234 @@
+"""Core file commands: build, export, diff."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from ..errors import QueryError
+from . import Command, Context, Document, Param, always_found
+from ._common import build_summary, envelope, esc, need_int, per_length, table
+
+# -- build -------------------------------------------------------------------
+
+
+def _run_build(ctx: Context, params: Mapping[str, Any]) -> Document:
+    from ..builder import build
+    from ..normalize import Reject, options
+
+    source = params.get("source")
+    output = params.get("output")
+    if not source or not output:
+        raise QueryError(f"give a {ctx.spell('source')} and an {ctx.spell('output')}")
+    if output == "-":
+        raise QueryError(f"{ctx.spell('output')} must name a file: a lexicon is binary (use /dev/stdout to pipe it)")
+    min_length = need_int(ctx, params, "min_length", minimum=1)
+    max_length = need_int(ctx, params, "max_length", minimum=1, maximum=255)
+    rejects_path = params.get("rejects")
+    rejects: list[Reject] | None = [] if rejects_path else None
+    start = time.perf_counter()
+    with options(case=params.get("case"), rejects=rejects):
+        result = build(
+            source, output, format=params.get("format"), name=params.get("name"), alphabet=params.get("alphabet"),
+            min_length=2 if min_length is None else min_length, max_length=max_length,
+            encoding=params.get("encoding"), progress=ctx.progress,
+        )
+    seconds = time.perf_counter() - start
+    if rejects_path and rejects is not None:
+        from ..output import write_atomic
+
+        header = "# line\taction\treason\ttext\tresult\n"
+        write_atomic(rejects_path, (header + "".join(r.tsv() + "\n" for r in rejects)).encode("utf-8"))
+    report = result.report.to_dict()
+    try:
+        size = os.path.getsize(output)
+    except OSError:
+        size = None
+    return envelope(
+        "build", None, per_length({int(k): v for k, v in report["per_length"].items()}),
+        lexicon=result.info.get("name"), path=str(output), bytes=size, seconds=round(seconds, 3),
+        word_count=int(result.info.get("word_count", report["kept"])), build=report,
+        quiet=bool(params.get("quiet")), rejects=str(rejects_path) if rejects_path else None,
+    )
+
+
+def _text_build(doc: Document) -> Iterator[str]:
+    if doc.get("quiet"):
+        return
+    size = f"{doc['bytes']:,} bytes" if doc.get("bytes") is not None else "size unknown"
+    yield f"wrote {doc['path']}: {doc['word_count']:,} words, {size}, in {doc['seconds']:.2f} s"
+    yield from build_summary(doc["build"])
+    yield "  per length: " + " ".join(f"{r['length']}:{r['word_count']}" for r in doc["results"])
+    if doc.get("rejects"):
+        yield f"  skipped and changed lines listed in {doc['rejects']}"
+
+
+# -- export ------------------------------------------------------------------
+
+
+def _run_export(ctx: Context, params: Mapping[str, Any]) -> Document:
+    from ..export import export, to_bytes
+
+    source, fmt, output = params.get("source"), params.get("format"), params.get("output")
+    if not source or not fmt or not output:
+        raise QueryError(f"give a {ctx.spell('source')}, a {ctx.spell('format')} and an {ctx.spell('output')}")
+    lex = ctx.open(str(source))
+    if output == "-":
+        data = to_bytes(lex, fmt)
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        size = len(data)
+    else:
+        size = export(lex, output, fmt)
+    return envelope("export", lex, [], path=str(output), format=fmt, bytes=size, word_count=len(lex))
+
+
+def _text_export(doc: Document) -> Iterator[str]:
+    if doc["path"] == "-":
+        return
+    yield f"wrote {doc['path']}: {doc['word_count']:,} words as {doc['format']}, {doc['bytes']:,} bytes"
+
+
+# -- diff --------------------------------------------------------------------
+
+
+def _side(lex: Any) -> dict[str, Any]:
+    from ._common import lexicon_name
+
+    info = lex.info
+    side: dict[str, Any] = {"name": lexicon_name(lex), "source": str(lex.path), "word_count": len(lex),
+                            "alphabet": {"name": info.get("alphabet", {}).get("name"),
+                                         "tiles": list(info.get("alphabet", {}).get("tiles", []))}}
+    if isinstance(info.get("build"), dict):
+        side["build"] = info["build"]
+    return side
+
+
+def _run_diff(ctx: Context, params: Mapping[str, Any]) -> Document:
+    if params.get("only_a") and params.get("only_b"):
+        raise QueryError(f"{ctx.spell('only_a')} and {ctx.spell('only_b')} exclude each other")
+    a_spec, b_spec = params.get("a"), params.get("b")
+    if not a_spec or not b_spec:
+        raise QueryError("give two word sources, A and B")
+    a, b = ctx.open(str(a_spec)), ctx.open(str(b_spec))
+    d = a.diff(b)
+    side_a, side_b = _side(a), _side(b)
+    warnings = []
+    auto = side_a["alphabet"]["name"] == side_b["alphabet"]["name"] == "letters"  # each list's own characters
+    if side_a["alphabet"]["tiles"] != side_b["alphabet"]["tiles"] and not auto:
+        only_a = sorted(set(side_a["alphabet"]["tiles"]) - set(side_b["alphabet"]["tiles"]))
+        only_b = sorted(set(side_b["alphabet"]["tiles"]) - set(side_a["alphabet"]["tiles"]))
+        warnings.append(
+            f"the two sides use different alphabets ({side_a['alphabet']['name']} vs {side_b['alphabet']['name']};"
+            f" tiles only in A: {' '.join(only_a) or 'none'}; only in B: {' '.join(only_b) or 'none'});"
+            " words spelled with those tiles differ for that reason alone"
+        )
+    results: list[dict[str, Any]] = []
+    if params.get("only_a"):
+        results = [{"word": w, "side": "a"} for w in d.only_a]
+    elif params.get("only_b"):
+        results = [{"word": w, "side": "b"} for w in d.only_b]
+    lengths = [{"length": n, "a": ca, "b": cb, "difference": cb - ca} for n, (ca, cb) in d.counts.items()]
+    return envelope(
+        "diff", None, results, a=side_a, b=side_b, lengths=lengths,
+        only_a=len(d.only_a), only_b=len(d.only_b), both=d.both, same=d.same, warnings=warnings,
+        listing="a" if params.get("only_a") else "b" if params.get("only_b") else None,
+    )
+
+
+def _text_diff(doc: Document) -> Iterator[str]:
+    if doc.get("listing"):
+        for r in doc["results"]:
+            yield r["word"]
+        return
+    rows = [(r["length"], r["a"], r["b"], f"{r['difference']:+d}") for r in doc["lengths"]]
+    ta, tb = doc["a"]["word_count"], doc["b"]["word_count"]
+    rows.append(("total", ta, tb, f"{tb - ta:+d}"))
+    yield from table(rows, ("length", "A", "B", "B-A"))
+    yield f"only in A: {doc['only_a']:,}   only in B: {doc['only_b']:,}   in both: {doc['both']:,}"
+    for side in ("a", "b"):
+        summary = list(build_summary(doc[side].get("build")))
+        if summary:
+            yield f"{side.upper()} ({esc(doc[side]['source'])}):"
+            yield from summary
+
+
+_SOURCE = "word source: lexicon, plain or scored list, dawg32 table, .daw ('-': standard input)"
+
+COMMANDS = [
+    Command(
+        name="build",
+        summary="Compile a word list (plain, scored, dawg32 table, .daw) into a lexicon file.",
+        params=(
+            Param("source", _SOURCE, positional=True, required=True, metavar="SOURCE", completer="file"),
+            Param("output", "lexicon file to write", required=True, flags=("-o", "--output"), metavar="DEST",
+                  completer="file"),
+            Param("format", "read the source as this format instead of guessing from its content",
+                  choices=("text", "scored", "dawg32", "daw")),
+            Param("name", "name recorded in the lexicon (default: the source's file name)", metavar="NAME"),
+            Param("alphabet", "english, spanish, catalan, french, or an alphabet file (TOML)", metavar="ALPHABET",
+                  completer="alphabet"),
+            Param("min_length", "shortest word kept, in tiles", kind="int", default=2, metavar="N"),
+            Param("max_length", "longest word kept, in tiles", kind="int", metavar="N"),
+            Param("encoding", "source text encoding (default: UTF-8, or UTF-16 with a byte-order mark)",
+                  metavar="ENCODING"),
+            Param("case", "entries written with capitals and no lower-case twin (Baltimore): fold them into "
+                  "words, or drop them as proper nouns", default="fold", choices=("fold", "drop-proper")),
+            Param("rejects", "write every skipped or changed line to this file (line, action, reason, text, "
+                  "result; tab-separated)", metavar="FILE", completer="file"),
+            Param("quiet", "print nothing but errors", kind="bool", default=False, flags=("-q", "--quiet"),
+                  cli_only=True),
+        ),
+        run=_run_build,
+        text=_text_build,
+        found=always_found,
+        uses_lexicon=False,
+        writes_files=True,
+        http_method="POST",
+        examples=("lexigraph build words.txt -o words.lex",
+                  "lexigraph build lista.txt -o es.lex --alphabet spanish --encoding latin-1",
+                  "zcat big.txt.gz | lexigraph build - -o big.lex --json"),
+    ),
+    Command(
+        name="export",
+        summary="Write a lexicon as a plain or scored list, a .daw file or a dawg32 table.",
+        params=(
+            Param("source", "lexicon file or any " + _SOURCE, positional=True, required=True, metavar="LEX",
+                  completer="lexicon"),
+            Param("format", "what to write", required=True, choices=("text", "scored", "daw", "dawg32"),
+                  flags=("-f", "--format")),
+            Param("output", "file to write ('-': standard output)", required=True, flags=("-o", "--output"),
+                  metavar="OUT", completer="file"),
+        ),
+        run=_run_export,
+        text=_text_export,
+        found=always_found,
+        uses_lexicon=False,
+        reads_sources=True,
+        writes_files=True,
+        http_method="POST",
+        examples=("lexigraph export words.lex --format daw -o WORDLIST.DAW",
+                  "lexigraph export words.lex --format scored -o - | head"),
+    ),
+    Command(
+        name="diff",
+        summary="Compare two word sources: counts per length, words only in one (exit status 1 if they differ).",
+        params=(
+            Param("a", "first " + _SOURCE, positional=True, required=True, metavar="A", completer="lexicon"),
+            Param("b", "second " + _SOURCE, positional=True, required=True, metavar="B", completer="lexicon"),
+            Param("only_a", "list the words only A has", kind="bool", default=False),
+            Param("only_b", "list the words only B has", kind="bool", default=False),
+        ),
+        run=_run_diff,
+        text=_text_diff,
+        found=lambda doc: bool(doc["same"]),
+        uses_lexicon=False,
+        reads_sources=True,
+        examples=("lexigraph diff twl06.txt enable.txt", "lexigraph diff twl06.txt enable.txt --only-a",
+                  "lexigraph diff a.lex b.lex --json"),
+    ),
+]

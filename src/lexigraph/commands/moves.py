@@ -1,0 +1,239 @@
+"""Board-game commands: ``moves`` (every play for a rack), ``score`` (check and score one play),
+``analyze`` (each turn of a GCG game against the best plays).
+
+A POSITION is a CGP string, a plain board (rows separated by newlines or
+``/``), a file holding either, or ``empty`` for an empty board. Files are
+read only when ``ctx.options.get("files", True)``: a server sets
+``options={"files": False}`` so that a request cannot name a file of the host.
+``analyze`` stops at ``ctx.deadline`` and says so (``"truncated": true``).
+
+>>> from lexigraph.commands import Context
+>>> doc = MOVES.run(Context(), {"position": "empty", "rack": "QUIZ", "top": 2})
+>>> [(r["notation"], r["score"]) for r in doc["results"]]
+[('8E QUIZ', 44), ('8F QUIZ', 44)]
+>>> list(MOVES.text(doc))[0]
+' 44  8E QUIZ  leave -'
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from . import Command, Context, Document, Param
+
+_MAX_INPUT = 1 << 20
+
+
+def _name(lex: Any) -> str:
+    name = lex.info.get("name")
+    return str(name) if name else str(lex.path)
+
+
+def _read(ctx: Context, spec: str, what: str) -> str:
+    from ..game import GameError
+
+    if ctx.options.get("files", True) and "\n" not in spec and len(spec) < 4096 and os.path.isfile(spec):
+        try:
+            with open(spec, encoding="utf-8") as f:
+                text = f.read(_MAX_INPUT + 1)
+        except (OSError, UnicodeDecodeError) as e:
+            raise GameError(f"cannot read {what} file {spec}: {e}") from None
+        if len(text) > _MAX_INPUT:
+            raise GameError(f"the {what} file {spec} is larger than {_MAX_INPUT} bytes")
+        return text
+    return spec
+
+
+def _game(params: Mapping[str, Any], lex: Any) -> Any:
+    from ..game import Game
+
+    game = Game.load(params.get("game") or "scrabble")
+    return game.with_alphabet(lex.alphabet) if game.alphabet.labels != lex.alphabet.labels else game
+
+
+def _position(ctx: Context, params: Mapping[str, Any], game: Any) -> Any:
+    from ..game import GameError
+    from ..position import Position, read_position
+
+    spec = params.get("position")
+    if not spec:
+        raise GameError("give a position: a CGP string, a board, a file, or 'empty'")
+    spec = str(spec)
+    if spec.strip().lower() == "empty":
+        return Position(game)
+    text = _read(ctx, spec, "position")
+    if len(text) > _MAX_INPUT:
+        raise GameError(f"the position is longer than {_MAX_INPUT} characters")
+    return read_position(text, game)
+
+
+def _top(params: Mapping[str, Any], default: int) -> int:
+    from ..game import GameError
+
+    top = params.get("top")
+    if top is None:
+        return default
+    if isinstance(top, bool) or not isinstance(top, int) or top < 0:
+        raise GameError("--top must be a whole number >= 0")
+    return top
+
+
+# -- moves ----------------------------------------------------------------------
+
+
+def _run_moves(ctx: Context, params: Mapping[str, Any]) -> Document:
+    from ..movegen import board_phonies, generate
+
+    lex = ctx.lexicon()
+    game = _game(params, lex)
+    pos = _position(ctx, params, game)
+    rack = params.get("rack")
+    if rack is not None:
+        pos.racks[0] = str(rack).upper()
+    top = _top(params, 20)
+    if ctx.max_results is not None:
+        top = min(top, ctx.max_results)
+    moves = generate(lex, pos, top=top, exchanges=bool(params.get("exchanges")), passes=bool(params.get("passes")))
+    total = moves.total
+    doc: Document = {"command": "moves", "lexicon": _name(lex), "game": game.name, "position": pos.to_cgp(),
+                     "rack": pos.racks[0]}
+    phonies = board_phonies(lex, pos)
+    if phonies:
+        doc["warnings"] = [f"not in the lexicon but on the board: {', '.join(w.upper() for w in phonies)}"]
+    doc["results"] = [m.to_dict() for m in moves]
+    doc["count"] = len(moves)
+    doc["total"] = total
+    return doc
+
+
+def _text_moves(doc: Document) -> Iterator[str]:
+    for w in doc.get("warnings", []):
+        yield f"warning: {w}"
+    for r in doc["results"]:
+        yield f"{r['score']:3d}  {r['notation']}  leave {r['leave'] or '-'}"
+
+
+MOVES = Command(
+    name="moves",
+    summary="every legal play on a board for a rack, best score first",
+    params=(
+        Param("position", "CGP string, board (rows by newline or '/'), a file, or 'empty'", positional=True,
+              required=True),
+        Param("rack", "the tiles to play, '?' for a blank, [CH] for a multi-letter tile (default: the CGP's rack)"),
+        Param("top", "how many plays to list (0: none, only the total)", kind="int", default=20),
+        Param("game", "game preset (scrabble, super) or game file", default="scrabble"),
+        Param("exchanges", "also list every exchange", kind="bool", default=False),
+        Param("passes", "also list the pass", kind="bool", default=False),
+    ),
+    run=_run_moves,
+    text=_text_moves,
+    examples=("lexigraph moves empty --rack 'AALNST?' --top 5", "lexigraph moves game.cgp --top 20 --json"),
+)
+
+
+# -- score ----------------------------------------------------------------------
+
+
+def _run_score(ctx: Context, params: Mapping[str, Any]) -> Document:
+    from ..game import GameError
+    from ..movegen import IllegalPlay, score_play
+
+    lex = ctx.lexicon()
+    game = _game(params, lex)
+    pos = _position(ctx, params, game)
+    play = params.get("move")
+    if not play:
+        raise GameError("give a play such as '8H QUIZ'")
+    rack = params.get("rack")
+    doc: Document = {"command": "score", "lexicon": _name(lex), "game": game.name, "position": pos.to_cgp(),
+                     "play": str(play)}
+    try:
+        move = score_play(lex, pos, str(play), rack=str(rack).upper() if rack else None)
+    except IllegalPlay as e:
+        doc.update(legal=False, reason=e.reason, message=str(e), not_in_lexicon=list(e.words), results=[], count=0)
+        return doc
+    doc.update(legal=True, score=move.score, results=[move.to_dict()], count=1)
+    return doc
+
+
+def _text_score(doc: Document) -> Iterator[str]:
+    if not doc.get("legal"):
+        yield f"illegal ({doc['reason']}): {doc['message']}"
+        return
+    r = doc["results"][0]
+    yield f"{r['score']}  {r['notation']}  words {' '.join(w.upper() for w in r['words'])}"
+
+
+SCORE = Command(
+    name="score",
+    summary="check a play on a board and score it, or say why it is illegal",
+    params=(
+        Param("position", "CGP string, board, a file, or 'empty'", positional=True, required=True),
+        Param("move", "the play: '8H WORD' across, 'H8 WORD' down; board tiles as themselves, '.' or (X)",
+              positional=True, required=True),
+        Param("rack", "the rack the tiles come from (default: the CGP's rack; none: the tiles played)"),
+        Param("game", "game preset (scrabble, super) or game file", default="scrabble"),
+    ),
+    run=_run_score,
+    text=_text_score,
+    examples=("lexigraph score empty '8E QUIZ'", "lexigraph score empty '8A QUIZ'",
+              "lexigraph score game.cgp 'H8 (C)AT' --rack AT --json"),
+    found=lambda doc: bool(doc.get("legal")),
+)
+
+
+# -- analyze --------------------------------------------------------------------
+
+
+def _run_analyze(ctx: Context, params: Mapping[str, Any]) -> Document:
+    from ..game import GameError
+    from ..gcg import analyze, read_gcg
+
+    lex = ctx.lexicon()
+    game = _game(params, lex)
+    spec = params.get("gcg")
+    if not spec:
+        raise GameError("give a GCG file")
+    text = _read(ctx, str(spec), "GCG")
+    if len(text) > _MAX_INPUT:
+        raise GameError(f"the game record is longer than {_MAX_INPUT} characters")
+    record = read_gcg(text, game)
+    top = _top(params, 3)
+    results = analyze(lex, record, top=top, deadline=ctx.deadline)
+    doc: Document = {"command": "analyze", "lexicon": _name(lex), "game": game.name, "players": record.players,
+                     "game_lexicon": record.lexicon}
+    plays = sum(1 for e in record.events if e.kind in ("play", "exchange", "pass"))
+    if len(results) < plays:
+        doc["truncated"] = True
+        doc["warnings"] = [f"stopped at the time limit after {len(results)} of {plays} turns"]
+    doc["results"] = results
+    doc["count"] = len(results)
+    return doc
+
+
+def _text_analyze(doc: Document) -> Iterator[str]:
+    for r in doc["results"]:
+        made = f"{r['play']} {r['score'] if r['legal'] else 'illegal: ' + r.get('reason', '')}"
+        best = ", ".join(f"{b['notation']} {b['score']}" for b in r["best"]) or "-"
+        mark = "=" if r["equals_best"] else " "
+        yield f"{r['turn']:3d} {r['player']}: {r['rack'] or '-'}  {made} {mark} best: {best}"
+
+
+ANALYZE = Command(
+    name="analyze",
+    summary="each turn of a GCG game: the play made, its score, and the best plays",
+    params=(
+        Param("gcg", "a GCG game file (or its text)", positional=True, required=True),
+        Param("top", "how many best plays to list per turn", kind="int", default=3),
+        Param("game", "game preset (scrabble, super) or game file", default="scrabble"),
+    ),
+    run=_run_analyze,
+    text=_text_analyze,
+    examples=("lexigraph analyze game.gcg", "lexigraph analyze game.gcg --top 5 --json",
+              "lexigraph analyze '>ann: AEINRST 8D RETAINS +66 66'"),
+    http_method="POST",
+)
+
+COMMANDS = [MOVES, SCORE, ANALYZE]

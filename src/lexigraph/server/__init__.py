@@ -1,0 +1,114 @@
+"""``lexigraph serve``: the JSON HTTP API and the web page, over one or more lexicons.
+
+The command line wires this package in with :func:`add_arguments` and
+:func:`main`; programs embed the ASGI app with :func:`create_app`. The web
+stack (Starlette, uvicorn) comes with the ``serve`` extra
+(``pip install 'lexigraph[serve]'``) and is imported only when a server
+starts, so the rest of the command line starts as fast as before.
+
+>>> import argparse
+>>> parser = argparse.ArgumentParser(prog="lexigraph serve")
+>>> add_arguments(parser)
+>>> args = parser.parse_args(["--port", "9000", "--lexicon", "twl=twl06.lex"])
+>>> args.port, args.lexicons, args.host
+(9000, ['twl=twl06.lex'], '127.0.0.1')
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..errors import LexiconError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from starlette.applications import Starlette
+
+    from ..commands import Command
+    from .app import Limits
+
+__all__ = ["add_arguments", "create_app", "main"]
+
+EXTRA_HINT = "lexigraph serve needs the web stack: pip install 'lexigraph[serve]'"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the ``serve`` options to ``parser`` (the command line's ``serve`` subparser)."""
+    parser.add_argument("--host", default="127.0.0.1", metavar="ADDRESS", help="address to listen on (default 127.0.0.1: this machine only)")
+    parser.add_argument("--port", type=int, metavar="PORT", default=8080, help="port to listen on (default 8080)")
+    parser.add_argument(
+        "--lexicon", "-L", dest="lexicons", action="append", metavar="NAME=FILE",
+        help="serve FILE under NAME (repeatable; the first is the default; a rebuilt FILE is picked up "
+        "without a restart). Without it: the built-in ENABLE lexicon as 'enable'",
+    )
+    parser.add_argument("--max-results", type=int, metavar="N", default=1000, help="most results in one answer (default 1000)")
+    parser.add_argument("--timeout", type=float, metavar="SECONDS", default=10.0, help="seconds a request may take (default 10)")
+    parser.add_argument("--workers", type=int, metavar="N", default=4, help="threads answering queries (default 4)")
+    parser.add_argument("--max-pending", type=int, metavar="N", default=128,
+                        help="requests running or queued before new ones get 503 (default 128)")
+    parser.add_argument("--max-body", type=int, metavar="BYTES", default=64 * 1024, help="largest request body in bytes (default 65536)")
+    parser.add_argument("--max-fills", type=int, metavar="N", default=2, help="fills and suggestions running at once (default 2)")
+    parser.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"),
+                        help="server log detail (default warning)")
+
+
+def _limits_from(args: argparse.Namespace) -> "Limits":
+    from .app import Limits
+
+    for name in ("max_results", "workers", "max_body", "max_fills", "max_pending"):
+        if getattr(args, name) < 1:
+            raise LexiconError(f"--{name.replace('_', '-')} must be at least 1")
+    if not args.timeout > 0:
+        raise LexiconError("--timeout must be more than 0")
+    return Limits(max_body=args.max_body, max_results=args.max_results, timeout=args.timeout,
+                  workers=args.workers, max_heavy=args.max_fills, max_pending=args.max_pending)
+
+
+def create_app(
+    lexicons: Sequence[str] | Sequence[tuple[str, str | None]] = (),
+    *,
+    limits: "Limits | None" = None,
+    commands: "Sequence[Command] | None" = None,
+) -> "Starlette":
+    """The ASGI app serving ``lexicons`` (``"NAME=FILE"`` strings or ``(name, path)`` pairs).
+
+    >>> from starlette.testclient import TestClient      # doctest: +SKIP
+    >>> with TestClient(create_app()) as client:         # doctest: +SKIP
+    ...     client.get("/words", params={"sp": "?uixot??", "max": 2}).json()
+    [{'word': 'quixotes', 'score': 0}, {'word': 'quixotic', 'score': 0}]
+    """
+    from .app import build_app
+    from .lexicons import LexiconPool, parse_spec
+
+    specs = [parse_spec(s) if isinstance(s, str) else s for s in lexicons]
+    return build_app(LexiconPool(specs), limits=limits, commands=commands)
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run the server until interrupted; 2 (one line on stderr) when it cannot start."""
+    try:
+        import uvicorn
+    except ImportError:
+        print(f"lexigraph: error: {EXTRA_HINT}", file=sys.stderr)
+        return 2
+    try:
+        limits = _limits_from(args)
+        app = create_app(args.lexicons or (), limits=limits)
+    except ImportError:
+        print(f"lexigraph: error: {EXTRA_HINT}", file=sys.stderr)
+        return 2
+    except LexiconError as e:
+        print(f"lexigraph: error: {e}", file=sys.stderr)
+        return 2
+    names = ", ".join(app.state.server.pool.names)
+    print(f"lexigraph: serving {names} on http://{args.host}:{args.port}/ (API: /api, OpenAPI: /openapi.json)",
+          file=sys.stderr)
+    config: dict[str, Any] = {"host": args.host, "port": args.port, "log_level": args.log_level}
+    try:
+        uvicorn.run(app, **config)
+    except OSError as e:
+        print(f"lexigraph: error: cannot listen on {args.host}:{args.port}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    return 0

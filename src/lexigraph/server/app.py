@@ -1,0 +1,410 @@
+"""The ASGI application: routes made from the command registry, limits, errors as JSON.
+
+Every command of :func:`lexigraph.commands.all_commands` that writes no
+file is served as ``GET /api/<name>`` (query fields) and ``POST
+/api/<name>`` (a JSON object), answering the document the command line
+prints with ``--json``. The work runs in a bounded thread pool so the
+event loop stays free to answer (and to refuse) other requests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any, AsyncIterator
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..commands import Command, Context, Document, Param, all_commands
+from ..errors import FileFormatError, LexiconError, QueryError
+from . import params as P
+from .lexicons import LexiconPool, UnknownLexicon
+from .openapi import openapi
+
+log = logging.getLogger("lexigraph.server")
+
+#: Commands whose work is long (searches over a grid or a board); at most ``max_heavy`` run at once.
+HEAVY = frozenset({"fill", "suggest", "suggestions"})
+
+
+@dataclass
+class Limits:
+    """What one request may ask of the server (``lexigraph serve --help`` sets them)."""
+
+    max_body: int = 64 * 1024          # bytes of a POST body
+    max_query: int = 8 * 1024          # bytes of a query string
+    max_results: int = 1000            # results in one answer; the rest is counted in "total"
+    timeout: float = 10.0              # seconds a request may take
+    workers: int = 4                   # threads running commands
+    max_pending: int = 128             # commands running or queued before new ones get 503
+    max_heavy: int = 2                 # fills and suggestions running at once
+    heavy: frozenset[str] = HEAVY
+    grace: float = 1.0                 # extra seconds a command past its deadline has to hand back its answer
+
+
+class ApiError(Exception):
+    """An error answered as ``{"error": {"type", "message"}}`` with an HTTP status."""
+
+    def __init__(self, status: int, type_: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.type = type_
+        self.message = message
+
+
+def dump(doc: Any) -> bytes:
+    """The JSON bytes of an answer (UTF-8, compact), as Starlette's JSONResponse writes them."""
+    return json.dumps(doc, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
+
+
+def error_response(status: int, type_: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"type": type_, "message": message}}, status_code=status)
+
+
+def _status_of(e: LexiconError) -> int:
+    if isinstance(e, UnknownLexicon):
+        return 404
+    if isinstance(e, FileFormatError):
+        return 500  # the server's own file is bad, not the request
+    return 400
+
+
+_FILE_NAMES = {"file", "path", "source", "output", "dest", "files", "paths", "out"}
+
+
+def _names_a_file(p: Param) -> bool:
+    """A parameter that names a file on the server's disk (the client names lexicons only by served names)."""
+    completer = getattr(p, "completer", None)
+    if completer == "lexicon":
+        return False
+    if completer == "file":
+        return True
+    return p.name in _FILE_NAMES or (p.metavar is not None and "FILE" in p.metavar.upper())
+
+
+def http_params(cmd: Command) -> list[Param]:
+    """The parameters a command takes over HTTP: not the command line's own, nor file names."""
+    return [p for p in P.http_params(cmd.params) if not _names_a_file(p)]
+
+
+def served(cmd: Command) -> bool:
+    """Whether a command is offered over HTTP.
+
+    Commands that write files are not, nor those that need a file named by
+    the client; an optional file parameter (``info FILE``) is simply not
+    offered, and the command answers for the chosen lexicon. Parameters
+    that name lexicons (``diff A B``) take the names the server was started with.
+    """
+    if cmd.writes_files:
+        return False
+    return not any(p.required and _names_a_file(p) for p in P.http_params(cmd.params))
+
+
+def refuse_paths(cmd: Command, values: dict[str, Any]) -> None:
+    """Refuse a text value that names an existing file on the server.
+
+    Some commands read a file when a value names one (a position, a game
+    file); over HTTP a client must send the content, not a name on the
+    server's disk. Values that name lexicons are checked against the
+    server's own names instead.
+    """
+    for p in http_params(cmd):
+        if p.kind != "str" or getattr(p, "completer", None) == "lexicon":
+            continue
+        value = values.get(p.name)
+        for v in value if isinstance(value, list) else [value]:
+            if isinstance(v, str) and v and len(v) < 4096 and "\n" not in v and os.path.isfile(v):
+                raise ApiError(400, "QueryError", f"parameter {p.name!r}: file names on the server are not accepted "
+                               "over HTTP; send the content instead")
+
+
+def cap_results(doc: Document, limit: int) -> Document:
+    """Cut ``results`` to ``limit``, keeping the number before the cut in ``total``."""
+    results = doc.get("results")
+    if isinstance(results, list) and len(results) > limit:
+        doc = dict(doc)
+        doc.setdefault("total", len(results))
+        doc["results"] = results[:limit]
+        doc["count"] = limit
+        doc["truncated"] = True
+    return doc
+
+
+@dataclass
+class Server:
+    """The state behind one app: lexicons, commands, the worker pool and its counters."""
+
+    pool: LexiconPool
+    commands: dict[str, Command]
+    limits: Limits = field(default_factory=Limits)
+    executor: ThreadPoolExecutor | None = None
+    busy: int = 0
+    heavy_busy: int = 0
+    served_requests: int = 0
+
+    def start(self) -> None:
+        if self.executor is None:
+            self.executor = ThreadPoolExecutor(max_workers=self.limits.workers, thread_name_prefix="lexigraph")
+
+    def stop(self) -> None:
+        if self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor = None
+
+    async def run(self, fn: Callable[[float], Any], heavy: bool = False) -> Any:
+        """Run ``fn(deadline)`` in the pool; 503 when saturated or past the time limit.
+
+        The busy counters drop when the thread really finishes, so work that
+        overran its time still counts against the limits until it ends.
+        """
+        lim = self.limits
+        if self.busy >= lim.max_pending:
+            raise ApiError(503, "Busy", f"the server is busy ({lim.max_pending} requests in progress); try again")
+        if heavy and self.heavy_busy >= lim.max_heavy:
+            raise ApiError(503, "Busy", f"{lim.max_heavy} long jobs (fills) are running already; try again")
+        self.start()
+        assert self.executor is not None
+        deadline = time.monotonic() + lim.timeout
+        loop = asyncio.get_running_loop()
+        self.busy += 1
+        if heavy:
+            self.heavy_busy += 1
+        fut = loop.run_in_executor(self.executor, fn, deadline)
+
+        def done(_: object) -> None:
+            self.busy -= 1
+            if heavy:
+                self.heavy_busy -= 1
+
+        fut.add_done_callback(done)
+        try:
+            return await asyncio.wait_for(asyncio.shield(fut), lim.timeout + lim.grace)
+        except TimeoutError:
+            fut.add_done_callback(lambda f: f.exception())  # consume a late error quietly
+            raise ApiError(503, "TimeLimit", f"the request took longer than the limit of {lim.timeout:g} s") from None
+
+    def run_command(self, cmd: Command, lexicon: str | None, values: dict[str, Any], deadline: float) -> bytes:
+        """One command on the named lexicon, in a worker thread; the lexicon is held until the answer is made."""
+        chosen = self.pool.slot(lexicon).name
+        held: list[tuple[Any, Any]] = []
+
+        def opener(spec: str | None) -> Any:
+            # The command's lexicon, or another one it names (diff A B): by the server's names only.
+            slot = self.pool.slot(chosen if spec is None else spec)
+            h = slot.acquire()
+            held.append((slot, h))
+            return h.lexicon
+
+        # options["files"] False: commands read no file of the host when a value could name one (a position).
+        ctx = Context(lexicon_spec=chosen, opener=opener, deadline=deadline, max_results=self.limits.max_results,
+                      options={"files": False})
+        try:
+            doc = cmd.run(ctx, values)
+            # Serialise here, while the lexicon is still held: a document may hold views of the file.
+            return dump(cap_results(doc, self.limits.max_results))
+        finally:
+            for slot, h in held:
+                slot.release(h)
+
+
+async def _read_body(request: Request, limit: int) -> Any:
+    length = request.headers.get("content-length")
+    if length is not None and length.isdigit() and int(length) > limit:
+        raise ApiError(413, "TooLarge", f"the request body is larger than the limit of {limit} bytes")
+    chunks = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise ApiError(413, "TooLarge", f"the request body is larger than the limit of {limit} bytes")
+        chunks.append(chunk)
+    raw = b"".join(chunks)
+    if not raw.strip():
+        return {}
+    try:
+        body = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as e:
+        raise ApiError(400, "QueryError", f"the request body is not JSON: {e}") from None
+    if not isinstance(body, dict):
+        raise ApiError(400, "QueryError", "the request body must be a JSON object")
+    return body
+
+
+def _check_query(request: Request, limit: int) -> None:
+    if len(request.url.query.encode()) > limit:
+        raise ApiError(414, "TooLarge", f"the query string is longer than the limit of {limit} bytes")
+
+
+def _pop_lexicon(items: list[tuple[str, Any]]) -> tuple[str | None, list[tuple[str, Any]]]:
+    lexicon = None
+    rest = []
+    for k, v in items:
+        if k == "lexicon":
+            if not isinstance(v, str):
+                raise ApiError(400, "QueryError", "parameter 'lexicon': expected a lexicon name")
+            lexicon = v
+        else:
+            rest.append((k, v))
+    return lexicon, rest
+
+
+def build_app(
+    pool: LexiconPool,
+    *,
+    limits: Limits | None = None,
+    commands: Sequence[Command] | None = None,
+) -> Starlette:
+    """The ASGI app over ``pool``; ``commands`` defaults to the registry's (those :func:`served`)."""
+    cmds = {c.name: c for c in (all_commands() if commands is None else commands) if served(c)}
+    server = Server(pool, cmds, limits or Limits())
+    static_dir = resources.files("lexigraph.server").joinpath("static")
+    spec_cache: dict[str, Any] = {}
+
+    async def api_command(request: Request) -> Response:
+        name = request.path_params["name"]
+        cmd = server.commands.get(name)
+        if cmd is None:
+            raise ApiError(404, "NotFound", f"no command named {name!r} (see /api)")
+        _check_query(request, server.limits.max_query)
+        if request.method == "POST":
+            body = await _read_body(request, server.limits.max_body)
+            lexicon, rest = _pop_lexicon(list(body.items()))
+            qlex, qrest = _pop_lexicon(list(request.query_params.multi_items()))
+            if qrest:
+                raise ApiError(400, "QueryError", "a POST takes its parameters in the JSON body")
+            values = P.from_json(http_params(cmd), dict(rest))
+            lexicon = lexicon or qlex
+        else:
+            lexicon, rest = _pop_lexicon(list(request.query_params.multi_items()))
+            values = P.from_query(http_params(cmd), rest)
+        refuse_paths(cmd, values)
+        server.pool.slot(lexicon)  # an unknown name is a 404 before any work
+        # A fill is long; the same command asked for one slot's suggestions is not.
+        heavy = name in server.limits.heavy and not values.get("suggest")
+        doc = await server.run(lambda deadline: server.run_command(cmd, lexicon, values, deadline), heavy=heavy)
+        return Response(doc, media_type="application/json")
+
+    async def api_index(request: Request) -> Response:
+        return JSONResponse({
+            "commands": [
+                {
+                    "name": c.name,
+                    "summary": c.summary,
+                    "path": f"/api/{c.name}",
+                    "params": [
+                        {"name": p.name, "help": p.help, "kind": p.kind, "many": p.many, "required": p.required,
+                         "default": p.default, "choices": list(p.choices) if p.choices else None}
+                        for p in http_params(c)
+                    ],
+                }
+                for c in server.commands.values()
+            ],
+            "lexicons": [s.__dict__ for s in server.pool.status()],
+            "default_lexicon": server.pool.default,
+            "limits": {"max_results": server.limits.max_results, "timeout": server.limits.timeout,
+                       "max_body": server.limits.max_body},
+        })
+
+    async def api_lexicons(request: Request) -> Response:
+        return JSONResponse({"default": server.pool.default, "results": [s.__dict__ for s in server.pool.status()]})
+
+    async def openapi_json(request: Request) -> Response:
+        if "spec" not in spec_cache:
+            spec_cache["spec"] = openapi(list(server.commands.values()), server.pool.names, server.limits.max_results,
+                                         params_of=http_params)
+        return JSONResponse(spec_cache["spec"])
+
+    async def datamuse_words(request: Request) -> Response:
+        """Datamuse's ``/words?sp=PATTERN&max=N``: ``[{"word", "score"}]``, best first."""
+        _check_query(request, server.limits.max_query)
+        q = request.query_params
+        unsupported = [k for k in q if k not in ("sp", "max", "lexicon")]
+        if unsupported:
+            raise ApiError(400, "QueryError", f"unsupported parameter {unsupported[0]!r}: this server answers sp and max")
+        sp = q.get("sp")
+        if not sp:
+            raise ApiError(400, "QueryError", "parameter 'sp' (a spelling pattern) is required")
+        try:
+            n = int(q.get("max", "100"))
+        except ValueError:
+            raise ApiError(400, "QueryError", f"parameter 'max': invalid int value: {q.get('max')!r}") from None
+        if n < 1:
+            raise ApiError(400, "QueryError", "parameter 'max' must be at least 1")
+        n = min(n, server.limits.max_results)
+        lexicon = q.get("lexicon")
+        server.pool.slot(lexicon)
+
+        def work(deadline: float) -> list[dict[str, Any]]:
+            with server.pool.use(lexicon) as lex:
+                words = lex.match(sp.lower(), limit=n)
+                return [{"word": w, "score": lex.priority(w) or 0} for w in words]
+
+        return JSONResponse(await server.run(work))
+
+    async def index(request: Request) -> Response:
+        return FileResponse(str(static_dir.joinpath("index.html")), media_type="text/html; charset=utf-8")
+
+    async def health(request: Request) -> Response:
+        return JSONResponse({"ok": True, "busy": server.busy, "lexicons": server.pool.names})
+
+    async def on_api_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, ApiError)
+        return error_response(exc.status, exc.type, exc.message)
+
+    async def on_lexicon_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, LexiconError)
+        return error_response(_status_of(exc), type(exc).__name__, str(exc))
+
+    async def on_http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        names = {404: "NotFound", 405: "MethodNotAllowed"}
+        return error_response(exc.status_code, names.get(exc.status_code, "HTTPError"), str(exc.detail))
+
+    async def on_other_error(request: Request, exc: Exception) -> Response:
+        log.exception("internal error on %s", request.url.path, exc_info=exc)
+        return error_response(500, "InternalError", f"internal error: {type(exc).__name__}")
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        server.start()
+        try:
+            yield
+        finally:
+            server.stop()
+
+    routes = [
+        Route("/", index),
+        Route("/api", api_index),
+        Route("/api/lexicons", api_lexicons),
+        Route("/api/{name}", api_command, methods=["GET", "POST"]),
+        Route("/openapi.json", openapi_json),
+        Route("/words", datamuse_words),
+        Route("/healthz", health),
+        Mount("/static", app=StaticFiles(directory=str(static_dir)), name="static"),
+    ]
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={
+            ApiError: on_api_error,
+            LexiconError: on_lexicon_error,
+            QueryError: on_lexicon_error,
+            HTTPException: on_http_error,
+            Exception: on_other_error,
+        },
+    )
+    app.state.server = server
+    return app

@@ -1,0 +1,213 @@
+"""Named lexicons that follow their files: a rebuilt file is served without a restart.
+
+A :class:`LexiconPool` holds one :class:`Slot` per name. Each request
+*acquires* the slot's current lexicon and *releases* it when done. Before
+handing one out, the slot compares the file's identity (device, inode, size,
+modification time: one ``os.stat``, no read) with the one it opened; when
+``lexigraph build ... -o same.lex`` has renamed a new file into place, the
+slot opens the new file and serves it from then on. The old lexicon stays
+open until the last request that holds it releases it, so requests in
+flight finish on the file they started with and none fails because of the
+swap. A file that cannot be opened (half-written by a non-atomic copy,
+corrupt) is not swapped in: the slot keeps serving the last good lexicon
+and tries again on a later request.
+
+>>> import lexigraph, tempfile, os
+>>> d = tempfile.mkdtemp()
+>>> path = os.path.join(d, "w.lex")
+>>> _ = lexigraph.build(["cat", "dog"], path)
+>>> pool = LexiconPool([("small", path)])
+>>> with pool.use("small") as lex:
+...     lex.check("cat"), lex.check("cow")
+(True, False)
+>>> _ = lexigraph.build(["cat", "cow"], path)   # rebuilt in place (an atomic rename)
+>>> with pool.use("small") as lex:
+...     lex.check("cow")
+True
+>>> pool.close()
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..errors import LexiconError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..lexicon import Lexicon
+
+#: Name of the built-in lexicon when no ``--lexicon`` is given.
+BUILTIN = "enable"
+
+
+class UnknownLexicon(LexiconError):
+    """A request named a lexicon the server does not serve."""
+
+
+def _identity(path: str) -> tuple[int, int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+class _Held:
+    """One open lexicon and the number of requests using it."""
+
+    __slots__ = ("lexicon", "identity", "users", "retired")
+
+    def __init__(self, lexicon: "Lexicon", identity: tuple[int, int, int, int] | None) -> None:
+        self.lexicon = lexicon
+        self.identity = identity
+        self.users = 0
+        self.retired = False
+
+
+@dataclass
+class SlotStatus:
+    """What ``/api/lexicons`` shows of a slot."""
+
+    name: str
+    path: str | None
+    words: int
+    generation: int
+    error: str | None
+
+
+class Slot:
+    """One named lexicon: a file path (or ``None`` for the built-in) and the lexicon open on it."""
+
+    def __init__(self, name: str, path: str | None) -> None:
+        self.name = name
+        self.path = path
+        self._lock = threading.Lock()
+        self.generation = 0
+        self.last_error: str | None = None
+        self._current = self._open()
+
+    def _open(self) -> _Held:
+        from ..lexicon import load, open as open_lexicon
+
+        if self.path is None:
+            return _Held(open_lexicon(), None)
+        ident = _identity(self.path)
+        # A lexicon file is mapped; any other source (a word list) is compiled once, in memory.
+        return _Held(load(self.path), ident)
+
+    def _refresh(self) -> None:
+        """Swap in the file now at ``path`` if it is not the one open (called with the lock held)."""
+        if self.path is None:
+            return
+        ident = _identity(self.path)
+        if ident is None or ident == self._current.identity:
+            return
+        try:
+            fresh = self._open()
+        except (LexiconError, OSError) as e:
+            # Keep serving the last good file; remember its identity so a bad file is tried once, not per request.
+            self.last_error = f"{self.path}: {e}"
+            self._current.identity = ident
+            return
+        fresh.identity = ident  # the identity seen before opening: a later change is seen at the next request
+        old = self._current
+        self._current = fresh
+        self.generation += 1
+        self.last_error = None
+        old.retired = True
+        if old.users == 0:
+            old.lexicon.close()
+
+    def acquire(self) -> _Held:
+        with self._lock:
+            self._refresh()
+            held = self._current
+            held.users += 1
+            return held
+
+    def release(self, held: _Held) -> None:
+        with self._lock:
+            held.users -= 1
+            if held.retired and held.users == 0:
+                held.lexicon.close()
+
+    def status(self) -> SlotStatus:
+        with self._lock:
+            self._refresh()
+            return SlotStatus(self.name, self.path, len(self._current.lexicon), self.generation, self.last_error)
+
+    def close(self) -> None:
+        with self._lock:
+            self._current.retired = True
+            if self._current.users == 0:
+                self._current.lexicon.close()
+
+
+class LexiconPool:
+    """The lexicons a server answers from, by name; the first is the default.
+
+    ``specs`` are ``(name, path)`` pairs; a path of ``None`` is the built-in
+    lexicon. With no specs the pool serves the built-in lexicon as ``enable``.
+    """
+
+    def __init__(self, specs: Sequence[tuple[str, str | None]] = ()) -> None:
+        if not specs:
+            specs = [(BUILTIN, None)]
+        self._slots: dict[str, Slot] = {}
+        for name, path in specs:
+            if name in self._slots:
+                raise LexiconError(f"lexicon name given twice: {name}")
+            self._slots[name] = Slot(name, path)
+        self.default = next(iter(self._slots))
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._slots)
+
+    def slot(self, name: str | None) -> Slot:
+        key = self.default if name is None or name == "" else name
+        try:
+            return self._slots[key]
+        except KeyError:
+            raise UnknownLexicon(
+                f"no lexicon named {key!r} (this server has: {', '.join(self._slots)})"
+            ) from None
+
+    @contextmanager
+    def use(self, name: str | None = None) -> Iterator["Lexicon"]:
+        """The current lexicon of ``name`` (default: the first), held open for the ``with`` block."""
+        slot = self.slot(name)
+        held = slot.acquire()
+        try:
+            yield held.lexicon
+        finally:
+            slot.release(held)
+
+    def status(self) -> list[SlotStatus]:
+        return [s.status() for s in self._slots.values()]
+
+    def close(self) -> None:
+        for s in self._slots.values():
+            s.close()
+
+
+def parse_spec(text: str) -> tuple[str, str | None]:
+    """``NAME=FILE`` (or just ``FILE``, named after its stem) as a ``(name, path)`` pair.
+
+    >>> parse_spec("twl=/data/twl06.lex")
+    ('twl', '/data/twl06.lex')
+    >>> parse_spec("/data/collins.lex")
+    ('collins', '/data/collins.lex')
+    """
+    name, sep, path = text.partition("=")
+    if not sep:
+        path = text
+        name = os.path.splitext(os.path.basename(text))[0]
+    if not name or not path:
+        raise LexiconError(f"expected NAME=FILE, got {text!r}")
+    return name, path

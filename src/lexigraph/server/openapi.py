@@ -1,0 +1,105 @@
+"""The OpenAPI 3.1 description of the API, made from the same command registry as the routes.
+
+>>> from lexigraph.commands import Command, Param
+>>> cmd = Command("check", "Check words.", (Param("words", "words", many=True, required=True),),
+...               run=lambda ctx, p: {}, text=lambda d: [])
+>>> spec = openapi([cmd], ["enable"], 1000)
+>>> spec["openapi"], sorted(spec["paths"]["/api/check"])
+('3.1.0', ['get', 'post'])
+>>> [p["name"] for p in spec["paths"]["/api/check"]["get"]["parameters"]]
+['words', 'lexicon']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .. import __version__
+from ..commands import Command
+from ..commands import Param
+from .params import http_params, json_schema
+
+_ERROR = {"$ref": "#/components/schemas/Error"}
+
+
+def _responses(ok: dict[str, Any], *extra: int) -> dict[str, Any]:
+    out: dict[str, Any] = {"200": {"description": "the answer", "content": {"application/json": {"schema": ok}}}}
+    texts = {400: "bad input", 404: "no such command or lexicon", 413: "request body too large",
+             414: "query string too long", 503: "busy or over the time limit"}
+    for code in (400, *extra, 503):
+        out[str(code)] = {"description": texts[code], "content": {"application/json": {"schema": _ERROR}}}
+    return out
+
+
+def openapi(
+    commands: Sequence[Command],
+    lexicons: Sequence[str],
+    max_results: int,
+    params_of: Callable[[Command], Sequence[Param]] | None = None,
+) -> dict[str, Any]:
+    """The description: one GET and one POST per command, ``/words``, ``/api/lexicons``."""
+    lex_schema = {"type": "string", "enum": list(lexicons), "default": lexicons[0] if lexicons else None}
+    lex_param = {"name": "lexicon", "in": "query", "required": False, "schema": lex_schema,
+                 "description": "which of the server's lexicons answers (default: the first)"}
+    paths: dict[str, Any] = {}
+    for cmd in commands:
+        ps = params_of(cmd) if params_of is not None else http_params(cmd.params)
+        query = [
+            {"name": p.name, "in": "query", "required": p.required, "description": p.help,
+             "schema": json_schema(p), **({"style": "form", "explode": True} if p.many else {})}
+            for p in ps
+        ]
+        body_props: dict[str, Any] = {p.name: {**json_schema(p), "description": p.help} for p in ps}
+        if cmd.uses_lexicon:
+            query.append(lex_param)
+            body_props["lexicon"] = {**lex_schema, "description": lex_param["description"]}
+        body = {"type": "object", "properties": body_props, "additionalProperties": False,
+                "required": [p.name for p in ps if p.required]}
+        doc = {"$ref": "#/components/schemas/Document"}
+        desc = cmd.summary + ("\n\nCommand line: " + "; ".join(f"`{e}`" for e in cmd.examples) if cmd.examples else "")
+        paths[f"/api/{cmd.name}"] = {
+            "get": {"operationId": f"{cmd.name}_get", "summary": cmd.summary, "description": desc,
+                    "tags": ["commands"], "parameters": query, "responses": _responses(doc, 404, 414)},
+            "post": {"operationId": f"{cmd.name}_post", "summary": cmd.summary, "description": desc,
+                     "tags": ["commands"],
+                     "requestBody": {"required": False, "content": {"application/json": {"schema": body}}},
+                     "responses": _responses(doc, 404, 413)},
+        }
+    paths["/words"] = {"get": {
+        "operationId": "datamuse_words", "tags": ["datamuse"],
+        "summary": "Datamuse-compatible spelling search: words matching a pattern, best first.",
+        "parameters": [
+            {"name": "sp", "in": "query", "required": True, "schema": {"type": "string"},
+             "description": "pattern: '?' one letter, '*' any run of letters"},
+            {"name": "max", "in": "query", "required": False,
+             "schema": {"type": "integer", "minimum": 1, "maximum": max_results, "default": 100}},
+            lex_param,
+        ],
+        "responses": _responses({"type": "array", "items": {
+            "type": "object", "properties": {"word": {"type": "string"}, "score": {"type": "integer"}},
+            "required": ["word", "score"]}}, 404, 414),
+    }}
+    paths["/api/lexicons"] = {"get": {
+        "operationId": "lexicons", "tags": ["server"], "summary": "The lexicons this server answers from.",
+        "responses": {"200": {"description": "names, files, word counts, swap generation",
+                              "content": {"application/json": {"schema": {"type": "object"}}}}},
+    }}
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "lexigraph", "version": __version__,
+                 "description": "Word-game and crossword queries over memory-mapped lexicons. Every command "
+                                "answers the same document as `lexigraph <command> --json` (docs/json.md)."},
+        "paths": paths,
+        "components": {"schemas": {
+            "Document": {"type": "object", "properties": {
+                "command": {"type": "string"}, "lexicon": {"type": "string"},
+                "results": {"type": "array", "items": {"type": "object"}},
+                "count": {"type": "integer"}, "total": {"type": "integer"},
+                "truncated": {"type": "boolean", "description": f"results cut to the server's limit ({max_results})"},
+            }, "additionalProperties": True},
+            "Error": {"type": "object", "required": ["error"], "properties": {"error": {
+                "type": "object", "required": ["type", "message"],
+                "properties": {"type": {"type": "string"}, "message": {"type": "string"}}}}},
+        }},
+    }

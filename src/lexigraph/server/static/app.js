@@ -1,0 +1,558 @@
+// lexigraph's page: search, board and grid views over the server's own JSON API (no other host, no build step).
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const state = { commands: {}, lexicon: "", limits: { max_results: 1000 } };
+
+// ---------------------------------------------------------------------------------------------- API
+
+async function api(name, body, signal) {
+  const payload = Object.assign({}, body);
+  if (state.lexicon) payload.lexicon = state.lexicon;
+  const r = await fetch("/api/" + name, {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(payload), signal,
+  });
+  const doc = await r.json();
+  if (!r.ok) throw new Error((doc.error && doc.error.message) || r.statusText);
+  return doc;
+}
+
+function has(name) { return Object.prototype.hasOwnProperty.call(state.commands, name); }
+function paramNames(name) { return has(name) ? state.commands[name].params.map((p) => p.name) : []; }
+function firstParam(name, candidates) {
+  const names = paramNames(name);
+  for (const c of candidates) if (names.includes(c)) return c;
+  const pos = state.commands[name] && state.commands[name].params.find((p) => p.required);
+  return pos ? pos.name : candidates[0];
+}
+function wordOf(r) { return typeof r === "string" ? r : (r.word || r.alphagram || ""); }
+function setStatus(el, text, error) { el.textContent = text; el.classList.toggle("error", !!error); }
+
+// --------------------------------------------------------------------------------------------- tabs
+
+const TABS = ["search", "board", "grid"];
+function showTab(name, focus) {
+  for (const t of TABS) {
+    const on = t === name;
+    $("tab-" + t).setAttribute("aria-selected", on);
+    $("tab-" + t).tabIndex = on ? 0 : -1;
+    $("view-" + t).hidden = !on;
+  }
+  if (focus) $("tab-" + name).focus();
+  if (location.hash !== "#" + name) history.replaceState(null, "", "#" + name);
+}
+for (const t of TABS) {
+  $("tab-" + t).addEventListener("click", () => showTab(t));
+  $("tab-" + t).addEventListener("keydown", (e) => {
+    const i = TABS.indexOf(t);
+    if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+      e.preventDefault();
+      showTab(TABS[(i + (e.key === "ArrowRight" ? 1 : TABS.length - 1)) % TABS.length], true);
+    }
+  });
+}
+
+// ------------------------------------------------------------------------------------------- search
+
+const MODES = [
+  { id: "match", label: "Pattern", cmd: "match", field: ["pattern"], help: "? any tile, * any run, [abc] a set, @ vowel, # consonant", placeholder: "??mo??t" },
+  { id: "anagram", label: "Anagram", cmd: "anagram", field: ["rack"], help: "tiles of a rack; ? is a blank, a trailing * asks for longer words", placeholder: "aelrst?" },
+  { id: "search", label: "Study search", cmd: "search", field: ["expr", "expression", "query"], help: "conditions combined with and / or (see docs/search.md)", placeholder: "length 7 and hooks s" },
+  { id: "words", label: "Prefix", cmd: "words", field: ["prefix"], help: "words that start with these tiles", placeholder: "qu" },
+];
+const search = { page: 0, size: 100, seq: 0, ctrl: null, timer: 0, total: 0, results: [] };
+
+function searchMode() { return MODES.find((m) => m.id === $("search-mode").value) || MODES[0]; }
+
+function setupSearch() {
+  const sel = $("search-mode");
+  sel.innerHTML = "";
+  for (const m of MODES) {
+    const usable = has(m.cmd) || (m.id === "match");    // patterns fall back to the Datamuse route
+    if (!usable) continue;
+    const o = document.createElement("option");
+    o.value = m.id; o.textContent = m.label;
+    sel.appendChild(o);
+  }
+  const onMode = () => { const m = searchMode(); $("search-help").textContent = m.help; $("search-input").placeholder = m.placeholder; runSearch(0); };
+  sel.addEventListener("change", onMode);
+  $("search-input").addEventListener("input", () => { clearTimeout(search.timer); search.timer = setTimeout(() => runSearch(0), 120); });
+  $("search-input").addEventListener("keydown", (e) => { if (e.key === "Enter") { clearTimeout(search.timer); runSearch(0); } });
+  $("search-prev").addEventListener("click", () => runSearch(search.page - 1));
+  $("search-next").addEventListener("click", () => runSearch(search.page + 1));
+  onMode();
+}
+
+async function fetchPage(mode, text, offset, limit, signal) {
+  // Paged on the server when the command takes offset/limit; otherwise the (capped) list is paged here.
+  if (!has(mode.cmd)) {
+    const r = await fetch("/words?" + new URLSearchParams({ sp: text, max: state.limits.max_results, lexicon: state.lexicon }), { signal });
+    const doc = await r.json();
+    if (!r.ok) throw new Error(doc.error.message);
+    return { words: doc.slice(offset, offset + limit).map((d) => ({ word: d.word })), total: doc.length, capped: doc.length >= state.limits.max_results };
+  }
+  const names = paramNames(mode.cmd);
+  const body = {};
+  body[firstParam(mode.cmd, mode.field)] = text;
+  const serverPaged = names.includes("offset") && names.includes("limit");
+  if (serverPaged) { body.offset = offset; body.limit = limit; }
+  const doc = await api(mode.cmd, body, signal);
+  let rows = doc.results || [];
+  if (rows.length && rows[0].words && !rows[0].word) {   // grouped results (alphagram groups): flatten
+    rows = rows.flatMap((g) => g.words.map((w) => (typeof w === "string" ? { word: w } : w)));
+  }
+  const total = doc.total != null ? doc.total : rows.length;
+  if (!serverPaged) rows = rows.slice(offset, offset + limit);
+  return { words: rows, total, capped: !!doc.truncated };
+}
+
+async function runSearch(page) {
+  const text = $("search-input").value.trim();
+  const mode = searchMode();
+  const seq = ++search.seq;
+  if (search.ctrl) search.ctrl.abort();
+  const list = $("search-results");
+  if (!text) { list.innerHTML = ""; setStatus($("search-status"), ""); updatePager(0, 0); return; }
+  search.ctrl = new AbortController();
+  setStatus($("search-status"), "searching…");
+  try {
+    const got = await fetchPage(mode, text, page * search.size, search.size, search.ctrl.signal);
+    if (seq !== search.seq) return;
+    search.page = page;
+    list.innerHTML = "";
+    for (const r of got.words) {
+      const li = document.createElement("li");
+      li.textContent = wordOf(r);
+      const extra = r.score != null ? r.score : (r.probability_rank != null ? "#" + r.probability_rank : null);
+      if (r.hooks) { const s = document.createElement("small"); s.textContent = r.hooks.front != null ? `${r.hooks.front || ""}·${r.hooks.back || ""}` : String(r.hooks); li.appendChild(s); }
+      else if (extra != null && mode.id !== "match") { const s = document.createElement("small"); s.textContent = extra; li.appendChild(s); }
+      list.appendChild(li);
+    }
+    const n = got.total;
+    setStatus($("search-status"), n === 0 ? "no words" : `${n.toLocaleString()} word${n === 1 ? "" : "s"}${got.capped ? " (the server's limit; narrow the search)" : ""}`);
+    updatePager(page, n);
+  } catch (err) {
+    if (err.name === "AbortError" || seq !== search.seq) return;
+    list.innerHTML = "";
+    setStatus($("search-status"), err.message, true);
+    updatePager(0, 0);
+  }
+}
+
+function updatePager(page, total) {
+  const pages = Math.ceil(total / search.size);
+  $("search-prev").disabled = page <= 0;
+  $("search-next").disabled = page + 1 >= pages;
+  $("search-page").textContent = pages > 1 ? `page ${page + 1} of ${pages}` : "";
+}
+
+// ------------------------------------------------------------------------------------- cell editors
+
+// One keyboard model for the board and the grid: arrows move, letters type and advance, Space turns,
+// Backspace clears and steps back, Home/End jump along the line.
+function makeCells(container, rows, cols, onKey) {
+  container.innerHTML = "";
+  container.style.gridTemplateColumns = `repeat(${cols}, var(--cell))`;
+  const cells = [];
+  for (let r = 0; r < rows; r++) {
+    const row = document.createElement("div");
+    row.setAttribute("role", "row");
+    row.style.display = "contents";
+    for (let c = 0; c < cols; c++) {
+      const d = document.createElement("div");
+      d.className = "cell";
+      d.setAttribute("role", "gridcell");
+      d.tabIndex = -1;
+      d.dataset.r = r; d.dataset.c = c;
+      d.addEventListener("keydown", (e) => onKey(e, r, c));
+      row.appendChild(d);
+      cells.push(d);
+    }
+    container.appendChild(row);
+  }
+  return cells;
+}
+
+function moveBy(ed, dr, dc) {
+  const r = Math.min(ed.rows - 1, Math.max(0, ed.r + dr));
+  const c = Math.min(ed.cols - 1, Math.max(0, ed.c + dc));
+  focusCell(ed, r, c);
+}
+function focusCell(ed, r, c) {
+  const old = ed.cells[ed.r * ed.cols + ed.c];
+  old.tabIndex = -1; old.classList.remove("cursor-across", "cursor-down");
+  ed.r = r; ed.c = c;
+  const cell = ed.cells[r * ed.cols + c];
+  cell.tabIndex = 0;
+  cell.classList.add(ed.across ? "cursor-across" : "cursor-down");
+  cell.focus();
+  if (ed.onMove) ed.onMove();
+}
+function editorKeys(ed, e, r, c, put) {
+  ed.r = r; ed.c = c;
+  const step = ed.across ? [0, 1] : [1, 0];
+  const k = e.key;
+  if (k === "ArrowUp" || k === "ArrowDown" || k === "ArrowLeft" || k === "ArrowRight") {
+    e.preventDefault();
+    const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[k];
+    if (e.shiftKey && ed.onExtend) { ed.onExtend(d[0], d[1]); return; }
+    moveBy(ed, d[0], d[1]);
+  } else if (k === " ") {
+    e.preventDefault(); ed.across = !ed.across; focusCell(ed, r, c);
+  } else if (k === "Backspace" || k === "Delete") {
+    e.preventDefault(); put(r, c, ""); if (k === "Backspace") moveBy(ed, -step[0], -step[1]);
+  } else if (k === "Home") { e.preventDefault(); focusCell(ed, ed.across ? r : 0, ed.across ? 0 : c); }
+  else if (k === "End") { e.preventDefault(); focusCell(ed, ed.across ? r : ed.rows - 1, ed.across ? ed.cols - 1 : c); }
+  else if (k.length === 1 && /\p{L}/u.test(k) && !e.ctrlKey && !e.metaKey && !e.altKey) {
+    e.preventDefault(); put(r, c, k, e.shiftKey); moveBy(ed, step[0], step[1]);
+  } else return false;
+  return true;
+}
+
+// -------------------------------------------------------------------------------------------- board
+
+// Standard 15x15 premium squares: T triple word, D double word, t triple letter, d double letter.
+const PREMIUMS = [
+  "T..d...T...d..T", ".D...t...t...D.", "..D...d.d...D..", "d..D...d...D..d", "....D.....D....",
+  ".t...t...t...t.", "..d...d.d...d..", "T..d...D...d..T", "..d...d.d...d..", ".t...t...t...t.",
+  "....D.....D....", "d..D...d...D..d", "..D...d.d...D..", ".D...t...t...D.", "T..d...T...d..T",
+];
+const board = { rows: 15, cols: 15, r: 7, c: 7, across: true, cells: [], tiles: [], moves: [], chosen: -1 };
+
+function setupBoard() {
+  board.tiles = Array.from({ length: 15 * 15 }, () => null);
+  board.cells = makeCells($("board"), 15, 15, (e, r, c) => editorKeys(board, e, r, c, putTile));
+  board.cells.forEach((d, i) => d.addEventListener("click", () => focusCell(board, Math.floor(i / 15), i % 15)));
+  board.cells[7 * 15 + 7].tabIndex = 0;
+  drawBoard();
+  $("rack-form").addEventListener("submit", findMoves);
+  $("board-clear").addEventListener("click", () => { board.tiles.fill(null); board.moves = []; board.chosen = -1; $("moves").innerHTML = ""; drawBoard(); });
+  $("board-play").addEventListener("click", playChosen);
+  const list = $("moves");
+  list.addEventListener("keydown", (e) => {
+    if (!board.moves.length) return;
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") { e.preventDefault(); chooseMove(Math.max(0, Math.min(board.moves.length - 1, board.chosen + (e.key === "ArrowDown" ? 1 : -1)))); }
+    else if (e.key === "Enter") { e.preventDefault(); playChosen(); }
+  });
+  if (!has("moves")) setStatus($("moves-status"), "This server has no moves command yet: the board can be edited, not analysed.");
+}
+
+function putTile(r, c, k, blank) {
+  board.tiles[r * 15 + c] = k ? { tile: k.toLowerCase(), blank: !!blank } : null;
+  board.moves = []; board.chosen = -1; $("moves").innerHTML = ""; $("board-play").disabled = true;
+  drawBoard();
+}
+
+function drawBoard(preview) {
+  const placed = new Map();
+  if (preview) for (const t of preview.tiles || []) placed.set(t.r * 15 + t.c, t);
+  board.cells.forEach((d, i) => {
+    const prem = PREMIUMS[Math.floor(i / 15)][i % 15];
+    const t = placed.get(i) || board.tiles[i];
+    d.className = "cell" + (d.tabIndex === 0 ? (board.across ? " cursor-across" : " cursor-down") : "");
+    if (t) {
+      d.classList.add("tile"); if (t.blank) d.classList.add("blank"); if (placed.has(i)) d.classList.add("new");
+      d.textContent = t.tile;
+    } else {
+      d.textContent = "";
+      const cls = { T: "tw", D: "dw", t: "tl", d: "dl" }[prem];
+      if (cls) d.classList.add(cls);
+    }
+    d.setAttribute("aria-label", `${String.fromCharCode(65 + (i % 15))}${Math.floor(i / 15) + 1}${t ? " " + t.tile + (t.blank ? " blank" : "") : ""}`);
+  });
+}
+
+function boardText() {
+  // The plain board format: one line per row, '.' empty, upper case tiles, lower case blanks.
+  const lines = [];
+  for (let r = 0; r < 15; r++) {
+    let s = "";
+    for (let c = 0; c < 15; c++) {
+      const t = board.tiles[r * 15 + c];
+      s += !t ? "." : (t.tile.length > 1 ? "[" + t.tile.toUpperCase() + "]" : (t.blank ? t.tile.toLowerCase() : t.tile.toUpperCase()));
+    }
+    lines.push(s);
+  }
+  return lines.join("\n");
+}
+
+function colIndex(col) { return typeof col === "number" ? col - 1 : col.toUpperCase().charCodeAt(0) - 65; }
+
+function moveTiles(m) {
+  // Each placed tile: {row (1-based), col (letter or 1-based number), tile, blank}.
+  return (m.tiles || []).filter((t) => typeof t === "object").map((t) => ({ r: t.row - 1, c: colIndex(t.col), tile: t.tile, blank: !!t.blank }));
+}
+
+async function findMoves() {
+  if (!has("moves")) return;
+  const rack = $("rack").value.trim();
+  if (!rack) { setStatus($("moves-status"), "Give a rack first.", true); $("rack").focus(); return; }
+  setStatus($("moves-status"), "finding moves…");
+  const body = {};
+  body[firstParam("moves", ["position", "board", "cgp"])] = boardText();
+  body.rack = rack;
+  const names = paramNames("moves");
+  if (names.includes("top")) body.top = 50; else if (names.includes("limit")) body.limit = 50;
+  try {
+    const doc = await api("moves", body);
+    board.moves = (doc.results || []).filter((m) => (m.kind || "play") === "play");
+    const list = $("moves");
+    list.innerHTML = "";
+    board.moves.forEach((m, i) => {
+      const li = document.createElement("li");
+      li.setAttribute("role", "option");
+      li.id = "move-" + i;
+      li.innerHTML = `<span class="pos"></span><span class="word"></span><span class="score"></span>`;
+      li.querySelector(".pos").textContent = m.position || "";
+      li.querySelector(".word").textContent = m.notation ? m.notation.split(" ").slice(1).join(" ") : m.word;
+      li.querySelector(".score").textContent = m.score;
+      li.addEventListener("click", () => { chooseMove(i); list.focus(); });
+      list.appendChild(li);
+    });
+    setStatus($("moves-status"), board.moves.length ? `${doc.total || board.moves.length} moves; best ${board.moves[0].notation || board.moves[0].word} for ${board.moves[0].score}` : "no move for this rack");
+    if (board.moves.length) chooseMove(0);
+  } catch (err) { setStatus($("moves-status"), err.message, true); }
+}
+
+function chooseMove(i) {
+  board.chosen = i;
+  [...$("moves").children].forEach((li, j) => li.setAttribute("aria-selected", i === j));
+  const li = $("move-" + i);
+  if (li) { li.scrollIntoView({ block: "nearest" }); $("moves").setAttribute("aria-activedescendant", li.id); }
+  const m = board.moves[i];
+  drawBoard({ tiles: moveTiles(m) });
+  $("board-caption").textContent = `${m.notation || m.word}: ${m.score} points${m.leave ? ", leave " + m.leave : ""}${m.words && m.words.length > 1 ? "; also " + m.words.slice(1).join(", ") : ""}`;
+  $("board-play").disabled = false;
+}
+
+function playChosen() {
+  const m = board.moves[board.chosen];
+  if (!m) return;
+  for (const t of moveTiles(m)) board.tiles[t.r * 15 + t.c] = { tile: t.tile, blank: t.blank };
+  board.moves = []; board.chosen = -1; $("moves").innerHTML = ""; $("board-play").disabled = true;
+  $("board-caption").textContent = "";
+  drawBoard();
+}
+
+// --------------------------------------------------------------------------------------------- grid
+
+const grid = { rows: 5, cols: 5, r: 0, c: 0, across: true, cells: [], v: [], filled: new Set(), anchor: null, region: null, seq: 0 };
+
+function setupGrid() {
+  newGrid();
+  $("grid-new").addEventListener("click", newGrid);
+  $("grid-clear").addEventListener("click", () => { grid.v = grid.v.map((x) => (x === "#" ? "#" : "")); grid.filled.clear(); drawGrid(); });
+  $("grid-fill").addEventListener("click", () => fillGrid(false));
+  $("grid-fill-region").addEventListener("click", () => fillGrid(true));
+  $("candidates").addEventListener("keydown", (e) => {
+    const items = [...$("candidates").children];
+    if (!items.length) return;
+    let i = items.findIndex((li) => li.getAttribute("aria-selected") === "true");
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") { e.preventDefault(); i = Math.max(0, Math.min(items.length - 1, i + (e.key === "ArrowDown" ? 1 : -1))); selectCandidate(i); }
+    else if (e.key === "Enter" && i >= 0) { e.preventDefault(); writeSlot(items[i].dataset.word); }
+  });
+  if (!has("fill")) { $("grid-fill").disabled = true; $("grid-fill-region").disabled = true; }
+}
+
+function newGrid() {
+  grid.rows = Math.max(2, Math.min(25, +$("grid-rows").value || 5));
+  grid.cols = Math.max(2, Math.min(25, +$("grid-cols").value || 5));
+  grid.v = Array.from({ length: grid.rows * grid.cols }, () => "");
+  grid.filled = new Set(); grid.region = null; grid.anchor = null; grid.r = 0; grid.c = 0;
+  grid.cells = makeCells($("grid"), grid.rows, grid.cols, gridKey);
+  grid.cells.forEach((d) => d.addEventListener("mousedown", () => { grid.wasFocused = document.activeElement === d; }));
+  grid.cells.forEach((d, i) => d.addEventListener("click", (e) => {
+    const r = Math.floor(i / grid.cols), c = i % grid.cols;
+    if (e.shiftKey) { extendRegion(r, c); return; }
+    if (r === grid.r && c === grid.c && grid.wasFocused) grid.across = !grid.across;
+    grid.region = null; focusCell(grid, r, c);
+  }));
+  grid.onMove = () => { drawGrid(); showCandidates(); };
+  grid.onExtend = (dr, dc) => extendRegion(Math.min(grid.rows - 1, Math.max(0, (grid.region ? grid.region.r2 : grid.r) + dr)), Math.min(grid.cols - 1, Math.max(0, (grid.region ? grid.region.c2 : grid.c) + dc)));
+  grid.cells[0].tabIndex = 0;
+  drawGrid(); showCandidates();
+}
+
+function extendRegion(r2, c2) {
+  if (!grid.region) grid.region = { r1: grid.r, c1: grid.c, r2, c2 }; else { grid.region.r2 = r2; grid.region.c2 = c2; }
+  drawGrid();
+  grid.cells[r2 * grid.cols + c2].focus();
+}
+function regionBox() {
+  const g = grid.region; if (!g) return null;
+  return { top: Math.min(g.r1, g.r2), left: Math.min(g.c1, g.c2), bottom: Math.max(g.r1, g.r2), right: Math.max(g.c1, g.c2) };
+}
+
+function gridKey(e, r, c) {
+  if (e.key === "#" || e.key === ".") {
+    e.preventDefault();
+    const i = r * grid.cols + c;
+    grid.v[i] = grid.v[i] === "#" ? "" : "#"; grid.filled.delete(i);
+    const step = grid.across ? [0, 1] : [1, 0];
+    drawGrid(); moveBy(grid, step[0], step[1]);
+    return;
+  }
+  if (!e.shiftKey && e.key.startsWith("Arrow")) grid.region = null;
+  editorKeys(grid, e, r, c, (rr, cc, k) => { const i = rr * grid.cols + cc; if (grid.v[i] !== "#" || k) grid.v[i] = k.toLowerCase(); grid.filled.delete(i); drawGrid(); showCandidates(); });
+}
+
+function slotCells(r, c, across) {
+  const at = (rr, cc) => grid.v[rr * grid.cols + cc];
+  if (at(r, c) === "#") return [];
+  let [dr, dc] = across ? [0, 1] : [1, 0];
+  let r0 = r, c0 = c;
+  while (r0 - dr >= 0 && c0 - dc >= 0 && at(r0 - dr, c0 - dc) !== "#") { r0 -= dr; c0 -= dc; }
+  const cells = [];
+  for (let rr = r0, cc = c0; rr < grid.rows && cc < grid.cols && at(rr, cc) !== "#"; rr += dr, cc += dc) cells.push([rr, cc]);
+  return cells.length >= 2 ? cells : [];
+}
+
+function numbering() {
+  // Standard crossword numbering: a cell starts an entry when a slot of two or more begins there.
+  const nums = new Map(); let n = 0;
+  for (let r = 0; r < grid.rows; r++) for (let c = 0; c < grid.cols; c++) {
+    if (grid.v[r * grid.cols + c] === "#") continue;
+    const open = (rr, cc) => rr >= 0 && cc >= 0 && rr < grid.rows && cc < grid.cols && grid.v[rr * grid.cols + cc] !== "#";
+    const a = !open(r, c - 1) && open(r, c + 1), d = !open(r - 1, c) && open(r + 1, c);
+    if (a || d) nums.set(r * grid.cols + c, ++n);
+  }
+  return nums;
+}
+
+function slotName(cells, across) {
+  if (!cells.length) return "";
+  const [r, c] = cells[0];
+  return `${numbering().get(r * grid.cols + c)}${across ? "A" : "D"}`;
+}
+
+function drawGrid() {
+  const slot = new Set(slotCells(grid.r, grid.c, grid.across).map(([r, c]) => r * grid.cols + c));
+  const box = regionBox();
+  const nums = numbering();
+  grid.cells.forEach((d, i) => {
+    const r = Math.floor(i / grid.cols), c = i % grid.cols, v = grid.v[i];
+    d.className = "cell";
+    if (i === grid.r * grid.cols + grid.c) d.classList.add(grid.across ? "cursor-across" : "cursor-down");
+    if (v === "#") d.classList.add("block"); else if (slot.has(i)) d.classList.add("inslot");
+    if (grid.filled.has(i)) d.classList.add("filled");
+    if (box && r >= box.top && r <= box.bottom && c >= box.left && c <= box.right) d.classList.add("region");
+    d.textContent = v === "#" ? "" : v;
+    if (nums.has(i)) { const s = document.createElement("span"); s.className = "num"; s.textContent = nums.get(i); d.appendChild(s); }
+    d.setAttribute("aria-label", `row ${r + 1} column ${c + 1}: ${v === "#" ? "block" : v || "empty"}`);
+  });
+}
+
+function gridText() {
+  const lines = [];
+  for (let r = 0; r < grid.rows; r++) {
+    let s = "";
+    for (let c = 0; c < grid.cols; c++) { const v = grid.v[r * grid.cols + c]; s += v === "#" ? "#" : v ? (v.length > 1 ? "[" + v + "]" : v) : "."; }
+    lines.push(s);
+  }
+  return lines.join("\n") + "\n";
+}
+
+function showCandidates() {
+  // The title at once; the list a moment later, so typing a word asks the server once, not per letter.
+  const cells = slotCells(grid.r, grid.c, grid.across);
+  const seq = ++grid.seq;
+  $("candidates").innerHTML = "";
+  clearTimeout(grid.timer);
+  if (!cells.length) { $("slot-title").textContent = "Candidates"; return; }
+  const name = slotName(cells, grid.across);
+  const pattern = cells.map(([r, c]) => grid.v[r * grid.cols + c] || "?").join("");
+  $("slot-title").textContent = `Candidates for ${name} (${pattern})`;
+  grid.timer = setTimeout(() => loadCandidates(seq, name, pattern), 120);
+}
+
+async function loadCandidates(seq, name, pattern) {
+  const list = $("candidates");
+  try {
+    let words;
+    if (has("fill") && paramNames("fill").includes("suggest")) {
+      const body = { suggest: name }; body[firstParam("fill", ["grid_text", "grid", "text"])] = gridText();
+      const doc = await api("fill", body);
+      words = (doc.results || []).map((r) => ({ word: wordOf(r), note: r.score }));
+    } else if (has("match")) {
+      const body = {}; body[firstParam("match", ["pattern", "patterns"])] = pattern;
+      if (paramNames("match").includes("limit")) body.limit = 200;
+      words = ((await api("match", body)).results || []).map((r) => ({ word: wordOf(r) }));
+    } else {
+      const r = await fetch("/words?" + new URLSearchParams({ sp: pattern, max: 200, lexicon: state.lexicon }));
+      words = (await r.json()).map((d) => ({ word: d.word }));
+    }
+    if (seq !== grid.seq) return;
+    words.slice(0, 200).forEach((w, i) => {
+      const li = document.createElement("li");
+      li.textContent = w.word; li.dataset.word = w.word; li.setAttribute("role", "option"); li.id = "cand-" + i;
+      li.addEventListener("click", () => writeSlot(w.word));
+      list.appendChild(li);
+    });
+    if (!words.length) list.innerHTML = "<li>no word fits</li>";
+  } catch (err) { if (seq === grid.seq) list.innerHTML = `<li class="error"></li>`, list.firstChild.textContent = err.message; }
+}
+
+function selectCandidate(i) {
+  [...$("candidates").children].forEach((li, j) => li.setAttribute("aria-selected", i === j));
+  const li = $("cand-" + i); if (li) { li.scrollIntoView({ block: "nearest" }); $("candidates").setAttribute("aria-activedescendant", li.id); }
+}
+
+function writeSlot(word) {
+  const cells = slotCells(grid.r, grid.c, grid.across);
+  const tiles = [...word];
+  if (tiles.length !== cells.length) return;
+  cells.forEach(([r, c], k) => { grid.v[r * grid.cols + c] = tiles[k]; });
+  drawGrid(); showCandidates();
+}
+
+function applyFill(doc) {
+  // A fill answers the grid (rows of text) and/or its entries; either is drawn.
+  let rows = doc.grid || (doc.fill && doc.fill.grid);
+  if (typeof rows === "string") rows = rows.split("\n").filter((x) => x.length);
+  if (Array.isArray(rows) && rows.length === grid.rows) {
+    rows.forEach((row, r) => {
+      const toks = row.match(/\[[^\]]+\]|./gu) || [];
+      toks.forEach((t, c) => { const i = r * grid.cols + c; const v = t.replace(/[[\]]/g, "").toLowerCase(); if (grid.v[i] !== "#" && v !== "." && v !== "#" && grid.v[i] !== v) { grid.v[i] = v; grid.filled.add(i); } });
+    });
+    return true;
+  }
+  return false;
+}
+
+async function fillGrid(regionOnly) {
+  if (!has("fill")) return;
+  const body = {}; body[firstParam("fill", ["grid_text", "grid", "text"])] = gridText();
+  if (regionOnly) {
+    const b = regionBox();
+    if (b) body.region = `r${b.top + 1}c${b.left + 1}:r${b.bottom + 1}c${b.right + 1}`;
+    else { const cells = slotCells(grid.r, grid.c, grid.across); if (!cells.length) return; body.region = slotName(cells, grid.across); }
+  }
+  setStatus($("grid-status"), "filling…");
+  try {
+    const doc = await api("fill", body);
+    if (applyFill(doc)) { drawGrid(); showCandidates(); }
+    const done = doc.status === "filled";
+    const text = done ? `filled ${doc.count} slots${doc.lowest_priority != null ? `; lowest priority ${doc.lowest_priority}, mean ${doc.mean_priority}` : ""}`
+      : doc.status === "no_fill" ? `no fill exists: ${doc.reason || ""}` : "no fill found within the time limit";
+    setStatus($("grid-status"), text, !done);
+  } catch (err) { setStatus($("grid-status"), err.message, true); }
+}
+
+// --------------------------------------------------------------------------------------------- start
+
+async function start() {
+  const r = await fetch("/api");
+  const info = await r.json();
+  for (const c of info.commands) state.commands[c.name] = c;
+  state.limits = info.limits;
+  const sel = $("lexicon");
+  for (const l of info.lexicons) { const o = document.createElement("option"); o.value = l.name; o.textContent = `${l.name} (${l.words.toLocaleString()})`; sel.appendChild(o); }
+  state.lexicon = info.default_lexicon;
+  sel.value = state.lexicon;
+  sel.addEventListener("change", () => { state.lexicon = sel.value; runSearch(0); showCandidates(); });
+  setupSearch(); setupBoard(); setupGrid();
+  const tab = location.hash.slice(1);
+  showTab(TABS.includes(tab) ? tab : "search");
+  document.body.dataset.ready = "1";
+}
+start();

@@ -1,0 +1,145 @@
+"""The fill command, through Command.run (the command line builds on the same description)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lexigraph.commands import Context, all_commands
+from lexigraph.commands.fill import EXIT_NO_FILL, FILL, exit_status
+from lexigraph.errors import LexiconError
+from lexigraph.grid import Grid
+
+
+
+def _verifier():
+    # the tests run with --import-mode=importlib: load the sibling module by path
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location("fill_tests", Path(__file__).with_name("test_fill.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.verify
+
+
+verify = _verifier()
+
+
+@pytest.fixture
+def grid_file(tmp_path):
+    path = tmp_path / "g.txt"
+    path.write_text("....\n....\n....\n")
+    return path
+
+
+def run(**params):
+    return FILL.run(Context(), params)
+
+
+def test_registered():
+    assert FILL in all_commands()
+    names = {p.name for p in FILL.params}
+    assert {"grid", "min_priority", "seed", "timeout", "allow_repeats", "region", "suggest", "output"} <= names
+
+
+def test_fill_document_and_output(enable, grid_file, tmp_path):
+    before = grid_file.read_bytes()
+    out = tmp_path / "out.ipuz"
+    doc = run(grid=str(grid_file), seed=4, output=str(out))
+    assert doc["command"] == "fill" and doc["status"] == "filled"
+    assert doc["count"] == len(doc["results"]) == 7
+    assert exit_status(doc) == 0 and FILL.found(doc)
+    assert grid_file.read_bytes() == before
+    filled = Grid.read(out)
+    assert filled == Grid.from_text("\n".join(doc["grid"]))
+    assert verify(enable, Grid.read(grid_file), filled) == []
+    assert {r["word"] for r in doc["results"]} == {"".join(filled.word(s)) for s in filled.slots()}
+    json.dumps(doc)
+    lines = list(FILL.text(doc))
+    assert lines[:3] == doc["grid"] and lines[-1].startswith("filled 7 slots")
+
+
+def test_no_fill_has_its_own_exit_status(tmp_path):
+    path = tmp_path / "g.txt"
+    path.write_text("qz.\n...\n")
+    doc = run(grid=str(path))
+    assert doc["status"] == "no_fill" and exit_status(doc) == EXIT_NO_FILL == 3
+    assert doc["culprits"] == ["1A"]
+    assert list(FILL.text(doc)) == ["no fill exists: no word fits 1A (QZ?)"]
+
+
+def test_timeout_status(tmp_path):
+    path = tmp_path / "g.txt"
+    path.write_text("\n".join(["......"] * 6))
+    doc = run(grid=str(path), timeout=1e-9)
+    assert doc["status"] == "timeout" and exit_status(doc) == 1
+
+
+def test_suggest_and_region(grid_file):
+    doc = run(grid=str(grid_file), suggest="2d", limit=5)
+    assert doc["suggest"] == "2D" and doc["count"] == 5
+    scores = [r["score"] for r in doc["results"]]
+    assert scores == sorted(scores, reverse=True)
+    assert set(doc["results"][0]["crossings"]) == {"1A", "5A", "6A"}
+    doc = run(grid=str(grid_file), region="1A")
+    assert doc["status"] == "filled" and [r["slot"] for r in doc["results"]] == ["1A"]
+    assert doc["grid"][1:] == ["....", "...."]
+
+
+def test_http_grid_text():
+    doc = FILL.run(Context(), {"grid_text": "c..\n...\n..."})
+    assert doc["status"] == "filled"
+    doc = FILL.run(Context(), {"grid_text": json.dumps(Grid.from_text("c..\n...\n...").to_ipuz())})
+    assert doc["status"] == "filled"
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"grid": "/nonexistent/g.txt"},
+        {"grid_text": "..\n."},
+        {"grid_text": "..\n..", "suggest": "7A"},
+        {"grid_text": "..\n..", "min_priority": 300},
+        {"grid_text": "..\n..", "region": "9,9:10,10"},
+        {"grid_text": "{not json"},
+        {},
+    ],
+)
+def test_errors_are_lexicon_errors(params):
+    with pytest.raises(LexiconError):
+        FILL.run(Context(), params)
+
+
+def test_output_never_overwrites_the_input(grid_file):
+    before = grid_file.read_bytes()
+    with pytest.raises(LexiconError, match="overwrite the input"):
+        run(grid=str(grid_file), output=str(grid_file))
+    assert grid_file.read_bytes() == before
+
+
+def test_docs_examples_run():
+    import doctest
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "docs" / "autofill.md"
+    failed, attempted = doctest.testfile(str(path), module_relative=False, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert attempted > 10 and failed == 0
+
+
+def test_documents_follow_the_schema(grid_file):
+    jsonschema = pytest.importorskip("jsonschema")
+    from pathlib import Path
+
+    schema = json.loads((Path(__file__).resolve().parents[1] / "docs" / "schema" / "fill.json").read_text())
+    docs = [
+        run(grid=str(grid_file)),
+        run(grid=str(grid_file), suggest="1A", limit=3),
+        FILL.run(Context(), {"grid_text": "qz.\n..."}),
+    ]
+    for doc in docs:
+        jsonschema.validate(json.loads(json.dumps(doc)), schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"command": "fill", "lexicon": "x", "results": [], "count": 0, "status": "maybe"}, schema)

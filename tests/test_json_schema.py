@@ -1,0 +1,138 @@
+"""Every registered command's JSON output validates against docs/schema/<command>.json."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+import pytest
+
+from lexigraph.cli import main
+from lexigraph.commands import all_commands
+
+jsonschema = pytest.importorskip("jsonschema")
+referencing = pytest.importorskip("referencing")
+
+SCHEMAS = Path(__file__).resolve().parents[1] / "docs" / "schema"
+COMMANDS = {c.name: c for c in all_commands()}
+
+
+def _registry():
+    resources = []
+    for path in SCHEMAS.glob("*.json"):
+        schema = json.loads(path.read_text())
+        resources.append((schema["$id"], referencing.Resource.from_contents(schema)))
+    return referencing.Registry().with_resources(resources)
+
+
+REGISTRY = _registry()
+
+
+def validator(name: str):
+    schema = json.loads((SCHEMAS / f"{name}.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema, registry=REGISTRY)
+
+
+def run_json(capsys, argv, mode="--json"):
+    code = main([*argv, mode])
+    out, err = capsys.readouterr()
+    assert code in (0, 1), (argv, err)
+    return code, out
+
+
+# Invocations of the core commands; every other registered command is run through its examples.
+CASES = {
+    "check": [["check", "dog", "qxz"], ["check", "QI"]],
+    "words": [["words", "--prefix", "zyz"], ["words", "--length", "2", "--limit", "3", "--offset", "1"],
+              ["words", "--prefix", "qz"]],
+    "children": [["children", "dude"], ["children"], ["children", "dude", "qz"]],
+    "info": [["info"]],
+    "stats": [["stats"]],
+    "anagram": [["anagram", "AALNST?", "--exact"], ["anagram", "top", "--show-blanks"],
+                ["anagram", "aalnst?", "--table"], ["anagram", "cat", "dog", "--sort", "length"]],
+    "match": [["match", "??mo??t"], ["match", "??mo??t", "--count"], ["match", "q*", "--limit", "2", "--scores"],
+              ["match", "zzzz?"]],
+    "cross": [["cross", "e???y", "2", "d???", "1"], ["cross", "zzz", "0", "qqq", "0"]],
+    "build": "files",
+    "export": "files",
+    "diff": "files",
+}
+
+
+@pytest.fixture
+def files(tmp_path):
+    a = tmp_path / "a.txt"
+    a.write_text("cat\ndog\nDog\nx1\nemu\n")
+    b = tmp_path / "b.txt"
+    b.write_text("cat\nemu\nyak\n")
+    return {
+        "build": [["build", str(a), "-o", str(tmp_path / "a.lex")]],
+        "export": [["export", str(a), "--format", "text", "-o", str(tmp_path / "a.out")]],
+        "diff": [["diff", str(a), str(b)], ["diff", str(a), str(b), "--only-a"], ["diff", str(a), str(a)]],
+    }
+
+
+def _example_argvs(cmd):
+    for example in cmd.examples:
+        if any(tok in example for tok in ("|", "&&", ">", "$(", "<")):
+            continue
+        argv = shlex.split(example)
+        if argv and argv[0] == "lexigraph":
+            yield [a for a in argv[1:] if a not in ("--json", "--jsonl")]
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_every_command_has_a_valid_schema(name):
+    assert (SCHEMAS / f"{name}.json").exists(), f"docs/schema/{name}.json is missing"
+    validator(name)
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_output_validates(name, capsys, files, tmp_path, monkeypatch):
+    v = validator(name)
+    envelope = validator("envelope")
+    case = CASES.get(name)
+    argvs = files[name] if case == "files" else case
+    if argvs is None:
+        monkeypatch.chdir(tmp_path)
+        argvs = []
+        for argv in _example_argvs(COMMANDS[name]):
+            code = main([*argv, "--json"])
+            capsys.readouterr()
+            if code in (0, 1):
+                argvs.append(argv)
+        assert argvs, f"none of {name}'s examples runs against the built-in lexicon; add one that does"
+    for argv in argvs:
+        _, out = run_json(capsys, argv)
+        doc = json.loads(out)
+        envelope.validate(doc)
+        v.validate(doc)
+        assert doc["command"] == name and doc["count"] == len(doc["results"])
+        for r in doc["results"]:
+            if "word" in r:
+                assert r["word"] == r["word"].lower()
+        if COMMANDS[name].writes_files:
+            continue
+        _, out = run_json(capsys, argv, "--jsonl")
+        lines = [json.loads(line) for line in out.splitlines()]
+        assert lines == doc["results"]
+
+
+def test_error_document(capsys):
+    code = main(["match", "[ab", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 2 and err.startswith("lexigraph: error:")
+    doc = json.loads(out)
+    validator("error").validate(doc)
+    assert doc["error"]["type"] == "QueryError"
+
+
+def test_schemas_reject_a_wrong_shape():
+    with pytest.raises(jsonschema.ValidationError):
+        validator("check").validate({"command": "check", "lexicon": "x", "invalid": 0, "count": 1,
+                                     "results": [{"word": "dog", "valid": "yes"}]})
+    with pytest.raises(jsonschema.ValidationError):
+        validator("children").validate({"command": "children", "lexicon": "x", "count": 1,
+                                        "results": [{"prefix": "dude", "tiles": ["$", "d"]}]})

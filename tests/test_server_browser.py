@@ -1,0 +1,189 @@
+"""The page in a real headless Chromium (Debian's), driven by Playwright: search, board and grid views.
+
+Screenshots of the three views go to ``build/screenshots/`` (or ``$LEXIGRAPH_SCREENSHOTS``).
+Skips with the reason when Playwright or the browser is missing: ``apt-get install chromium`` and
+``pip install -e '.[browser]'``; no browser is ever downloaded.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+pytest.importorskip("starlette", reason="the server needs the serve extra: pip install 'lexigraph[serve]'")
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed (pip install -e '.[browser]')")
+
+import lexigraph  # noqa: E402
+from lexigraph.commands import all_commands  # noqa: E402
+from lexigraph.server import create_app  # noqa: E402
+from lexigraph.server.background import serve_in_thread  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = os.environ.get("LEXIGRAPH_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+SHOTS = Path(os.environ.get("LEXIGRAPH_SCREENSHOTS", ROOT / "build" / "screenshots"))
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+
+COMMANDS = {c.name for c in all_commands()}
+
+
+@pytest.fixture(scope="module")
+def server():
+    with serve_in_thread(create_app()) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser_context():
+    profile = tempfile.mkdtemp(prefix="lexigraph-chromium-")
+    with sync_api.sync_playwright() as p:
+        try:
+            ctx = p.chromium.launch_persistent_context(
+                profile, executable_path=CHROMIUM, args=FLAGS, headless=True, viewport={"width": 1100, "height": 820})
+        except Exception as e:  # the browser is there but cannot start here
+            pytest.skip(f"Chromium did not start: {str(e).splitlines()[0]}")
+        yield ctx
+        ctx.close()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture()
+def page(browser_context, server):
+    pg = browser_context.new_page()
+    requests: list[str] = []
+    errors: list[str] = []
+    pg.on("request", lambda r: requests.append(r.url))
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(server + "/")
+    pg.wait_for_selector("body[data-ready='1']")
+    yield pg
+    # Nothing but the server itself was asked for anything, and no script failed.
+    origin = urlsplit(server).netloc
+    assert [u for u in requests if not u.startswith("data:") and urlsplit(u).netloc != origin] == []
+    assert errors == []
+    pg.close()
+
+
+def shot(pg, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    pg.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def words_shown(pg) -> list[str]:
+    return pg.eval_on_selector_all("#search-results li", "els => els.map(e => e.firstChild.textContent)")
+
+
+def test_typing_a_pattern_shows_the_words(page):
+    page.fill("#search-input", "??mo??t")
+    page.wait_for_function("document.querySelector('#search-status').textContent.includes('word')")
+    assert words_shown(page) == lexigraph.open().match("??mo??t")
+    # Results as you type: one more letter narrows the list without pressing anything.
+    page.fill("#search-input", "")
+    page.type("#search-input", "quixot*", delay=20)
+    n = len(lexigraph.open().match("quixot*"))
+    page.wait_for_function(f"document.querySelectorAll('#search-results li').length === {n}")
+    assert words_shown(page) == lexigraph.open().match("quixot*")
+    shot(page, "search")
+
+
+def test_paging_and_errors(page):
+    page.fill("#search-input", "*x")
+    page.wait_for_function("document.querySelector('#search-page').textContent.includes('page 1 of')")
+    first = words_shown(page)
+    page.click("#search-next")
+    page.wait_for_function("document.querySelector('#search-page').textContent.includes('page 2 of')")
+    second = words_shown(page)
+    expected = lexigraph.open().match("*x")
+    assert first + second == expected[: len(first) + len(second)] and len(first) == 100
+    page.fill("#search-input", "ab[")
+    page.wait_for_selector("#search-status.error")
+    assert "no closing" in page.inner_text("#search-status")
+
+
+def test_keyboard_alone(page):
+    # Tab order reaches the views; arrows switch tabs; typing on the grid needs no mouse.
+    page.focus("#tab-search")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.id") == "tab-grid"
+    assert page.is_visible("#grid") and not page.is_visible("#board")
+    page.focus("#grid .cell >> nth=0")
+    page.keyboard.type("ca")
+    page.keyboard.press("#")
+    assert page.eval_on_selector_all("#grid .cell", "els => els.slice(0, 3).map(e => e.classList.contains('block') ? '#' : e.firstChild ? e.firstChild.textContent : '')") == ["c", "a", "#"]
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("document.querySelector('#slot-title').textContent.includes('(ca')")
+    assert "Candidates for 1A (ca)" in page.inner_text("#slot-title")
+
+
+def test_phone_sized_screen(page):
+    page.set_viewport_size({"width": 375, "height": 740})
+    for tab in ("search", "board", "grid"):
+        page.click(f"#tab-{tab}")
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, f"{tab} view is wider than a phone screen by {overflow}px"
+    shot(page, "board-phone")
+    page.set_viewport_size({"width": 1100, "height": 820})
+
+
+def test_grid_candidates_are_the_slot_pattern(page):
+    page.click("#tab-grid")
+    page.fill("#grid-rows", "3")
+    page.fill("#grid-cols", "4")
+    page.click("#grid-new")
+    page.click("#grid .cell >> nth=0")
+    page.keyboard.type("zo")
+    try:
+        page.wait_for_function("document.querySelector('#slot-title').textContent.includes('zo??')", timeout=10000)
+    except sync_api.TimeoutError:
+        raise AssertionError(f"title: {page.inner_text('#slot-title')!r}, focus: "
+                             f"{page.evaluate('document.activeElement.outerHTML')}") from None
+    page.wait_for_function("document.querySelectorAll('#candidates li').length > 1")
+    shown = page.eval_on_selector_all("#candidates li", "els => els.map(e => e.textContent)")
+    assert sorted(shown) == sorted(lexigraph.open().match("zo??"))[:200] or set(shown) <= set(lexigraph.open().match("zo??"))
+    shot(page, "grid")
+
+
+@pytest.mark.skipif("moves" not in COMMANDS, reason="the moves command (issue 13) is not in this build's registry yet")
+def test_board_and_rack_show_the_best_move(page):
+    from lexigraph.game import Game
+    from lexigraph.movegen import generate
+    from lexigraph.position import Position
+
+    page.click("#tab-board")
+    page.click("#board .cell >> nth=112")        # H8, the centre
+    page.keyboard.type("cat")
+    page.fill("#rack", "AERST?S")
+    page.click("#moves-go")
+    page.wait_for_selector("#moves li")
+    best = generate(lexigraph.open(), Position.from_text(
+        "\n".join(["." * 15] * 7 + ["......." + "CAT" + "....."] + ["." * 15] * 7), Game.preset("scrabble")), "AERST?S")[0]
+    first = page.inner_text("#moves li >> nth=0")
+    assert str(best.score) in first
+    assert page.eval_on_selector_all("#board .cell.new", "els => els.length") == len(best.tiles)
+    shot(page, "board")
+
+
+@pytest.mark.skipif("fill" not in COMMANDS, reason="the fill command (issue 14) is not in this build's registry yet")
+def test_filling_a_small_grid_shows_a_valid_fill(page):
+    page.click("#tab-grid")
+    page.fill("#grid-rows", "4")
+    page.fill("#grid-cols", "4")
+    page.click("#grid-new")
+    page.click("#grid-fill")
+    page.wait_for_function("document.querySelectorAll('#grid .cell.filled').length === 16")
+    letters = page.eval_on_selector_all("#grid .cell", "els => els.map(e => e.firstChild.textContent)")
+    rows = ["".join(letters[i * 4:(i + 1) * 4]) for i in range(4)]
+    cols = ["".join(r[c] for r in rows) for c in range(4)]
+    lex = lexigraph.open()
+    assert all(w in lex for w in rows + cols), (rows, cols)
+    shot(page, "grid-filled")
