@@ -126,10 +126,9 @@ def _run_search(ctx: Context, p: Mapping[str, Any]) -> Document:
 
 
 def _hook_line(h: Mapping[str, Any], word: str, width: int) -> str:
-    from ..hooks import INNER
+    from ..hooks import hook_line
 
-    shown = f"{INNER if h['inner_front'] else ''}{word.upper()}{INNER if h['inner_back'] else ''}"
-    return f"{h['front']:>{width}} {shown} {h['back']}".rstrip() if width else f"{shown} {h['back']}".rstrip()
+    return hook_line(dict(h), word, width)
 
 
 def _text_search(doc: Document) -> Iterable[str]:
