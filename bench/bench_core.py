@@ -15,8 +15,7 @@ import time
 from common import TwlTable, data_file, measure, table, twl06_fixture
 
 import lexigraph
-from lexigraph import lexicon
-from lexigraph.fileformat import open_path
+from lexigraph import probe
 
 
 def memory_growth(kind: str, lex_path: str, words_path: str) -> dict[str, int]:

@@ -168,30 +168,37 @@ def test_every_argument_has_help_and_every_command_examples():
         assert all(e.startswith("lexigraph ") or "| lexigraph" in e for e in cmd.examples), cmd.name
 
 
-def test_every_example_parses():
-    """The examples each command shows are valid command lines (shell pipes and redirections aside)."""
+def shell_commands(example):
+    """The simple commands of a shell line, split at |, &&, ;, and with redirections dropped."""
     import shlex
 
+    lexer = shlex.shlex(example, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    out, current, skip = [], [], False
+    for token in lexer:
+        if skip:
+            skip = False
+            continue
+        if token in ("|", "&&", ";", "||"):
+            out.append(current)
+            current = []
+        elif token in (">", ">>", "<", "2>"):
+            skip = True
+        else:
+            current.append(token)
+    out.append(current)
+    return [c for c in out if c]
+
+
+def test_every_example_parses():
+    """The examples each command shows are valid command lines (shell pipes and redirections aside)."""
     from lexigraph.cli import build_parser
     from lexigraph.commands import all_commands
 
     parser = build_parser()
     for cmd in all_commands():
         for example in cmd.examples:
-            lexer = shlex.shlex(example, posix=True, punctuation_chars=True)
-            lexer.whitespace_split = True
-            commands: list[list[str]] = [[]]
-            skip = False
-            for token in lexer:  # a shell's own words: quoted '|' or '>' stay inside arguments
-                if token in ("|", "&&", ";"):
-                    commands.append([])
-                elif token in (">", ">>", "<", "2>"):
-                    skip = True
-                elif skip:
-                    skip = False
-                else:
-                    commands[-1].append(token)
-            for argv in commands:
-                if argv and argv[0] == "lexigraph":
+            for argv in shell_commands(example):
+                if argv[0] == "lexigraph":
                     args = parser.parse_args(argv[1:])
                     assert args.command == cmd.name, example

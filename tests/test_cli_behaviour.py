@@ -154,3 +154,60 @@ def test_start_up_imports_nothing_heavy(tmp_path):
     for argv in (["check", "dog"], ["-L", str(src), "check", "dog"]):
         proc = subprocess.run([sys.executable, "-c", code, *argv], env=env, capture_output=True, text=True)
         assert proc.stdout.strip() == "[]", (argv, proc.stdout, proc.stderr)
+
+
+# -- text, JSON and JSON lines tell the same story, and the exit status agrees ---------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_PATTERN = st.text(alphabet=st.sampled_from(list("abcdeqz?*@#")), min_size=1, max_size=5)
+_RACK = st.text(alphabet=st.sampled_from(list("aeinrstqz?")), min_size=1, max_size=5)
+
+
+def _three(argv):
+    import contextlib
+    import io
+
+    outs = []
+    for extra in ([], ["--json"], ["--jsonl"]):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main([*argv, *extra])
+        outs.append((code, out.getvalue()))
+    return outs
+
+
+@settings(max_examples=25)
+@given(pattern=_PATTERN)
+def test_match_outputs_agree(pattern):
+    (c1, text), (c2, doc), (c3, lines) = _three(["match", pattern, "--limit", "50"])
+    if c1 == 2:
+        assert c2 == c3 == 2
+        return
+    results = json.loads(doc)["results"]
+    words = [r["word"] for r in results]
+    assert text.splitlines() == words
+    assert [json.loads(x) for x in lines.splitlines()] == results
+    assert c1 == c2 == c3 == (0 if words else 1)
+    import re
+
+    regex = re.compile(pattern.replace("?", ".").replace("*", ".*").replace("@", "[aeiou]")
+                       .replace("#", "[^aeiou]") + r"\Z")
+    assert all(regex.match(w) for w in words)
+
+
+@settings(max_examples=25)
+@given(rack=_RACK)
+def test_anagram_outputs_agree(rack):
+    from collections import Counter
+
+    (c1, text), (c2, doc), (c3, lines) = _three(["anagram", rack])
+    results = json.loads(doc)["results"]
+    assert text.splitlines() == [r["word"] for r in results]
+    assert c1 == c2 == c3 == (0 if results else 1)
+    have = Counter(rack)
+    for r in results:  # every word fits the rack, blanks standing in for the missing tiles
+        need = Counter(r["word"]) - have
+        assert sum(need.values()) <= have["?"] and len(r["blanks"]) == sum(need.values())
+        assert r["display"].lower() == r["word"]

@@ -234,3 +234,32 @@ def test_check_many_on_any_iterable(enable):
     assert enable.check_many(words).tolist() == [True, False, False, False, True, True]
     assert enable.check_many([]).tolist() == []
     assert enable.check_many(np.array(["cat", "dog"])).tolist() == [True, True]
+
+
+@given(
+    st.lists(st.text(alphabet="abcxyzABCXYZ", min_size=1, max_size=7), min_size=1, max_size=40),
+    st.integers(1, 3),
+    st.integers(3, 8),
+)
+def test_vectorised_normalisation_is_the_loops(words, low, high):
+    """The whole-text path for plain ASCII lists writes the words and the report the general loop writes."""
+    from lexigraph import normalize as N
+    from lexigraph.sources import parse_lines
+
+    def run(fast: bool):
+        raw = parse_lines(words, "<w>")
+        try:
+            if fast:
+                return N._normalize_ascii_letters(raw, None, low, high, "fold", None)
+            return N.normalize(raw, min_length=low, max_length=high, rejects=[])  # rejects: the loop
+        except BuildError as e:
+            return str(e)
+
+    fast, loop = run(True), run(False)
+    if fast is None:  # mixed-case entries: the loop's case policy decides
+        assert any(w != w.lower() and w != w.upper() for w in words)
+        return
+    if isinstance(loop, str):
+        assert fast == loop
+        return
+    assert (fast.keys, fast.report.to_dict(), fast.alphabet) == (loop.keys, loop.report.to_dict(), loop.alphabet)

@@ -4,8 +4,9 @@ The convention (documented in docs/json.md, "Runnable examples"): fenced
 ``console`` blocks are run command by command (``$ `` lines; the lines up to
 the next command are the expected output; ``...`` as a line stands for any
 lines, inside a line for any text; ``# exit N`` ends a command whose exit
-status is N; ``> `` lines right after a command continue it), fenced ``pycon`` blocks run as doctests; both in a temporary
-directory shared by the blocks of one page. Blocks that use
+status is N; ``> `` lines right after a command continue it), fenced
+``pycon`` blocks run as doctests; both in a temporary directory shared by
+the blocks of one page. Blocks that use
 ``$LEXIGRAPH_SHARED_DATA`` are skipped when the real lists are absent.
 """
 
@@ -14,7 +15,6 @@ from __future__ import annotations
 import doctest
 import os
 import re
-import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").glob("*.md")])
 #: Pages whose examples are still indented blocks, being rewritten by their owner; their
 #: stray examples are reported as an expected failure, not hidden.
-NOT_YET_CONVERTED = {"format.md"}
+NOT_YET_CONVERTED: set[str] = set()
 FENCE = re.compile(r"^```([\w-]*)[^\n]*\n(.*?)^```\s*$", re.S | re.M)
 EXIT = re.compile(r"\s+#\s*exit (\d+)\s*$")
 
@@ -98,12 +98,14 @@ def run_console(body: str, where: str, cwd: Path, env: dict[str, str]) -> None:
         assert code == status, f"{where}: `{command}` exited {code}, the page says {status}\n{err}"
 
 
-def run_pycon(body: str, where: str, name: str, line: int) -> None:
+def run_pycon(body: str, where: str, name: str, line: int, globs: dict) -> None:
+    """Run a session; the sessions of one page share their names, as in a doctest file."""
     parser = doctest.DocTestParser()
-    test = parser.get_doctest(body, {"__name__": "__main__"}, name, where, line)
+    test = parser.get_doctest(body, globs, name, where, line)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     out: list[str] = []
-    runner.run(test, out=out.append)
+    runner.run(test, out=out.append, clear_globs=False)
+    globs.update(test.globs)
     assert runner.failures == 0, "".join(out)
 
 
@@ -116,8 +118,11 @@ def test_page_examples(page, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("XDG_CACHE_HOME", env["XDG_CACHE_HOME"])
     ran = 0
+    globs: dict = {"__name__": "__main__"}
     for info, body, line in blocks(text):
         where = f"{page.relative_to(ROOT)}:{line}"
+        if info == "python" and body.lstrip().startswith(">>>"):
+            info = "pycon"  # a Python session shown as python: run it too
         if info not in ("console", "pycon"):
             continue
         if "LEXIGRAPH_SHARED_DATA" in body and not have_shared:
@@ -125,7 +130,7 @@ def test_page_examples(page, tmp_path, monkeypatch):
         if info == "console":
             run_console(body, where, tmp_path, env)
         else:
-            run_pycon(body, where, page.name, line)
+            run_pycon(body, where, page.name, line, globs)
         ran += 1
     # An example written the old way (an indented `$ lexigraph` line) would never run: refuse it.
     outside = FENCE.sub("", text)

@@ -386,3 +386,25 @@ def test_a_closed_lexicon_says_so_and_releases_the_map(tmp_path):
             lex.check_many(["one"])
         assert 5 not in lex  # not a string: not a word, open or closed
         assert lex._file.buffer.closed  # the probe let go of the buffer, so the map really closed
+
+
+latin1_text = st.text(alphabet="aAbcChHlLrRnñÑéÉáüÜ·.çxyzß ", max_size=8)
+
+
+@needs_c
+@pytest.mark.parametrize("preset", ["spanish", "catalan", "french", "english"])
+@given(words=st.lists(latin1_text, min_size=1, max_size=60), probes=st.lists(latin1_text, max_size=40))
+def test_c_encoding_of_latin1_words_is_the_alphabets(preset, words, probes):
+    """The C probe's character tables and greedy multi-letter split give Alphabet.encode's answer."""
+    try:
+        fast, pure = both_paths(words + ["chocho", "calle", "col.lecció", "cafè"], alphabet=preset)
+    except lexigraph.BuildError:
+        return
+    for q in probes + words + [w.upper() for w in words]:
+        key = pure.alphabet.encode(q)
+        expected = -1 if key is None else pure.probe.id_of_codes(key)
+        got = fast.probe.id_of_word(q)
+        assert got in (expected, probe.UNDECIDED), (q, got, expected)
+        if preset in ("spanish", "english"):  # their words encode in C: never left to Python
+            assert got == expected, (q, got, expected)
+        assert (q in fast) == (q in pure) == (expected >= 0)

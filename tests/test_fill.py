@@ -522,3 +522,50 @@ def array_q(values):
     from array import array
 
     return array("Q", values)
+
+
+def test_writing_to_special_paths(tmp_path):
+    import os
+    import stat
+
+    g = Grid.from_text("ab\n..")
+    g.write("/dev/null")
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    target = tmp_path / "real.txt"
+    target.write_text("old\n")
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    g.write(link)
+    assert link.is_symlink() and Grid.read(target) == g
+    with pytest.raises(QueryError, match="directory"):
+        g.write(tmp_path)
+
+
+def test_alphabets_beyond_63_tiles_use_the_python_path():
+    letters = [chr(c) for c in range(0x3B1, 0x3B1 + 25)] + [chr(c) for c in range(0x430, 0x430 + 32)] + list("abcdefghij")
+    lex = lexigraph.load(["ab", "ba", "ая", "яа", "aя", "яb"], alphabet=Alphabet.from_letters(letters))
+    assert len(lex.alphabet) > 63
+    g = Grid.from_text("..\n..")
+    r = fill(lex, g, allow_repeats=True)
+    assert r.status == "filled" and verify(lex, g, r.grid, allow_repeats=True) == []
+    assert brute_force_exists({w: 50 for w in lex}, g, allow_repeats=True)
+    assert fill(lex, g).status == ("filled" if brute_force_exists({w: 50 for w in lex}, g) else "no_fill")
+
+
+def test_ipuz_variants():
+    data = {
+        "version": "http://ipuz.org/v2",
+        "kind": ["http://ipuz.org/crossword#1"],
+        "dimensions": {"width": 3, "height": 2},
+        "block": "X",
+        "empty": "0",
+        "puzzle": [[{"cell": 1, "style": {"shapebg": "circle"}}, 2, "X"], [3, None, "0"]],
+        "solution": [["C", {"value": "A"}, "X"], [None, "#", "0"]],
+    }
+    g = Grid.from_ipuz(json.dumps(data))
+    assert g.cells == (("c", "a", BLOCK), (None, BLOCK, None))
+    back = Grid.from_ipuz(g.to_ipuz())
+    assert back == g
+    data["solution"][0][0] = "4"
+    with pytest.raises(QueryError, match="solution cell"):
+        Grid.from_ipuz(data)

@@ -143,3 +143,50 @@ def test_documents_follow_the_schema(grid_file):
         jsonschema.validate(json.loads(json.dumps(doc)), schema)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"command": "fill", "lexicon": "x", "results": [], "count": 0, "status": "maybe"}, schema)
+
+
+# -- the command line ------------------------------------------------------------------------------
+
+
+def cli(capsys, *argv):
+    from lexigraph.cli import main
+
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_exit_statuses(capsys, tmp_path):
+    code, out, err = cli(capsys, "fill", "--grid-text", "#..../...../...../...../....#", "--seed", "7")
+    assert code == 0 and out.splitlines()[0] == "#CASH" and err == ""
+    code, out, err = cli(capsys, "fill", "--grid-text", "jq.../.....")
+    assert code == 3 and out.strip() == "no fill exists: no word fits 1A (JQ???)"
+    code, out, err = cli(capsys, "fill", "--grid-text", "/".join(["......"] * 6), "--timeout", "0.000001")
+    assert code == 1 and "time limit" in out
+    code, out, err = cli(capsys, "fill", "--grid-text", "ab/.%")
+    assert code == 2 and err.count("\n") == 1 and err.startswith("lexigraph: error:") and "'%'" in err
+    code, out, err = cli(capsys, "fill", str(tmp_path / "missing.txt"))
+    assert code == 2 and "cannot read the grid" in err
+
+
+def test_cli_json_output_file_and_suggest(capsys, tmp_path):
+    grid = tmp_path / "g.ipuz"
+    Grid.from_text("c...\n....\n....").write(grid)
+    before = grid.read_bytes()
+    out_path = tmp_path / "filled.puz"
+    code, out, err = cli(capsys, "fill", str(grid), "--seed", "2", "-o", str(out_path), "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["status"] == "filled" and doc["output"] == str(out_path)
+    assert grid.read_bytes() == before
+    filled = Grid.read(out_path)
+    assert filled == Grid.from_text("\n".join(doc["grid"]))
+    assert verify(FILL_LEXICON(), Grid.read(grid), filled) == []
+    code, out, err = cli(capsys, "fill", str(grid), "--suggest", "1D", "--limit", "4", "--jsonl")
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert code == 0 and len(lines) == 4 and all(r["word"].startswith("c") for r in lines)
+
+
+def FILL_LEXICON():  # noqa: N802 - the lexicon the command line uses by default
+    import lexigraph
+
+    return lexigraph.open()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shlex
 from pathlib import Path
 
 import pytest
@@ -56,6 +55,7 @@ CASES = {
               ["match", "zzzz?"]],
     "cross": [["cross", "e???y", "2", "d???", "1"], ["cross", "zzz", "0", "qqq", "0"]],
     "build": "files",
+    "fill": "files",
     "export": "files",
     "diff": "files",
 }
@@ -67,20 +67,45 @@ def files(tmp_path):
     a.write_text("cat\ndog\nDog\nx1\nemu\n")
     b = tmp_path / "b.txt"
     b.write_text("cat\nemu\nyak\n")
+    grid = tmp_path / "grid.txt"
+    grid.write_text("...\n...\n...\n")
     return {
         "build": [["build", str(a), "-o", str(tmp_path / "a.lex")]],
         "export": [["export", str(a), "--format", "text", "-o", str(tmp_path / "a.out")]],
         "diff": [["diff", str(a), str(b)], ["diff", str(a), str(b), "--only-a"], ["diff", str(a), str(a)]],
+        "fill": [["fill", str(grid)], ["fill", str(grid), "--suggest", "1A"]],
     }
+
+
+def shell_commands(example):
+    """The simple commands of a shell line, split at |, &&, ;, and with redirections dropped."""
+    import shlex
+
+    lexer = shlex.shlex(example, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    out, current, skip = [], [], False
+    for token in lexer:
+        if skip:
+            skip = False
+            continue
+        if token in ("|", "&&", ";", "||"):
+            out.append(current)
+            current = []
+        elif token in (">", ">>", "<", "2>"):
+            skip = True
+        else:
+            current.append(token)
+    out.append(current)
+    return [c for c in out if c]
 
 
 def _example_argvs(cmd):
     for example in cmd.examples:
-        if any(tok in example for tok in ("|", "&&", ">", "$(", "<")):
+        if "$(" in example:
             continue
-        argv = shlex.split(example)
-        if argv and argv[0] == "lexigraph":
-            yield [a for a in argv[1:] if a not in ("--json", "--jsonl")]
+        for argv in shell_commands(example):
+            if argv[0] == "lexigraph":
+                yield [a for a in argv[1:] if a not in ("--json", "--jsonl")]
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))

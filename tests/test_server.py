@@ -584,52 +584,6 @@ def test_lexigraph_serve_runs_and_answers(tmp_path):
     assert f"serving small on http://127.0.0.1:{port}/" in err
 
 
-# -- docs/server.md: its examples print what they show --------------------------------------------------------
-
-DOC = Path(__file__).resolve().parents[1] / "docs" / "server.md"
-
-
-def _curl_examples(text: str) -> list[tuple[str, str, Any, str]]:
-    import shlex
-
-    out = []
-    lines = text.splitlines()
-    for i, line in enumerate(lines):
-        s = line.strip()
-        if not s.startswith("$ curl "):
-            continue
-        argv = shlex.split(s[2:])
-        url = next(a for a in argv if a.startswith("http"))
-        body = argv[argv.index("-d") + 1] if "-d" in argv else None
-        method = "POST" if body is not None else "GET"
-        out.append((method, url.split("8080", 1)[1], body, lines[i + 1].strip()))
-    return out
-
-
-def test_docs_curl_examples_print_what_they_show(builtin_client):
-    examples = _curl_examples(DOC.read_text())
-    assert len(examples) >= 6
-    for method, path, body, shown in examples:
-        if method == "POST":
-            r = builtin_client.post(path, content=body, headers={"content-type": "application/json"})
-        else:
-            r = builtin_client.get(path)
-        assert r.text == shown, (path, r.text)
-
-
-def test_docs_python_examples_run():
-    import doctest
-
-    text = DOC.read_text()
-    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
-    assert blocks
-    parser = doctest.DocTestParser()
-    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
-    for block in blocks:
-        runner.run(parser.get_doctest(block, {}, "server.md", str(DOC), 0))
-    assert runner.failures == 0
-
-
 def test_the_registrys_long_queries_are_bounded():
     if "match" not in _registry():
         pytest.skip("no match command in the registry")
@@ -653,3 +607,58 @@ def test_the_registrys_long_queries_are_bounded():
 def test_openapi_passes_a_validator(builtin_client):
     validator = pytest.importorskip("openapi_spec_validator", reason="openapi-spec-validator is not installed")
     validator.validate(builtin_client.get("/openapi.json").json())
+
+
+def test_a_word_list_is_compiled_once_and_not_followed(tmp_path):
+    src = tmp_path / "words.txt"
+    src.write_text("apple\npear\n")
+    with TestClient(create_app([("list", str(src))], commands=TEST_COMMANDS)) as c:
+        assert c.get("/api/check", params={"words": "pear"}).json()["results"][0]["valid"]
+        src.write_text("plum\n")
+        assert c.get("/api/check", params={"words": "pear"}).json()["results"][0]["valid"]
+        assert c.get("/api/lexicons").json()["results"][0]["generation"] == 0
+
+
+def test_hot_swap_under_the_registrys_commands(tmp_path):
+    needed = {"moves", "match", "fill", "search"}
+    reg = _registry()
+    if not {"check", "match"} <= set(reg):
+        pytest.skip("the core commands are not in the registry")
+    enable = lexigraph.open()
+    words = [w for n in (2, 3, 4, 5, 6, 7) for w in enable.words(length=n)[::7]]
+    path = tmp_path / "live.lex"
+    lexigraph.build(words, path)
+    calls = [("check", {"words": ["cat", "qxz"]}), ("match", {"patterns": ["c??e"]})]
+    if "moves" in reg:
+        calls.append(("moves", {"position": "empty", "rack": "AERST?S", "top": 5}))
+    if "fill" in reg:
+        calls.append(("fill", {"grid_text": "...\n...\n...\n", "suggest": "1A", "limit": 5}))
+    if "search" in reg:
+        calls.append(("search", {"expression": "length 5", "limit": 5}))
+    failures: list[str] = []
+    stop = threading.Event()
+    with serve_in_thread(create_app([("live", str(path))])) as url:
+        def hammer(k: int) -> None:
+            with httpx.Client(base_url=url, timeout=30) as c:
+                i = k
+                while not stop.is_set():
+                    name, body = calls[i % len(calls)]
+                    i += 1
+                    r = c.post(f"/api/{name}", json=body)
+                    if r.status_code != 200:
+                        failures.append(f"{name}: {r.status_code} {r.text[:200]}")
+
+        threads = [threading.Thread(target=hammer, args=(k,)) for k in range(4)]
+        for t in threads:
+            t.start()
+        try:
+            for i in range(6):
+                lexigraph.build(words[i % 3::2], path)
+                time.sleep(0.1)
+        finally:
+            stop.set()
+            for t in threads:
+                t.join()
+        generation = httpx.get(url + "/api/lexicons").json()["results"][0]["generation"]
+    assert failures == [] and generation >= 1
+    assert needed & set(reg) <= {name for name, _ in calls}

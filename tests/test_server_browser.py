@@ -78,7 +78,8 @@ def shot(pg, name: str) -> None:
 
 
 def words_shown(pg) -> list[str]:
-    return pg.eval_on_selector_all("#search-results li", "els => els.map(e => e.firstChild.textContent)")
+    return pg.eval_on_selector_all(
+        "#search-results li", "els => els.map(e => [...e.childNodes].find(n => n.nodeType === 3).textContent)")
 
 
 def test_typing_a_pattern_shows_the_words(page):
@@ -153,6 +154,21 @@ def test_grid_candidates_are_the_slot_pattern(page):
     shot(page, "grid")
 
 
+@pytest.mark.skipif("search" not in COMMANDS, reason="the search command (issue 15) is not in this build's registry yet")
+def test_a_study_search_shows_the_words_with_hooks(page):
+    page.select_option("#search-mode", "search")
+    page.fill("#search-input", "length 7 and anagram aeinrst")
+    page.wait_for_function("document.querySelector('#search-status').textContent.includes('word')")
+    from lexigraph.commands import Context
+
+    cmd = next(c for c in all_commands() if c.name == "search")
+    doc = cmd.run(Context(), {"expression": "length 7 and anagram aeinrst", "hooks": True, "limit": 100})
+    assert words_shown(page) == [r["word"] for r in doc["results"]]
+    hooks = page.eval_on_selector_all("#search-results li", "els => els.map(e => e.lastChild.textContent)")
+    assert hooks == [r["hooks"]["back"] for r in doc["results"]]
+    shot(page, "study-search")
+
+
 @pytest.mark.skipif("moves" not in COMMANDS, reason="the moves command (issue 13) is not in this build's registry yet")
 def test_board_and_rack_show_the_best_move(page):
     from lexigraph.game import Game
@@ -171,6 +187,29 @@ def test_board_and_rack_show_the_best_move(page):
     assert str(best.score) in first
     assert page.eval_on_selector_all("#board .cell.new", "els => els.length") == len(best.tiles)
     shot(page, "board")
+
+
+@pytest.mark.skipif("moves" not in COMMANDS, reason="the moves command (issue 13) is not in this build's registry yet")
+def test_board_with_the_keyboard_alone(page):
+    page.focus("#tab-search")
+    page.keyboard.press("ArrowRight")                # to the Board tab
+    page.keyboard.press("Tab")                       # the lexicon menu
+    page.keyboard.press("Tab")                       # the board's cursor square (the centre)
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "H8"
+    page.keyboard.type("cat")
+    page.keyboard.press("Tab")                       # the rack
+    page.keyboard.type("AERST?S")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#moves li")
+    for _ in range(4):                               # Best moves, Clear board, Play (the best is chosen): the list
+        page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "moves"
+    page.keyboard.press("ArrowDown")                 # the second move
+    chosen = page.inner_text("#moves li[aria-selected='true'] .word")
+    new = page.eval_on_selector_all("#board .cell.new", "els => els.length")
+    page.keyboard.press("Enter")                     # play it
+    tiles = page.eval_on_selector_all("#board .cell.tile", "els => els.length")
+    assert tiles == 3 + new and chosen
 
 
 @pytest.mark.skipif("fill" not in COMMANDS, reason="the fill command (issue 14) is not in this build's registry yet")

@@ -20,7 +20,8 @@ from .errors import (
     QueryError,
     SourceError,
 )
-from .lexicon import Lexicon, load, open
+from .lexicon import Lexicon, load
+from .lexicon import open as open  # exported, but kept out of __all__ (no shadowing by import *)
 
 # Building pulls in NumPy and the graph code; a plain `lexigraph check dog`
 # never needs them, so they load on first use.

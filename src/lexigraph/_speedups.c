@@ -74,9 +74,17 @@ typedef struct {
     PyObject_HEAD
     Py_buffer view;
     int attached;
-    int encodes;                /* the byte table is valid: ASCII words are encoded here */
-    unsigned char codes[256];   /* ASCII byte -> tile code; 0: not in the alphabet */
+    int encodes;                /* the character table is valid: Latin-1 words are encoded here */
+    unsigned char codes[256];   /* Latin-1 character -> tile code; 0: no word holds it */
+    unsigned char defer[256];   /* characters whose folding makes several: the word goes to Python */
     unsigned char labels[256];  /* tile code -> its one-character ASCII label (when `encodes`) */
+    /* Alphabets with multi-letter tiles (when `encodes` is 2): each Latin-1 character prepared
+     * (lower case, folded) into prep[], then split greedily, longest tile first. */
+    unsigned char prep[256];
+    int n_multi;
+    unsigned char multi_len[32];
+    unsigned char multi_key[32][8];
+    unsigned char multi_code[32];
     Py_ssize_t max_length;
     LengthTable *tables;        /* indexed by length, 0..max_length */
 } Probe;
@@ -150,25 +158,66 @@ probe_codes(const Probe *self, const unsigned char *key, Py_ssize_t length)
 
 enum { UNDECIDED = -2, TOO_LONG = -3 };
 
+/* Greedy longest-match split of Latin-1 text into tiles, as Alphabet.encode splits it. */
+static Py_ssize_t
+encode_multi(const Probe *self, const unsigned char *text, Py_ssize_t n, unsigned char *key, Py_ssize_t cap)
+{
+    unsigned char prepared[256];
+    if (n > 256)
+        return TOO_LONG;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        prepared[i] = self->prep[text[i]];
+        if (!prepared[i])
+            return -1;
+    }
+    Py_ssize_t k = 0;
+    for (Py_ssize_t i = 0; i < n;) {
+        if (k >= cap)
+            return TOO_LONG;
+        int matched = 0;
+        for (int m = 0; m < self->n_multi; m++) {
+            Py_ssize_t len = self->multi_len[m];
+            if (i + len <= n && memcmp(prepared + i, self->multi_key[m], (size_t)len) == 0) {
+                key[k++] = self->multi_code[m];
+                i += len;
+                matched = 1;
+                break;
+            }
+        }
+        if (!matched) {
+            unsigned char c = self->codes[prepared[i++]];
+            if (!c)
+                return -1;
+            key[k++] = c;
+        }
+    }
+    if (k > self->max_length || !self->tables[k].width)
+        return -1;
+    return k;
+}
+
 /* Tile codes of the str `word` into key[0..cap): the word's length; -1 when
  * it cannot be a word; UNDECIDED when Python must decide (a closed lexicon,
- * where Python raises the error, or non-ASCII text, which folding may map
- * onto ASCII tiles); TOO_LONG when it needs more than `cap` codes. */
+ * where Python raises the error; text beyond Latin-1, which normalisation
+ * may map onto tiles; an alphabet whose words do not encode character by
+ * character); TOO_LONG when it needs more than `cap` codes. */
 static Py_ssize_t
 encode_word(const Probe *self, PyObject *word, unsigned char *key, Py_ssize_t cap)
 {
-    if (!self->attached || !self->encodes || !PyUnicode_IS_ASCII(word))
+    if (!self->attached || !self->encodes || PyUnicode_KIND(word) != PyUnicode_1BYTE_KIND)
         return UNDECIDED;
     Py_ssize_t n = PyUnicode_GET_LENGTH(word);
+    const unsigned char *text = PyUnicode_1BYTE_DATA(word);
+    if (self->encodes == 2)
+        return encode_multi(self, text, n, key, cap);
     if (n > self->max_length || !self->tables[n].width)
         return -1;
     if (n > cap)
         return TOO_LONG;
-    const unsigned char *text = PyUnicode_1BYTE_DATA(word);
     for (Py_ssize_t i = 0; i < n; i++) {
         unsigned char c = self->codes[text[i]];
         if (!c)
-            return -1;
+            return self->defer[text[i]] ? UNDECIDED : -1;
         key[i] = c;
     }
     return n;
@@ -343,18 +392,54 @@ get_ssize(PyObject *tuple, Py_ssize_t k, Py_ssize_t *out)
 static PyObject *
 Probe_probe_attach(Probe *self, PyObject *args)
 {
-    PyObject *buffer, *tables;
-    Py_buffer table;
+    PyObject *buffer, *tables, *multi = NULL;
+    Py_buffer table, prep = {0};
     int encodes;
-    if (!PyArg_ParseTuple(args, "Oy*O!p", &buffer, &table, &PyList_Type, &tables, &encodes))
+    if (!PyArg_ParseTuple(args, "Oy*O!p|y*O!", &buffer, &table, &PyList_Type, &tables, &encodes, &prep, &PyList_Type,
+                          &multi))
         return NULL;
-    if (table.len != 256) {
+    /* multi-letter tiles: (prepared key bytes, code) pairs, longest first */
+    self->n_multi = 0;
+    memset(self->prep, 0, 256);
+    if (multi != NULL) {
+        if (prep.len != 256 || PyList_GET_SIZE(multi) > 32) {
+            PyBuffer_Release(&prep);
+            PyBuffer_Release(&table);
+            PyErr_SetString(PyExc_ValueError, "bad multi-letter program");
+            return NULL;
+        }
+        memcpy(self->prep, prep.buf, 256);
+        for (Py_ssize_t m = 0; m < PyList_GET_SIZE(multi); m++) {
+            const char *k;
+            Py_ssize_t klen;
+            int code;
+            PyObject *item = PyList_GET_ITEM(multi, m);
+            if (!PyArg_ParseTuple(item, "y#i", &k, &klen, &code) || klen < 1 || klen > 8 || code < 1 || code > 255) {
+                PyBuffer_Release(&prep);
+                PyBuffer_Release(&table);
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_ValueError, "bad multi-letter tile");
+                return NULL;
+            }
+            memcpy(self->multi_key[m], k, (size_t)klen);
+            self->multi_len[m] = (unsigned char)klen;
+            self->multi_code[m] = (unsigned char)code;
+            self->n_multi++;
+        }
+        encodes = encodes ? 2 : 0;
+    }
+    if (prep.obj != NULL)
+        PyBuffer_Release(&prep);
+    if (table.len != 256 && table.len != 512) {
         PyBuffer_Release(&table);
-        PyErr_SetString(PyExc_ValueError, "the byte table must hold 256 entries");
+        PyErr_SetString(PyExc_ValueError, "the character table must hold 256 or 512 entries");
         return NULL;
     }
     probe_detach(self);
     memcpy(self->codes, table.buf, 256);
+    memset(self->defer, 0, 256);
+    if (table.len == 512)
+        memcpy(self->defer, (const unsigned char *)table.buf + 256, 256);
     memset(self->labels, 0, 256);
     for (int ch = 'a'; ch <= 'z'; ch++)  /* labels are lower case: the table maps both cases */
         if (self->codes[ch])
@@ -1179,7 +1264,8 @@ decode_rows_ascii(const Probe *self, const LengthTable *t, Py_ssize_t n, const P
 static PyObject *
 Probe_exact_words(Probe *self, PyObject *rack)
 {
-    if (!PyUnicode_Check(rack) || !self->attached || !self->encodes || !PyUnicode_IS_ASCII(rack))
+    /* one character, one tile: alphabets with multi-letter tiles (encodes 2) go to Python */
+    if (!PyUnicode_Check(rack) || !self->attached || self->encodes != 1 || !PyUnicode_IS_ASCII(rack))
         Py_RETURN_NONE;
     Py_ssize_t n = PyUnicode_GET_LENGTH(rack);
     if (n < 2 || n > 255)

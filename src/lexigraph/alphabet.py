@@ -167,7 +167,69 @@ class Alphabet:
         else:
             self.byte_table = None
         self._label_table = {i + 1: label for i, label in enumerate(labels)}
+        self.latin1_table = self._latin1_codes()
         self._latin1 = _latin1_pipeline(self._key_code, self.fold)
+
+    def _latin1_codes(self) -> bytes | None:
+        """Latin-1 character -> tile code, then a byte per character that Python must handle; or None.
+
+        Latin-1 text is already NFC, and lower-casing and folding act on one
+        character at a time, so when every tile and alias is one character, a
+        word in Latin-1 encodes character by character through the first 256
+        bytes (0: no word holds it); the C probe does so, with no Unicode
+        work, and gets :meth:`encode`'s answer. A character that lower-cases
+        or folds into several (``æ`` to ``ae``) is marked in the last 256
+        bytes: a word holding one is left to Python.
+        """
+        if any(len(k) != 1 for k in self._key_code):
+            return None
+        table = bytearray(512)
+        for ch in map(chr, range(256)):
+            lower = ch.lower()
+            prepared = self.fold.get(lower, lower) if len(lower) == 1 else lower
+            if len(prepared) != 1:
+                table[256 + ord(ch)] = 1
+                continue
+            code = self._key_code.get(prepared)
+            if code is not None:
+                table[ord(ch)] = code
+        return bytes(table)
+
+    @cached_property
+    def latin1_program(self) -> tuple[bytes, bytes, list[tuple[bytes, int]]] | None:
+        """How the C probe encodes Latin-1 words of an alphabet with multi-letter tiles, or None.
+
+        ``(prepare, codes, multi)``: ``prepare`` maps a Latin-1 character to
+        the one character lower-casing and folding make of it (0: none that
+        any tile uses); ``codes`` maps a prepared character to its one-letter
+        tile; ``multi`` lists the longer tiles and aliases, prepared, longest
+        first, with their codes. Greedy longest match over them gives the
+        same split as :meth:`encode`. None when a fold makes several
+        characters or a key lies outside Latin-1.
+        """
+        if self.single_char or any(len(v) != 1 for v in self.fold.values()):
+            return None
+        keys = list(self._key_code)
+        if any(max(map(ord, k)) > 255 for k in keys) or sum(len(k) > 1 for k in keys) > 32:
+            return None
+        used = set("".join(keys))
+        prepare = bytearray(256)
+        codes = bytearray(256)
+        for ch in map(chr, range(1, 256)):
+            lower = ch.lower()
+            if len(lower) != 1:
+                continue
+            prepared = self.fold.get(lower, lower)
+            if prepared in used and ord(prepared) < 256:
+                prepare[ord(ch)] = ord(prepared)
+        for k, code in self._key_code.items():
+            if len(k) == 1:
+                codes[ord(k)] = code
+        multi = sorted(((k.encode("latin-1"), c) for k, c in self._key_code.items() if len(k) > 1),
+                       key=lambda kc: -len(kc[0]))
+        if any(len(k) > 8 for k, _ in multi):
+            return None
+        return bytes(prepare), bytes(codes), multi
 
     # -- construction -----------------------------------------------------
 

@@ -14,7 +14,7 @@ import numpy as np
 from . import __version__, fileformat, graph, hashindex, wordgraph
 from .alphabet import Alphabet
 from .errors import BuildError
-from .normalize import Report, WordSet, normalize
+from .normalize import Reject, Report, WordSet, normalize
 from .sources import Source, read, source_name
 
 Progress = Callable[[str, int, int], None]
@@ -124,6 +124,8 @@ def build(
     max_length: int | None = None,
     encoding: str | None = None,
     progress: Progress | None = None,
+    case: str | None = None,
+    rejects: "list[Reject] | None" = None,
 ) -> BuildResult:
     """Compile a word source into a lexicon file at ``dest``.
 
@@ -132,7 +134,9 @@ def build(
     ``dawg32`` tables and Hasbro ``.daw`` files are recognised by content.
     The file is written atomically: on any error an existing ``dest`` is
     left as it was. With ``dest=None`` nothing is written (see
-    :func:`compile_source`).
+    :func:`compile_source`). ``case``: what to do with entries that are
+    capitalised only (``"fold"``, the default, or ``"drop-proper"``);
+    ``rejects``: a list that receives every line skipped or changed.
 
     >>> import tempfile, os, lexigraph
     >>> path = os.path.join(tempfile.mkdtemp(), "pets.lex")
@@ -145,7 +149,7 @@ def build(
     """
     data, result = compile_source(
         source, format=format, name=name, alphabet=alphabet, min_length=min_length,
-        max_length=max_length, encoding=encoding, progress=progress,
+        max_length=max_length, encoding=encoding, progress=progress, case=case, rejects=rejects,
     )
     if dest is not None:
         if progress:
@@ -165,13 +169,16 @@ def compile_source(
     max_length: int | None = None,
     encoding: str | None = None,
     progress: Progress | None = None,
+    case: str | None = None,
+    rejects: "list[Reject] | None" = None,
 ) -> tuple[bytes, BuildResult]:
-    """Compile ``source`` in memory; returns the file's bytes and the build result."""
+    """Compile ``source`` in memory; returns the file's bytes and the build result (options as :func:`build`)."""
     if progress:
         progress("reading", 0, 1)
     raw = read(source, format=format, encoding=encoding)
     alpha = Alphabet.load(alphabet) if alphabet is not None else None
-    words = normalize(raw, alphabet=alpha, min_length=min_length, max_length=max_length, progress=progress)
+    words = normalize(raw, alphabet=alpha, min_length=min_length, max_length=max_length, progress=progress,
+                      case=case, rejects=rejects)
     if progress:
         progress("compiling", 0, 1)
     src = source_name(source)

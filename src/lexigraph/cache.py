@@ -96,8 +96,9 @@ def open_source(spec: "str | os.PathLike[str] | None", **options: Any) -> "Lexic
     >>> open_source(None).info["name"]
     'ENABLE'
     """
-    from .lexicon import Lexicon, open as open_lexicon
     from .fileformat import open_bytes
+    from .lexicon import Lexicon
+    from .lexicon import open as open_lexicon
 
     unknown = set(options) - set(_BUILD_OPTIONS)
     if unknown:

@@ -16,10 +16,9 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import IO, Any, NoReturn
 
-from . import __version__
 from .commands import Command, Context, Document, Param, all_commands
 from .errors import LexiconError
 
@@ -35,6 +34,8 @@ EXAMPLES = (
     "lexigraph match '??mo??t'",
     "lexigraph build words.txt -o words.lex && lexigraph -L words.lex match 'ch?ch?' --json",
 )
+#: The core commands in the order the help lists them; other commands follow in registry order.
+HELP_ORDER = ("check", "words", "children", "anagram", "match", "cross", "info", "stats", "diff", "build", "export")
 #: Options that say how a word source is read, wherever one is read.
 SOURCE_OPTIONS = (
     Param("alphabet", "alphabet of a word source that is compiled (english, spanish, catalan, french, or a "
@@ -177,6 +178,8 @@ def build_parser(commands: Sequence[Command] | None = None, *, serve: Any = None
     name and summary), which keeps start-up fast.
     """
     commands = all_commands() if commands is None else commands
+    first = {name: i for i, name in enumerate(HELP_ORDER)}
+    commands = sorted(commands, key=lambda c: first.get(c.name, len(first)))  # stable: others keep their order
     parser = _Parser(
         prog=PROG,
         description="Compile word lists into one memory-mapped lexicon and query it: words, prefixes, "
@@ -265,6 +268,10 @@ def read_stdin_lines(stream: IO[str] | None = None) -> list[str]:
     return [s for s in (line.strip() for line in stream) if s]
 
 
+class _EmptyInput(Exception):
+    """'-' read no value from standard input: nothing to look up."""
+
+
 def _params(cmd: Command, args: argparse.Namespace) -> dict[str, Any]:
     params: dict[str, Any] = {}
     used_stdin = False
@@ -283,6 +290,8 @@ def _params(cmd: Command, args: argparse.Namespace) -> dict[str, Any]:
                 expanded: list[str] = []
                 for item in items:
                     expanded.extend(read_stdin_lines() if item == "-" else [item])
+                if not expanded:
+                    raise _EmptyInput()
                 value = expanded if p.many else (expanded[0] if expanded else "")
         params[p.name] = value
     return params
@@ -413,7 +422,10 @@ def run(argv: Sequence[str] | None = None) -> int:
     for prm in SOURCE_OPTIONS:
         if getattr(args, f"source_{prm.name}", None) is not None and not (cmd.uses_lexicon or cmd.reads_sources):
             raise UsageError(f"--{prm.name} before the command does not apply to {cmd.name}; give it after {cmd.name}")
-    params = _params(cmd, args)
+    try:
+        params = _params(cmd, args)
+    except _EmptyInput:
+        return 1  # like grep on empty input: nothing found, nothing printed
     if lexicon == "-" and "-" in argv[argv.index(cmd.name) + 1 :]:
         raise UsageError("standard input ('-') can be read only once: give --lexicon a file")
     if cmd.name == "export" and params.get("output") == "-" and mode != "text":

@@ -19,7 +19,9 @@ def _argcomplete() -> Any:
     try:
         import argcomplete
     except ModuleNotFoundError:
-        raise LexiconError("shell completion needs the argcomplete package: pip install 'lexigraph[completion]'") from None
+        raise LexiconError(
+            "shell completion needs the argcomplete package: pip install 'lexigraph[completion]'"
+        ) from None
     return argcomplete
 
 

@@ -23,11 +23,9 @@ import json
 import mmap
 import os
 import struct
-import tempfile
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from .errors import FileFormatError, LexiconError

@@ -516,9 +516,28 @@ def _puzpy() -> Any:
 
 
 def _write_atomic(path: str, data: bytes) -> None:
+    """Write ``data`` to ``path``: through to a device or FIFO, else by a temporary file renamed over it.
+
+    A symbolic link is followed: the file it points to is replaced, the link stays.
+    """
+    import stat
     import tempfile
 
-    directory = os.path.dirname(os.path.abspath(path))
+    path = os.path.realpath(path)
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        if stat.S_ISDIR(mode):
+            raise QueryError(f"cannot write {path}: it is a directory")
+        try:
+            with open(path, "wb") as f:  # /dev/stdout, /dev/null, a FIFO: never replaced
+                f.write(data)
+        except OSError as e:
+            raise QueryError(f"cannot write {path}: {e.strerror or e}") from None
+        return
+    directory = os.path.dirname(path)
     try:
         fd, tmp = tempfile.mkstemp(prefix=".lexigraph-grid-", dir=directory)
     except OSError as e:

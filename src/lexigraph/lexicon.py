@@ -31,6 +31,17 @@ if TYPE_CHECKING:  # pragma: no cover
     from .hooks import Hooks
     from .probability import WordProbability
     from .search import Query
+else:  # the same names for run-time type hints, loaded on first use (start-up stays light)
+    from .lazy import Lazy
+
+    np = Lazy("numpy")
+    Alphabet = Lazy("lexigraph.alphabet", "Alphabet")
+    Anagram = Lazy("lexigraph.anagram", "Anagram")
+    Crossing = Lazy("lexigraph.crossword", "Crossing")
+    Diff = Lazy("lexigraph.diff", "Diff")
+    Hooks = Lazy("lexigraph.hooks", "Hooks")
+    WordProbability = Lazy("lexigraph.probability", "WordProbability")
+    Query = Lazy("lexigraph.search", "Query")
 
 DEFAULT_LEXICON = "enable.lex"
 AnagramMode = Literal["sub", "exact", "super"]
@@ -366,7 +377,7 @@ class Lexicon(_Base):
             # The common case in one C call: a plain rack, looked up in the alphagram index.
             fast = self._exact_words(rack)
             if fast is not None:
-                return fast  # type: ignore[no-any-return]
+                return fast
         self._check_open()
         from .anagram import anagram
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 
-
 from . import __version__
 
 

@@ -185,6 +185,10 @@ def normalize(
         raise BuildError(f"max_length is at most {MAX_LENGTH}")
     if max_len < min_length:
         raise BuildError(f"max_length ({max_len}) is below min_length ({min_length})")
+    if rejects is None and raw.scores is None and raw.kind == "text":
+        fast = _normalize_ascii_letters(raw, alphabet, min_length, max_len, case, progress)
+        if fast is not None:
+            return fast
     report = Report(lines=raw.lines, case=case)
     report.skipped.update(raw.skipped)
     skipped, changed = report.skipped, report.changed
@@ -339,6 +343,98 @@ def normalize(
     lengths = Counter(map(len, keys))
     report.per_length = dict(sorted(lengths.items()))
     return WordSet(alphabet, keys, priorities, raw.scores is not None, raw.score_max, report)
+
+
+_ASCII_LETTERS = bytes(range(65, 91)) + bytes(range(97, 123))
+
+
+def _normalize_ascii_letters(
+    raw: RawWords,
+    alphabet: Alphabet | None,
+    min_length: int,
+    max_len: int,
+    case: str,
+    progress: Callable[[str, int, int], None] | None,
+) -> WordSet | None:
+    """:func:`normalize` for the common list, in a few passes over the whole text: no loop per word.
+
+    It applies when every word is ASCII letters, all lower or all upper
+    case, with no spaces trimmed, and the alphabet (if given) encodes ASCII
+    byte by byte; otherwise it returns None and the general loop answers.
+    The report is the one the loop writes: upper-case words folded, words
+    too short or too long, duplicates.
+
+    >>> from lexigraph.sources import parse_lines
+    >>> ws = _normalize_ascii_letters(parse_lines(["CAT", "dog", "DOG", "x"], "<w>"), None, 2, 255, "fold", None)
+    >>> [ws.alphabet.decode(k) for k in ws.keys], ws.report.duplicates, dict(ws.report.skipped)
+    (['cat', 'dog'], 1, {'too short': 1})
+    >>> dict(ws.report.changed)  # DOG is a duplicate of dog: only CAT's spelling was kept folded
+    {'upper case folded': 1}
+    """
+    words = raw.words
+    if not words or (alphabet is not None and alphabet.byte_table is None):
+        return None
+    if raw.raw_lines is not None and sum(map(len, raw.raw_lines)) != sum(map(len, words)):
+        return None  # spaces were trimmed somewhere: the loop notes where
+    text = "\n".join(words)
+    if not text.isascii():
+        return None
+    data = text.encode("ascii")
+    if data.translate(None, _ASCII_LETTERS + b"\n") or data.count(b"\n") != len(words) - 1:
+        return None  # digits, punctuation, spaces: the loop says which
+    if progress is not None:
+        progress("normalising", 0, 1)
+    arr = np.frombuffer(data, np.uint8)
+    starts = np.concatenate([[0], np.flatnonzero(arr == 10) + 1])
+    lengths = np.diff(np.append(starts, len(arr) + 1)) - 1
+    if not (lengths > 0).all():
+        return None
+    # Upper-case letters per word (the newline a word's run ends on counts none).
+    upper = np.add.reduceat(((arr >= 65) & (arr <= 90)).astype(np.int64), starts)
+    mixed = (upper > 0) & (upper < lengths)
+    if mixed.any():
+        return None  # capitalised entries: the case policy decides, in the loop
+    lowered = data.lower()
+    if alphabet is None:
+        letters = set(lowered) - {10}
+        alphabet = Alphabet.from_letters(chr(c) for c in letters)
+    table = bytearray(alphabet.byte_table or b"")
+    table[10] = 255  # any non-zero byte: only the check below reads it
+    if 0 in lowered.translate(bytes(table)):
+        return None  # a letter outside the given alphabet: the loop reports it
+    report = Report(lines=raw.lines, case=case)
+    report.skipped.update(raw.skipped)
+    short = int((lengths < min_length).sum())
+    long = int((lengths > max_len).sum())
+    if short:
+        report.skipped["too short"] += short
+    if long:
+        report.skipped["too long"] += long
+    table[10] = 0
+    codes = np.frombuffer(lowered.translate(bytes(table)), np.uint8)
+    keep = (lengths >= min_length) & (lengths <= max_len)
+    starts, lengths, upper = starts[keep], lengths[keep], upper[keep]
+    width = int(lengths.max()) if len(lengths) else 1
+    # Words as zero-padded rows viewed as fixed-width strings: one sort finds and orders the distinct ones.
+    padded = np.zeros((len(starts), width), np.uint8)
+    at = np.arange(width)[None, :] < lengths[:, None]
+    padded[at] = codes[(starts[:, None] + np.arange(width)[None, :])[at]]
+    strings = padded.view(f"S{width}").ravel()
+    order = np.argsort(strings, kind="stable")  # equal words keep their input order: the first one is kept
+    ordered = strings[order]
+    first = np.append(True, ordered[1:] != ordered[:-1]) if len(ordered) else np.zeros(0, bool)
+    keys = ordered[first].tolist()
+    folded = int((upper[order][first] > 0).sum())  # as the loop counts: the kept spelling was folded
+    if folded:
+        report.changed["upper case folded"] = folded
+    pieces = starts
+    if not keys:
+        raise BuildError(f"{raw.name}: no words left to build a lexicon from ({_skip_summary(report.skipped)})")
+    report.kept = len(keys)
+    report.duplicates = len(pieces) - len(keys)
+    report.per_length = dict(sorted(Counter(map(len, keys)).items()))
+    priorities = np.full(len(keys), DEFAULT_PRIORITY, np.uint8)
+    return WordSet(alphabet, keys, priorities, False, raw.score_max, report)
 
 
 def _skip_summary(skipped: Counter[str]) -> str:

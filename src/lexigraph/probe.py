@@ -108,11 +108,12 @@ class PythonProbe:
 
 
 class CProbe:
-    """The C probe; with ``byte_table`` (ASCII byte -> tile code) it also encodes ASCII words."""
+    """The C probe; with ``char_table`` (Latin-1 character -> tile code) it also encodes Latin-1 words."""
 
     uses_c = True
 
-    def __init__(self, store: Store, byte_table: bytes | None) -> None:
+    def __init__(self, store: Store, char_table: bytes | None,
+                 program: tuple[bytes, bytes, list[tuple[bytes, int]]] | None = None) -> None:
         self.engine: Any = speedups.Probe()
         tables = [
             (b.length, b.hash.offset, b.hash.slots, b.hash.width, b.hash.home, b.offset, b.count, b.first,
@@ -120,7 +121,11 @@ class CProbe:
             for b in store.buckets
         ]
         try:
-            self.engine._probe_attach(store.buffer, byte_table or bytes(256), tables, byte_table is not None)
+            if program is not None:  # multi-letter tiles: greedy split in C
+                prepare, codes, multi = program
+                self.engine._probe_attach(store.buffer, codes, tables, True, prepare, multi)
+            else:
+                self.engine._probe_attach(store.buffer, char_table or bytes(256), tables, char_table is not None)
         except ValueError as e:
             raise FileFormatError(f"{store.name}: {e}") from None
         # The C methods themselves, bound: no Python frame between a query and the probe.
@@ -135,4 +140,4 @@ def make_probe(store: Store, *, pure_python: bool = False) -> Probe:
     """The C probe when the extension is built (and ``pure_python`` is false), else the Python one."""
     if speedups is None or pure_python:
         return PythonProbe(store)
-    return CProbe(store, store.alphabet.byte_table)
+    return CProbe(store, store.alphabet.latin1_table, store.alphabet.latin1_program)

@@ -31,6 +31,10 @@ from .fileformat import MappedFile, Section
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
+else:  # for run-time type hints, loaded on first use (start-up stays light)
+    from .lazy import Lazy
+
+    np = Lazy("numpy")
 
 #: Longest word a lexicon holds, in tiles (lengths are stored in a byte).
 MAX_LENGTH = 255
@@ -365,8 +369,7 @@ class Store:
         if by not in SORTS:
             raise QueryError(f"unknown sort {by!r}; use alpha, length or priority")
         if by == "alpha" and 1 < len(ids) <= _FEW:
-            lengths = {self._bucket_of_id(int(i)).length for i in ids}
-            if len(lengths) == 1:  # one bucket: ids are already in tile order
+            if len({self._bucket_of_id(int(i)).length for i in ids}) == 1:  # one bucket: ids are in tile order
                 return np.array(sorted(int(i) for i in ids), np.int64)
         ids = np.asarray(ids, np.int64)
         if len(ids) < 2:

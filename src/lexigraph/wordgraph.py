@@ -40,6 +40,11 @@ if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
     from .alphabet import Alphabet
+else:  # for run-time type hints, loaded on first use (start-up stays light)
+    from .lazy import Lazy
+
+    np = Lazy("numpy")
+    Alphabet = Lazy("lexigraph.alphabet", "Alphabet")
 
 TILE_MASK = 0xFF
 ACCEPTS_BIT = 1 << 8

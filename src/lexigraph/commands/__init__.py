@@ -29,6 +29,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..lexicon import Lexicon
 
 Document = dict[str, Any]
+#: The keys of ``Context.options`` that say how a word source is compiled; other keys are the commands' own.
+SOURCE_OPTION_NAMES = ("alphabet", "encoding", "format", "case")
 ParamKind = Literal["str", "int", "float", "bool"]
 
 
@@ -112,7 +114,8 @@ class Context:
             return self.opener(spec)
         from ..cache import open_source
 
-        return open_source(spec, **{k: v for k, v in self.options.items() if v is not None})
+        build = {k: v for k, v in self.options.items() if k in SOURCE_OPTION_NAMES and v is not None}
+        return open_source(spec, **build)
 
 
 def _has_results(doc: Document) -> bool:

@@ -68,15 +68,19 @@ def _read_grid(params: Mapping[str, Any], alphabet: Any) -> Any:
     from ..grid import Grid
 
     text = params.get("grid_text")
+    path = params.get("grid")
+    if text is not None and path:
+        raise QueryError("give the grid as a file or as text, not both")
     if text is not None:
         if not isinstance(text, str):
             raise QueryError("grid_text must be text (plain grid or ipuz JSON)")
         if text.lstrip().startswith("{"):
             return Grid.from_ipuz(text)
+        if "\n" not in text.strip():
+            text = text.replace("/", "\n")  # one line: rows separated by '/'
         return Grid.from_text(text, alphabet=alphabet)
-    path = params.get("grid")
     if not path:
-        raise QueryError("no grid given")
+        raise QueryError("no grid given: a grid file, or --grid-text")
     if path == "-":
         return Grid.from_text(sys.stdin.read(4 * 1024 * 1024), alphabet=alphabet)
     return Grid.read(path, alphabet=alphabet)
@@ -157,7 +161,8 @@ def _text(doc: Document) -> Iterator[str]:
             yield f"{r['slot']} {r['word']}" + (" (given)" if r["fixed"] else "")
         yield ""
         free = [r for r in doc["results"] if not r["fixed"]]
-        summary = f"filled {len(doc['results'])} slots"
+        n = len(doc["results"])
+        summary = f"filled {n} slot{'' if n == 1 else 's'}"
         if free:
             summary += f"; lowest priority {doc['lowest_priority']}, mean {doc['mean_priority']:.1f}"
         if doc.get("optimal"):
@@ -174,7 +179,7 @@ FILL = Command(
     summary="fill a crossword grid from the lexicon, or rank the candidates of one slot",
     params=(
         Param("grid", "the grid file: plain text ('.' empty, '#' block, letters fixed), .ipuz or .puz; '-' reads text from standard input", positional=True, metavar="GRID", cli_only=True),
-        Param("grid_text", "the grid itself: plain text rows or ipuz JSON", http_only=True),
+        Param("grid_text", "the grid itself instead of a file: text rows (on one line, separated by '/') or ipuz JSON", metavar="ROWS"),
         Param("min_priority", "use only words of at least this priority (0-255)", kind="int", default=0, metavar="N"),
         Param("seed", "seed of the tie-breaks: the same seed gives the same fill", kind="int", default=0, metavar="N"),
         Param("timeout", "give up after this many seconds", kind="float", metavar="S"),
@@ -188,11 +193,13 @@ FILL = Command(
     run=_run,
     text=_text,
     examples=(
-        "lexigraph fill grid.txt",
+        "lexigraph fill --grid-text '#..../...../...../...../....#' --seed 7",
+        "lexigraph fill --grid-text 'c..../.#.#./.....' --suggest 1A --limit 3",
         "lexigraph fill grid.ipuz --min-priority 30 --timeout 10 -o filled.puz",
-        "lexigraph fill grid.txt --suggest 12A",
+        "lexigraph fill grid.txt --region r1c1:r3c5 --improve 5",
     ),
     found=_found,
+    status=exit_status,
     http_method="POST",
 )
 

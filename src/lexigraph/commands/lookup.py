@@ -63,8 +63,7 @@ def _text_words(doc: Document) -> Iterator[str]:
 
 def _run_children(ctx: Context, params: Mapping[str, Any]) -> Document:
     lex = ctx.lexicon()
-    given = params.get("prefixes")
-    prefixes = [""] if given is None else values(params, "prefixes")
+    prefixes = values(params, "prefixes") or [""]
     results = []
     for prefix in prefixes:
         check_tiles(ctx, lex, prefix, "the prefix")

@@ -157,7 +157,7 @@ def _text_cross(doc: Document) -> Iterator[str]:
         yield f"no tile fits both {esc(a)} (position {doc['pos_a']}) and {esc(b)} (position {doc['pos_b']})"
         return
     yield f"tiles that fit the shared cell: {' '.join(r['tile'] for r in doc['results'])}"
-    yield f"words of each entry putting that tile there:"
+    yield "words of each entry putting that tile there:"
     width = max(len(a), len(b), 4)
     yield f"  tile  {a.rjust(width)}  {b.rjust(width)}"
     for r in doc["results"]:

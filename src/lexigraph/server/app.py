@@ -153,7 +153,6 @@ class Server:
     executor: ThreadPoolExecutor | None = None
     busy: int = 0
     heavy_busy: int = 0
-    served_requests: int = 0
 
     def start(self) -> None:
         if self.executor is None:
@@ -184,16 +183,18 @@ class Server:
             self.heavy_busy += 1
         fut = loop.run_in_executor(self.executor, fn, deadline)
 
-        def done(_: object) -> None:
+        def done(f: "asyncio.Future[Any]") -> None:
             self.busy -= 1
             if heavy:
                 self.heavy_busy -= 1
+            if not f.cancelled():
+                f.exception()  # an answer nobody waits for any more (time limit, client gone) ends quietly
 
         fut.add_done_callback(done)
         try:
+            # shield: a client that goes away, or the time limit, does not cancel the bookkeeping above.
             return await asyncio.wait_for(asyncio.shield(fut), lim.timeout + lim.grace)
         except TimeoutError:
-            fut.add_done_callback(lambda f: f.exception())  # consume a late error quietly
             raise ApiError(503, "TimeLimit", f"the request took longer than the limit of {lim.timeout:g} s") from None
 
     def run_command(self, cmd: Command, lexicon: str | None, values: dict[str, Any], deadline: float) -> bytes:

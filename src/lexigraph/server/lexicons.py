@@ -57,6 +57,24 @@ def _identity(path: str) -> tuple[int, int, int, int] | None:
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
+def _is_lexicon_file(path: str) -> bool:
+    from ..fileformat import is_lexicon
+
+    try:
+        with open(path, "rb") as f:
+            return is_lexicon(f.read(8))
+    except OSError:
+        return False
+
+
+def _close(lexicon: "Lexicon") -> None:
+    """Close a lexicon no request holds; if something still exports its buffer, leave it to the collector."""
+    try:
+        lexicon.close()
+    except (BufferError, OSError):  # pragma: no cover - a cache outliving its requests
+        pass
+
+
 class _Held:
     """One open lexicon and the number of requests using it."""
 
@@ -89,6 +107,8 @@ class Slot:
         self._lock = threading.Lock()
         self.generation = 0
         self.last_error: str | None = None
+        #: Only lexicon files are followed; a word list is compiled once, at start (a compile takes seconds).
+        self.follows = path is not None and _is_lexicon_file(path)
         self._current = self._open()
 
     def _open(self) -> _Held:
@@ -97,12 +117,11 @@ class Slot:
         if self.path is None:
             return _Held(open_lexicon(), None)
         ident = _identity(self.path)
-        # A lexicon file is mapped; any other source (a word list) is compiled once, in memory.
         return _Held(load(self.path), ident)
 
     def _refresh(self) -> None:
         """Swap in the file now at ``path`` if it is not the one open (called with the lock held)."""
-        if self.path is None:
+        if self.path is None or not self.follows:
             return
         ident = _identity(self.path)
         if ident is None or ident == self._current.identity:
@@ -121,7 +140,7 @@ class Slot:
         self.last_error = None
         old.retired = True
         if old.users == 0:
-            old.lexicon.close()
+            _close(old.lexicon)
 
     def acquire(self) -> _Held:
         with self._lock:
@@ -134,7 +153,7 @@ class Slot:
         with self._lock:
             held.users -= 1
             if held.retired and held.users == 0:
-                held.lexicon.close()
+                _close(held.lexicon)
 
     def status(self) -> SlotStatus:
         with self._lock:
@@ -145,7 +164,7 @@ class Slot:
         with self._lock:
             self._current.retired = True
             if self._current.users == 0:
-                self._current.lexicon.close()
+                _close(self._current.lexicon)
 
 
 class LexiconPool:

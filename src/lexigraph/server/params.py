@@ -101,7 +101,9 @@ def _finish(params: Sequence[Param], got: dict[str, list[Any]], from_text: bool)
         if values is None:
             if p.required:
                 raise QueryError(f"parameter {name!r} is required")
-            out[name] = list(p.default) if p.many and p.default is not None else ([] if p.many else p.default)
+            # As the command line hands it: the default, None for a list nobody gave (a command may tell
+            # "not given" from "given empty", as children does).
+            out[name] = list(p.default) if isinstance(p.default, (list, tuple)) else p.default
             continue
         converted = [_convert(p, v, from_text) for v in values]
         if p.many:

@@ -96,6 +96,7 @@ async function fetchPage(mode, text, offset, limit, signal) {
   body[firstParam(mode.cmd, mode.field)] = text;
   const serverPaged = names.includes("offset") && names.includes("limit");
   if (serverPaged) { body.offset = offset; body.limit = limit; }
+  if (mode.id === "search" && names.includes("hooks")) body.hooks = true;   // study tools show each word's hooks
   const doc = await api(mode.cmd, body, signal);
   let rows = doc.results || [];
   if (rows.length && rows[0].words && !rows[0].word) {   // grouped results (alphagram groups): flatten
@@ -124,7 +125,12 @@ async function runSearch(page) {
       const li = document.createElement("li");
       li.textContent = wordOf(r);
       const extra = r.score != null ? r.score : (r.probability_rank != null ? "#" + r.probability_rank : null);
-      if (r.hooks) { const s = document.createElement("small"); s.textContent = r.hooks.front != null ? `${r.hooks.front || ""}·${r.hooks.back || ""}` : String(r.hooks); li.appendChild(s); }
+      if (r.hooks) {   // as study tools print them: front hooks, the word, back hooks
+        li.textContent = "";
+        const f = document.createElement("small"); f.textContent = r.hooks.front || ""; f.className = "hook";
+        const b = document.createElement("small"); b.textContent = r.hooks.back || ""; b.className = "hook";
+        li.append(f, document.createTextNode(wordOf(r)), b);
+      }
       else if (extra != null && mode.id !== "match") { const s = document.createElement("small"); s.textContent = extra; li.appendChild(s); }
       list.appendChild(li);
     }
