@@ -770,6 +770,8 @@ class _Evaluator:
                     break
             accepted: np.ndarray = idx[marked[idx]]
             return accepted
+        if isinstance(q, Length):
+            return idx if n in q.range else idx[:0]
         if isinstance(q, Pattern):
             return self.pattern_rows(self.pattern(q.text), n, idx)
         if isinstance(q, (Anagram, Subanagram)) and len(idx) > INDEX_ABOVE:
@@ -790,18 +792,10 @@ class _Evaluator:
         store = self.store
         if isinstance(q, Length):
             return np.full(len(idx), n in q.range)
-        if isinstance(q, Priority):
-            return q.range.mask(store.priorities()[first_id(store, n) + idx])
-        if isinstance(q, Vowels):
-            return q.range.mask(columns.vowel_counts(store, n)[idx])
-        if isinstance(q, Distinct):
-            return q.range.mask(columns.distinct_counts(store, n)[idx])
-        if isinstance(q, Anagrams):
-            return q.range.mask(columns.anagram_counts(store, n)[idx])
-        if isinstance(q, Points):
-            return q.range.mask(columns.point_values(store, n, self.bag())[idx])
-        if isinstance(q, Probability):
-            return q.range.mask(columns.probability_ranks(store, n, self.blanks, self.bag())[idx])
+        if isinstance(q, (Priority, Vowels, Distinct, Anagrams, Points, Probability)):
+            column = self.column(q, n)
+            # idx holds distinct rows of the bucket: as many as the column means all of them, in order.
+            return q.range.mask(column if len(idx) == len(column) else column[idx])
         rows = store.rows(n)
         if isinstance(q, (Anagram, Subanagram)):
             rack = self.rack(q.rack)
@@ -834,6 +828,23 @@ class _Evaluator:
         if isinstance(q, InList):
             return self.in_list_mask(self.other(q.name), n, idx)
         raise QueryError(f"search: {q!r} is not a condition")
+
+    def column(self, q: "Priority | Vowels | Distinct | Anagrams | Points | Probability", n: int) -> np.ndarray:
+        """The bucket's column that a range condition tests."""
+        store = self.store
+        if isinstance(q, Priority):
+            first = first_id(store, n)
+            prio: np.ndarray = store.priorities()[first : first + len(store.rows(n))]
+            return prio
+        if isinstance(q, Vowels):
+            return columns.vowel_counts(store, n)
+        if isinstance(q, Distinct):
+            return columns.distinct_counts(store, n)
+        if isinstance(q, Anagrams):
+            return columns.anagram_counts(store, n)
+        if isinstance(q, Points):
+            return columns.point_values(store, n, self.bag())
+        return columns.probability_ranks(store, n, self.blanks, self.bag())
 
     def hook_mask(self, q: "FrontHook | BackHook", n: int, idx: np.ndarray) -> np.ndarray:
         store = self.store
@@ -957,10 +968,19 @@ class Found:
     groups: np.ndarray | None = None
 
 
+_PARSED: dict[str, Query] = {}
+
+
 def as_query(query: "Query | str") -> Query:
-    """A tree as given, or the tree of a search expression."""
+    """A tree as given, or the tree of a search expression (the last few hundred parsed are kept)."""
     if isinstance(query, str):
-        return parse(query)
+        tree = _PARSED.get(query)
+        if tree is None:
+            tree = parse(query)
+            if len(_PARSED) >= 256:
+                _PARSED.clear()
+            _PARSED[query] = tree
+        return tree
     if not isinstance(query, (And, Or, Not, *_RANGE_CONDITIONS.values(), *_TEXT_CONDITIONS.values(), InnerHook)):
         raise QueryError(f"a search is an expression or a query tree, not {type(query).__name__}")
     return query
@@ -1035,12 +1055,15 @@ def _uses(q: Query, kind: type) -> bool:
 
 def _order(store: "Store", ids: np.ndarray, lens: np.ndarray, sort: str, ranks: np.ndarray | None) -> np.ndarray:
     """Positions of ``ids`` in result order."""
-    width = int(lens.max())
-    padded = np.zeros((len(ids), width), np.uint8)
-    for n in np.unique(lens).tolist():
-        at = np.flatnonzero(lens == n)
-        padded[at, :n] = store.rows(n)[ids[at] - first_id(store, n)]
-    order = np.argsort(keys(padded), kind="stable")
+    if int(lens.min()) == int(lens.max()):
+        order = np.arange(len(ids))  # one length: ids ascending are in tile order already
+    else:
+        width = int(lens.max())
+        padded = np.zeros((len(ids), width), np.uint8)
+        for n in np.unique(lens).tolist():
+            at = np.flatnonzero(lens == n)
+            padded[at, :n] = store.rows(n)[ids[at] - first_id(store, n)]
+        order = np.argsort(keys(padded), kind="stable")
     if sort == "length":
         order = order[np.argsort(lens[order], kind="stable")]
     elif sort == "priority":
