@@ -807,10 +807,10 @@ class _Evaluator:
                 used += np.minimum(columns.tile_counts(sub, code), have)
             return n - used <= rack.blanks
         if isinstance(q, Contains):
-            sub = rows[idx]
+            sub = rows if len(idx) == len(rows) else rows[idx]  # all rows: no gather
             ok = np.ones(len(idx), bool)
             for code, need in Counter(self.codes(q.tiles, "contains")).items():
-                ok &= columns.tile_counts(sub, code) >= need
+                ok &= (sub == code).any(1) if need == 1 else columns.tile_counts(sub, code) >= need
             return ok
         if isinstance(q, (TakesPrefix, TakesSuffix)):
             extra = np.frombuffer(self.codes(q.text, q.keyword), np.uint8)
