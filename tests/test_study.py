@@ -280,9 +280,12 @@ def test_every_condition_kind_against_the_oracle(small):
         assert lex.search(q, lists=lists) == oracle.select(q), q
 
 
-def test_random_trees_of_up_to_five_conditions(small):
+@pytest.mark.parametrize("index_above", [0, 1 << 40])
+def test_random_trees_of_up_to_five_conditions(small, index_above, monkeypatch):
+    """Racks answered through the anagram index (0) and by counting tiles (never the index)."""
+    monkeypatch.setattr(S, "INDEX_ABOVE", index_above)
     lex, oracle, lists = small
-    rng = random.Random(7)
+    rng = random.Random(7 + bool(index_above))
     for _ in range(250):
         q = random_tree(rng, oracle.words, rng.randint(1, 5), lists=("other",))
         assert lex.search(q, lists=lists) == oracle.select(q), str(q)
@@ -545,3 +548,35 @@ def test_in_another_lexicon_with_another_alphabet(enable):
     assert got == ["casa", "chico"]
     assert spanish.search("in en", lists={"en": enable}) == ["casa", "chico"]
     assert enable.search("length 2 and in words", lists={"words": ["aa", "zz", "qi"]}) == ["aa"]
+
+
+@given(st.lists(st.sampled_from(list("abc ()'\"-<>=?*[]^@#0123456789") + ["and ", "or ", "not ", "length ", "pattern ",
+                                                                       "hook ", "in ", "inner-hook ", "front"]),
+                max_size=40).map("".join))
+def test_any_text_parses_or_is_a_query_error(text):
+    lex = lexigraph.open(["abc", "cab", "ab", "ba", "abca"])
+    try:
+        q = S.parse(text)
+    except QueryError:
+        return
+    assert S.parse(str(q)) == q
+    try:
+        lex.search(q)
+    except QueryError:
+        pass
+
+
+def test_deep_nesting_and_bad_trees_are_query_errors(enable):
+    with pytest.raises(QueryError, match="nested deeper"):
+        S.parse("(" * 3000 + "length 2" + ")" * 3000)
+    with pytest.raises(QueryError, match="nested deeper"):
+        S.parse("not " * 2000 + "length 2")
+    tree: S.Query = S.Length(S.Range(2, 2))
+    for _ in range(100):
+        tree = S.Not(tree)
+    with pytest.raises(QueryError, match="nested deeper"):
+        enable.search(tree)
+    for bad in [S.And(()), S.Or([S.Length(S.Range(2, 2))]), S.Pattern(3), S.Length(7), S.InnerHook("middle")]:  # type: ignore[arg-type]
+        with pytest.raises(QueryError):
+            enable.search(bad)
+    assert enable.search(S.Not(S.Not(S.And((S.Length(S.Range(2, 2)), S.Contains("x")))))) == ["ax", "ex", "ox", "xi", "xu"]

@@ -78,11 +78,15 @@ class SortedKeys:
         """Whether each row (``width`` tiles) is one of the keys."""
         if not len(self.keys) or not len(rows):
             return np.zeros(len(rows), bool)
-        q = self.encode(rows)
+        return self.contains_keys(self.encode(rows))
+
+    def contains_keys(self, q: np.ndarray) -> np.ndarray:
+        """Whether each key (encoded as these keys are) is one of the keys."""
+        if not len(self.keys) or not len(q):
+            return np.zeros(len(q), bool)
         at = np.searchsorted(self.keys, q)
-        found = np.zeros(len(q), bool)
-        inside = at < len(self.keys)
-        found[inside] = self.keys[at[inside]] == q[inside]
+        np.minimum(at, len(self.keys) - 1, out=at)
+        found: np.ndarray = self.keys[at] == q
         return found
 
     def ranges(self, prefixes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -148,7 +152,8 @@ def anagram_counts(store: "Store", length: int) -> np.ndarray:
 
     def build() -> np.ndarray:
         inverse, counts, _ = alphagram_groups(store, length)
-        return counts[inverse]
+        out: np.ndarray = counts[inverse]
+        return out
 
     return store.cached(("study", "anagrams", length), build)
 
@@ -173,14 +178,16 @@ def distinct_counts(store: "Store", length: int) -> np.ndarray:
         alpha = alphagram_rows(store, length)
         if length == 0 or not len(alpha):
             return np.zeros(len(alpha), np.int64)
-        return 1 + (np.diff(alpha, axis=1) != 0).sum(1, dtype=np.int64)
+        out: np.ndarray = 1 + (np.diff(alpha, axis=1) != 0).sum(1, dtype=np.int64)
+        return out
 
     return store.cached(("study", "distinct", length), build)
 
 
 def tile_counts(rows: np.ndarray, code: int) -> np.ndarray:
     """How many times tile ``code`` occurs in each row."""
-    return (rows == code).sum(1, dtype=np.int64)
+    out: np.ndarray = (rows == code).sum(1, dtype=np.int64)
+    return out
 
 
 def tile_set(store: "Store", tiles: Any = None) -> "TileSet":

@@ -168,3 +168,28 @@ def hooks(lex: "Lexicon", word: str) -> Hooks:
     if not isinstance(word, str):
         raise QueryError(f"hooks() needs a str, not {type(word).__name__}")
     return hooks_many(lex, [word])[0]
+
+
+def hook_fields(lex: "Lexicon", words: list[str]) -> list[dict[str, Any]]:
+    """The ``hooks`` field of result documents for ``words``, computed together.
+
+    For commands that show hooks as a column (``search --hooks``; ``match`` and
+    ``anagram`` can add the same): ``r["hooks"] = field`` for each result.
+
+    >>> import lexigraph
+    >>> hook_fields(lexigraph.open(), ["care"])
+    [{'front': 's', 'back': 'drstx', 'inner_front': True, 'inner_back': True}]
+    """
+    return [h.to_dict() for h in hooks_many(lex, words)]
+
+
+def hook_line(fields: "dict[str, Any]", word: str, width: int = 0) -> str:
+    """One text line from a ``hooks`` field: front hooks right-aligned in ``width``, the word, back hooks.
+
+    >>> hook_line({"front": "s", "back": "drstx", "inner_front": True, "inner_back": True}, "care", 3)
+    '  s ·CARE· drstx'
+    """
+    shown = f"{INNER if fields['inner_front'] else ''}{word.upper()}{INNER if fields['inner_back'] else ''}"
+    if width:
+        return f"{fields['front']:>{width}} {shown} {fields['back']}".rstrip()
+    return f"{fields['front']} {shown} {fields['back']}".strip()

@@ -45,6 +45,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 MAX_EXPRESSION = 10_000
 MAX_CONDITIONS = 200
+MAX_DEPTH = 50
+#: Above this many candidate rows, a rack is answered by the anagram index / graph walk, not by counting tiles.
+INDEX_ABOVE = 256
 MAX_RACK = 64
 SORTS = ("alpha", "length", "probability", "priority")
 Sort = Literal["alpha", "length", "probability", "priority"]
@@ -272,6 +275,10 @@ ALIASES = {
     "p": "pattern", "sub": "subanagram", "len": "length", "prob": "probability", "has": "contains",
     "unique": "distinct", "hook": "back-hook", "prefix": "takes-prefix", "suffix": "takes-suffix",
 }
+_ARG = {
+    Pattern: "text", Anagram: "rack", Subanagram: "rack", TakesPrefix: "text", TakesSuffix: "text", Contains: "tiles",
+    FrontHook: "tiles", BackHook: "tiles", InList: "name",
+}
 KEYWORDS = sorted([*_RANGE_CONDITIONS, *_TEXT_CONDITIONS, InnerHook.keyword])
 _WORDS = {"and", "or", "not"}
 
@@ -330,6 +337,7 @@ class _Parser:
         self.toks = _tokens(text)
         self.i = 0
         self.conditions = 0
+        self.depth = 0
 
     def peek(self) -> _Token | None:
         return self.toks[self.i] if self.i < len(self.toks) else None
@@ -369,15 +377,26 @@ class _Parser:
             items.append(self.not_expr())
         return items[0] if len(items) == 1 else And(tuple(items))
 
+    def nest(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            tok = self.peek()
+            raise QueryError(f"search: position {tok.pos if tok else len(self.text)}: nested deeper than {MAX_DEPTH} levels")
+
     def not_expr(self) -> Query:
         tok = self.peek()
         w = self.word(tok)
         if w == "not":
+            self.nest()
             self.i += 1
-            return Not(self.not_expr())
+            negated = Not(self.not_expr())
+            self.depth -= 1
+            return negated
         if w == "(":
+            self.nest()
             self.i += 1
             q = self.or_expr()
+            self.depth -= 1
             if self.word(self.peek()) != ")":
                 raise self.fail("')' to close the '(' at position %d" % tok.pos)  # type: ignore[union-attr]
             self.i += 1
@@ -562,6 +581,7 @@ class _Evaluator:
         self.blanks = blanks
         self.tiles = tiles
         self.memo: dict[Any, Any] = {}
+        self.span = (1, 1 << 30)  # the lengths the search visits
         n = len(store.alphabet)
         self.n_tiles = n
 
@@ -586,6 +606,25 @@ class _Evaluator:
                 raise QueryError(f"the rack {text!r} holds more than {MAX_RACK} tiles")
             self.memo[key] = _Rack(dict(Counter(codes)), blanks)
         return self.memo[key]  # type: ignore[no-any-return]
+
+    def rack_rows(self, q: "Anagram | Subanagram", n: int) -> np.ndarray:
+        """Rows of bucket ``n`` that fit the rack, through the anagram index and graph walk
+        (:func:`lexigraph.anagram.find_ids`), found once per search for all lengths."""
+        key = ("rack ids", type(q), q.rack)
+        ids = self.memo.get(key)
+        if ids is None:
+            from .anagram import find_ids, parse_rack
+
+            rack = parse_rack(self.store.alphabet, q.rack)
+            mode = "exact" if isinstance(q, Anagram) else "sub"
+            lo, hi = self.span
+            ids = np.sort(find_ids(self.store, rack, mode=mode, min_length=max(1, lo), max_length=hi,
+                                   graph=self.lex.graph, probe=self.lex.probe))
+            self.memo[key] = ids
+        first = first_id(self.store, n)
+        lo, hi = np.searchsorted(ids, [first, first + len(self.store.rows(n))])
+        rows: np.ndarray = ids[lo:hi] - first
+        return rows
 
     def pattern(self, text: str) -> Cells:
         key = ("pattern", text)
@@ -617,16 +656,30 @@ class _Evaluator:
             self.memo[key] = other
         return self.memo[key]  # type: ignore[no-any-return]
 
-    def validate(self, q: Query) -> None:
+    def validate(self, q: Query, depth: int = 0) -> None:
         """Check every argument of the tree before any bucket is read: errors never depend on the words."""
+        if depth > MAX_DEPTH:
+            raise QueryError(f"search: the query tree is nested deeper than {MAX_DEPTH} levels")
         if isinstance(q, (And, Or)):
+            if not isinstance(q.items, tuple) or len(q.items) > MAX_CONDITIONS:
+                raise QueryError(f"search: {type(q).__name__} takes a tuple of at most {MAX_CONDITIONS} items")
             if not q.items:
                 raise QueryError(f"search: an empty {type(q).__name__}")
             for item in q.items:
-                self.validate(item)
-        elif isinstance(q, Not):
-            self.validate(q.item)
-        elif isinstance(q, Pattern):
+                self.validate(item, depth + 1)
+            return
+        if isinstance(q, Not):
+            self.validate(q.item, depth + 1)
+            return
+        if type(q) in _ARG:
+            if not isinstance(getattr(q, _ARG[type(q)]), str):
+                raise QueryError(f"search: the argument of {q.keyword} must be a str")
+        elif isinstance(q, (Length, Vowels, Distinct, Anagrams, Priority, Points, Probability)):
+            if not isinstance(q.range, Range):
+                raise QueryError(f"search: the argument of {q.keyword} must be a Range")
+        elif not isinstance(q, InnerHook):
+            raise QueryError(f"search: {q!r} is not a condition")
+        if isinstance(q, Pattern):
             self.pattern(q.text)
         elif isinstance(q, (Anagram, Subanagram)):
             self.rack(q.rack)
@@ -645,8 +698,6 @@ class _Evaluator:
             self.bag().check_blanks(self.blanks)
         elif isinstance(q, InList):
             self.other(q.name)
-        elif not isinstance(q, (Length, Vowels, Distinct, Anagrams, Priority)):
-            raise QueryError(f"search: {q!r} is not a condition")
 
     # -- which lengths can match -------------------------------------------------------
 
@@ -680,12 +731,10 @@ class _Evaluator:
     def cost(self, q: Query) -> int:
         if isinstance(q, Length):
             return 0
-        if isinstance(q, (Priority, Vowels, Distinct, Anagrams, Probability, Points)):
+        if isinstance(q, (Priority, Vowels, Distinct, Anagrams, Probability, Points, Anagram, Subanagram)):
             return 1
-        if isinstance(q, (Anagram, Pattern, Contains)):
+        if isinstance(q, (Pattern, Contains)):
             return 2
-        if isinstance(q, Subanagram):
-            return 3
         if isinstance(q, (FrontHook, BackHook, InnerHook, TakesPrefix, TakesSuffix)):
             return 4
         if isinstance(q, InList):
@@ -709,37 +758,44 @@ class _Evaluator:
                     break
             return idx
         if isinstance(q, Or):
-            found = np.zeros(0, np.int64)
+            # Marks over the bucket's rows: each branch sees only the rows not yet accepted.
+            marked = np.zeros(int(idx[-1]) + 1, bool)
             rest = idx
             for item in sorted(q.items, key=self.cost):
                 got = self.run(item, n, rest)
                 if len(got):
-                    found = np.union1d(found, got)
-                    rest = np.setdiff1d(rest, got, assume_unique=True)
+                    marked[got] = True
+                    rest = rest[~marked[rest]]
                 if not len(rest):
                     break
+            accepted: np.ndarray = idx[marked[idx]]
+            return accepted
+        if isinstance(q, Length):
+            return idx if n in q.range else idx[:0]
+        if isinstance(q, Pattern):
+            return self.pattern_rows(self.pattern(q.text), n, idx)
+        if isinstance(q, (Anagram, Subanagram)) and len(idx) > INDEX_ABOVE:
+            marks = np.zeros(len(self.store.rows(n)), bool)
+            marks[self.rack_rows(q, n)] = True
+            found: np.ndarray = idx[marks[idx]]
             return found
         if isinstance(q, Not):
-            return np.setdiff1d(idx, self.run(q.item, n, idx), assume_unique=True)
-        return idx[self.test(q, n, idx)]
+            keep = np.ones(int(idx[-1]) + 1, bool)
+            keep[self.run(q.item, n, idx)] = False
+            kept: np.ndarray = idx[keep[idx]]
+            return kept
+        passed: np.ndarray = idx[self.test(q, n, idx)]
+        return passed
 
     def test(self, q: Condition, n: int, idx: np.ndarray) -> np.ndarray:
         """Boolean mask over ``idx`` for one condition."""
         store = self.store
         if isinstance(q, Length):
             return np.full(len(idx), n in q.range)
-        if isinstance(q, Priority):
-            return q.range.mask(store.priorities()[first_id(store, n) + idx])
-        if isinstance(q, Vowels):
-            return q.range.mask(columns.vowel_counts(store, n)[idx])
-        if isinstance(q, Distinct):
-            return q.range.mask(columns.distinct_counts(store, n)[idx])
-        if isinstance(q, Anagrams):
-            return q.range.mask(columns.anagram_counts(store, n)[idx])
-        if isinstance(q, Points):
-            return q.range.mask(columns.point_values(store, n, self.bag())[idx])
-        if isinstance(q, Probability):
-            return q.range.mask(columns.probability_ranks(store, n, self.blanks, self.bag())[idx])
+        if isinstance(q, (Priority, Vowels, Distinct, Anagrams, Points, Probability)):
+            column = self.column(q, n)
+            # idx holds distinct rows of the bucket: as many as the column means all of them, in order.
+            return q.range.mask(column if len(idx) == len(column) else column[idx])
         rows = store.rows(n)
         if isinstance(q, (Anagram, Subanagram)):
             rack = self.rack(q.rack)
@@ -751,13 +807,11 @@ class _Evaluator:
                 used += np.minimum(columns.tile_counts(sub, code), have)
             return n - used <= rack.blanks
         if isinstance(q, Contains):
-            sub = rows[idx]
+            sub = rows if len(idx) == len(rows) else rows[idx]  # all rows: no gather
             ok = np.ones(len(idx), bool)
             for code, need in Counter(self.codes(q.tiles, "contains")).items():
-                ok &= columns.tile_counts(sub, code) >= need
+                ok &= (sub == code).any(1) if need == 1 else columns.tile_counts(sub, code) >= need
             return ok
-        if isinstance(q, Pattern):
-            return self.pattern_mask(self.pattern(q.text), n, idx)
         if isinstance(q, (TakesPrefix, TakesSuffix)):
             extra = np.frombuffer(self.codes(q.text, q.keyword), np.uint8)
             sub = rows[idx]
@@ -774,6 +828,23 @@ class _Evaluator:
         if isinstance(q, InList):
             return self.in_list_mask(self.other(q.name), n, idx)
         raise QueryError(f"search: {q!r} is not a condition")
+
+    def column(self, q: "Priority | Vowels | Distinct | Anagrams | Points | Probability", n: int) -> np.ndarray:
+        """The bucket's column that a range condition tests."""
+        store = self.store
+        if isinstance(q, Priority):
+            first = first_id(store, n)
+            prio: np.ndarray = store.priorities()[first : first + len(store.rows(n))]
+            return prio
+        if isinstance(q, Vowels):
+            return columns.vowel_counts(store, n)
+        if isinstance(q, Distinct):
+            return columns.distinct_counts(store, n)
+        if isinstance(q, Anagrams):
+            return columns.anagram_counts(store, n)
+        if isinstance(q, Points):
+            return columns.point_values(store, n, self.bag())
+        return columns.probability_ranks(store, n, self.blanks, self.bag())
 
     def hook_mask(self, q: "FrontHook | BackHook", n: int, idx: np.ndarray) -> np.ndarray:
         store = self.store
@@ -806,39 +877,53 @@ class _Evaluator:
         store = self.store
         other_store = store_of(other) if other is not self.lex else store
         if other_store.alphabet.labels == store.alphabet.labels:
+            if n not in other_store.lengths:
+                return np.zeros(len(idx), bool)
+            mine, theirs = columns.bucket_keys(store, n), columns.bucket_keys(other_store, n)
+            if mine.bits == theirs.bits:  # the same packing: compare the cached keys directly
+                return theirs.contains_keys(mine.keys[idx])
             return contains_rows(other_store, np.ascontiguousarray(store.rows(n)[idx]))
         words = store.words_of_ids(first_id(store, n) + idx)
         return np.asarray(other.check_many(words), bool)
 
-    def pattern_mask(self, cells: Cells, n: int, idx: np.ndarray) -> np.ndarray:
-        rows = self.store.rows(n)
+    def pattern_rows(self, cells: Cells, n: int, idx: np.ndarray) -> np.ndarray:
+        """The subset of ``idx`` matching the pattern: a run of single tiles at the start narrows
+        the sorted bucket by binary search, then each fixed cell is tested on the survivors only
+        (fewest allowed tiles first), then an automaton runs over the middle of ``* .. * ..*``."""
+        store = self.store
+        rows = store.rows(n)
         full = self.n_tiles
         stars = [j for j, c in enumerate(cells) if c is None]
         if not stars:
             if len(cells) != n:
-                return np.zeros(len(idx), bool)
+                return idx[:0]
             head, middle, tail = cells, [], []
         else:
             first, last = stars[0], stars[-1]
             head, middle, tail = cells[:first], cells[first : last + 1], cells[last + 1 :]
             if sum(c is not None for c in cells) > n:
-                return np.zeros(len(idx), bool)
-        ok = np.ones(len(idx), bool)
+                return idx[:0]
         fixed = [(j, c) for j, c in enumerate(head)] + [(n - len(tail) + j, c) for j, c in enumerate(tail)]
+        prefix = bytearray()
+        for c in head:
+            if c is None or len(c) != 1:
+                break
+            prefix.append(int(c[0]))
+        if prefix:
+            lo, hi = columns.bucket_keys(store, n).ranges(np.frombuffer(bytes(prefix), np.uint8).reshape(1, -1))
+            idx = idx[np.searchsorted(idx, lo[0]) : np.searchsorted(idx, hi[0])]
+            fixed = fixed[len(prefix) :]
+        whole = len(idx) == len(rows)  # all rows: columns are read as views, not gathered
         for j, cell in sorted(fixed, key=lambda jc: len(jc[1])):  # type: ignore[arg-type]
-            if len(cell) == full:  # type: ignore[arg-type]
+            if len(cell) == full or not len(idx):  # type: ignore[arg-type]
                 continue
-            live = np.flatnonzero(ok)
-            if not len(live):
-                return ok
-            column = rows[idx[live], j]
-            ok[live] = columns.lut(cell)[column] if len(cell) > 1 else column == cell[0]  # type: ignore[index, arg-type]
-        inner = [c for c in middle[1:-1]] if middle else []
-        if inner:  # '*' seg '*' ... : a small automaton run over the middle columns
-            live = np.flatnonzero(ok)
-            sub = rows[idx[live], len(head) : n - len(tail)]
-            ok[live] = _glob_middle(inner, sub)
-        return ok
+            column = rows[:, j] if whole else rows[idx, j]
+            idx = idx[columns.lut(cell)[column] if len(cell) > 1 else column == cell[0]]  # type: ignore[index, arg-type]
+            whole = False
+        inner = list(middle[1:-1]) if middle else []
+        if inner and len(idx):  # '*' seg '*' ... : a small automaton run over the middle columns
+            idx = idx[_glob_middle(inner, rows[idx, len(head) : n - len(tail)])]
+        return idx
 
 
 def _glob_middle(cells: Cells, rows: np.ndarray) -> np.ndarray:
@@ -883,10 +968,19 @@ class Found:
     groups: np.ndarray | None = None
 
 
+_PARSED: dict[str, Query] = {}
+
+
 def as_query(query: "Query | str") -> Query:
-    """A tree as given, or the tree of a search expression."""
+    """A tree as given, or the tree of a search expression (the last few hundred parsed are kept)."""
     if isinstance(query, str):
-        return parse(query)
+        tree = _PARSED.get(query)
+        if tree is None:
+            tree = parse(query)
+            if len(_PARSED) >= 256:
+                _PARSED.clear()
+            _PARSED[query] = tree
+        return tree
     if not isinstance(query, (And, Or, Not, *_RANGE_CONDITIONS.values(), *_TEXT_CONDITIONS.values(), InnerHook)):
         raise QueryError(f"a search is an expression or a query tree, not {type(query).__name__}")
     return query
@@ -917,6 +1011,7 @@ def search_ids(
         ev.bag().check_blanks(blanks)
     ev.validate(q)
     lengths = sorted(ev.lengths(q, frozenset(store.lengths)))
+    ev.span = (lengths[0], lengths[-1]) if lengths else (1, 0)
     id_parts, len_parts, rank_parts, group_parts = [], [], [], []
     for n in lengths:
         count = len(store.rows(n))
@@ -943,9 +1038,8 @@ def search_ids(
         # Groups in the order of their first member; members keep their order.
         regroup = np.argsort(first_at[inverse.ravel()], kind="stable")
         order = order[regroup]
-        groups = key[regroup]
-        _, groups = np.unique(groups, return_inverse=True)
-        groups = np.asarray(groups).ravel()
+        key = key[regroup]
+        groups = np.concatenate([[0], np.cumsum(key[1:] != key[:-1])]).astype(np.int64)  # 0, 1, ... in order
     end = None if limit is None else offset + limit
     sel = order[offset:end]
     return Found(ids[sel], lens[sel], len(ids), None if groups is None else groups[offset:end])
@@ -961,12 +1055,15 @@ def _uses(q: Query, kind: type) -> bool:
 
 def _order(store: "Store", ids: np.ndarray, lens: np.ndarray, sort: str, ranks: np.ndarray | None) -> np.ndarray:
     """Positions of ``ids`` in result order."""
-    width = int(lens.max())
-    padded = np.zeros((len(ids), width), np.uint8)
-    for n in np.unique(lens).tolist():
-        at = np.flatnonzero(lens == n)
-        padded[at, :n] = store.rows(n)[ids[at] - first_id(store, n)]
-    order = np.argsort(keys(padded), kind="stable")
+    if int(lens.min()) == int(lens.max()):
+        order = np.arange(len(ids))  # one length: ids ascending are in tile order already
+    else:
+        width = int(lens.max())
+        padded = np.zeros((len(ids), width), np.uint8)
+        for n in np.unique(lens).tolist():
+            at = np.flatnonzero(lens == n)
+            padded[at, :n] = store.rows(n)[ids[at] - first_id(store, n)]
+        order = np.argsort(keys(padded), kind="stable")
     if sort == "length":
         order = order[np.argsort(lens[order], kind="stable")]
     elif sort == "priority":

@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from . import Command, Context, Document, Param
 
@@ -96,7 +96,7 @@ def details(lex: "Lexicon", ids: Any, lengths: Any, *, blanks: int = 2, tiles: A
 
 def _run_search(ctx: Context, p: Mapping[str, Any]) -> Document:
     from ..errors import QueryError
-    from ..search import as_query, search_ids
+    from ..search import SORTS, Sort, as_query, search_ids
 
     lex = ctx.lexicon()
     query = as_query(p["expression"])
@@ -104,10 +104,12 @@ def _run_search(ctx: Context, p: Mapping[str, Any]) -> Document:
     if ctx.max_results is not None:
         limit = ctx.max_results if limit is None else min(limit, ctx.max_results)
     sort = p.get("sort") or "alpha"
+    if sort not in SORTS:
+        raise QueryError(f"unknown sort {sort!r}; use {', '.join(SORTS)}")
     blanks = p.get("blanks", 2)
     blanks = 2 if blanks is None else blanks
     found = search_ids(
-        lex, query, sort=sort, group=bool(p.get("group")), offset=p.get("offset") or 0, limit=limit,
+        lex, query, sort=cast("Sort", sort), group=bool(p.get("group")), offset=p.get("offset") or 0, limit=limit,
         lists=_lists(p.get("lists")), blanks=blanks, tiles=p.get("tiles"),
     )
     try:
@@ -124,10 +126,9 @@ def _run_search(ctx: Context, p: Mapping[str, Any]) -> Document:
 
 
 def _hook_line(h: Mapping[str, Any], word: str, width: int) -> str:
-    from ..hooks import INNER
+    from ..hooks import hook_line
 
-    shown = f"{INNER if h['inner_front'] else ''}{word.upper()}{INNER if h['inner_back'] else ''}"
-    return f"{h['front']:>{width}} {shown} {h['back']}".rstrip() if width else f"{shown} {h['back']}".rstrip()
+    return hook_line(dict(h), word, width)
 
 
 def _text_search(doc: Document) -> Iterable[str]:
