@@ -144,7 +144,7 @@ def main() -> None:
     out.append(
         "## build and size\n\n"
         f"- build of TWL06: median {builds[1]:.2f} s (target < 2 s)\n"
-        f"- graph: {info['graph']['arcs']:,} four-byte arcs incl. the null arc (target <= 126,696)\n"
+        f"- graph: {info['graph']['arcs']:,} eight-byte arc records incl. the null arc (target <= 126,696)\n"
         f"- file: {size:,} bytes (target < 4 MB)\n"
         f"- C extension: {'built' if probe.c_extension_available() else 'NOT built (pure-Python paths)'}\n"
     )

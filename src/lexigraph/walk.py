@@ -235,7 +235,7 @@ def pattern_words(store: Store, graph: WordGraph, probe: "Probe", cells: Sequenc
 def _walk_words(store: Store, graph: WordGraph, probe: "Probe", engine: Any, cells: Sequence[bytes],
                 min_length: int, max_length: int, limit: int) -> list[str]:
     check_consistent(store, graph, probe)
-    found = engine._walk_words(graph.buffer, graph.root, len(store.alphabet), masks_of(cells),  # type: ignore[attr-defined]
+    found = engine._walk_words(graph.buffer, graph.root, len(store.alphabet), masks_of(cells),
                                min_length, max_length, False, limit)
     if found == -1:
         raise graph.outside()
