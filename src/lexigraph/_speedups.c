@@ -85,6 +85,11 @@ typedef struct {
     unsigned char multi_len[32];
     unsigned char multi_key[32][8];
     unsigned char multi_code[32];
+    /* The word graph, attached once Python has checked it against the buckets (see walk.py). */
+    const unsigned char *graph;
+    size_t graph_arcs;
+    size_t graph_root;
+    unsigned graph_tiles;       /* the alphabet's size, when every tile has a one-letter ASCII label; else 0 */
     Py_ssize_t max_length;
     LengthTable *tables;        /* indexed by length, 0..max_length */
 } Probe;
@@ -103,6 +108,7 @@ probe_detach(Probe *self)
     PyMem_Free(self->tables);
     self->tables = NULL;
     self->max_length = -1;
+    self->graph = NULL;
 }
 
 static void
@@ -1348,7 +1354,105 @@ Probe_exact_words(Probe *self, PyObject *rack)
     return out;
 }
 
+
+/* _attach_graph(offset, n_arcs, root, n_tiles): the word graph lies in the attached buffer; called
+ * once Python has checked it spells the buckets' words, after which _prefix_words may answer. */
+static PyObject *
+Probe_attach_graph(Probe *self, PyObject *args)
+{
+    Py_ssize_t offset, n_arcs, root;
+    unsigned n_tiles;
+    if (!PyArg_ParseTuple(args, "nnnI", &offset, &n_arcs, &root, &n_tiles))
+        return NULL;
+    if (!self->attached || offset < 0 || n_arcs < 1 || root < 0 || root >= n_arcs || offset > self->view.len
+        || n_arcs > (self->view.len - offset) / LX_RECORD_SIZE) {
+        PyErr_SetString(PyExc_ValueError, "the word graph does not fit the file");
+        return NULL;
+    }
+    self->graph = (const unsigned char *)self->view.buf + offset;
+    self->graph_arcs = (size_t)n_arcs;
+    self->graph_root = (size_t)root;
+    self->graph_tiles = n_tiles >= 1 && n_tiles <= 255 ? n_tiles : 0;
+    for (unsigned t = 1; t <= self->graph_tiles; t++)
+        if (!self->labels[t])
+            self->graph_tiles = 0; /* a tile without a one-letter ASCII label: words are decoded in Python */
+    Py_RETURN_NONE;
+}
+
+/* _prefix_words(prefix, min_len, max_len) -> the words starting with a plain ASCII prefix, in
+ * alphabetical order, as a list of str; None when Python must answer (no checked graph yet,
+ * other characters, an alphabet of multi-letter tiles, a forged graph). */
+static PyObject *
+Probe_prefix_words(Probe *self, PyObject *args)
+{
+    PyObject *prefix;
+    int min_len, max_len;
+    if (!PyArg_ParseTuple(args, "Uii", &prefix, &min_len, &max_len))
+        return NULL;
+    if (!self->attached || self->encodes != 1 || self->graph == NULL || !self->graph_tiles
+        || !PyUnicode_IS_ASCII(prefix))
+        Py_RETURN_NONE;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(prefix);
+    if (n > 255)
+        Py_RETURN_NONE;
+    const unsigned char *text = PyUnicode_1BYTE_DATA(prefix);
+    unsigned char masks[32 * 255];
+    memset(masks, 0, (size_t)(32 * n));
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned char c = self->codes[text[i]];
+        if (!c)
+            Py_RETURN_NONE;
+        masks[32 * i + (c >> 3)] |= (unsigned char)(1u << (c & 7));
+    }
+    PatternWalk w;
+    memset(&w, 0, sizeof w);
+    w.arcs = self->graph;
+    w.n_arcs = self->graph_arcs;
+    w.n_tiles = self->graph_tiles;
+    w.masks = masks;
+    w.n_masks = (int)n;
+    w.min_len = min_len;
+    w.max_len = max_len > 255 ? 255 : max_len;
+    w.want_ids = 0;
+    w.limit = -1;
+    w.probe = self;
+    if (pattern_from(&w, self->graph_root, 0) < 0) {
+        PyMem_Free(w.out);
+        return PyErr_NoMemory();
+    }
+    if (w.bad) {
+        PyMem_Free(w.out);
+        Py_RETURN_NONE; /* the Python path raises the error */
+    }
+    PyObject *out = PyList_New(w.found);
+    if (out == NULL) {
+        PyMem_Free(w.out);
+        return NULL;
+    }
+    Py_ssize_t pos = 0;
+    for (Py_ssize_t k = 0; k < w.found; k++) {
+        Py_ssize_t len = 0;
+        while (w.out[pos + len])
+            len++;
+        PyObject *word = PyUnicode_New(len, 127);
+        if (word == NULL) {
+            Py_DECREF(out);
+            PyMem_Free(w.out);
+            return NULL;
+        }
+        unsigned char *dst = PyUnicode_1BYTE_DATA(word);
+        for (Py_ssize_t i = 0; i < len; i++)
+            dst[i] = self->labels[(unsigned char)w.out[pos + i]];
+        PyList_SET_ITEM(out, k, word);
+        pos += len + 1;
+    }
+    PyMem_Free(w.out);
+    return out;
+}
+
 static PyMethodDef Probe_methods[] = {
+    {"_attach_graph", (PyCFunction)Probe_attach_graph, METH_VARARGS, NULL},
+    {"_prefix_words", (PyCFunction)Probe_prefix_words, METH_VARARGS, NULL},
     {"_exact_blanks", (PyCFunction)Probe_exact_blanks, METH_VARARGS, NULL},
     {"_exact_words", (PyCFunction)Probe_exact_words, METH_O, NULL},
     {"_walk_words", (PyCFunction)Probe_walk_words, METH_VARARGS, NULL},

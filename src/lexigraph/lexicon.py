@@ -166,6 +166,9 @@ class Lexicon(_Base):
         self._exact_words: Callable[[str], list[str] | None] = (
             engine._exact_words if engine is not None else lambda rack: None
         )
+        self._prefix_words: Callable[[str, int, int], list[str] | None] = (
+            engine._prefix_words if engine is not None else lambda prefix, low, high: None
+        )
         # The C facade answers `in` through the C engine itself, when there is one.
         self._set_probe(getattr(self.probe, "engine", self.probe))
 
@@ -302,6 +305,11 @@ class Lexicon(_Base):
         >>> lexigraph.open().words(prefix="q", length=2)
         []
         """
+        if length is None and type(prefix) is str:
+            # A plain prefix in one C call, once the graph has been checked (see lexigraph.walk).
+            fast = self._prefix_words(prefix, max(len(prefix), 1), 255)
+            if fast is not None:
+                return fast
         self._check_open()
         if length is not None and (type(length) is not int or length < 0):
             raise QueryError(f"length must be a non-negative integer, not {length!r}")
@@ -415,6 +423,12 @@ class Lexicon(_Base):
         >>> lexigraph.open().match("q[^u]*", limit=3)
         ['qaid', 'qaids', 'qanat']
         """
+        if (type(pattern) is str and pattern[-1:] == "*" and not offset and limit is None and not min_priority
+                and not self.store.has_priorities):
+            # "abc*": a prefix listing, in one C call when it can answer (result order is alphabetical here).
+            fast = self._prefix_words(pattern[:-1], max(len(pattern) - 1, 1), 255)
+            if fast is not None:
+                return fast
         self._check_open()
         from .crossword import match
 

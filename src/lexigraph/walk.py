@@ -58,7 +58,10 @@ def check_consistent(store: Store, graph: WordGraph, probe: "Probe") -> None:
         if found == -1:
             raise graph.outside()
         ids = np.frombuffer(found, "<i8")
-        return len(ids) == store.word_count and bool((np.sort(ids) == np.arange(store.word_count)).all())
+        same = len(ids) == store.word_count and bool((np.sort(ids) == np.arange(store.word_count)).all())
+        if same:  # checked: the C probe may now answer prefix listings on its own (Lexicon.words)
+            engine._attach_graph(graph.offset, graph.size, graph.root, len(store.alphabet))  # type: ignore[attr-defined]
+        return same
 
     if not store.cached(("walk", "consistent"), check):
         raise FileFormatError(f"{store.name}: the word graph and the length buckets hold different words")

@@ -119,6 +119,8 @@ class WordGraph:
         self.max_length = max_length
         self.size = sec.shape[0]
         self.buffer: memoryview = mapped.view("graph")
+        #: Where the records lie in the file (the C probe reads them there).
+        self.offset = sec.offset
         self._records = little_endian_ints(self.buffer, "Q")
         self._walker = walker
         self._top: dict[int, dict[int, int]] | None = None
