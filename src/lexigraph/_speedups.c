@@ -1355,6 +1355,113 @@ Probe_exact_words(Probe *self, PyObject *rack)
 }
 
 
+/* Words of a walk's output (codes, each word ended by a 0 byte) as a list of str, through the
+ * one-letter ASCII labels. */
+static PyObject *
+words_from_codes(const Probe *self, const char *out, Py_ssize_t count)
+{
+    PyObject *list = PyList_New(count);
+    if (list == NULL)
+        return NULL;
+    Py_ssize_t pos = 0;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        Py_ssize_t len = 0;
+        while (out[pos + len])
+            len++;
+        PyObject *word = PyUnicode_New(len, 127);
+        if (word == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        unsigned char *dst = PyUnicode_1BYTE_DATA(word);
+        for (Py_ssize_t i = 0; i < len; i++)
+            dst[i] = self->labels[(unsigned char)out[pos + i]];
+        PyList_SET_ITEM(list, k, word);
+        pos += len + 1;
+    }
+    return list;
+}
+
+/* _rack_words(rack, min_len, mode) -> the sub- (mode 0) or super-anagrams (2; also a trailing '*')
+ * of a plain ASCII rack ('?' a blank, at most three), alphabetically, as a list of str; None when
+ * Python must answer (other characters, more blanks, no checked graph yet, a forged graph). */
+static PyObject *
+Probe_rack_words(Probe *self, PyObject *args)
+{
+    PyObject *rack;
+    int min_len, mode;
+    if (!PyArg_ParseTuple(args, "Uii", &rack, &min_len, &mode))
+        return NULL;
+    if (!self->attached || self->encodes != 1 || self->graph == NULL || !self->graph_tiles
+        || !PyUnicode_IS_ASCII(rack) || (mode != WALK_SUB && mode != WALK_SUPER))
+        Py_RETURN_NONE;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(rack);
+    const unsigned char *text = PyUnicode_1BYTE_DATA(rack);
+    if (n && text[n - 1] == '*') {
+        mode = WALK_SUPER;
+        n--;
+    }
+    if (n < 1 || n > 255)
+        Py_RETURN_NONE;
+    RackWalk *w = PyMem_Calloc(1, sizeof(RackWalk));
+    if (w == NULL)
+        return PyErr_NoMemory();
+    int size = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (text[i] == '?') {
+            w->blanks_left++;
+            size++;
+            continue;
+        }
+        unsigned char c = self->codes[text[i]];
+        if (!c || w->supply[c] == 255) {
+            PyMem_Free(w);
+            Py_RETURN_NONE;
+        }
+        w->supply[c]++;
+        w->rack_missing++;
+        size++;
+    }
+    if (w->blanks_left > 3 || min_len < 1) {
+        PyMem_Free(w);
+        Py_RETURN_NONE; /* many blanks: the column scan answers, in Python */
+    }
+    w->arcs = self->graph;
+    w->n_arcs = self->graph_arcs;
+    w->n_tiles = self->graph_tiles;
+    w->probe = self;
+    w->mode = mode;
+    w->want_ids = 0;
+    w->min_len = min_len;
+    if (mode == WALK_SUPER) {
+        w->min_len = min_len > size ? min_len : size;
+        w->max_len = 255;
+        w->blanks_left = 0; /* in a super-anagram a blank only raises the length */
+    } else {
+        w->max_len = size;
+    }
+    if (w->max_len > self->max_length)
+        w->max_len = (int)self->max_length;
+    PyObject *result = NULL;
+    if (walk_rack_from(w, self->graph_root, 0) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (w->bad) {
+        result = Py_None; /* the Python path raises the error */
+        Py_INCREF(result);
+        goto done;
+    }
+    Py_ssize_t count = 0;
+    for (Py_ssize_t i = 0; i < w->out_len; i++)
+        count += !w->out[i];
+    result = words_from_codes(self, w->out, count);
+done:
+    PyMem_Free(w->out);
+    PyMem_Free(w);
+    return result;
+}
+
 /* _attach_graph(offset, n_arcs, root, n_tiles): the word graph lies in the attached buffer; called
  * once Python has checked it spells the buckets' words, after which _prefix_words may answer. */
 static PyObject *
@@ -1424,33 +1531,13 @@ Probe_prefix_words(Probe *self, PyObject *args)
         PyMem_Free(w.out);
         Py_RETURN_NONE; /* the Python path raises the error */
     }
-    PyObject *out = PyList_New(w.found);
-    if (out == NULL) {
-        PyMem_Free(w.out);
-        return NULL;
-    }
-    Py_ssize_t pos = 0;
-    for (Py_ssize_t k = 0; k < w.found; k++) {
-        Py_ssize_t len = 0;
-        while (w.out[pos + len])
-            len++;
-        PyObject *word = PyUnicode_New(len, 127);
-        if (word == NULL) {
-            Py_DECREF(out);
-            PyMem_Free(w.out);
-            return NULL;
-        }
-        unsigned char *dst = PyUnicode_1BYTE_DATA(word);
-        for (Py_ssize_t i = 0; i < len; i++)
-            dst[i] = self->labels[(unsigned char)w.out[pos + i]];
-        PyList_SET_ITEM(out, k, word);
-        pos += len + 1;
-    }
+    PyObject *out = words_from_codes(self, w.out, w.found);
     PyMem_Free(w.out);
     return out;
 }
 
 static PyMethodDef Probe_methods[] = {
+    {"_rack_words", (PyCFunction)Probe_rack_words, METH_VARARGS, NULL},
     {"_attach_graph", (PyCFunction)Probe_attach_graph, METH_VARARGS, NULL},
     {"_prefix_words", (PyCFunction)Probe_prefix_words, METH_VARARGS, NULL},
     {"_exact_blanks", (PyCFunction)Probe_exact_blanks, METH_VARARGS, NULL},

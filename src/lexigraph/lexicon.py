@@ -169,6 +169,9 @@ class Lexicon(_Base):
         self._prefix_words: Callable[[str, int, int], list[str] | None] = (
             engine._prefix_words if engine is not None else lambda prefix, low, high: None
         )
+        self._rack_words: Callable[[str, int, int], list[str] | None] = (
+            engine._rack_words if engine is not None else lambda rack, low, mode: None
+        )
         # The C facade answers `in` through the C engine itself, when there is one.
         self._set_probe(getattr(self.probe, "engine", self.probe))
 
@@ -381,9 +384,15 @@ class Lexicon(_Base):
         >>> lexigraph.open().anagram("aalnst?", mode="exact")
         ['analyst', 'platans', 'saltant', 'saltpan', 'sealant', 'sultana']
         """
-        if mode == "exact" and not blanks and sort == "alpha" and not through and max_length is None and min_length <= 2:
-            # The common case in one C call: a plain rack, looked up in the alphagram index.
-            fast = self._exact_words(rack)
+        if not blanks and sort == "alpha" and not through and max_length is None:
+            # The common cases in one C call: a plain rack, looked up in the alphagram index (exact) or
+            # walked through the checked graph (sub and super); None leaves it to the general path.
+            if mode == "exact" and min_length <= 2:
+                fast = self._exact_words(rack)
+            elif mode in ("sub", "super") and type(min_length) is int:
+                fast = self._rack_words(rack, min_length, 0 if mode == "sub" else 2)
+            else:
+                fast = None
             if fast is not None:
                 return fast
         self._check_open()
