@@ -211,3 +211,19 @@ def test_every_search_plan_agrees_on_twl06(twl, twl_words, rack):
         got = A.find_ids(twl.store, parsed, mode=mode, min_length=2, graph=twl.graph, probe=twl.probe)
         assert sorted(twl.store.words_of_ids(got)) == expected
         assert sorted(twl.store.words_of_ids(A.find_ids(twl.store, parsed, mode=mode, min_length=2))) == expected
+
+
+@given(words_st, st.text(alphabet="abcdefg?", min_size=1, max_size=8), st.sampled_from(["sub", "exact", "super"]),
+       st.booleans(), st.integers(1, 3))
+def test_the_one_call_c_paths_give_the_oracle_answer(words, rack, mode, star, min_length):
+    """After the graph is checked, plain racks take the one-call C paths: the same answers."""
+    lex = lexigraph.load(words, min_length=1, alphabet=ABC)
+    lex.words(prefix="a")  # a walk: the graph is checked, and the C probe may answer on its own
+    text = rack + ("*" if star else "")
+    blanks = rack.count("?")
+    letters = rack.replace("?", "")
+    if not letters and not blanks:
+        return
+    expected = oracle(sorted(set(words)), letters, blanks, mode, min_length=min_length, more=star)
+    assert lex.anagram(text, mode=mode, min_length=min_length) == expected
+    assert lex.words(prefix=letters[:2]) == sorted(w for w in set(words) if w.startswith(letters[:2]))
