@@ -353,17 +353,22 @@ def cross(store: Store, pattern_a: str, pos_a: int, pattern_b: str, pos_b: int, 
     ids_b = pattern_ids(store, pb, min_priority, graph, probe)
     tiles_a = _tile_at(store, ids_a, len(pa.cells), pos_a)
     tiles_b = _tile_at(store, ids_b, len(pb.cells), pos_b)
-    common = np.intersect1d(tiles_a, tiles_b)
-    keep_a = np.isin(tiles_a, common)
-    keep_b = np.isin(tiles_b, common)
-    count_a = np.bincount(tiles_a[keep_a], minlength=256)
-    count_b = np.bincount(tiles_b[keep_b], minlength=256)
+    # Per-tile counts as 256-entry tables: the shared tiles and each side's words in a few lookups.
+    count_a = np.bincount(tiles_a, minlength=256)
+    count_b = np.bincount(tiles_b, minlength=256)
+    shared = (count_a > 0) & (count_b > 0)
+    common = np.flatnonzero(shared).tolist()
+    keep_a, keep_b = ids_a[shared[tiles_a]], ids_b[shared[tiles_b]]
+    if store.has_priorities:
+        keep_a, keep_b = store.sort_ids(keep_a, "priority"), store.sort_ids(keep_b, "priority")
+    else:  # one bucket each, in ascending (alphabetical) or walk (alphabetical) order already
+        keep_a, keep_b = np.sort(keep_a), np.sort(keep_b)
     labels = store.alphabet.labels
     return Crossing(
-        tiles=[labels[c - 1] for c in common.tolist()],
-        words_a=store.words_of_ids(store.sort_ids(ids_a[keep_a], "priority")),
-        words_b=store.words_of_ids(store.sort_ids(ids_b[keep_b], "priority")),
-        counts={labels[c - 1]: (int(count_a[c]), int(count_b[c])) for c in common.tolist()},
+        tiles=[labels[c - 1] for c in common],
+        words_a=store.words_of_ids(keep_a),
+        words_b=store.words_of_ids(keep_b),
+        counts={labels[c - 1]: (int(count_a[c]), int(count_b[c])) for c in common},
     )
 
 

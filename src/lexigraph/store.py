@@ -319,6 +319,10 @@ class Store:
         if width is None:
             width = int(lengths.max()) if len(ids) else 0
         out = np.zeros((len(ids), width), np.uint8)
+        if len(ids) and lengths[0] == lengths.min() == lengths.max():  # one bucket: one gather
+            length = int(lengths[0])
+            out[:, :length] = self.rows(length)[ids - self._buckets[length].first]
+            return out
         for length in np.unique(lengths).tolist():
             at = np.flatnonzero(lengths == length)
             out[at, :length] = self.rows(length)[ids[at] - self._buckets[length].first]
@@ -349,6 +353,9 @@ class Store:
             return [self._word_of_id(int(i)) for i in ids]
         ids = np.asarray(ids, np.int64)
         n_tiles = len(self.alphabet)
+        first = self._bucket_of_id(int(ids[0]))
+        if int(ids.min()) >= first.first and int(ids.max()) < first.stop:  # one bucket: one gather, no padding
+            return self.decode_rows(first.length, self.rows(first.length)[ids - first.first])
         lengths = self.lengths_of_ids(ids)
         if n_tiles == MAX_TILES:  # no spare code for a separator: decode length by length
             return [self.decode_rows(n, self.rows(n)[[i - self._buckets[n].first]])[0]
