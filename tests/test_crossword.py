@@ -158,6 +158,7 @@ def test_walk_and_scan_plans_agree_with_the_regex(words, cells, offset, limit):
     from lexigraph import crossword, walk
 
     lex = lexigraph.load(words, alphabet=ALPHA, min_length=1)
+    lex.words(prefix="a")  # the graph is checked: plain patterns may take the one-call C paths
     pure = lexigraph.Lexicon(lexigraph.fileformat.open_bytes(bytes(lex.store.buffer)), pure_python=True)
     pattern, regex = render(cells)
     expected = sorted(w for w in set(words) if regex.fullmatch(w))

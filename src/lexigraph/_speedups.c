@@ -1462,6 +1462,106 @@ done:
     return result;
 }
 
+/* _pattern_words(pattern) -> the words matching a plain fixed-length pattern (ASCII letters, and
+ * '?' or '.' for any tile), alphabetically, as a list of str; None when Python must answer (other
+ * characters, no checked graph yet, a forged file). A pattern that opens with a letter walks the
+ * graph below it; one that opens with a wildcard scans its length's bucket row by row, testing
+ * the most selective positions first. */
+static PyObject *
+Probe_pattern_words(Probe *self, PyObject *pattern)
+{
+    if (!PyUnicode_Check(pattern) || !self->attached || self->encodes != 1 || self->graph == NULL
+        || !self->graph_tiles || !PyUnicode_IS_ASCII(pattern))
+        Py_RETURN_NONE;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(pattern);
+    if (n < 1 || n > 255)
+        Py_RETURN_NONE;
+    const unsigned char *text = PyUnicode_1BYTE_DATA(pattern);
+    unsigned char masks[32 * 255];
+    memset(masks, 0, (size_t)(32 * n));
+    int fixed[255];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (text[i] == '?' || text[i] == '.') {
+            for (unsigned t = 1; t <= self->graph_tiles; t++)
+                masks[32 * i + (t >> 3)] |= (unsigned char)(1u << (t & 7));
+            fixed[i] = 0;
+            continue;
+        }
+        unsigned char c = self->codes[text[i]];
+        if (!c)
+            Py_RETURN_NONE; /* sets, stars, vowels: the general path */
+        masks[32 * i + (c >> 3)] |= (unsigned char)(1u << (c & 7));
+        fixed[i] = 1;
+    }
+    if (n > self->max_length || !self->tables[n].width)
+        return PyList_New(0);
+    if (fixed[0]) {
+        PatternWalk w;
+        memset(&w, 0, sizeof w);
+        w.arcs = self->graph;
+        w.n_arcs = self->graph_arcs;
+        w.n_tiles = self->graph_tiles;
+        w.masks = masks;
+        w.n_masks = (int)n;
+        w.min_len = (int)n;
+        w.max_len = (int)n;
+        w.limit = -1;
+        w.probe = self;
+        if (pattern_from(&w, self->graph_root, 0) < 0) {
+            PyMem_Free(w.out);
+            return PyErr_NoMemory();
+        }
+        if (w.bad) {
+            PyMem_Free(w.out);
+            Py_RETURN_NONE;
+        }
+        PyObject *out = words_from_codes(self, w.out, w.found);
+        PyMem_Free(w.out);
+        return out;
+    }
+    const LengthTable *t = &self->tables[n];
+    int order[255], n_tests = 0;
+    for (Py_ssize_t j = 0; j < n; j++)
+        if (fixed[j])
+            order[n_tests++] = (int)j; /* a single tile: the most selective kind of position */
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t r = 0; r < t->count; r++) {
+        const unsigned char *row = t->rows + r * n;
+        int k = 0;
+        for (; k < n_tests; k++) {
+            int j = order[k];
+            unsigned c = row[j];
+            if (!((masks[32 * j + (c >> 3)] >> (c & 7)) & 1))
+                break;
+        }
+        if (k < n_tests)
+            continue;
+        PyObject *word = PyUnicode_New(n, 127);
+        if (word == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        unsigned char *dst = PyUnicode_1BYTE_DATA(word);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            dst[i] = row[i] <= self->graph_tiles ? self->labels[row[i]] : 0;
+            if (!dst[i]) { /* a code outside the alphabet: only in a forged file */
+                Py_DECREF(word);
+                Py_DECREF(out);
+                Py_RETURN_NONE;
+            }
+        }
+        int failed = PyList_Append(out, word);
+        Py_DECREF(word);
+        if (failed) {
+            Py_DECREF(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+
 /* _attach_graph(offset, n_arcs, root, n_tiles): the word graph lies in the attached buffer; called
  * once Python has checked it spells the buckets' words, after which _prefix_words may answer. */
 static PyObject *
@@ -1537,6 +1637,7 @@ Probe_prefix_words(Probe *self, PyObject *args)
 }
 
 static PyMethodDef Probe_methods[] = {
+    {"_pattern_words", (PyCFunction)Probe_pattern_words, METH_O, NULL},
     {"_rack_words", (PyCFunction)Probe_rack_words, METH_VARARGS, NULL},
     {"_attach_graph", (PyCFunction)Probe_attach_graph, METH_VARARGS, NULL},
     {"_prefix_words", (PyCFunction)Probe_prefix_words, METH_VARARGS, NULL},

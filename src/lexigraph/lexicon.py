@@ -169,6 +169,9 @@ class Lexicon(_Base):
         self._prefix_words: Callable[[str, int, int], list[str] | None] = (
             engine._prefix_words if engine is not None else lambda prefix, low, high: None
         )
+        self._pattern_words: Callable[[str], list[str] | None] = (
+            engine._pattern_words if engine is not None else lambda pattern: None
+        )
         self._rack_words: Callable[[str, int, int], list[str] | None] = (
             engine._rack_words if engine is not None else lambda rack, low, mode: None
         )
@@ -432,10 +435,13 @@ class Lexicon(_Base):
         >>> lexigraph.open().match("q[^u]*", limit=3)
         ['qaid', 'qaids', 'qanat']
         """
-        if (type(pattern) is str and pattern[-1:] == "*" and not offset and limit is None and not min_priority
-                and not self.store.has_priorities):
-            # "abc*": a prefix listing, in one C call when it can answer (result order is alphabetical here).
-            fast = self._prefix_words(pattern[:-1], max(len(pattern) - 1, 1), 255)
+        if type(pattern) is str and not offset and limit is None and not min_priority and not self.store.has_priorities:
+            # Every word has one priority, so the result order is alphabetical: "abc*" is a prefix listing,
+            # and letters with "?" a fixed-length pattern, each in one C call when it can answer.
+            if pattern[-1:] == "*":
+                fast = self._prefix_words(pattern[:-1], max(len(pattern) - 1, 1), 255)
+            else:
+                fast = self._pattern_words(pattern)
             if fast is not None:
                 return fast
         self._check_open()
