@@ -61,8 +61,8 @@ def line_of(h: dict[str, object], word: str) -> str:
 
 # -- the built-in lexicon ---------------------------------------------------------------------------------------
 
-MATCH_CASES = [["c?re"], ["??mo??t"], ["q[^u]*", "--limit", "6"], ["a?", "x?"], ["?????", "--limit", "40", "--offset", "7"],
-               ["cat*", "--min-priority", "1", "--limit", "30"]]
+MATCH_CASES = [["c?re"], ["??mo??t"], ["q[^u]*", "--limit", "6"], ["a?", "x?"],
+               ["?????", "--limit", "40", "--offset", "7"], ["cat*", "--min-priority", "1", "--limit", "30"]]
 ANAGRAM_CASES = [["acer", "--exact"], ["retains*", "--sort", "length"], ["aalnst?", "--exact"], ["top", "dog"],
                  ["qi?", "--min-length", "2"]]
 
