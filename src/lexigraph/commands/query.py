@@ -3,11 +3,39 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ..errors import QueryError
 from . import Command, Context, Document, Param
 from ._common import envelope, esc, need_int, values
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..lexicon import Lexicon
+
+def _add_hooks(lex: "Lexicon", results: list[dict[str, Any]]) -> None:
+    """Give each result a ``hooks`` field (its word's hooks, all computed together)."""
+    from ..hooks import hook_fields  # numpy and the columns: only when asked for
+
+    for r, fields in zip(results, hook_fields(lex, [r["word"] for r in results])):
+        r["hooks"] = fields
+
+
+def _hook_width(results: list[dict[str, Any]]) -> int:
+    """The width of the front-hook column: the most front hooks of any result."""
+    return max((len(r["hooks"]["front"]) for r in results if "hooks" in r), default=0)
+
+
+def _hooked(r: Mapping[str, Any], width: int, shown: str | None = None) -> str:
+    """``r``'s word between its hooks, as study tools print it; ``shown`` replaces the word's capitals
+    (``--show-blanks`` keeps the tiles blanks make in lower case)."""
+    from ..hooks import hook_line
+
+    line = hook_line(dict(r["hooks"]), r["word"], width)
+    if shown is None:
+        return line
+    start = (width + 1 if width else 0) + (1 if r["hooks"]["inner_front"] else 0)
+    return line[:start] + shown + line[start + len(r["word"].upper()):]
+
 
 # -- anagram -----------------------------------------------------------------
 
@@ -34,6 +62,8 @@ def _run_anagram(ctx: Context, params: Mapping[str, Any]) -> Document:
     fields: dict[str, Any] = {"mode": "table" if params.get("table") else mode}
     if params.get("show_blanks"):
         fields["show_blanks"] = True
+    if params.get("hooks") and params.get("table"):
+        raise QueryError(f"{ctx.spell('hooks')} and {ctx.spell('table')} exclude each other")
     for rack in racks:
         if params.get("table"):
             table = lex.anagram_table(rack)
@@ -51,6 +81,8 @@ def _run_anagram(ctx: Context, params: Mapping[str, Any]) -> Document:
     if ctx.max_results is not None and len(results) > ctx.max_results:
         fields["total"] = len(results)
         results = results[: ctx.max_results]
+    if params.get("hooks"):
+        _add_hooks(lex, results)
     return envelope("anagram", lex, results, **fields)
 
 
@@ -71,8 +103,10 @@ def _text_anagram(doc: Document) -> Iterator[str]:
             yield f"{esc(labels[key]).ljust(width)} : {' '.join(words)}".rstrip()
         return
     show = "display" if doc.get("show_blanks") else "word"
+    width = _hook_width(results)
     for r in results:
-        yield f"{esc(r['rack'])}\t{r[show]}" if many else r[show]
+        line = r[show] if "hooks" not in r else _hooked(r, width, r[show] if show == "display" else None)
+        yield f"{esc(r['rack'])}\t{line}" if many else line
 
 
 # -- match -------------------------------------------------------------------
@@ -108,6 +142,8 @@ def _run_match(ctx: Context, params: Mapping[str, Any]) -> Document:
         fields["count_only"] = True
     if params.get("scores"):
         fields["scores"] = True
+    if params.get("hooks"):
+        _add_hooks(lex, results)
     return envelope("match", lex, results, **fields)
 
 
@@ -122,8 +158,12 @@ def _text_match(doc: Document) -> Iterator[str]:
     results = doc["results"]
     many = len({r["pattern"] for r in results}) > 1
     scores = doc.get("scores")
+    width = _hook_width(results)
     for r in results:
-        line = f"{r['word']};{r['priority']}" if scores else r["word"]
+        if "hooks" in r:
+            line = _hooked(r, width) + (f"\t{r['priority']}" if scores else "")
+        else:
+            line = f"{r['word']};{r['priority']}" if scores else r["word"]
         yield f"{esc(r['pattern'])}\t{line}" if many else line
 
 
@@ -186,11 +226,12 @@ COMMANDS = [
                   kind="bool", default=False, cli_only=True),
             Param("table", "exact anagrams of the rack, then of the rack plus each tile", kind="bool",
                   default=False),
+            Param("hooks", "add each word's front and back hooks (not with --table)", kind="bool", default=False),
         ),
         run=_run_anagram,
         text=_text_anagram,
         examples=("lexigraph anagram 'AALNST?' --exact --show-blanks", "lexigraph anagram 'retains*' --sort length",
-                  "lexigraph anagram 'AALNST?' --table"),
+                  "lexigraph anagram 'AALNST?' --table", "lexigraph anagram acer --exact --hooks"),
     ),
     Command(
         name="match",
@@ -204,14 +245,15 @@ COMMANDS = [
                   default=0, metavar="N"),
             Param("limit", "list at most this many matches per pattern", kind="int", metavar="N"),
             Param("count", "print only the number of matches", kind="bool", default=False),
-            Param("scores", "print each word's priority as WORD;PRIORITY", kind="bool", default=False,
-                  cli_only=True),
+            Param("scores", "print each word's priority as WORD;PRIORITY (with --hooks: after a tab)", kind="bool",
+                  default=False, cli_only=True),
+            Param("hooks", "add each word's front and back hooks", kind="bool", default=False),
         ),
         run=_run_match,
         text=_text_match,
         found=_found_match,
         examples=("lexigraph match '??mo??t'", "lexigraph match 'q[^u]*' --limit 5",
-                  "lexigraph match '?????' --count"),
+                  "lexigraph match '?????' --count", "lexigraph match 'c?re' --hooks"),
     ),
     Command(
         name="cross",
