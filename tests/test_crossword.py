@@ -194,3 +194,27 @@ def test_walk_plans_agree_on_twl06(twl, twl_words):
         assert twl.count(pattern) == len(expected) == pure.count(pattern)
     for prefix in ["", "a", "qu", "zyz", "xyzzy"]:
         assert twl.words(prefix=prefix) == [w for w in words if w.startswith(prefix)] == pure.words(prefix=prefix)
+
+
+plain_cell = st.one_of(st.sampled_from(list(LETTERS)).map(lambda c: (c, c)), st.just(("?", ".")))
+
+
+@given(plain_words, st.lists(plain_cell, min_size=1, max_size=6), st.lists(plain_cell, min_size=1, max_size=6),
+       st.data())
+def test_one_call_crossings_agree_with_brute_force(words, cells_a, cells_b, data):
+    """Unscored lists, plain patterns, the graph checked: the one-call C path of cross."""
+    lex = lexigraph.load(words, alphabet=ALPHA, min_length=1)
+    lex.words(prefix="a")  # a walk: the graph is checked, and plain patterns may take the C path
+    truth = set(words)
+    pa, ra = render(cells_a)
+    pb, rb = render(cells_b)
+    i = data.draw(st.integers(0, len(cells_a) - 1))
+    j = data.draw(st.integers(0, len(cells_b) - 1))
+    wa = sorted(w for w in truth if ra.fullmatch(w))
+    wb = sorted(w for w in truth if rb.fullmatch(w))
+    tiles = sorted({w[i] for w in wa} & {w[j] for w in wb})
+    c = lex.cross(pa, i, pb, j)
+    assert c.tiles == tiles
+    assert c.words_a == [w for w in wa if w[i] in tiles] and c.words_b == [w for w in wb if w[j] in tiles]
+    assert c.counts == {t: (sum(w[i] == t for w in wa), sum(w[j] == t for w in wb)) for t in tiles}
+    assert lex.match(pa) == wa

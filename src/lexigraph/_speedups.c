@@ -1462,20 +1462,23 @@ done:
     return result;
 }
 
-/* _pattern_words(pattern) -> the words matching a plain fixed-length pattern (ASCII letters, and
- * '?' or '.' for any tile), alphabetically, as a list of str; None when Python must answer (other
- * characters, no checked graph yet, a forged file). A pattern that opens with a letter walks the
- * graph below it; one that opens with a wildcard scans its length's bucket row by row, testing
- * the most selective positions first. */
-static PyObject *
-Probe_pattern_words(Probe *self, PyObject *pattern)
+/* The words matching a plain fixed-length pattern (ASCII letters, and '?' or '.' for any tile),
+ * alphabetically, each as its n codes and a 0 byte, into *out (count of them in *count).
+ * Returns 0, 1 when Python must answer (other characters, no checked graph yet, a forged file),
+ * -1 on error. A pattern that opens with a letter walks the graph below it; one that opens with a
+ * wildcard scans its length's bucket row by row, testing its letters only. */
+static int
+pattern_rows(Probe *self, PyObject *pattern, Py_ssize_t *length, char **out, Py_ssize_t *count)
 {
+    *out = NULL;
+    *count = 0;
     if (!PyUnicode_Check(pattern) || !self->attached || self->encodes != 1 || self->graph == NULL
         || !self->graph_tiles || !PyUnicode_IS_ASCII(pattern))
-        Py_RETURN_NONE;
+        return 1;
     Py_ssize_t n = PyUnicode_GET_LENGTH(pattern);
+    *length = n;
     if (n < 1 || n > 255)
-        Py_RETURN_NONE;
+        return 1;
     const unsigned char *text = PyUnicode_1BYTE_DATA(pattern);
     unsigned char masks[32 * 255];
     memset(masks, 0, (size_t)(32 * n));
@@ -1489,12 +1492,12 @@ Probe_pattern_words(Probe *self, PyObject *pattern)
         }
         unsigned char c = self->codes[text[i]];
         if (!c)
-            Py_RETURN_NONE; /* sets, stars, vowels: the general path */
+            return 1; /* sets, stars, vowels: the general path */
         masks[32 * i + (c >> 3)] |= (unsigned char)(1u << (c & 7));
         fixed[i] = 1;
     }
     if (n > self->max_length || !self->tables[n].width)
-        return PyList_New(0);
+        return 0;
     if (fixed[0]) {
         PatternWalk w;
         memset(&w, 0, sizeof w);
@@ -1509,24 +1512,23 @@ Probe_pattern_words(Probe *self, PyObject *pattern)
         w.probe = self;
         if (pattern_from(&w, self->graph_root, 0) < 0) {
             PyMem_Free(w.out);
-            return PyErr_NoMemory();
+            PyErr_NoMemory();
+            return -1;
         }
         if (w.bad) {
             PyMem_Free(w.out);
-            Py_RETURN_NONE;
+            return 1;
         }
-        PyObject *out = words_from_codes(self, w.out, w.found);
-        PyMem_Free(w.out);
-        return out;
+        *out = w.out;
+        *count = w.found;
+        return 0;
     }
     const LengthTable *t = &self->tables[n];
     int order[255], n_tests = 0;
     for (Py_ssize_t j = 0; j < n; j++)
         if (fixed[j])
-            order[n_tests++] = (int)j; /* a single tile: the most selective kind of position */
-    PyObject *out = PyList_New(0);
-    if (out == NULL)
-        return NULL;
+            order[n_tests++] = (int)j;
+    Py_ssize_t cap = 0;
     for (Py_ssize_t r = 0; r < t->count; r++) {
         const unsigned char *row = t->rows + r * n;
         int k = 0;
@@ -1538,28 +1540,114 @@ Probe_pattern_words(Probe *self, PyObject *pattern)
         }
         if (k < n_tests)
             continue;
-        PyObject *word = PyUnicode_New(n, 127);
-        if (word == NULL) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        unsigned char *dst = PyUnicode_1BYTE_DATA(word);
-        for (Py_ssize_t i = 0; i < n; i++) {
-            dst[i] = row[i] <= self->graph_tiles ? self->labels[row[i]] : 0;
-            if (!dst[i]) { /* a code outside the alphabet: only in a forged file */
-                Py_DECREF(word);
-                Py_DECREF(out);
-                Py_RETURN_NONE;
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (!row[i] || row[i] > self->graph_tiles) { /* a code outside the alphabet: only in a forged file */
+                PyMem_Free(*out);
+                *out = NULL;
+                return 1;
             }
+        if ((*count + 1) * (n + 1) > cap) {
+            cap = cap ? cap * 2 : 64 * (n + 1);
+            char *bigger = PyMem_Realloc(*out, (size_t)cap);
+            if (bigger == NULL) {
+                PyMem_Free(*out);
+                *out = NULL;
+                PyErr_NoMemory();
+                return -1;
+            }
+            *out = bigger;
         }
-        int failed = PyList_Append(out, word);
-        Py_DECREF(word);
-        if (failed) {
-            Py_DECREF(out);
-            return NULL;
-        }
+        memcpy(*out + *count * (n + 1), row, (size_t)n);
+        (*out)[*count * (n + 1) + n] = 0;
+        (*count)++;
     }
-    return out;
+    return 0;
+}
+
+/* _pattern_words(pattern) -> the words matching a plain fixed-length pattern, alphabetically, as a
+ * list of str; None when Python must answer (see pattern_rows). */
+static PyObject *
+Probe_pattern_words(Probe *self, PyObject *pattern)
+{
+    Py_ssize_t n, count;
+    char *out;
+    int r = pattern_rows(self, pattern, &n, &out, &count);
+    if (r < 0)
+        return NULL;
+    if (r > 0)
+        Py_RETURN_NONE;
+    PyObject *list = words_from_codes(self, out ? out : "", count);
+    PyMem_Free(out);
+    return list;
+}
+
+/* _cross_words(pattern_a, pos_a, pattern_b, pos_b) -> (tiles, words_a, words_b, counts_a, counts_b):
+ * the tile codes both plain patterns allow where they cross (ascending, as bytes), each pattern's
+ * words that put one of them there (alphabetically), and per shared tile how many words of each
+ * do; None when Python must answer. */
+static PyObject *
+Probe_cross_words(Probe *self, PyObject *args)
+{
+    PyObject *pa, *pb;
+    Py_ssize_t pos_a, pos_b, na = 0, nb = 0, ca = 0, cb = 0;
+    char *ra = NULL, *rb = NULL;
+    PyObject *result = NULL, *wa = NULL, *wb = NULL;
+    if (!PyArg_ParseTuple(args, "UnUn", &pa, &pos_a, &pb, &pos_b))
+        return NULL;
+    int r = pattern_rows(self, pa, &na, &ra, &ca);
+    if (r == 0)
+        r = pattern_rows(self, pb, &nb, &rb, &cb);
+    if (r != 0 || pos_a < 0 || pos_a >= na || pos_b < 0 || pos_b >= nb) {
+        if (r >= 0) {
+            result = Py_None;
+            Py_INCREF(result);
+        }
+        goto done;
+    }
+    Py_ssize_t count_a[256] = {0}, count_b[256] = {0};
+    for (Py_ssize_t k = 0; k < ca; k++)
+        count_a[(unsigned char)ra[k * (na + 1) + pos_a]]++;
+    for (Py_ssize_t k = 0; k < cb; k++)
+        count_b[(unsigned char)rb[k * (nb + 1) + pos_b]]++;
+    unsigned char tiles[256];
+    Py_ssize_t n_tiles = 0;
+    for (int t = 1; t < 256; t++)
+        if (count_a[t] && count_b[t])
+            tiles[n_tiles++] = (unsigned char)t;
+    /* keep only the words whose crossing tile is shared, compacting in place */
+    Py_ssize_t m = 0;
+    for (Py_ssize_t k = 0; k < ca; k++)
+        if (count_b[(unsigned char)ra[k * (na + 1) + pos_a]]) {
+            memmove(ra + m * (na + 1), ra + k * (na + 1), (size_t)(na + 1));
+            m++;
+        }
+    Py_ssize_t mb = 0;
+    for (Py_ssize_t k = 0; k < cb; k++)
+        if (count_a[(unsigned char)rb[k * (nb + 1) + pos_b]]) {
+            memmove(rb + mb * (nb + 1), rb + k * (nb + 1), (size_t)(nb + 1));
+            mb++;
+        }
+    wa = words_from_codes(self, ra ? ra : "", m);
+    wb = words_from_codes(self, rb ? rb : "", mb);
+    if (wa == NULL || wb == NULL)
+        goto done;
+    PyObject *counts_a = PyList_New(n_tiles), *counts_b = PyList_New(n_tiles);
+    if (counts_a == NULL || counts_b == NULL) {
+        Py_XDECREF(counts_a);
+        Py_XDECREF(counts_b);
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < n_tiles; k++) {
+        PyList_SET_ITEM(counts_a, k, PyLong_FromSsize_t(count_a[tiles[k]]));
+        PyList_SET_ITEM(counts_b, k, PyLong_FromSsize_t(count_b[tiles[k]]));
+    }
+    result = Py_BuildValue("(y#OONN)", (const char *)tiles, n_tiles, wa, wb, counts_a, counts_b);
+done:
+    Py_XDECREF(wa);
+    Py_XDECREF(wb);
+    PyMem_Free(ra);
+    PyMem_Free(rb);
+    return result;
 }
 
 /* _attach_graph(offset, n_arcs, root, n_tiles): the word graph lies in the attached buffer; called
@@ -1637,6 +1725,7 @@ Probe_prefix_words(Probe *self, PyObject *args)
 }
 
 static PyMethodDef Probe_methods[] = {
+    {"_cross_words", (PyCFunction)Probe_cross_words, METH_VARARGS, NULL},
     {"_pattern_words", (PyCFunction)Probe_pattern_words, METH_O, NULL},
     {"_rack_words", (PyCFunction)Probe_rack_words, METH_VARARGS, NULL},
     {"_attach_graph", (PyCFunction)Probe_attach_graph, METH_VARARGS, NULL},

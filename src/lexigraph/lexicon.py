@@ -169,6 +169,9 @@ class Lexicon(_Base):
         self._prefix_words: Callable[[str, int, int], list[str] | None] = (
             engine._prefix_words if engine is not None else lambda prefix, low, high: None
         )
+        self._cross_words: Callable[[str, int, str, int], tuple[bytes, list[str], list[str], list[int], list[int]] | None] = (
+            engine._cross_words if engine is not None else lambda pattern_a, pos_a, pattern_b, pos_b: None
+        )
         self._pattern_words: Callable[[str], list[str] | None] = (
             engine._pattern_words if engine is not None else lambda pattern: None
         )
@@ -479,6 +482,17 @@ class Lexicon(_Base):
         >>> "j" in c.tiles, "v" in c.tiles, "enjoy" in c.words_a
         (True, False, True)
         """
+        if (not min_priority and not self.store.has_priorities and type(pos_a) is int and type(pos_b) is int
+                and type(pattern_a) is str and type(pattern_b) is str):
+            # Plain patterns in one C call once the graph is checked (alphabetical is the result order here).
+            fast = self._cross_words(pattern_a, pos_a, pattern_b, pos_b)
+            if fast is not None:
+                from .crossword import Crossing
+
+                codes, words_a, words_b, counts_a, counts_b = fast
+                labels = self.alphabet.labels
+                tiles = [labels[c - 1] for c in codes]
+                return Crossing(tiles, words_a, words_b, dict(zip(tiles, zip(counts_a, counts_b))))
         self._check_open()
         from .crossword import cross
 
