@@ -45,6 +45,8 @@ else:  # the same names for run-time type hints, loaded on first use (start-up s
 
 DEFAULT_LEXICON = "enable.lex"
 AnagramMode = Literal["sub", "exact", "super"]
+#: What the C crossing returns: shared tile codes, each side's words, each side's count per tile.
+_CrossAnswer = tuple[bytes, list[str], list[str], list[int], list[int]]
 SortOrder = Literal["alpha", "length", "priority"]
 
 
@@ -169,7 +171,7 @@ class Lexicon(_Base):
         self._prefix_words: Callable[[str, int, int], list[str] | None] = (
             engine._prefix_words if engine is not None else lambda prefix, low, high: None
         )
-        self._cross_words: Callable[[str, int, str, int], tuple[bytes, list[str], list[str], list[int], list[int]] | None] = (
+        self._cross_words: Callable[[str, int, str, int], _CrossAnswer | None] = (
             engine._cross_words if engine is not None else lambda pattern_a, pos_a, pattern_b, pos_b: None
         )
         self._pattern_words: Callable[[str], list[str] | None] = (
