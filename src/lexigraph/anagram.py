@@ -191,12 +191,13 @@ def _plan(
         mode = "super"
     size = rack.size + len(through)
     lo, hi = length_bounds(rack, mode, len(through), min_length, max_length)
-    if mode == "exact" and rack.blanks <= MAX_INDEX_BLANKS and (max_length is None or size <= max_length) and size >= lo:
+    fits = (max_length is None or size <= max_length) and size >= lo
+    if mode == "exact" and rack.blanks <= MAX_INDEX_BLANKS and fits:
         return exact_ids(store, rack.codes + through, rack.blanks, probe), False
     if graph is not None and walks(rack, mode, lo, hi, probe):
         top = min(hi, max(store.lengths, default=0))
-        ids = walk.rack_ids(store, graph, probe, rack.codes, rack.blanks, mode=mode, through=through,  # type: ignore[arg-type]
-                            min_length=lo, max_length=top)
+        ids = walk.rack_ids(store, graph, probe, rack.codes, rack.blanks,  # type: ignore[arg-type]
+                            mode=mode, through=through, min_length=lo, max_length=top)
         return ids, True
     return _scan_ids(store, rack, mode, through, lo, hi), False
 
@@ -346,8 +347,9 @@ def anagram(
     elif sort == "alpha" and uses_c and effective != "exact" and mode in MODES and walks(parsed, effective, lo, hi,
                                                                                           probe):
         # The walk's words are already in alphabetical order: decoded straight from it, no ids.
-        words = walk.rack_words(store, graph, probe, parsed.codes, parsed.blanks, mode=effective,  # type: ignore[arg-type]
-                                through=board, min_length=lo, max_length=min(hi, max(store.lengths, default=0)))
+        words = walk.rack_words(store, graph, probe, parsed.codes, parsed.blanks,  # type: ignore[arg-type]
+                                mode=effective, through=board, min_length=lo,
+                                max_length=min(hi, max(store.lengths, default=0)))
     else:
         ids, alphabetical = _plan(store, parsed, mode=mode, through=board, min_length=min_length,
                                   max_length=max_length, graph=graph, probe=probe)
