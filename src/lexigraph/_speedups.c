@@ -599,6 +599,24 @@ walk_codes(PyObject *module, PyObject *args)
 }
 
 
+/* Room for `need` more bytes in a growing output buffer (*buf holding *len of *cap bytes);
+ * -1 when memory runs out. The walks below all write their answers this way. */
+static int
+out_reserve(char **buf, Py_ssize_t len, Py_ssize_t *cap, Py_ssize_t need)
+{
+    if (len + need <= *cap)
+        return 0;
+    Py_ssize_t size = *cap ? *cap * 2 : 4096;
+    while (size < len + need)
+        size *= 2;
+    char *bigger = PyMem_Realloc(*buf, (size_t)size);
+    if (bigger == NULL)
+        return -1;
+    *buf = bigger;
+    *cap = size;
+    return 0;
+}
+
 /* ---- Anagram walks: the word graph searched with a rack ---------------------
  *
  * _walk_rack(graph, root, n_tiles, rack, through, blanks, min_len, max_len, mode)
@@ -643,16 +661,8 @@ walk_emit(RackWalk *w, int depth)
         if (v < 0)
             return 0; /* a forged graph's word the hash index lacks: not a word */
     }
-    if (w->out_len + need > w->out_cap) {
-        Py_ssize_t cap = w->out_cap ? w->out_cap * 2 : 4096;
-        while (cap < w->out_len + need)
-            cap *= 2;
-        char *bigger = PyMem_Realloc(w->out, (size_t)cap);
-        if (bigger == NULL)
-            return -1;
-        w->out = bigger;
-        w->out_cap = cap;
-    }
+    if (out_reserve(&w->out, w->out_len, &w->out_cap, need) < 0)
+        return -1;
     if (w->want_ids) {
         memcpy(w->out + w->out_len, &v, 8);
     } else {
@@ -811,16 +821,8 @@ typedef struct {
 static int
 pattern_out(PatternWalk *w, const void *data, Py_ssize_t n)
 {
-    if (w->out_len + n > w->out_cap) {
-        Py_ssize_t cap = w->out_cap ? w->out_cap * 2 : 4096;
-        while (cap < w->out_len + n)
-            cap *= 2;
-        char *bigger = PyMem_Realloc(w->out, (size_t)cap);
-        if (bigger == NULL)
-            return -1;
-        w->out = bigger;
-        w->out_cap = cap;
-    }
+    if (out_reserve(&w->out, w->out_len, &w->out_cap, n) < 0)
+        return -1;
     memcpy(w->out + w->out_len, data, (size_t)n);
     w->out_len += n;
     return 0;
@@ -1128,16 +1130,8 @@ static int
 gram_emit(GramWalk *w, Py_ssize_t lo, Py_ssize_t hi)
 {
     Py_ssize_t need = (hi - lo) * 8;
-    if (w->out_len + need > w->out_cap) {
-        Py_ssize_t cap = w->out_cap ? w->out_cap : 1024;
-        while (cap < w->out_len + need)
-            cap *= 2;
-        char *bigger = PyMem_Realloc(w->out, (size_t)cap);
-        if (bigger == NULL)
-            return -1;
-        w->out = bigger;
-        w->out_cap = cap;
-    }
+    if (out_reserve(&w->out, w->out_len, &w->out_cap, need) < 0)
+        return -1;
     for (Py_ssize_t i = lo; i < hi; i++) {
         int64_t id = w->t->first_id + order_at(w->t, i);
         memcpy(w->out + w->out_len, &id, 8);
@@ -1546,16 +1540,11 @@ pattern_rows(Probe *self, PyObject *pattern, Py_ssize_t *length, char **out, Py_
                 *out = NULL;
                 return 1;
             }
-        if ((*count + 1) * (n + 1) > cap) {
-            cap = cap ? cap * 2 : 64 * (n + 1);
-            char *bigger = PyMem_Realloc(*out, (size_t)cap);
-            if (bigger == NULL) {
-                PyMem_Free(*out);
-                *out = NULL;
-                PyErr_NoMemory();
-                return -1;
-            }
-            *out = bigger;
+        if (out_reserve(out, *count * (n + 1), &cap, n + 1) < 0) {
+            PyMem_Free(*out);
+            *out = NULL;
+            PyErr_NoMemory();
+            return -1;
         }
         memcpy(*out + *count * (n + 1), row, (size_t)n);
         (*out)[*count * (n + 1) + n] = 0;
