@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .errors import FileFormatError
+from .fileformat import is_lexicon_file
 
 if TYPE_CHECKING:  # pragma: no cover
     from .lexicon import Lexicon
@@ -61,16 +62,6 @@ def cache_key(data: bytes, options: dict[str, Any]) -> str:
     return h.hexdigest()[:40]
 
 
-def _is_lexicon_file(path: str) -> bool:
-    from .fileformat import is_lexicon
-
-    try:
-        with open(path, "rb") as f:
-            return is_lexicon(f.read(8))
-    except OSError:
-        return False
-
-
 def _compile(data: bytes | None, spec: Any, options: dict[str, Any]) -> tuple[bytes, Any]:
     """Compile ``spec`` (or its already-read ``data``) with the build options."""
     import io
@@ -106,7 +97,7 @@ def open_source(spec: "str | os.PathLike[str] | None", **options: Any) -> "Lexic
     if spec is None:
         return open_lexicon()
     path = os.fspath(spec)
-    if path != "-" and _is_lexicon_file(path):
+    if path != "-" and is_lexicon_file(path):
         return open_lexicon(path)
     directory = cache_dir()
     if path == "-" or directory is None:

@@ -120,7 +120,17 @@ class MappedFile:
 
 
 def is_lexicon(head: bytes) -> bool:
+    """Whether bytes start with the lexicon magic number."""
     return head[:8] == MAGIC
+
+
+def is_lexicon_file(path: "str | os.PathLike[str]") -> bool:
+    """Whether the file at ``path`` starts with the lexicon magic number (False if it cannot be read)."""
+    try:
+        with open(path, "rb") as f:
+            return is_lexicon(f.read(8))
+    except OSError:
+        return False
 
 
 def open_path(path: str | os.PathLike[str]) -> MappedFile:

@@ -9,14 +9,13 @@ the :class:`~lexigraph.store.Store` (length buckets and what they index), the
 
 from __future__ import annotations
 
-import builtins
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from .errors import LexiconError, QueryError
-from .fileformat import MappedFile, is_lexicon, open_bytes, open_path
+from .fileformat import MappedFile, is_lexicon_file, open_bytes, open_path
 from .probe import Probe, c_extension_available, make_probe, speedups
 from .store import Store
 from .wordgraph import WordGraph
@@ -77,12 +76,7 @@ def open(source: Any = None, *, pure_python: bool = False, **build_options: Any)
     if isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-" and not build_options:
         if os.fspath(source).endswith(".lex"):
             return Lexicon(open_path(source), pure_python=pure_python)
-        try:
-            with builtins.open(source, "rb") as f:
-                head = f.read(8)
-        except OSError:
-            head = b""
-        if is_lexicon(head):
+        if is_lexicon_file(source):
             return Lexicon(open_path(source), pure_python=pure_python)
     from .builder import compile_source
 

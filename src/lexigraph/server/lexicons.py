@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..errors import LexiconError
+from ..fileformat import is_lexicon_file
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..lexicon import Lexicon
@@ -55,16 +56,6 @@ def _identity(path: str) -> tuple[int, int, int, int] | None:
     except OSError:
         return None
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
-
-
-def _is_lexicon_file(path: str) -> bool:
-    from ..fileformat import is_lexicon
-
-    try:
-        with open(path, "rb") as f:
-            return is_lexicon(f.read(8))
-    except OSError:
-        return False
 
 
 def _close(lexicon: "Lexicon") -> None:
@@ -108,7 +99,7 @@ class Slot:
         self.generation = 0
         self.last_error: str | None = None
         #: Only lexicon files are followed; a word list is compiled once, at start (a compile takes seconds).
-        self.follows = path is not None and _is_lexicon_file(path)
+        self.follows = path is not None and is_lexicon_file(path)
         self._current = self._open()
 
     def _open(self) -> _Held:
