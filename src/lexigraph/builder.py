@@ -85,9 +85,7 @@ def compile_words(words: WordSet, *, name: str, source: str, kind: str) -> bytes
     if words.has_priorities:  # an unscored list leaves it out: every word has the default priority
         sections["priority"] = (words.priorities[order].tobytes(), "u1", (n,))
 
-    trie = graph.build_trie(flat, starts, lens)
-    minimal = graph.minimize(trie, accept_on_edge=True)
-    arcs, root = graph.layout_arcs(minimal)
+    arcs, root = graph.lexicon_graph(flat, starts, lens)
     sections["graph"] = (arcs.astype("<u8").tobytes(), "<u8", (len(arcs),))
 
     report = words.report

@@ -1,0 +1,449 @@
+/*
+ * lexigraph._build: the word graph's construction in C, the twin of
+ * lexigraph/graph.py (build_trie, minimize(accept_on_edge=True), layout_arcs).
+ *
+ * graph(flat, starts, lens, max_arcs) -> (records: bytes, root) | None
+ *
+ * The words are given as in graph.build_trie: word i is
+ * flat[starts[i] : starts[i] + lens[i]] (uint8 tile codes), starts and lens
+ * int64, words in strictly increasing code order. The result is the arc
+ * records, little-endian 64-bit (layout in arc.h), byte for byte those of
+ * the NumPy code, including the numbering of equivalence classes by 64-bit
+ * signature (which decides where a shared suffix list is stored). None means
+ * two different nodes of one height share a signature: the caller runs the
+ * NumPy code, which settles that case exactly.
+ *
+ * Memory: about 60 bytes per trie node, and nodes <= tiles + 1.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arc.h"
+
+typedef int64_t i64;
+typedef uint64_t u64;
+
+static u64
+mix64(u64 x)
+{
+    x ^= x >> 30;
+    x *= 0xBF58476D1CE4E5B9ULL;
+    x ^= x >> 27;
+    x *= 0x94D049BB133111EBULL;
+    x ^= x >> 31;
+    return x;
+}
+
+typedef struct {
+    u64 sig;
+    i64 node;
+} SigNode;
+
+typedef struct {
+    u64 sig;
+    i64 node; /* representative; -1: empty slot */
+    i64 cls;
+} Slot;
+
+static int
+cmp_signode(const void *a, const void *b)
+{
+    const SigNode *x = a, *y = b;
+    if (x->sig != y->sig)
+        return x->sig < y->sig ? -1 : 1;
+    return (x->node > y->node) - (x->node < y->node);
+}
+
+/* context for sorting arc lists read backwards (qsort has no context argument; the GIL is held) */
+static const i64 *g_keys;
+static const i64 *g_end;  /* index of the last key of each list */
+static const i64 *g_deg;
+
+static int
+cmp_backwards(const void *a, const void *b)
+{
+    i64 i = *(const i64 *)a, j = *(const i64 *)b;
+    i64 di = g_deg[i], dj = g_deg[j];
+    i64 n = di < dj ? di : dj;
+    const i64 *ki = g_keys + g_end[i], *kj = g_keys + g_end[j];
+    for (i64 p = 0; p < n; p++) {
+        i64 x = ki[-p], y = kj[-p];
+        if (x != y)
+            return x < y ? -1 : 1;
+    }
+    if (di != dj)
+        return di < dj ? -1 : 1;
+    return (i > j) - (i < j);
+}
+
+static PyObject *
+build_graph(PyObject *self, PyObject *args)
+{
+    Py_buffer fb = {0}, sb = {0}, lb = {0};
+    unsigned long long max_arcs;
+    PyObject *result = NULL;
+    /* all work arrays; freed at the end */
+    i64 *cur = NULL, *level_count = NULL, *level_off = NULL, *level_fill = NULL;
+    unsigned char *label = NULL, *term = NULL;
+    int32_t *height = NULL;
+    i64 *first_child = NULL, *n_children = NULL, *node_class = NULL, *reps = NULL;
+    i64 *hcount = NULL, *hoff = NULL, *by_height = NULL;
+    SigNode *sn = NULL, *uniq = NULL;
+    Slot *table = NULL;
+    size_t tcap = 0;
+    i64 *slot_of = NULL;
+    i64 *keys = NULL, *lists = NULL, *lend = NULL, *ldeg = NULL, *order = NULL, *host_of = NULL;
+    i64 *hosts = NULL, *host_start = NULL, *start_of_class = NULL, *lrep = NULL;
+    unsigned char *out = NULL;
+
+    if (!PyArg_ParseTuple(args, "y*y*y*K", &fb, &sb, &lb, &max_arcs))
+        return NULL;
+    if (sb.len != lb.len || sb.len % 8 != 0) {
+        PyErr_SetString(PyExc_ValueError, "starts and lens must be int64 arrays of one length");
+        goto done;
+    }
+    const unsigned char *flat = fb.buf;
+    const i64 *starts = sb.buf, *lens = lb.buf;
+    Py_ssize_t n = sb.len / 8;
+    Py_ssize_t flat_len = fb.len;
+
+    /* --- checks, and the trie's size per depth --- */
+    i64 maxlen = 0, nodes = 1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        i64 s = starts[i], L = lens[i];
+        if (s < 0 || L < 0 || L > flat_len || s > flat_len - L) {
+            PyErr_SetString(PyExc_ValueError, "a word lies outside the tile array");
+            goto done;
+        }
+        if (L > maxlen)
+            maxlen = L;
+    }
+    if (maxlen > 65535) {
+        PyErr_SetString(PyExc_ValueError, "words longer than 65535 tiles");
+        goto done;
+    }
+    level_count = calloc((size_t)maxlen + 2, sizeof(i64));
+    level_off = calloc((size_t)maxlen + 2, sizeof(i64));
+    level_fill = calloc((size_t)maxlen + 2, sizeof(i64));
+    cur = calloc((size_t)maxlen + 2, sizeof(i64));
+    if (!level_count || !level_off || !level_fill || !cur) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* lcp with the previous word; count new nodes per depth */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        i64 L = lens[i], lcp = 0;
+        if (i > 0) {
+            const unsigned char *a = flat + starts[i - 1], *b = flat + starts[i];
+            i64 m = lens[i - 1] < L ? lens[i - 1] : L;
+            while (lcp < m && a[lcp] == b[lcp])
+                lcp++;
+            int increasing = lcp < m ? a[lcp] < b[lcp] : lens[i - 1] < L;
+            if (!increasing) {
+                PyErr_SetString(PyExc_ValueError, "words must be in strictly increasing code order");
+                goto done;
+            }
+        }
+        for (i64 d = lcp + 1; d <= L; d++)
+            level_count[d]++;
+        nodes += L - lcp;
+    }
+    level_off[0] = 0;
+    level_count[0] = 1;
+    for (i64 d = 1; d <= maxlen + 1; d++)
+        level_off[d] = level_off[d - 1] + level_count[d - 1];
+
+    size_t N = (size_t)nodes;
+    label = calloc(N, 1);
+    term = calloc(N, 1);
+    height = calloc(N, sizeof(int32_t));
+    first_child = calloc(N, sizeof(i64));
+    n_children = calloc(N, sizeof(i64));
+    node_class = malloc(N * sizeof(i64));
+    if (!label || !term || !height || !first_child || !n_children || !node_class) {
+        PyErr_NoMemory();
+        goto done;
+    }
+
+    /* --- trie in breadth-first order: level by level, within a level in word order --- */
+    cur[0] = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        i64 L = lens[i], lcp = 0;
+        const unsigned char *w = flat + starts[i];
+        if (i > 0) {
+            const unsigned char *a = flat + starts[i - 1];
+            i64 m = lens[i - 1] < L ? lens[i - 1] : L;
+            while (lcp < m && a[lcp] == w[lcp])
+                lcp++;
+        }
+        for (i64 d = lcp + 1; d <= L; d++) {
+            i64 id = level_off[d] + level_fill[d]++;
+            i64 parent = cur[d - 1];
+            label[id] = w[d - 1];
+            if (n_children[parent] == 0)
+                first_child[parent] = id;
+            n_children[parent]++;
+            cur[d] = id;
+        }
+        if (L > 0)
+            term[cur[L]] = 1;
+    }
+    /* heights bottom-up (children come after their parent); first_child of a leaf as NumPy's searchsorted */
+    for (i64 v = nodes - 1; v >= 0; v--) {
+        i64 h = 0;
+        if (n_children[v]) {
+            for (i64 c = first_child[v]; c < first_child[v] + n_children[v]; c++)
+                if (height[c] + 1 > h)
+                    h = height[c] + 1;
+        }
+        height[v] = (int32_t)h;
+    }
+
+    /* --- minimisation: nodes by height (ascending id within a height) --- */
+    i64 H = height[0];
+    hcount = calloc((size_t)H + 2, sizeof(i64));
+    hoff = calloc((size_t)H + 2, sizeof(i64));
+    by_height = malloc(N * sizeof(i64));
+    reps = malloc(N * sizeof(i64));
+    sn = malloc(N * sizeof(SigNode));
+    uniq = malloc(N * sizeof(SigNode));
+    slot_of = malloc(N * sizeof(i64));
+    if (!hcount || !hoff || !by_height || !reps || !sn || !uniq || !slot_of) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (i64 v = 0; v < nodes; v++)
+        hcount[height[v]]++;
+    for (i64 h = 1; h <= H + 1; h++)
+        hoff[h] = hoff[h - 1] + hcount[h - 1];
+    {
+        i64 *fill = calloc((size_t)H + 2, sizeof(i64));
+        if (!fill) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        for (i64 v = 0; v < nodes; v++)
+            by_height[hoff[height[v]] + fill[height[v]]++] = v;
+        free(fill);
+    }
+    i64 n_classes = 1;
+    reps[0] = by_height[0]; /* the first leaf: there is always one */
+    for (i64 k = 0; k < hcount[0]; k++)
+        node_class[by_height[k]] = 0;
+    for (i64 h = 1; h <= H; h++) {
+        i64 cnt = hcount[h];
+        const i64 *hn = by_height + hoff[h];
+        if (!cnt)
+            continue;
+        for (i64 k = 0; k < cnt; k++) {
+            i64 v = hn[k], deg = n_children[v], f = first_child[v];
+            u64 sig = 0;
+            for (i64 p = 0; p < deg; p++) {
+                i64 c = f + p;
+                u64 key = ((u64)label[c] << 40) | ((u64)node_class[c] << 1) | (u64)term[c];
+                sig += mix64(key ^ ((u64)p << 58));
+            }
+            sig += mix64((u64)deg);
+            sn[k].sig = sig;
+            sn[k].node = v;
+        }
+        /* distinct signatures through a hash table (first node of each is its representative),
+           then classes numbered in ascending signature order, as np.unique does */
+        size_t cap = 16;
+        while (cap < (size_t)cnt * 2)
+            cap <<= 1;
+        if (cap > tcap) {
+            free(table);
+            table = malloc(cap * sizeof(Slot));
+            tcap = cap;
+            if (!table) {
+                PyErr_NoMemory();
+                goto done;
+            }
+        }
+        for (size_t t = 0; t < cap; t++)
+            table[t].node = -1;
+        i64 nu = 0;
+        for (i64 k = 0; k < cnt; k++) {
+            u64 sig = sn[k].sig;
+            size_t t = (size_t)(mix64(sig) & (cap - 1));
+            while (table[t].node >= 0 && table[t].sig != sig)
+                t = (t + 1) & (cap - 1);
+            if (table[t].node < 0) {
+                table[t].sig = sig;
+                table[t].node = sn[k].node;
+                uniq[nu].sig = sig;
+                uniq[nu].node = (i64)t;
+                nu++;
+            }
+            else {
+                /* verify the node equals its group's representative, arc by arc */
+                i64 v = sn[k].node, rep = table[t].node, deg = n_children[v];
+                int same = deg == n_children[rep];
+                for (i64 p = 0; same && p < deg; p++) {
+                    i64 a = first_child[v] + p, b = first_child[rep] + p;
+                    same = label[a] == label[b] && term[a] == term[b] && node_class[a] == node_class[b];
+                }
+                if (!same) { /* a 64-bit collision: let the NumPy code settle it */
+                    result = Py_None;
+                    Py_INCREF(result);
+                    goto done;
+                }
+            }
+            slot_of[k] = (i64)t;
+        }
+        qsort(uniq, (size_t)nu, sizeof(SigNode), cmp_signode);
+        for (i64 u = 0; u < nu; u++) {
+            Slot *e = &table[uniq[u].node];
+            reps[n_classes + u] = e->node;
+            e->cls = n_classes + u;
+        }
+        for (i64 k = 0; k < cnt; k++)
+            node_class[sn[k].node] = table[slot_of[k]].cls;
+        n_classes += nu;
+    }
+
+    /* --- layout: lists stored inside the lists they end, hosts in breadth-first order --- */
+    keys = malloc(N * sizeof(i64));
+    lists = malloc((size_t)n_classes * sizeof(i64));
+    lend = malloc((size_t)n_classes * sizeof(i64));
+    ldeg = malloc((size_t)n_classes * sizeof(i64));
+    order = malloc((size_t)n_classes * sizeof(i64));
+    host_of = malloc((size_t)n_classes * sizeof(i64));
+    hosts = malloc((size_t)n_classes * sizeof(i64));
+    host_start = calloc((size_t)n_classes, sizeof(i64));
+    start_of_class = calloc((size_t)n_classes, sizeof(i64));
+    lrep = malloc((size_t)n_classes * sizeof(i64));
+    if (!keys || !lists || !lend || !ldeg || !order || !host_of || !hosts || !host_start || !start_of_class
+        || !lrep) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (i64 v = 0; v < nodes; v++)
+        keys[v] = ((i64)label[v] << 33) | ((i64)term[v] << 32) | node_class[v];
+    i64 nl = 0;
+    for (i64 k = 0; k < n_classes; k++) {
+        i64 d = n_children[reps[k]];
+        if (d > 0) {
+            lists[nl] = k;
+            ldeg[nl] = d;
+            lend[nl] = first_child[reps[k]] + d - 1;
+            lrep[nl] = reps[k];
+            nl++;
+        }
+    }
+    for (i64 i = 0; i < nl; i++)
+        order[i] = i;
+    g_keys = keys;
+    g_end = lend;
+    g_deg = ldeg;
+    qsort(order, (size_t)nl, sizeof(i64), cmp_backwards);
+    /* host of rank r: the first rank >= r whose list is not a proper backward prefix of the next */
+    {
+        i64 host_rank = -1;
+        for (i64 r = nl - 1; r >= 0; r--) {
+            int prefix_of_next = 0;
+            if (r + 1 < nl) {
+                i64 a = order[r], b = order[r + 1];
+                if (ldeg[a] < ldeg[b]) {
+                    prefix_of_next = 1;
+                    for (i64 p = 0; p < ldeg[a]; p++)
+                        if (keys[lend[a] - p] != keys[lend[b] - p]) {
+                            prefix_of_next = 0;
+                            break;
+                        }
+                }
+            }
+            if (!prefix_of_next)
+                host_rank = r;
+            host_of[order[r]] = order[host_rank];
+        }
+    }
+    i64 nh = 0;
+    for (i64 i = 0; i < nl; i++)
+        if (host_of[i] == i)
+            hosts[nh++] = i;
+    /* hosts in breadth-first order of their representatives: one pass over the nodes */
+    {
+        i64 *host_at = keys; /* keys are no longer needed: reuse them, node -> list index + 1 */
+        memset(host_at, 0, N * sizeof(i64));
+        for (i64 k = 0; k < nh; k++)
+            host_at[lrep[hosts[k]]] = hosts[k] + 1;
+        nh = 0;
+        for (i64 v = 0; v < nodes; v++)
+            if (host_at[v])
+                hosts[nh++] = host_at[v] - 1;
+    }
+    u64 total = 1;
+    for (i64 k = 0; k < nh; k++) {
+        host_start[hosts[k]] = (i64)total;
+        total += (u64)ldeg[hosts[k]];
+    }
+    if (total > max_arcs) {
+        result = Py_BuildValue("(OK)", Py_None, (unsigned long long)total);
+        goto done;
+    }
+    for (i64 i = 0; i < nl; i++) {
+        i64 host = host_of[i];
+        start_of_class[lists[i]] = host_start[host] + ldeg[host] - ldeg[i];
+    }
+    out = calloc((size_t)total, LX_RECORD_SIZE);
+    if (!out) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    {
+        unsigned char *p = out + LX_RECORD_SIZE;
+        for (i64 k = 0; k < nh; k++) {
+            i64 rep = lrep[hosts[k]], f = first_child[rep], d = n_children[rep];
+            for (i64 c = f; c < f + d; c++) {
+                u64 rec = (u64)label[c];
+                if (term[c])
+                    rec |= LX_ACCEPTS_BIT;
+                if (c == f + d - 1)
+                    rec |= LX_LAST_BIT;
+                rec |= (u64)start_of_class[node_class[c]] << LX_TARGET_SHIFT;
+                for (int b = 0; b < 8; b++)
+                    p[b] = (unsigned char)(rec >> (8 * b));
+                p += LX_RECORD_SIZE;
+            }
+        }
+    }
+    {
+        i64 root = n_children[0] ? start_of_class[node_class[0]] : 0;
+        PyObject *bytes = PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)(total * LX_RECORD_SIZE));
+        if (bytes) {
+            result = Py_BuildValue("(NL)", bytes, (long long)root);
+        }
+    }
+
+done:
+    PyBuffer_Release(&fb);
+    PyBuffer_Release(&sb);
+    PyBuffer_Release(&lb);
+    free(cur); free(level_count); free(level_off); free(level_fill);
+    free(label); free(term); free(height); free(first_child); free(n_children); free(node_class); free(reps);
+    free(hcount); free(hoff); free(by_height); free(sn); free(uniq); free(slot_of); free(table);
+    free(keys); free(lists); free(lend); free(ldeg); free(order); free(host_of);
+    free(hosts); free(host_start); free(start_of_class); free(lrep); free(out);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"graph", build_graph, METH_VARARGS,
+     "graph(flat, starts, lens, max_arcs) -> (records, root) | (None, arcs needed) | None\n\n"
+     "The lexicon's word graph as little-endian arc records (see graph.py)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_build", "The word graph's construction in C.", -1,
+                                    methods};
+
+PyMODINIT_FUNC
+PyInit__build(void)
+{
+    return PyModule_Create(&module);
+}
