@@ -1,5 +1,5 @@
 /*
- * lexigraph._build: the word graph's construction in C, the twin of
+ * lexigraph._build: the builder's hot loops in C. The word graph's construction, the twin of
  * lexigraph/graph.py (build_trie, minimize(accept_on_edge=True), layout_arcs).
  *
  * graph(flat, starts, lens, max_arcs) -> (records: bytes, root) | None
@@ -14,6 +14,9 @@
  * NumPy code, which settles that case exactly.
  *
  * Memory: about 60 bytes per trie node, and nodes <= tiles + 1.
+ *
+ * hash_table(rows, count, length, size) builds one length bucket's
+ * exact-match table, the twin of hashindex.build_table.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -432,10 +435,127 @@ done:
     return result;
 }
 
+
+/* --- the exact-match hash table of one length bucket (twin of hashindex.build_table) --- */
+
+static uint32_t crc_table[256];
+
+static void
+init_crc(void)
+{
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++)
+            c = (c & 1) ? (c >> 1) ^ 0xEDB88320u : c >> 1;
+        crc_table[i] = c;
+    }
+}
+
+/*
+ * hash_table(rows, count, length, size) -> bytes: the slots as little-endian uint32.
+ *
+ * Placement in rounds, as the NumPy code: in each round every pending row
+ * tries its current slot, in row order; the first to find it empty takes it,
+ * the others move one slot on. The result is trimmed to max(used, size) + 1.
+ */
+static PyObject *
+hash_table(PyObject *self, PyObject *args)
+{
+    Py_buffer rb = {0};
+    Py_ssize_t count, length, size;
+    PyObject *result = NULL;
+    i64 *pos = NULL, *pending = NULL;
+    uint32_t *table = NULL;
+    if (!PyArg_ParseTuple(args, "y*nnn", &rb, &count, &length, &size))
+        return NULL;
+    if (count < 0 || length < 1 || size < 1 || count >= 0xFFFFFFFFLL || (length && count > rb.len / length)
+        || count * length != rb.len || size > ((Py_ssize_t)1 << 40)) {
+        PyErr_SetString(PyExc_ValueError, "rows must be count x length bytes, and size positive");
+        goto done;
+    }
+    const unsigned char *rows = rb.buf;
+    pos = malloc(((size_t)count + 1) * sizeof(i64));
+    pending = malloc(((size_t)count + 1) * sizeof(i64));
+    size_t cap = (size_t)size + 64;
+    table = calloc(cap, sizeof(uint32_t));
+    if (!pos || !pending || !table) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        uint32_t crc = 0xFFFFFFFFu;
+        const unsigned char *r = rows + (size_t)i * (size_t)length;
+        for (Py_ssize_t j = 0; j < length; j++)
+            crc = crc_table[(crc ^ r[j]) & 0xFF] ^ (crc >> 8);
+        crc ^= 0xFFFFFFFFu;
+        pos[i] = (i64)(((u64)crc * (u64)size) >> 32);
+        pending[i] = i;
+    }
+    Py_ssize_t np_ = count;
+    size_t used = 0;
+    while (np_ > 0) {
+        i64 top = 0;
+        for (Py_ssize_t k = 0; k < np_; k++)
+            if (pos[k] > top)
+                top = pos[k];
+        if ((size_t)top + 2 > cap) {
+            size_t ncap = (size_t)top + 2 + 64;
+            uint32_t *t = realloc(table, ncap * sizeof(uint32_t));
+            if (!t) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            memset(t + cap, 0, (ncap - cap) * sizeof(uint32_t));
+            table = t;
+            cap = ncap;
+        }
+        Py_ssize_t keep = 0;
+        for (Py_ssize_t k = 0; k < np_; k++) {
+            i64 p = pos[k];
+            if (table[p] == 0) {
+                table[p] = (uint32_t)(pending[k] + 1);
+                if ((size_t)p + 1 > used)
+                    used = (size_t)p + 1;
+            }
+            else {
+                pending[keep] = pending[k];
+                pos[keep] = p + 1;
+                keep++;
+            }
+        }
+        np_ = keep;
+    }
+    size_t n_out = (used > (size_t)size ? used : (size_t)size) + 1;
+    if (n_out > cap) { /* only when size + 1 > cap, which the initial capacity rules out */
+        PyErr_SetString(PyExc_RuntimeError, "hash table overflow");
+        goto done;
+    }
+    result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n_out * 4));
+    if (result) {
+        unsigned char *o = (unsigned char *)PyBytes_AS_STRING(result);
+        for (size_t t = 0; t < n_out; t++) {
+            uint32_t v = table[t];
+            o[4 * t] = (unsigned char)v;
+            o[4 * t + 1] = (unsigned char)(v >> 8);
+            o[4 * t + 2] = (unsigned char)(v >> 16);
+            o[4 * t + 3] = (unsigned char)(v >> 24);
+        }
+    }
+done:
+    PyBuffer_Release(&rb);
+    free(pos);
+    free(pending);
+    free(table);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"graph", build_graph, METH_VARARGS,
      "graph(flat, starts, lens, max_arcs) -> (records, root) | (None, arcs needed) | None\n\n"
      "The lexicon's word graph as little-endian arc records (see graph.py)."},
+    {"hash_table", hash_table, METH_VARARGS,
+     "hash_table(rows, count, length, size) -> bytes\n\n"
+     "One length bucket's exact-match table as little-endian uint32 slots (see hashindex.py)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -445,5 +565,6 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_build", "The word g
 PyMODINIT_FUNC
 PyInit__build(void)
 {
+    init_crc();
     return PyModule_Create(&module);
 }
