@@ -204,3 +204,39 @@ def test_twl06_files_are_byte_identical(shared, monkeypatch: pytest.MonkeyPatch)
     assert set(fast.sections) == set(pure.sections) and "graph" in fast.sections and "hash.7" in fast.sections
     for name in fast.sections:
         assert bytes(fast.view(name)) == bytes(pure.view(name)), name
+
+
+# -- alphagram order -----------------------------------------------------------------------------------
+
+
+@given(st.integers(1, 20), st.integers(1, 255), st.data())
+def test_c_alphagram_order_equals_numpy(length: int, top: int, data: st.DataObject) -> None:
+    from lexigraph.builder import alphagram_order
+
+    n = data.draw(st.integers(1, 200))
+    rows = np.frombuffer(data.draw(st.binary(min_size=n * length, max_size=n * length)), np.uint8)
+    rows = (rows % top + 1).astype(np.uint8).reshape(n, length)
+    fast = alphagram_order(rows)
+    pure = alphagram_order(rows, pure_python=True)
+    assert fast.dtype == pure.dtype and fast.tolist() == pure.tolist()
+    # the oracle: sorted by (alphagram, row)
+    assert fast.tolist() == sorted(range(n), key=lambda i: (sorted(rows[i].tolist()), i))
+
+
+def test_alphagram_order_bad_input() -> None:
+    with pytest.raises(ValueError):
+        _build.alphagram_order(b"\x01\x02\x03", 2, 2)
+    with pytest.raises(ValueError):
+        _build.alphagram_order(b"", 0, 0)
+    assert _build.alphagram_order(b"", 0, 4) == b""
+
+
+@given(st.lists(st.text(" \tabc\u00e9", max_size=6), max_size=40))
+def test_parse_lines_plain_lists(lines: list[str]) -> None:
+    from lexigraph.sources import parse_lines
+
+    raw = parse_lines(lines, "<words>")
+    assert raw.kind == "text"
+    assert raw.words == [s.strip() for s in lines if s.strip()]
+    assert raw.line_numbers == [i for i, s in enumerate(lines, 1) if s.strip()]
+    assert raw.lines == len(lines)

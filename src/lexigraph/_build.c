@@ -16,7 +16,8 @@
  * Memory: about 60 bytes per trie node, and nodes <= tiles + 1.
  *
  * hash_table(rows, count, length, size) builds one length bucket's
- * exact-match table, the twin of hashindex.build_table.
+ * exact-match table, the twin of hashindex.build_table; alphagram_order(rows,
+ * count, length) a bucket's alphagram order, the twin of builder.alphagram_order.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -549,6 +550,80 @@ done:
     return result;
 }
 
+/* --- alphagram order of one length bucket (twin of builder.alphagram_order) --- */
+
+/*
+ * alphagram_order(rows, count, length) -> bytes: row numbers as little-endian
+ * uint32, ordered by each row's tiles sorted (its alphagram), ties by row:
+ * the rows' alphagrams by insertion sort, then a stable least-significant-byte
+ * radix sort, which is np.argsort(kind="stable") of the alphagrams as bytes.
+ */
+static PyObject *
+alphagram_order(PyObject *self, PyObject *args)
+{
+    Py_buffer rb = {0};
+    Py_ssize_t count, length;
+    PyObject *result = NULL;
+    unsigned char *grams = NULL;
+    uint32_t *a = NULL, *b = NULL;
+    if (!PyArg_ParseTuple(args, "y*nn", &rb, &count, &length))
+        return NULL;
+    if (count < 0 || length < 1 || count >= 0xFFFFFFFFLL || count > rb.len / length || count * length != rb.len) {
+        PyErr_SetString(PyExc_ValueError, "rows must be count x length bytes");
+        goto done;
+    }
+    grams = malloc((size_t)rb.len + 1);
+    a = malloc(((size_t)count + 1) * sizeof(uint32_t));
+    b = malloc(((size_t)count + 1) * sizeof(uint32_t));
+    if (!grams || !a || !b) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(grams, rb.buf, (size_t)rb.len);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        unsigned char *g = grams + (size_t)i * (size_t)length;
+        for (Py_ssize_t j = 1; j < length; j++) {
+            unsigned char x = g[j];
+            Py_ssize_t k = j;
+            while (k > 0 && g[k - 1] > x) {
+                g[k] = g[k - 1];
+                k--;
+            }
+            g[k] = x;
+        }
+        a[i] = (uint32_t)i;
+    }
+    for (Py_ssize_t j = length - 1; j >= 0; j--) {
+        size_t cnt[257] = {0};
+        for (Py_ssize_t i = 0; i < count; i++)
+            cnt[grams[(size_t)a[i] * (size_t)length + (size_t)j] + 1]++;
+        for (int c = 0; c < 256; c++)
+            cnt[c + 1] += cnt[c];
+        for (Py_ssize_t i = 0; i < count; i++)
+            b[cnt[grams[(size_t)a[i] * (size_t)length + (size_t)j]]++] = a[i];
+        uint32_t *t = a;
+        a = b;
+        b = t;
+    }
+    result = PyBytes_FromStringAndSize(NULL, count * 4);
+    if (result) {
+        unsigned char *o = (unsigned char *)PyBytes_AS_STRING(result);
+        for (Py_ssize_t i = 0; i < count; i++) {
+            uint32_t v = a[i];
+            o[4 * i] = (unsigned char)v;
+            o[4 * i + 1] = (unsigned char)(v >> 8);
+            o[4 * i + 2] = (unsigned char)(v >> 16);
+            o[4 * i + 3] = (unsigned char)(v >> 24);
+        }
+    }
+done:
+    PyBuffer_Release(&rb);
+    free(grams);
+    free(a);
+    free(b);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"graph", build_graph, METH_VARARGS,
      "graph(flat, starts, lens, max_arcs) -> (records, root) | (None, arcs needed) | None\n\n"
@@ -556,6 +631,9 @@ static PyMethodDef methods[] = {
     {"hash_table", hash_table, METH_VARARGS,
      "hash_table(rows, count, length, size) -> bytes\n\n"
      "One length bucket's exact-match table as little-endian uint32 slots (see hashindex.py)."},
+    {"alphagram_order", alphagram_order, METH_VARARGS,
+     "alphagram_order(rows, count, length) -> bytes\n\n"
+     "Row numbers (little-endian uint32) by alphagram, ties by row (see builder.alphagram_order)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -47,7 +47,8 @@ def home_slots(rows: np.ndarray, size: int) -> np.ndarray:
     return ((crc32_rows(rows).astype(np.uint64) * np.uint64(size)) >> np.uint64(32)).astype(np.int64)
 
 
-def _load_build() -> Any:
+def build_extension() -> Any:
+    """The builder's C extension ``lexigraph._build``, or None (not built, or ``LEXIGRAPH_PURE_PYTHON`` set)."""
     if os.environ.get("LEXIGRAPH_PURE_PYTHON"):
         return None
     try:
@@ -75,7 +76,7 @@ def build_table(rows: np.ndarray, *, pure_python: bool = False) -> tuple[np.ndar
     """
     n = len(rows)
     size = home_size(n)
-    ext = None if pure_python or not n or rows.ndim != 2 or not rows.shape[1] else _load_build()
+    ext = None if pure_python or not n or rows.ndim != 2 or not rows.shape[1] else build_extension()
     if ext is not None:
         data = ext.hash_table(np.ascontiguousarray(rows, np.uint8), n, rows.shape[1], size)
         return np.frombuffer(data, "<u4").astype(slot_dtype(n)), size
