@@ -66,17 +66,27 @@ static const i64 *g_keys;
 static const i64 *g_end;  /* index of the last key of each list */
 static const i64 *g_deg;
 
+typedef struct {
+    i64 k0, k1; /* the list's last and second-last keys (-1: none), which settle most comparisons */
+    i64 idx;
+} BackKey;
+
 static int
 cmp_backwards(const void *a, const void *b)
 {
-    i64 i = *(const i64 *)a, j = *(const i64 *)b;
+    const BackKey *x = a, *y = b;
+    if (x->k0 != y->k0)
+        return x->k0 < y->k0 ? -1 : 1;
+    if (x->k1 != y->k1)
+        return x->k1 < y->k1 ? -1 : 1;
+    i64 i = x->idx, j = y->idx;
     i64 di = g_deg[i], dj = g_deg[j];
     i64 n = di < dj ? di : dj;
     const i64 *ki = g_keys + g_end[i], *kj = g_keys + g_end[j];
-    for (i64 p = 0; p < n; p++) {
-        i64 x = ki[-p], y = kj[-p];
-        if (x != y)
-            return x < y ? -1 : 1;
+    for (i64 p = 2; p < n; p++) {
+        i64 u = ki[-p], v = kj[-p];
+        if (u != v)
+            return u < v ? -1 : 1;
     }
     if (di != dj)
         return di < dj ? -1 : 1;
@@ -102,6 +112,7 @@ build_graph(PyObject *self, PyObject *args)
     i64 *keys = NULL, *lists = NULL, *lend = NULL, *ldeg = NULL, *order = NULL, *host_of = NULL;
     i64 *hosts = NULL, *host_start = NULL, *start_of_class = NULL, *lrep = NULL;
     unsigned char *out = NULL;
+    BackKey *bk = NULL;
 
     if (!PyArg_ParseTuple(args, "y*y*y*K", &fb, &sb, &lb, &max_arcs))
         return NULL;
@@ -339,12 +350,22 @@ build_graph(PyObject *self, PyObject *args)
             nl++;
         }
     }
-    for (i64 i = 0; i < nl; i++)
-        order[i] = i;
+    bk = malloc(((size_t)nl + 1) * sizeof(BackKey));
+    if (!bk) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (i64 i = 0; i < nl; i++) {
+        bk[i].k0 = keys[lend[i]];
+        bk[i].k1 = ldeg[i] > 1 ? keys[lend[i] - 1] : -1;
+        bk[i].idx = i;
+    }
     g_keys = keys;
     g_end = lend;
     g_deg = ldeg;
-    qsort(order, (size_t)nl, sizeof(i64), cmp_backwards);
+    qsort(bk, (size_t)nl, sizeof(BackKey), cmp_backwards);
+    for (i64 i = 0; i < nl; i++)
+        order[i] = bk[i].idx;
     /* host of rank r: the first rank >= r whose list is not a proper backward prefix of the next */
     {
         i64 host_rank = -1;
@@ -432,7 +453,7 @@ done:
     free(label); free(term); free(height); free(first_child); free(n_children); free(node_class); free(reps);
     free(hcount); free(hoff); free(by_height); free(sn); free(uniq); free(slot_of); free(table);
     free(keys); free(lists); free(lend); free(ldeg); free(order); free(host_of);
-    free(hosts); free(host_start); free(start_of_class); free(lrep); free(out);
+    free(hosts); free(host_start); free(start_of_class); free(lrep); free(out); free(bk);
     return result;
 }
 
@@ -580,8 +601,26 @@ alphagram_order(PyObject *self, PyObject *args)
         goto done;
     }
     memcpy(grams, rb.buf, (size_t)rb.len);
+    unsigned maxcode = 0;
+    for (Py_ssize_t i = 0; i < rb.len; i++)
+        if (grams[i] > maxcode)
+            maxcode = grams[i];
+    /* a small alphabet: each row's tiles by counting, else by insertion */
+    int counting = maxcode + 1 <= 4 * (unsigned)length || maxcode < 64;
     for (Py_ssize_t i = 0; i < count; i++) {
         unsigned char *g = grams + (size_t)i * (size_t)length;
+        if (counting) {
+            unsigned short tally[256];
+            memset(tally, 0, (maxcode + 1) * sizeof(unsigned short));
+            for (Py_ssize_t j = 0; j < length; j++)
+                tally[g[j]]++;
+            unsigned char *q = g;
+            for (unsigned c = 0; c <= maxcode; c++)
+                for (unsigned short t = tally[c]; t; t--)
+                    *q++ = (unsigned char)c;
+            a[i] = (uint32_t)i;
+            continue;
+        }
         for (Py_ssize_t j = 1; j < length; j++) {
             unsigned char x = g[j];
             Py_ssize_t k = j;
