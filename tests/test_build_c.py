@@ -188,6 +188,8 @@ def test_hash_table_bad_input() -> None:
         _build.hash_table(b"", 0, 0, 10)
     with pytest.raises(ValueError):
         _build.hash_table(b"\x01", 1, 1, 0)
+    with pytest.raises(ValueError):
+        _build.hash_table(b"\x01", 1, 1, 1 << 40)  # an absurd size is refused, not allocated
     assert _build.hash_table(b"", 0, 3, 2) == bytes(12)
 
 
@@ -229,6 +231,8 @@ def test_alphagram_order_bad_input() -> None:
     with pytest.raises(ValueError):
         _build.alphagram_order(b"", 0, 0)
     assert _build.alphagram_order(b"", 0, 4) == b""
+    # one long row of one tile: the counting sort's tallies do not wrap
+    assert _build.alphagram_order(b"\x01" * 70000 + b"\x02" * 70000, 2, 70000) == bytes([0, 0, 0, 0, 1, 0, 0, 0])
 
 
 @given(st.lists(st.text(" \tabc\u00e9", max_size=6), max_size=40))

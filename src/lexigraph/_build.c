@@ -491,8 +491,9 @@ hash_table(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "y*nnn", &rb, &count, &length, &size))
         return NULL;
     if (count < 0 || length < 1 || size < 1 || count >= 0xFFFFFFFFLL || (length && count > rb.len / length)
-        || count * length != rb.len || size > ((Py_ssize_t)1 << 40)) {
-        PyErr_SetString(PyExc_ValueError, "rows must be count x length bytes, and size positive");
+        || count * length != rb.len || size > 4 * count + 64) {
+        /* the builder's size is about 2.9 slots a row: anything far larger is refused, not allocated */
+        PyErr_SetString(PyExc_ValueError, "rows must be count x length bytes, and size between 1 and 4 x count + 64");
         goto done;
     }
     const unsigned char *rows = rb.buf;
@@ -610,13 +611,13 @@ alphagram_order(PyObject *self, PyObject *args)
     for (Py_ssize_t i = 0; i < count; i++) {
         unsigned char *g = grams + (size_t)i * (size_t)length;
         if (counting) {
-            unsigned short tally[256];
-            memset(tally, 0, (maxcode + 1) * sizeof(unsigned short));
+            uint32_t tally[256];
+            memset(tally, 0, (maxcode + 1) * sizeof(uint32_t));
             for (Py_ssize_t j = 0; j < length; j++)
                 tally[g[j]]++;
             unsigned char *q = g;
             for (unsigned c = 0; c <= maxcode; c++)
-                for (unsigned short t = tally[c]; t; t--)
+                for (uint32_t t = tally[c]; t; t--)
                     *q++ = (unsigned char)c;
             a[i] = (uint32_t)i;
             continue;
