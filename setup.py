@@ -46,5 +46,6 @@ setup(
         Extension("lexigraph._speedups", ["src/lexigraph/_speedups.c"], depends=["src/lexigraph/arc.h"], optional=True),
         Extension("lexigraph._movegen", ["src/lexigraph/_movegen.c"], depends=["src/lexigraph/arc.h"], optional=True),
         Extension("lexigraph._fill", ["src/lexigraph/_fill.c"], optional=True),
+        Extension("lexigraph._build", ["src/lexigraph/_build.c"], depends=["src/lexigraph/arc.h"], optional=True),
     ],
 )

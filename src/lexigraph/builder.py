@@ -39,13 +39,22 @@ def score_scale(score_max: int | None) -> int | None:
     return 255
 
 
-def alphagram_order(rows: np.ndarray) -> np.ndarray:
+def alphagram_order(rows: np.ndarray, *, pure_python: bool = False) -> np.ndarray:
     """Rows of a bucket ordered by their alphagrams (tiles sorted), ties by row, as little-endian row numbers.
+
+    Runs in C (``lexigraph._build``) when it is built, unless ``pure_python``
+    or ``LEXIGRAPH_PURE_PYTHON`` is set; both give the same order.
 
     >>> alphagram_order(np.array([[3, 1], [1, 2], [2, 1]], np.uint8)).tolist()
     [1, 2, 0]
+    >>> alphagram_order(np.array([[3, 1], [1, 2], [2, 1]], np.uint8), pure_python=True).tolist()
+    [1, 2, 0]
     """
     count, length = rows.shape
+    ext = None if pure_python or not count or not length else hashindex.build_extension()
+    if ext is not None:
+        data = ext.alphagram_order(np.ascontiguousarray(rows, np.uint8), count, length)
+        return np.frombuffer(data, "<u4").astype(hashindex.slot_dtype(count + 1))
     grams = np.ascontiguousarray(np.sort(rows, axis=1)).view(f"S{length}").ravel() if count else np.zeros(0, "S1")
     order = np.argsort(grams, kind="stable")
     return order.astype(hashindex.slot_dtype(count + 1))
@@ -66,7 +75,8 @@ def compile_words(words: WordSet, *, name: str, source: str, kind: str) -> bytes
             f"{wordgraph.MAX_ARCS - 1:,} the format holds"
         )
 
-    order = np.argsort(lens, kind="stable")  # word ids: by length, then in code order
+    # word ids: by length, then in code order (lengths fit 16 bits: NumPy's radix sort, the same order)
+    order = np.argsort(lens.astype(np.uint16) if n and int(lens.max()) < 1 << 16 else lens, kind="stable")
     sorted_lens = lens[order]
     lengths = np.unique(sorted_lens)
     bounds = np.searchsorted(sorted_lens, lengths)
@@ -85,9 +95,7 @@ def compile_words(words: WordSet, *, name: str, source: str, kind: str) -> bytes
     if words.has_priorities:  # an unscored list leaves it out: every word has the default priority
         sections["priority"] = (words.priorities[order].tobytes(), "u1", (n,))
 
-    trie = graph.build_trie(flat, starts, lens)
-    minimal = graph.minimize(trie, accept_on_edge=True)
-    arcs, root = graph.layout_arcs(minimal)
+    arcs, root = graph.lexicon_graph(flat, starts, lens)
     sections["graph"] = (arcs.astype("<u8").tobytes(), "<u8", (len(arcs),))
 
     report = words.report

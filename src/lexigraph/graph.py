@@ -15,7 +15,9 @@ Two kinds of minimal graph come out of one trie:
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -305,6 +307,46 @@ def _suffix_hosts(keys: np.ndarray, starts: np.ndarray, degs: np.ndarray) -> tup
     host_of[order] = order[host_rank]
     shift = degs[host_of] - degs
     return np.flatnonzero(host_of == np.arange(n)), host_of, shift
+
+
+def _load_build() -> Any:
+    if os.environ.get("LEXIGRAPH_PURE_PYTHON"):
+        return None
+    try:
+        from . import _build
+    except ImportError:
+        return None
+    return _build
+
+
+def lexicon_graph(flat: np.ndarray, starts: np.ndarray, lens: np.ndarray, *,
+                  pure_python: bool = False) -> tuple[np.ndarray, int]:
+    """The lexicon's word graph of words in strictly increasing code order: ``(records, root)``.
+
+    Runs the C twin (``lexigraph._build``) when it is built, unless
+    ``pure_python`` or ``LEXIGRAPH_PURE_PYTHON`` is set; both give the same
+    records as :func:`build_trie`, :func:`minimize` and :func:`layout_arcs`.
+
+    >>> flat = np.frombuffer(bytes([1, 2, 1, 2, 3, 2, 3]), np.uint8)
+    >>> lens = np.array([2, 3, 2]); starts = np.cumsum(lens) - lens
+    >>> records, root = lexicon_graph(flat, starts, lens)
+    >>> root, len(records)
+    (1, 5)
+    >>> pure, pure_root = lexicon_graph(flat, starts, lens, pure_python=True)
+    >>> records.tolist() == pure.tolist() and root == pure_root
+    True
+    """
+    ext = None if pure_python else _load_build()
+    if ext is not None:
+        out = ext.graph(np.ascontiguousarray(flat, np.uint8), np.ascontiguousarray(starts, np.int64),
+                        np.ascontiguousarray(lens, np.int64), MAX_ARCS)
+        if out is not None:  # None: a signature collision, which the NumPy code settles
+            data, root = out
+            if data is None:
+                raise BuildError(f"word graph needs {root:,} arcs; the format holds at most {MAX_ARCS - 1:,}")
+            return np.frombuffer(data, "<u8").astype(np.uint64), int(root)
+    trie = build_trie(flat, starts, lens)
+    return layout_arcs(minimize(trie, accept_on_edge=True))
 
 
 # -- reading foreign graphs --------------------------------------------------

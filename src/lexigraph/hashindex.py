@@ -11,6 +11,9 @@ few array passes (a table-driven CRC) in the batch path.
 
 from __future__ import annotations
 
+import os
+from typing import Any
+
 import numpy as np
 
 LOAD = 0.35
@@ -44,14 +47,39 @@ def home_slots(rows: np.ndarray, size: int) -> np.ndarray:
     return ((crc32_rows(rows).astype(np.uint64) * np.uint64(size)) >> np.uint64(32)).astype(np.int64)
 
 
-def build_table(rows: np.ndarray) -> tuple[np.ndarray, int]:
+def build_extension() -> Any:
+    """The builder's C extension ``lexigraph._build``, or None (not built, or ``LEXIGRAPH_PURE_PYTHON`` set)."""
+    if os.environ.get("LEXIGRAPH_PURE_PYTHON"):
+        return None
+    try:
+        from . import _build
+    except ImportError:
+        return None
+    return _build
+
+
+def build_table(rows: np.ndarray, *, pure_python: bool = False) -> tuple[np.ndarray, int]:
     """The table for one length bucket; returns ``(slots, home_size)``.
 
     The slot array is longer than ``home_size`` by the overflow that linear
     probing needed, plus one empty slot that ends every probe sequence.
+    Runs in C (``lexigraph._build``) when it is built, unless ``pure_python``
+    or ``LEXIGRAPH_PURE_PYTHON`` is set; both give the same slots.
+
+    >>> rows = np.array([[1, 2], [2, 1], [3, 3]], np.uint8)
+    >>> table, size = build_table(rows)
+    >>> size, sorted(table[table > 0].tolist())
+    (9, [1, 2, 3])
+    >>> pure, _ = build_table(rows, pure_python=True)
+    >>> table.dtype == pure.dtype and table.tolist() == pure.tolist()
+    True
     """
     n = len(rows)
     size = home_size(n)
+    ext = None if pure_python or not n or rows.ndim != 2 or not rows.shape[1] else build_extension()
+    if ext is not None:
+        data = ext.hash_table(np.ascontiguousarray(rows, np.uint8), n, rows.shape[1], size)
+        return np.frombuffer(data, "<u4").astype(slot_dtype(n)), size
     pos = home_slots(rows, size)
     table = np.zeros(size + 64, np.uint32)
     pending = np.arange(n, dtype=np.int64)

@@ -233,9 +233,10 @@ def parse_lines(lines: list[str], name: str) -> RawWords:
     (['cat', 'dog'], [60, None], [1, 3], [(4, 'bad score', 'emu;x')])
     """
     stripped = [s.strip() for s in lines]
-    numbers = [i for i, s in enumerate(stripped, 1) if s]
-    if not any(";" in s for s in stripped):
-        plain = [stripped[i - 1] for i in numbers]
+    blank_free = all(stripped)  # the usual list: every line a word (C-level passes, not per-line Python)
+    numbers = list(range(1, len(stripped) + 1)) if blank_free else [i for i, s in enumerate(stripped, 1) if s]
+    if ";" not in "".join(stripped):
+        plain = stripped if blank_free else [stripped[i - 1] for i in numbers]
         return RawWords(name, "text", plain, lines=len(lines), line_numbers=numbers, raw_lines=lines)
     words: list[str] = []
     scores: list[int | None] = []
