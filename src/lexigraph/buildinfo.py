@@ -14,7 +14,7 @@ from pathlib import Path
 from . import __version__
 
 #: The C extension modules lexigraph knows of; each has a pure-Python twin.
-KNOWN = ("_speedups", "_movegen", "_fill")
+KNOWN = ("_speedups", "_movegen", "_fill", "_build")
 
 
 def pure_python() -> bool:

@@ -8,6 +8,7 @@ say exactly what it left out and why.
 from __future__ import annotations
 
 import unicodedata
+from itertools import compress
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -410,24 +411,26 @@ def _normalize_ascii_letters(
         report.skipped["too short"] += short
     if long:
         report.skipped["too long"] += long
-    table[10] = 0
-    codes = np.frombuffer(lowered.translate(bytes(table)), np.uint8)
+    table[10] = 0  # the separator: no tile code is 0
+    pieces = lowered.translate(bytes(table)).split(b"\0")
     keep = (lengths >= min_length) & (lengths <= max_len)
-    starts, lengths, upper = starts[keep], lengths[keep], upper[keep]
+    if short or long:
+        pieces = list(compress(pieces, keep.tolist()))
+        lengths, upper = lengths[keep], upper[keep]
     width = int(lengths.max()) if len(lengths) else 1
-    # Words as zero-padded rows viewed as fixed-width strings: one sort finds and orders the distinct ones.
-    padded = np.zeros((len(starts), width), np.uint8)
-    at = np.arange(width)[None, :] < lengths[:, None]
-    padded[at] = codes[(starts[:, None] + np.arange(width)[None, :])[at]]
-    strings = padded.view(f"S{width}").ravel()
-    order = np.argsort(strings, kind="stable")  # equal words keep their input order: the first one is kept
-    ordered = strings[order]
-    first = np.append(True, ordered[1:] != ordered[:-1]) if len(ordered) else np.zeros(0, bool)
-    keys = ordered[first].tolist()
-    folded = int((upper[order][first] > 0).sum())  # as the loop counts: the kept spelling was folded
+    # Fixed-width strings (tile codes, never 0, so no padding is lost) compare like the words.
+    strings = np.array(pieces, dtype=f"S{width}")
+    if len(strings) < 2 or bool((strings[1:] > strings[:-1]).all()):
+        keys = pieces  # already sorted and distinct, as most published lists are
+        folded = int((upper > 0).sum())
+    else:
+        order = np.argsort(strings, kind="stable")  # equal words keep their input order: the first one is kept
+        ordered = strings[order]
+        first = np.append(True, ordered[1:] != ordered[:-1])
+        keys = ordered[first].tolist()
+        folded = int((upper[order][first] > 0).sum())  # as the loop counts: the kept spelling was folded
     if folded:
         report.changed["upper case folded"] = folded
-    pieces = starts
     if not keys:
         raise BuildError(f"{raw.name}: no words left to build a lexicon from ({_skip_summary(report.skipped)})")
     report.kept = len(keys)
