@@ -423,19 +423,22 @@ def _normalize_ascii_letters(
     if len(strings) < 2 or bool((strings[1:] > strings[:-1]).all()):
         keys = pieces  # already sorted and distinct, as most published lists are
         folded = int((upper > 0).sum())
+        kept_lengths = lengths
     else:
         order = np.argsort(strings, kind="stable")  # equal words keep their input order: the first one is kept
         ordered = strings[order]
         first = np.append(True, ordered[1:] != ordered[:-1])
         keys = ordered[first].tolist()
         folded = int((upper[order][first] > 0).sum())  # as the loop counts: the kept spelling was folded
+        kept_lengths = lengths[order][first]
     if folded:
         report.changed["upper case folded"] = folded
     if not keys:
         raise BuildError(f"{raw.name}: no words left to build a lexicon from ({_skip_summary(report.skipped)})")
     report.kept = len(keys)
     report.duplicates = len(pieces) - len(keys)
-    report.per_length = dict(sorted(Counter(map(len, keys)).items()))
+    per_length = np.bincount(kept_lengths)
+    report.per_length = {int(n): int(c) for n, c in enumerate(per_length.tolist()) if c}
     priorities = np.full(len(keys), DEFAULT_PRIORITY, np.uint8)
     return WordSet(alphabet, keys, priorities, False, raw.score_max, report)
 
