@@ -103,9 +103,11 @@ def test_dispatch_uses_c_unless_pure(monkeypatch: pytest.MonkeyPatch) -> None:
     fast = graph.lexicon_graph(flat, starts, lens)
     pure = graph.lexicon_graph(flat, starts, lens, pure_python=True)
     assert fast[1] == pure[1] and fast[0].tolist() == pure[0].tolist()
-    assert graph._load_build() is _build
+    from lexigraph.buildinfo import c_module
+
+    assert c_module("_build") is _build
     monkeypatch.setenv("LEXIGRAPH_PURE_PYTHON", "1")
-    assert graph._load_build() is None
+    assert c_module("_build") is None
 
 
 @pytest.mark.parametrize(

@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import functools
 import math
-import os
 import time
 from array import array
 from collections.abc import Callable, Iterable, MutableSequence, Sequence
@@ -55,25 +54,16 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 import numpy as np
 
+from .buildinfo import c_module
 from .errors import QueryError
-from .grid import BLOCK, Grid, Slot
+from .grid import Grid, Slot
 
 if TYPE_CHECKING:  # pragma: no cover
     from .lexicon import Lexicon
 
 
 
-def _load_fill() -> Any:
-    if os.environ.get("LEXIGRAPH_PURE_PYTHON"):
-        return None
-    try:
-        from . import _fill as module
-    except ImportError:  # built without a C compiler: the NumPy twin answers
-        return None
-    return module
-
-
-_fill: Any = _load_fill()
+_fill: Any = c_module("_fill")
 
 Status = Literal["filled", "no_fill", "timeout"]
 #: Cell domains, indexed by cell id (row * width + column): tile bit masks.

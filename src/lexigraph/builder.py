@@ -13,6 +13,7 @@ import numpy as np
 
 from . import __version__, fileformat, graph, hashindex, wordgraph
 from .alphabet import Alphabet
+from .buildinfo import c_module
 from .errors import BuildError
 from .normalize import Reject, Report, WordSet, normalize
 from .sources import Source, read, source_name
@@ -51,7 +52,7 @@ def alphagram_order(rows: np.ndarray, *, pure_python: bool = False) -> np.ndarra
     [1, 2, 0]
     """
     count, length = rows.shape
-    ext = None if pure_python or not count or not length else hashindex.build_extension()
+    ext = None if pure_python or not count or not length else c_module("_build")
     if ext is not None:
         data = ext.alphagram_order(np.ascontiguousarray(rows, np.uint8), count, length)
         return np.frombuffer(data, "<u4").astype(hashindex.slot_dtype(count + 1))

@@ -10,6 +10,7 @@ import importlib
 import importlib.machinery
 import os
 from pathlib import Path
+from typing import Any
 
 from . import __version__
 
@@ -20,6 +21,23 @@ KNOWN = ("_speedups", "_movegen", "_fill", "_build")
 def pure_python() -> bool:
     """Whether ``LEXIGRAPH_PURE_PYTHON`` switches every C path off."""
     return bool(os.environ.get("LEXIGRAPH_PURE_PYTHON"))
+
+
+def c_module(name: str) -> Any:
+    """The C extension module ``lexigraph.<name>``, or None: not built (no compiler) or switched off.
+
+    Every module with a C path loads its extension through here, so one
+    switch, ``LEXIGRAPH_PURE_PYTHON``, turns them all off.
+
+    >>> c_module("_no_such_extension") is None
+    True
+    """
+    if pure_python():
+        return None
+    try:
+        return importlib.import_module(f"lexigraph.{name}")
+    except ImportError:  # built without a C compiler: the pure-Python twin answers
+        return None
 
 
 def _built() -> list[str]:

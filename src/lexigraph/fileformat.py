@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import FileFormatError, LexiconError
+from .errors import FileFormatError
 
 MAGIC = b"\x89LXG\r\n\x1a\n"
 MAJOR = 2

@@ -15,12 +15,11 @@ Two kinds of minimal graph come out of one trie:
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
+from .buildinfo import c_module
 from .errors import BuildError
 from .wordgraph import MAX_ARCS, pack_records
 
@@ -309,16 +308,6 @@ def _suffix_hosts(keys: np.ndarray, starts: np.ndarray, degs: np.ndarray) -> tup
     return np.flatnonzero(host_of == np.arange(n)), host_of, shift
 
 
-def _load_build() -> Any:
-    if os.environ.get("LEXIGRAPH_PURE_PYTHON"):
-        return None
-    try:
-        from . import _build
-    except ImportError:
-        return None
-    return _build
-
-
 def lexicon_graph(flat: np.ndarray, starts: np.ndarray, lens: np.ndarray, *,
                   pure_python: bool = False) -> tuple[np.ndarray, int]:
     """The lexicon's word graph of words in strictly increasing code order: ``(records, root)``.
@@ -336,7 +325,7 @@ def lexicon_graph(flat: np.ndarray, starts: np.ndarray, lens: np.ndarray, *,
     >>> records.tolist() == pure.tolist() and root == pure_root
     True
     """
-    ext = None if pure_python else _load_build()
+    ext = None if pure_python else c_module("_build")
     if ext is not None:
         out = ext.graph(np.ascontiguousarray(flat, np.uint8), np.ascontiguousarray(starts, np.int64),
                         np.ascontiguousarray(lens, np.int64), MAX_ARCS)

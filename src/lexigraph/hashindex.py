@@ -11,10 +11,10 @@ few array passes (a table-driven CRC) in the batch path.
 
 from __future__ import annotations
 
-import os
-from typing import Any
 
 import numpy as np
+
+from .buildinfo import c_module
 
 LOAD = 0.35
 
@@ -47,17 +47,6 @@ def home_slots(rows: np.ndarray, size: int) -> np.ndarray:
     return ((crc32_rows(rows).astype(np.uint64) * np.uint64(size)) >> np.uint64(32)).astype(np.int64)
 
 
-def build_extension() -> Any:
-    """The builder's C extension ``lexigraph._build``, or None (not built, or ``LEXIGRAPH_PURE_PYTHON`` set)."""
-    if os.environ.get("LEXIGRAPH_PURE_PYTHON"):
-        return None
-    try:
-        from . import _build
-    except ImportError:
-        return None
-    return _build
-
-
 def build_table(rows: np.ndarray, *, pure_python: bool = False) -> tuple[np.ndarray, int]:
     """The table for one length bucket; returns ``(slots, home_size)``.
 
@@ -76,7 +65,7 @@ def build_table(rows: np.ndarray, *, pure_python: bool = False) -> tuple[np.ndar
     """
     n = len(rows)
     size = home_size(n)
-    ext = None if pure_python or not n or rows.ndim != 2 or not rows.shape[1] else build_extension()
+    ext = None if pure_python or not n or rows.ndim != 2 or not rows.shape[1] else c_module("_build")
     if ext is not None:
         data = ext.hash_table(np.ascontiguousarray(rows, np.uint8), n, rows.shape[1], size)
         return np.frombuffer(data, "<u4").astype(slot_dtype(n)), size

@@ -28,30 +28,19 @@ same plays and scores and to a brute-force oracle.
 
 from __future__ import annotations
 
-import os
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
+from .buildinfo import c_module
 from .game import Game, GameError, column_letter, parse_square
 from .position import Position, parse_rack, rack_text, split_tiles, tile_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from .lexicon import Lexicon
 
-def _load_c() -> Any:
-    if os.environ.get("LEXIGRAPH_PURE_PYTHON"):
-        return None
-    try:
-        from . import _movegen
-
-        return _movegen
-    except ImportError:  # pragma: no cover - built without a compiler
-        return None
-
-
-_c: Any = _load_c()
+_c: Any = c_module("_movegen")
 
 BLANK_FLAG = 0x80
 REC_SIZE = 40

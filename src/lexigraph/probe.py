@@ -17,25 +17,15 @@ bucket ends the probe as "absent". Neither imports NumPy, so a one-shot
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import Any, Protocol
 from zlib import crc32
 
+from .buildinfo import c_module
 from .errors import FileFormatError
 from .store import Store, little_endian_ints
 
-def _load_speedups() -> Any:
-    if os.environ.get("LEXIGRAPH_PURE_PYTHON"):
-        return None
-    try:
-        from . import _speedups
-    except ImportError:  # built without a C compiler: the pure-Python paths answer
-        return None
-    return _speedups
-
-
-speedups: Any = _load_speedups()
+speedups: Any = c_module("_speedups")
 
 #: Answer of :meth:`Probe.id_of_word` when the word must be encoded in Python first.
 UNDECIDED = -2
