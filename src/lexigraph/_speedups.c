@@ -617,6 +617,15 @@ out_reserve(char **buf, Py_ssize_t len, Py_ssize_t *cap, Py_ssize_t need)
     return 0;
 }
 
+/* What a walk hands back to Python: -1 when the graph pointed outside itself, else its output bytes. */
+static PyObject *
+walk_answer(int bad, const char *out, Py_ssize_t len)
+{
+    if (bad)
+        return PyLong_FromLong(-1);
+    return PyBytes_FromStringAndSize(out ? out : "", len);
+}
+
 /* ---- Anagram walks: the word graph searched with a rack ---------------------
  *
  * _walk_rack(graph, root, n_tiles, rack, through, blanks, min_len, max_len, mode)
@@ -776,10 +785,7 @@ Probe_walk_rack(Probe *self, PyObject *args)
         PyErr_NoMemory();
         goto done;
     }
-    if (w->bad)
-        result = PyLong_FromLong(-1);
-    else
-        result = PyBytes_FromStringAndSize(w->out ? w->out : "", w->out_len);
+    result = walk_answer(w->bad, w->out, w->out_len);
 done:
     if (w != NULL)
         PyMem_Free(w->out);
@@ -913,10 +919,7 @@ Probe_walk_words(Probe *self, PyObject *args)
         PyErr_NoMemory();
         goto done;
     }
-    if (w->bad)
-        result = PyLong_FromLong(-1);
-    else
-        result = PyBytes_FromStringAndSize(w->out ? w->out : "", w->out_len);
+    result = walk_answer(w->bad, w->out, w->out_len);
 done:
     if (w != NULL)
         PyMem_Free(w->out);
