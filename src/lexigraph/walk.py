@@ -77,18 +77,24 @@ def rack_ids(store: Store, graph: WordGraph, probe: "Probe", codes: bytes, blank
     ``codes`` are the rack's tiles, ``blanks`` its blanks, ``through`` tiles
     every word must use; ``mode`` is ``sub``, ``exact`` or ``super``.
     """
-    rack_counts, through_counts = tile_counts(codes), tile_counts(through)
     engine = _engine(probe)
     if engine is not None:
-        check_consistent(store, graph, probe)
-        found = engine._walk_rack(graph.buffer, graph.root, len(store.alphabet), rack_counts,  # type: ignore[attr-defined]
-                                  through_counts, blanks, min_length, max_length, _MODE_CODES[mode])
-        if found == -1:
-            raise graph.outside()
+        found = _c_rack_walk(store, graph, probe, engine, codes, blanks, mode, through, min_length, max_length, True)
         return np.frombuffer(found, "<i8").astype(np.int64)
-    words = rack_words_python(graph, np.frombuffer(rack_counts, np.uint8), np.frombuffer(through_counts, np.uint8),
-                              blanks, min_length, max_length, mode)
+    words = rack_words_python(graph, np.frombuffer(tile_counts(codes), np.uint8),
+                              np.frombuffer(tile_counts(through), np.uint8), blanks, min_length, max_length, mode)
     return _ids_of(probe, words)
+
+
+def _c_rack_walk(store: Store, graph: WordGraph, probe: "Probe", engine: Any, codes: bytes, blanks: int, mode: str,
+                 through: bytes, min_length: int, max_length: int, want_ids: bool) -> bytes:
+    """The C rack walk's output (int64 ids, or each word's codes and a 0 byte), the graph checked first."""
+    check_consistent(store, graph, probe)
+    found = engine._walk_rack(graph.buffer, graph.root, len(store.alphabet), tile_counts(codes), tile_counts(through),
+                              blanks, min_length, max_length, _MODE_CODES[mode], want_ids)
+    if found == -1:
+        raise graph.outside()
+    return found  # type: ignore[no-any-return]
 
 
 def tile_counts(codes: bytes) -> bytes:
@@ -111,12 +117,8 @@ def rack_words(store: Store, graph: WordGraph, probe: "Probe", codes: bytes, bla
     if engine is None:
         return store.words_of_ids(rack_ids(store, graph, probe, codes, blanks, mode=mode, through=through,
                                            min_length=min_length, max_length=max_length))
-    check_consistent(store, graph, probe)
-    found = engine._walk_rack(graph.buffer, graph.root, len(store.alphabet), tile_counts(codes),  # type: ignore[attr-defined]
-                              tile_counts(through), blanks, min_length, max_length, _MODE_CODES[mode], False)
-    if found == -1:
-        raise graph.outside()
-    return _decode_walk(store, found)
+    return _decode_walk(store, _c_rack_walk(store, graph, probe, engine, codes, blanks, mode, through, min_length,
+                                            max_length, False))
 
 
 def _decode_walk(store: Store, found: bytes) -> list[str]:
@@ -208,11 +210,7 @@ def pattern_ids(store: Store, graph: WordGraph, probe: "Probe", cells: Sequence[
     """
     engine = _engine(probe)
     if engine is not None:
-        check_consistent(store, graph, probe)
-        found = engine._walk_words(graph.buffer, graph.root, len(store.alphabet), masks_of(cells),  # type: ignore[attr-defined]
-                                   min_length, max_length, True, limit)
-        if found == -1:
-            raise graph.outside()
+        found = _c_pattern_walk(store, graph, probe, engine, cells, min_length, max_length, limit, True)
         ids = np.frombuffer(found, "<i8").astype(np.int64)
         return ids[ids >= 0]
     return _ids_of(probe, pattern_words_python(graph, cells, min_length, max_length, limit))
@@ -237,12 +235,19 @@ def pattern_words(store: Store, graph: WordGraph, probe: "Probe", cells: Sequenc
 
 def _walk_words(store: Store, graph: WordGraph, probe: "Probe", engine: Any, cells: Sequence[bytes],
                 min_length: int, max_length: int, limit: int) -> list[str]:
+    return _decode_walk(store, _c_pattern_walk(store, graph, probe, engine, cells, min_length, max_length, limit,
+                                               False))
+
+
+def _c_pattern_walk(store: Store, graph: WordGraph, probe: "Probe", engine: Any, cells: Sequence[bytes],
+                    min_length: int, max_length: int, limit: int, want_ids: bool) -> bytes:
+    """The C pattern walk's output (int64 ids, or each word's codes and a 0 byte), the graph checked first."""
     check_consistent(store, graph, probe)
     found = engine._walk_words(graph.buffer, graph.root, len(store.alphabet), masks_of(cells),
-                               min_length, max_length, False, limit)
+                               min_length, max_length, want_ids, limit)
     if found == -1:
         raise graph.outside()
-    return _decode_walk(store, found)
+    return found  # type: ignore[no-any-return]
 
 
 def pattern_words_python(graph: WordGraph, cells: Sequence[bytes], min_length: int, max_length: int,
