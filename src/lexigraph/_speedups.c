@@ -68,6 +68,10 @@ typedef struct {
     uint64_t *keys;             /* words of up to 8 tiles: each entry's sorted tiles packed, built on first use */
     unsigned char *grams;       /* each entry's sorted tiles, in alphagram order, built on first use */
     int grams_state;            /* 0 not built, 1 built and sorted, -1 unusable (a forged index) */
+    /* Rotation orders (see rotation.py), per start 1..length-1, built on first use: the rows sorted
+     * by their first ROT_TILES tiles read from that start, wrapping round, and those sort keys. */
+    uint32_t **rot_rows;
+    uint64_t **rot_keys;
 } LengthTable;
 
 typedef struct {
@@ -102,8 +106,15 @@ probe_detach(Probe *self)
         self->attached = 0;
     }
     for (Py_ssize_t n = 0; self->tables != NULL && n <= self->max_length; n++) {
-        PyMem_Free(self->tables[n].keys);
-        PyMem_Free(self->tables[n].grams);
+        LengthTable *t = &self->tables[n];
+        PyMem_Free(t->keys);
+        PyMem_Free(t->grams);
+        for (Py_ssize_t s = 0; t->rot_rows != NULL && s < n; s++) {
+            PyMem_Free(t->rot_rows[s]);
+            PyMem_Free(t->rot_keys[s]);
+        }
+        PyMem_Free(t->rot_rows);
+        PyMem_Free(t->rot_keys);
     }
     PyMem_Free(self->tables);
     self->tables = NULL;
@@ -1459,11 +1470,155 @@ done:
     return result;
 }
 
+/* Tiles of a rotation its sort key holds (rotation.KEY_TILES). */
+#define ROT_TILES 8
+
+/* The rotation order of bucket t (words of n tiles) at `start`: built on first use by an LSD radix
+ * sort of the keys, one pass per key byte (stable, so ties stay in row order as NumPy's stable
+ * argsort leaves them). Returns 0, or -1 when out of memory (no exception set). */
+static int
+rotation_order(LengthTable *t, Py_ssize_t n, Py_ssize_t start, const uint32_t **rows, const uint64_t **keys)
+{
+    if (t->rot_rows == NULL) {
+        t->rot_rows = PyMem_Calloc((size_t)n, sizeof(uint32_t *));
+        t->rot_keys = PyMem_Calloc((size_t)n, sizeof(uint64_t *));
+        if (t->rot_rows == NULL || t->rot_keys == NULL) {
+            PyMem_Free(t->rot_rows);
+            PyMem_Free(t->rot_keys);
+            t->rot_rows = NULL;
+            t->rot_keys = NULL;
+            return -1;
+        }
+    }
+    if (t->rot_rows[start] == NULL) {
+        size_t count = (size_t)t->count;
+        uint64_t *k = PyMem_Malloc((count ? count : 1) * sizeof(uint64_t));
+        uint64_t *k2 = PyMem_Malloc((count ? count : 1) * sizeof(uint64_t));
+        uint32_t *r = PyMem_Malloc((count ? count : 1) * sizeof(uint32_t));
+        uint32_t *r2 = PyMem_Malloc((count ? count : 1) * sizeof(uint32_t));
+        if (k == NULL || k2 == NULL || r == NULL || r2 == NULL) {
+            PyMem_Free(k);
+            PyMem_Free(k2);
+            PyMem_Free(r);
+            PyMem_Free(r2);
+            return -1;
+        }
+        Py_ssize_t width = n < ROT_TILES ? n : ROT_TILES;
+        for (size_t i = 0; i < count; i++) {
+            const unsigned char *row = t->rows + i * (size_t)n;
+            uint64_t key = 0;
+            for (Py_ssize_t j = 0; j < width; j++)
+                key |= (uint64_t)row[(start + j) % n] << (8 * (ROT_TILES - 1 - j));
+            k[i] = key;
+            r[i] = (uint32_t)i;
+        }
+        for (int byte = ROT_TILES - width; byte < ROT_TILES; byte++) {
+            size_t counts[256] = {0};
+            int shift = 8 * byte;
+            for (size_t i = 0; i < count; i++)
+                counts[(k[i] >> shift) & 0xff]++;
+            if (counts[(k[0] >> shift) & 0xff] == count)
+                continue; /* every key has the same byte here: the pass would change nothing */
+            size_t at = 0;
+            for (int b = 0; b < 256; b++) {
+                size_t c = counts[b];
+                counts[b] = at;
+                at += c;
+            }
+            for (size_t i = 0; i < count; i++) {
+                size_t to = counts[(k[i] >> shift) & 0xff]++;
+                k2[to] = k[i];
+                r2[to] = r[i];
+            }
+            uint64_t *tk = k; k = k2; k2 = tk;
+            uint32_t *tr = r; r = r2; r2 = tr;
+        }
+        PyMem_Free(k2);
+        PyMem_Free(r2);
+        t->rot_rows[start] = r;
+        t->rot_keys[start] = k;
+    }
+    *rows = t->rot_rows[start];
+    *keys = t->rot_keys[start];
+    return 0;
+}
+
+static int
+compare_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The rows of bucket t (n tiles) whose every fixed cell holds its tile, ascending, by the rotation
+ * order at the start of the longest run of fixed cells (the rule of rotation.best_run; the caller
+ * has checked cell 0 is a wildcard and at least one cell is fixed). Returns the number found into
+ * a new array *found, or -1 when out of memory. */
+static Py_ssize_t
+rotation_rows(LengthTable *t, Py_ssize_t n, const int *fixed, const unsigned char *tiles, uint32_t **found)
+{
+    Py_ssize_t start = -1, size = 0;
+    for (Py_ssize_t s = 1; s < n; s++) {
+        if (!fixed[s] || fixed[s - 1])
+            continue;
+        Py_ssize_t len = 1;
+        while (len < n && fixed[(s + len) % n])
+            len++;
+        if (len > size) {
+            start = s;
+            size = len;
+        }
+    }
+    const uint32_t *rows;
+    const uint64_t *keys;
+    if (rotation_order(t, n, start, &rows, &keys) < 0)
+        return -1;
+    Py_ssize_t width = size < ROT_TILES ? size : ROT_TILES;
+    uint64_t low = 0, high = 0;
+    for (Py_ssize_t j = 0; j < ROT_TILES; j++) {
+        uint64_t tile = j < width ? tiles[(start + j) % n] : 0;
+        low |= tile << (8 * (ROT_TILES - 1 - j));
+        high |= (j < width ? tile : 0xff) << (8 * (ROT_TILES - 1 - j));
+    }
+    size_t lo = 0, hi = (size_t)t->count;
+    while (lo < hi) { /* first key >= low */
+        size_t mid = lo + (hi - lo) / 2;
+        if (keys[mid] < low)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t first = lo;
+    hi = (size_t)t->count;
+    while (lo < hi) { /* first key > high */
+        size_t mid = lo + (hi - lo) / 2;
+        if (keys[mid] <= high)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    uint32_t *out = PyMem_Malloc((lo > first ? lo - first : 1) * sizeof(uint32_t));
+    if (out == NULL)
+        return -1;
+    Py_ssize_t m = 0;
+    for (size_t i = first; i < lo; i++) {
+        const unsigned char *row = t->rows + (size_t)rows[i] * (size_t)n;
+        Py_ssize_t j = 0;
+        while (j < n && (!fixed[j] || row[j] == tiles[j]))
+            j++;
+        if (j == n)
+            out[m++] = rows[i];
+    }
+    qsort(out, (size_t)m, sizeof(uint32_t), compare_u32);
+    *found = out;
+    return m;
+}
+
 /* The words matching a plain fixed-length pattern (ASCII letters, and '?' or '.' for any tile),
  * alphabetically, each as its n codes and a 0 byte, into *out (count of them in *count).
  * Returns 0, 1 when Python must answer (other characters, no checked graph yet, a forged file),
  * -1 on error. A pattern that opens with a letter walks the graph below it; one that opens with a
- * wildcard scans its length's bucket row by row, testing its letters only. */
+ * wildcard takes the rows holding its longest run of letters from that run's rotation order. */
 static int
 pattern_rows(Probe *self, PyObject *pattern, Py_ssize_t *length, char **out, Py_ssize_t *count)
 {
@@ -1520,40 +1675,46 @@ pattern_rows(Probe *self, PyObject *pattern, Py_ssize_t *length, char **out, Py_
         *count = w.found;
         return 0;
     }
-    const LengthTable *t = &self->tables[n];
-    int order[255], n_tests = 0;
+    LengthTable *t = &self->tables[n];
+    int n_fixed = 0;
+    unsigned char tiles[255];
     for (Py_ssize_t j = 0; j < n; j++)
-        if (fixed[j])
-            order[n_tests++] = (int)j;
-    Py_ssize_t cap = 0;
-    for (Py_ssize_t r = 0; r < t->count; r++) {
-        const unsigned char *row = t->rows + r * n;
-        int k = 0;
-        for (; k < n_tests; k++) {
-            int j = order[k];
-            unsigned c = row[j];
-            if (!((masks[32 * j + (c >> 3)] >> (c & 7)) & 1))
-                break;
+        if (fixed[j]) {
+            n_fixed++;
+            tiles[j] = self->codes[text[j]];
         }
-        if (k < n_tests)
-            continue;
-        for (Py_ssize_t i = 0; i < n; i++)
-            if (!row[i] || row[i] > self->graph_tiles) { /* a code outside the alphabet: only in a forged file */
-                PyMem_Free(*out);
-                *out = NULL;
-                return 1;
-            }
-        if (out_reserve(out, *count * (n + 1), &cap, n + 1) < 0) {
-            PyMem_Free(*out);
-            *out = NULL;
+    uint32_t *found = NULL;
+    Py_ssize_t n_found = t->count, cap = 0;
+    int status = 0;
+    if (n_fixed) { /* the rows holding the longest run of fixed tiles, by its rotation order */
+        n_found = rotation_rows(t, n, fixed, tiles, &found);
+        if (n_found < 0) {
             PyErr_NoMemory();
             return -1;
         }
-        memcpy(*out + *count * (n + 1), row, (size_t)n);
-        (*out)[*count * (n + 1) + n] = 0;
-        (*count)++;
     }
-    return 0;
+    for (Py_ssize_t k = 0; k < n_found && !status; k++) {
+        const unsigned char *row = t->rows + (found != NULL ? (Py_ssize_t)found[k] : k) * n;
+        for (Py_ssize_t i = 0; i < n && !status; i++)
+            if (!row[i] || row[i] > self->graph_tiles) /* a code outside the alphabet: only in a forged file */
+                status = 1;
+        if (!status && out_reserve(out, *count * (n + 1), &cap, n + 1) < 0) {
+            PyErr_NoMemory();
+            status = -1;
+        }
+        if (!status) {
+            memcpy(*out + *count * (n + 1), row, (size_t)n);
+            (*out)[*count * (n + 1) + n] = 0;
+            (*count)++;
+        }
+    }
+    PyMem_Free(found);
+    if (status) {
+        PyMem_Free(*out);
+        *out = NULL;
+        *count = 0;
+    }
+    return status;
 }
 
 /* _pattern_words(pattern) -> the words matching a plain fixed-length pattern, alphabetically, as a
