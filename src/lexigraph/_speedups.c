@@ -23,6 +23,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1550,75 +1551,141 @@ compare_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The rows of bucket t (n tiles) whose every fixed cell holds its tile, ascending, by the rotation
- * order at the start of the longest run of fixed cells (the rule of rotation.best_run; the caller
- * has checked cell 0 is a wildcard and at least one cell is fixed). Returns the number found into
- * a new array *found, or -1 when out of memory. */
-static Py_ssize_t
-rotation_rows(LengthTable *t, Py_ssize_t n, const int *fixed, const unsigned char *tiles, uint32_t **found)
+/* The estimated cost of answering a pattern from `start` (n cells, `window` of them read there): the
+ * nodes a walk visits, level by level, while it may still narrow (each level holds at most the
+ * prefixes its wildcards can spell and at most the rows its fixed tiles leave, with `tiles` tiles
+ * spread evenly over `rows` rows), then the rows left to test. */
+static double
+plan_cost(const int *fixed, Py_ssize_t n, Py_ssize_t start, Py_ssize_t window, double rows, double tiles)
 {
-    Py_ssize_t start = -1, size = 0;
+    double spelled = 1.0, left = rows, cost = 0.0, level = 0.0;
+    Py_ssize_t last = -1;
+    for (Py_ssize_t j = 0; j < window; j++)
+        if (fixed[(start + j) % n])
+            last = j;
+    for (Py_ssize_t j = 0; j <= last; j++) {
+        if (fixed[(start + j) % n])
+            left /= tiles;
+        else
+            spelled *= tiles;
+        level = spelled < left ? spelled : left;
+        cost += level;
+    }
+    return cost + (last < 0 ? rows : left);
+}
+
+/* Where to read a plain pattern from: -1 for the word graph (from its first cell), else the start of
+ * the rotation order that should visit the fewest nodes (a cell that opens a run of fixed ones). */
+static Py_ssize_t
+plan_start(const int *fixed, Py_ssize_t n, double rows, double tiles)
+{
+    Py_ssize_t best = fixed[0] ? -1 : 0;
+    double best_cost = fixed[0] ? plan_cost(fixed, n, 0, n, rows, tiles) : HUGE_VAL;
     for (Py_ssize_t s = 1; s < n; s++) {
         if (!fixed[s] || fixed[s - 1])
             continue;
-        Py_ssize_t len = 1;
-        while (len < n && fixed[(s + len) % n])
-            len++;
-        if (len > size) {
-            start = s;
-            size = len;
+        double c = plan_cost(fixed, n, s, n < ROT_TILES ? n : ROT_TILES, rows, tiles);
+        if (c < best_cost) {
+            best = s;
+            best_cost = c;
         }
     }
+    return best;
+}
+
+/* Rotation keys are sorted, so between lo and hi, where keys agree on their bytes above `depth`, the
+ * byte at depth is sorted too: the first key whose byte there exceeds `tile`. */
+static size_t
+byte_above(const uint64_t *keys, size_t lo, size_t hi, int depth, unsigned tile)
+{
+    int shift = 8 * (ROT_TILES - 1 - depth);
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (((keys[mid] >> shift) & 0xff) <= tile)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+typedef struct {
+    const uint64_t *keys;
+    const uint32_t *rows;
+    const int *want;      /* per key byte: the tile a fixed cell asks for, or -1 */
+    int stop;             /* key bytes to descend: up to the last fixed cell of the window */
+    uint32_t *found;
+    size_t n_found;
+} RotationWalk;
+
+/* Descend the sorted keys like a trie: a fixed cell narrows the range to its tile, a wildcard visits
+ * each tile present (one binary search per tile); ranges that reach `stop` hand their rows over. */
+static void
+rotation_descend(RotationWalk *w, size_t lo, size_t hi, int depth)
+{
+    if (depth == w->stop) {
+        for (size_t i = lo; i < hi; i++)
+            w->found[w->n_found++] = w->rows[i];
+        return;
+    }
+    int shift = 8 * (ROT_TILES - 1 - depth);
+    if (w->want[depth] >= 0) {
+        unsigned tile = (unsigned)w->want[depth];
+        size_t first = tile ? byte_above(w->keys, lo, hi, depth, tile - 1) : lo;
+        size_t end = byte_above(w->keys, first, hi, depth, tile);
+        if (first < end)
+            rotation_descend(w, first, end, depth + 1);
+        return;
+    }
+    while (lo < hi) {
+        size_t end = byte_above(w->keys, lo, hi, depth, (unsigned)((w->keys[lo] >> shift) & 0xff));
+        rotation_descend(w, lo, end, depth + 1);
+        lo = end;
+    }
+}
+
+/* The rows of bucket t (n tiles) whose every fixed cell holds its tile, ascending, read through the
+ * rotation order at `start` (a fixed cell). Returns how many into a new array *found, or -1 when out
+ * of memory. */
+static Py_ssize_t
+rotation_rows(LengthTable *t, Py_ssize_t n, Py_ssize_t start, const int *fixed, const unsigned char *tiles,
+              uint32_t **found)
+{
     const uint32_t *rows;
     const uint64_t *keys;
     if (rotation_order(t, n, start, &rows, &keys) < 0)
         return -1;
-    Py_ssize_t width = size < ROT_TILES ? size : ROT_TILES;
-    uint64_t low = 0, high = 0;
-    for (Py_ssize_t j = 0; j < ROT_TILES; j++) {
-        uint64_t tile = j < width ? tiles[(start + j) % n] : 0;
-        low |= tile << (8 * (ROT_TILES - 1 - j));
-        high |= (j < width ? tile : 0xff) << (8 * (ROT_TILES - 1 - j));
+    Py_ssize_t width = n < ROT_TILES ? n : ROT_TILES;
+    int want[ROT_TILES], stop = 0;
+    for (Py_ssize_t j = 0; j < width; j++) {
+        Py_ssize_t cell = (start + j) % n;
+        want[j] = fixed[cell] ? tiles[cell] : -1;
+        if (fixed[cell])
+            stop = (int)j + 1;
     }
-    size_t lo = 0, hi = (size_t)t->count;
-    while (lo < hi) { /* first key >= low */
-        size_t mid = lo + (hi - lo) / 2;
-        if (keys[mid] < low)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    size_t first = lo;
-    hi = (size_t)t->count;
-    while (lo < hi) { /* first key > high */
-        size_t mid = lo + (hi - lo) / 2;
-        if (keys[mid] <= high)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    uint32_t *out = PyMem_Malloc((lo > first ? lo - first : 1) * sizeof(uint32_t));
-    if (out == NULL)
+    RotationWalk w = {keys, rows, want, stop, PyMem_Malloc((size_t)(t->count ? t->count : 1) * sizeof(uint32_t)), 0};
+    if (w.found == NULL)
         return -1;
+    rotation_descend(&w, 0, (size_t)t->count, 0);
     Py_ssize_t m = 0;
-    for (size_t i = first; i < lo; i++) {
-        const unsigned char *row = t->rows + (size_t)rows[i] * (size_t)n;
+    for (size_t i = 0; i < w.n_found; i++) {
+        const unsigned char *row = t->rows + (size_t)w.found[i] * (size_t)n;
         Py_ssize_t j = 0;
         while (j < n && (!fixed[j] || row[j] == tiles[j]))
             j++;
         if (j == n)
-            out[m++] = rows[i];
+            w.found[m++] = w.found[i];
     }
-    qsort(out, (size_t)m, sizeof(uint32_t), compare_u32);
-    *found = out;
+    qsort(w.found, (size_t)m, sizeof(uint32_t), compare_u32);
+    *found = w.found;
     return m;
 }
 
 /* The words matching a plain fixed-length pattern (ASCII letters, and '?' or '.' for any tile),
  * alphabetically, each as its n codes and a 0 byte, into *out (count of them in *count).
  * Returns 0, 1 when Python must answer (other characters, no checked graph yet, a forged file),
- * -1 on error. A pattern that opens with a letter walks the graph below it; one that opens with a
- * wildcard takes the rows holding its longest run of letters from that run's rotation order. */
+ * -1 on error. The plan (plan_start) walks the word graph from the first cell, or descends the
+ * rotation order at the cell that should visit the fewest nodes (see rotation.py). */
 static int
 pattern_rows(Probe *self, PyObject *pattern, Py_ssize_t *length, char **out, Py_ssize_t *count)
 {
@@ -1650,7 +1717,8 @@ pattern_rows(Probe *self, PyObject *pattern, Py_ssize_t *length, char **out, Py_
     }
     if (n > self->max_length || !self->tables[n].width)
         return 0;
-    if (fixed[0]) {
+    Py_ssize_t start = plan_start(fixed, n, (double)self->tables[n].count, (double)self->graph_tiles);
+    if (start < 0) {
         PatternWalk w;
         memset(&w, 0, sizeof w);
         w.arcs = self->graph;
@@ -1686,8 +1754,8 @@ pattern_rows(Probe *self, PyObject *pattern, Py_ssize_t *length, char **out, Py_
     uint32_t *found = NULL;
     Py_ssize_t n_found = t->count, cap = 0;
     int status = 0;
-    if (n_fixed) { /* the rows holding the longest run of fixed tiles, by its rotation order */
-        n_found = rotation_rows(t, n, fixed, tiles, &found);
+    if (n_fixed) { /* the rows holding the fixed tiles, by the rotation order at the planned start */
+        n_found = rotation_rows(t, n, start, fixed, tiles, &found);
         if (n_found < 0) {
             PyErr_NoMemory();
             return -1;

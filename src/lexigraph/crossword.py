@@ -157,32 +157,32 @@ def _cell_test(column: np.ndarray, cell: np.ndarray) -> np.ndarray:
 def _fixed_rows(store: Store, cells: list[np.ndarray], length: int) -> np.ndarray:
     """Rows (indexes into the bucket) whose every position fits its cell.
 
-    Single tiles at the start narrow the bucket by binary search; a pattern
-    that opens with a wildcard narrows it to the rows holding its longest run
-    of single tiles, by the rotation order (:mod:`lexigraph.rotation`). NumPy
-    then tests the other cells column by column, the most selective first.
+    The longest run of single tiles narrows the bucket by binary search: over
+    the rows when the run opens the word, else over the rotation order at its
+    start (:mod:`lexigraph.rotation`). NumPy then tests the other cells
+    column by column, the most selective first.
     """
     rows = store.rows(length)
     n_codes = len(store.alphabet)
     lo, hi = 0, len(rows)
-    # A run of single tiles at the start narrows the bucket by binary search.
+    # The longest run of single tiles narrows the bucket by binary search: in the rows themselves
+    # when it starts the word, else in the rotation order at its start.
+    singles = [int(c[0]) if len(c) == 1 else None for c in cells]
+    run = rotation.best_run(singles)
     prefix = bytearray()
-    for cell in cells:
-        if len(cell) != 1:
+    for tile in singles:
+        if tile is None:
             break
-        prefix.append(int(cell[0]))
+        prefix.append(tile)
     idx = None
     covered: set[int] = set()
-    if prefix:
+    if run is not None and run[0] and run[1] > len(prefix):
+        start, size = run
+        idx = rotation.run_rows(store, length, start, bytes(singles[(start + k) % length] or 0 for k in range(size)))
+        covered = {(start + k) % length for k in range(min(size, rotation.KEY_TILES))}
+        prefix.clear()
+    elif prefix:
         lo, hi = store.prefix_range(length, bytes(prefix))
-    else:
-        # Opening with a wildcard: the longest run of single tiles elsewhere narrows by its rotation order.
-        run = rotation.best_run([int(c[0]) if len(c) == 1 else None for c in cells])
-        if run is not None:
-            start, size = run
-            idx = rotation.run_rows(store, length, start, bytes(int(cells[(start + k) % length][0])
-                                                                for k in range(size)))
-            covered = {(start + k) % length for k in range(min(size, rotation.KEY_TILES))}
     rest = [(j, c) for j, c in enumerate(cells) if j >= len(prefix) and j not in covered and len(c) < n_codes]
     rest.sort(key=lambda jc: len(jc[1]))
     for j, cell in rest:

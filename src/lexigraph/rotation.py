@@ -8,12 +8,20 @@ bucket's rows sorted by their *rotation* at that position, they form one
 range, found by binary search. Its cost follows the words that hold the run
 of fixed tiles, not the list.
 
+The C probe goes further with a pattern such as ``?a??e?t?``: it descends
+the sorted keys like a trie, narrowing at each fixed tile and visiting
+each tile present at a wildcard, so fixed tiles after a gap narrow too,
+and it reads the pattern from the start (the word graph from the first
+cell, or one rotation) that an estimate of the nodes visited favours. The
+NumPy twin here narrows by the longest run and tests the other cells
+column by column; both give the same rows.
+
 A rotation's sort key is its first :data:`KEY_TILES` tiles packed into a
 64-bit integer, most significant first; a run longer than that narrows by
 its first tiles, and the caller tests the rest. Orders are built on first
 use, per length and start, and kept for the store's lifetime (``n`` four-
 and eight-byte entries for a bucket of ``n`` words). The C probe builds the
-same orders itself (``_speedups.c``, a radix sort); this module is its twin.
+same orders itself (``_speedups.c``, a radix sort).
 
 >>> import lexigraph
 >>> store = lexigraph.open().store
