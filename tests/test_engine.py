@@ -199,7 +199,7 @@ QUERIES: list[tuple[str, Any]] = [
     ("iter", lambda lex: list(lex)),
     ("anagram", lambda lex: [lex.anagram(r) for r in ["abcde", "ab?"]]),
     ("exact", lambda lex: [lex.anagram(r, mode="exact") for r in ["cab", "b?", "??"]]),
-    ("match", lambda lex: [lex.match(p) for p in ["???", "a*", "[ab]?", "*e"]]),
+    ("match", lambda lex: [lex.match(p) for p in ["???", "a*", "[ab]?", "*e", "?b?", "?bc", "??e", "?b?d?"]]),
     ("count", lambda lex: lex.count("??")),
     ("cross", lambda lex: lex.cross("a??", 1, "?b?", 1).tiles),
     ("len", lambda lex: (len(lex), lex.lengths)),
