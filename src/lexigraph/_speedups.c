@@ -1518,7 +1518,7 @@ rotation_order(LengthTable *t, Py_ssize_t n, Py_ssize_t start, const uint32_t **
             int shift = 8 * byte;
             for (size_t i = 0; i < count; i++)
                 counts[(k[i] >> shift) & 0xff]++;
-            if (counts[(k[0] >> shift) & 0xff] == count)
+            if (!count || counts[(k[0] >> shift) & 0xff] == count)
                 continue; /* every key has the same byte here: the pass would change nothing */
             size_t at = 0;
             for (int b = 0; b < 256; b++) {

@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from .errors import QueryError
 from .store import Store
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -105,7 +106,7 @@ def run_rows(store: Store, length: int, start: int, tiles: bytes) -> "np.ndarray
     run, rows that hold its first tiles only are in it too.
     """
     if not 0 <= start < length or not tiles:
-        raise ValueError("the run must start inside the word and hold a tile")
+        raise QueryError("a run must start inside the word and hold a tile")
     keys, rows = order(store, length, start)
     head = tiles[:KEY_TILES]
     pad = KEY_TILES - len(head)
