@@ -13,7 +13,7 @@
  * two different nodes of one height share a signature: the caller runs the
  * NumPy code, which settles that case exactly.
  *
- * Memory: about 60 bytes per trie node, and nodes <= tiles + 1.
+ * Memory: about 100 bytes per trie node, and nodes <= tiles + 1.
  *
  * hash_table(rows, count, length, size) builds one length bucket's
  * exact-match table, the twin of hashindex.build_table; alphagram_order(rows,
@@ -48,17 +48,52 @@ typedef struct {
 
 typedef struct {
     u64 sig;
-    i64 node; /* representative; -1: empty slot */
-    i64 cls;
+    i64 uid; /* the signature's number in order of first sight; -1: empty slot */
 } Slot;
 
-static int
-cmp_signode(const void *a, const void *b)
+/* A stable least-significant-digit radix sort of n records by sig (8-bit digits; a digit every record
+   shares is skipped); a holds the result, tmp is scratch for n records. Small inputs by insertion. */
+static void
+radix_sort(SigNode *a, SigNode *tmp, size_t n)
 {
-    const SigNode *x = a, *y = b;
-    if (x->sig != y->sig)
-        return x->sig < y->sig ? -1 : 1;
-    return (x->node > y->node) - (x->node < y->node);
+    if (n < 64) {
+        for (size_t i = 1; i < n; i++) {
+            SigNode x = a[i];
+            size_t k = i;
+            while (k > 0 && a[k - 1].sig > x.sig) {
+                a[k] = a[k - 1];
+                k--;
+            }
+            a[k] = x;
+        }
+        return;
+    }
+    size_t cnt[8][256];
+    memset(cnt, 0, sizeof cnt);
+    for (size_t i = 0; i < n; i++) {
+        u64 k = a[i].sig;
+        for (int d = 0; d < 8; d++)
+            cnt[d][(k >> (8 * d)) & 255]++;
+    }
+    SigNode *src = a, *dst = tmp;
+    for (int d = 0; d < 8; d++) {
+        size_t *c = cnt[d];
+        if (c[(src[0].sig >> (8 * d)) & 255] == n)
+            continue;
+        size_t sum = 0;
+        for (int b = 0; b < 256; b++) {
+            size_t t = c[b];
+            c[b] = sum;
+            sum += t;
+        }
+        for (size_t i = 0; i < n; i++)
+            dst[c[(src[i].sig >> (8 * d)) & 255]++] = src[i];
+        SigNode *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a)
+        memcpy(a, src, n * sizeof(SigNode));
 }
 
 /* context for sorting arc lists read backwards (qsort has no context argument; the GIL is held) */
@@ -105,7 +140,8 @@ build_graph(PyObject *self, PyObject *args)
     int32_t *height = NULL;
     i64 *first_child = NULL, *n_children = NULL, *node_class = NULL, *reps = NULL;
     i64 *hcount = NULL, *hoff = NULL, *by_height = NULL;
-    SigNode *sn = NULL, *uniq = NULL;
+    SigNode *sn = NULL, *uniq = NULL, *by_sig = NULL;
+    i64 *cls_of = NULL;
     Slot *table = NULL;
     size_t tcap = 0;
     i64 *slot_of = NULL;
@@ -226,7 +262,9 @@ build_graph(PyObject *self, PyObject *args)
     sn = malloc(N * sizeof(SigNode));
     uniq = malloc(N * sizeof(SigNode));
     slot_of = malloc(N * sizeof(i64));
-    if (!hcount || !hoff || !by_height || !reps || !sn || !uniq || !slot_of) {
+    by_sig = malloc(N * sizeof(SigNode));
+    cls_of = malloc(N * sizeof(i64));
+    if (!hcount || !hoff || !by_height || !reps || !sn || !uniq || !slot_of || !by_sig || !cls_of) {
         PyErr_NoMemory();
         goto done;
     }
@@ -265,38 +303,58 @@ build_graph(PyObject *self, PyObject *args)
             sn[k].sig = sig;
             sn[k].node = v;
         }
-        /* distinct signatures through a hash table (first node of each is its representative),
+        /* distinct signatures through a hash table (first node of each is its representative), which
+           grows with the distinct signatures (far fewer than the nodes at low heights: it stays in cache),
            then classes numbered in ascending signature order, as np.unique does */
-        size_t cap = 16;
-        while (cap < (size_t)cnt * 2)
-            cap <<= 1;
-        if (cap > tcap) {
-            free(table);
+        size_t cap = tcap;
+        if (!table) {
+            cap = 1024;
             table = malloc(cap * sizeof(Slot));
-            tcap = cap;
             if (!table) {
                 PyErr_NoMemory();
                 goto done;
             }
+            tcap = cap;
         }
         for (size_t t = 0; t < cap; t++)
-            table[t].node = -1;
+            table[t].uid = -1;
         i64 nu = 0;
         for (i64 k = 0; k < cnt; k++) {
             u64 sig = sn[k].sig;
             size_t t = (size_t)(mix64(sig) & (cap - 1));
-            while (table[t].node >= 0 && table[t].sig != sig)
+            while (table[t].uid >= 0 && table[t].sig != sig)
                 t = (t + 1) & (cap - 1);
-            if (table[t].node < 0) {
+            i64 uid = table[t].uid;
+            if (uid < 0) {
+                uid = nu++;
                 table[t].sig = sig;
-                table[t].node = sn[k].node;
-                uniq[nu].sig = sig;
-                uniq[nu].node = (i64)t;
-                nu++;
+                table[t].uid = uid;
+                uniq[uid].sig = sig;
+                uniq[uid].node = sn[k].node;
+                if ((size_t)nu * 2 > cap) { /* grow: twice the slots, every signature placed again */
+                    size_t ncap = cap * 2;
+                    Slot *nt = malloc(ncap * sizeof(Slot));
+                    if (!nt) {
+                        PyErr_NoMemory();
+                        goto done;
+                    }
+                    free(table);
+                    table = nt;
+                    cap = tcap = ncap;
+                    for (size_t q = 0; q < cap; q++)
+                        table[q].uid = -1;
+                    for (i64 u = 0; u < nu; u++) {
+                        size_t q = (size_t)(mix64(uniq[u].sig) & (cap - 1));
+                        while (table[q].uid >= 0)
+                            q = (q + 1) & (cap - 1);
+                        table[q].sig = uniq[u].sig;
+                        table[q].uid = u;
+                    }
+                }
             }
             else {
                 /* verify the node equals its group's representative, arc by arc */
-                i64 v = sn[k].node, rep = table[t].node, deg = n_children[v];
+                i64 v = sn[k].node, rep = uniq[uid].node, deg = n_children[v];
                 int same = deg == n_children[rep];
                 for (i64 p = 0; same && p < deg; p++) {
                     i64 a = first_child[v] + p, b = first_child[rep] + p;
@@ -308,16 +366,20 @@ build_graph(PyObject *self, PyObject *args)
                     goto done;
                 }
             }
-            slot_of[k] = (i64)t;
+            slot_of[k] = uid;
         }
-        qsort(uniq, (size_t)nu, sizeof(SigNode), cmp_signode);
         for (i64 u = 0; u < nu; u++) {
-            Slot *e = &table[uniq[u].node];
-            reps[n_classes + u] = e->node;
-            e->cls = n_classes + u;
+            by_sig[u].sig = uniq[u].sig;
+            by_sig[u].node = u;
+        }
+        radix_sort(by_sig, sn, (size_t)nu); /* sn: scratch now (sn[k].node is hn[k]) */
+        for (i64 r = 0; r < nu; r++) {
+            i64 u = by_sig[r].node;
+            reps[n_classes + r] = uniq[u].node;
+            cls_of[u] = n_classes + r;
         }
         for (i64 k = 0; k < cnt; k++)
-            node_class[sn[k].node] = table[slot_of[k]].cls;
+            node_class[hn[k]] = cls_of[slot_of[k]];
         n_classes += nu;
     }
 
@@ -355,17 +417,43 @@ build_graph(PyObject *self, PyObject *args)
         PyErr_NoMemory();
         goto done;
     }
+    /* lists by cmp_backwards: radix sorts by the second-last key, then (stably) the last, then each run of
+       lists equal in both by the comparator (sn and by_sig are free now: scratch) */
     for (i64 i = 0; i < nl; i++) {
-        bk[i].k0 = keys[lend[i]];
-        bk[i].k1 = ldeg[i] > 1 ? keys[lend[i] - 1] : -1;
-        bk[i].idx = i;
+        sn[i].sig = ldeg[i] > 1 ? (u64)keys[lend[i] - 1] + 1 : 0;
+        sn[i].node = i;
     }
+    radix_sort(sn, by_sig, (size_t)nl);
+    for (i64 i = 0; i < nl; i++)
+        sn[i].sig = (u64)keys[lend[sn[i].node]];
+    radix_sort(sn, by_sig, (size_t)nl);
     g_keys = keys;
     g_end = lend;
     g_deg = ldeg;
-    qsort(bk, (size_t)nl, sizeof(BackKey), cmp_backwards);
-    for (i64 i = 0; i < nl; i++)
-        order[i] = bk[i].idx;
+    for (i64 i = 0; i < nl;) {
+        i64 j = i + 1, a = sn[i].node;
+        i64 a1 = ldeg[a] > 1 ? keys[lend[a] - 1] : -1;
+        while (j < nl) {
+            i64 b = sn[j].node;
+            if (keys[lend[b]] != keys[lend[a]] || (ldeg[b] > 1 ? keys[lend[b] - 1] : -1) != a1)
+                break;
+            j++;
+        }
+        if (j - i > 1) {
+            for (i64 r = i; r < j; r++) {
+                i64 x = sn[r].node;
+                bk[r - i].k0 = keys[lend[x]];
+                bk[r - i].k1 = a1;
+                bk[r - i].idx = x;
+            }
+            qsort(bk, (size_t)(j - i), sizeof(BackKey), cmp_backwards);
+            for (i64 r = i; r < j; r++)
+                order[r] = bk[r - i].idx;
+        }
+        else
+            order[i] = a;
+        i = j;
+    }
     /* host of rank r: the first rank >= r whose list is not a proper backward prefix of the next */
     {
         i64 host_rank = -1;
@@ -451,7 +539,7 @@ done:
     PyBuffer_Release(&lb);
     free(cur); free(level_count); free(level_off); free(level_fill);
     free(label); free(term); free(height); free(first_child); free(n_children); free(node_class); free(reps);
-    free(hcount); free(hoff); free(by_height); free(sn); free(uniq); free(slot_of); free(table);
+    free(hcount); free(hoff); free(by_height); free(sn); free(uniq); free(slot_of); free(table); free(by_sig); free(cls_of);
     free(keys); free(lists); free(lend); free(ldeg); free(order); free(host_of);
     free(hosts); free(host_start); free(start_of_class); free(lrep); free(out); free(bk);
     return result;
@@ -576,9 +664,10 @@ done:
 
 /*
  * alphagram_order(rows, count, length) -> bytes: row numbers as little-endian
- * uint32, ordered by each row's tiles sorted (its alphagram), ties by row:
- * the rows' alphagrams by insertion sort, then a stable least-significant-byte
- * radix sort, which is np.argsort(kind="stable") of the alphagrams as bytes.
+ * uint32, ordered by each row's tiles sorted (its alphagram), ties by row,
+ * which is np.argsort(kind="stable") of the alphagrams as bytes. Each
+ * alphagram is packed into 64-bit words (`bits` bits a tile, the first tile
+ * highest), which a stable radix sort orders, the last word first.
  */
 static PyObject *
 alphagram_order(PyObject *self, PyObject *args)
@@ -586,70 +675,86 @@ alphagram_order(PyObject *self, PyObject *args)
     Py_buffer rb = {0};
     Py_ssize_t count, length;
     PyObject *result = NULL;
-    unsigned char *grams = NULL;
-    uint32_t *a = NULL, *b = NULL;
+    u64 *packed = NULL;
+    SigNode *a = NULL, *b = NULL;
     if (!PyArg_ParseTuple(args, "y*nn", &rb, &count, &length))
         return NULL;
     if (count < 0 || length < 1 || count >= 0xFFFFFFFFLL || count > rb.len / length || count * length != rb.len) {
         PyErr_SetString(PyExc_ValueError, "rows must be count x length bytes");
         goto done;
     }
-    grams = malloc((size_t)rb.len + 1);
-    a = malloc(((size_t)count + 1) * sizeof(uint32_t));
-    b = malloc(((size_t)count + 1) * sizeof(uint32_t));
-    if (!grams || !a || !b) {
+    const unsigned char *rows = rb.buf;
+    unsigned maxcode = 0;
+    for (Py_ssize_t i = 0; i < rb.len; i++)
+        if (rows[i] > maxcode)
+            maxcode = rows[i];
+    int bits = 1;
+    while ((1u << bits) <= maxcode)
+        bits++;
+    size_t per_word = (size_t)(64 / bits);                      /* tiles a word holds */
+    size_t words = ((size_t)length + per_word - 1) / per_word;  /* words a row takes */
+    if (count && words > (size_t)-1 / 8 / (size_t)count) {
         PyErr_NoMemory();
         goto done;
     }
-    memcpy(grams, rb.buf, (size_t)rb.len);
-    unsigned maxcode = 0;
-    for (Py_ssize_t i = 0; i < rb.len; i++)
-        if (grams[i] > maxcode)
-            maxcode = grams[i];
-    /* a small alphabet: each row's tiles by counting, else by insertion */
-    int counting = maxcode + 1 <= 4 * (unsigned)length || maxcode < 64;
+    packed = malloc(((size_t)count * words + 1) * sizeof(u64));
+    a = malloc(((size_t)count + 1) * sizeof(SigNode));
+    b = malloc(((size_t)count + 1) * sizeof(SigNode));
+    if (!packed || !a || !b) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* each row's tiles in order: by insertion into a copy (short rows, or a large alphabet), else by counting */
+    int counting = length > 16 && (maxcode + 1 <= 4 * (unsigned)length || maxcode < 64);
+    unsigned char *gram = malloc((size_t)length + 1);
+    if (!gram) {
+        PyErr_NoMemory();
+        goto done;
+    }
     for (Py_ssize_t i = 0; i < count; i++) {
-        unsigned char *g = grams + (size_t)i * (size_t)length;
+        const unsigned char *r = rows + (size_t)i * (size_t)length;
         if (counting) {
             uint32_t tally[256];
             memset(tally, 0, (maxcode + 1) * sizeof(uint32_t));
             for (Py_ssize_t j = 0; j < length; j++)
-                tally[g[j]]++;
-            unsigned char *q = g;
+                tally[r[j]]++;
+            unsigned char *q = gram;
             for (unsigned c = 0; c <= maxcode; c++)
                 for (uint32_t t = tally[c]; t; t--)
                     *q++ = (unsigned char)c;
-            a[i] = (uint32_t)i;
-            continue;
         }
-        for (Py_ssize_t j = 1; j < length; j++) {
-            unsigned char x = g[j];
-            Py_ssize_t k = j;
-            while (k > 0 && g[k - 1] > x) {
-                g[k] = g[k - 1];
-                k--;
+        else {
+            for (Py_ssize_t j = 0; j < length; j++) {
+                unsigned char x = r[j];
+                Py_ssize_t k = j;
+                while (k > 0 && gram[k - 1] > x) {
+                    gram[k] = gram[k - 1];
+                    k--;
+                }
+                gram[k] = x;
             }
-            g[k] = x;
         }
-        a[i] = (uint32_t)i;
+        u64 *w = packed + (size_t)i * words;
+        for (size_t k = 0; k < words; k++) {
+            u64 v = 0;
+            size_t lo = k * per_word, hi = lo + per_word < (size_t)length ? lo + per_word : (size_t)length;
+            for (size_t j = lo; j < hi; j++)
+                v = (v << bits) | gram[j];
+            w[k] = v; /* the last word holds fewer tiles: every row alike, so words compare as the grams */
+        }
+        a[i].node = i;
     }
-    for (Py_ssize_t j = length - 1; j >= 0; j--) {
-        size_t cnt[257] = {0};
+    free(gram);
+    for (size_t k = words; k-- > 0;) {
         for (Py_ssize_t i = 0; i < count; i++)
-            cnt[grams[(size_t)a[i] * (size_t)length + (size_t)j] + 1]++;
-        for (int c = 0; c < 256; c++)
-            cnt[c + 1] += cnt[c];
-        for (Py_ssize_t i = 0; i < count; i++)
-            b[cnt[grams[(size_t)a[i] * (size_t)length + (size_t)j]]++] = a[i];
-        uint32_t *t = a;
-        a = b;
-        b = t;
+            a[i].sig = packed[(size_t)a[i].node * words + k];
+        radix_sort(a, b, (size_t)count);
     }
     result = PyBytes_FromStringAndSize(NULL, count * 4);
     if (result) {
         unsigned char *o = (unsigned char *)PyBytes_AS_STRING(result);
         for (Py_ssize_t i = 0; i < count; i++) {
-            uint32_t v = a[i];
+            uint32_t v = (uint32_t)a[i].node;
             o[4 * i] = (unsigned char)v;
             o[4 * i + 1] = (unsigned char)(v >> 8);
             o[4 * i + 2] = (unsigned char)(v >> 16);
@@ -658,9 +763,175 @@ alphagram_order(PyObject *self, PyObject *args)
     }
 done:
     PyBuffer_Release(&rb);
-    free(grams);
+    free(packed);
     free(a);
     free(b);
+    return result;
+}
+
+/* --- plain ASCII word lists: one scan from the source's bytes to tile codes (twin of normalize.scan_ascii) --- */
+
+/* 1: lower-case ASCII letter, 2: upper-case, 0: anything else */
+static unsigned char letter_class[256];
+
+static void
+init_letters(void)
+{
+    for (int c = 'a'; c <= 'z'; c++)
+        letter_class[c] = 1;
+    for (int c = 'A'; c <= 'Z'; c++)
+        letter_class[c] = 2;
+}
+
+/*
+ * scan_ascii(data, table, min_len, max_len, char_cap)
+ *   -> (codes, lens, upper, lines, letters, short, long, ordered) | None
+ *
+ * data: the bytes of a list, one word a line (LF, CRLF or a lone CR ends a
+ * line, as str.splitlines). None unless every byte is an ASCII letter or a
+ * line end and no word mixes upper- and lower-case letters: the general loop
+ * then decides. Blank lines are skipped (not counted). A word longer than
+ * char_cap is counted as too long before anything else; of the others, the
+ * letters present are gathered (bit c - 'a' of `letters`), and a word shorter
+ * than min_len or longer than max_len is counted and left out. The words kept
+ * come back as tile codes (codes: the words one after another; lens: one byte
+ * each; upper: 1 for a word written in upper case), in input order, coded by
+ * `table` (256 bytes, lower- and upper-case letter -> code; a letter it codes
+ * 0 gives None) or, with table None, by the rank of the letter among the
+ * letters present (1 for the first), as Alphabet.from_letters codes them.
+ * `lines` counts the lines as str.splitlines does; `ordered` says whether the
+ * kept words are in strictly increasing code order.
+ */
+static PyObject *
+scan_ascii(PyObject *self, PyObject *args)
+{
+    Py_buffer db = {0};
+    PyObject *table_obj;
+    Py_ssize_t min_len, max_len, char_cap;
+    PyObject *result = NULL;
+    unsigned char *codes = NULL, *lens = NULL, *upper = NULL;
+    if (!PyArg_ParseTuple(args, "y*Onnn", &db, &table_obj, &min_len, &max_len, &char_cap))
+        return NULL;
+    const unsigned char *table = NULL;
+    if (table_obj != Py_None) {
+        if (!PyBytes_Check(table_obj) || PyBytes_GET_SIZE(table_obj) != 256) {
+            PyErr_SetString(PyExc_ValueError, "table must be None or 256 bytes");
+            goto done;
+        }
+        table = (const unsigned char *)PyBytes_AS_STRING(table_obj);
+    }
+    if (min_len < 1 || max_len < min_len || max_len > 255 || char_cap < max_len) {
+        PyErr_SetString(PyExc_ValueError, "need 1 <= min_len <= max_len <= 255 and max_len <= char_cap");
+        goto done;
+    }
+    const unsigned char *d = db.buf;
+    Py_ssize_t n = db.len;
+    /* every kept word takes at least one byte of data, and its bytes at most those it was read from */
+    codes = malloc((size_t)n + 1);
+    lens = malloc((size_t)n / 2 + 2);
+    upper = malloc((size_t)n / 2 + 2);
+    if (!codes || !lens || !upper) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t pos = 0, o = 0, nw = 0, lines = 0, n_short = 0, n_long = 0, words = 0;
+    uint32_t present = 0;
+    while (pos < n) {
+        Py_ssize_t start = pos, ups = 0;
+        uint32_t seen = 0;
+        unsigned char *w = codes + o;
+        while (pos < n) {
+            unsigned char c = d[pos], k = letter_class[c];
+            if (!k)
+                break;
+            ups += k >> 1;
+            c |= 0x20;
+            seen |= 1u << (c - 'a');
+            w[pos - start] = c; /* codes + o + (pos - start) <= codes + pos: inside the buffer */
+            pos++;
+        }
+        Py_ssize_t L = pos - start;
+        if (pos < n) { /* a line end, or a byte the general loop must see */
+            unsigned char c = d[pos];
+            if (c == '\n')
+                pos++;
+            else if (c == '\r') {
+                pos++;
+                if (pos < n && d[pos] == '\n')
+                    pos++;
+            }
+            else
+                goto general;
+        }
+        lines++;
+        if (!L)
+            continue;
+        if (ups && ups != L)
+            goto general; /* capitalised: the case policy decides */
+        words++;
+        if (L > char_cap) {
+            n_long++;
+            continue;
+        }
+        present |= seen;
+        if (L < min_len)
+            n_short++;
+        else if (L > max_len)
+            n_long++;
+        else {
+            o += L;
+            lens[nw] = (unsigned char)L;
+            upper[nw] = ups != 0;
+            nw++;
+        }
+    }
+    if (!words || !present)
+        goto general; /* nothing to build from: the general loop words the error */
+    unsigned char map[32] = {0};
+    if (table) {
+        for (int c = 0; c < 26; c++)
+            if (present >> c & 1) {
+                map[c + 1] = table['a' + c];
+                if (!map[c + 1] || table['A' + c] != map[c + 1])
+                    goto general; /* a letter outside the alphabet: the loop reports it */
+            }
+    }
+    else {
+        unsigned char rank = 0;
+        for (int c = 0; c < 26; c++)
+            if (present >> c & 1)
+                map[c + 1] = ++rank;
+    }
+    int ordered = 1;
+    {
+        Py_ssize_t off = 0, prev = -1, prev_len = 0;
+        for (Py_ssize_t i = 0; i < nw; i++) {
+            Py_ssize_t L = lens[i];
+            unsigned char *w = codes + off;
+            for (Py_ssize_t j = 0; j < L; j++)
+                w[j] = map[w[j] & 31];
+            if (ordered && prev >= 0) {
+                Py_ssize_t m = prev_len < L ? prev_len : L;
+                int cmp = memcmp(codes + prev, w, (size_t)m);
+                if (cmp > 0 || (cmp == 0 && prev_len >= L))
+                    ordered = 0;
+            }
+            prev = off;
+            prev_len = L;
+            off += L;
+        }
+    }
+    result = Py_BuildValue("(y#y#y#nknnO)", (const char *)codes, o, (const char *)lens, nw, (const char *)upper, nw,
+                           lines, (unsigned long)present, n_short, n_long, ordered ? Py_True : Py_False);
+    goto done;
+general:
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    PyBuffer_Release(&db);
+    free(codes);
+    free(lens);
+    free(upper);
     return result;
 }
 
@@ -674,6 +945,9 @@ static PyMethodDef methods[] = {
     {"alphagram_order", alphagram_order, METH_VARARGS,
      "alphagram_order(rows, count, length) -> bytes\n\n"
      "Row numbers (little-endian uint32) by alphagram, ties by row (see builder.alphagram_order)."},
+    {"scan_ascii", scan_ascii, METH_VARARGS,
+     "scan_ascii(data, table, min_len, max_len, char_cap) -> (codes, lens, upper, lines, letters, short, long, "
+     "ordered) | None\n\nA plain ASCII list's words as tile codes, in one scan (see normalize.scan_ascii)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -684,5 +958,6 @@ PyMODINIT_FUNC
 PyInit__build(void)
 {
     init_crc();
+    init_letters();
     return PyModule_Create(&module);
 }

@@ -63,10 +63,9 @@ def alphagram_order(rows: np.ndarray, *, pure_python: bool = False) -> np.ndarra
 
 def compile_words(words: WordSet, *, name: str, source: str, kind: str) -> bytes:
     """The bytes of a lexicon file holding ``words``."""
-    keys = words.keys
-    n = len(keys)
-    lens = np.fromiter(map(len, keys), np.int64, n)
-    flat = np.frombuffer(b"".join(keys), np.uint8)
+    lens = words.lengths
+    n = len(lens)
+    flat = words.codes
     starts = np.cumsum(lens) - lens
     # A graph has at most one arc per tile of the list (plus the null arc):
     # refuse, before any expensive work, a list that could overflow its targets.
