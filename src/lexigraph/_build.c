@@ -136,9 +136,10 @@ build_graph(PyObject *self, PyObject *args)
     PyObject *result = NULL;
     /* all work arrays; freed at the end */
     i64 *cur = NULL, *level_count = NULL, *level_off = NULL, *level_fill = NULL;
+    uint16_t *lcps = NULL;
     unsigned char *label = NULL, *term = NULL;
     int32_t *height = NULL;
-    i64 *first_child = NULL, *n_children = NULL, *node_class = NULL, *reps = NULL;
+    i64 *first_child = NULL, *n_children = NULL, *reps = NULL;
     i64 *hcount = NULL, *hoff = NULL, *by_height = NULL;
     SigNode *sn = NULL, *uniq = NULL, *by_sig = NULL;
     i64 *cls_of = NULL;
@@ -147,7 +148,6 @@ build_graph(PyObject *self, PyObject *args)
     i64 *slot_of = NULL;
     i64 *keys = NULL, *lists = NULL, *lend = NULL, *ldeg = NULL, *order = NULL, *host_of = NULL;
     i64 *hosts = NULL, *host_start = NULL, *start_of_class = NULL, *lrep = NULL;
-    unsigned char *out = NULL;
     BackKey *bk = NULL;
 
     if (!PyArg_ParseTuple(args, "y*y*y*K", &fb, &sb, &lb, &max_arcs))
@@ -180,7 +180,8 @@ build_graph(PyObject *self, PyObject *args)
     level_off = calloc((size_t)maxlen + 2, sizeof(i64));
     level_fill = calloc((size_t)maxlen + 2, sizeof(i64));
     cur = calloc((size_t)maxlen + 2, sizeof(i64));
-    if (!level_count || !level_off || !level_fill || !cur) {
+    lcps = malloc(((size_t)n + 1) * sizeof(uint16_t));
+    if (!level_count || !level_off || !level_fill || !cur || !lcps) {
         PyErr_NoMemory();
         goto done;
     }
@@ -198,9 +199,14 @@ build_graph(PyObject *self, PyObject *args)
                 goto done;
             }
         }
+        lcps[i] = (uint16_t)lcp;
         for (i64 d = lcp + 1; d <= L; d++)
             level_count[d]++;
         nodes += L - lcp;
+    }
+    if (nodes >= ((i64)1 << 32)) { /* keys hold a class in 32 bits */
+        PyErr_SetString(PyExc_ValueError, "too many tiles for one word graph");
+        goto done;
     }
     level_off[0] = 0;
     level_count[0] = 1;
@@ -213,8 +219,9 @@ build_graph(PyObject *self, PyObject *args)
     height = calloc(N, sizeof(int32_t));
     first_child = calloc(N, sizeof(i64));
     n_children = calloc(N, sizeof(i64));
-    node_class = malloc(N * sizeof(i64));
-    if (!label || !term || !height || !first_child || !n_children || !node_class) {
+    /* each node's arc key: label << 33 | accepts << 32 | class (classes from the minimisation) */
+    keys = malloc(N * sizeof(i64));
+    if (!label || !term || !height || !first_child || !n_children || !keys) {
         PyErr_NoMemory();
         goto done;
     }
@@ -222,14 +229,8 @@ build_graph(PyObject *self, PyObject *args)
     /* --- trie in breadth-first order: level by level, within a level in word order --- */
     cur[0] = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        i64 L = lens[i], lcp = 0;
+        i64 L = lens[i], lcp = lcps[i];
         const unsigned char *w = flat + starts[i];
-        if (i > 0) {
-            const unsigned char *a = flat + starts[i - 1];
-            i64 m = lens[i - 1] < L ? lens[i - 1] : L;
-            while (lcp < m && a[lcp] == w[lcp])
-                lcp++;
-        }
         for (i64 d = lcp + 1; d <= L; d++) {
             i64 id = level_off[d] + level_fill[d]++;
             i64 parent = cur[d - 1];
@@ -259,17 +260,26 @@ build_graph(PyObject *self, PyObject *args)
     hoff = calloc((size_t)H + 2, sizeof(i64));
     by_height = malloc(N * sizeof(i64));
     reps = malloc(N * sizeof(i64));
-    sn = malloc(N * sizeof(SigNode));
-    uniq = malloc(N * sizeof(SigNode));
-    slot_of = malloc(N * sizeof(i64));
-    by_sig = malloc(N * sizeof(SigNode));
-    cls_of = malloc(N * sizeof(i64));
-    if (!hcount || !hoff || !by_height || !reps || !sn || !uniq || !slot_of || !by_sig || !cls_of) {
+    if (!hcount || !hoff || !by_height || !reps) {
         PyErr_NoMemory();
         goto done;
     }
     for (i64 v = 0; v < nodes; v++)
         hcount[height[v]]++;
+    /* the per-height work arrays: as long as the largest height above the leaves (far fewer than the nodes) */
+    size_t wide = 1;
+    for (i64 h = 1; h <= H; h++)
+        if ((size_t)hcount[h] > wide)
+            wide = (size_t)hcount[h];
+    sn = malloc(wide * sizeof(SigNode));
+    uniq = malloc(wide * sizeof(SigNode));
+    slot_of = malloc(wide * sizeof(i64));
+    by_sig = malloc(wide * sizeof(SigNode));
+    cls_of = malloc(wide * sizeof(i64));
+    if (!sn || !uniq || !slot_of || !by_sig || !cls_of) {
+        PyErr_NoMemory();
+        goto done;
+    }
     for (i64 h = 1; h <= H + 1; h++)
         hoff[h] = hoff[h - 1] + hcount[h - 1];
     {
@@ -284,8 +294,8 @@ build_graph(PyObject *self, PyObject *args)
     }
     i64 n_classes = 1;
     reps[0] = by_height[0]; /* the first leaf: there is always one */
-    for (i64 k = 0; k < hcount[0]; k++)
-        node_class[by_height[k]] = 0;
+    for (i64 v = 0; v < nodes; v++)
+        keys[v] = ((i64)label[v] << 33) | ((i64)term[v] << 32); /* class 0 (leaves) until set below */
     for (i64 h = 1; h <= H; h++) {
         i64 cnt = hcount[h];
         const i64 *hn = by_height + hoff[h];
@@ -295,8 +305,8 @@ build_graph(PyObject *self, PyObject *args)
             i64 v = hn[k], deg = n_children[v], f = first_child[v];
             u64 sig = 0;
             for (i64 p = 0; p < deg; p++) {
-                i64 c = f + p;
-                u64 key = ((u64)label[c] << 40) | ((u64)node_class[c] << 1) | (u64)term[c];
+                u64 ck = (u64)keys[f + p];
+                u64 key = ((ck >> 33) << 40) | ((ck & 0xFFFFFFFFu) << 1) | ((ck >> 32) & 1);
                 sig += mix64(key ^ ((u64)p << 58));
             }
             sig += mix64((u64)deg);
@@ -357,8 +367,7 @@ build_graph(PyObject *self, PyObject *args)
                 i64 v = sn[k].node, rep = uniq[uid].node, deg = n_children[v];
                 int same = deg == n_children[rep];
                 for (i64 p = 0; same && p < deg; p++) {
-                    i64 a = first_child[v] + p, b = first_child[rep] + p;
-                    same = label[a] == label[b] && term[a] == term[b] && node_class[a] == node_class[b];
+                    same = keys[first_child[v] + p] == keys[first_child[rep] + p];
                 }
                 if (!same) { /* a 64-bit collision: let the NumPy code settle it */
                     result = Py_None;
@@ -379,12 +388,11 @@ build_graph(PyObject *self, PyObject *args)
             cls_of[u] = n_classes + r;
         }
         for (i64 k = 0; k < cnt; k++)
-            node_class[hn[k]] = cls_of[slot_of[k]];
+            keys[hn[k]] |= cls_of[slot_of[k]];
         n_classes += nu;
     }
 
     /* --- layout: lists stored inside the lists they end, hosts in breadth-first order --- */
-    keys = malloc(N * sizeof(i64));
     lists = malloc((size_t)n_classes * sizeof(i64));
     lend = malloc((size_t)n_classes * sizeof(i64));
     ldeg = malloc((size_t)n_classes * sizeof(i64));
@@ -394,13 +402,11 @@ build_graph(PyObject *self, PyObject *args)
     host_start = calloc((size_t)n_classes, sizeof(i64));
     start_of_class = calloc((size_t)n_classes, sizeof(i64));
     lrep = malloc((size_t)n_classes * sizeof(i64));
-    if (!keys || !lists || !lend || !ldeg || !order || !host_of || !hosts || !host_start || !start_of_class
+    if (!lists || !lend || !ldeg || !order || !host_of || !hosts || !host_start || !start_of_class
         || !lrep) {
         PyErr_NoMemory();
         goto done;
     }
-    for (i64 v = 0; v < nodes; v++)
-        keys[v] = ((i64)label[v] << 33) | ((i64)term[v] << 32) | node_class[v];
     i64 nl = 0;
     for (i64 k = 0; k < n_classes; k++) {
         i64 d = n_children[reps[k]];
@@ -413,6 +419,17 @@ build_graph(PyObject *self, PyObject *args)
         }
     }
     bk = malloc(((size_t)nl + 1) * sizeof(BackKey));
+    if ((size_t)nl > wide) { /* sn and by_sig sort the lists below */
+        SigNode *a = realloc(sn, (size_t)nl * sizeof(SigNode)), *b = a ? realloc(by_sig, (size_t)nl * sizeof(SigNode)) : NULL;
+        if (a)
+            sn = a;
+        if (b)
+            by_sig = b;
+        if (!a || !b) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
     if (!bk) {
         PyErr_NoMemory();
         goto done;
@@ -481,7 +498,7 @@ build_graph(PyObject *self, PyObject *args)
             hosts[nh++] = i;
     /* hosts in breadth-first order of their representatives: one pass over the nodes */
     {
-        i64 *host_at = keys; /* keys are no longer needed: reuse them, node -> list index + 1 */
+        i64 *host_at = by_height; /* free since the minimisation: node -> list index + 1 */
         memset(host_at, 0, N * sizeof(i64));
         for (i64 k = 0; k < nh; k++)
             host_at[lrep[hosts[k]]] = hosts[k] + 1;
@@ -503,34 +520,35 @@ build_graph(PyObject *self, PyObject *args)
         i64 host = host_of[i];
         start_of_class[lists[i]] = host_start[host] + ldeg[host] - ldeg[i];
     }
-    out = calloc((size_t)total, LX_RECORD_SIZE);
-    if (!out) {
-        PyErr_NoMemory();
-        goto done;
-    }
     {
-        unsigned char *p = out + LX_RECORD_SIZE;
+        /* the records straight into the bytes object (record 0: the null arc) */
+        PyObject *bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(total * LX_RECORD_SIZE));
+        if (!bytes)
+            goto done;
+        unsigned char *p = (unsigned char *)PyBytes_AS_STRING(bytes);
+        memset(p, 0, LX_RECORD_SIZE);
+        p += LX_RECORD_SIZE;
         for (i64 k = 0; k < nh; k++) {
             i64 rep = lrep[hosts[k]], f = first_child[rep], d = n_children[rep];
             for (i64 c = f; c < f + d; c++) {
-                u64 rec = (u64)label[c];
-                if (term[c])
+                u64 ck = (u64)keys[c];
+                u64 rec = ck >> 33;
+                if (ck >> 32 & 1)
                     rec |= LX_ACCEPTS_BIT;
                 if (c == f + d - 1)
                     rec |= LX_LAST_BIT;
-                rec |= (u64)start_of_class[node_class[c]] << LX_TARGET_SHIFT;
+                rec |= (u64)start_of_class[ck & 0xFFFFFFFFu] << LX_TARGET_SHIFT;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+                memcpy(p, &rec, 8);
+#else
                 for (int b = 0; b < 8; b++)
                     p[b] = (unsigned char)(rec >> (8 * b));
+#endif
                 p += LX_RECORD_SIZE;
             }
         }
-    }
-    {
-        i64 root = n_children[0] ? start_of_class[node_class[0]] : 0;
-        PyObject *bytes = PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)(total * LX_RECORD_SIZE));
-        if (bytes) {
-            result = Py_BuildValue("(NL)", bytes, (long long)root);
-        }
+        i64 root = n_children[0] ? start_of_class[(u64)keys[0] & 0xFFFFFFFFu] : 0;
+        result = Py_BuildValue("(NL)", bytes, (long long)root);
     }
 
 done:
@@ -538,10 +556,10 @@ done:
     PyBuffer_Release(&sb);
     PyBuffer_Release(&lb);
     free(cur); free(level_count); free(level_off); free(level_fill);
-    free(label); free(term); free(height); free(first_child); free(n_children); free(node_class); free(reps);
+    free(label); free(term); free(height); free(first_child); free(n_children); free(reps); free(lcps);
     free(hcount); free(hoff); free(by_height); free(sn); free(uniq); free(slot_of); free(table); free(by_sig); free(cls_of);
     free(keys); free(lists); free(lend); free(ldeg); free(order); free(host_of);
-    free(hosts); free(host_start); free(start_of_class); free(lrep); free(out); free(bk);
+    free(hosts); free(host_start); free(start_of_class); free(lrep); free(bk);
     return result;
 }
 
