@@ -678,6 +678,22 @@ done:
     return result;
 }
 
+/* leading zero bits of x != 0 */
+static inline unsigned
+lx_clz64(u64 x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_clzll(x);
+#else
+    unsigned n = 0;
+    while (!(x >> 63)) {
+        x <<= 1;
+        n++;
+    }
+    return n;
+#endif
+}
+
 /* --- alphagram order of one length bucket (twin of builder.alphagram_order) --- */
 
 /*
@@ -686,6 +702,13 @@ done:
  * which is np.argsort(kind="stable") of the alphagrams as bytes. Each
  * alphagram is packed into 64-bit words (`bits` bits a tile, the first tile
  * highest), which a stable radix sort orders, the last word first.
+ *
+ * Rows of up to 15 tiles under 64 are not sorted tile by tile: their tiles
+ * are counted, 4 bits a code, lowest code highest, each count c stored as
+ * 15 - c (one subtraction a tile, no branch). That key orders alphagrams too
+ * (at the first code whose counts differ, the alphagram with more of it is
+ * the smaller); when the alphagram fits one word it is rebuilt from the
+ * counts (a shift a code), else the counts are the key.
  */
 static PyObject *
 alphagram_order(PyObject *self, PyObject *args)
@@ -709,8 +732,13 @@ alphagram_order(PyObject *self, PyObject *args)
     int bits = 1;
     while ((1u << bits) <= maxcode)
         bits++;
-    size_t per_word = (size_t)(64 / bits);                      /* tiles a word holds */
-    size_t words = ((size_t)length + per_word - 1) / per_word;  /* words a row takes */
+    int by_counts = length <= 15 && maxcode < 64;
+    int one_word = by_counts && bits * length < 64;
+    size_t per_word = (size_t)(64 / bits); /* tiles a word holds */
+    size_t words = one_word ? 1 : by_counts ? (maxcode + 16) / 16 : ((size_t)length + per_word - 1) / per_word;
+    u64 ones[16] = {0}; /* ones[k]: k fields of `bits` bits, each 1 */
+    for (int k = 1; k < 16; k++)
+        ones[k] = (ones[k - 1] << bits) | 1;
     if (count && words > (size_t)-1 / 8 / (size_t)count) {
         PyErr_NoMemory();
         goto done;
@@ -731,6 +759,41 @@ alphagram_order(PyObject *self, PyObject *args)
     }
     for (Py_ssize_t i = 0; i < count; i++) {
         const unsigned char *r = rows + (size_t)i * (size_t)length;
+        a[i].node = i;
+        if (by_counts) {
+            u64 cnt[4] = {~(u64)0, ~(u64)0, ~(u64)0, ~(u64)0};
+            if (maxcode < 32) { /* two words, kept in registers: no store-to-load chain through cnt[] */
+                u64 c0 = ~(u64)0, c1 = ~(u64)0;
+                for (Py_ssize_t j = 0; j < length; j++) {
+                    u64 m = (u64)1 << (4 * (15 - (r[j] & 15))), hi = (u64)0 - (u64)(r[j] >> 4);
+                    c0 -= m & ~hi;
+                    c1 -= m & hi;
+                }
+                cnt[0] = c0;
+                cnt[1] = c1;
+            }
+            else
+                for (Py_ssize_t j = 0; j < length; j++)
+                    cnt[r[j] >> 4] -= (u64)1 << (4 * (15 - (r[j] & 15)));
+            u64 *w = packed + (size_t)i * words;
+            if (!one_word) {
+                for (size_t k = 0; k < words; k++)
+                    w[k] = cnt[k];
+                continue;
+            }
+            u64 v = 0; /* bits * length < 64: no shift reaches 64 */
+            for (unsigned q = 0; q < 4; q++) {
+                u64 x = ~cnt[q]; /* each nibble a count: visit the codes present, lowest (highest nibble) first */
+                while (x) {
+                    unsigned nib = (unsigned)(lx_clz64(x) >> 2), shift = 4 * (15 - nib);
+                    unsigned k = (unsigned)(x >> shift) & 15;
+                    v = (v << (bits * k)) | ((q * 16 + nib) * ones[k]);
+                    x &= ~((u64)15 << shift);
+                }
+            }
+            w[0] = v;
+            continue;
+        }
         if (counting) {
             uint32_t tally[256];
             memset(tally, 0, (maxcode + 1) * sizeof(uint32_t));
@@ -760,7 +823,6 @@ alphagram_order(PyObject *self, PyObject *args)
                 v = (v << bits) | gram[j];
             w[k] = v; /* the last word holds fewer tiles: every row alike, so words compare as the grams */
         }
-        a[i].node = i;
     }
     free(gram);
     for (size_t k = words; k-- > 0;) {
@@ -929,9 +991,11 @@ scan_ascii(PyObject *self, PyObject *args)
             for (Py_ssize_t j = 0; j < L; j++)
                 w[j] = map[w[j] & 31];
             if (ordered && prev >= 0) {
-                Py_ssize_t m = prev_len < L ? prev_len : L;
-                int cmp = memcmp(codes + prev, w, (size_t)m);
-                if (cmp > 0 || (cmp == 0 && prev_len >= L))
+                const unsigned char *pw = codes + prev;
+                Py_ssize_t m = prev_len < L ? prev_len : L, j = 0;
+                while (j < m && pw[j] == w[j])
+                    j++;
+                if (j < m ? pw[j] > w[j] : prev_len >= L)
                     ordered = 0;
             }
             prev = off;
