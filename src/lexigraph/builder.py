@@ -75,15 +75,15 @@ def compile_words(words: WordSet, *, name: str, source: str, kind: str) -> bytes
             f"{wordgraph.MAX_ARCS - 1:,} the format holds"
         )
 
-    # word ids: by length, then in code order (lengths fit 16 bits: NumPy's radix sort, the same order)
-    order = np.argsort(lens.astype(np.uint16) if n and int(lens.max()) < 1 << 16 else lens, kind="stable")
-    sorted_lens = lens[order]
-    lengths = np.unique(sorted_lens)
-    bounds = np.searchsorted(sorted_lens, lengths)
+    # word ids: by length, then in code order (lengths fit 8 bits: NumPy's radix sort, the same order)
+    order = np.argsort(lens.astype(np.uint8) if n and int(lens.max()) < 1 << 8 else lens, kind="stable")
+    per_length = np.bincount(lens)
+    lengths = np.flatnonzero(per_length)
+    bounds = np.cumsum(per_length[lengths]) - per_length[lengths]
     sections: dict[str, tuple[bytes, str, tuple[int, ...]]] = {}
     buckets = []
-    for length, lo in zip(lengths.tolist(), bounds.tolist()):
-        hi = int(np.searchsorted(sorted_lens, length, side="right"))
+    for length, lo, count in zip(lengths.tolist(), bounds.tolist(), per_length[lengths].tolist()):
+        hi = lo + count
         ids = order[lo:hi]
         rows = flat[starts[ids][:, None] + np.arange(length)]
         sections[f"words.{length}"] = (rows.tobytes(), "u1", (hi - lo, length))
@@ -96,7 +96,7 @@ def compile_words(words: WordSet, *, name: str, source: str, kind: str) -> bytes
         sections["priority"] = (words.priorities[order].tobytes(), "u1", (n,))
 
     arcs, root = graph.lexicon_graph(flat, starts, lens)
-    sections["graph"] = (arcs.astype("<u8").tobytes(), "<u8", (len(arcs),))
+    sections["graph"] = (np.asarray(arcs, "<u8").tobytes(), "<u8", (len(arcs),))
 
     report = words.report
     index = {
