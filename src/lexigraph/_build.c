@@ -139,8 +139,9 @@ build_graph(PyObject *self, PyObject *args)
     uint16_t *lcps = NULL;
     unsigned char *label = NULL, *term = NULL;
     int32_t *height = NULL;
-    i64 *first_child = NULL, *n_children = NULL, *reps = NULL;
-    i64 *hcount = NULL, *hoff = NULL, *by_height = NULL;
+    uint32_t *first_child = NULL, *reps = NULL, *by_height = NULL; /* node numbers: fewer than 2^32 */
+    uint16_t *n_children = NULL;                                    /* at most 256: one arc a tile */
+    i64 *hcount = NULL, *hoff = NULL;
     SigNode *sn = NULL, *uniq = NULL, *by_sig = NULL;
     i64 *cls_of = NULL;
     Slot *table = NULL;
@@ -217,8 +218,8 @@ build_graph(PyObject *self, PyObject *args)
     label = calloc(N, 1);
     term = calloc(N, 1);
     height = calloc(N, sizeof(int32_t));
-    first_child = calloc(N, sizeof(i64));
-    n_children = calloc(N, sizeof(i64));
+    first_child = calloc(N, sizeof(uint32_t));
+    n_children = calloc(N, sizeof(uint16_t));
     /* each node's arc key: label << 33 | accepts << 32 | class (classes from the minimisation) */
     keys = malloc(N * sizeof(i64));
     if (!label || !term || !height || !first_child || !n_children || !keys) {
@@ -236,7 +237,7 @@ build_graph(PyObject *self, PyObject *args)
             i64 parent = cur[d - 1];
             label[id] = w[d - 1];
             if (n_children[parent] == 0)
-                first_child[parent] = id;
+                first_child[parent] = (uint32_t)id;
             n_children[parent]++;
             cur[d] = id;
         }
@@ -258,8 +259,8 @@ build_graph(PyObject *self, PyObject *args)
     i64 H = height[0];
     hcount = calloc((size_t)H + 2, sizeof(i64));
     hoff = calloc((size_t)H + 2, sizeof(i64));
-    by_height = malloc(N * sizeof(i64));
-    reps = malloc(N * sizeof(i64));
+    by_height = malloc(N * sizeof(uint32_t));
+    reps = malloc(N * sizeof(uint32_t));
     if (!hcount || !hoff || !by_height || !reps) {
         PyErr_NoMemory();
         goto done;
@@ -289,7 +290,7 @@ build_graph(PyObject *self, PyObject *args)
             goto done;
         }
         for (i64 v = 0; v < nodes; v++)
-            by_height[hoff[height[v]] + fill[height[v]]++] = v;
+            by_height[hoff[height[v]] + fill[height[v]]++] = (uint32_t)v;
         free(fill);
     }
     i64 n_classes = 1;
@@ -298,7 +299,7 @@ build_graph(PyObject *self, PyObject *args)
         keys[v] = ((i64)label[v] << 33) | ((i64)term[v] << 32); /* class 0 (leaves) until set below */
     for (i64 h = 1; h <= H; h++) {
         i64 cnt = hcount[h];
-        const i64 *hn = by_height + hoff[h];
+        const uint32_t *hn = by_height + hoff[h];
         if (!cnt)
             continue;
         for (i64 k = 0; k < cnt; k++) {
@@ -384,7 +385,7 @@ build_graph(PyObject *self, PyObject *args)
         radix_sort(by_sig, sn, (size_t)nu); /* sn: scratch now (sn[k].node is hn[k]) */
         for (i64 r = 0; r < nu; r++) {
             i64 u = by_sig[r].node;
-            reps[n_classes + r] = uniq[u].node;
+            reps[n_classes + r] = (uint32_t)uniq[u].node;
             cls_of[u] = n_classes + r;
         }
         for (i64 k = 0; k < cnt; k++)
@@ -498,10 +499,10 @@ build_graph(PyObject *self, PyObject *args)
             hosts[nh++] = i;
     /* hosts in breadth-first order of their representatives: one pass over the nodes */
     {
-        i64 *host_at = by_height; /* free since the minimisation: node -> list index + 1 */
-        memset(host_at, 0, N * sizeof(i64));
+        uint32_t *host_at = by_height; /* free since the minimisation: node -> list index + 1 */
+        memset(host_at, 0, N * sizeof(uint32_t));
         for (i64 k = 0; k < nh; k++)
-            host_at[lrep[hosts[k]]] = hosts[k] + 1;
+            host_at[lrep[hosts[k]]] = (uint32_t)(hosts[k] + 1);
         nh = 0;
         for (i64 v = 0; v < nodes; v++)
             if (host_at[v])
