@@ -221,3 +221,15 @@ def test_generated_files_are_the_same(tmp_path_factory: pytest.TempPathFactory, 
 
 def test_raw_words_repr() -> None:
     assert "unsplit" in repr(RawWords.from_ascii(b"cat\n", "<w>"))
+
+
+def test_raw_words_edited_after_reading_leave_the_fast_path() -> None:
+    raw = read(io.BytesIO(b"cat\ndog\n"))
+    assert raw.ascii_data is not None
+    raw.words = ["emu", "gnu"]
+    assert raw.ascii_data is None
+    assert N.normalize(raw).keys == N.normalize(parse_lines(["emu", "gnu"], "<w>")).keys
+    with pytest.raises(ValueError):
+        RawWords.from_ascii(b"cat;3\n", "<w>")
+    with pytest.raises(ValueError):
+        RawWords.from_ascii("caf\u00e9\n".encode(), "<w>")

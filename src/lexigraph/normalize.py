@@ -386,7 +386,7 @@ def normalize(
 
 
 #: Words longer than this many characters are "too long" before anything else is looked at: they
-#: cannot fit in MAX_LENGTH tiles of any alphabet that folds at most 8 characters into one.
+#: cannot fit in MAX_LENGTH tiles of any alphabet that folds at most 4 characters into one.
 CHAR_CAP = 8 * MAX_LENGTH
 
 

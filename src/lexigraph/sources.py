@@ -77,6 +77,8 @@ class RawWords:
     @classmethod
     def from_ascii(cls, data: bytes, name: str) -> "RawWords":
         """The raw words of ``data``, ASCII text holding no ``;`` and no NUL, split into lines when first read."""
+        if not data.isascii() or b";" in data or b"\0" in data:
+            raise ValueError("from_ascii takes ASCII text holding no ';' and no NUL")
         raw = cls(name, "text", [])
         raw._words = None
         raw.ascii_data = data
@@ -96,7 +98,9 @@ class RawWords:
 
     @words.setter
     def words(self, value: list[str]) -> None:
+        self._split()
         self._words = value
+        self.ascii_data = None  # the text no longer says what the words are
 
     @property
     def lines(self) -> int:
@@ -107,6 +111,7 @@ class RawWords:
     def lines(self, value: int) -> None:
         self._split()
         self._lines = value
+        self.ascii_data = None
 
     @property
     def line_numbers(self) -> list[int] | None:
@@ -117,6 +122,7 @@ class RawWords:
     def line_numbers(self, value: list[int] | None) -> None:
         self._split()
         self._line_numbers = value
+        self.ascii_data = None
 
     @property
     def raw_lines(self) -> list[str] | None:
@@ -127,6 +133,7 @@ class RawWords:
     def raw_lines(self, value: list[str] | None) -> None:
         self._split()
         self._raw_lines = value
+        self.ascii_data = None
 
     def __repr__(self) -> str:
         count = "unsplit" if self._words is None else f"{len(self._words)} words"
