@@ -137,8 +137,7 @@ build_graph(PyObject *self, PyObject *args)
     /* all work arrays; freed at the end */
     i64 *cur = NULL, *level_count = NULL, *level_off = NULL, *level_fill = NULL;
     uint16_t *lcps = NULL;
-    unsigned char *label = NULL, *term = NULL;
-    int32_t *height = NULL;
+    uint16_t *height = NULL; /* at most the longest word: 65535 */
     uint32_t *first_child = NULL, *reps = NULL, *by_height = NULL; /* node numbers: fewer than 2^32 */
     uint16_t *n_children = NULL;                                    /* at most 256: one arc a tile */
     i64 *hcount = NULL, *hoff = NULL;
@@ -215,14 +214,12 @@ build_graph(PyObject *self, PyObject *args)
         level_off[d] = level_off[d - 1] + level_count[d - 1];
 
     size_t N = (size_t)nodes;
-    label = calloc(N, 1);
-    term = calloc(N, 1);
-    height = calloc(N, sizeof(int32_t));
+    height = calloc(N, sizeof(uint16_t));
     first_child = calloc(N, sizeof(uint32_t));
     n_children = calloc(N, sizeof(uint16_t));
-    /* each node's arc key: label << 33 | accepts << 32 | class (classes from the minimisation) */
-    keys = malloc(N * sizeof(i64));
-    if (!label || !term || !height || !first_child || !n_children || !keys) {
+    /* each node's arc key: label << 33 | accepts << 32 | class (class 0, the leaves', until the minimisation) */
+    keys = calloc(N, sizeof(i64));
+    if (!height || !first_child || !n_children || !keys) {
         PyErr_NoMemory();
         goto done;
     }
@@ -235,14 +232,14 @@ build_graph(PyObject *self, PyObject *args)
         for (i64 d = lcp + 1; d <= L; d++) {
             i64 id = level_off[d] + level_fill[d]++;
             i64 parent = cur[d - 1];
-            label[id] = w[d - 1];
+            keys[id] = (i64)w[d - 1] << 33;
             if (n_children[parent] == 0)
                 first_child[parent] = (uint32_t)id;
             n_children[parent]++;
             cur[d] = id;
         }
         if (L > 0)
-            term[cur[L]] = 1;
+            keys[cur[L]] |= (i64)1 << 32;
     }
     /* heights bottom-up (children come after their parent); first_child of a leaf as NumPy's searchsorted */
     for (i64 v = nodes - 1; v >= 0; v--) {
@@ -252,7 +249,7 @@ build_graph(PyObject *self, PyObject *args)
                 if (height[c] + 1 > h)
                     h = height[c] + 1;
         }
-        height[v] = (int32_t)h;
+        height[v] = (uint16_t)h;
     }
 
     /* --- minimisation: nodes by height (ascending id within a height) --- */
@@ -295,8 +292,6 @@ build_graph(PyObject *self, PyObject *args)
     }
     i64 n_classes = 1;
     reps[0] = by_height[0]; /* the first leaf: there is always one */
-    for (i64 v = 0; v < nodes; v++)
-        keys[v] = ((i64)label[v] << 33) | ((i64)term[v] << 32); /* class 0 (leaves) until set below */
     for (i64 h = 1; h <= H; h++) {
         i64 cnt = hcount[h];
         const uint32_t *hn = by_height + hoff[h];
@@ -557,7 +552,7 @@ done:
     PyBuffer_Release(&sb);
     PyBuffer_Release(&lb);
     free(cur); free(level_count); free(level_off); free(level_fill);
-    free(label); free(term); free(height); free(first_child); free(n_children); free(reps); free(lcps);
+    free(height); free(first_child); free(n_children); free(reps); free(lcps);
     free(hcount); free(hoff); free(by_height); free(sn); free(uniq); free(slot_of); free(table); free(by_sig); free(cls_of);
     free(keys); free(lists); free(lend); free(ldeg); free(order); free(host_of);
     free(hosts); free(host_start); free(start_of_class); free(lrep); free(bk);
