@@ -271,3 +271,29 @@ def test_c_graph_chains() -> None:
         np_records, np_root = numpy_graph(words)
         assert c_root == np_root and np.array_equal(c_records, np_records)
         assert words_of(c_records, c_root) == set(words)
+
+
+@given(st.lists(st.binary(min_size=1, max_size=6), min_size=1, max_size=30), st.data())
+def test_bucket_rows_equals_numpy(words: list[bytes], data: st.DataObject) -> None:
+    from lexigraph.builder import bucket_rows
+
+    flat, starts, lens = ragged(words)
+    length = data.draw(st.sampled_from(sorted(set(lens.tolist()))))
+    ids = np.flatnonzero(lens == length)
+    ids = np.array(data.draw(st.permutations(ids.tolist())), np.int64)
+    fast = bucket_rows(flat, starts, ids, length)
+    assert fast.tolist() == bucket_rows(flat, starts, ids, length, pure_python=True).tolist()
+    assert [bytes(r) for r in fast.tolist()] == [words[i] for i in ids]
+
+
+def test_bucket_rows_bad_input() -> None:
+    flat = np.frombuffer(b"abcdef", np.uint8)
+    starts = np.array([0, 3], np.int64)
+    for ids, length in (([2], 3), ([-1], 3), ([1], 4), ([0], 0)):
+        with pytest.raises(ValueError):
+            _build.bucket_rows(flat, starts, np.array(ids, np.int64), length)
+    with pytest.raises(ValueError):
+        _build.bucket_rows(flat, np.array([-5], np.int64), np.array([0], np.int64), 1)
+    with pytest.raises(ValueError):
+        _build.bucket_rows(flat, b"123", b"", 1)  # not int64 arrays
+    assert _build.bucket_rows(flat, starts, np.array([], np.int64), 3) == b""

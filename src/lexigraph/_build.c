@@ -1013,6 +1013,54 @@ done:
     return result;
 }
 
+/* --- one length bucket's rows (twin of the NumPy gather in builder.bucket_rows) --- */
+
+/*
+ * bucket_rows(flat, starts, ids, length) -> bytes: the words ids[0], ids[1], ...
+ * (word i: flat[starts[i] : starts[i] + length]) one after another. starts
+ * and ids are int64 arrays; every index is checked.
+ */
+static PyObject *
+bucket_rows(PyObject *self, PyObject *args)
+{
+    Py_buffer fb = {0}, sb = {0}, ib = {0};
+    Py_ssize_t length;
+    PyObject *result = NULL;
+    if (!PyArg_ParseTuple(args, "y*y*y*n", &fb, &sb, &ib, &length))
+        return NULL;
+    if (length < 1 || sb.len % 8 || ib.len % 8) {
+        PyErr_SetString(PyExc_ValueError, "starts and ids must be int64 arrays, length at least 1");
+        goto done;
+    }
+    const unsigned char *flat = fb.buf;
+    const i64 *starts = sb.buf, *ids = ib.buf;
+    Py_ssize_t n_words = sb.len / 8, count = ib.len / 8;
+    if (count && length > PY_SSIZE_T_MAX / count) {
+        PyErr_SetString(PyExc_ValueError, "too many rows");
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < count; k++) {
+        i64 i = ids[k];
+        if (i < 0 || i >= n_words || starts[i] < 0 || starts[i] > fb.len - length) {
+            PyErr_SetString(PyExc_ValueError, "a row lies outside the tile array");
+            goto done;
+        }
+    }
+    result = PyBytes_FromStringAndSize(NULL, count * length);
+    if (!result)
+        goto done;
+    {
+        unsigned char *o = (unsigned char *)PyBytes_AS_STRING(result);
+        for (Py_ssize_t k = 0; k < count; k++, o += length)
+            memcpy(o, flat + starts[ids[k]], (size_t)length);
+    }
+done:
+    PyBuffer_Release(&fb);
+    PyBuffer_Release(&sb);
+    PyBuffer_Release(&ib);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"graph", build_graph, METH_VARARGS,
      "graph(flat, starts, lens, max_arcs) -> (records, root) | (None, arcs needed) | None\n\n"
@@ -1023,6 +1071,9 @@ static PyMethodDef methods[] = {
     {"alphagram_order", alphagram_order, METH_VARARGS,
      "alphagram_order(rows, count, length) -> bytes\n\n"
      "Row numbers (little-endian uint32) by alphagram, ties by row (see builder.alphagram_order)."},
+    {"bucket_rows", bucket_rows, METH_VARARGS,
+     "bucket_rows(flat, starts, ids, length) -> bytes\n\n"
+     "The words ids (each `length` tiles) one after another (see builder.bucket_rows)."},
     {"scan_ascii", scan_ascii, METH_VARARGS,
      "scan_ascii(data, table, min_len, max_len, char_cap) -> (codes, lens, upper, lines, letters, short, long, "
      "ordered) | None\n\nA plain ASCII list's words as tile codes, in one scan (see normalize.scan_ascii)."},

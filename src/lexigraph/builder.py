@@ -61,6 +61,27 @@ def alphagram_order(rows: np.ndarray, *, pure_python: bool = False) -> np.ndarra
     return order.astype(hashindex.slot_dtype(count + 1))
 
 
+def bucket_rows(flat: np.ndarray, starts: np.ndarray, ids: np.ndarray, length: int, *,
+                pure_python: bool = False) -> np.ndarray:
+    """The words ``ids`` of one length (word i: ``flat[starts[i]:starts[i] + length]``) as rows of a matrix.
+
+    Runs in C (``lexigraph._build``) when it is built, unless ``pure_python``
+    or ``LEXIGRAPH_PURE_PYTHON`` is set; both give the same rows.
+
+    >>> flat = np.array([1, 2, 3, 4, 5], np.uint8); starts = np.array([0, 1, 3])
+    >>> bucket_rows(flat, starts, np.array([2, 0]), 2).tolist()
+    [[4, 5], [1, 2]]
+    >>> bucket_rows(flat, starts, np.array([2, 0]), 2, pure_python=True).tolist()
+    [[4, 5], [1, 2]]
+    """
+    ext = None if pure_python or length < 1 else c_module("_build")
+    if ext is not None:
+        data = ext.bucket_rows(np.ascontiguousarray(flat, np.uint8), np.ascontiguousarray(starts, np.int64),
+                               np.ascontiguousarray(ids, np.int64), length)
+        return np.frombuffer(data, np.uint8).reshape(len(ids), length)
+    return np.asarray(flat[starts[ids][:, None] + np.arange(length)], np.uint8).reshape(len(ids), length)
+
+
 def compile_words(words: WordSet, *, name: str, source: str, kind: str) -> bytes:
     """The bytes of a lexicon file holding ``words``."""
     lens = words.lengths
@@ -85,7 +106,7 @@ def compile_words(words: WordSet, *, name: str, source: str, kind: str) -> bytes
     for length, lo, count in zip(lengths.tolist(), bounds.tolist(), per_length[lengths].tolist()):
         hi = lo + count
         ids = order[lo:hi]
-        rows = flat[starts[ids][:, None] + np.arange(length)]
+        rows = bucket_rows(flat, starts, ids, length)
         sections[f"words.{length}"] = (rows.tobytes(), "u1", (hi - lo, length))
         table, home = hashindex.build_table(rows)
         sections[f"hash.{length}"] = (table.tobytes(), table.dtype.str.replace("|", ""), (len(table),))
