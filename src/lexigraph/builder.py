@@ -74,12 +74,16 @@ def bucket_rows(flat: np.ndarray, starts: np.ndarray, ids: np.ndarray, length: i
     >>> bucket_rows(flat, starts, np.array([2, 0]), 2, pure_python=True).tolist()
     [[4, 5], [1, 2]]
     """
+    return np.frombuffer(_bucket_bytes(flat, starts, ids, length, pure_python), np.uint8).reshape(len(ids), length)
+
+
+def _bucket_bytes(flat: np.ndarray, starts: np.ndarray, ids: np.ndarray, length: int, pure_python: bool) -> bytes:
     ext = None if pure_python or length < 1 else c_module("_build")
     if ext is not None:
-        data = ext.bucket_rows(np.ascontiguousarray(flat, np.uint8), np.ascontiguousarray(starts, np.int64),
-                               np.ascontiguousarray(ids, np.int64), length)
-        return np.frombuffer(data, np.uint8).reshape(len(ids), length)
-    return np.asarray(flat[starts[ids][:, None] + np.arange(length)], np.uint8).reshape(len(ids), length)
+        data: bytes = ext.bucket_rows(np.ascontiguousarray(flat, np.uint8), np.ascontiguousarray(starts, np.int64),
+                                      np.ascontiguousarray(ids, np.int64), length)
+        return data
+    return np.asarray(flat[starts[ids][:, None] + np.arange(length)], np.uint8).tobytes()
 
 
 def compile_words(words: WordSet, *, name: str, source: str, kind: str) -> bytes:
@@ -106,8 +110,9 @@ def compile_words(words: WordSet, *, name: str, source: str, kind: str) -> bytes
     for length, lo, count in zip(lengths.tolist(), bounds.tolist(), per_length[lengths].tolist()):
         hi = lo + count
         ids = order[lo:hi]
-        rows = bucket_rows(flat, starts, ids, length)
-        sections[f"words.{length}"] = (rows.tobytes(), "u1", (hi - lo, length))
+        data = _bucket_bytes(flat, starts, ids, length, False)  # the section as it is: no copy
+        rows = np.frombuffer(data, np.uint8).reshape(hi - lo, length)
+        sections[f"words.{length}"] = (data, "u1", (hi - lo, length))
         table, home = hashindex.build_table(rows)
         sections[f"hash.{length}"] = (table.tobytes(), table.dtype.str.replace("|", ""), (len(table),))
         grams = alphagram_order(rows)
@@ -116,8 +121,9 @@ def compile_words(words: WordSet, *, name: str, source: str, kind: str) -> bytes
     if words.has_priorities:  # an unscored list leaves it out: every word has the default priority
         sections["priority"] = (words.priorities[order].tobytes(), "u1", (n,))
 
-    arcs, root = graph.lexicon_graph(flat, starts, lens)
-    sections["graph"] = (np.asarray(arcs, "<u8").tobytes(), "<u8", (len(arcs),))
+    records, root = graph.lexicon_graph_bytes(flat, starts, lens)
+    arc_count = len(records) // 8
+    sections["graph"] = (records, "<u8", (arc_count,))
 
     report = words.report
     index = {
@@ -135,7 +141,7 @@ def compile_words(words: WordSet, *, name: str, source: str, kind: str) -> bytes
         "score_max": words.score_max,
         "score_scale": score_scale(words.score_max),
         "buckets": buckets,
-        "graph": {"root": root, "arcs": len(arcs), "layout": wordgraph.LAYOUT},
+        "graph": {"root": root, "arcs": arc_count, "layout": wordgraph.LAYOUT},
         "hash": {"function": "crc32", "load": hashindex.LOAD},
         "build": report.to_dict(),
     }
