@@ -98,8 +98,8 @@ radix_sort(SigNode *a, SigNode *tmp, size_t n)
 
 /* context for sorting arc lists read backwards (qsort has no context argument; the GIL is held) */
 static const i64 *g_keys;
-static const i64 *g_end;  /* index of the last key of each list */
-static const i64 *g_deg;
+static const uint32_t *g_end; /* index of the last key of each list */
+static const uint32_t *g_deg;
 
 typedef struct {
     i64 k0, k1; /* the list's last and second-last keys (-1: none), which settle most comparisons */
@@ -146,12 +146,16 @@ build_graph(PyObject *self, PyObject *args)
     Slot *table = NULL;
     size_t tcap = 0;
     i64 *slot_of = NULL;
-    i64 *keys = NULL, *lists = NULL, *lend = NULL, *ldeg = NULL, *order = NULL, *host_of = NULL;
-    i64 *hosts = NULL, *host_start = NULL, *start_of_class = NULL, *lrep = NULL;
+    i64 *keys = NULL;
+    /* per arc list (class with arcs): class and node numbers, list indices, arc numbers, all below 2^32 */
+    uint32_t *lists = NULL, *lend = NULL, *ldeg = NULL, *order = NULL, *host_of = NULL;
+    uint32_t *hosts = NULL, *host_start = NULL, *start_of_class = NULL, *lrep = NULL;
     BackKey *bk = NULL;
 
     if (!PyArg_ParseTuple(args, "y*y*y*K", &fb, &sb, &lb, &max_arcs))
         return NULL;
+    if (max_arcs > (1ULL << 32)) /* a record's target has 32 bits */
+        max_arcs = 1ULL << 32;
     if (sb.len != lb.len || sb.len % 8 != 0) {
         PyErr_SetString(PyExc_ValueError, "starts and lens must be int64 arrays of one length");
         goto done;
@@ -389,15 +393,15 @@ build_graph(PyObject *self, PyObject *args)
     }
 
     /* --- layout: lists stored inside the lists they end, hosts in breadth-first order --- */
-    lists = malloc((size_t)n_classes * sizeof(i64));
-    lend = malloc((size_t)n_classes * sizeof(i64));
-    ldeg = malloc((size_t)n_classes * sizeof(i64));
-    order = malloc((size_t)n_classes * sizeof(i64));
-    host_of = malloc((size_t)n_classes * sizeof(i64));
-    hosts = malloc((size_t)n_classes * sizeof(i64));
-    host_start = calloc((size_t)n_classes, sizeof(i64));
-    start_of_class = calloc((size_t)n_classes, sizeof(i64));
-    lrep = malloc((size_t)n_classes * sizeof(i64));
+    lists = malloc((size_t)n_classes * sizeof(uint32_t));
+    lend = malloc((size_t)n_classes * sizeof(uint32_t));
+    ldeg = malloc((size_t)n_classes * sizeof(uint32_t));
+    order = malloc((size_t)n_classes * sizeof(uint32_t));
+    host_of = malloc((size_t)n_classes * sizeof(uint32_t));
+    hosts = malloc((size_t)n_classes * sizeof(uint32_t));
+    host_start = calloc((size_t)n_classes, sizeof(uint32_t));
+    start_of_class = calloc((size_t)n_classes, sizeof(uint32_t));
+    lrep = malloc((size_t)n_classes * sizeof(uint32_t));
     if (!lists || !lend || !ldeg || !order || !host_of || !hosts || !host_start || !start_of_class
         || !lrep) {
         PyErr_NoMemory();
@@ -407,9 +411,9 @@ build_graph(PyObject *self, PyObject *args)
     for (i64 k = 0; k < n_classes; k++) {
         i64 d = n_children[reps[k]];
         if (d > 0) {
-            lists[nl] = k;
-            ldeg[nl] = d;
-            lend[nl] = first_child[reps[k]] + d - 1;
+            lists[nl] = (uint32_t)k;
+            ldeg[nl] = (uint32_t)d;
+            lend[nl] = (uint32_t)(first_child[reps[k]] + d - 1);
             lrep[nl] = reps[k];
             nl++;
         }
@@ -461,10 +465,10 @@ build_graph(PyObject *self, PyObject *args)
             }
             qsort(bk, (size_t)(j - i), sizeof(BackKey), cmp_backwards);
             for (i64 r = i; r < j; r++)
-                order[r] = bk[r - i].idx;
+                order[r] = (uint32_t)bk[r - i].idx;
         }
         else
-            order[i] = a;
+            order[i] = (uint32_t)a;
         i = j;
     }
     /* host of rank r: the first rank >= r whose list is not a proper backward prefix of the next */
@@ -491,7 +495,7 @@ build_graph(PyObject *self, PyObject *args)
     i64 nh = 0;
     for (i64 i = 0; i < nl; i++)
         if (host_of[i] == i)
-            hosts[nh++] = i;
+            hosts[nh++] = (uint32_t)i;
     /* hosts in breadth-first order of their representatives: one pass over the nodes */
     {
         uint32_t *host_at = by_height; /* free since the minimisation: node -> list index + 1 */
@@ -505,7 +509,7 @@ build_graph(PyObject *self, PyObject *args)
     }
     u64 total = 1;
     for (i64 k = 0; k < nh; k++) {
-        host_start[hosts[k]] = (i64)total;
+        host_start[hosts[k]] = (uint32_t)total; /* total <= max_arcs <= 2^32, checked below */
         total += (u64)ldeg[hosts[k]];
     }
     if (total > max_arcs) {
