@@ -889,6 +889,7 @@ scan_ascii(PyObject *self, PyObject *args)
     PyObject *table_obj;
     Py_ssize_t min_len, max_len, char_cap;
     PyObject *result = NULL;
+    PyObject *codes_obj = NULL; /* the codes are written straight into the bytes object handed back */
     unsigned char *codes = NULL, *lens = NULL, *upper = NULL;
     if (!PyArg_ParseTuple(args, "y*Onnn", &db, &table_obj, &min_len, &max_len, &char_cap))
         return NULL;
@@ -907,7 +908,10 @@ scan_ascii(PyObject *self, PyObject *args)
     const unsigned char *d = db.buf;
     Py_ssize_t n = db.len;
     /* every kept word takes at least one byte of data, and its bytes at most those it was read from */
-    codes = malloc((size_t)n + 1);
+    codes_obj = PyBytes_FromStringAndSize(NULL, n);
+    if (!codes_obj)
+        goto done;
+    codes = (unsigned char *)PyBytes_AS_STRING(codes_obj);
     lens = malloc((size_t)n / 2 + 2);
     upper = malloc((size_t)n / 2 + 2);
     if (!codes || !lens || !upper) {
@@ -1003,15 +1007,18 @@ scan_ascii(PyObject *self, PyObject *args)
             off += L;
         }
     }
-    result = Py_BuildValue("(y#y#y#nknnO)", (const char *)codes, o, (const char *)lens, nw, (const char *)upper, nw,
+    if (_PyBytes_Resize(&codes_obj, o) < 0) /* shrinking: frees codes_obj on failure */
+        goto done;
+    result = Py_BuildValue("(Ny#y#nknnO)", codes_obj, (const char *)lens, nw, (const char *)upper, nw,
                            lines, (unsigned long)present, n_short, n_long, ordered ? Py_True : Py_False);
+    codes_obj = NULL; /* "N": the tuple holds it now (or it was released with the failure) */
     goto done;
 general:
     result = Py_None;
     Py_INCREF(result);
 done:
     PyBuffer_Release(&db);
-    free(codes);
+    Py_XDECREF(codes_obj);
     free(lens);
     free(upper);
     return result;
