@@ -13,11 +13,15 @@
  * two different nodes of one height share a signature: the caller runs the
  * NumPy code, which settles that case exactly.
  *
- * Memory: about 100 bytes per trie node, and nodes <= tiles + 1.
+ * Memory: about 30 bytes per trie node (nodes <= tiles + 1; fewer than 2^32),
+ * plus about 60 per node of the widest height and per arc list.
  *
  * hash_table(rows, count, length, size) builds one length bucket's
  * exact-match table, the twin of hashindex.build_table; alphagram_order(rows,
- * count, length) a bucket's alphagram order, the twin of builder.alphagram_order.
+ * count, length) a bucket's alphagram order, the twin of builder.alphagram_order;
+ * bucket_rows(flat, starts, ids, length) a bucket's words, the twin of
+ * builder.bucket_rows; scan_ascii(data, table, min_len, max_len, char_cap) a
+ * plain ASCII list's words as tile codes, the twin of normalize.scan_ascii.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
