@@ -233,3 +233,23 @@ def test_raw_words_edited_after_reading_leave_the_fast_path() -> None:
         RawWords.from_ascii(b"cat;3\n", "<w>")
     with pytest.raises(ValueError):
         RawWords.from_ascii("caf\u00e9\n".encode(), "<w>")
+
+
+@settings(max_examples=30, deadline=None)
+@given(lists(), st.sampled_from([None, "utf-8", "latin-1"]), st.booleans())
+def test_gzip_and_encodings_give_what_the_loop_gives(data: bytes, encoding: str | None, gz: bool) -> None:
+    """Compressed sources and named encodings: the one-scan path only where the loop would read the same words."""
+    import gzip
+
+    blob = gzip.compress(data) if gz else data
+
+    def run(rejects: list[N.Reject] | None):  # type: ignore[no-untyped-def]
+        return outcome(lambda: N.normalize(read(io.BytesIO(blob), encoding=encoding), rejects=rejects))
+
+    assert run(None) == run([])
+    try:
+        raw = read(io.BytesIO(blob), encoding=encoding)
+    except LexiconError:
+        return
+    assert (raw.ascii_data is not None) == (encoding != "latin-1" and data.isascii() and b";" not in data
+                                            and b"\0" not in data)
