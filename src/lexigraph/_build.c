@@ -570,7 +570,9 @@ done:
 
 /* --- the exact-match hash table of one length bucket (twin of hashindex.build_table) --- */
 
-static uint32_t crc_table[256];
+/* zlib's CRC-32, four bytes a step ("slicing by 4": crc_tables[k] advances a byte k + 1 places) */
+static uint32_t crc_tables[4][256];
+#define crc_table crc_tables[0]
 
 static void
 init_crc(void)
@@ -579,8 +581,11 @@ init_crc(void)
         uint32_t c = i;
         for (int k = 0; k < 8; k++)
             c = (c & 1) ? (c >> 1) ^ 0xEDB88320u : c >> 1;
-        crc_table[i] = c;
+        crc_tables[0][i] = c;
     }
+    for (int k = 1; k < 4; k++)
+        for (uint32_t i = 0; i < 256; i++)
+            crc_tables[k][i] = (crc_tables[k - 1][i] >> 8) ^ crc_tables[0][crc_tables[k - 1][i] & 0xFF];
 }
 
 /*
@@ -618,7 +623,13 @@ hash_table(PyObject *self, PyObject *args)
     for (Py_ssize_t i = 0; i < count; i++) {
         uint32_t crc = 0xFFFFFFFFu;
         const unsigned char *r = rows + (size_t)i * (size_t)length;
-        for (Py_ssize_t j = 0; j < length; j++)
+        Py_ssize_t j = 0;
+        for (; j + 4 <= length; j += 4) {
+            crc ^= (uint32_t)r[j] | (uint32_t)r[j + 1] << 8 | (uint32_t)r[j + 2] << 16 | (uint32_t)r[j + 3] << 24;
+            crc = crc_tables[3][crc & 0xFF] ^ crc_tables[2][(crc >> 8) & 0xFF] ^ crc_tables[1][(crc >> 16) & 0xFF]
+                  ^ crc_tables[0][crc >> 24];
+        }
+        for (; j < length; j++)
             crc = crc_table[(crc ^ r[j]) & 0xFF] ^ (crc >> 8);
         crc ^= 0xFFFFFFFFu;
         pos[i] = (i64)(((u64)crc * (u64)size) >> 32);
