@@ -525,7 +525,10 @@ def _normalize_ascii_letters(
         if not words:
             return None
         raw_lines = raw.raw_lines
-        if raw_lines is not None and sum(map(len, raw_lines)) != sum(map(len, words)):
+        if raw_lines is not None and (
+            raw_lines != words if len(raw_lines) == len(words)  # each word its line (identical when not stripped)
+            else sum(map(len, raw_lines)) != sum(map(len, words))
+        ):
             return None  # spaces were trimmed somewhere: the loop notes where
         text = "\n".join(words)
         if not text.isascii():

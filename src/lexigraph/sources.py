@@ -250,7 +250,8 @@ def read(source: Source, *, format: str | None = None, encoding: str | None = No
             items = list(source)  # type: ignore[arg-type]
         except TypeError:
             raise SourceError(f"cannot read words from a {type(source).__name__}") from None
-        if not all(isinstance(w, str) for w in items):
+        # the types at C speed (one set of them); a str subclass, or anything else, looked at one by one
+        if not set(map(type, items)) <= {str} and not all(isinstance(w, str) for w in items):
             raise SourceError("a word iterable must hold strings")
         return parse_lines(items, name)  # type: ignore[arg-type]  # checked just above
     if data[:2] == b"\x1f\x8b":
