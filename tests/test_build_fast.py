@@ -7,18 +7,21 @@ import io
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from itertools import pairwise
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from lexigraph import builder, fileformat, normalize as N
+from lexigraph import builder, fileformat
+from lexigraph import normalize as N
 from lexigraph.alphabet import Alphabet
+from lexigraph.buildinfo import c_module
 from lexigraph.errors import BuildError, LexiconError
 from lexigraph.sources import RawWords, parse_lines, read
 
-C = N.c_module("_build")
+C = c_module("_build")
 needs_c = pytest.mark.skipif(C is None, reason="the C extension lexigraph._build is not built or switched off")
 
 CLEAN = st.one_of(
@@ -126,7 +129,7 @@ def test_c_scan_equals_numpy_twin(data: bytes, low: int, high: int, letters: str
             codes = b"".join(bytes(c.letters.index(ch) + 1 for ch in w) for w in kept)
             assert c.codes.tobytes() == codes
             keys = [bytes(c.letters.index(ch) + 1 for ch in w) for w in kept]
-            assert c.ordered == all(a < b for a, b in zip(keys, keys[1:]))
+            assert c.ordered == all(a < b for a, b in pairwise(keys))
 
 
 @needs_c

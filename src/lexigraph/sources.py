@@ -75,7 +75,7 @@ class RawWords:
         self.ascii_data: bytes | None = None
 
     @classmethod
-    def from_ascii(cls, data: bytes, name: str) -> "RawWords":
+    def from_ascii(cls, data: bytes, name: str) -> RawWords:
         """The raw words of ``data``, ASCII text holding no ``;`` and no NUL, split into lines when first read."""
         if not data.isascii() or b";" in data or b"\0" in data:
             raise ValueError("from_ascii takes ASCII text holding no ';' and no NUL")
