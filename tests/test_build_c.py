@@ -246,3 +246,54 @@ def test_parse_lines_plain_lists(lines: list[str]) -> None:
     assert raw.words == [s.strip() for s in lines if s.strip()]
     assert raw.line_numbers == [i for i, s in enumerate(lines, 1) if s.strip()]
     assert raw.lines == len(lines)
+
+
+@pytest.mark.parametrize("length", [1, 7, 12, 13, 15, 16])
+@pytest.mark.parametrize("top", [1, 2, 15, 16, 31, 32, 63, 64, 255])
+def test_alphagram_order_at_the_key_boundaries(length: int, top: int) -> None:
+    """Rows around the C code's switches (counts of up to 15 tiles, codes under 32 / 64, one-word keys)."""
+    from lexigraph.builder import alphagram_order
+
+    rng = np.random.default_rng(length * 1000 + top)
+    rows = rng.integers(1, top + 1, size=(300, length)).astype(np.uint8)
+    rows[:20] = top  # a row of one tile repeated: the largest count
+    rows[20:40] = rows[40:60]  # equal rows: ties keep row order
+    fast = alphagram_order(rows)
+    assert fast.tolist() == alphagram_order(rows, pure_python=True).tolist()
+    assert fast.tolist() == sorted(range(len(rows)), key=lambda i: (sorted(rows[i].tolist()), i))
+
+
+def test_c_graph_chains() -> None:
+    """Lexicons with more lists than nodes at any one height (the list sort outgrows the per-height arrays)."""
+    for words in ([bytes([1]) * k for k in range(1, 60)], [bytes([1, 2]) * k for k in range(1, 30)],
+                  sorted(bytes([3]) * k + bytes([1]) for k in range(1, 40))):
+        c_records, c_root = c_graph(words)
+        np_records, np_root = numpy_graph(words)
+        assert c_root == np_root and np.array_equal(c_records, np_records)
+        assert words_of(c_records, c_root) == set(words)
+
+
+@given(st.lists(st.binary(min_size=1, max_size=6), min_size=1, max_size=30), st.data())
+def test_bucket_rows_equals_numpy(words: list[bytes], data: st.DataObject) -> None:
+    from lexigraph.builder import bucket_rows
+
+    flat, starts, lens = ragged(words)
+    length = data.draw(st.sampled_from(sorted(set(lens.tolist()))))
+    ids = np.flatnonzero(lens == length)
+    ids = np.array(data.draw(st.permutations(ids.tolist())), np.int64)
+    fast = bucket_rows(flat, starts, ids, length)
+    assert fast.tolist() == bucket_rows(flat, starts, ids, length, pure_python=True).tolist()
+    assert [bytes(r) for r in fast.tolist()] == [words[i] for i in ids]
+
+
+def test_bucket_rows_bad_input() -> None:
+    flat = np.frombuffer(b"abcdef", np.uint8)
+    starts = np.array([0, 3], np.int64)
+    for ids, length in (([2], 3), ([-1], 3), ([1], 4), ([0], 0)):
+        with pytest.raises(ValueError):
+            _build.bucket_rows(flat, starts, np.array(ids, np.int64), length)
+    with pytest.raises(ValueError):
+        _build.bucket_rows(flat, np.array([-5], np.int64), np.array([0], np.int64), 1)
+    with pytest.raises(ValueError):
+        _build.bucket_rows(flat, b"123", b"", 1)  # not int64 arrays
+    assert _build.bucket_rows(flat, starts, np.array([], np.int64), 3) == b""

@@ -61,12 +61,36 @@ def alphagram_order(rows: np.ndarray, *, pure_python: bool = False) -> np.ndarra
     return order.astype(hashindex.slot_dtype(count + 1))
 
 
+def bucket_rows(flat: np.ndarray, starts: np.ndarray, ids: np.ndarray, length: int, *,
+                pure_python: bool = False) -> np.ndarray:
+    """The words ``ids`` of one length (word i: ``flat[starts[i]:starts[i] + length]``) as rows of a matrix.
+
+    Runs in C (``lexigraph._build``) when it is built, unless ``pure_python``
+    or ``LEXIGRAPH_PURE_PYTHON`` is set; both give the same rows.
+
+    >>> flat = np.array([1, 2, 3, 4, 5], np.uint8); starts = np.array([0, 1, 3])
+    >>> bucket_rows(flat, starts, np.array([2, 0]), 2).tolist()
+    [[4, 5], [1, 2]]
+    >>> bucket_rows(flat, starts, np.array([2, 0]), 2, pure_python=True).tolist()
+    [[4, 5], [1, 2]]
+    """
+    return np.frombuffer(_bucket_bytes(flat, starts, ids, length, pure_python), np.uint8).reshape(len(ids), length)
+
+
+def _bucket_bytes(flat: np.ndarray, starts: np.ndarray, ids: np.ndarray, length: int, pure_python: bool) -> bytes:
+    ext = None if pure_python or length < 1 else c_module("_build")
+    if ext is not None:
+        data: bytes = ext.bucket_rows(np.ascontiguousarray(flat, np.uint8), np.ascontiguousarray(starts, np.int64),
+                                      np.ascontiguousarray(ids, np.int64), length)
+        return data
+    return np.asarray(flat[starts[ids][:, None] + np.arange(length)], np.uint8).tobytes()
+
+
 def compile_words(words: WordSet, *, name: str, source: str, kind: str) -> bytes:
     """The bytes of a lexicon file holding ``words``."""
-    keys = words.keys
-    n = len(keys)
-    lens = np.fromiter(map(len, keys), np.int64, n)
-    flat = np.frombuffer(b"".join(keys), np.uint8)
+    lens = words.lengths
+    n = len(lens)
+    flat = words.codes
     starts = np.cumsum(lens) - lens
     # A graph has at most one arc per tile of the list (plus the null arc):
     # refuse, before any expensive work, a list that could overflow its targets.
@@ -76,18 +100,19 @@ def compile_words(words: WordSet, *, name: str, source: str, kind: str) -> bytes
             f"{wordgraph.MAX_ARCS - 1:,} the format holds"
         )
 
-    # word ids: by length, then in code order (lengths fit 16 bits: NumPy's radix sort, the same order)
-    order = np.argsort(lens.astype(np.uint16) if n and int(lens.max()) < 1 << 16 else lens, kind="stable")
-    sorted_lens = lens[order]
-    lengths = np.unique(sorted_lens)
-    bounds = np.searchsorted(sorted_lens, lengths)
+    # word ids: by length, then in code order (lengths fit 8 bits: NumPy's radix sort, the same order)
+    order = np.argsort(lens.astype(np.uint8) if n and int(lens.max()) < 1 << 8 else lens, kind="stable")
+    per_length = np.bincount(lens)
+    lengths = np.flatnonzero(per_length)
+    bounds = np.cumsum(per_length[lengths]) - per_length[lengths]
     sections: dict[str, tuple[bytes, str, tuple[int, ...]]] = {}
     buckets = []
-    for length, lo in zip(lengths.tolist(), bounds.tolist()):
-        hi = int(np.searchsorted(sorted_lens, length, side="right"))
+    for length, lo, count in zip(lengths.tolist(), bounds.tolist(), per_length[lengths].tolist()):
+        hi = lo + count
         ids = order[lo:hi]
-        rows = flat[starts[ids][:, None] + np.arange(length)]
-        sections[f"words.{length}"] = (rows.tobytes(), "u1", (hi - lo, length))
+        data = _bucket_bytes(flat, starts, ids, length, False)  # the section as it is: no copy
+        rows = np.frombuffer(data, np.uint8).reshape(hi - lo, length)
+        sections[f"words.{length}"] = (data, "u1", (hi - lo, length))
         table, home = hashindex.build_table(rows)
         sections[f"hash.{length}"] = (table.tobytes(), table.dtype.str.replace("|", ""), (len(table),))
         grams = alphagram_order(rows)
@@ -96,8 +121,9 @@ def compile_words(words: WordSet, *, name: str, source: str, kind: str) -> bytes
     if words.has_priorities:  # an unscored list leaves it out: every word has the default priority
         sections["priority"] = (words.priorities[order].tobytes(), "u1", (n,))
 
-    arcs, root = graph.lexicon_graph(flat, starts, lens)
-    sections["graph"] = (arcs.astype("<u8").tobytes(), "<u8", (len(arcs),))
+    records, root = graph.lexicon_graph_bytes(flat, starts, lens)
+    arc_count = len(records) // 8
+    sections["graph"] = (records, "<u8", (arc_count,))
 
     report = words.report
     index = {
@@ -115,7 +141,7 @@ def compile_words(words: WordSet, *, name: str, source: str, kind: str) -> bytes
         "score_max": words.score_max,
         "score_scale": score_scale(words.score_max),
         "buckets": buckets,
-        "graph": {"root": root, "arcs": len(arcs), "layout": wordgraph.LAYOUT},
+        "graph": {"root": root, "arcs": arc_count, "layout": wordgraph.LAYOUT},
         "hash": {"function": "crc32", "load": hashindex.LOAD},
         "build": report.to_dict(),
     }

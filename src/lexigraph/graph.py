@@ -325,6 +325,19 @@ def lexicon_graph(flat: np.ndarray, starts: np.ndarray, lens: np.ndarray, *,
     >>> records.tolist() == pure.tolist() and root == pure_root
     True
     """
+    data, root = lexicon_graph_bytes(flat, starts, lens, pure_python=pure_python)
+    return np.frombuffer(data, "<u8").astype(np.uint64), root
+
+
+def lexicon_graph_bytes(flat: np.ndarray, starts: np.ndarray, lens: np.ndarray, *,
+                        pure_python: bool = False) -> tuple[bytes, int]:
+    """:func:`lexicon_graph` with the records as little-endian bytes, as a file stores them (no copy from C).
+
+    >>> flat = np.frombuffer(bytes([1, 2, 1, 3]), np.uint8)
+    >>> data, root = lexicon_graph_bytes(flat, np.array([0, 2]), np.array([2, 2]))
+    >>> len(data) // 8, root, data == lexicon_graph_bytes(flat, np.array([0, 2]), np.array([2, 2]), pure_python=True)[0]
+    (4, 1, True)
+    """
     ext = None if pure_python else c_module("_build")
     if ext is not None:
         out = ext.graph(np.ascontiguousarray(flat, np.uint8), np.ascontiguousarray(starts, np.int64),
@@ -333,9 +346,10 @@ def lexicon_graph(flat: np.ndarray, starts: np.ndarray, lens: np.ndarray, *,
             data, root = out
             if data is None:
                 raise BuildError(f"word graph needs {root:,} arcs; the format holds at most {MAX_ARCS - 1:,}")
-            return np.frombuffer(data, "<u8").astype(np.uint64), int(root)
+            return data, int(root)
     trie = build_trie(flat, starts, lens)
-    return layout_arcs(minimize(trie, accept_on_edge=True))
+    records, root = layout_arcs(minimize(trie, accept_on_edge=True))
+    return records.astype("<u8").tobytes(), root
 
 
 # -- reading foreign graphs --------------------------------------------------

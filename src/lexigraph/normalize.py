@@ -8,17 +8,17 @@ say exactly what it left out and why.
 from __future__ import annotations
 
 import unicodedata
-from itertools import compress
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from .alphabet import MAX_TILES, Alphabet
+from .buildinfo import c_module
 from .errors import BuildError
 from .sources import RawWords
 
@@ -108,16 +108,55 @@ class Report:
         }
 
 
-@dataclass
 class WordSet:
-    """Unique words as sorted tile-code strings, with a priority each."""
+    """Unique words in increasing code order, with a priority each.
 
-    alphabet: Alphabet
-    keys: list[bytes]
-    priorities: np.ndarray
-    has_priorities: bool
-    score_max: int | None
-    report: Report
+    The words are held as tile-code strings (``keys``) or as one flat array
+    of tile codes with a length each (``codes``, ``lengths``); either form is
+    made from the other when first read.
+
+    >>> ws = WordSet(Alphabet.from_letters("abc"), None, np.full(2, 50, np.uint8), False, None, Report(kept=2),
+    ...              codes=np.array([1, 2, 3, 1], np.uint8), lengths=np.array([3, 1]))
+    >>> ws.keys
+    [b'\\x01\\x02\\x03', b'\\x01']
+    """
+
+    def __init__(self, alphabet: Alphabet, keys: list[bytes] | None, priorities: np.ndarray, has_priorities: bool,
+                 score_max: int | None, report: Report, *, codes: np.ndarray | None = None,
+                 lengths: np.ndarray | None = None) -> None:
+        if keys is None and (codes is None or lengths is None):
+            raise ValueError("give the keys, or the codes and their lengths")
+        self.alphabet = alphabet
+        self._keys = keys
+        self.priorities = priorities
+        self.has_priorities = has_priorities
+        self.score_max = score_max
+        self.report = report
+        self._codes = None if codes is None else np.ascontiguousarray(codes, np.uint8)
+        self._lengths = None if lengths is None else np.ascontiguousarray(lengths, np.int64)
+
+    @property
+    def keys(self) -> list[bytes]:
+        """Each word's tile codes, as bytes."""
+        if self._keys is None:
+            data = self.codes.tobytes()
+            ends = np.cumsum(self.lengths).tolist()
+            self._keys = [data[a:b] for a, b in zip([0, *ends[:-1]], ends)]
+        return self._keys
+
+    @property
+    def codes(self) -> np.ndarray:
+        """The words' tile codes one after another (uint8)."""
+        if self._codes is None:
+            self._codes = np.frombuffer(b"".join(self.keys), np.uint8)
+        return self._codes
+
+    @property
+    def lengths(self) -> np.ndarray:
+        """Each word's length in tiles (int64)."""
+        if self._lengths is None:
+            self._lengths = np.fromiter(map(len, self.keys), np.int64, len(self.keys))
+        return self._lengths
 
 
 def reason_for(word: str) -> str:
@@ -216,7 +255,7 @@ def normalize(
 
     # Anything longer than this many characters cannot fit in MAX_LENGTH tiles
     # of any alphabet that folds at most 4 characters into one.
-    char_cap = 8 * MAX_LENGTH
+    char_cap = CHAR_CAP
     check_letters = alphabet is None and raw.kind not in ("dawg32", "daw")
     idx: list[int] = []
     lowered: list[str] = []
@@ -346,7 +385,112 @@ def normalize(
     return WordSet(alphabet, keys, priorities, raw.scores is not None, raw.score_max, report)
 
 
-_ASCII_LETTERS = bytes(range(65, 91)) + bytes(range(97, 123))
+#: Words longer than this many characters are "too long" before anything else is looked at: they
+#: cannot fit in MAX_LENGTH tiles of any alphabet that folds at most 4 characters into one.
+CHAR_CAP = 8 * MAX_LENGTH
+
+
+class Scan(NamedTuple):
+    """What :func:`scan_ascii` finds in a plain ASCII list."""
+
+    codes: np.ndarray  #: uint8: the kept words' tile codes one after another, in input order
+    lengths: np.ndarray  #: int64: each kept word's length
+    upper: np.ndarray  #: bool: each kept word was written in upper case
+    lines: int  #: lines, as ``str.splitlines`` counts them
+    letters: str  #: the letters of the words no longer than CHAR_CAP, lower case, sorted
+    short: int  #: words left out as shorter than min_length
+    long: int  #: words left out as longer than max_length
+    ordered: bool  #: the kept words are in strictly increasing code order
+
+
+def scan_ascii(data: bytes, table: bytes | None, min_length: int, max_length: int, *,
+               pure_python: bool = False) -> Scan | None:
+    """The words of a plain ASCII list (``data``: its bytes) as tile codes, in one scan.
+
+    Lines end with LF, CRLF or a lone CR (as ``str.splitlines``); blank
+    lines are skipped. None unless every other byte is an ASCII letter and no
+    word mixes upper- and lower-case letters: then the general loop of
+    :func:`normalize` decides. ``table`` (256 bytes, as
+    :attr:`Alphabet.byte_table`) gives the tile codes; None codes each letter
+    by its rank among the letters present, as :meth:`Alphabet.from_letters`
+    would; a letter it does not code gives None. Runs in C
+    (``lexigraph._build``) when it is built, unless ``pure_python`` or
+    ``LEXIGRAPH_PURE_PYTHON`` is set; both give the same answer.
+
+    >>> s = scan_ascii(b"CAT\\r\\ndog\\n\\nx\\n", None, 2, 15)
+    >>> s.codes.tolist(), s.lengths.tolist(), s.upper.tolist(), s.lines, s.letters, s.short, s.ordered
+    ([2, 1, 6, 3, 5, 4], [3, 3], [True, False], 4, 'acdgotx', 1, True)
+    >>> scan_ascii(b"Cat\\n", None, 2, 15) is None  # capitalised: the case policy decides
+    True
+    """
+    if not 1 <= min_length <= max_length <= MAX_LENGTH:
+        raise BuildError(f"need 1 <= min_length <= max_length <= {MAX_LENGTH}")
+    ext = None if pure_python else c_module("_build")
+    if ext is not None:
+        out = ext.scan_ascii(data, table, min_length, max_length, CHAR_CAP)
+        if out is None:
+            return None
+        codes, lens, upper, lines, present, short, long, ordered = out
+        letters = "".join(chr(97 + c) for c in range(26) if present >> c & 1)
+        return Scan(np.frombuffer(codes, np.uint8), np.frombuffer(lens, np.uint8).astype(np.int64),
+                    np.frombuffer(upper, np.uint8).astype(bool), lines, letters, short, long, ordered)
+    return _scan_ascii_numpy(data, table, min_length, max_length)
+
+
+def _scan_ascii_numpy(data: bytes, table: bytes | None, min_length: int, max_length: int) -> Scan | None:
+    """:func:`scan_ascii` in NumPy: a few passes over the whole text, no loop per word."""
+    if not data.isascii():
+        return None
+    arr = np.frombuffer(data, np.uint8)
+    low = arr | 0x20
+    letter = (low >= 97) & (low <= 122)
+    is_n, is_r = arr == 10, arr == 13
+    if not (letter | is_n | is_r).all():
+        return None  # digits, punctuation, spaces: the loop says which
+    lone_r = is_r.copy()
+    lone_r[:-1] &= ~is_n[1:]
+    lines = int(is_n.sum()) + int(lone_r.sum()) + int(bool(len(arr)) and bool(letter[-1]))
+    edges = np.diff(np.concatenate(([0], letter.view(np.int8), [0])))
+    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    if not len(starts):
+        return None
+    lengths = ends - starts
+    upper_count = np.cumsum(np.concatenate(([0], (letter & (arr < 97)).view(np.int8))))  # letters below 'a': upper case
+    upper = upper_count[ends] - upper_count[starts]
+    if ((upper > 0) & (upper < lengths)).any():
+        return None  # capitalised entries: the case policy decides, in the loop
+    capped = lengths <= CHAR_CAP
+    lowered = low[letter]
+    present = np.unique(lowered[np.repeat(capped, lengths)])
+    if not len(present):
+        return None
+    codes_of = np.zeros(32, np.uint8)
+    if table is None:
+        codes_of[present & 31] = np.arange(1, len(present) + 1)
+    else:
+        tab = np.frombuffer(table, np.uint8)
+        codes_of[present & 31] = tab[present]
+        if not tab[present].all() or not (tab[present - 32] == tab[present]).all():
+            return None  # a letter outside the alphabet: the loop reports it
+    short = capped & (lengths < min_length)
+    long = ~capped | (lengths > max_length)
+    keep = ~short & ~long
+    codes = codes_of[lowered[np.repeat(keep, lengths)] & 31]
+    kept_lengths = lengths[keep].astype(np.int64)
+    strings = _padded(codes, kept_lengths)[1]
+    ordered = len(strings) < 2 or bool((strings[1:] > strings[:-1]).all())
+    letters = "".join(map(chr, present.tolist()))
+    return Scan(codes, kept_lengths, upper[keep] > 0, lines, letters, int(short.sum()), int(long.sum()), ordered)
+
+
+def _padded(codes: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The words as rows of a zero-padded matrix, and the rows as fixed-width strings (which compare like them)."""
+    n = len(lengths)
+    width = int(lengths.max()) if n else 1
+    starts = np.cumsum(lengths) - lengths
+    mat = np.zeros((n, width), np.uint8)
+    mat.ravel()[np.repeat(np.arange(n) * width - starts, lengths) + np.arange(len(codes))] = codes
+    return mat, mat.view(f"S{width}").ravel()
 
 
 def _normalize_ascii_letters(
@@ -357,7 +501,7 @@ def _normalize_ascii_letters(
     case: str,
     progress: Callable[[str, int, int], None] | None,
 ) -> WordSet | None:
-    """:func:`normalize` for the common list, in a few passes over the whole text: no loop per word.
+    """:func:`normalize` for the common list, by :func:`scan_ascii`: no loop per word.
 
     It applies when every word is ASCII letters, all lower or all upper
     case, with no spaces trimmed, and the alphabet (if given) encodes ASCII
@@ -372,75 +516,73 @@ def _normalize_ascii_letters(
     >>> dict(ws.report.changed)  # DOG is a duplicate of dog: only CAT's spelling was kept folded
     {'upper case folded': 1}
     """
-    words = raw.words
-    if not words or (alphabet is not None and alphabet.byte_table is None):
+    if alphabet is not None and alphabet.byte_table is None:
         return None
-    if raw.raw_lines is not None and sum(map(len, raw.raw_lines)) != sum(map(len, words)):
-        return None  # spaces were trimmed somewhere: the loop notes where
-    text = "\n".join(words)
-    if not text.isascii():
-        return None
-    data = text.encode("ascii")
-    if data.translate(None, _ASCII_LETTERS + b"\n") or data.count(b"\n") != len(words) - 1:
-        return None  # digits, punctuation, spaces: the loop says which
+    data = raw.ascii_data
+    lines = 0
+    if data is None:
+        words = raw.words
+        if not words:
+            return None
+        raw_lines = raw.raw_lines
+        if raw_lines is not None and (
+            raw_lines != words if len(raw_lines) == len(words)  # each word its line (identical when not stripped)
+            else sum(map(len, raw_lines)) != sum(map(len, words))
+        ):
+            return None  # spaces were trimmed somewhere: the loop notes where
+        text = "\n".join(words)
+        if not text.isascii():
+            return None
+        data = text.encode("ascii")
+        if b"\r" in data or data.count(b"\n") != len(words) - 1:
+            return None  # a word holding a line end: the loop says so
+        lines = raw.lines
     if progress is not None:
         progress("normalising", 0, 1)
-    arr = np.frombuffer(data, np.uint8)
-    starts = np.concatenate([[0], np.flatnonzero(arr == 10) + 1])
-    lengths = np.diff(np.append(starts, len(arr) + 1)) - 1
-    if not (lengths > 0).all():
+    scan = scan_ascii(data, None if alphabet is None else alphabet.byte_table, min_length, max_len)
+    if scan is None:
         return None
-    # Upper-case letters per word (the newline a word's run ends on counts none).
-    upper = np.add.reduceat(((arr >= 65) & (arr <= 90)).astype(np.int64), starts)
-    mixed = (upper > 0) & (upper < lengths)
-    if mixed.any():
-        return None  # capitalised entries: the case policy decides, in the loop
-    lowered = data.lower()
     if alphabet is None:
-        letters = set(lowered) - {10}
-        alphabet = Alphabet.from_letters(chr(c) for c in letters)
-    table = bytearray(alphabet.byte_table or b"")
-    table[10] = 255  # any non-zero byte: only the check below reads it
-    if 0 in lowered.translate(bytes(table)):
-        return None  # a letter outside the given alphabet: the loop reports it
-    report = Report(lines=raw.lines, case=case)
+        alphabet = Alphabet.from_letters(scan.letters)
+    report = Report(lines=lines if raw.ascii_data is None else scan.lines, case=case)
     report.skipped.update(raw.skipped)
-    short = int((lengths < min_length).sum())
-    long = int((lengths > max_len).sum())
-    if short:
-        report.skipped["too short"] += short
-    if long:
-        report.skipped["too long"] += long
-    table[10] = 0  # the separator: no tile code is 0
-    pieces = lowered.translate(bytes(table)).split(b"\0")
-    keep = (lengths >= min_length) & (lengths <= max_len)
-    if short or long:
-        pieces = list(compress(pieces, keep.tolist()))
-        lengths, upper = lengths[keep], upper[keep]
-    width = int(lengths.max()) if len(lengths) else 1
-    # Fixed-width strings (tile codes, never 0, so no padding is lost) compare like the words.
-    strings = np.array(pieces, dtype=f"S{width}")
-    if len(strings) < 2 or bool((strings[1:] > strings[:-1]).all()):
-        keys = pieces  # already sorted and distinct, as most published lists are
-        folded = int((upper > 0).sum())
-        kept_lengths = lengths
-    else:
+    if scan.short:
+        report.skipped["too short"] += scan.short
+    if scan.long:
+        report.skipped["too long"] += scan.long
+    codes, lengths, upper = scan.codes, scan.lengths, scan.upper
+    if not scan.ordered:
+        mat, strings = _padded(codes, lengths)
         order = np.argsort(strings, kind="stable")  # equal words keep their input order: the first one is kept
         ordered = strings[order]
-        first = np.append(True, ordered[1:] != ordered[:-1])
-        keys = ordered[first].tolist()
-        folded = int((upper[order][first] > 0).sum())  # as the loop counts: the kept spelling was folded
-        kept_lengths = lengths[order][first]
+        first = order[np.append(True, ordered[1:] != ordered[:-1])]
+        rows = mat[first]
+        codes, lengths, upper = rows[rows != 0], lengths[first], upper[first]
+    n = len(lengths)
+    if not n:
+        if scan.short and scan.long and not _short_first(data, min_length, max_len):
+            report.skipped = Counter({"too long": scan.long, "too short": scan.short})  # as the loop met them
+        raise BuildError(f"{raw.name}: no words left to build a lexicon from ({_skip_summary(report.skipped)})")
+    folded = int(upper.sum())  # as the loop counts: the kept spelling was folded
     if folded:
         report.changed["upper case folded"] = folded
-    if not keys:
-        raise BuildError(f"{raw.name}: no words left to build a lexicon from ({_skip_summary(report.skipped)})")
-    report.kept = len(keys)
-    report.duplicates = len(pieces) - len(keys)
-    per_length = np.bincount(kept_lengths)
-    report.per_length = {int(n): int(c) for n, c in enumerate(per_length.tolist()) if c}
-    priorities = np.full(len(keys), DEFAULT_PRIORITY, np.uint8)
-    return WordSet(alphabet, keys, priorities, False, raw.score_max, report)
+    report.kept = n
+    report.duplicates = len(scan.lengths) - n
+    per_length = np.bincount(lengths)
+    report.per_length = {int(k): int(c) for k, c in enumerate(per_length.tolist()) if c}
+    priorities = np.full(n, DEFAULT_PRIORITY, np.uint8)
+    return WordSet(alphabet, None, priorities, False, raw.score_max, report, codes=codes, lengths=lengths)
+
+
+def _short_first(data: bytes, min_length: int, max_length: int) -> bool:
+    """Whether the loop meets a word too short before one too long (the order its error message names them in).
+
+    The loop counts words longer than CHAR_CAP before all others.
+    """
+    words = [w for w in data.splitlines() if w]
+    if any(len(w) > CHAR_CAP for w in words):
+        return False
+    return next(len(w) < min_length for w in words if not min_length <= len(w) <= max_length)
 
 
 def _skip_summary(skipped: Counter[str]) -> str:

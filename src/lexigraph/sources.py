@@ -20,7 +20,6 @@ import sys
 import zlib
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import IO, Union
 
 from .errors import SourceError
@@ -42,22 +41,103 @@ MAX_SCORE = 255
 Source = Union[str, "os.PathLike[str]", IO[bytes], IO[str], Iterable[str]]
 
 
-@dataclass
 class RawWords:
-    """Words as read, before normalisation; ``scores`` is None for unscored sources."""
+    """Words as read, before normalisation; ``scores`` is None for unscored sources.
 
-    name: str
-    kind: str
-    words: list[str]
-    scores: list[int | None] | None = None
-    skipped: Counter[str] = field(default_factory=Counter)
-    lines: int = 0
-    score_max: int | None = None
-    #: For text sources: the 1-based line number of each word, and the lines as read.
-    line_numbers: list[int] | None = None
-    raw_lines: list[str] | None = None
-    #: Lines left out while reading (blank lines are not counted): (line number, reason, text).
-    rejected: list[tuple[int, str, str]] = field(default_factory=list)
+    For text sources: ``line_numbers`` holds the 1-based line number of each
+    word and ``raw_lines`` the lines as read; ``rejected`` the lines left out
+    while reading (blank lines are not counted) as (line number, reason, text).
+    A plain ASCII list read from bytes (:meth:`from_ascii`) keeps them in
+    ``ascii_data`` and splits them into lines only when ``words``,
+    ``line_numbers``, ``raw_lines`` or ``lines`` is first read, so a build
+    that takes the whole text at once never makes a string per line.
+
+    >>> raw = RawWords.from_ascii(b"cat\\r\\n\\n dog\\n", "<w>")
+    >>> raw.kind, raw.words, raw.line_numbers, raw.lines
+    ('text', ['cat', 'dog'], [1, 3], 3)
+    """
+
+    def __init__(self, name: str, kind: str, words: list[str], scores: list[int | None] | None = None,
+                 skipped: Counter[str] | None = None, lines: int = 0, score_max: int | None = None,
+                 line_numbers: list[int] | None = None, raw_lines: list[str] | None = None,
+                 rejected: list[tuple[int, str, str]] | None = None) -> None:
+        self.name = name
+        self.kind = kind
+        self._words: list[str] | None = words
+        self.scores = scores
+        self.skipped: Counter[str] = Counter() if skipped is None else skipped
+        self._lines = lines
+        self.score_max = score_max
+        self._line_numbers = line_numbers
+        self._raw_lines = raw_lines
+        self.rejected: list[tuple[int, str, str]] = [] if rejected is None else rejected
+        #: The source's bytes, for a plain list in ASCII with no ``;`` (see :meth:`from_ascii`); else None.
+        self.ascii_data: bytes | None = None
+
+    @classmethod
+    def from_ascii(cls, data: bytes, name: str) -> RawWords:
+        """The raw words of ``data``, ASCII text holding no ``;`` and no NUL, split into lines when first read."""
+        if not data.isascii() or b";" in data or b"\0" in data:
+            raise ValueError("from_ascii takes ASCII text holding no ';' and no NUL")
+        raw = cls(name, "text", [])
+        raw._words = None
+        raw.ascii_data = data
+        return raw
+
+    def _split(self) -> list[str]:
+        if self._words is None:
+            assert self.ascii_data is not None
+            parsed = parse_lines(self.ascii_data.decode("ascii").splitlines(), self.name)
+            self._lines, self._line_numbers, self._raw_lines = parsed.lines, parsed.line_numbers, parsed.raw_lines
+            self._words = parsed.words
+        return self._words
+
+    @property
+    def words(self) -> list[str]:
+        return self._split()
+
+    @words.setter
+    def words(self, value: list[str]) -> None:
+        self._split()
+        self._words = value
+        self.ascii_data = None  # the text no longer says what the words are
+
+    @property
+    def lines(self) -> int:
+        self._split()
+        return self._lines
+
+    @lines.setter
+    def lines(self, value: int) -> None:
+        self._split()
+        self._lines = value
+        self.ascii_data = None
+
+    @property
+    def line_numbers(self) -> list[int] | None:
+        self._split()
+        return self._line_numbers
+
+    @line_numbers.setter
+    def line_numbers(self, value: list[int] | None) -> None:
+        self._split()
+        self._line_numbers = value
+        self.ascii_data = None
+
+    @property
+    def raw_lines(self) -> list[str] | None:
+        self._split()
+        return self._raw_lines
+
+    @raw_lines.setter
+    def raw_lines(self, value: list[str] | None) -> None:
+        self._split()
+        self._raw_lines = value
+        self.ascii_data = None
+
+    def __repr__(self) -> str:
+        count = "unsplit" if self._words is None else f"{len(self._words)} words"
+        return f"RawWords({self.name!r}, {self.kind!r}, {count})"
 
 
 def source_name(source: object) -> str:
@@ -170,7 +250,8 @@ def read(source: Source, *, format: str | None = None, encoding: str | None = No
             items = list(source)  # type: ignore[arg-type]
         except TypeError:
             raise SourceError(f"cannot read words from a {type(source).__name__}") from None
-        if not all(isinstance(w, str) for w in items):
+        # the types at C speed (one set of them); a str subclass, or anything else, looked at one by one
+        if not set(map(type, items)) <= {str} and not all(isinstance(w, str) for w in items):
             raise SourceError("a word iterable must hold strings")
         return parse_lines(items, name)  # type: ignore[arg-type]  # checked just above
     if data[:2] == b"\x1f\x8b":
@@ -192,6 +273,14 @@ def read(source: Source, *, format: str | None = None, encoding: str | None = No
 
         words = daw.read(data, what=name)
         return RawWords(name, "daw", words, lines=len(words))
+    if (
+        (encoding is None or _is_utf8(encoding))
+        and bom_encoding(data) is None
+        and data.isascii()
+        and b";" not in data
+        and b"\0" not in data[:65536]
+    ):
+        return RawWords.from_ascii(data, name)  # ASCII is UTF-8: nothing to decode; split when asked
     text = decode(data, name, encoding)
     return parse_lines(text.splitlines(), name)
 
