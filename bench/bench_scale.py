@@ -14,7 +14,7 @@ reported, next to that of a child that only imports lexigraph and reads the
 list. Then the file is opened and checked against oracles (``in`` on sampled
 words and non-words against the sorted list, ``children`` against the list's
 prefix range, anagrams against a letter-count matrix of the list's short
-buckets, ``match`` against a regular expression over the list), and four queries
+buckets, ``match`` against a regular expression over the list), and five queries
 are timed whose answers do not grow much with the list. The growth exponent
 between two sizes is log(t2/t1) / log(n2/n1): 0 is output-sensitive, 1 is a scan.
 """
