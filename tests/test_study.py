@@ -317,8 +317,8 @@ def test_sorting_grouping_paging(small):
     assert lex.search(q, sort="priority") == sorted(words, key=lambda w: -oracle.priorities[w])
     assert lex.search(q, sort="probability") == sorted(words, key=lambda w: (oracle.rank_of(w), len(w)))
     assert lex.search(q, sort="probability", offset=3, limit=4) == lex.search(q, sort="probability")[3:7]
-    found = S.search_ids(lex, q, sort="probability", group=True)
-    got = lex.store_words(found.ids) if hasattr(lex, "store_words") else S.store_of(lex).words_of_ids(found.ids)
+    found = S.search_ids(lex.store, lex.graph, lex.probe, q, sort="probability", group=True)
+    got = lex.store.words_of_ids(found.ids)
     assert sorted(got) == sorted(words) and found.total == len(words)
     # Members of a group are adjacent and share an alphagram; groups come in order of their best member.
     assert found.groups is not None
@@ -399,7 +399,7 @@ def test_no_tile_set_is_a_clear_error_unless_one_is_given():
 def check_hooks_against_membership(lex, words: list[str], probes: list[str]) -> None:
     have = set(words)
     letters = lex.alphabet.labels
-    got = hooks_many(lex, probes)
+    got = hooks_many(lex.store, probes)
     for w, h in zip(probes, got):
         assert h.front == tuple(t for t in letters if t + w in have), w
         assert h.back == tuple(t for t in letters if w + t in have), w
@@ -435,7 +435,7 @@ def test_hooks_of_every_twl06_word(twl, twl_words):
             front.setdefault(u[1:], set()).add(u[0])
         if u[:-1] in have:
             back.setdefault(u[:-1], set()).add(u[-1])
-    got = hooks_many(twl, twl_words)
+    got = hooks_many(twl.store, twl_words)
     for w, h in zip(twl_words, got):
         assert set(h.front) == front.get(w, set()) and list(h.front) == sorted(h.front), w
         assert set(h.back) == back.get(w, set()), w
@@ -548,6 +548,72 @@ def test_in_another_lexicon_with_another_alphabet(enable):
     assert got == ["casa", "chico"]
     assert spanish.search("in en", lists={"en": enable}) == ["casa", "chico"]
     assert enable.search("length 2 and in words", lists={"words": ["aa", "zz", "qi"]}) == ["aa"]
+
+
+def test_in_list_with_another_alphabet_on_both_probes():
+    """A list with another alphabet is checked through its own store and probe (C batch and NumPy twin)."""
+    words = ["casa", "perro", "niño", "chico", "año", "ñu"]
+    for pure in (False, True):
+        spanish = lexigraph.open(words, alphabet="spanish", pure_python=pure)
+        english = lexigraph.open(["casa", "nino", "chico", "perros", "ano"], pure_python=pure)
+        assert english.search("in es", lists={"es": spanish}) == ["casa", "chico"]
+        assert spanish.search("in en", lists={"en": english}) == ["casa", "chico"]
+        assert spanish.search("not in en", lists={"en": english}) == sorted({"perro", "niño", "año", "ñu"},
+                                                                           key=spanish.alphabet.encode)
+
+
+def test_search_over_the_engines_opens_lists_only_through_open_list(enable):
+    opened = []
+
+    def open_list(source):
+        opened.append(source)
+        return lexigraph.load(source)
+
+    engines = (enable.store, enable.graph, enable.probe)
+    assert S.search(*engines, "length 2 and contains x") == enable.search("length 2 and contains x")
+    got = S.search(*engines, "length 2 and in mine", lists={"mine": ["aa", "zz", "xi"]}, open_list=open_list)
+    assert got == ["aa", "xi"] and opened == [["aa", "zz", "xi"]]
+    # An open list (anything with a store and a probe) is used as it is.
+    assert S.search(*engines, "length 2 and in me", lists={"me": enable}, open_list=open_list) == enable.search(
+        "length 2")
+    assert len(opened) == 1
+    with pytest.raises(QueryError, match="in mine: no way to open lists"):
+        S.search(*engines, "in mine", lists={"mine": ["aa"]})
+    with pytest.raises(QueryError) as facade:
+        enable.search("in nowhere.txt")
+    with pytest.raises(QueryError, match="^in nowhere.txt: ") as engines_error:
+        S.search(*engines, "in nowhere.txt", open_list=lexigraph.load)
+    assert str(engines_error.value) == str(facade.value)
+
+
+def test_word_probability_over_the_engines_matches_the_facade():
+    from lexigraph.probability import word_probability
+
+    words = ["casa", "perro", "niño", "chico", "año", "ñu", "llama", "chocolate"]
+    for pure in (False, True):
+        lex = lexigraph.open(words, alphabet="spanish", pure_python=pure)
+        for w in words + ["NIÑO", "xyz"]:
+            p = word_probability(lex.store, lex.probe, w, blanks=1)
+            assert p == lex.probability(w, blanks=1), w
+            assert (p.rank is not None) == (w.lower() in words), w
+
+
+def test_word_study_modules_never_import_the_facade():
+    """Queries take the engines: columns, hooks, probability and search import nothing of lexicon.py."""
+    import ast
+    from pathlib import Path
+
+    src = Path(S.__file__).parent
+    for name in ("columns", "hooks", "probability", "search"):
+        tree = ast.parse((src / f"{name}.py").read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                assert node.module not in ("lexicon", "lexigraph.lexicon"), (name, node.module)
+                assert not (node.level and node.module is None and any(a.name == "lexicon" for a in node.names)), name
+                assert not (node.module == "lexigraph" or (node.level and node.module is None)) or not any(
+                    a.name in ("Lexicon", "load", "open") for a in node.names), name
+            elif isinstance(node, ast.Import):
+                assert all(a.name != "lexigraph.lexicon" for a in node.names), name
 
 
 @given(st.lists(st.sampled_from(list("abc ()'\"-<>=?*[]^@#0123456789") + ["and ", "or ", "not ", "length ", "pattern ",

@@ -2,14 +2,15 @@
 
 Every column is computed once per length bucket, for all of its words in a
 few array passes, and kept in the store's cache: alphagrams (each row's tiles
-sorted), the number of anagrams, vowel and distinct-tile counts, point
-values, draw combinations and probability ranks. Batch membership of many
+sorted), the number of anagrams, vowel and distinct-tile counts (the
+columns of the tile set, draw combinations, probability ranks and point
+values, are in :mod:`lexigraph.probability`). Batch membership of many
 candidate rows (a word plus a hook tile, a prefix plus a word) is a binary
 search of the sorted bucket, one ``np.searchsorted`` call for all of them.
 
 >>> import lexigraph
 >>> lex = lexigraph.load(["care", "race", "acre", "cares", "scare"])
->>> store = store_of(lex)
+>>> store = lex.store
 >>> alphagram_rows(store, 4).tolist()[0]  # 'acre' -> a c e r, as codes
 [1, 2, 3, 4]
 >>> anagram_counts(store, 4).tolist()
@@ -24,13 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .lexicon import Lexicon
-    from .probability import TileSet
     from .store import Store
-
-def store_of(lex: "Lexicon") -> "Store":
-    """The store of ``lex`` (its length buckets and caches)."""
-    return lex.store
 
 
 def first_id(store: "Store", length: int) -> int:
@@ -188,48 +183,3 @@ def tile_counts(rows: np.ndarray, code: int) -> np.ndarray:
     """How many times tile ``code`` occurs in each row."""
     out: np.ndarray = (rows == code).sum(1, dtype=np.int64)
     return out
-
-
-def tile_set(store: "Store", tiles: Any = None) -> "TileSet":
-    """The tile set for ``store``'s words: its alphabet's, or ``tiles`` (a preset name, an alphabet file
-    or an :class:`~lexigraph.alphabet.Alphabet`) matched tile by label. A ``QueryError`` when there is none."""
-    from .alphabet import Alphabet
-    from .errors import AlphabetError, QueryError
-    from .probability import TileSet
-
-    def build() -> TileSet:
-        if tiles is None:
-            return TileSet.of(store.alphabet)
-        try:
-            source = Alphabet.load(tiles)
-        except AlphabetError as e:
-            raise QueryError(f"tile set: {e}") from None
-        return TileSet.of(store.alphabet, source)
-
-    key = tiles.name if isinstance(tiles, Alphabet) else tiles
-    return store.cached(("study", "tileset", key), build)
-
-
-def combinations(store: "Store", length: int, blanks: int = 2, bag: "TileSet | None" = None) -> np.ndarray:
-    """Draw combinations of every word of ``length`` tiles (see :mod:`lexigraph.probability`)."""
-    bag = bag or tile_set(store)
-    bag.check_blanks(blanks)
-    return store.cached(
-        ("study", "combos", bag.name, length, blanks), lambda: bag.combinations_column(store.rows(length), blanks)
-    )
-
-
-def probability_ranks(store: "Store", length: int, blanks: int = 2, bag: "TileSet | None" = None) -> np.ndarray:
-    """Probability rank of every word among the words of its length (1: most probable; ties share)."""
-    from .probability import competition_ranks
-
-    bag = bag or tile_set(store)
-    return store.cached(
-        ("study", "rank", bag.name, length, blanks), lambda: competition_ranks(combinations(store, length, blanks, bag))
-    )
-
-
-def point_values(store: "Store", length: int, bag: "TileSet | None" = None) -> np.ndarray:
-    """Point value of every word of ``length`` tiles."""
-    bag = bag or tile_set(store)
-    return store.cached(("study", "points", bag.name, length), lambda: bag.points_column(store.rows(length)))

@@ -14,7 +14,7 @@ membership test in the bucket one tile shorter. No word is probed alone.
 
 >>> import lexigraph
 >>> lex = lexigraph.load(["care", "scare", "cared", "cares", "carer", "ares", "car"])
->>> h = hooks(lex, "care")
+>>> h = hooks(lex.store, "care")
 >>> h.front, h.back, h.inner_back
 (('s',), ('d', 'r', 's'), True)
 >>> str(h)
@@ -28,10 +28,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .columns import SortedKeys, bucket_keys, contains_rows, first_id, keys, store_of
+from .columns import SortedKeys, bucket_keys, contains_rows, first_id, keys
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .lexicon import Lexicon
     from .store import Store
 
 INNER = "·"
@@ -135,17 +134,16 @@ def hooks_of_ids(store: "Store", ids: np.ndarray, lengths: np.ndarray, words: li
     return out  # type: ignore[return-value]
 
 
-def hooks_many(lex: "Lexicon", words: list[str]) -> list[Hooks]:
-    """:class:`Hooks` of many words (in the lexicon or not), a few array passes per length.
+def hooks_many(store: "Store", words: list[str]) -> list[Hooks]:
+    """:class:`Hooks` of many words (in the store or not), a few array passes per length.
 
-    A word that does not split into the lexicon's tiles has no hooks.
+    A word that does not split into the store's tiles has no hooks.
 
     >>> import lexigraph
-    >>> [str(h) for h in hooks_many(lexigraph.open(), ["care", "xu", "qi"])]
+    >>> [str(h) for h in hooks_many(lexigraph.open().store, ["care", "xu", "qi"])]
     ['s ·CARE· drstx', 'XU', 'QI']
     """
-    store = store_of(lex)
-    encoded = [lex.alphabet.encode(w) if isinstance(w, str) else None for w in words]
+    encoded = [store.alphabet.encode(w) if isinstance(w, str) else None for w in words]
     out: list[Hooks | None] = [None] * len(words)
     by_length: dict[int, list[int]] = {}
     for i, codes in enumerate(encoded):
@@ -161,26 +159,26 @@ def hooks_many(lex: "Lexicon", words: list[str]) -> list[Hooks]:
     return out  # type: ignore[return-value]
 
 
-def hooks(lex: "Lexicon", word: str) -> Hooks:
+def hooks(store: "Store", word: str) -> Hooks:
     """:class:`Hooks` of one word (see :meth:`lexigraph.Lexicon.hooks`)."""
     from .errors import QueryError
 
     if not isinstance(word, str):
         raise QueryError(f"hooks() needs a str, not {type(word).__name__}")
-    return hooks_many(lex, [word])[0]
+    return hooks_many(store, [word])[0]
 
 
-def hook_fields(lex: "Lexicon", words: list[str]) -> list[dict[str, Any]]:
+def hook_fields(store: "Store", words: list[str]) -> list[dict[str, Any]]:
     """The ``hooks`` field of result documents for ``words``, computed together.
 
     For commands that show hooks as a column (``search --hooks``; ``match`` and
     ``anagram`` can add the same): ``r["hooks"] = field`` for each result.
 
     >>> import lexigraph
-    >>> hook_fields(lexigraph.open(), ["care"])
+    >>> hook_fields(lexigraph.open().store, ["care"])
     [{'front': 's', 'back': 'drstx', 'inner_front': True, 'inner_back': True}]
     """
-    return [h.to_dict() for h in hooks_many(lex, words)]
+    return [h.to_dict() for h in hooks_many(store, words)]
 
 
 def hook_line(fields: "dict[str, Any]", word: str, width: int = 0) -> str:

@@ -522,7 +522,7 @@ class Lexicon(_Base):
         self._check_open()
         from .hooks import hooks
 
-        return hooks(self, word)
+        return hooks(self.store, word)
 
     def probability(self, word: str, *, blanks: int = 2, tiles: Any = None) -> "WordProbability":
         """Draw combinations, chance and probability rank of ``word`` with the tile set's bag.
@@ -537,7 +537,7 @@ class Lexicon(_Base):
         self._check_open()
         from .probability import word_probability
 
-        return word_probability(self, word, blanks=blanks, tiles=tiles)
+        return word_probability(self.store, self.probe, word, blanks=blanks, tiles=tiles)
 
     def search(self, query: "Query | str", *, sort: str = "alpha", offset: int = 0, limit: int | None = None,
                lists: "Mapping[str, Any] | None" = None, blanks: int = 2, tiles: Any = None) -> list[str]:
@@ -554,5 +554,5 @@ class Lexicon(_Base):
         self._check_open()
         from .search import search
 
-        return search(self, query, sort=sort, offset=offset, limit=limit, lists=lists,  # type: ignore[arg-type]
-                      blanks=blanks, tiles=tiles)
+        return search(self.store, self.graph, self.probe, query, sort=sort,  # type: ignore[arg-type]
+                      offset=offset, limit=limit, lists=lists, blanks=blanks, tiles=tiles, open_list=load)

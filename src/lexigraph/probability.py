@@ -41,10 +41,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .columns import first_id
 from .errors import QueryError
 
 if TYPE_CHECKING:  # pragma: no cover
     from .alphabet import Alphabet
+    from .probe import Probe
+    from .store import Store
 
 #: int64 holds every count below this; beyond it columns use Python integers.
 _INT64_SAFE = 2**62
@@ -187,6 +190,56 @@ def competition_ranks(values: np.ndarray) -> np.ndarray:
     return np.asarray(greater, np.int64) + 1
 
 
+# -- columns of a store's length buckets (cached in the store) ------------------------------
+
+
+def tile_set(store: "Store", tiles: Any = None) -> TileSet:
+    """The tile set for ``store``'s words: its alphabet's, or ``tiles`` (a preset name, an alphabet file
+    or an :class:`~lexigraph.alphabet.Alphabet`) matched tile by label. A ``QueryError`` when there is none.
+
+    >>> import lexigraph
+    >>> tile_set(lexigraph.load(["cat", "dog"]).store, "english").counts
+    (0, 9, 2, 4, 3, 8, 6)
+    """
+    from .alphabet import Alphabet
+    from .errors import AlphabetError
+
+    def build() -> TileSet:
+        if tiles is None:
+            return TileSet.of(store.alphabet)
+        try:
+            source = Alphabet.load(tiles)
+        except AlphabetError as e:
+            raise QueryError(f"tile set: {e}") from None
+        return TileSet.of(store.alphabet, source)
+
+    key = tiles.name if isinstance(tiles, Alphabet) else tiles
+    return store.cached(("study", "tileset", key), build)
+
+
+def combinations(store: "Store", length: int, blanks: int = 2, bag: TileSet | None = None) -> np.ndarray:
+    """Draw combinations of every word of ``length`` tiles (see :meth:`TileSet.combinations_column`)."""
+    bag = bag or tile_set(store)
+    bag.check_blanks(blanks)
+    return store.cached(
+        ("study", "combos", bag.name, length, blanks), lambda: bag.combinations_column(store.rows(length), blanks)
+    )
+
+
+def probability_ranks(store: "Store", length: int, blanks: int = 2, bag: TileSet | None = None) -> np.ndarray:
+    """Probability rank of every word among the words of its length (1: most probable; ties share)."""
+    bag = bag or tile_set(store)
+    return store.cached(
+        ("study", "rank", bag.name, length, blanks), lambda: competition_ranks(combinations(store, length, blanks, bag))
+    )
+
+
+def point_values(store: "Store", length: int, bag: TileSet | None = None) -> np.ndarray:
+    """Point value of every word of ``length`` tiles."""
+    bag = bag or tile_set(store)
+    return store.cached(("study", "points", bag.name, length), lambda: bag.points_column(store.rows(length)))
+
+
 @dataclass(frozen=True)
 class WordProbability:
     """How likely a word's tiles are to be drawn from a full bag.
@@ -218,21 +271,27 @@ class WordProbability:
         }
 
 
-def word_probability(lex: Any, word: str, *, blanks: int = 2, tiles: Any = None) -> WordProbability:
-    """See :meth:`lexigraph.Lexicon.probability`."""
-    from .columns import first_id, probability_ranks, store_of, tile_set
+def word_probability(store: "Store", probe: "Probe", word: str, *, blanks: int = 2,
+                     tiles: Any = None) -> WordProbability:
+    """Draw combinations, chance and probability rank of ``word`` among the words of ``store``
+    (``probe``: its exact lookup); see :meth:`lexigraph.Lexicon.probability`.
 
+    >>> import lexigraph
+    >>> lex = lexigraph.open()
+    >>> p = word_probability(lex.store, lex.probe, "retinas", blanks=0)
+    >>> p.combinations, p.rank
+    (839808, 11)
+    """
     if not isinstance(word, str):
         raise QueryError(f"probability() needs a str, not {type(word).__name__}")
-    store = store_of(lex)
     bag = tile_set(store, tiles)
     bag.check_blanks(blanks)
-    codes = bag.encode(word)
+    codes = bag.encode(word)  # the store's own tiles: the bag's alphabet is the store's
     if not codes:
         raise QueryError("probability() needs a word of at least one tile")
     rank = None
-    i = lex.word_id(word)
-    if i is not None:
+    i = probe.id_of_codes(codes)
+    if i >= 0:
         n = len(codes)
         rank = int(probability_ranks(store, n, blanks, bag)[i - first_id(store, n)])
     return WordProbability(

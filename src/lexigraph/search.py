@@ -30,18 +30,20 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Union
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, Union, runtime_checkable
 
 import numpy as np
 
 from . import columns
-from .columns import contains_rows, first_id, keys, store_of
+from .columns import contains_rows, first_id, keys
 from .errors import LexiconError, QueryError
+from .probability import point_values, probability_ranks, tile_set
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .lexicon import Lexicon
-    from .store import Store
     from .probability import TileSet
+    from .probe import Probe
+    from .store import Store
+    from .wordgraph import WordGraph
 
 MAX_EXPRESSION = 10_000
 MAX_CONDITIONS = 200
@@ -570,13 +572,41 @@ class _Rack:
         return sum(self.counts.values()) + self.blanks
 
 
-ListSource = Union["Lexicon", Iterable[str], str]
+@runtime_checkable
+class OpenList(Protocol):
+    """A word list already open for ``in NAME``: its engines (a :class:`lexigraph.Lexicon` is one)."""
+
+    @property
+    def store(self) -> "Store": ...
+
+    @property
+    def probe(self) -> "Probe": ...
+
+
+ListSource = Union[OpenList, Iterable[str], str]
+#: Opens an ``in NAME`` list given as words or a path (``lexigraph.load``).
+OpenListFunction = Callable[[Any], OpenList]
+
+
+def _contains(store: "Store", probe: "Probe") -> Callable[[Any], bool]:
+    """Membership of one word in ``store`` through ``probe``: what the C batch leaves undecided."""
+
+    def contains(word: Any) -> bool:
+        if not isinstance(word, str):
+            return False
+        key = store.alphabet.encode(word)
+        return key is not None and probe.id_of_codes(key) >= 0
+
+    return contains
 
 
 class _Evaluator:
-    def __init__(self, lex: "Lexicon", store: "Store", lists: Mapping[str, Any], blanks: int, tiles: Any) -> None:
-        self.lex = lex
+    def __init__(self, store: "Store", graph: "WordGraph", probe: "Probe", lists: Mapping[str, Any], blanks: int,
+                 tiles: Any, open_list: OpenListFunction | None) -> None:
         self.store = store
+        self.graph = graph
+        self.probe = probe
+        self.open_list = open_list
         self.lists = dict(lists)
         self.blanks = blanks
         self.tiles = tiles
@@ -588,7 +618,7 @@ class _Evaluator:
     # -- arguments -----------------------------------------------------------------
 
     def bag(self) -> "TileSet":
-        return columns.tile_set(self.store, self.tiles)
+        return tile_set(self.store, self.tiles)
 
     def codes(self, text: str, what: str) -> bytes:
         codes = self.store.alphabet.encode(text)
@@ -619,7 +649,7 @@ class _Evaluator:
             mode = "exact" if isinstance(q, Anagram) else "sub"
             lo, hi = self.span
             ids = np.sort(find_ids(self.store, rack, mode=mode, min_length=max(1, lo), max_length=hi,
-                                   graph=self.lex.graph, probe=self.lex.probe))
+                                   graph=self.graph, probe=self.probe))
             self.memo[key] = ids
         first = first_id(self.store, n)
         lo, hi = np.searchsorted(ids, [first, first + len(self.store.rows(n))])
@@ -638,17 +668,17 @@ class _Evaluator:
             return None
         return bytes(sorted(set(self.codes(text, "the hook tiles"))))
 
-    def other(self, name: str) -> "Lexicon":
+    def other(self, name: str) -> OpenList:
         key = ("list", name)
         if key not in self.memo:
-            from .lexicon import Lexicon, load
-
             source = self.lists.get(name, name)
-            if isinstance(source, Lexicon):
+            if isinstance(source, OpenList):
                 other = source
+            elif self.open_list is None:
+                raise QueryError(f"in {name}: no way to open lists was given (open_list)")
             else:
                 try:
-                    other = load(source)
+                    other = self.open_list(source)
                 except LexiconError as e:
                     raise QueryError(f"in {name}: {e}") from None
                 except OSError as e:
@@ -843,8 +873,8 @@ class _Evaluator:
         if isinstance(q, Anagrams):
             return columns.anagram_counts(store, n)
         if isinstance(q, Points):
-            return columns.point_values(store, n, self.bag())
-        return columns.probability_ranks(store, n, self.blanks, self.bag())
+            return point_values(store, n, self.bag())
+        return probability_ranks(store, n, self.blanks, self.bag())
 
     def hook_mask(self, q: "FrontHook | BackHook", n: int, idx: np.ndarray) -> np.ndarray:
         store = self.store
@@ -873,9 +903,11 @@ class _Evaluator:
             ok[todo] = contains_rows(store, cand[todo])
         return ok
 
-    def in_list_mask(self, other: "Lexicon", n: int, idx: np.ndarray) -> np.ndarray:
+    def in_list_mask(self, other: OpenList, n: int, idx: np.ndarray) -> np.ndarray:
+        from .batch import check_many
+
         store = self.store
-        other_store = store_of(other) if other is not self.lex else store
+        other_store, other_probe = other.store, other.probe
         if other_store.alphabet.labels == store.alphabet.labels:
             if n not in other_store.lengths:
                 return np.zeros(len(idx), bool)
@@ -884,7 +916,7 @@ class _Evaluator:
                 return theirs.contains_keys(mine.keys[idx])
             return contains_rows(other_store, np.ascontiguousarray(store.rows(n)[idx]))
         words = store.words_of_ids(first_id(store, n) + idx)
-        return np.asarray(other.check_many(words), bool)
+        return np.asarray(check_many(other_store, other_probe, words, _contains(other_store, other_probe)), bool)
 
     def pattern_rows(self, cells: Cells, n: int, idx: np.ndarray) -> np.ndarray:
         """The subset of ``idx`` matching the pattern: a run of single tiles at the start narrows
@@ -987,7 +1019,9 @@ def as_query(query: "Query | str") -> Query:
 
 
 def search_ids(
-    lex: "Lexicon",
+    store: "Store",
+    graph: "WordGraph",
+    probe: "Probe",
     query: "Query | str",
     *,
     sort: Sort = "alpha",
@@ -997,16 +1031,25 @@ def search_ids(
     lists: Mapping[str, ListSource] | None = None,
     blanks: int = 2,
     tiles: Any = None,
+    open_list: OpenListFunction | None = None,
 ) -> Found:
-    """Evaluate a search: matching word ids, sorted (and grouped by alphagram), paged."""
+    """Evaluate a search over the engines of one lexicon: matching word ids, sorted (and grouped by
+    alphagram), paged. ``open_list`` opens an ``in NAME`` list given as words or a path (pass
+    ``lexigraph.load``); a list given already open (with ``store`` and ``probe``) is used as it is.
+
+    >>> import lexigraph
+    >>> lex = lexigraph.open()
+    >>> found = search_ids(lex.store, lex.graph, lex.probe, "length 2 and contains x", limit=2)
+    >>> lex.store.words_of_ids(found.ids), found.total
+    (['ax', 'ex'], 5)
+    """
     q = as_query(query)
     if sort not in SORTS:
         raise QueryError(f"unknown sort {sort!r}; use {', '.join(SORTS)}")
     for name, v in (("offset", offset), ("limit", limit)):
         if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
             raise QueryError(f"{name} must be a non-negative integer")
-    store = store_of(lex)
-    ev = _Evaluator(lex, store, lists or {}, blanks, tiles)
+    ev = _Evaluator(store, graph, probe, lists or {}, blanks, tiles, open_list)
     if sort == "probability":
         ev.bag().check_blanks(blanks)
     ev.validate(q)
@@ -1021,7 +1064,7 @@ def search_ids(
         id_parts.append(first_id(store, n) + rows)
         len_parts.append(np.full(len(rows), n, np.int64))
         if sort == "probability":
-            rank_parts.append(columns.probability_ranks(store, n, blanks, ev.bag())[rows])
+            rank_parts.append(probability_ranks(store, n, blanks, ev.bag())[rows])
         if group:
             group_parts.append(columns.alphagram_groups(store, n)[0][rows])
     if not id_parts:
@@ -1075,7 +1118,9 @@ def _order(store: "Store", ids: np.ndarray, lens: np.ndarray, sort: str, ranks: 
 
 
 def search(
-    lex: "Lexicon",
+    store: "Store",
+    graph: "WordGraph",
+    probe: "Probe",
     query: "Query | str",
     *,
     sort: Sort = "alpha",
@@ -1084,10 +1129,12 @@ def search(
     lists: Mapping[str, ListSource] | None = None,
     blanks: int = 2,
     tiles: Any = None,
+    open_list: OpenListFunction | None = None,
 ) -> list[str]:
-    """Words matching a search (see :meth:`lexigraph.Lexicon.search`)."""
-    found = search_ids(lex, query, sort=sort, offset=offset, limit=limit, lists=lists, blanks=blanks, tiles=tiles)
-    return store_of(lex).words_of_ids(found.ids)
+    """Words matching a search (see :meth:`lexigraph.Lexicon.search` and :func:`search_ids`)."""
+    found = search_ids(store, graph, probe, query, sort=sort, offset=offset, limit=limit, lists=lists,
+                       blanks=blanks, tiles=tiles, open_list=open_list)
+    return store.words_of_ids(found.ids)
 
 
 Evaluate = Callable[[Query, int, np.ndarray], np.ndarray]

@@ -16,7 +16,7 @@ def _add_hooks(lex: "Lexicon", results: list[dict[str, Any]]) -> None:
     """Give each result a ``hooks`` field (its word's hooks, all computed together)."""
     from ..hooks import hook_fields  # numpy and the columns: only when asked for
 
-    for r, fields in zip(results, hook_fields(lex, [r["word"] for r in results])):
+    for r, fields in zip(results, hook_fields(lex.store, [r["word"] for r in results])):
         r["hooks"] = fields
 
 

@@ -47,14 +47,14 @@ def details(lex: "Lexicon", ids: Any, lengths: Any, *, blanks: int = 2, tiles: A
     lexicon has a tile set, probability rank, combinations and points; hooks on request."""
     import numpy as np
 
-    from .. import columns
+    from .. import columns, probability
     from ..errors import QueryError
     from ..hooks import hooks_of_ids
 
-    store = columns.store_of(lex)
+    store = lex.store
     words = store.words_of_ids(ids)
     try:
-        bag = columns.tile_set(store, tiles)
+        bag = probability.tile_set(store, tiles)
     except QueryError:
         bag = None
     out: list[dict[str, Any]] = []
@@ -76,10 +76,10 @@ def details(lex: "Lexicon", ids: Any, lengths: Any, *, blanks: int = 2, tiles: A
             "alphagram": [decode(r) for r in map(bytes, alpha)],
         }
         if bag is not None:
-            per["probability_rank"] = columns.probability_ranks(store, n, blanks, bag)[rows].tolist()
-            per["combinations"] = [int(c) for c in columns.combinations(store, n, blanks, bag)[rows]]
+            per["probability_rank"] = probability.probability_ranks(store, n, blanks, bag)[rows].tolist()
+            per["combinations"] = [int(c) for c in probability.combinations(store, n, blanks, bag)[rows]]
             if bag.points is not None:
-                per["points"] = columns.point_values(store, n, bag)[rows].tolist()
+                per["points"] = probability.point_values(store, n, bag)[rows].tolist()
         for k, vs in per.items():
             for i, v in zip(at.tolist(), vs):
                 values[k][i] = v
@@ -96,6 +96,7 @@ def details(lex: "Lexicon", ids: Any, lengths: Any, *, blanks: int = 2, tiles: A
 
 def _run_search(ctx: Context, p: Mapping[str, Any]) -> Document:
     from ..errors import QueryError
+    from ..lexicon import load
     from ..search import SORTS, Sort, as_query, search_ids
 
     lex = ctx.lexicon()
@@ -109,8 +110,9 @@ def _run_search(ctx: Context, p: Mapping[str, Any]) -> Document:
     blanks = p.get("blanks", 2)
     blanks = 2 if blanks is None else blanks
     found = search_ids(
-        lex, query, sort=cast("Sort", sort), group=bool(p.get("group")), offset=p.get("offset") or 0, limit=limit,
-        lists=_lists(p.get("lists")), blanks=blanks, tiles=p.get("tiles"),
+        lex.store, lex.graph, lex.probe, query, sort=cast("Sort", sort), group=bool(p.get("group")),
+        offset=p.get("offset") or 0, limit=limit, lists=_lists(p.get("lists")), blanks=blanks, tiles=p.get("tiles"),
+        open_list=load,
     )
     try:
         results = details(lex, found.ids, found.lengths, blanks=blanks, tiles=p.get("tiles"), hooks=bool(p.get("hooks")))
@@ -178,7 +180,7 @@ def _run_hooks(ctx: Context, p: Mapping[str, Any]) -> Document:
         raise QueryError("hooks: give at least one word")
     valid = lex.check_many(words).tolist()
     results = []
-    for h, ok in zip(hooks_many(lex, words), valid):
+    for h, ok in zip(hooks_many(lex.store, words), valid):
         results.append({"word": h.word, "valid": bool(ok), **h.to_dict()})
     return {"command": "hooks", "lexicon": _name(lex), "results": results, "count": len(results)}
 
