@@ -553,6 +553,33 @@ def test_diff_and_info_name_served_lexicons_only(lexfile):
         assert c.get("/api/build").status_code == 404 and c.get("/api/export").status_code == 404
 
 
+def test_no_request_reads_a_file_of_the_host(lexfile, tmp_path):
+    """Lists named by a search, tile sets and games are the server's lexicons and presets, never its files."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("hushhush\nquietly\n")
+    toml = tmp_path / "game.toml"
+    toml.write_text("name = 'x'\n")
+    app = create_app([("small", str(lexfile)), ("enable", None)])
+    with TestClient(app) as c:
+        for path, params in [
+            ("/api/search", {"expression": f"length 3 and not in {secret}"}),
+            ("/api/search", {"expression": "length 3", "tiles": str(secret)}),
+            ("/api/probability", {"words": "cat", "tiles": str(secret)}),
+            ("/api/moves", {"position": "empty", "rack": "AEINRST", "game": str(toml)}),
+            ("/api/score", {"position": "empty", "move": "8H CAT", "game": str(toml)}),
+        ]:
+            r = c.get(path, params=params)
+            assert r.status_code in (400, 404), (path, params, r.status_code)
+            text = r.text
+            assert "hushhush" not in text and "quietly" not in text
+            assert r.json()["error"]["message"].count("\n") == 0
+        # served names and presets still work
+        doc = c.get("/api/search", params={"expression": "length 3 and not in enable", "lexicon": "small"}).json()
+        assert doc["count"] == len([w for w in WORDS if len(w) == 3 and w not in lexigraph.open()])
+        assert c.get("/api/probability", params={"words": "cat", "tiles": "english"}).status_code == 200
+        assert c.get("/api/moves", params={"position": "empty", "rack": "CAT", "game": "scrabble"}).status_code == 200
+
+
 def test_lexigraph_serve_runs_and_answers(tmp_path):
     import socket
     import subprocess

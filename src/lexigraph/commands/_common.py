@@ -23,6 +23,25 @@ def esc(text: str) -> str:
     return text.translate(_CONTROL)
 
 
+def preset_or_file(ctx: Context, value: Any, presets: Iterable[str], what: str) -> Any:
+    """``value`` as given, unless it would name a file where the context reads none (the server).
+
+    Tile sets and games are presets or files of the host; a server offers
+    the presets only, so that a request cannot make it read its own files.
+
+    >>> preset_or_file(Context(options={"files": False}), "english", ("english",), "tiles")
+    'english'
+    >>> preset_or_file(Context(options={"files": False}), "/etc/hosts", ("english",), "tiles")
+    Traceback (most recent call last):
+    ...
+    lexigraph.errors.QueryError: tiles '/etc/hosts': this server takes a preset (english), not a file
+    """
+    names = tuple(presets)
+    if value is None or ctx.options.get("files", True) or value in names:
+        return value
+    raise QueryError(f"{what} {str(value)[:200]!r}: this server takes a preset ({', '.join(names)}), not a file")
+
+
 def lexicon_name(lex: "Lexicon") -> str:
     """The name a document gives the lexicon it answered from."""
     name = lex.info.get("name")

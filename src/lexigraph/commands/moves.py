@@ -46,10 +46,11 @@ def _read(ctx: Context, spec: str, what: str) -> str:
     return spec
 
 
-def _game(params: Mapping[str, Any], lex: Any) -> Any:
-    from ..game import Game
+def _game(ctx: Context, params: Mapping[str, Any], lex: Any) -> Any:
+    from ..game import PRESETS, Game
+    from ._common import preset_or_file
 
-    game = Game.load(params.get("game") or "scrabble")
+    game = Game.load(preset_or_file(ctx, params.get("game") or "scrabble", PRESETS, "game"))
     return game.with_alphabet(lex.alphabet) if game.alphabet.labels != lex.alphabet.labels else game
 
 
@@ -89,7 +90,7 @@ def _run_moves(ctx: Context, params: Mapping[str, Any]) -> Document:
     from ..movegen import board_phonies, generate
 
     lex = ctx.lexicon()
-    game = _game(params, lex)
+    game = _game(ctx, params, lex)
     pos = _position(ctx, params, game)
     rack = params.get("rack")
     if rack is not None:
@@ -143,7 +144,7 @@ def _run_score(ctx: Context, params: Mapping[str, Any]) -> Document:
     from ..movegen import IllegalPlay, score_play
 
     lex = ctx.lexicon()
-    game = _game(params, lex)
+    game = _game(ctx, params, lex)
     pos = _position(ctx, params, game)
     play = params.get("move")
     if not play:
@@ -194,7 +195,7 @@ def _run_analyze(ctx: Context, params: Mapping[str, Any]) -> Document:
     from ..gcg import analyze, read_gcg
 
     lex = ctx.lexicon()
-    game = _game(params, lex)
+    game = _game(ctx, params, lex)
     spec = params.get("gcg")
     if not spec:
         raise GameError("give a GCG file")

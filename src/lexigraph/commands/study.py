@@ -95,9 +95,10 @@ def details(lex: "Lexicon", ids: Any, lengths: Any, *, blanks: int = 2, tiles: A
 
 
 def _run_search(ctx: Context, p: Mapping[str, Any]) -> Document:
+    from ..alphabet import PRESETS
     from ..errors import QueryError
-    from ..lexicon import load
     from ..search import SORTS, Sort, as_query, search_ids
+    from ._common import preset_or_file
 
     lex = ctx.lexicon()
     query = as_query(p["expression"])
@@ -109,13 +110,14 @@ def _run_search(ctx: Context, p: Mapping[str, Any]) -> Document:
         raise QueryError(f"unknown sort {sort!r}; use {', '.join(SORTS)}")
     blanks = p.get("blanks", 2)
     blanks = 2 if blanks is None else blanks
+    tiles = preset_or_file(ctx, p.get("tiles"), PRESETS, "tiles")
     found = search_ids(
         lex.store, lex.graph, lex.probe, query, sort=cast("Sort", sort), group=bool(p.get("group")),
-        offset=p.get("offset") or 0, limit=limit, lists=_lists(p.get("lists")), blanks=blanks, tiles=p.get("tiles"),
-        open_list=load,
+        offset=p.get("offset") or 0, limit=limit, lists=_lists(p.get("lists")), blanks=blanks, tiles=tiles,
+        open_list=ctx.open,  # 'in NAME': on the server, only the lexicons it serves
     )
     try:
-        results = details(lex, found.ids, found.lengths, blanks=blanks, tiles=p.get("tiles"), hooks=bool(p.get("hooks")))
+        results = details(lex, found.ids, found.lengths, blanks=blanks, tiles=tiles, hooks=bool(p.get("hooks")))
     except QueryError:  # pragma: no cover - tile-set problems were reported by the search
         raise
     if found.groups is not None:
@@ -203,7 +205,9 @@ HOOKS = Command(
 
 
 def _run_probability(ctx: Context, p: Mapping[str, Any]) -> Document:
+    from ..alphabet import PRESETS
     from ..errors import QueryError
+    from ._common import preset_or_file
 
     lex = ctx.lexicon()
     words = list(p.get("words") or [])
@@ -211,7 +215,8 @@ def _run_probability(ctx: Context, p: Mapping[str, Any]) -> Document:
         raise QueryError("probability: give at least one word")
     blanks = p.get("blanks", 2)
     blanks = 2 if blanks is None else blanks
-    results = [lex.probability(w, blanks=blanks, tiles=p.get("tiles")).to_dict() for w in words]
+    tiles = preset_or_file(ctx, p.get("tiles"), PRESETS, "tiles")
+    results = [lex.probability(w, blanks=blanks, tiles=tiles).to_dict() for w in words]
     return {"command": "probability", "lexicon": _name(lex), "results": results, "count": len(results)}
 
 
