@@ -263,3 +263,13 @@ def test_vectorised_normalisation_is_the_loops(words, low, high):
         assert fast == loop
         return
     assert (fast.keys, fast.report.to_dict(), fast.alphabet) == (loop.keys, loop.report.to_dict(), loop.alphabet)
+
+
+def test_the_version_is_the_one_pyproject_declares():
+    import tomllib
+    from pathlib import Path
+
+    pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+    declared = tomllib.loads(pyproject.read_text("utf-8"))["project"]["version"]
+    assert lexigraph.__version__ == declared
+    assert lexigraph.buildinfo.__version__ == declared

@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from . import __version__, fileformat, graph, hashindex, wordgraph
+from . import fileformat, graph, hashindex, wordgraph
 from .alphabet import Alphabet
-from .buildinfo import c_module
+from .buildinfo import __version__, c_module
 from .errors import BuildError
 from .normalize import Reject, Report, WordSet, normalize
 from .sources import Source, read, source_name

@@ -12,7 +12,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from . import __version__
+#: This release of lexigraph (``lexigraph.__version__``; pyproject.toml says the same).
+__version__ = "0.1.0"
 
 #: The C extension modules lexigraph knows of; each has a pure-Python twin.
 KNOWN = ("_speedups", "_movegen", "_fill", "_build")

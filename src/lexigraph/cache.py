@@ -20,7 +20,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import __version__
+from .buildinfo import __version__
 from .errors import FileFormatError
 from .fileformat import is_lexicon_file
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 
-from . import __version__
+from .buildinfo import __version__
 
 
 def _esc(text: str) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .. import __version__
+from ..buildinfo import __version__
 from ..commands import Command
 from ..commands import Param
 from .params import http_params, json_schema
