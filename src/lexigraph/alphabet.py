@@ -29,15 +29,14 @@ Alphabet files are TOML (see ``docs/alphabets.md``)::
 from __future__ import annotations
 
 import re
-import tomllib
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from .errors import AlphabetError
+from .presets import parse_toml, read_preset, read_spec
 
 MAX_TILES = 255
 #: Characters with a meaning in racks and patterns; never part of a tile label.
@@ -266,9 +265,7 @@ class Alphabet:
         >>> Alphabet.preset("catalan").split("col.lecció")
         ['c', 'o', 'l·l', 'e', 'c', 'c', 'i', 'o']
         """
-        if name not in PRESETS:
-            raise AlphabetError(f"no alphabet preset {name!r}; presets: {', '.join(PRESETS)}")
-        text = resources.files("lexigraph").joinpath("alphabets").joinpath(f"{name}.toml").read_text("utf-8")
+        text = read_preset(name, kind="alphabet", folder="alphabets", presets=PRESETS, error=AlphabetError)
         return cls.from_toml(text, origin=f"preset {name}")
 
     @classmethod
@@ -276,25 +273,12 @@ class Alphabet:
         """A preset by name, or an alphabet file (TOML) by path."""
         if isinstance(spec, Alphabet):
             return spec
-        spec_s = str(spec)
-        if spec_s in PRESETS:
-            return cls.preset(spec_s)
-        path = Path(spec_s)
-        try:
-            text = path.read_text("utf-8")
-        except FileNotFoundError:
-            raise AlphabetError(f"no alphabet preset or file {spec_s!r}; presets: {', '.join(PRESETS)}") from None
-        except (OSError, UnicodeDecodeError) as e:
-            raise AlphabetError(f"cannot read alphabet file {spec_s}: {e}") from None
-        return cls.from_toml(text, origin=spec_s)
+        text, origin = read_spec(str(spec), kind="alphabet", folder="alphabets", presets=PRESETS, error=AlphabetError)
+        return cls.from_toml(text, origin=origin)
 
     @classmethod
     def from_toml(cls, text: str, *, origin: str = "alphabet") -> "Alphabet":
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
-            raise AlphabetError(f"{origin}: not valid TOML: {e}") from None
-        return cls.from_dict(data, origin=origin)
+        return cls.from_dict(parse_toml(text, origin=origin, error=AlphabetError), origin=origin)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, origin: str = "alphabet", strict: bool = False) -> "Alphabet":

@@ -18,14 +18,13 @@ from the alphabet preset the game names unless the file lists its own.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping
 
 from .alphabet import Alphabet
 from .errors import LexiconError, QueryError
+from .presets import parse_toml, read_preset, read_spec
 
 PRESETS = ("scrabble", "super")
 
@@ -110,9 +109,7 @@ class Game:
     @classmethod
     def preset(cls, name: str) -> "Game":
         """A built-in game: ``scrabble`` or ``super``."""
-        if name not in PRESETS:
-            raise GameError(f"no game preset {name!r}; presets: {', '.join(PRESETS)}")
-        text = resources.files("lexigraph").joinpath("games").joinpath(f"{name}.toml").read_text("utf-8")
+        text = read_preset(name, kind="game", folder="games", presets=PRESETS, error=GameError)
         return cls.from_toml(text, origin=f"preset {name}")
 
     @classmethod
@@ -120,24 +117,12 @@ class Game:
         """A preset by name or a game file (TOML) by path."""
         if isinstance(spec, Game):
             return spec
-        s = str(spec)
-        if s in PRESETS:
-            return cls.preset(s)
-        try:
-            text = Path(s).read_text("utf-8")
-        except FileNotFoundError:
-            raise GameError(f"no game preset or file {s!r}; presets: {', '.join(PRESETS)}") from None
-        except (OSError, UnicodeDecodeError) as e:
-            raise GameError(f"cannot read game file {s}: {e}") from None
-        return cls.from_toml(text, origin=s)
+        text, origin = read_spec(str(spec), kind="game", folder="games", presets=PRESETS, error=GameError)
+        return cls.from_toml(text, origin=origin)
 
     @classmethod
     def from_toml(cls, text: str, *, origin: str = "game") -> "Game":
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
-            raise GameError(f"{origin}: not valid TOML: {e}") from None
-        return cls.from_dict(data, origin=origin)
+        return cls.from_dict(parse_toml(text, origin=origin, error=GameError), origin=origin)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, origin: str = "game", alphabet: Alphabet | None = None) -> "Game":
