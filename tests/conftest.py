@@ -47,3 +47,43 @@ def enable() -> lexigraph.Lexicon:
 def shared():
     """A function: the path of a file in ../shared/data, or skip the test."""
     return shared_file
+
+
+def _shell_commands(example: str) -> list[list[str]]:
+    """The simple commands of a shell line, split at |, &&, ;, and with redirections dropped."""
+    import shlex
+
+    lexer = shlex.shlex(example, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    out: list[list[str]] = []
+    current: list[str] = []
+    skip = False
+    for token in lexer:
+        if skip:
+            skip = False
+            continue
+        if token in ("|", "&&", ";", "||"):
+            out.append(current)
+            current = []
+        elif token in (">", ">>", "<", "2>"):
+            skip = True
+        else:
+            current.append(token)
+    out.append(current)
+    return [c for c in out if c]
+
+
+def _example_argvs(cmd: object, skip_substitutions: bool = False) -> list[list[str]]:
+    argvs = []
+    for example in getattr(cmd, "examples"):
+        if skip_substitutions and "$(" in example:
+            continue
+        argvs += [argv[1:] for argv in _shell_commands(example) if argv[0] == "lexigraph"]
+    return argvs
+
+
+@pytest.fixture(scope="session")
+def example_argvs():
+    """``example_argvs(cmd)``: the arguments of each ``lexigraph`` command line in a command's examples
+    (shell pipes and redirections aside; ``skip_substitutions`` leaves out lines with ``$(...)``)."""
+    return _example_argvs

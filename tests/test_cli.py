@@ -168,37 +168,13 @@ def test_every_argument_has_help_and_every_command_examples():
         assert all(e.startswith("lexigraph ") or "| lexigraph" in e for e in cmd.examples), cmd.name
 
 
-def shell_commands(example):
-    """The simple commands of a shell line, split at |, &&, ;, and with redirections dropped."""
-    import shlex
-
-    lexer = shlex.shlex(example, posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
-    out, current, skip = [], [], False
-    for token in lexer:
-        if skip:
-            skip = False
-            continue
-        if token in ("|", "&&", ";", "||"):
-            out.append(current)
-            current = []
-        elif token in (">", ">>", "<", "2>"):
-            skip = True
-        else:
-            current.append(token)
-    out.append(current)
-    return [c for c in out if c]
-
-
-def test_every_example_parses():
+def test_every_example_parses(example_argvs):
     """The examples each command shows are valid command lines (shell pipes and redirections aside)."""
     from lexigraph.cli import build_parser
     from lexigraph.commands import all_commands
 
     parser = build_parser()
     for cmd in all_commands():
-        for example in cmd.examples:
-            for argv in shell_commands(example):
-                if argv[0] == "lexigraph":
-                    args = parser.parse_args(argv[1:])
-                    assert args.command == cmd.name, example
+        for argv in example_argvs(cmd):
+            args = parser.parse_args(argv)
+            assert args.command == cmd.name, argv

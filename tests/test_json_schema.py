@@ -77,37 +77,6 @@ def files(tmp_path):
     }
 
 
-def shell_commands(example):
-    """The simple commands of a shell line, split at |, &&, ;, and with redirections dropped."""
-    import shlex
-
-    lexer = shlex.shlex(example, posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
-    out, current, skip = [], [], False
-    for token in lexer:
-        if skip:
-            skip = False
-            continue
-        if token in ("|", "&&", ";", "||"):
-            out.append(current)
-            current = []
-        elif token in (">", ">>", "<", "2>"):
-            skip = True
-        else:
-            current.append(token)
-    out.append(current)
-    return [c for c in out if c]
-
-
-def _example_argvs(cmd):
-    for example in cmd.examples:
-        if "$(" in example:
-            continue
-        for argv in shell_commands(example):
-            if argv[0] == "lexigraph":
-                yield [a for a in argv[1:] if a not in ("--json", "--jsonl")]
-
-
 @pytest.mark.parametrize("name", sorted(COMMANDS))
 def test_every_command_has_a_valid_schema(name):
     assert (SCHEMAS / f"{name}.json").exists(), f"docs/schema/{name}.json is missing"
@@ -115,7 +84,7 @@ def test_every_command_has_a_valid_schema(name):
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
-def test_output_validates(name, capsys, files, tmp_path, monkeypatch):
+def test_output_validates(name, capsys, files, tmp_path, monkeypatch, example_argvs):
     v = validator(name)
     envelope = validator("envelope")
     case = CASES.get(name)
@@ -123,7 +92,8 @@ def test_output_validates(name, capsys, files, tmp_path, monkeypatch):
     if argvs is None:
         monkeypatch.chdir(tmp_path)
         argvs = []
-        for argv in _example_argvs(COMMANDS[name]):
+        for argv in example_argvs(COMMANDS[name], skip_substitutions=True):
+            argv = [a for a in argv if a not in ("--json", "--jsonl")]
             code = main([*argv, "--json"])
             capsys.readouterr()
             if code in (0, 1):
