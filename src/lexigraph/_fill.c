@@ -30,6 +30,39 @@ static int get(PyObject *obj, Py_buffer *view, int writable, const char *what) {
 static int32_t *scratch = NULL;
 static Py_ssize_t scratch_cap = 0;
 
+/* Keep the candidate rows (`n` row numbers of a bucket of `count` rows, `width` tiles each) whose
+ * tiles at the `n_check` positions `pos` fit the masks `m`, in order, into `out`; OR each kept row's
+ * tiles into `seen` (zeroed by the caller) until every position has seen every tile its mask allows,
+ * after which the masks it gives are final. Returns how many were kept, or -1 for a row number
+ * outside the bucket. */
+static Py_ssize_t
+keep_fitting(const unsigned char *r, Py_ssize_t count, Py_ssize_t width, const int32_t *in, Py_ssize_t n,
+             const unsigned char *pos, Py_ssize_t n_check, const uint64_t *m, uint64_t *seen, int32_t *out)
+{
+    Py_ssize_t kept = 0, unsat = width;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int32_t row = in[i];
+        if (row < 0 || row >= count)
+            return -1;
+        const unsigned char *w = r + (Py_ssize_t)row * width;
+        Py_ssize_t j = 0;
+        for (; j < n_check; j++) {
+            unsigned c = w[pos[j]];
+            if (c > 63 || !((m[pos[j]] >> c) & 1u)) break;
+        }
+        if (j < n_check) continue;
+        out[kept++] = row;
+        if (unsat) {
+            unsat = 0;
+            for (j = 0; j < width; j++) {
+                seen[j] |= (uint64_t)1 << (w[j] & 63);
+                unsat += seen[j] != m[j];
+            }
+        }
+    }
+    return kept;
+}
+
 static PyObject *filter_rows(PyObject *self, PyObject *args) {
     PyObject *o_rows, *o_idx, *o_masks, *o_check;
     Py_ssize_t width;
@@ -81,33 +114,10 @@ static PyObject *filter_rows(PyObject *self, PyObject *args) {
         scratch_cap = n;
     }
     {
-        const unsigned char *r = (const unsigned char *)rows.buf;
-        const int32_t *in = (const int32_t *)idx.buf;
-        int32_t *o = scratch;
-        Py_ssize_t kept = 0, unsat = width;
-        int bad = 0;
         memset(seen, 0, sizeof(seen));
-        for (Py_ssize_t i = 0; i < n; i++) {
-            int32_t row = in[i];
-            if (row < 0 || row >= count) { bad = 1; break; }
-            const unsigned char *w = r + (Py_ssize_t)row * width;
-            Py_ssize_t j = 0;
-            for (; j < n_check; j++) {
-                unsigned c = w[pos[j]];
-                if (c > 63 || !((m[pos[j]] >> c) & 1u)) break;
-            }
-            if (j < n_check) continue;
-            o[kept++] = row;
-            /* Once every position has seen every tile its mask allows, the used masks are final. */
-            if (unsat) {
-                unsat = 0;
-                for (j = 0; j < width; j++) {
-                    seen[j] |= (uint64_t)1 << (w[j] & 63);
-                    unsat += seen[j] != m[j];
-                }
-            }
-        }
-        if (bad) {
+        Py_ssize_t kept = keep_fitting((const unsigned char *)rows.buf, count, width, (const int32_t *)idx.buf, n,
+                                       pos, n_check, m, seen, scratch);
+        if (kept < 0) {
             PyErr_SetString(PyExc_IndexError, "filter_rows: a candidate row lies outside the bucket");
             goto done;
         }
@@ -460,31 +470,10 @@ static PyObject *prop_propagate(Propagator *self, PyObject *args) {
             scratch = grown;
             scratch_cap = n;
         }
-        const unsigned char *r = (const unsigned char *)self->rows[si].buf;
-        Py_ssize_t count = self->rows[si].len / width, kept = 0, unsat = width;
-        const int32_t *in = (const int32_t *)cb.buf;
-        int bad = 0;
-        for (Py_ssize_t i = 0; i < n; i++) {
-            int32_t row = in[i];
-            if (row < 0 || row >= count) { bad = 1; break; }
-            const unsigned char *w = r + (Py_ssize_t)row * width;
-            Py_ssize_t j = 0;
-            for (; j < n_check; j++) {
-                unsigned c = w[posn[j]];
-                if (c > 63 || !((m[posn[j]] >> c) & 1u)) break;
-            }
-            if (j < n_check) continue;
-            scratch[kept++] = row;
-            if (unsat) {
-                unsat = 0;
-                for (j = 0; j < width; j++) {
-                    seen[j] |= (uint64_t)1 << (w[j] & 63);
-                    unsat += seen[j] != m[j];
-                }
-            }
-        }
+        Py_ssize_t kept = keep_fitting((const unsigned char *)self->rows[si].buf, self->rows[si].len / width, width,
+                                       (const int32_t *)cb.buf, n, posn, n_check, m, seen, scratch);
         PyBuffer_Release(&cb);
-        if (bad) { PyErr_SetString(PyExc_IndexError, "propagate: a candidate row lies outside the bucket"); error = 1; break; }
+        if (kept < 0) { PyErr_SetString(PyExc_IndexError, "propagate: a candidate row lies outside the bucket"); error = 1; break; }
         if (kept == 0) { result = si; break; }
         if (kept < n) {
             if (set_cand(self, cand, si, scratch, kept) < 0) { error = 1; break; }
