@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+import lexigraph
 from lexigraph import builder, fileformat
 from lexigraph import normalize as N
 from lexigraph.alphabet import Alphabet
@@ -256,3 +257,23 @@ def test_gzip_and_encodings_give_what_the_loop_gives(data: bytes, encoding: str 
         return
     assert (raw.ascii_data is not None) == (encoding != "latin-1" and data.isascii() and b";" not in data
                                             and b"\0" not in data)
+
+
+def test_a_nul_anywhere_in_an_ascii_list_is_reported_not_raised(tmp_path):
+    """A NUL past the first 64 KiB: the list still builds, the line skipped as the loop says."""
+    path = tmp_path / "late-nul.txt"
+    path.write_bytes(b"cat\n" * 20000 + b"dog\nd\x00g\n")
+    result = lexigraph.build(path, tmp_path / "late-nul.lex")
+    assert result.report.kept == 2 and result.report.skipped["control characters"] == 1
+    assert result.report.duplicates == 19999
+
+
+def test_lists_edited_in_place_after_reading_are_what_is_built():
+    raw = read(io.BytesIO(b"cat\ndog\n"))
+    raw.words.append("emu")
+    raw.words[0] = "cow"
+    raw.line_numbers.append(3)
+    raw.raw_lines[0] = "cow"
+    raw.raw_lines.append("emu")
+    ws = N.normalize(raw)
+    assert [ws.alphabet.decode(k) for k in ws.keys] == ["cow", "dog", "emu"]

@@ -50,7 +50,9 @@ class RawWords:
     A plain ASCII list read from bytes (:meth:`from_ascii`) keeps them in
     ``ascii_data`` and splits them into lines only when ``words``,
     ``line_numbers``, ``raw_lines`` or ``lines`` is first read, so a build
-    that takes the whole text at once never makes a string per line.
+    that takes the whole text at once never makes a string per line. Once
+    ``words``, ``line_numbers`` or ``raw_lines`` is handed out (the caller
+    may edit it), ``ascii_data`` is dropped.
 
     >>> raw = RawWords.from_ascii(b"cat\\r\\n\\n dog\\n", "<w>")
     >>> raw.kind, raw.words, raw.line_numbers, raw.lines
@@ -92,8 +94,15 @@ class RawWords:
             self._words = parsed.words
         return self._words
 
+    def _handed_out(self) -> None:
+        # Lists handed out may be edited in place, which the text would not show: it stops
+        # speaking for the words (normalisation then reads the lists).
+        self._split()
+        self.ascii_data = None
+
     @property
     def words(self) -> list[str]:
+        self._handed_out()
         return self._split()
 
     @words.setter
@@ -115,7 +124,7 @@ class RawWords:
 
     @property
     def line_numbers(self) -> list[int] | None:
-        self._split()
+        self._handed_out()
         return self._line_numbers
 
     @line_numbers.setter
@@ -126,7 +135,7 @@ class RawWords:
 
     @property
     def raw_lines(self) -> list[str] | None:
-        self._split()
+        self._handed_out()
         return self._raw_lines
 
     @raw_lines.setter
@@ -278,7 +287,7 @@ def read(source: Source, *, format: str | None = None, encoding: str | None = No
         and bom_encoding(data) is None
         and data.isascii()
         and b";" not in data
-        and b"\0" not in data[:65536]
+        and b"\0" not in data
     ):
         return RawWords.from_ascii(data, name)  # ASCII is UTF-8: nothing to decode; split when asked
     text = decode(data, name, encoding)
