@@ -1609,6 +1609,15 @@ byte_above(const uint64_t *keys, size_t lo, size_t hi, int depth, unsigned tile)
     return lo;
 }
 
+/* Narrow lo..hi (keys that agree above `depth`) to the keys whose byte at depth is `tile`. */
+static void
+narrow(const uint64_t *keys, size_t *lo, size_t *hi, int depth, unsigned tile)
+{
+    size_t first = tile ? byte_above(keys, *lo, *hi, depth, tile - 1) : *lo;
+    *hi = byte_above(keys, first, *hi, depth, tile);
+    *lo = first;
+}
+
 typedef struct {
     const uint64_t *keys;
     const uint32_t *rows;
@@ -1630,11 +1639,9 @@ rotation_descend(RotationWalk *w, size_t lo, size_t hi, int depth)
     }
     int shift = 8 * (ROT_TILES - 1 - depth);
     if (w->want[depth] >= 0) {
-        unsigned tile = (unsigned)w->want[depth];
-        size_t first = tile ? byte_above(w->keys, lo, hi, depth, tile - 1) : lo;
-        size_t end = byte_above(w->keys, first, hi, depth, tile);
-        if (first < end)
-            rotation_descend(w, first, end, depth + 1);
+        narrow(w->keys, &lo, &hi, depth, (unsigned)w->want[depth]);
+        if (lo < hi)
+            rotation_descend(w, lo, hi, depth + 1);
         return;
     }
     while (lo < hi) {
@@ -1663,10 +1670,19 @@ rotation_rows(LengthTable *t, Py_ssize_t n, Py_ssize_t start, const int *fixed, 
         if (fixed[cell])
             stop = (int)j + 1;
     }
-    RotationWalk w = {keys, rows, want, stop, PyMem_Malloc((size_t)(t->count ? t->count : 1) * sizeof(uint32_t)), 0};
+    /* The start is a fixed cell: its tile's range bounds what the descent finds, and sizes the buffer
+     * (not the whole bucket: a query allocates what its first tile leaves). */
+    size_t lo = 0, hi = (size_t)t->count;
+    int depth = 0;
+    if (want[0] >= 0) {
+        narrow(keys, &lo, &hi, 0, (unsigned)want[0]);
+        depth = 1;
+    }
+    RotationWalk w = {keys, rows, want, stop, PyMem_Malloc((hi > lo ? hi - lo : 1) * sizeof(uint32_t)), 0};
     if (w.found == NULL)
         return -1;
-    rotation_descend(&w, 0, (size_t)t->count, 0);
+    if (lo < hi)
+        rotation_descend(&w, lo, hi, depth);
     Py_ssize_t m = 0;
     for (size_t i = 0; i < w.n_found; i++) {
         const unsigned char *row = t->rows + (size_t)w.found[i] * (size_t)n;
