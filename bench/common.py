@@ -39,13 +39,18 @@ def measure(cases: dict, rounds: int = 7) -> dict[str, float]:
 
     Interleaving spreads the noise of a shared machine evenly over the contenders.
     """
+    return {k: statistics.median(v) for k, v in timings(cases, rounds).items()}
+
+
+def timings(cases: dict, rounds: int) -> dict[str, list[float]]:
+    """Seconds of each round of each zero-argument function, rounds interleaved."""
     times: dict[str, list[float]] = {k: [] for k in cases}
     for _ in range(rounds):
         for name, fn in cases.items():
             t = time.perf_counter()
             fn()
             times[name].append(time.perf_counter() - t)
-    return {k: statistics.median(v) for k, v in times.items()}
+    return times
 
 
 def table(title: str, rows: list[tuple[str, float, str]], reference: str, target: str = "") -> str:
@@ -151,13 +156,7 @@ def rates(cases: dict, work: dict[str, int] | int, rounds: int = 5) -> dict[str,
 
     ``work``: how many queries one call answers (per contender, or one number for all).
     """
-    times: dict[str, list[float]] = {k: [] for k in cases}
-    for _ in range(rounds):
-        for name, fn in cases.items():
-            t = time.perf_counter()
-            fn()
-            times[name].append(time.perf_counter() - t)
-    return {k: [(work if isinstance(work, int) else work[k]) / s for s in v] for k, v in times.items()}
+    return {k: [(work if isinstance(work, int) else work[k]) / s for s in v] for k, v in timings(cases, rounds).items()}
 
 
 def fmt_rate(value: float) -> str:
