@@ -146,9 +146,23 @@ class Conn:
                 length = int(line[15:])
         return status, await self.reader.readexactly(length)
 
+    async def answered(self, path: str, body: bytes, failed: list[str]) -> bool:
+        """Whether a POST got a 200; otherwise the failure goes into ``failed`` (and a broken connection is
+        dropped, to be opened again by the next request)."""
+        try:
+            status, data = await self.post(path, body)
+        except (OSError, asyncio.IncompleteReadError) as e:
+            failed.append(f"{type(e).__name__}: {e}")
+            self.close()
+            return False
+        if status != 200:
+            failed.append(f"{status} {data[:120]!r}")
+        return status == 200
+
     def close(self) -> None:
         if self.writer is not None:
             self.writer.close()
+        self.reader = self.writer = None
 
 
 async def load(url: str, kind: str, queries: list[dict[str, Any]], clients: int, seconds: float) -> dict[str, Any]:
@@ -168,17 +182,8 @@ async def load(url: str, kind: str, queries: list[dict[str, Any]], clients: int,
                 body = bodies[k % len(bodies)]
                 k += clients
                 t = time.perf_counter()
-                try:
-                    status, data = await conn.post(path, body)
-                except (OSError, asyncio.IncompleteReadError) as e:
-                    failed.append(f"{type(e).__name__}: {e}")
-                    conn.close()
-                    conn = Conn(host, int(port))
-                    continue
-                if status == 200:
+                if await conn.answered(path, body, failed):
                     lat.append(time.perf_counter() - t)
-                else:
-                    failed.append(f"{status} {data[:120]!r}")
         finally:
             conn.close()
 
@@ -264,17 +269,8 @@ async def swap_run(url: str, words_path: Path, lex_path: str, queries: dict[str,
             while time.perf_counter() < stop:
                 path, body = mixed[k % len(mixed)]
                 k += clients
-                try:
-                    status, data = await conn.post(path, body)
-                except (OSError, asyncio.IncompleteReadError) as e:
-                    failed.append(f"{type(e).__name__}: {e}")
-                    conn.close()
-                    conn = Conn(host, int(port))
-                    continue
-                if status == 200:
+                if await conn.answered(path, body, failed):
                     done += 1
-                else:
-                    failed.append(f"{status} {data[:120]!r}")
         finally:
             conn.close()
 
