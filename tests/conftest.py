@@ -87,3 +87,10 @@ def example_argvs():
     """``example_argvs(cmd)``: the arguments of each ``lexigraph`` command line in a command's examples
     (shell pipes and redirections aside; ``skip_substitutions`` leaves out lines with ``$(...)``)."""
     return _example_argvs
+
+
+@pytest.fixture
+def private_cache(tmp_path, monkeypatch):
+    """A cache folder of the test's own, so compiled word lists never leak between tests."""
+    monkeypatch.delenv("LEXIGRAPH_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))

@@ -24,9 +24,7 @@ SCHEMAS = Path(__file__).resolve().parents[1] / "docs" / "schema"
 LETTERS = string.ascii_lowercase
 
 
-@pytest.fixture(autouse=True)
-def private_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+pytestmark = pytest.mark.usefixtures("private_cache")  # each test its own cache folder
 
 
 def run(capsys, *argv):

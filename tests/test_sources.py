@@ -17,10 +17,7 @@ from lexigraph.errors import SourceError
 from lexigraph.normalize import Reject, options
 
 
-@pytest.fixture(autouse=True)
-def private_cache(tmp_path, monkeypatch):
-    monkeypatch.delenv("LEXIGRAPH_CACHE", raising=False)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+pytestmark = pytest.mark.usefixtures("private_cache")  # each test its own cache folder
 
 
 MESSY = "Apple\napple\nBaltimore\n  pear \nx1\ncan't\nZ\nnai\u0308ve\nPEAR\nDOG\nMcDonald\n"

@@ -11,9 +11,7 @@ import lexigraph
 from lexigraph.cli import main
 
 
-@pytest.fixture(autouse=True)
-def private_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+pytestmark = pytest.mark.usefixtures("private_cache")  # each test its own cache folder
 
 
 def run(capsys, *argv):
