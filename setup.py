@@ -43,9 +43,9 @@ setup(
     cmdclass={"build_ext": optional_build_ext},
     ext_modules=[
         # optional: without a compiler the build goes on and lexigraph runs its pure-Python paths.
-        Extension("lexigraph._speedups", ["src/lexigraph/_speedups.c"], depends=["src/lexigraph/arc.h"], optional=True),
-        Extension("lexigraph._movegen", ["src/lexigraph/_movegen.c"], depends=["src/lexigraph/arc.h"], optional=True),
-        Extension("lexigraph._fill", ["src/lexigraph/_fill.c"], optional=True),
-        Extension("lexigraph._build", ["src/lexigraph/_build.c"], depends=["src/lexigraph/arc.h"], optional=True),
+        Extension("lexigraph._speedups", ["src/lexigraph/native/_speedups.c"], depends=["src/lexigraph/native/arc.h"], optional=True),
+        Extension("lexigraph._movegen", ["src/lexigraph/native/_movegen.c"], depends=["src/lexigraph/native/arc.h"], optional=True),
+        Extension("lexigraph._fill", ["src/lexigraph/native/_fill.c"], optional=True),
+        Extension("lexigraph._build", ["src/lexigraph/native/_build.c"], depends=["src/lexigraph/native/arc.h"], optional=True),
     ],
 )

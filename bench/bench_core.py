@@ -15,7 +15,7 @@ import time
 from common import TwlTable, data_file, measure, table, twl06_fixture
 
 import lexigraph
-from lexigraph import probe
+from lexigraph.engine import probe
 
 
 def memory_growth(kind: str, lex_path: str, words_path: str) -> dict[str, int]:

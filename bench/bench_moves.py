@@ -40,9 +40,9 @@ sys.path.insert(0, str(HERE))
 from common import data_file  # noqa: E402
 
 import lexigraph  # noqa: E402
-from lexigraph.game import Game  # noqa: E402
-from lexigraph.movegen import count_placements, generate  # noqa: E402
-from lexigraph.position import Position  # noqa: E402
+from lexigraph.scrabble.game import Game  # noqa: E402
+from lexigraph.scrabble.movegen import count_placements, generate  # noqa: E402
+from lexigraph.scrabble.position import Position  # noqa: E402
 
 PEER = Path(os.environ.get("LEXIGRAPH_PEERS", Path(os.environ.get("LEXIGRAPH_SHARED_DATA", HERE.parents[1] / "shared" / "data")).parent / "peers")) / "scrabble-solver"
 RACKS = {"0 blanks": ["AEINRST", "AALNSTU", "EIOQRTU"], "1 blank": ["AALNST?", "EIRSTV?"], "2 blanks": ["AEINR??"]}

@@ -108,7 +108,7 @@ def main() -> None:
                      "brute force over the list", ">= 20x brute force"))
 
     daw_path = os.path.join(tmp, "twl06.daw")
-    from lexigraph.export import export
+    from lexigraph.formats.export import export
 
     export(lex, daw_path, "daw")
     t = measure({
@@ -118,7 +118,7 @@ def main() -> None:
     }, rounds=3)
     out.append(table("reading old formats (whole build)", [(k, 1 / v, "builds/s") for k, v in t.items()],
                      "build from twl06.txt", "reading a table or .daw no slower than building from text"))
-    from lexigraph.sources import read
+    from lexigraph.compiler.sources import read
 
     t2 = measure({"read twl06.dawg32": lambda: read(data_file("twl06.dawg32")),
                   "read twl06.daw": lambda: read(daw_path),

@@ -69,9 +69,9 @@ def moves_queries(lex: lexigraph.Lexicon, rng: random.Random, n: int) -> list[di
     """Empty-board and mid-game positions (best plays made from bag-drawn racks), each with a fresh rack."""
     if "moves" not in {c.name for c in all_commands()}:
         return []
-    from lexigraph.game import Game
-    from lexigraph.movegen import generate
-    from lexigraph.position import Position
+    from lexigraph.scrabble.game import Game
+    from lexigraph.scrabble.movegen import generate
+    from lexigraph.scrabble.position import Position
 
     game = Game.preset("scrabble")
     bag = "".join(t * game.count_of(t) for t in "abcdefghijklmnopqrstuvwxyz").upper() + "??"
@@ -223,7 +223,7 @@ def python_api(lex: lexigraph.Lexicon, kind: str, queries: list[dict[str, Any]],
 
 REBUILD = """
 import os, sys, tempfile, time, lexigraph
-from lexigraph.fileformat import write_atomic
+from lexigraph.engine.fileformat import write_atomic
 words = open(sys.argv[1]).read().split()
 # Two versions of the list, compiled once: a TWL06 build takes 1-3 s on this machine, longer than the period.
 d = tempfile.mkdtemp()

@@ -162,13 +162,13 @@ def test_rack_longer_than_any_word(twl):
 )
 def test_every_search_plan_gives_the_oracle_answer(words, rack, blanks, mode, through):
     """The C graph walk, its Python twin, the alphagram index and the column scan agree with brute force."""
-    from lexigraph import anagram as A
-    from lexigraph import walk
+    from lexigraph.query import anagram as A
+    from lexigraph.engine import walks as walk
 
     if not rack and not blanks:
         rack = "a"
     lex = lexigraph.load(words, min_length=1, alphabet=ABC)
-    pure = lexigraph.Lexicon(lexigraph.fileformat.open_bytes(bytes(lex.store.buffer)), pure_python=True)
+    pure = lexigraph.Lexicon(lexigraph.engine.fileformat.open_bytes(bytes(lex.store.buffer)), pure_python=True)
     parsed = A.parse_rack(lex.alphabet, rack + "?" * blanks)
     board = lex.alphabet.encode(through) or b""
     expected = oracle(sorted(set(words)), rack, blanks, mode, through, 1, None)
@@ -199,7 +199,7 @@ def test_every_search_plan_gives_the_oracle_answer(words, rack, blanks, mode, th
 
 @pytest.mark.parametrize("rack", ["retains", "aalnst?", "qu??"])
 def test_every_search_plan_agrees_on_twl06(twl, twl_words, rack):
-    from lexigraph import anagram as A
+    from lexigraph.query import anagram as A
 
     # the oracle only needs the words no longer than the rack
     words = [w.lower() for w in twl_words if len(w) <= len(rack)]

@@ -8,11 +8,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import lexigraph
-from lexigraph import graph
+from lexigraph.compiler import graph_builder as graph
 from lexigraph.errors import BuildError
-from lexigraph.normalize import normalize
-from lexigraph.sources import read
-from lexigraph.wordgraph import MAX_ARCS
+from lexigraph.compiler.normalize import normalize
+from lexigraph.compiler.sources import read
+from lexigraph.engine.wordgraph import MAX_ARCS
 
 _build = pytest.importorskip("lexigraph._build", reason="the C extension lexigraph._build is not built")
 
@@ -170,7 +170,7 @@ def test_twl06_graph_is_identical(shared) -> None:
 
 @given(st.integers(1, 20), st.integers(1, 4), st.data())
 def test_c_hash_table_equals_numpy(length: int, k: int, data: st.DataObject) -> None:
-    from lexigraph import hashindex
+    from lexigraph.compiler import hash_tables as hashindex
 
     n = data.draw(st.integers(1, 300))
     codes = data.draw(st.lists(st.binary(min_size=length, max_size=length), min_size=n, max_size=n, unique=True))
@@ -197,7 +197,8 @@ def test_hash_table_bad_input() -> None:
 
 def test_twl06_files_are_byte_identical(shared, monkeypatch: pytest.MonkeyPatch) -> None:
     """The whole file from the C paths equals the pure-Python build, but for the build time stamp."""
-    from lexigraph import builder, fileformat
+    from lexigraph.compiler import builder
+    from lexigraph.engine import fileformat
 
     path = shared("twl06.txt")
     monkeypatch.delenv("LEXIGRAPH_PURE_PYTHON", raising=False)
@@ -215,7 +216,7 @@ def test_twl06_files_are_byte_identical(shared, monkeypatch: pytest.MonkeyPatch)
 
 @given(st.integers(1, 20), st.integers(1, 255), st.data())
 def test_c_alphagram_order_equals_numpy(length: int, top: int, data: st.DataObject) -> None:
-    from lexigraph.builder import alphagram_order
+    from lexigraph.compiler.builder import alphagram_order
 
     n = data.draw(st.integers(1, 200))
     rows = np.frombuffer(data.draw(st.binary(min_size=n * length, max_size=n * length)), np.uint8)
@@ -239,7 +240,7 @@ def test_alphagram_order_bad_input() -> None:
 
 @given(st.lists(st.text(" \tabc\u00e9", max_size=6), max_size=40))
 def test_parse_lines_plain_lists(lines: list[str]) -> None:
-    from lexigraph.sources import parse_lines
+    from lexigraph.compiler.sources import parse_lines
 
     raw = parse_lines(lines, "<words>")
     assert raw.kind == "text"
@@ -252,7 +253,7 @@ def test_parse_lines_plain_lists(lines: list[str]) -> None:
 @pytest.mark.parametrize("top", [1, 2, 15, 16, 31, 32, 63, 64, 255])
 def test_alphagram_order_at_the_key_boundaries(length: int, top: int) -> None:
     """Rows around the C code's switches (counts of up to 15 tiles, codes under 32 / 64, one-word keys)."""
-    from lexigraph.builder import alphagram_order
+    from lexigraph.compiler.builder import alphagram_order
 
     rng = np.random.default_rng(length * 1000 + top)
     rows = rng.integers(1, top + 1, size=(300, length)).astype(np.uint8)
@@ -275,7 +276,7 @@ def test_c_graph_chains() -> None:
 
 @given(st.lists(st.binary(min_size=1, max_size=6), min_size=1, max_size=30), st.data())
 def test_bucket_rows_equals_numpy(words: list[bytes], data: st.DataObject) -> None:
-    from lexigraph.builder import bucket_rows
+    from lexigraph.compiler.builder import bucket_rows
 
     flat, starts, lens = ragged(words)
     length = data.draw(st.sampled_from(sorted(set(lens.tolist()))))

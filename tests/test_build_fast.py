@@ -15,12 +15,13 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import lexigraph
-from lexigraph import builder, fileformat
-from lexigraph import normalize as N
+from lexigraph.compiler import builder
+from lexigraph.engine import fileformat
+from lexigraph.compiler import normalize as N
 from lexigraph.alphabet import Alphabet
 from lexigraph.buildinfo import c_module
 from lexigraph.errors import BuildError, LexiconError
-from lexigraph.sources import RawWords, parse_lines, read
+from lexigraph.compiler.sources import RawWords, parse_lines, read
 
 C = c_module("_build")
 needs_c = pytest.mark.skipif(C is None, reason="the C extension lexigraph._build is not built or switched off")

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import lexigraph
-from lexigraph.cli import main
+from lexigraph.cli.main import main
 
 
 def run(capsys, *argv):
@@ -155,7 +155,7 @@ def test_version_says_whether_the_c_extension_is_used(capsys):
 def test_every_argument_has_help_and_every_command_examples():
     import argparse
 
-    from lexigraph.cli import build_parser
+    from lexigraph.cli.main import build_parser
     from lexigraph.commands import all_commands
 
     parser = build_parser()
@@ -170,7 +170,7 @@ def test_every_argument_has_help_and_every_command_examples():
 
 def test_every_example_parses(example_argvs):
     """The examples each command shows are valid command lines (shell pipes and redirections aside)."""
-    from lexigraph.cli import build_parser
+    from lexigraph.cli.main import build_parser
     from lexigraph.commands import all_commands
 
     parser = build_parser()

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from lexigraph.cli import main
+from lexigraph.cli.main import main
 
 
 pytestmark = pytest.mark.usefixtures("private_cache")  # each test its own cache folder
@@ -144,7 +144,7 @@ def test_start_up_imports_nothing_heavy(tmp_path):
     src = tmp_path / "w.txt"
     src.write_text("dog\ncat\n")
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    code = ("import sys, io, contextlib\nfrom lexigraph.cli import main\n"
+    code = ("import sys, io, contextlib\nfrom lexigraph.cli.main import main\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n    main(sys.argv[1:])\n"
             "print(sorted(m for m in ('numpy', 'argcomplete', 'jsonschema') if m in sys.modules))")
     subprocess.run([sys.executable, "-c", code, "-L", str(src), "check", "dog"], env=env, check=True,

@@ -243,8 +243,8 @@ def test_check_many_on_any_iterable(enable):
 )
 def test_vectorised_normalisation_is_the_loops(words, low, high):
     """The whole-text path for plain ASCII lists writes the words and the report the general loop writes."""
-    from lexigraph import normalize as N
-    from lexigraph.sources import parse_lines
+    from lexigraph.compiler import normalize as N
+    from lexigraph.compiler.sources import parse_lines
 
     def run(fast: bool):
         raw = parse_lines(words, "<w>")

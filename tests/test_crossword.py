@@ -155,11 +155,12 @@ plain_words = st.lists(st.text(alphabet=LETTERS, min_size=1, max_size=7), min_si
 @given(plain_words, st.lists(cell, min_size=1, max_size=7), st.integers(0, 5), st.one_of(st.none(), st.integers(0, 6)))
 def test_walk_and_scan_plans_agree_with_the_regex(words, cells, offset, limit):
     """Unscored lists (where the walk's order is the result order): C walk, Python walk and bucket scan."""
-    from lexigraph import crossword, walk
+    from lexigraph.query import patterns as crossword
+    from lexigraph.engine import walks as walk
 
     lex = lexigraph.load(words, alphabet=ALPHA, min_length=1)
     lex.words(prefix="a")  # the graph is checked: plain patterns may take the one-call C paths
-    pure = lexigraph.Lexicon(lexigraph.fileformat.open_bytes(bytes(lex.store.buffer)), pure_python=True)
+    pure = lexigraph.Lexicon(lexigraph.engine.fileformat.open_bytes(bytes(lex.store.buffer)), pure_python=True)
     pattern, regex = render(cells)
     expected = sorted(w for w in set(words) if regex.fullmatch(w))
     end = None if limit is None else offset + limit

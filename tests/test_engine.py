@@ -17,8 +17,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import lexigraph
-from lexigraph import FileFormatError, LexiconError, fileformat, probe, wordgraph
-from lexigraph.builder import compile_source
+from lexigraph import FileFormatError, LexiconError
+from lexigraph.engine import fileformat, probe, wordgraph
+from lexigraph.compiler.builder import compile_source
 
 needs_c = pytest.mark.skipif(not probe.c_extension_available(), reason="the C extension is not built or is switched off")
 
@@ -57,7 +58,7 @@ def test_the_c_arc_layout_is_the_python_one():
     assert _speedups.ARC_LAYOUT == (
         wordgraph.TILE_MASK, wordgraph.ACCEPTS_BIT, wordgraph.LAST_BIT, wordgraph.TARGET_SHIFT, wordgraph.RECORD_SIZE
     )
-    header = (Path(lexigraph.__file__).parent / "arc.h").read_text()
+    header = (Path(lexigraph.__file__).parent / "native" / "arc.h").read_text()
     assert "LX_TARGET_SHIFT 32" in header and "LX_RECORD_SIZE 8" in header
 
 
@@ -151,7 +152,7 @@ def test_pickles_by_path_and_by_content(tmp_path):
 def test_pure_python_switch_runs_without_the_extension():
     env = dict(os.environ, LEXIGRAPH_PURE_PYTHON="1")
     code = (
-        "import lexigraph; from lexigraph import probe; lex = lexigraph.open(); "
+        "import lexigraph; from lexigraph.engine import probe; lex = lexigraph.open(); "
         "assert not probe.c_extension_available() and lex.pure_python and type(lex) is lexigraph.Lexicon; "
         "print(lex.check('dog'), lex.check_many(['cat', 'tca']).tolist(), lex.children('dude'))"
     )

@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lexigraph
-from lexigraph import autofill
+from lexigraph.crossword import autofill
 from lexigraph.alphabet import Alphabet
-from lexigraph.autofill import fill, region_cells, suggest
+from lexigraph.crossword.autofill import fill, region_cells, suggest
 from lexigraph.errors import LexiconError, QueryError
-from lexigraph.grid import BLOCK, Grid
+from lexigraph.crossword.grid import BLOCK, Grid
 
 # -- an independent model of the grid: runs of open cells, found without the Grid class ----------
 

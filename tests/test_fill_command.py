@@ -9,7 +9,7 @@ import pytest
 from lexigraph.commands import Context, all_commands
 from lexigraph.commands.fill import EXIT_NO_FILL, FILL, exit_status
 from lexigraph.errors import LexiconError
-from lexigraph.grid import Grid
+from lexigraph.crossword.grid import Grid
 
 
 
@@ -149,7 +149,7 @@ def test_documents_follow_the_schema(grid_file):
 
 
 def cli(capsys, *argv):
-    from lexigraph.cli import main
+    from lexigraph.cli.main import main
 
     code = main(list(argv))
     out, err = capsys.readouterr()

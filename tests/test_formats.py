@@ -10,7 +10,7 @@ import pytest
 
 import lexigraph
 from lexigraph import SourceError
-from lexigraph.export import to_bytes
+from lexigraph.formats.export import to_bytes
 
 TWL_COUNTS = {2: 101, 3: 1015, 4: 4030, 5: 8938, 6: 15788, 7: 24029, 8: 29766, 9: 29150, 10: 22326,
               11: 16165, 12: 11417, 13: 7750, 14: 5059, 15: 3157}
@@ -80,7 +80,7 @@ def test_every_export_round_trips(tmp_path, fmt):
     words = ["zebra;70", "zebras;10", "ab;90", "abc", "abd", "bcd", "abcdefghij", "quiz;30"]
     lex = lexigraph.load(words)
     out = tmp_path / f"x.{fmt}"
-    from lexigraph.export import export
+    from lexigraph.formats.export import export
 
     export(lex, out, fmt)
     again = lexigraph.load(out)
@@ -152,7 +152,7 @@ def word_bomb() -> bytes:
 def test_word_bomb_stops_in_bounded_memory(tmp_path):
     import tracemalloc
 
-    from lexigraph.graph import MAX_EXPANDED_ARCS
+    from lexigraph.compiler.graph_builder import MAX_EXPANDED_ARCS
 
     path = tmp_path / "bomb.dawg32"
     path.write_bytes(word_bomb())
@@ -168,7 +168,7 @@ def test_word_bomb_stops_in_bounded_memory(tmp_path):
 
 
 def test_a_small_bomb_under_the_limit_is_read(tmp_path, monkeypatch):
-    import lexigraph.graph as graph
+    import lexigraph.compiler.graph_builder as graph
 
     records = []
     for level in range(10):
@@ -195,7 +195,7 @@ def test_daw_export_is_lower_case_a_to_z_only(tmp_path):
 
 
 def test_stats_and_diff(tmp_path, capsys):
-    from lexigraph.cli import main
+    from lexigraph.cli.main import main
 
     a = tmp_path / "a.txt"
     b = tmp_path / "b.daw"

@@ -15,9 +15,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import lexigraph
-from lexigraph.cli import main
+from lexigraph.cli.main import main
 from lexigraph.commands import Context, all_commands
-from lexigraph.hooks import INNER
+from lexigraph.study.hooks import INNER
 
 COMMANDS = {c.name: c for c in all_commands()}
 SCHEMAS = Path(__file__).resolve().parents[1] / "docs" / "schema"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from lexigraph.cli import main
+from lexigraph.cli.main import main
 from lexigraph.commands import all_commands
 
 jsonschema = pytest.importorskip("jsonschema")

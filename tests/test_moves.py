@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lexigraph
-from lexigraph import movegen
-from lexigraph.game import Game, GameError
-from lexigraph.movegen import IllegalPlay, generate, generate_placements, score_placements, score_play
-from lexigraph.position import Position, parse_rack
+from lexigraph.scrabble import movegen
+from lexigraph.scrabble.game import Game, GameError
+from lexigraph.scrabble.movegen import IllegalPlay, generate, generate_placements, score_placements, score_play
+from lexigraph.scrabble.position import Position, parse_rack
 
 HAS_C = movegen._c is not None
 
@@ -288,8 +288,8 @@ def test_pure_python_switch_in_a_subprocess():
     import subprocess
     import sys
 
-    code = ("import lexigraph; from lexigraph import movegen; from lexigraph.game import Game; "
-            "from lexigraph.position import Position; "
+    code = ("import lexigraph; from lexigraph.scrabble import movegen; from lexigraph.scrabble.game import Game; "
+            "from lexigraph.scrabble.position import Position; "
             "print(movegen._c is None, movegen.count_placements(lexigraph.open(), Position(Game.preset('scrabble')), "
             "'AEINRST'))")
     env = dict(os.environ, LEXIGRAPH_PURE_PYTHON="1")

@@ -7,10 +7,10 @@ import pytest
 import lexigraph
 from lexigraph.commands import Context, all_commands
 from lexigraph.commands.moves import ANALYZE, MOVES, SCORE
-from lexigraph.game import Game, GameError
-from lexigraph.gcg import analyze, read_gcg
-from lexigraph.movegen import generate, score_play
-from lexigraph.position import Position
+from lexigraph.scrabble.game import Game, GameError
+from lexigraph.scrabble.gcg import analyze, read_gcg
+from lexigraph.scrabble.movegen import generate, score_play
+from lexigraph.scrabble.position import Position
 
 GCG = """#character-encoding UTF-8
 #player1 alice Alice A
@@ -132,7 +132,7 @@ JUNK = st.lists(st.sampled_from(list("ABCQZaz?[]().-/ 0123456789#>:+;\n\tÑ·") 
 @given(cgp=JUNK, rack=JUNK, play=JUNK, gcg=JUNK)
 def test_hostile_input_is_one_clear_error(enable, cgp, rack, play, gcg):
     game = Game.preset("scrabble")
-    from lexigraph.position import parse_rack, read_position
+    from lexigraph.scrabble.position import parse_rack, read_position
 
     for fn in (lambda: Position.from_cgp(cgp, game), lambda: read_position(cgp, game), lambda: parse_rack(game, rack),
                lambda: read_gcg(gcg).replay(), lambda: score_play(enable, Position(game), play, rack=rack or None),
@@ -169,7 +169,7 @@ def test_gcg_notes_may_run_over_lines_and_the_sample_game():
 def test_command_line(capsys, tmp_path):
     import json
 
-    from lexigraph.cli import main
+    from lexigraph.cli.main import main
 
     assert main(["moves", "empty", "--rack", "QUIZ", "--top", "2", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)

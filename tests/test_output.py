@@ -11,9 +11,9 @@ import threading
 import pytest
 
 import lexigraph
-from lexigraph.cli import main
+from lexigraph.cli.main import main
 from lexigraph.errors import LexiconError
-from lexigraph.output import stale_temporaries, write_atomic
+from lexigraph.support.files import stale_temporaries, write_atomic
 
 
 def test_regular_file_replaced_atomically_keeping_its_mode(tmp_path):
@@ -100,7 +100,7 @@ def test_a_killed_build_leaves_nothing_behind_after_the_next(tmp_path):
     src = tmp_path / "w.txt"
     src.write_text("\n".join(f"w{'a' * (i % 20)}{chr(97 + i % 26)}" for i in range(2000)))
     dest = tmp_path / "w.lex"
-    code = ("import os, signal, lexigraph.output as o\n"
+    code = ("import os, signal, lexigraph.support.files as o\n"
             "real = os.replace\n"
             "def kill(*a):\n    os.kill(os.getpid(), signal.SIGKILL)\n"
             "o.os.replace = kill\n"
@@ -113,6 +113,6 @@ def test_a_killed_build_leaves_nothing_behind_after_the_next(tmp_path):
 
 
 def test_dev_stdout_through_a_pipe():
-    code = "from lexigraph.output import write_atomic; write_atomic('/dev/stdout', b'through a pipe')"
+    code = "from lexigraph.support.files import write_atomic; write_atomic('/dev/stdout', b'through a pipe')"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True)
     assert proc.returncode == 0 and proc.stdout == b"through a pipe"

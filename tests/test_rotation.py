@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import lexigraph
-from lexigraph import rotation
+from lexigraph.engine import rotation
 
 LETTERS = "abc"
 ALPHA = lexigraph.Alphabet(list(LETTERS))
@@ -67,7 +67,7 @@ def test_patterns_opening_with_a_wildcard_agree_with_the_regex(words, cells, sta
     """Runs longer than the sort key, runs that wrap round, and stars (the scan's per-length buckets)."""
     lex = lexigraph.load(words, alphabet=ALPHA, min_length=1)
     lex.words(prefix="a")  # the graph is checked: plain patterns take the one-call C path
-    pure = lexigraph.Lexicon(lexigraph.fileformat.open_bytes(bytes(lex.store.buffer)), pure_python=True)
+    pure = lexigraph.Lexicon(lexigraph.engine.fileformat.open_bytes(bytes(lex.store.buffer)), pure_python=True)
     pattern = "?" + "".join(cells) + ("*" if star else "")
     regex = re.compile(pattern.replace("?", ".").replace("*", ".*"))
     expected = sorted(w for w in set(words) if regex.fullmatch(w))

@@ -171,9 +171,9 @@ def test_a_study_search_shows_the_words_with_hooks(page):
 
 @pytest.mark.skipif("moves" not in COMMANDS, reason="the moves command (issue 13) is not in this build's registry yet")
 def test_board_and_rack_show_the_best_move(page):
-    from lexigraph.game import Game
-    from lexigraph.movegen import generate
-    from lexigraph.position import Position
+    from lexigraph.scrabble.game import Game
+    from lexigraph.scrabble.movegen import generate
+    from lexigraph.scrabble.position import Position
 
     page.click("#tab-board")
     page.click("#board .cell >> nth=112")        # H8, the centre

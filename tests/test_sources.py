@@ -10,11 +10,11 @@ import warnings
 import pytest
 
 import lexigraph
-from lexigraph import sources
-from lexigraph.cache import cache_dir, open_source
-from lexigraph.cli import main
+from lexigraph.compiler import sources
+from lexigraph.compiler.cache import cache_dir, open_source
+from lexigraph.cli.main import main
 from lexigraph.errors import SourceError
-from lexigraph.normalize import Reject, options
+from lexigraph.compiler.normalize import Reject, options
 
 
 pytestmark = pytest.mark.usefixtures("private_cache")  # each test its own cache folder
@@ -203,8 +203,8 @@ def test_options_do_not_leak():
 from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from lexigraph.normalize import normalize  # noqa: E402
-from lexigraph.sources import parse_lines  # noqa: E402
+from lexigraph.compiler.normalize import normalize  # noqa: E402
+from lexigraph.compiler.sources import parse_lines  # noqa: E402
 
 _LINE = st.text(alphabet=st.sampled_from(list("abcABC é1'")), max_size=6)
 

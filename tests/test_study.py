@@ -16,9 +16,9 @@ from hypothesis import given, strategies as st
 import lexigraph
 from lexigraph.alphabet import Alphabet
 from lexigraph.errors import QueryError
-from lexigraph.hooks import hooks_many
-from lexigraph.probability import TileSet, competition_ranks
-from lexigraph import search as S
+from lexigraph.study.hooks import hooks_many
+from lexigraph.study.probability import TileSet, competition_ranks
+from lexigraph.study import search as S
 
 # A small game: five tiles, a bag of 14 and two blanks.
 SMALL = Alphabet(
@@ -587,7 +587,7 @@ def test_search_over_the_engines_opens_lists_only_through_open_list(enable):
 
 
 def test_word_probability_over_the_engines_matches_the_facade():
-    from lexigraph.probability import word_probability
+    from lexigraph.study.probability import word_probability
 
     words = ["casa", "perro", "niño", "chico", "año", "ñu", "llama", "chocolate"]
     for pure in (False, True):

@@ -8,7 +8,7 @@ import json
 import pytest
 
 import lexigraph
-from lexigraph.cli import main
+from lexigraph.cli.main import main
 
 
 pytestmark = pytest.mark.usefixtures("private_cache")  # each test its own cache folder

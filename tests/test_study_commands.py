@@ -12,7 +12,7 @@ import lexigraph
 from lexigraph.commands import Context, all_commands
 from lexigraph.commands.study import HOOKS, PROBABILITY, SEARCH
 from lexigraph.errors import QueryError
-from lexigraph.search import search_ids
+from lexigraph.study.search import search_ids
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import lexigraph
-from lexigraph import store, wordgraph
+from lexigraph.engine import store, wordgraph
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -45,7 +45,7 @@ def test_anagram_is_typed_by_its_blanks_flag():
         pytest.skip("mypy is not installed")
     code = (
         "import lexigraph\n"
-        "from lexigraph.anagram import Anagram\n"
+        "from lexigraph.query.anagram import Anagram\n"
         "lex = lexigraph.open()\n"
         "ws: list[str] = lex.anagram('top')\n"
         "xs: list[Anagram] = lex.anagram('top', blanks=True)\n"

@@ -24,16 +24,24 @@ from .lexicon import open as open  # exported, but kept out of __all__ (no shado
 
 # Building pulls in NumPy and the graph code; a plain `lexigraph check dog`
 # never needs them, so they load on first use.
-_LAZY = {"build": "builder", "BuildResult": "builder", "Alphabet": "alphabet", "extensions": "buildinfo",
-         "Game": "game", "Position": "position", "Move": "movegen"}
+_LAZY = {"build": "compiler.builder", "BuildResult": "compiler.builder", "Alphabet": "alphabet",
+         "extensions": "buildinfo", "Game": "scrabble.game", "Position": "scrabble.position", "Move": "scrabble.movegen"}
+
+
+#: Modules reachable as ``lexigraph.NAME`` (``from lexigraph import twl``: the classic TWL06 module's drop-in).
+_MODULES = {"twl": "formats.twl"}
 
 
 def __getattr__(name: str) -> Any:
+    from importlib import import_module
+
+    if name in _MODULES:
+        value = import_module(f".{_MODULES[name]}", __name__)
+        globals()[name] = value
+        return value
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'lexigraph' has no attribute {name!r}")
-    from importlib import import_module
-
     value = getattr(import_module(f".{module}", __name__), name)
     globals()[name] = value
     return value

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import AlphabetError
-from .presets import parse_toml, read_preset, read_spec
+from .support.presets import parse_toml, read_preset, read_spec
 
 MAX_TILES = 255
 #: Characters with a meaning in racks and patterns; never part of a tile label.

@@ -47,7 +47,7 @@ def _built() -> list[str]:
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
         for path in here.glob(f"_*{suffix}"):
             names.add(path.name.split(".", 1)[0])
-    return sorted(names | {n for n in KNOWN if (here / f"{n}.c").exists()})
+    return sorted(names | {n for n in KNOWN if (here / "native" / f"{n}.c").exists()})
 
 
 def extensions() -> dict[str, bool]:

@@ -2,8 +2,8 @@
 
 Opening maps the file and validates its index; nothing per word is
 created. The :class:`Lexicon` composes three engines (``docs/architecture.md``):
-the :class:`~lexigraph.store.Store` (length buckets and what they index), the
-:class:`~lexigraph.wordgraph.WordGraph` and a :class:`~lexigraph.probe.Probe`
+the :class:`~lexigraph.engine.store.Store` (length buckets and what they index), the
+:class:`~lexigraph.engine.wordgraph.WordGraph` and a :class:`~lexigraph.engine.probe.Probe`
 (C or Python), and hands each query to the module that answers it.
 """
 
@@ -15,32 +15,32 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from .errors import LexiconError, QueryError
-from .fileformat import MappedFile, is_lexicon_file, open_bytes, open_path
-from .probe import Probe, c_extension_available, make_probe, speedups
-from .store import Store
-from .wordgraph import WordGraph
+from .engine.fileformat import MappedFile, is_lexicon_file, open_bytes, open_path
+from .engine.probe import Probe, c_extension_available, make_probe, speedups
+from .engine.store import Store
+from .engine.wordgraph import WordGraph
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
     from .alphabet import Alphabet
-    from .anagram import Anagram
-    from .crossword import Crossing
-    from .diff import Diff
-    from .hooks import Hooks
-    from .probability import WordProbability
-    from .search import Query
+    from .query.anagram import Anagram
+    from .query.patterns import Crossing
+    from .query.diff import Diff
+    from .study.hooks import Hooks
+    from .study.probability import WordProbability
+    from .study.search import Query
 else:  # the same names for run-time type hints, loaded on first use (start-up stays light)
-    from .lazy import Lazy
+    from .support.lazy import Lazy
 
     np = Lazy("numpy")
     Alphabet = Lazy("lexigraph.alphabet", "Alphabet")
-    Anagram = Lazy("lexigraph.anagram", "Anagram")
-    Crossing = Lazy("lexigraph.crossword", "Crossing")
-    Diff = Lazy("lexigraph.diff", "Diff")
-    Hooks = Lazy("lexigraph.hooks", "Hooks")
-    WordProbability = Lazy("lexigraph.probability", "WordProbability")
-    Query = Lazy("lexigraph.search", "Query")
+    Anagram = Lazy("lexigraph.query.anagram", "Anagram")
+    Crossing = Lazy("lexigraph.query.patterns", "Crossing")
+    Diff = Lazy("lexigraph.query.diff", "Diff")
+    Hooks = Lazy("lexigraph.study.hooks", "Hooks")
+    WordProbability = Lazy("lexigraph.study.probability", "WordProbability")
+    Query = Lazy("lexigraph.study.search", "Query")
 
 DEFAULT_LEXICON = "enable.lex"
 AnagramMode = Literal["sub", "exact", "super"]
@@ -78,7 +78,7 @@ def open(source: Any = None, *, pure_python: bool = False, **build_options: Any)
             return Lexicon(open_path(source), pure_python=pure_python)
         if is_lexicon_file(source):
             return Lexicon(open_path(source), pure_python=pure_python)
-    from .builder import compile_source
+    from .compiler.builder import compile_source
 
     data, result = compile_source(source, **build_options)
     return Lexicon(open_bytes(data, name=str(result.info.get("source", "<memory>"))), pure_python=pure_python)
@@ -295,7 +295,7 @@ class Lexicon(_Base):
         [True, False, True, True, False]
         """
         self._check_open()
-        from .batch import check_many
+        from .query.batch import check_many
 
         return check_many(self.store, self.probe, words, self.__contains__)
 
@@ -311,7 +311,7 @@ class Lexicon(_Base):
         []
         """
         if length is None and type(prefix) is str:
-            # A plain prefix in one C call, once the graph has been checked (see lexigraph.walk).
+            # A plain prefix in one C call, once the graph has been checked (see lexigraph.engine.walks).
             fast = self._prefix_words(prefix, max(len(prefix), 1), 255)
             if fast is not None:
                 return fast
@@ -320,14 +320,14 @@ class Lexicon(_Base):
             raise QueryError(f"length must be a non-negative integer, not {length!r}")
         if not isinstance(prefix, str):
             raise QueryError("the prefix must be a string")
-        from .listing import words_with_prefix
+        from .query.listing import words_with_prefix
 
         return words_with_prefix(self.store, self.graph, self.probe, prefix, length)
 
     def __iter__(self) -> Iterator[str]:
         """All words in alphabetical (tile) order, a first tile at a time."""
         self._check_open()
-        from .listing import iter_words
+        from .query.listing import iter_words
 
         return iter_words(self.store, self.graph, self.probe)
 
@@ -377,7 +377,7 @@ class Lexicon(_Base):
         ``mode``: ``"sub"`` (some tiles), ``"exact"`` (all), ``"super"`` (all
         and more). ``through``: board tiles every word must also use.
         ``sort``: ``"alpha"``, ``"length"`` (longest first) or ``"priority"``.
-        With ``blanks=True`` the results are :class:`~lexigraph.anagram.Anagram`
+        With ``blanks=True`` the results are :class:`~lexigraph.query.anagram.Anagram`
         objects that say which positions blanks fill.
 
         >>> import lexigraph
@@ -398,7 +398,7 @@ class Lexicon(_Base):
             if fast is not None:
                 return fast
         self._check_open()
-        from .anagram import anagram
+        from .query.anagram import anagram
 
         return anagram(
             self.store, self.graph, rack, mode=mode, through=through, min_length=min_length,
@@ -418,7 +418,7 @@ class Lexicon(_Base):
         ['cantalas', 'lantanas']
         """
         self._check_open()
-        from .anagram import anagram_table
+        from .query.anagram import anagram_table
 
         return anagram_table(self.store, rack, self.probe)
 
@@ -444,7 +444,7 @@ class Lexicon(_Base):
             if fast is not None:
                 return fast
         self._check_open()
-        from .crossword import match
+        from .query.patterns import match
 
         return match(self.store, pattern, min_priority=min_priority, offset=offset, limit=limit, graph=self.graph,
                      probe=self.probe)
@@ -453,7 +453,7 @@ class Lexicon(_Base):
                   limit: int | None = None) -> "np.ndarray":
         """The word ids :meth:`match` would return, in the same order."""
         self._check_open()
-        from .crossword import match_ids
+        from .query.patterns import match_ids
 
         return match_ids(self.store, pattern, min_priority=min_priority, offset=offset, limit=limit,
                          graph=self.graph, probe=self.probe)
@@ -466,7 +466,7 @@ class Lexicon(_Base):
         8636
         """
         self._check_open()
-        from .crossword import count
+        from .query.patterns import count
 
         return count(self.store, pattern, min_priority=min_priority, graph=self.graph, probe=self.probe)
 
@@ -483,14 +483,14 @@ class Lexicon(_Base):
             # Plain patterns in one C call once the graph is checked (alphabetical is the result order here).
             fast = self._cross_words(pattern_a, pos_a, pattern_b, pos_b)
             if fast is not None:
-                from .crossword import Crossing
+                from .query.patterns import Crossing
 
                 codes, words_a, words_b, counts_a, counts_b = fast
                 labels = self.alphabet.labels
                 tiles = [labels[c - 1] for c in codes]
                 return Crossing(tiles, words_a, words_b, dict(zip(tiles, zip(counts_a, counts_b))))
         self._check_open()
-        from .crossword import cross
+        from .query.patterns import cross
 
         return cross(self.store, pattern_a, pos_a, pattern_b, pos_b, min_priority=min_priority, graph=self.graph,
                      probe=self.probe)
@@ -505,12 +505,12 @@ class Lexicon(_Base):
         """
         self._check_open()
         other._check_open()
-        from .diff import diff
+        from .query.diff import diff
 
         return diff(self.store, other.store)
 
 
-    # -- word study (issue 15: lexigraph.hooks, lexigraph.probability, lexigraph.search) ----------
+    # -- word study (issue 15: lexigraph.study.hooks, lexigraph.study.probability, lexigraph.study.search) ----------
 
     def hooks(self, word: str) -> "Hooks":
         """Front and back hook tiles of ``word``, and whether it stays a word without its first / last tile.
@@ -520,7 +520,7 @@ class Lexicon(_Base):
         's ·CARE· drstx'
         """
         self._check_open()
-        from .hooks import hooks
+        from .study.hooks import hooks
 
         return hooks(self.store, word)
 
@@ -535,7 +535,7 @@ class Lexicon(_Base):
         (839808, None)
         """
         self._check_open()
-        from .probability import word_probability
+        from .study.probability import word_probability
 
         return word_probability(self.store, self.probe, word, blanks=blanks, tiles=tiles)
 
@@ -543,7 +543,7 @@ class Lexicon(_Base):
                lists: "Mapping[str, Any] | None" = None, blanks: int = 2, tiles: Any = None) -> list[str]:
         """Words matching a study search: conditions with ``and``, ``or``, ``not`` (``docs/search.md``).
 
-        ``query``: an expression or a tree of :mod:`lexigraph.search`. ``sort``: ``alpha``, ``length``,
+        ``query``: an expression or a tree of :mod:`lexigraph.study.search`. ``sort``: ``alpha``, ``length``,
         ``probability`` or ``priority``. ``lists``: names for ``in NAME`` (a lexicon, words or a path).
         ``blanks`` (0-2) and ``tiles`` (a tile set) for probability.
 
@@ -552,7 +552,7 @@ class Lexicon(_Base):
         ['ax', 'ox', 'xi']
         """
         self._check_open()
-        from .search import search
+        from .study.search import search
 
         return search(self.store, self.graph, self.probe, query, sort=sort,  # type: ignore[arg-type]
                       offset=offset, limit=limit, lists=lists, blanks=blanks, tiles=tiles, open_list=load)

@@ -108,11 +108,11 @@ class Context:
 
         Sources other than lexicon files are compiled with ``options``
         (``alphabet``, ``encoding``, ``format``, ``case``) and cached
-        (:mod:`lexigraph.cache`).
+        (:mod:`lexigraph.compiler.cache`).
         """
         if self.opener is not None:
             return self.opener(spec)
-        from ..cache import open_source
+        from ..compiler.cache import open_source
 
         build = {k: v for k, v in self.options.items() if k in SOURCE_OPTION_NAMES and v is not None}
         return open_source(spec, **build)

@@ -16,8 +16,8 @@ from ._common import build_summary, envelope, esc, need_int, per_length, table
 
 
 def _run_build(ctx: Context, params: Mapping[str, Any]) -> Document:
-    from ..builder import build
-    from ..normalize import Reject, options
+    from ..compiler.builder import build
+    from ..compiler.normalize import Reject, options
 
     source = params.get("source")
     output = params.get("output")
@@ -38,7 +38,7 @@ def _run_build(ctx: Context, params: Mapping[str, Any]) -> Document:
         )
     seconds = time.perf_counter() - start
     if rejects_path and rejects is not None:
-        from ..output import write_atomic
+        from ..support.files import write_atomic
 
         header = "# line\taction\treason\ttext\tresult\n"
         write_atomic(rejects_path, (header + "".join(r.tsv() + "\n" for r in rejects)).encode("utf-8"))
@@ -70,7 +70,7 @@ def _text_build(doc: Document) -> Iterator[str]:
 
 
 def _run_export(ctx: Context, params: Mapping[str, Any]) -> Document:
-    from ..export import export, to_bytes
+    from ..formats.export import export, to_bytes
 
     source, fmt, output = params.get("source"), params.get("format"), params.get("output")
     if not source or not fmt or not output:

@@ -65,7 +65,7 @@ def _lexicon_name(lex: Any) -> str:
 
 def _read_grid(params: Mapping[str, Any], alphabet: Any) -> Any:
     from ..errors import QueryError
-    from ..grid import Grid
+    from ..crossword.grid import Grid
 
     text = params.get("grid_text")
     path = params.get("grid")
@@ -87,7 +87,7 @@ def _read_grid(params: Mapping[str, Any], alphabet: Any) -> Any:
 
 
 def _run(ctx: Context, params: Mapping[str, Any]) -> Document:
-    from ..autofill import fill, suggest
+    from ..crossword.autofill import fill, suggest
     from ..errors import QueryError
 
     lex = ctx.lexicon()

@@ -32,7 +32,7 @@ def _name(lex: Any) -> str:
 
 
 def _read(ctx: Context, spec: str, what: str) -> str:
-    from ..game import GameError
+    from ..scrabble.game import GameError
 
     if ctx.options.get("files", True) and "\n" not in spec and len(spec) < 4096 and os.path.isfile(spec):
         try:
@@ -47,7 +47,7 @@ def _read(ctx: Context, spec: str, what: str) -> str:
 
 
 def _game(ctx: Context, params: Mapping[str, Any], lex: Any) -> Any:
-    from ..game import PRESETS, Game
+    from ..scrabble.game import PRESETS, Game
     from ._common import preset_or_file
 
     game = Game.load(preset_or_file(ctx, params.get("game") or "scrabble", PRESETS, "game"))
@@ -55,8 +55,8 @@ def _game(ctx: Context, params: Mapping[str, Any], lex: Any) -> Any:
 
 
 def _position(ctx: Context, params: Mapping[str, Any], game: Any) -> Any:
-    from ..game import GameError
-    from ..position import Position, read_position
+    from ..scrabble.game import GameError
+    from ..scrabble.position import Position, read_position
 
     spec = params.get("position")
     if not spec:
@@ -73,7 +73,7 @@ def _position(ctx: Context, params: Mapping[str, Any], game: Any) -> Any:
 
 
 def _top(params: Mapping[str, Any], default: int) -> int:
-    from ..game import GameError
+    from ..scrabble.game import GameError
 
     top = params.get("top")
     if top is None:
@@ -87,7 +87,7 @@ def _top(params: Mapping[str, Any], default: int) -> int:
 
 
 def _run_moves(ctx: Context, params: Mapping[str, Any]) -> Document:
-    from ..movegen import board_phonies, generate
+    from ..scrabble.movegen import board_phonies, generate
 
     lex = ctx.lexicon()
     game = _game(ctx, params, lex)
@@ -140,8 +140,8 @@ MOVES = Command(
 
 
 def _run_score(ctx: Context, params: Mapping[str, Any]) -> Document:
-    from ..game import GameError
-    from ..movegen import IllegalPlay, score_play
+    from ..scrabble.game import GameError
+    from ..scrabble.movegen import IllegalPlay, score_play
 
     lex = ctx.lexicon()
     game = _game(ctx, params, lex)
@@ -191,8 +191,8 @@ SCORE = Command(
 
 
 def _run_analyze(ctx: Context, params: Mapping[str, Any]) -> Document:
-    from ..game import GameError
-    from ..gcg import analyze, read_gcg
+    from ..scrabble.game import GameError
+    from ..scrabble.gcg import analyze, read_gcg
 
     lex = ctx.lexicon()
     game = _game(ctx, params, lex)

@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def _add_hooks(lex: "Lexicon", results: list[dict[str, Any]]) -> None:
     """Give each result a ``hooks`` field (its word's hooks, all computed together)."""
-    from ..hooks import hook_fields  # numpy and the columns: only when asked for
+    from ..study.hooks import hook_fields  # numpy and the columns: only when asked for
 
     for r, fields in zip(results, hook_fields(lex.store, [r["word"] for r in results])):
         r["hooks"] = fields
@@ -28,7 +28,7 @@ def _hook_width(results: list[dict[str, Any]]) -> int:
 def _hooked(r: Mapping[str, Any], width: int, shown: str | None = None) -> str:
     """``r``'s word between its hooks, as study tools print it; ``shown`` replaces the word's capitals
     (``--show-blanks`` keeps the tiles blanks make in lower case)."""
-    from ..hooks import hook_line
+    from ..study.hooks import hook_line
 
     line = hook_line(dict(r["hooks"]), r["word"], width)
     if shown is None:

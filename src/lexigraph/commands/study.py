@@ -47,9 +47,10 @@ def details(lex: "Lexicon", ids: Any, lengths: Any, *, blanks: int = 2, tiles: A
     lexicon has a tile set, probability rank, combinations and points; hooks on request."""
     import numpy as np
 
-    from .. import columns, probability
+    from ..study import columns
+    from ..study import probability
     from ..errors import QueryError
-    from ..hooks import hooks_of_ids
+    from ..study.hooks import hooks_of_ids
 
     store = lex.store
     words = store.words_of_ids(ids)
@@ -97,7 +98,7 @@ def details(lex: "Lexicon", ids: Any, lengths: Any, *, blanks: int = 2, tiles: A
 def _run_search(ctx: Context, p: Mapping[str, Any]) -> Document:
     from ..alphabet import PRESETS
     from ..errors import QueryError
-    from ..search import SORTS, Sort, as_query, search_ids
+    from ..study.search import SORTS, Sort, as_query, search_ids
     from ._common import preset_or_file
 
     lex = ctx.lexicon()
@@ -130,7 +131,7 @@ def _run_search(ctx: Context, p: Mapping[str, Any]) -> Document:
 
 
 def _hook_line(h: Mapping[str, Any], word: str, width: int) -> str:
-    from ..hooks import hook_line
+    from ..study.hooks import hook_line
 
     return hook_line(dict(h), word, width)
 
@@ -174,7 +175,7 @@ SEARCH = Command(
 
 def _run_hooks(ctx: Context, p: Mapping[str, Any]) -> Document:
     from ..errors import QueryError
-    from ..hooks import hooks_many
+    from ..study.hooks import hooks_many
 
     lex = ctx.lexicon()
     words = list(p.get("words") or [])

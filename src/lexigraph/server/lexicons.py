@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..errors import LexiconError
-from ..fileformat import is_lexicon_file
+from ..engine.fileformat import is_lexicon_file
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..lexicon import Lexicon

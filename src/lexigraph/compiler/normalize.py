@@ -1,0 +1,591 @@
+"""Normalisation: raw lines to the lexicon's words as tile codes.
+
+Every word is lower-cased and put in Unicode NFC, then split into tiles.
+Lines that are not words are skipped and counted by reason, so a build can
+say exactly what it left out and why.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ..alphabet import MAX_TILES, Alphabet
+from ..buildinfo import c_module
+from ..errors import BuildError
+from .sources import RawWords
+
+DEFAULT_PRIORITY = 50
+#: What to do with entries written with capitals (``Baltimore``) that have no
+#: lower-case twin in the list: ``fold`` them into ordinary lower-case words
+#: (the default: every lexicon is case-insensitive), or ``drop-proper``: leave
+#: them out as proper nouns. Entries entirely in upper case (``CAT``, as some
+#: lists are written) and capitalised twins of lower-case entries are folded
+#: under either policy. The report counts the entries each rule touched.
+CASES = ("fold", "drop-proper")
+DEFAULT_CASE = "fold"
+_OPTIONS: ContextVar[dict[str, Any]] = ContextVar("lexigraph_normalize_options", default={})
+
+
+@dataclass(frozen=True)
+class Reject:
+    """A line a build skipped or changed: its line number (None for graph sources), why, and the text."""
+
+    line: int | None
+    action: str  # "skipped" or "changed"
+    reason: str
+    text: str
+    result: str | None
+
+    def tsv(self) -> str:
+        """``LINE<TAB>ACTION<TAB>REASON<TAB>TEXT[<TAB>RESULT]`` with control characters escaped."""
+        def esc(t: str) -> str:
+            return t.replace("\\", "\\\\").replace("\t", "\\t").replace("\r", "\\r").replace("\n", "\\n")
+
+        fields = ["" if self.line is None else str(self.line), self.action, self.reason, esc(self.text)]
+        if self.result is not None:
+            fields.append(esc(self.result))
+        return "\t".join(fields)
+
+
+@contextmanager
+def options(*, case: str | None = None, rejects: "list[Reject] | None" = None) -> Iterator[None]:
+    """Set :func:`normalize`'s ``case`` and ``rejects`` for the builds run inside the block.
+
+    >>> import lexigraph
+    >>> with options(case="drop-proper"):
+    ...     list(lexigraph.load(["Paris", "paris", "Rome", "oslo"]))
+    ['oslo', 'paris']
+    """
+    token = _OPTIONS.set({"case": case, "rejects": rejects})
+    try:
+        yield
+    finally:
+        _OPTIONS.reset(token)
+#: Longest word a lexicon holds, in tiles (lengths are stored in a byte).
+MAX_LENGTH = MAX_TILES
+
+
+@dataclass
+class Report:
+    """What a build kept and skipped.
+
+    >>> r = Report(kept=3, skipped=Counter({"digits": 1}))
+    >>> r.skipped_total
+    1
+    """
+
+    kept: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)
+    duplicates: int = 0
+    per_length: dict[int, int] = field(default_factory=dict)
+    lines: int = 0
+    #: Lines kept in another form, per reason (a line may count under several reasons).
+    changed: Counter[str] = field(default_factory=Counter)
+    #: The case policy the build used (see :data:`CASES`).
+    case: str = "fold"
+
+    @property
+    def skipped_total(self) -> int:
+        return sum(self.skipped.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "lines": self.lines,
+            "kept": self.kept,
+            "duplicates": self.duplicates,
+            "skipped": dict(sorted(self.skipped.items())),
+            "changed": dict(sorted(self.changed.items())),
+            "case": self.case,
+            "per_length": {str(k): v for k, v in sorted(self.per_length.items())},
+        }
+
+
+class WordSet:
+    """Unique words in increasing code order, with a priority each.
+
+    The words are held as tile-code strings (``keys``) or as one flat array
+    of tile codes with a length each (``codes``, ``lengths``); either form is
+    made from the other when first read.
+
+    >>> ws = WordSet(Alphabet.from_letters("abc"), None, np.full(2, 50, np.uint8), False, None, Report(kept=2),
+    ...              codes=np.array([1, 2, 3, 1], np.uint8), lengths=np.array([3, 1]))
+    >>> ws.keys
+    [b'\\x01\\x02\\x03', b'\\x01']
+    """
+
+    def __init__(self, alphabet: Alphabet, keys: list[bytes] | None, priorities: np.ndarray, has_priorities: bool,
+                 score_max: int | None, report: Report, *, codes: np.ndarray | None = None,
+                 lengths: np.ndarray | None = None) -> None:
+        if keys is None and (codes is None or lengths is None):
+            raise ValueError("give the keys, or the codes and their lengths")
+        self.alphabet = alphabet
+        self._keys = keys
+        self.priorities = priorities
+        self.has_priorities = has_priorities
+        self.score_max = score_max
+        self.report = report
+        self._codes = None if codes is None else np.ascontiguousarray(codes, np.uint8)
+        self._lengths = None if lengths is None else np.ascontiguousarray(lengths, np.int64)
+
+    @property
+    def keys(self) -> list[bytes]:
+        """Each word's tile codes, as bytes."""
+        if self._keys is None:
+            data = self.codes.tobytes()
+            ends = np.cumsum(self.lengths).tolist()
+            self._keys = [data[a:b] for a, b in zip([0, *ends[:-1]], ends)]
+        return self._keys
+
+    @property
+    def codes(self) -> np.ndarray:
+        """The words' tile codes one after another (uint8)."""
+        if self._codes is None:
+            self._codes = np.frombuffer(b"".join(self.keys), np.uint8)
+        return self._codes
+
+    @property
+    def lengths(self) -> np.ndarray:
+        """Each word's length in tiles (int64)."""
+        if self._lengths is None:
+            self._lengths = np.fromiter(map(len, self.keys), np.int64, len(self.keys))
+        return self._lengths
+
+
+def reason_for(word: str) -> str:
+    """Why ``word`` is not a word (for the build summary)."""
+    cats = {unicodedata.category(ch)[0] for ch in word}
+    if any(ch.isspace() for ch in word):
+        return "space inside"
+    if "N" in cats:
+        return "digits"
+    if "P" in cats:
+        return "punctuation"
+    if "C" in cats:
+        return "control characters"
+    if "S" in cats:
+        return "symbols"
+    return "outside the alphabet"
+
+
+def _is_letters(word: str) -> bool:
+    """Letters and combining marks only (NFC leaves marks that have no precomposed form)."""
+    if word.isalpha():
+        return True
+    return all(unicodedata.category(ch)[0] in "LM" for ch in word) and unicodedata.category(word[0])[0] == "L"
+
+
+def normalize(
+    raw: RawWords,
+    *,
+    alphabet: Alphabet | None = None,
+    min_length: int = 2,
+    max_length: int | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+    case: str | None = None,
+    rejects: "list[Reject] | None" = None,
+) -> WordSet:
+    """Turn raw words into a :class:`WordSet`; see the module docstring.
+
+    ``case`` (default ``"fold"``, or the value set with :func:`options`):
+    what to do with entries that are capitalised only (see :data:`CASES`).
+    ``rejects``: a list that receives a :class:`Reject` for every line
+    skipped or changed.
+
+    >>> from lexigraph.compiler.sources import parse_lines
+    >>> raw = parse_lines(["Apple", "apple", "Baltimore", " pear", "x1"], "<words>")
+    >>> out = []
+    >>> ws = normalize(raw, case="drop-proper", rejects=out)
+    >>> ws.report.kept, sorted(ws.report.skipped.items()), sorted(ws.report.changed.items())
+    (2, [('capitalised only', 1), ('digits', 1)], [('spaces trimmed', 1), ('upper case folded', 1)])
+    >>> for r in out: print(r.tsv())
+    1	changed	upper case folded	Apple	apple
+    2	skipped	duplicate of line 1	apple
+    3	skipped	capitalised only	Baltimore
+    4	changed	spaces trimmed	 pear	pear
+    5	skipped	digits	x1
+    """
+    opts = _OPTIONS.get()
+    case = case or opts.get("case") or DEFAULT_CASE
+    if rejects is None:
+        rejects = opts.get("rejects")
+    if case not in CASES:
+        raise BuildError(f"unknown case policy {case!r}; choose one of {', '.join(CASES)}")
+    if min_length < 1:
+        raise BuildError("min_length must be at least 1")
+    max_len = MAX_LENGTH if max_length is None else max_length
+    if max_len > MAX_LENGTH:
+        raise BuildError(f"max_length is at most {MAX_LENGTH}")
+    if max_len < min_length:
+        raise BuildError(f"max_length ({max_len}) is below min_length ({min_length})")
+    if rejects is None and raw.scores is None and raw.kind == "text":
+        fast = _normalize_ascii_letters(raw, alphabet, min_length, max_len, case, progress)
+        if fast is not None:
+            return fast
+    report = Report(lines=raw.lines, case=case)
+    report.skipped.update(raw.skipped)
+    skipped, changed = report.skipped, report.changed
+    collect = rejects is not None
+    numbers = raw.line_numbers
+    originals = raw.raw_lines
+    words = raw.words
+    scores = raw.scores
+    total = len(words)
+
+    def line_of(i: int) -> int | None:
+        return numbers[i] if numbers is not None else None
+
+    def original(i: int) -> str:
+        return originals[numbers[i] - 1] if numbers is not None and originals is not None else words[i]
+
+    # (index, reason, stored form): skipped ("" form) and changed ("" reason); only for rejects
+    skipped_at: list[tuple[int, str, str]] = []
+
+    def skip(i: int, reason: str) -> None:
+        skipped[reason] += 1
+        if collect:
+            skipped_at.append((i, reason, ""))
+
+    # Anything longer than this many characters cannot fit in MAX_LENGTH tiles
+    # of any alphabet that folds at most 4 characters into one.
+    char_cap = CHAR_CAP
+    check_letters = alphabet is None and raw.kind not in ("dawg32", "daw")
+    idx: list[int] = []
+    lowered: list[str] = []
+    notes: dict[int, list[str]] = {}
+    proper: list[int] = []
+    trimmed: set[int] = set()
+    if originals is not None and numbers is not None and raw.kind == "text":
+        # Lines and stripped words of the same total length: nothing was trimmed (checked at C speed).
+        if sum(map(len, originals)) != sum(map(len, words)):
+            trimmed = {i for i, (n, w) in enumerate(zip(numbers, words)) if len(originals[n - 1]) != len(w)}
+    for i, w in enumerate(words):
+        if not w:
+            skip(i, "empty")
+            continue
+        if len(w) > char_cap:
+            skip(i, "too long")
+            continue
+        lw = w.lower()
+        if w.isascii():
+            if check_letters and not w.isalpha():
+                skip(i, reason_for(w))
+                continue
+            low = lw
+        else:
+            low = unicodedata.normalize("NFC", lw)
+            if check_letters and not _is_letters(low):
+                skip(i, reason_for(low))
+                continue
+            if low != lw:
+                notes.setdefault(i, []).append("Unicode normalised (NFC)")
+        if lw != w:
+            if w.isupper():
+                notes.setdefault(i, []).append("upper case folded")
+            else:
+                proper.append(i)
+        if trimmed and i in trimmed:
+            notes.setdefault(i, []).append("spaces trimmed")
+        idx.append(i)
+        lowered.append(low)
+    dropped: set[int] = set()
+    if proper:
+        lower_set = {low for i, low in zip(idx, lowered) if words[i] == low}
+        position = {i: k for k, i in enumerate(idx)} if len(proper) > 64 else None
+        for i in proper:
+            low = lowered[position[i]] if position is not None else lowered[idx.index(i)]
+            if low in lower_set:
+                notes.setdefault(i, []).append("upper case folded")
+            elif case == "drop-proper":
+                dropped.add(i)
+                skip(i, "capitalised only")
+            else:
+                notes.setdefault(i, []).append("capitalised only, folded")
+    if alphabet is None:
+        chars = set("".join(lowered if not dropped else (low for i, low in zip(idx, lowered) if i not in dropped)))
+        if len(chars) > MAX_TILES:
+            raise BuildError(
+                f"the list uses {len(chars)} different letters; a lexicon holds at most {MAX_TILES} tiles "
+                "(pass an alphabet to fold or limit them)"
+            )
+        if not chars:
+            raise BuildError(f"{raw.name}: no words found ({_skip_summary(skipped)})")
+        alphabet = Alphabet.from_letters(chars)
+    encode = alphabet.encode
+    folds = bool(alphabet.fold)
+    default = DEFAULT_PRIORITY
+    step = max(1, total // 50)
+    kept: dict[bytes, int] = {}
+    first: dict[bytes, int] = {}
+    duplicates = 0
+    for k, (i, w) in enumerate(zip(idx, lowered)):
+        if progress is not None and k % step == 0:
+            progress("normalising", k, len(idx))
+        if dropped and i in dropped:
+            continue
+        key = encode(w)
+        if key is None:
+            skip(i, reason_for(alphabet.prepare(w)))
+            continue
+        n = len(key)
+        if n < min_length:
+            skip(i, "too short")
+            continue
+        if n > max_len:
+            skip(i, "too long")
+            continue
+        score = default if scores is None else scores[i]
+        if score is None:
+            score = default
+        old = kept.get(key)
+        if old is None:
+            kept[key] = score
+            if collect:
+                first[key] = i
+            why = notes.get(i) if notes else None
+            if folds and alphabet.prepare(w) != w:
+                why = [*(why or []), "folded by the alphabet"]
+            if why:
+                for reason in why:
+                    changed[reason] += 1
+                if collect:
+                    notes[i] = why
+                    skipped_at.append((i, "", alphabet.decode(key)))
+        else:
+            duplicates += 1
+            if score > old:
+                kept[key] = score
+            if collect:
+                j = first[key]
+                skipped_at.append((i, f"duplicate of line {line_of(j)}" if numbers is not None else "duplicate", ""))
+    if not kept:
+        raise BuildError(f"{raw.name}: no words left to build a lexicon from ({_skip_summary(skipped)})")
+    if rejects is not None:
+        out: list[Reject] = [Reject(line, "skipped", reason, text, None) for line, reason, text in raw.rejected]
+        for i, reason, stored in skipped_at:
+            if reason:
+                out.append(Reject(line_of(i), "skipped", reason, original(i), None))
+            else:
+                out.append(Reject(line_of(i), "changed", "; ".join(notes[i]), original(i), stored))
+        out.sort(key=lambda r: (r.line is None, r.line or 0))
+        rejects.extend(out)
+    keys = sorted(kept)
+    priorities = np.fromiter((kept[k] for k in keys), np.uint8, len(keys))
+    report.kept = len(keys)
+    report.duplicates = duplicates
+    lengths = Counter(map(len, keys))
+    report.per_length = dict(sorted(lengths.items()))
+    return WordSet(alphabet, keys, priorities, raw.scores is not None, raw.score_max, report)
+
+
+#: Words longer than this many characters are "too long" before anything else is looked at: they
+#: cannot fit in MAX_LENGTH tiles of any alphabet that folds at most 4 characters into one.
+CHAR_CAP = 8 * MAX_LENGTH
+
+
+class Scan(NamedTuple):
+    """What :func:`scan_ascii` finds in a plain ASCII list."""
+
+    codes: np.ndarray  #: uint8: the kept words' tile codes one after another, in input order
+    lengths: np.ndarray  #: int64: each kept word's length
+    upper: np.ndarray  #: bool: each kept word was written in upper case
+    lines: int  #: lines, as ``str.splitlines`` counts them
+    letters: str  #: the letters of the words no longer than CHAR_CAP, lower case, sorted
+    short: int  #: words left out as shorter than min_length
+    long: int  #: words left out as longer than max_length
+    ordered: bool  #: the kept words are in strictly increasing code order
+
+
+def scan_ascii(data: bytes, table: bytes | None, min_length: int, max_length: int, *,
+               pure_python: bool = False) -> Scan | None:
+    """The words of a plain ASCII list (``data``: its bytes) as tile codes, in one scan.
+
+    Lines end with LF, CRLF or a lone CR (as ``str.splitlines``); blank
+    lines are skipped. None unless every other byte is an ASCII letter and no
+    word mixes upper- and lower-case letters: then the general loop of
+    :func:`normalize` decides. ``table`` (256 bytes, as
+    :attr:`Alphabet.byte_table`) gives the tile codes; None codes each letter
+    by its rank among the letters present, as :meth:`Alphabet.from_letters`
+    would; a letter it does not code gives None. Runs in C
+    (``lexigraph._build``) when it is built, unless ``pure_python`` or
+    ``LEXIGRAPH_PURE_PYTHON`` is set; both give the same answer.
+
+    >>> s = scan_ascii(b"CAT\\r\\ndog\\n\\nx\\n", None, 2, 15)
+    >>> s.codes.tolist(), s.lengths.tolist(), s.upper.tolist(), s.lines, s.letters, s.short, s.ordered
+    ([2, 1, 6, 3, 5, 4], [3, 3], [True, False], 4, 'acdgotx', 1, True)
+    >>> scan_ascii(b"Cat\\n", None, 2, 15) is None  # capitalised: the case policy decides
+    True
+    """
+    if not 1 <= min_length <= max_length <= MAX_LENGTH:
+        raise BuildError(f"need 1 <= min_length <= max_length <= {MAX_LENGTH}")
+    ext = None if pure_python else c_module("_build")
+    if ext is not None:
+        out = ext.scan_ascii(data, table, min_length, max_length, CHAR_CAP)
+        if out is None:
+            return None
+        codes, lens, upper, lines, present, short, long, ordered = out
+        letters = "".join(chr(97 + c) for c in range(26) if present >> c & 1)
+        return Scan(np.frombuffer(codes, np.uint8), np.frombuffer(lens, np.uint8).astype(np.int64),
+                    np.frombuffer(upper, np.uint8).astype(bool), lines, letters, short, long, ordered)
+    return _scan_ascii_numpy(data, table, min_length, max_length)
+
+
+def _scan_ascii_numpy(data: bytes, table: bytes | None, min_length: int, max_length: int) -> Scan | None:
+    """:func:`scan_ascii` in NumPy: a few passes over the whole text, no loop per word."""
+    if not data.isascii():
+        return None
+    arr = np.frombuffer(data, np.uint8)
+    low = arr | 0x20
+    letter = (low >= 97) & (low <= 122)
+    is_n, is_r = arr == 10, arr == 13
+    if not (letter | is_n | is_r).all():
+        return None  # digits, punctuation, spaces: the loop says which
+    lone_r = is_r.copy()
+    lone_r[:-1] &= ~is_n[1:]
+    lines = int(is_n.sum()) + int(lone_r.sum()) + int(bool(len(arr)) and bool(letter[-1]))
+    edges = np.diff(np.concatenate(([0], letter.view(np.int8), [0])))
+    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    if not len(starts):
+        return None
+    lengths = ends - starts
+    upper_count = np.cumsum(np.concatenate(([0], (letter & (arr < 97)).view(np.int8))))  # letters below 'a': upper case
+    upper = upper_count[ends] - upper_count[starts]
+    if ((upper > 0) & (upper < lengths)).any():
+        return None  # capitalised entries: the case policy decides, in the loop
+    capped = lengths <= CHAR_CAP
+    lowered = low[letter]
+    present = np.unique(lowered[np.repeat(capped, lengths)])
+    if not len(present):
+        return None
+    codes_of = np.zeros(32, np.uint8)
+    if table is None:
+        codes_of[present & 31] = np.arange(1, len(present) + 1)
+    else:
+        tab = np.frombuffer(table, np.uint8)
+        codes_of[present & 31] = tab[present]
+        if not tab[present].all() or not (tab[present - 32] == tab[present]).all():
+            return None  # a letter outside the alphabet: the loop reports it
+    short = capped & (lengths < min_length)
+    long = ~capped | (lengths > max_length)
+    keep = ~short & ~long
+    codes = codes_of[lowered[np.repeat(keep, lengths)] & 31]
+    kept_lengths = lengths[keep].astype(np.int64)
+    strings = _padded(codes, kept_lengths)[1]
+    ordered = len(strings) < 2 or bool((strings[1:] > strings[:-1]).all())
+    letters = "".join(map(chr, present.tolist()))
+    return Scan(codes, kept_lengths, upper[keep] > 0, lines, letters, int(short.sum()), int(long.sum()), ordered)
+
+
+def _padded(codes: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The words as rows of a zero-padded matrix, and the rows as fixed-width strings (which compare like them)."""
+    n = len(lengths)
+    width = int(lengths.max()) if n else 1
+    starts = np.cumsum(lengths) - lengths
+    mat = np.zeros((n, width), np.uint8)
+    mat.ravel()[np.repeat(np.arange(n) * width - starts, lengths) + np.arange(len(codes))] = codes
+    return mat, mat.view(f"S{width}").ravel()
+
+
+def _normalize_ascii_letters(
+    raw: RawWords,
+    alphabet: Alphabet | None,
+    min_length: int,
+    max_len: int,
+    case: str,
+    progress: Callable[[str, int, int], None] | None,
+) -> WordSet | None:
+    """:func:`normalize` for the common list, by :func:`scan_ascii`: no loop per word.
+
+    It applies when every word is ASCII letters, all lower or all upper
+    case, with no spaces trimmed, and the alphabet (if given) encodes ASCII
+    byte by byte; otherwise it returns None and the general loop answers.
+    The report is the one the loop writes: upper-case words folded, words
+    too short or too long, duplicates.
+
+    >>> from lexigraph.compiler.sources import parse_lines
+    >>> ws = _normalize_ascii_letters(parse_lines(["CAT", "dog", "DOG", "x"], "<w>"), None, 2, 255, "fold", None)
+    >>> [ws.alphabet.decode(k) for k in ws.keys], ws.report.duplicates, dict(ws.report.skipped)
+    (['cat', 'dog'], 1, {'too short': 1})
+    >>> dict(ws.report.changed)  # DOG is a duplicate of dog: only CAT's spelling was kept folded
+    {'upper case folded': 1}
+    """
+    if alphabet is not None and alphabet.byte_table is None:
+        return None
+    data = raw.ascii_data
+    lines = 0
+    if data is None:
+        words = raw.words
+        if not words:
+            return None
+        raw_lines = raw.raw_lines
+        if raw_lines is not None and (
+            raw_lines != words if len(raw_lines) == len(words)  # each word its line (identical when not stripped)
+            else sum(map(len, raw_lines)) != sum(map(len, words))
+        ):
+            return None  # spaces were trimmed somewhere: the loop notes where
+        text = "\n".join(words)
+        if not text.isascii():
+            return None
+        data = text.encode("ascii")
+        if b"\r" in data or data.count(b"\n") != len(words) - 1:
+            return None  # a word holding a line end: the loop says so
+        lines = raw.lines
+    if progress is not None:
+        progress("normalising", 0, 1)
+    scan = scan_ascii(data, None if alphabet is None else alphabet.byte_table, min_length, max_len)
+    if scan is None:
+        return None
+    if alphabet is None:
+        alphabet = Alphabet.from_letters(scan.letters)
+    report = Report(lines=lines if raw.ascii_data is None else scan.lines, case=case)
+    report.skipped.update(raw.skipped)
+    if scan.short:
+        report.skipped["too short"] += scan.short
+    if scan.long:
+        report.skipped["too long"] += scan.long
+    codes, lengths, upper = scan.codes, scan.lengths, scan.upper
+    if not scan.ordered:
+        mat, strings = _padded(codes, lengths)
+        order = np.argsort(strings, kind="stable")  # equal words keep their input order: the first one is kept
+        ordered = strings[order]
+        first = order[np.append(True, ordered[1:] != ordered[:-1])]
+        rows = mat[first]
+        codes, lengths, upper = rows[rows != 0], lengths[first], upper[first]
+    n = len(lengths)
+    if not n:
+        if scan.short and scan.long and not _short_first(data, min_length, max_len):
+            report.skipped = Counter({"too long": scan.long, "too short": scan.short})  # as the loop met them
+        raise BuildError(f"{raw.name}: no words left to build a lexicon from ({_skip_summary(report.skipped)})")
+    folded = int(upper.sum())  # as the loop counts: the kept spelling was folded
+    if folded:
+        report.changed["upper case folded"] = folded
+    report.kept = n
+    report.duplicates = len(scan.lengths) - n
+    per_length = np.bincount(lengths)
+    report.per_length = {int(k): int(c) for k, c in enumerate(per_length.tolist()) if c}
+    priorities = np.full(n, DEFAULT_PRIORITY, np.uint8)
+    return WordSet(alphabet, None, priorities, False, raw.score_max, report, codes=codes, lengths=lengths)
+
+
+def _short_first(data: bytes, min_length: int, max_length: int) -> bool:
+    """Whether the loop meets a word too short before one too long (the order its error message names them in).
+
+    The loop counts words longer than CHAR_CAP before all others.
+    """
+    words = [w for w in data.splitlines() if w]
+    if any(len(w) > CHAR_CAP for w in words):
+        return False
+    return next(len(w) < min_length for w in words if not min_length <= len(w) <= max_length)
+
+
+def _skip_summary(skipped: Counter[str]) -> str:
+    if not skipped:
+        return "the source is empty"
+    return "skipped: " + ", ".join(f"{n:,} {why}" for why, n in skipped.most_common())

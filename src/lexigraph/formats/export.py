@@ -1,0 +1,62 @@
+"""Writing a lexicon back out: plain and scored lists, Hasbro ``.daw``, the TWL06 table."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from . import daw
+from . import dawg32
+from ..engine import fileformat
+from ..compiler import graph_builder
+from ..errors import LexiconError
+from ..engine.store import Store
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..lexicon import Lexicon
+
+EXPORT_FORMATS = ("text", "scored", "daw", "dawg32")
+
+
+def _trie(store: Store) -> graph_builder.Trie:
+    """The lexicon's trie, rebuilt from its (validated) length buckets."""
+    ids = store.sort_ids(np.arange(store.word_count))
+    lens = store.lengths_of_ids(ids)
+    width = int(lens.max())
+    padded = store.codes_of_ids(ids, width, lens)
+    flat = padded[np.arange(width)[None, :] < lens[:, None]]
+    starts = np.cumsum(lens) - lens
+    return graph_builder.build_trie(flat, starts, lens)
+
+
+def to_bytes(lex: "Lexicon", format: str) -> bytes:
+    """The lexicon in ``format`` (one of ``text``, ``scored``, ``daw``, ``dawg32``).
+
+    >>> import lexigraph
+    >>> to_bytes(lexigraph.load(["cat;70", "dog"]), "scored")
+    b'cat;70\\ndog;50\\n'
+    """
+    if format not in EXPORT_FORMATS:
+        raise LexiconError(f"unknown export format {format!r}; choose one of {', '.join(EXPORT_FORMATS)}")
+    store = lex.store
+    labels = list(store.alphabet.labels)
+    if format in ("text", "scored"):
+        ids = store.sort_ids(np.arange(store.word_count))
+        words = store.words_of_ids(ids)
+        if format == "text":
+            return ("\n".join(words) + "\n").encode("utf-8")
+        prio = store.priorities()[ids].tolist()
+        return "".join(f"{w};{p}\n" for w, p in zip(words, prio)).encode("utf-8")
+    trie = _trie(store)
+    if format == "daw":
+        return daw.write(graph_builder.minimize(trie, accept_on_edge=True), labels)
+    return dawg32.write(graph_builder.minimize(trie, accept_on_edge=False), labels)
+
+
+def export(lex: "Lexicon", dest: str | os.PathLike[str], format: str) -> int:
+    """Write the lexicon to ``dest`` atomically; returns the number of bytes written."""
+    data = to_bytes(lex, format)
+    fileformat.write_atomic(dest, data)
+    return len(data)

@@ -1,0 +1,483 @@
+/* Move generation in C: the hot loop of lexigraph.scrabble.movegen (Appel and Jacobson, 1988).
+ *
+ * generate(graph, kids, root, n, cells, blanks, letter_mult, word_mult, points, rack, start, rack_size, bingo)
+ *   -> (bytes, count)
+ * (`kids`: per arc index, a little-endian uint64 with bit t set for each tile of the arc list starting
+ * there, see movegen._kids; it lets a dead end stop before scanning its arcs)
+ * reads the word graph's 64-bit arc records through arc.h and returns every play as a fixed
+ * record of REC_SIZE bytes: int32 score (little-endian), row, col, across (1/0), length of the
+ * main word, then one byte per square of the main word: 0 for a tile already on the board, else
+ * the tile code, | 0x80 for a blank. One-tile plays come once (from the across pass when they
+ * form an across word). The pure-Python twin is movegen.generate_raw; tests hold both to the
+ * same answers and to a brute-force oracle.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arc.h"
+
+#define MAXN 26
+#define MAXSQ (MAXN * MAXN)
+#define MAXT 64
+#define REC_SIZE 40
+#define BLANK_FLAG 0x80
+
+typedef struct {
+    int o, row, a, limit;
+} Anchor;
+
+typedef struct {
+    const unsigned char *g;
+    size_t nrec;
+    uint32_t root;
+    int n, rack_size, bingo, err;
+    /* per orientation (0 down, 1 across): lines are the rows of these arrays */
+    uint8_t C[2][MAXSQ];
+    int P[2][MAXSQ];
+    uint8_t LM[2][MAXSQ], WM[2][MAXSQ];
+    uint64_t mask[2][MAXSQ];
+    int csum[2][MAXSQ];
+    uint8_t hasx[2][MAXSQ], anchor[2][MAXSQ];
+    int points[MAXT];
+    int rack[MAXT];
+    uint8_t word[MAXN + 8];
+    int wlen;
+    int o, row, a, start_c; /* the line and anchor being extended */
+    int left;               /* tiles left on the rack */
+    int n_codes;
+    /* the left part being built, shared by every anchor that takes one from the rack */
+    uint8_t lp_code[MAXN];
+    int lp_pts[MAXN];
+    int lp_len;
+    Anchor anchors[2 * MAXSQ];
+    int n_anchors, max_limit;
+    const unsigned char *kids; /* per arc index: the tiles of the list starting there (uint64 LE) */
+    uint64_t avail;            /* tiles with a count on the rack (bit t) */
+    char *out;
+    size_t count, cap;
+} Gen;
+
+static inline uint64_t kids_of(const Gen *G, uint32_t node) {
+    uint64_t k;
+    memcpy(&k, G->kids + 8 * (size_t)node, 8);
+    return k;
+}
+
+static inline int highest_bit(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return 63 - __builtin_clzll(x);
+#else
+    int b = 0;
+    while (x >>= 1) b++;
+    return b;
+#endif
+}
+
+static inline void take(Gen *G, int slot) {
+    if (--G->rack[slot] == 0 && slot) G->avail &= ~((uint64_t)1 << slot);
+    G->left--;
+}
+
+static inline void put(Gen *G, int slot) {
+    if (G->rack[slot]++ == 0 && slot) G->avail |= (uint64_t)1 << slot;
+    G->left++;
+}
+
+/* The arc of `tile` in the list starting at `node`: 1 and *rec if found. */
+static inline int step(Gen *G, uint32_t node, unsigned tile, uint64_t *rec) {
+    if (!node) return 0;
+    for (size_t i = node;; i++) {
+        if (i >= G->nrec) {
+            G->err = 1;
+            return 0;
+        }
+        uint64_t r = lx_arc_at(G->g, i);
+        unsigned t = LX_TILE(r);
+        if (t == tile) {
+            *rec = r;
+            return 1;
+        }
+        if (t > tile || LX_IS_LAST(r)) return 0;
+    }
+}
+
+static int record(Gen *G, int o, int row, int start_c, int score) {
+    if (G->count == G->cap) {
+        size_t cap = G->cap ? G->cap * 2 : 1024;
+        char *p = realloc(G->out, cap * REC_SIZE);
+        if (!p) {
+            G->err = 2;
+            return -1;
+        }
+        G->out = p;
+        G->cap = cap;
+    }
+    unsigned char *rec = (unsigned char *)G->out + G->count * REC_SIZE;
+    memset(rec, 0, REC_SIZE);
+    uint32_t s = (uint32_t)score;
+    rec[0] = s & 0xFF;
+    rec[1] = (s >> 8) & 0xFF;
+    rec[2] = (s >> 16) & 0xFF;
+    rec[3] = (s >> 24) & 0xFF;
+    rec[4] = (unsigned char)(o ? row : start_c);
+    rec[5] = (unsigned char)(o ? start_c : row);
+    rec[6] = (unsigned char)o;
+    rec[7] = (unsigned char)G->wlen;
+    memcpy(rec + 8, G->word, (size_t)G->wlen);
+    G->count++;
+    return 0;
+}
+
+/* Extend right from square c of the current line (G->o, G->row; anchor G->a; word from G->start_c). */
+static void extend(Gen *G, uint32_t node, int c, int acc, int placed, int msum, int wmul, int xtot, int last_sq) {
+    const int n = G->n, o = G->o;
+    const int base = G->row * n;
+    const uint8_t *C = G->C[o];
+    while (c < n && C[base + c]) { /* board tiles: follow them without recursion */
+        uint64_t r;
+        if (!step(G, node, C[base + c], &r)) return;
+        G->word[G->wlen++] = 0;
+        node = (uint32_t)LX_TARGET(r);
+        acc = (int)LX_ACCEPTS(r);
+        msum += G->P[o][base + c];
+        c++;
+    }
+    if (acc && placed && c > G->a && c - G->start_c >= 2) {
+        if (!(!o && placed == 1 && G->hasx[o][last_sq])) {
+            int score = msum * wmul + xtot + (placed == G->rack_size ? G->bingo : 0);
+            record(G, o, G->row, G->start_c, score);
+        }
+    }
+    if (c >= n || !node || G->left == 0 || G->err) return;
+    const int i = base + c;
+    if (node >= G->nrec) {
+        G->err = 1;
+        return;
+    }
+    uint64_t want = kids_of(G, node) & G->mask[o][i];
+    if (!G->rack[0]) want &= G->avail;
+    if (!want) return;
+    const unsigned top = (unsigned)highest_bit(want);
+    const int lmv = G->LM[o][i], wmv = G->WM[o][i], hx = G->hasx[o][i], cs = G->csum[o][i];
+    const int wl = G->wlen;
+    for (size_t k = node;; k++) {
+        if (k >= G->nrec) {
+            G->err = 1;
+            break;
+        }
+        uint64_t r = lx_arc_at(G->g, k);
+        unsigned t = LX_TILE(r);
+        if (t > top) break;
+        if ((want >> t) & 1u) {
+            uint32_t tgt = (uint32_t)LX_TARGET(r);
+            int tacc = (int)LX_ACCEPTS(r);
+            if (tgt || tacc) {
+                if (G->rack[t]) {
+                    int p = G->points[t];
+                    take(G, (int)t);
+                    G->word[wl] = (uint8_t)t;
+                    G->wlen = wl + 1;
+                    extend(G, tgt, c + 1, tacc, placed + 1, msum + p * lmv, wmul * wmv,
+                           xtot + (hx ? (cs + p * lmv) * wmv : 0), i);
+                    put(G, (int)t);
+                }
+                if (G->rack[0]) {
+                    take(G, 0);
+                    G->word[wl] = (uint8_t)(t | BLANK_FLAG);
+                    G->wlen = wl + 1;
+                    extend(G, tgt, c + 1, tacc, placed + 1, msum, wmul * wmv, xtot + (hx ? cs * wmv : 0), i);
+                    put(G, 0);
+                }
+            }
+            if (G->err) break;
+        }
+        if (LX_IS_LAST(r)) break;
+    }
+    G->wlen = wl;
+}
+
+/* Every left part from the rack, built once and tried at every anchor whose free squares can hold it.
+ * `kids` is the set of tiles that can follow the left part (the arcs of `node`). */
+static void left_parts(Gen *G, uint32_t node, int depth) {
+    if (node >= G->nrec) {
+        G->err = 1;
+        return;
+    }
+    const uint64_t kids = node ? kids_of(G, node) : 0;
+    const uint64_t avail = G->rack[0] ? ~(uint64_t)1 : G->avail;
+    if (kids & avail) {
+        const int n = G->n;
+        for (int k = 0; k < G->n_anchors; k++) {
+            const Anchor *A = &G->anchors[k];
+            if (A->limit < depth) continue;
+            const int base = A->row * n;
+            if (!(G->mask[A->o][base + A->a] & kids & avail)) continue;
+            int msum = 0, wmul = 1;
+            for (int j = 0; j < depth; j++) {
+                int sq = base + A->a - depth + j;
+                msum += G->lp_pts[j] * G->LM[A->o][sq];
+                wmul *= G->WM[A->o][sq];
+            }
+            G->wlen = depth;
+            for (int j = 0; j < depth; j++) G->word[j] = G->lp_code[j];
+            G->o = A->o;
+            G->row = A->row;
+            G->a = A->a;
+            G->start_c = A->a - depth;
+            extend(G, node, A->a, 0, depth, msum, wmul, 0, -1);
+            if (G->err) return;
+        }
+    }
+    if (depth >= G->max_limit || !node) return;
+    for (size_t i = node;; i++) {
+        if (i >= G->nrec) {
+            G->err = 1;
+            return;
+        }
+        uint64_t r = lx_arc_at(G->g, i);
+        unsigned t = LX_TILE(r);
+        if (t < MAXT && t > 0) {
+            for (int blank = 0; blank < 2; blank++) {
+                int slot = blank ? 0 : (int)t;
+                if (!G->rack[slot]) continue;
+                take(G, slot);
+                G->lp_code[depth] = (uint8_t)(blank ? (t | BLANK_FLAG) : t);
+                G->lp_pts[depth] = blank ? 0 : G->points[t];
+                left_parts(G, (uint32_t)LX_TARGET(r), depth + 1);
+                put(G, slot);
+                if (G->err) return;
+            }
+        }
+        if (LX_IS_LAST(r)) break;
+    }
+}
+
+/* Cross-checks and anchors of orientation o (lines are rows of G->C[o]). */
+static void prepare(Gen *G, int o, uint64_t all_mask, uint64_t wanted, int board_empty, int start) {
+    const int n = G->n;
+    const uint8_t *C = G->C[o];
+    for (int i = 0; i < n * n; i++) {
+        G->mask[o][i] = all_mask;
+        G->csum[o][i] = 0;
+        G->hasx[o][i] = 0;
+        G->anchor[o][i] = 0;
+        if (C[i]) continue;
+        int r = i / n, c = i % n;
+        int up = r, dn = r;
+        while (up > 0 && C[(up - 1) * n + c]) up--;
+        while (dn + 1 < n && C[(dn + 1) * n + c]) dn++;
+        if ((c > 0 && C[i - 1]) || (c + 1 < n && C[i + 1])) G->anchor[o][i] = 1;
+        if (up == r && dn == r) continue;
+        G->hasx[o][i] = 1;
+        G->anchor[o][i] = 1;
+        int s = 0;
+        for (int k = up; k <= dn; k++)
+            if (k != r) s += G->P[o][k * n + c];
+        G->csum[o][i] = s;
+        uint64_t m = 0;
+        uint32_t node = G->root;
+        int ok = 1;
+        for (int k = up; k < r; k++) {
+            uint64_t rec;
+            if (!step(G, node, C[k * n + c], &rec)) {
+                ok = 0;
+                break;
+            }
+            node = (uint32_t)LX_TARGET(rec);
+        }
+        if (ok && node) {
+            for (size_t j = node;; j++) {
+                if (j >= G->nrec) {
+                    G->err = 1;
+                    return;
+                }
+                uint64_t rec = lx_arc_at(G->g, j);
+                unsigned t = LX_TILE(rec);
+                int good;
+                if (t >= MAXT || !((wanted >> t) & 1u)) {
+                    good = 0; /* a tile the rack cannot play here: no need to know */
+                } else if (dn == r) {
+                    good = (int)LX_ACCEPTS(rec);
+                } else {
+                    uint32_t nd = (uint32_t)LX_TARGET(rec);
+                    good = 0;
+                    for (int k = r + 1; k <= dn; k++) {
+                        uint64_t r2;
+                        if (!step(G, nd, C[k * n + c], &r2)) {
+                            good = 0;
+                            break;
+                        }
+                        good = (int)LX_ACCEPTS(r2);
+                        nd = (uint32_t)LX_TARGET(r2);
+                    }
+                }
+                if (good && t < MAXT) m |= (uint64_t)1 << t;
+                if (LX_IS_LAST(rec)) break;
+            }
+        }
+        G->mask[o][i] = m;
+    }
+    if (board_empty) G->anchor[o][start] = 1;
+}
+
+/* Anchors with board tiles on their left extend at once; the others are queued for left_parts. */
+static void collect(Gen *G, int o, int total_rack) {
+    const int n = G->n;
+    const uint8_t *C = G->C[o];
+    for (int row = 0; row < n && !G->err; row++) {
+        const int base = row * n;
+        for (int a = 0; a < n && !G->err; a++) {
+            if (!G->anchor[o][base + a]) continue;
+            if (a > 0 && C[base + a - 1]) {
+                int k = a - 1;
+                while (k > 0 && C[base + k - 1]) k--;
+                uint32_t node = G->root;
+                int acc = 0, ok = 1, msum = 0;
+                G->wlen = 0;
+                for (int j = k; j < a; j++) {
+                    uint64_t r;
+                    if (!step(G, node, C[base + j], &r)) {
+                        ok = 0;
+                        break;
+                    }
+                    node = (uint32_t)LX_TARGET(r);
+                    acc = (int)LX_ACCEPTS(r);
+                    msum += G->P[o][base + j];
+                    G->word[G->wlen++] = 0;
+                }
+                if (ok) {
+                    G->o = o;
+                    G->row = row;
+                    G->a = a;
+                    G->start_c = k;
+                    extend(G, node, a, acc, 0, msum, 1, 0, -1);
+                }
+            } else {
+                int limit = 0, k = a - 1;
+                while (k >= 0 && !C[base + k] && !G->anchor[o][base + k]) {
+                    limit++;
+                    k--;
+                }
+                if (limit > G->rack_size - 1) limit = G->rack_size - 1;
+                if (limit > total_rack - 1) limit = total_rack - 1;
+                Anchor *A = &G->anchors[G->n_anchors++];
+                A->o = o;
+                A->row = row;
+                A->a = a;
+                A->limit = limit;
+                if (limit > G->max_limit) G->max_limit = limit;
+            }
+        }
+    }
+}
+
+static PyObject *py_generate(PyObject *self, PyObject *args) {
+    Py_buffer graph, kids;
+    unsigned int root;
+    int n, start, rack_size, bingo;
+    const char *cells, *blanks, *lm, *wm, *points, *rack;
+    Py_ssize_t lc, lb, llm, lwm, lp, lr;
+    if (!PyArg_ParseTuple(args, "y*y*Iiy#y#y#y#y#y#iii", &graph, &kids, &root, &n, &cells, &lc, &blanks, &lb, &lm,
+                          &llm, &wm, &lwm, &points, &lp, &rack, &lr, &start, &rack_size, &bingo))
+        return NULL;
+    PyObject *result = NULL;
+    /* Every array is written before it is read (prepare and the copy loop fill the board arrays for
+     * all squares), so only the scalars need zeroing: calloc of the whole struct cost more than a
+     * small generation. */
+    Gen *G = malloc(sizeof(Gen));
+    if (!G) {
+        PyBuffer_Release(&graph);
+        PyBuffer_Release(&kids);
+        return PyErr_NoMemory();
+    }
+    G->err = 0;
+    G->wlen = 0;
+    G->lp_len = 0;
+    G->n_anchors = 0;
+    G->max_limit = 0;
+    G->avail = 0;
+    G->out = NULL;
+    G->count = 0;
+    G->cap = 0;
+    memset(G->rack, 0, sizeof G->rack);
+    memset(G->points, 0, sizeof G->points);
+    if (n < 1 || n > MAXN || lc != (Py_ssize_t)n * n || lb != lc || llm != lc || lwm != lc || lp < 2 || lp > MAXT ||
+        lr != lp || start < 0 || start >= n * n || graph.len % 8 || kids.len != graph.len) {
+        PyErr_SetString(PyExc_ValueError, "_movegen.generate: inconsistent arguments");
+        goto done;
+    }
+    G->g = (const unsigned char *)graph.buf;
+    G->nrec = (size_t)graph.len / 8;
+    G->kids = (const unsigned char *)kids.buf;
+    G->root = root;
+    G->n = n;
+    G->rack_size = rack_size;
+    G->bingo = bingo;
+    uint64_t all_mask = 0;
+    for (int t = 1; t < lp; t++) all_mask |= (uint64_t)1 << t;
+    int total = 0;
+    for (int t = 0; t < lp; t++) {
+        G->points[t] = (unsigned char)points[t];
+        G->rack[t] = (unsigned char)rack[t];
+        total += G->rack[t];
+        if (t && G->rack[t]) G->avail |= (uint64_t)1 << t;
+    }
+    G->left = total;
+    G->n_codes = (int)lp;
+    int board_empty = 1;
+    for (int i = 0; i < n * n; i++) {
+        if ((unsigned char)cells[i] >= lp) {
+            PyErr_SetString(PyExc_ValueError, "_movegen.generate: a board tile is outside the alphabet");
+            goto done;
+        }
+        if (cells[i]) board_empty = 0;
+    }
+    if (total == 0 || root >= G->nrec) {
+        result = Py_BuildValue("(y#n)", "", (Py_ssize_t)0, (Py_ssize_t)0);
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (int o = 1; o >= 0 && !G->err; o--) {
+        for (int r = 0; r < n; r++)
+            for (int c = 0; c < n; c++) {
+                int src = o ? r * n + c : c * n + r, dst = r * n + c;
+                unsigned char code = (unsigned char)cells[src];
+                G->C[o][dst] = code;
+                G->P[o][dst] = (code && !blanks[src]) ? G->points[code] : 0;
+                G->LM[o][dst] = (uint8_t)lm[src];
+                G->WM[o][dst] = (uint8_t)wm[src];
+            }
+        int st = o ? start : (start % n) * n + start / n;
+        prepare(G, o, all_mask, G->rack[0] ? all_mask : G->avail, board_empty, st);
+        if (!G->err) collect(G, o, total);
+    }
+    if (!G->err && G->n_anchors) left_parts(G, G->root, 0);
+    Py_END_ALLOW_THREADS
+    if (G->err == 1) {
+        PyErr_SetString(PyExc_ValueError, "the word graph points outside itself");
+        goto done;
+    }
+    if (G->err == 2) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = Py_BuildValue("(y#n)", G->out ? G->out : "", (Py_ssize_t)(G->count * REC_SIZE), (Py_ssize_t)G->count);
+done:
+    free(G->out);
+    free(G);
+    PyBuffer_Release(&graph);
+    PyBuffer_Release(&kids);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"generate", py_generate, METH_VARARGS, "Every play on a board for a rack, as fixed records (see the module)."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_movegen", "Move generation hot loop (see movegen.py).",
+                                    -1, methods};
+
+PyMODINIT_FUNC PyInit__movegen(void) { return PyModule_Create(&module); }

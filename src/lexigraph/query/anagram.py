@@ -1,0 +1,396 @@
+"""Anagrams: sub-, exact and super-anagrams of a rack, with blanks and board tiles.
+
+A word fits a rack when, after taking out the ``through`` tiles, each tile
+it needs beyond the rack's own is paid for with a blank. Every length bucket
+up to the longest possible word is tested at once:
+
+1. a 64-bit presence mask per word (bit ``code % 64``) rejects, in one array
+   pass, every word with more distinct foreign tiles than there are blanks;
+2. the survivors are counted tile by tile (one pass per distinct rack tile)
+   and kept when the blanks cover what the rack lacks.
+
+The cost is one pass over the masks plus work on the candidates, whatever
+the number of blanks: fifteen blanks cost no more than one scan of the list.
+
+Exact anagrams with few blanks use the file's alphagram index instead: the
+bucket's words in the order of their sorted tiles, so a rack without blanks
+is one binary search, and one with blanks a binary search per multiset of
+tiles the blanks may stand for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations_with_replacement
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..engine import walks
+from ..errors import QueryError
+from ..engine.store import Store, concat_ids
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..alphabet import Alphabet
+    from ..engine.wordgraph import WordGraph
+
+BLANK = "?"
+MORE = "*"
+MODES = ("sub", "exact", "super")
+SORTS = ("alpha", "length", "priority")
+
+
+@dataclass(frozen=True)
+class Anagram:
+    """One result with ``blanks=True``: the word, its tiles, and which came from blanks.
+
+    >>> import lexigraph
+    >>> a = lexigraph.open().anagram("aalnst?", mode="exact", blanks=True)[0]
+    >>> a.word, a.blank_positions, a.display()
+    ('analyst', (4,), 'ANALyST')
+    """
+
+    word: str
+    tiles: tuple[str, ...]
+    blank_positions: tuple[int, ...]
+
+    def display(self) -> str:
+        """Upper case, with blank-made tiles in lower case (as players write it)."""
+        return "".join(t.lower() if i in self.blank_positions else t.upper() for i, t in enumerate(self.tiles))
+
+    def __str__(self) -> str:
+        return self.word
+
+
+@dataclass(frozen=True)
+class Rack:
+    """A parsed rack: tile codes, number of blanks, and whether ``*`` asks for more."""
+
+    codes: bytes
+    blanks: int
+    more: bool
+
+    @property
+    def size(self) -> int:
+        return len(self.codes) + self.blanks
+
+
+def parse_rack(alphabet: "Alphabet", rack: str, *, what: str = "rack", allow_wild: bool = True) -> Rack:
+    """Split a rack into tiles, blanks (``?``) and the super-anagram marker (``*``)."""
+    if not isinstance(rack, str):
+        raise QueryError(f"the {what} must be a string")
+    text = rack.strip()
+    if not text and what == "rack":
+        raise QueryError("the rack is empty")
+    codes = bytearray()
+    blanks = 0
+    more = False
+    piece: list[str] = []
+
+    def flush() -> None:
+        if piece:
+            chunk = "".join(piece)
+            key = alphabet.encode(chunk)
+            if key is None:
+                bad = alphabet.first_bad_char(chunk) or chunk
+                raise QueryError(f"the {what} {rack!r} holds {bad!r}, which is not a tile of this lexicon")
+            codes.extend(key)
+            piece.clear()
+
+    for ch in text:
+        if ch in (BLANK, MORE) or ch.isspace():
+            flush()
+            if ch.isspace():
+                continue
+            if not allow_wild:
+                raise QueryError(f"the {what} cannot hold {ch!r}")
+            if ch == BLANK:
+                blanks += 1
+            else:
+                more = True
+        else:
+            piece.append(ch)
+    flush()
+    if what == "rack" and not codes and not blanks:
+        raise QueryError("the rack holds no tiles")
+    return Rack(bytes(codes), blanks, more)
+
+
+def _masks(store: Store) -> np.ndarray:
+    """Presence mask of every word (bit ``code % 64``), built once per lexicon."""
+
+    def build() -> np.ndarray:
+        parts = []
+        for length in store.lengths:
+            rows = store.rows(length)
+            bits = np.left_shift(np.uint64(1), (rows % 64).astype(np.uint64))
+            parts.append(np.bitwise_or.reduce(bits, axis=1))
+        return np.concatenate(parts) if parts else np.zeros(0, np.uint64)
+
+    return store.cached(("anagram", "masks"), build)
+
+
+def _mask_of(codes: bytes) -> np.uint64:
+    m = 0
+    for c in codes:
+        m |= 1 << (c % 64)
+    return np.uint64(m)
+
+
+_BYTE_BITS = np.array([bin(i).count("1") for i in range(256)], np.uint8)
+
+
+def _popcount(x: np.ndarray) -> np.ndarray:
+    """Set bits of each uint64 (NumPy >= 2 counts them in one ufunc)."""
+    if hasattr(np, "bitwise_count"):
+        counted: np.ndarray = np.bitwise_count(x)
+        return counted
+    summed: np.ndarray = _BYTE_BITS[x.view(np.uint8).reshape(-1, 8)].sum(axis=1)  # pragma: no cover - NumPy < 2
+    return summed
+
+
+def find_ids(
+    store: Store,
+    rack: Rack,
+    *,
+    mode: str,
+    through: bytes = b"",
+    min_length: int = 2,
+    max_length: int | None = None,
+    graph: "WordGraph | None" = None,
+    probe: object = None,
+) -> np.ndarray:
+    """Word ids that fit the rack (ascending, or alphabetical from a walk); see :func:`anagram`.
+
+    The plan: exact anagrams with few blanks by the alphagram index; other
+    racks with few blanks by the compiled graph walk
+    (:func:`lexigraph.engine.walks.rack_ids`); the rest by the column scan of the
+    module docstring. Without the C extension the walk is only worth it
+    without blanks (measured on a 7-tile TWL06 rack: 1.8 ms against 5 ms;
+    with one blank 16 ms against 5 ms), so racks with blanks are scanned.
+    """
+    return _plan(store, rack, mode=mode, through=through, min_length=min_length, max_length=max_length,
+                 graph=graph, probe=probe)[0]
+
+
+def _plan(
+    store: Store,
+    rack: Rack,
+    *,
+    mode: str,
+    through: bytes,
+    min_length: int,
+    max_length: int | None,
+    graph: "WordGraph | None",
+    probe: object,
+) -> tuple[np.ndarray, bool]:
+    """:func:`find_ids`, and whether its ids are in alphabetical order already (a walk's are)."""
+    if mode not in MODES:
+        raise QueryError(f"unknown anagram mode {mode!r}; use sub, exact or super")
+    if rack.more:
+        mode = "super"
+    size = rack.size + len(through)
+    lo, hi = length_bounds(rack, mode, len(through), min_length, max_length)
+    fits = (max_length is None or size <= max_length) and size >= lo
+    if mode == "exact" and rack.blanks <= MAX_INDEX_BLANKS and fits:
+        return exact_ids(store, rack.codes + through, rack.blanks, probe), False
+    if graph is not None and walk_answers(rack, mode, lo, hi, probe):
+        top = min(hi, max(store.lengths, default=0))
+        ids = walks.rack_ids(store, graph, probe, rack.codes, rack.blanks,  # type: ignore[arg-type]
+                            mode=mode, through=through, min_length=lo, max_length=top)
+        return ids, True
+    return _scan_ids(store, rack, mode, through, lo, hi), False
+
+
+def length_bounds(rack: Rack, mode: str, n_through: int, min_length: int, max_length: int | None) -> tuple[int, int]:
+    """The lengths of the words a rack can make in ``mode``, with ``n_through`` board tiles: ``(lo, hi)``."""
+    size = rack.size + n_through
+    lo = max(min_length, n_through + 1 if n_through else 1)
+    if mode == "sub":
+        hi = size
+    elif mode == "exact":
+        lo, hi = max(lo, size), size
+    else:
+        lo, hi = max(lo, size), 1 << 30
+    return lo, hi if max_length is None else min(hi, max_length)
+
+
+def walk_answers(rack: Rack, mode: str, lo: int, hi: int, probe: object) -> bool:
+    """Whether the graph walk answers this rack (see :func:`find_ids`)."""
+    if lo > hi:
+        return False
+    if getattr(probe, "uses_c", False):
+        return rack.blanks <= walks.MAX_RACK_BLANKS
+    # In Python the walk only pays without blanks and without the open tail of a super-anagram.
+    return rack.blanks == 0 and mode != "super"
+
+
+def _scan_ids(store: Store, rack: Rack, mode: str, through: bytes, lo: int, hi: int) -> np.ndarray:
+    """The column scan of the module docstring: ids ascending."""
+    n_through = len(through)
+    lengths = [n for n in store.lengths if lo <= n <= hi]
+    if not lengths:
+        return np.zeros(0, np.int64)
+    start = store.bucket(lengths[0]).first  # type: ignore[union-attr]
+    stop = store.bucket(lengths[-1]).stop  # type: ignore[union-attr]
+    masks = _masks(store)[start:stop]
+
+    rack_counts = np.bincount(np.frombuffer(rack.codes, np.uint8), minlength=256)
+    through_counts = np.bincount(np.frombuffer(through, np.uint8), minlength=256)
+    rack_mask = _mask_of(rack.codes)
+    through_mask = _mask_of(through)
+    keep = np.ones(len(masks), bool)
+    if n_through:
+        keep &= (masks & through_mask) == through_mask
+    if mode == "super":
+        keep &= (masks & rack_mask) == rack_mask
+    else:
+        foreign = masks & ~(rack_mask | through_mask)
+        if rack.blanks == 0:
+            keep &= foreign == 0
+        else:
+            keep &= _popcount(foreign) <= rack.blanks
+    candidates = np.flatnonzero(keep) + start
+
+    if not len(candidates):
+        return candidates
+    # One zero-padded matrix for all lengths: a pass per distinct tile, not per tile and length.
+    lengths_of = store.lengths_of_ids(candidates)
+    rows = store.codes_of_ids(candidates, int(lengths_of.max()), lengths_of)
+    ok = np.ones(len(candidates), bool)
+    covered = np.zeros(len(candidates), np.int64)
+    for tile in np.flatnonzero((rack_counts > 0) | (through_counts > 0)).tolist():
+        count = (rows == tile).sum(axis=1)
+        need = int(through_counts[tile])
+        if need:
+            ok &= count >= need
+            count = count - need
+        covered += np.minimum(count, int(rack_counts[tile]))
+    if mode == "super":
+        ok &= covered == len(rack.codes)
+    else:
+        ok &= lengths_of - n_through - covered <= rack.blanks
+    return candidates[ok]
+
+
+#: Most blanks an exact anagram looks up in the alphagram index (one search per
+#: multiset they may stand for); more blanks scan the masks instead.
+MAX_INDEX_BLANKS = 3
+
+
+def exact_ids(store: Store, codes: bytes, blanks: int, probe: object = None) -> np.ndarray:
+    """Ids of the words whose tiles are exactly ``codes`` plus ``blanks`` tiles of any kind, ascending.
+
+    With the C probe, a walk of the sorted alphagrams visits only the
+    multisets that exist; otherwise one binary search per multiset the
+    blanks may stand for.
+
+    >>> import lexigraph
+    >>> lex = lexigraph.open()
+    >>> lex.store.words_of_ids(exact_ids(lex.store, lex.alphabet.encode("opt"), 0))
+    ['opt', 'pot', 'top']
+    """
+    engine = getattr(probe, "engine", None)
+    if engine is not None:
+        found = engine._exact_blanks(codes, blanks, len(store.alphabet))
+        if found is not None:
+            return np.frombuffer(found, "<i8").astype(np.int64)
+    length = len(codes) + blanks
+    bucket = store.bucket(length)
+    if bucket is None or not bucket.count:
+        return np.zeros(0, np.int64)
+    keys = store.alphagrams(length).view(f"S{length}").ravel()
+    base = np.frombuffer(codes, np.uint8)
+    if blanks:
+        fills = np.array(list(combinations_with_replacement(range(1, len(store.alphabet) + 1), blanks)), np.uint8)
+        queries = np.concatenate([np.broadcast_to(base, (len(fills), len(base))), fills], axis=1)
+    else:
+        queries = base[None, :]
+    queries = np.ascontiguousarray(np.sort(queries, axis=1)).view(f"S{length}").ravel()
+    lo = np.searchsorted(keys, queries, "left")
+    hi = np.searchsorted(keys, queries, "right")
+    order = store.alphagram_order(length)
+    rows = concat_ids(order[a:b] for a, b in zip(lo.tolist(), hi.tolist()) if b > a)
+    return np.sort(rows) + bucket.first
+
+
+def anagram(
+    store: Store,
+    graph: "WordGraph",
+    rack: str,
+    *,
+    mode: str = "sub",
+    through: str = "",
+    min_length: int = 2,
+    max_length: int | None = None,
+    sort: str = "alpha",
+    blanks: bool = False,
+    probe: object = None,
+) -> "list[str] | list[Anagram]":
+    """See :meth:`lexigraph.Lexicon.anagram`. ``probe``: the lexicon's probe (its C walk, when it has one)."""
+    if sort not in SORTS:
+        raise QueryError(f"unknown sort {sort!r}; use alpha, length or priority")
+    if type(min_length) is not int or min_length < 1:
+        raise QueryError("min_length must be a positive integer")
+    if max_length is not None and (type(max_length) is not int or max_length < 0):
+        raise QueryError("max_length must be a non-negative integer")
+    alphabet = store.alphabet
+    parsed = parse_rack(alphabet, rack)
+    board = parse_rack(alphabet, through or "", what="through tiles", allow_wild=False).codes
+    top = parsed.size if max_length is None else min(parsed.size, max_length)
+    uses_c = getattr(probe, "uses_c", False)
+    effective = "super" if parsed.more else mode
+    lo, hi = length_bounds(parsed, effective, len(board), min_length, max_length) if mode in MODES else (1, 0)
+    if mode == "sub" and not parsed.more and not board and parsed.blanks >= top and sort == "alpha" and uses_c:
+        # Blanks enough for any word up to the rack's size: every word of those lengths, listed by a walk.
+        words = walks.pattern_words(store, graph, probe, [], max(min_length, 1), top)  # type: ignore[arg-type]
+    elif sort == "alpha" and uses_c and effective != "exact" and mode in MODES and walk_answers(parsed, effective, lo, hi,
+                                                                                          probe):
+        # The walk's words are already in alphabetical order: decoded straight from it, no ids.
+        words = walks.rack_words(store, graph, probe, parsed.codes, parsed.blanks,  # type: ignore[arg-type]
+                                mode=effective, through=board, min_length=lo,
+                                max_length=min(hi, max(store.lengths, default=0)))
+    else:
+        ids, alphabetical = _plan(store, parsed, mode=mode, through=board, min_length=min_length,
+                                  max_length=max_length, graph=graph, probe=probe)
+        words = store.words_of_ids(ids if alphabetical and sort == "alpha" else store.sort_ids(ids, sort))
+    if not blanks:
+        return words
+    return [_explain(alphabet, w, parsed.codes, board) for w in words]
+
+
+def _explain(alphabet: "Alphabet", word: str, rack: bytes, through: bytes) -> Anagram:
+    """Assign board tiles first, then rack tiles, left to right; the rest are blanks."""
+    codes = alphabet.encode(word) or b""
+    supply: dict[int, int] = {}
+    for c in through:
+        supply[c] = supply.get(c, 0) + 1
+    for c in rack:
+        supply[c] = supply.get(c, 0) + 1
+    blank_at = []
+    for i, c in enumerate(codes):
+        if supply.get(c, 0) > 0:
+            supply[c] -= 1
+        else:
+            blank_at.append(i)
+    labels = tuple(alphabet.labels[c - 1] for c in codes)
+    return Anagram(word, labels, tuple(blank_at))
+
+
+def anagram_table(store: Store, rack: str, probe: object = None) -> list[tuple[str, list[str]]]:
+    """The rack's exact anagrams, then for each tile those of the rack plus that tile.
+
+    The first entry's tile is ``""``.
+
+    >>> import lexigraph
+    >>> lex = lexigraph.open()
+    >>> table = dict(anagram_table(lex.store, "aalnst?"))
+    >>> table["i"][:3]
+    ['alations', 'annalist', 'fantails']
+    """
+    parsed = parse_rack(store.alphabet, rack)
+    out = [("", store.words_of_ids(find_ids(store, parsed, mode="exact", probe=probe)))]
+    for code, label in enumerate(store.alphabet.labels, start=1):
+        ids = find_ids(store, parsed, mode="exact", through=bytes([code]), probe=probe)
+        out.append((label, store.words_of_ids(ids)))
+    return out

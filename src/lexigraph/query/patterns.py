@@ -1,0 +1,393 @@
+"""Crossword queries: patterns, counts and crossings over the length buckets.
+
+A pattern is parsed into cells (a set of allowed tiles each) and stars.
+A fixed-length pattern scans one length bucket: the cell that allows the
+fewest tiles is tested on its whole column first, later cells only on the
+survivors, and a fixed first tile narrows the bucket by binary search
+before any scan. A pattern with stars is a sequence of segments matched
+greedily leftmost, which is exact for globs and needs no backtracking, so
+no pattern can blow up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..engine import rotation
+from ..engine import walks
+from ..errors import QueryError
+from ..engine.store import Store, concat_ids
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..alphabet import Alphabet
+    from ..engine.wordgraph import WordGraph
+
+STAR = None
+MAX_PATTERN = 100_000
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """Parsed pattern: ``cells`` is a list of allowed-code arrays, ``None`` for a star."""
+
+    text: str
+    cells: tuple[Any, ...]
+    any_code: int
+
+    @property
+    def has_star(self) -> bool:
+        return any(c is STAR for c in self.cells)
+
+    @property
+    def fixed(self) -> int:
+        return sum(1 for c in self.cells if c is not STAR)
+
+    def segments(self) -> list[list[np.ndarray]]:
+        out: list[list[np.ndarray]] = [[]]
+        for c in self.cells:
+            if c is STAR:
+                out.append([])
+            else:
+                out[-1].append(c)
+        return out
+
+
+def parse(alphabet: "Alphabet", pattern: str) -> Pattern:
+    """Parse a pattern against an alphabet.
+
+    >>> import lexigraph
+    >>> p = parse(lexigraph.open().alphabet, "?[^aeiou]@#*")
+    >>> len(p.cells), p.has_star
+    (5, True)
+    """
+    if not isinstance(pattern, str):
+        raise QueryError("a pattern must be a string")
+    if len(pattern) > MAX_PATTERN:
+        raise QueryError(f"the pattern is longer than {MAX_PATTERN:,} characters")
+    text = alphabet.prepare(pattern.strip())
+    if not text:
+        raise QueryError("the pattern is empty")
+    n = len(alphabet)
+    # Plain sets and small arrays: NumPy's set routines cost more than a pattern is worth.
+    everything = np.arange(1, n + 1, dtype=np.uint8)
+    vowel_set = alphabet.vowel_codes
+    vowels = np.array(sorted(vowel_set), np.uint8)
+    consonants = np.array([c for c in range(1, n + 1) if c not in vowel_set], np.uint8)
+    cells: list[Any] = []
+    i = 0
+    while i < len(text):
+        # A tile (or alias such as Catalan "l.l") wins over the wildcards.
+        tile = alphabet.tile_at(text, i)
+        if tile is not None:
+            cells.append(np.array([tile[0]], np.uint8))
+            i = tile[1]
+            continue
+        ch = text[i]
+        if ch in "?.":
+            cells.append(everything)
+        elif ch == "@":
+            cells.append(vowels)
+        elif ch == "#":
+            cells.append(consonants)
+        elif ch == "*":
+            if not cells or cells[-1] is not STAR:
+                cells.append(STAR)
+        elif ch == "[":
+            end = text.find("]", i + 1)
+            if end < 0:
+                raise QueryError(f"pattern {pattern!r}: '[' at position {i} has no closing ']'")
+            cells.append(_parse_set(alphabet, pattern, text[i + 1 : end], everything, vowels, consonants))
+            i = end
+        elif ch == "]":
+            raise QueryError(f"pattern {pattern!r}: ']' at position {i} closes nothing")
+        elif ch.isspace():
+            raise QueryError(f"pattern {pattern!r} contains a space")
+        else:
+            raise QueryError(f"pattern {pattern!r}: {ch!r} is not a tile of this lexicon nor a wildcard")
+        i += 1
+    return Pattern(pattern, tuple(cells), n)
+
+
+def _parse_set(alphabet: "Alphabet", pattern: str, body: str, everything: np.ndarray, vowels: np.ndarray,
+               consonants: np.ndarray) -> np.ndarray:
+    negate = body[:1] in ("^", "!")
+    if negate:
+        body = body[1:]
+    chosen: set[int] = set()
+    i = 0
+    while i < len(body):
+        tile = alphabet.tile_at(body, i)
+        if tile is not None:
+            chosen.add(tile[0])
+            i = tile[1]
+            continue
+        ch = body[i]
+        if ch == "@":
+            chosen.update(vowels.tolist())
+        elif ch == "#":
+            chosen.update(consonants.tolist())
+        elif ch in "?.":
+            chosen.update(everything.tolist())
+        elif not ch.isspace() and ch != ",":
+            raise QueryError(f"pattern {pattern!r}: {ch!r} in [{body}] is not a tile of this lexicon")
+        i += 1
+    if not chosen and not negate:
+        raise QueryError(f"pattern {pattern!r}: the set [] allows no tile")
+    if negate:
+        chosen = set(range(1, len(everything) + 1)) - chosen
+    return np.array(sorted(chosen), np.uint8)
+
+
+def _lut(cell: np.ndarray) -> np.ndarray:
+    lut = np.zeros(256, bool)
+    lut[cell] = True
+    return lut
+
+
+def _cell_test(column: np.ndarray, cell: np.ndarray) -> np.ndarray:
+    if len(cell) == 1:
+        same: np.ndarray = column == cell[0]
+        return same
+    allowed: np.ndarray = _lut(cell)[column]
+    return allowed
+
+
+def _fixed_rows(store: Store, cells: list[np.ndarray], length: int) -> np.ndarray:
+    """Rows (indexes into the bucket) whose every position fits its cell.
+
+    The longest run of single tiles narrows the bucket by binary search: over
+    the rows when the run opens the word, else over the rotation order at its
+    start (:mod:`lexigraph.engine.rotation`). NumPy then tests the other cells
+    column by column, the most selective first.
+    """
+    rows = store.rows(length)
+    n_codes = len(store.alphabet)
+    lo, hi = 0, len(rows)
+    # The longest run of single tiles narrows the bucket by binary search: in the rows themselves
+    # when it starts the word, else in the rotation order at its start.
+    singles = [int(c[0]) if len(c) == 1 else None for c in cells]
+    run = rotation.best_run(singles)
+    prefix = bytearray()
+    for tile in singles:
+        if tile is None:
+            break
+        prefix.append(tile)
+    idx = None
+    covered: set[int] = set()
+    if run is not None and run[0] and run[1] > len(prefix):
+        start, size = run
+        idx = rotation.run_rows(store, length, start, bytes(singles[(start + k) % length] or 0 for k in range(size)))
+        covered = {(start + k) % length for k in range(min(size, rotation.KEY_TILES))}
+        prefix.clear()
+    elif prefix:
+        lo, hi = store.prefix_range(length, bytes(prefix))
+    rest = [(j, c) for j, c in enumerate(cells) if j >= len(prefix) and j not in covered and len(c) < n_codes]
+    rest.sort(key=lambda jc: len(jc[1]))
+    for j, cell in rest:
+        if idx is None:
+            ok = _cell_test(rows[lo:hi, j], cell)
+            idx = np.flatnonzero(ok) + lo
+        else:
+            idx = idx[_cell_test(rows[idx, j], cell)]
+        if not len(idx):
+            break
+    return np.arange(lo, hi) if idx is None else idx
+
+
+def _glob_rows(store: Store, segments: list[list[np.ndarray]], length: int) -> np.ndarray:
+    """Rows matching ``seg0 * seg1 * ... * segN`` at this length (greedy leftmost)."""
+    head, middles, tail = segments[0], segments[1:-1], segments[-1]
+    need = sum(len(s) for s in segments)
+    if need > length:
+        return np.zeros(0, np.int64)
+    cells_fixed = list(head) + [None] * (length - len(head) - len(tail)) + list(tail)
+    everything = len(store.alphabet)
+    anchored = [c if c is not None else np.arange(1, everything + 1, dtype=np.uint8) for c in cells_fixed]
+    idx = _fixed_rows(store, anchored, length)
+    if not middles or not len(idx):
+        return idx
+    rows = store.rows(length)[idx]
+    cur = np.full(len(idx), len(head), np.int64)
+    alive = np.ones(len(idx), bool)
+    limit = length - len(tail)
+    for seg in middles:
+        m = len(seg)
+        found = np.full(len(idx), -1, np.int64)
+        for start in range(len(head), limit - m + 1):
+            todo = alive & (found < 0) & (cur <= start)
+            if not todo.any():
+                if not (alive & (found < 0)).any():
+                    break
+                continue
+            ok = todo.copy()
+            for k, cell in enumerate(seg):
+                ok &= _cell_test(rows[:, start + k], cell)
+            found[ok] = start
+        alive &= found >= 0
+        cur = found + m
+    return idx[alive]
+
+
+def walk_plan(pattern: Pattern) -> tuple[list[bytes], int, int] | None:
+    """``(cells, min_length, max_length)`` for the graph walk, or None when the bucket scan answers.
+
+    The walk answers a pattern that starts with a fixed tile: fixed cells,
+    optionally followed by one ``*``. Its cost follows the branches the
+    pattern leaves open, so a pattern that opens with a wildcard, which
+    leaves every branch open, goes to the scan of the bucket's columns
+    instead (measured: a 4-8-tile crossing pattern with its fixed cells later
+    took about 1 ms by the walk, a fraction of that by the scan), and so do
+    stars elsewhere.
+    """
+    cells = list(pattern.cells)
+    tail = bool(cells) and cells[-1] is STAR
+    if tail:
+        cells.pop()
+    if any(c is STAR for c in cells) or len(cells) > 255:  # no word is longer than 255 tiles
+        return None
+    if not cells or len(cells[0]) != 1:
+        return None
+    fixed = [c.tobytes() for c in cells]
+    return (fixed, max(len(fixed), 1), 255) if tail else (fixed, len(fixed), len(fixed))
+
+
+def _walks(probe: object) -> bool:
+    return bool(getattr(probe, "uses_c", False))
+
+
+def pattern_ids(store: Store, pattern: Pattern, min_priority: int = 0, graph: "WordGraph | None" = None,
+                probe: object = None) -> np.ndarray:
+    """All word ids matching a parsed pattern (ascending from the scan, alphabetical from the walk).
+
+    With the C probe, fixed cells and a trailing ``*`` are answered by a
+    walk of the word graph (:mod:`lexigraph.engine.walks`), whose cost follows the
+    branches the pattern leaves open; other patterns scan the buckets.
+    """
+    if type(min_priority) is not int or not 0 <= min_priority <= 255:
+        raise QueryError("min_priority must be an integer from 0 to 255")
+    plan = walk_plan(pattern) if graph is not None and _walks(probe) else None
+    if plan is not None:
+        ids = walks.pattern_ids(store, graph, probe, *plan)  # type: ignore[arg-type]
+        return ids[store.priorities()[ids] >= min_priority] if min_priority and len(ids) else ids
+    out = []
+    if pattern.has_star:
+        segments = pattern.segments()
+        for length in store.lengths:
+            if length >= pattern.fixed:
+                out.append(_glob_rows(store, segments, length) + store.bucket(length).first)  # type: ignore[union-attr]
+    else:
+        bucket = store.bucket(len(pattern.cells))
+        if bucket is not None:
+            out.append(_fixed_rows(store, list(pattern.cells), bucket.length) + bucket.first)
+    ids = concat_ids(out)
+    if min_priority and len(ids):
+        ids = ids[store.priorities()[ids] >= min_priority]
+    return ids
+
+
+def _paging(offset: int, limit: int | None) -> int | None:
+    if type(offset) is not int or offset < 0:
+        raise QueryError("offset must be a non-negative integer")
+    if limit is not None and (type(limit) is not int or limit < 0):
+        raise QueryError("limit must be a non-negative integer")
+    return None if limit is None else offset + limit
+
+
+def _in_walk_order(store: Store, min_priority: int) -> bool:
+    """Whether a walk's alphabetical order is already the result order: every word has one priority."""
+    return not store.has_priorities and type(min_priority) is int and 0 <= min_priority <= 50
+
+
+def match(store: Store, pattern: str, *, min_priority: int = 0, offset: int = 0, limit: int | None = None,
+          graph: "WordGraph | None" = None, probe: object = None) -> list[str]:
+    """See :meth:`lexigraph.Lexicon.match`."""
+    end = _paging(offset, limit)
+    parsed = parse(store.alphabet, pattern)
+    if graph is not None and _walks(probe) and _in_walk_order(store, min_priority):
+        plan = walk_plan(parsed)
+        if plan is not None:  # already in result order: decode straight from the walk, stop at the page's end
+            found = walks.pattern_words(store, graph, probe, *plan, limit=-1 if end is None else end)  # type: ignore[arg-type]
+            return found[offset:]
+    return store.words_of_ids(_paged_ids(store, parsed, min_priority, offset, end, graph, probe))
+
+
+def match_ids(store: Store, pattern: str, *, min_priority: int = 0, offset: int = 0, limit: int | None = None,
+              graph: "WordGraph | None" = None, probe: object = None) -> np.ndarray:
+    """Matching word ids in result order (priority, then alphabetical), paged."""
+    end = _paging(offset, limit)
+    return _paged_ids(store, parse(store.alphabet, pattern), min_priority, offset, end, graph, probe)
+
+
+def _paged_ids(store: Store, parsed: Pattern, min_priority: int, offset: int, end: int | None,
+               graph: "WordGraph | None", probe: object) -> np.ndarray:
+    ids = pattern_ids(store, parsed, min_priority, graph, probe)
+    if not (_in_walk_order(store, min_priority) and graph is not None and _walks(probe)
+            and walk_plan(parsed) is not None):
+        ids = store.sort_ids(ids, "priority")
+    return ids[offset:end]
+
+
+def count(store: Store, pattern: str, *, min_priority: int = 0, graph: "WordGraph | None" = None,
+          probe: object = None) -> int:
+    """See :meth:`lexigraph.Lexicon.count`."""
+    return int(len(pattern_ids(store, parse(store.alphabet, pattern), min_priority, graph, probe)))
+
+
+@dataclass(frozen=True)
+class Crossing:
+    """What fits where two entries cross.
+
+    ``tiles``: the tiles both entries allow in the shared cell, sorted.
+    ``words_a`` / ``words_b``: each entry's words that put one of those tiles
+    there (best priority first). ``counts``: per tile, how many words of
+    each entry put it there.
+    """
+
+    tiles: list[str]
+    words_a: list[str]
+    words_b: list[str]
+    counts: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+
+def cross(store: Store, pattern_a: str, pos_a: int, pattern_b: str, pos_b: int, *,
+          min_priority: int = 0, graph: "WordGraph | None" = None, probe: object = None) -> Crossing:
+    """See :meth:`lexigraph.Lexicon.cross`."""
+    pa, pb = parse(store.alphabet, pattern_a), parse(store.alphabet, pattern_b)
+    for p, pos, name in ((pa, pos_a, "first"), (pb, pos_b, "second")):
+        if p.has_star:
+            raise QueryError(f"the {name} pattern {p.text!r} has a '*': a crossing needs fixed-length patterns")
+        if not isinstance(pos, int) or isinstance(pos, bool) or not 0 <= pos < len(p.cells):
+            raise QueryError(f"position {pos!r} is outside the {name} pattern {p.text!r} (0 to {len(p.cells) - 1})")
+    ids_a = pattern_ids(store, pa, min_priority, graph, probe)
+    ids_b = pattern_ids(store, pb, min_priority, graph, probe)
+    tiles_a = _tile_at(store, ids_a, len(pa.cells), pos_a)
+    tiles_b = _tile_at(store, ids_b, len(pb.cells), pos_b)
+    # Per-tile counts as 256-entry tables: the shared tiles and each side's words in a few lookups.
+    count_a = np.bincount(tiles_a, minlength=256)
+    count_b = np.bincount(tiles_b, minlength=256)
+    shared = (count_a > 0) & (count_b > 0)
+    common = np.flatnonzero(shared).tolist()
+    keep_a, keep_b = ids_a[shared[tiles_a]], ids_b[shared[tiles_b]]
+    if store.has_priorities:
+        keep_a, keep_b = store.sort_ids(keep_a, "priority"), store.sort_ids(keep_b, "priority")
+    else:  # one bucket each, in ascending (alphabetical) or walk (alphabetical) order already
+        keep_a, keep_b = np.sort(keep_a), np.sort(keep_b)
+    labels = store.alphabet.labels
+    return Crossing(
+        tiles=[labels[c - 1] for c in common],
+        words_a=store.words_of_ids(keep_a),
+        words_b=store.words_of_ids(keep_b),
+        counts={labels[c - 1]: (int(count_a[c]), int(count_b[c])) for c in common},
+    )
+
+
+def _tile_at(store: Store, ids: np.ndarray, length: int, pos: int) -> np.ndarray:
+    if not len(ids):
+        return np.zeros(0, np.uint8)
+    bucket = store.bucket(length)
+    assert bucket is not None  # ids came from this bucket
+    tiles: np.ndarray = store.rows(length)[ids - bucket.first, pos]
+    return tiles

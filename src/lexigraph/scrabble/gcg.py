@@ -1,0 +1,238 @@
+"""GCG game records: read them, replay them to any turn, and analyse every play.
+
+A GCG file (the annotated game format of Quackle, Macondo and Woogles)
+has pragmata such as ``#player1 nick Full Name`` and ``#lexicon TWL06``,
+and one event per line::
+
+    >nick: RACK POSITION PLAY +SCORE TOTAL      a play (8H across, H8 down)
+    >nick: RACK -TILES +0 TOTAL                 an exchange (``-`` alone: a pass)
+    >nick: RACK -- -SCORE TOTAL                 the previous play withdrawn (a phony challenged off)
+    >nick: RACK (challenge) +5 TOTAL            a challenge bonus
+    >nick: RACK (time) -10 TOTAL                a time penalty
+    >nick: (RACK) +SCORE TOTAL                  tiles left on the opponent's rack at the end
+
+Board tiles a play goes through are written as themselves or as ``.``.
+
+>>> rec = read_gcg('''#player1 a Alice
+... #player2 b Bob
+... >a: CATRSXY 8G CAT +10 10
+... >b: AEIOU?? H7 A. +2 2
+... >b: AEIOU?? -- -2 0
+... ''')
+>>> [e.kind for e in rec.events], rec.players
+(['play', 'play', 'withdrawn'], ['a', 'b'])
+>>> [rec.replay(t).board_text().splitlines()[6][7] for t in (1, 2, 3)]
+['.', 'A', '.']
+>>> rec.replay(3).board_text().splitlines()[7].strip(".")
+'CAT'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .game import Game, GameError, parse_square
+from .position import Position
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..lexicon import Lexicon
+    from .movegen import Move
+
+_EVENT = re.compile(r"^>([^:]+):\s*(.*)$")
+_NUM = re.compile(r"^[+-]?\d+$")
+MAX_EVENTS = 10_000
+
+
+@dataclass
+class Event:
+    """One line of the game: who, their rack, what they did, the points and their new total."""
+
+    player: str
+    rack: str
+    kind: str  # play, exchange, pass, withdrawn, challenge, time, end, other
+    position: str = ""
+    play: str = ""
+    score: int = 0
+    total: int = 0
+    line: int = 0
+    text: str = ""
+
+
+@dataclass
+class GameRecord:
+    """A parsed GCG file."""
+
+    game: Game
+    players: list[str] = field(default_factory=list)
+    names: dict[str, str] = field(default_factory=dict)
+    lexicon: str = ""
+    events: list[Event] = field(default_factory=list)
+
+    def replay(self, turn: int | None = None) -> Position:
+        """The position after the first ``turn`` events (all of them by default).
+
+        The rack on turn is the rack of the next event's player, when the file gives it.
+        """
+        events = self.events if turn is None else self.events[: max(0, turn)]
+        pos = Position(self.game)
+        placed_by: list[list[tuple[int, int]]] = []
+        scores = {p: 0 for p in self.players}
+        for e in events:
+            if e.kind == "play":
+                placed_by.append(_apply_play(pos, e))
+            elif e.kind == "withdrawn":
+                if not placed_by:
+                    raise GameError(f"GCG line {e.line}: a withdrawn play with no play before it")
+                for r, c in placed_by.pop():
+                    pos.place(r, c, 0, False)
+            scores[e.player] = e.total
+        nxt = self.events[len(events)] if turn is not None and turn < len(self.events) else None
+        if nxt is not None and nxt.player in self.players:
+            order = [nxt.player] + [p for p in self.players if p != nxt.player]
+            pos.racks = [nxt.rack if nxt.rack and not nxt.rack.startswith("(") else "", ""]
+        else:
+            order = list(self.players)
+        pos.scores = [scores.get(p, 0) for p in order][:2] + [0] * (2 - len(order[:2]))
+        if self.lexicon:
+            pos.options["lex"] = self.lexicon
+        return pos
+
+
+def _apply_play(pos: Position, e: Event) -> list[tuple[int, int]]:
+    from .movegen import IllegalPlay, parse_play
+
+    try:
+        placed = parse_play(pos, f"{e.position} {e.play}")
+    except IllegalPlay as err:
+        raise GameError(f"GCG line {e.line}: {err}") from None
+    for r, c, code, blank in placed:
+        pos.place(r, c, code, blank)
+    return [(r, c) for r, c, _, _ in placed]
+
+
+def read_gcg(text: str, game: Game | None = None) -> GameRecord:
+    """Parse a GCG file's text. Raises :class:`GameError` naming the line of any malformed event."""
+    game = game or Game.preset("scrabble")
+    rec = GameRecord(game)
+    in_note = False
+    for no, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line:
+            continue
+        if in_note and not line.startswith(("#", ">")):
+            continue  # a #note may run over several lines
+        in_note = False
+        if line.startswith("#"):
+            key, _, value = line[1:].partition(" ")
+            in_note = key == "note"
+            if key in ("player1", "player2"):
+                nick, _, name = value.strip().partition(" ")
+                if not nick:
+                    raise GameError(f"GCG line {no}: #{key} needs a nickname")
+                rec.players.append(nick)
+                rec.names[nick] = name.strip()
+            elif key == "lexicon":
+                rec.lexicon = value.strip()
+            continue
+        m = _EVENT.match(line)
+        if not m:
+            raise GameError(f"GCG line {no}: expected '>player: RACK PLAY +SCORE TOTAL' or a '#' pragma")
+        if len(rec.events) >= MAX_EVENTS:
+            raise GameError(f"GCG line {no}: more than {MAX_EVENTS} events")
+        player = m.group(1).strip()
+        if player not in rec.players:
+            if len(rec.players) >= 2:
+                raise GameError(f"GCG line {no}: unknown player {player!r}")
+            rec.players.append(player)
+        rec.events.append(_event(game, player, m.group(2).split(), no, line))
+    return rec
+
+
+def _event(game: Game, player: str, parts: list[str], no: int, line: str) -> Event:
+    def number(s: str, what: str) -> int:
+        if not _NUM.match(s):
+            raise GameError(f"GCG line {no}: {what} {s!r} is not a number")
+        return int(s)
+
+    if len(parts) < 3:
+        raise GameError(f"GCG line {no}: too few fields")
+    score, total = number(parts[-2], "score"), number(parts[-1], "total")
+    body = parts[:-2]
+    ev = Event(player, "", "other", score=score, total=total, line=no, text=line)
+    if len(body) == 1 and body[0].startswith("(") and body[0].endswith(")"):
+        ev.kind = "end"
+        ev.rack = body[0]
+        return ev
+    if len(body) >= 1:
+        ev.rack = body[0]
+    rest = body[1:]
+    if len(body) == 1 and body[0] in ("--", "-"):
+        ev.rack, rest = "", body
+    if not rest:
+        raise GameError(f"GCG line {no}: no play")
+    head = rest[0]
+    if head == "--":
+        ev.kind = "withdrawn"
+    elif head == "-":
+        ev.kind = "pass"
+    elif head.startswith("-"):
+        ev.kind = "exchange"
+        ev.play = head[1:]
+    elif head == "(challenge)":
+        ev.kind = "challenge"
+    elif head == "(time)":
+        ev.kind = "time"
+    elif head.startswith("(") and head.endswith(")"):
+        ev.kind = "end"
+    elif len(rest) == 2 and parse_square(rest[0], game.size) is not None:
+        ev.kind = "play"
+        ev.position, ev.play = rest
+    else:
+        raise GameError(f"GCG line {no}: cannot read the play {' '.join(rest)!r}")
+    return ev
+
+
+def analyze(lex: "Lexicon", record: GameRecord, *, top: int = 3, deadline: float | None = None) -> list[dict[str, Any]]:
+    """For each play of the game: the play made, its score (recomputed), and the best plays.
+
+    A play that the rules reject (a phony, say) comes with its reason instead
+    of a score. With ``deadline`` (a ``time.monotonic()`` value) the turns
+    analysed before it are returned.
+    """
+    import time
+
+    from .movegen import IllegalPlay, generate, score_play
+
+    out: list[dict[str, Any]] = []
+    for k, e in enumerate(record.events):
+        if e.kind not in ("play", "exchange", "pass"):
+            continue
+        if deadline is not None and time.monotonic() > deadline:
+            break
+        pos = record.replay(k)
+        rack = e.rack if e.rack and not e.rack.startswith("(") else ""
+        entry: dict[str, Any] = {"turn": k + 1, "player": e.player, "rack": rack, "kind": e.kind,
+                                 "play": f"{e.position} {e.play}".strip() if e.kind == "play" else
+                                 ("-" + e.play if e.kind == "exchange" else "-"),
+                                 "recorded_score": e.score}
+        made: Move | None = None
+        if e.kind == "play":
+            try:
+                made = score_play(lex, pos, f"{e.position} {e.play}", rack=rack or None)
+                entry["score"] = made.score
+                entry["legal"] = True
+            except IllegalPlay as err:
+                entry["score"] = None
+                entry["legal"] = False
+                entry["reason"] = str(err)
+        else:
+            entry["score"] = 0
+            entry["legal"] = True
+        best: list[Move] = generate(lex, pos, rack, top=top) if rack else []
+        entry["best"] = [m.to_dict() for m in best]
+        entry["best_score"] = best[0].score if best else None
+        entry["equals_best"] = bool(made is not None and best and made.score >= best[0].score)
+        out.append(entry)
+    return out

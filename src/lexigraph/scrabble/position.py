@@ -1,0 +1,354 @@
+"""Positions: a board with tiles on it, the racks, scores and options; CGP and plain-text boards.
+
+A square holds a tile code (1..n of the game's alphabet) or 0 when empty,
+and a flag saying whether the tile is a blank. Tiles are written upper case,
+blanks lower case, multi-letter tiles in brackets (``[CH]``), a blank on a
+rack as ``?``.
+
+CGP (Crossword Game Position, as in Macondo and Woogles)::
+
+    BOARD RACK1/RACK2 SCORE1/SCORE2 ZERO_TURNS [opcode value; ...]
+
+where ``BOARD`` is the rows separated by ``/`` with digits for runs of empty
+squares, and the rack and score of the player on turn come first.
+
+>>> from lexigraph.scrabble.game import Game
+>>> p = Position.from_cgp("15/15/15/15/15/15/15/3CAt9/15/15/15/15/15/15/15 AEINRST/ 12/0 0 lex TWL06;")
+>>> p.tile_at(7, 3), p.tile_at(7, 5), p.racks, p.scores, p.options["lex"]
+('C', 't', ['AEINRST', ''], [12, 0], 'TWL06')
+>>> p.to_cgp()
+'15/15/15/15/15/15/15/3CAt9/15/15/15/15/15/15/15 AEINRST/ 12/0 0 lex TWL06;'
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from .game import Game, GameError
+
+_TOKEN = re.compile(r"\[[^\]]*\]|.", re.DOTALL)
+
+
+def split_tiles(game: Game, text: str, *, what: str = "tiles", allow_blank: bool = False) -> list[tuple[int, bool]]:
+    """``"QU[CH]a?"`` -> [(code, is_blank), ...]. Lower case is a blank; ``?`` an undesignated blank (code 0).
+
+    Runs of letters that are not a tile on their own are split greedily by
+    the alphabet (so ``CH`` works for Spanish without brackets).
+
+    >>> g = Game.preset("scrabble")
+    >>> split_tiles(g, "Ab?", allow_blank=True)
+    [(1, False), (2, True), (0, True)]
+    """
+    alpha = game.alphabet
+    out: list[tuple[int, bool]] = []
+    for tok in _TOKEN.findall(text):
+        if tok == "?" and allow_blank:
+            out.append((0, True))
+            continue
+        label = tok[1:-1] if tok.startswith("[") else tok
+        if not label or label.isspace():
+            raise GameError(f"bad {what} {text!r}: empty tile")
+        blank = label == label.lower() and label != label.upper()
+        code = alpha.code(label.lower())
+        if code is None:
+            raise GameError(f"bad {what} {text!r}: {tok!r} is not a tile of the {game.name} game")
+        out.append((code, blank))
+    # Greedy regrouping of single characters into multi-letter tiles.
+    if not alpha.single_char and any(len(lab) > 1 for lab in alpha.labels) and "[" not in text:
+        parts = alpha.split(text.replace("?", "").lower()) if "?" not in text else None
+        if parts is not None and len(parts) != len(out):
+            merged: list[tuple[int, bool]] = []
+            i = 0
+            for lab in parts:
+                chunk = text[i : i + len(lab)]
+                i += len(lab)
+                code = alpha.code(lab)
+                assert code is not None
+                merged.append((code, chunk == chunk.lower() and chunk != chunk.upper()))
+            out = merged
+    return out
+
+
+def tile_text(game: Game, code: int, blank: bool) -> str:
+    """The written form of a tile: upper case, lower case if a blank, bracketed if multi-letter."""
+    if code == 0:
+        return "?"
+    label = game.alphabet.label(code)
+    s = label.lower() if blank else label.upper()
+    return f"[{s}]" if len(label) > 1 else s
+
+
+def parse_rack(game: Game, text: str) -> list[int]:
+    """A rack as tile codes, 0 for a blank (``?``). Raises on tiles the game lacks or more than the bag holds.
+
+    >>> parse_rack(Game.preset("scrabble"), "AALNST?")
+    [1, 1, 12, 14, 19, 20, 0]
+    """
+    text = text.strip()
+    if text in ("", "-"):
+        return []
+    counts, fast = _counts(game)
+    try:
+        codes = [fast[ch] for ch in text]
+    except KeyError:
+        codes = [c for c, _ in split_tiles(game, text.upper(), what="rack", allow_blank=True)]
+    for code, n in Counter(codes).items():
+        if n > counts[code]:
+            label = "?" if code == 0 else game.alphabet.label(code).upper()
+            raise GameError(f"rack {text!r} holds {n} of {label}; the {game.name} bag has {counts[code]}")
+    if len(codes) > game.rack_size:
+        raise GameError(f"rack {text!r} holds {len(codes)} tiles; a rack holds at most {game.rack_size}")
+    return codes
+
+
+_COUNTS: dict[int, tuple[Game, list[int], dict[str, int]]] = {}
+
+
+def _counts(game: Game) -> tuple[list[int], dict[str, int]]:
+    """The bag's counts by code, and the codes of one-character rack tiles (``?`` -> 0)."""
+    got = _COUNTS.get(id(game))
+    if got is None or got[0] is not game:
+        if len(_COUNTS) > 64:
+            _COUNTS.clear()
+        fast = {"?": 0}
+        for label in game.alphabet.labels:
+            if len(label) == 1 and label.upper() != label and len(label.upper()) == 1:
+                code = game.alphabet.code(label)
+                assert code is not None
+                fast[label.upper()] = code
+        got = _COUNTS[id(game)] = (game, game.counts_by_code(), fast)
+    return got[1], got[2]
+
+
+def rack_text(game: Game, codes: list[int]) -> str:
+    return "".join(tile_text(game, c, False) for c in sorted(codes, key=lambda c: (c == 0, c)))
+
+
+@dataclass
+class Position:
+    """A board, the racks (player on turn first), scores, zero-score turns and CGP options.
+
+    >>> p = Position(Game.preset("scrabble"))
+    >>> p.is_empty(), p.game.size
+    (True, 15)
+    """
+
+    game: Game
+    codes: list[int] = field(default_factory=list)  # row-major, 0 = empty
+    blanks: list[bool] = field(default_factory=list)
+    racks: list[str] = field(default_factory=lambda: ["", ""])
+    scores: list[int] = field(default_factory=lambda: [0, 0])
+    zero_turns: int = 0
+    options: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        n = self.game.size * self.game.size
+        if not self.codes:
+            self.codes = [0] * n
+        if not self.blanks:
+            self.blanks = [False] * n
+        if len(self.codes) != n or len(self.blanks) != n:
+            raise GameError(f"a board of the {self.game.name} game has {n} squares")
+
+    # -- squares ----------------------------------------------------------
+
+    @property
+    def size(self) -> int:
+        return self.game.size
+
+    def copy(self) -> "Position":
+        return Position(self.game, list(self.codes), list(self.blanks), list(self.racks), list(self.scores),
+                        self.zero_turns, dict(self.options))
+
+    def is_empty(self) -> bool:
+        return not any(self.codes)
+
+    def tile_at(self, row: int, col: int) -> str | None:
+        """The tile on a square as written (lower case for a blank), or None."""
+        i = row * self.size + col
+        c = self.codes[i]
+        return None if c == 0 else tile_text(self.game, c, self.blanks[i]).strip("[]")
+
+    def place(self, row: int, col: int, code: int, blank: bool = False) -> None:
+        i = row * self.size + col
+        self.codes[i] = code
+        self.blanks[i] = blank
+
+    def with_play(self, move: Any) -> "Position":
+        """A copy with a :class:`~lexigraph.scrabble.movegen.Move`'s tiles on the board (racks and scores unchanged)."""
+        p = self.copy()
+        for t in move.tiles:
+            code = self.game.alphabet.code(t.tile)
+            if code is None:
+                raise GameError(f"tile {t.tile!r} is not in the {self.game.name} game")
+            p.place(t.row, t.col, code, t.blank)
+        return p
+
+    def tiles_on_board(self) -> list[int]:
+        """Codes of the tiles on the board, 0 for each blank."""
+        return [0 if b else c for c, b in zip(self.codes, self.blanks) if c]
+
+    def unseen(self, rack: str | None = None) -> list[int]:
+        """Tiles neither on the board nor on ``rack`` (default: the racks of the player on turn), 0 for blanks."""
+        bag = Counter({c: n for c, n in enumerate(self.game.counts_by_code()) if n})
+        bag.subtract(self.tiles_on_board())
+        bag.subtract(parse_rack(self.game, self.racks[0] if rack is None else rack))
+        return sorted(bag.elements())
+
+    def words_on_board(self) -> Iterator[tuple[int, int, bool, list[int]]]:
+        """Every run of two or more tiles: (row, col, across, codes)."""
+        n = self.size
+        for across in (True, False):
+            for line in range(n):
+                run: list[int] = []
+                for k in range(n + 1):
+                    r, c = (line, k) if across else (k, line)
+                    code = self.codes[r * n + c] if k < n else 0
+                    if code:
+                        run.append(code)
+                        continue
+                    if len(run) >= 2:
+                        start = k - len(run)
+                        yield (line, start, True, run) if across else (start, line, False, run)
+                    run = []
+
+    # -- text -------------------------------------------------------------
+
+    def board_text(self) -> str:
+        """One line per row, ``.`` for empty squares.
+
+        >>> p = Position.from_text("C..\\nAb.\\nT..", Game.preset("scrabble").resized(3))
+        >>> print(p.board_text())
+        C..
+        Ab.
+        T..
+        """
+        n = self.size
+        lines = []
+        for r in range(n):
+            lines.append("".join(tile_text(self.game, self.codes[r * n + c], self.blanks[r * n + c])
+                                 if self.codes[r * n + c] else "." for c in range(n)))
+        return "\n".join(lines)
+
+    @classmethod
+    def from_text(cls, text: str, game: Game) -> "Position":
+        """A plain board: one line per row, ``.`` (or space) for empty squares.
+
+        Upper case tiles are natural and lower case ones blanks; a board
+        written all in lower case holds natural tiles only.
+        """
+        rows = [line.rstrip("\n") for line in text.strip("\n").split("\n")]
+        rows = [r for r in rows if r.strip() != ""] if len(rows) > game.size else rows
+        if len(rows) != game.size:
+            raise GameError(f"the board has {len(rows)} rows; the {game.name} board has {game.size}")
+        letters = "".join(ch for ch in text if ch.isalpha())
+        all_lower = letters == letters.lower()
+        pos = cls(game)
+        for r, row in enumerate(rows):
+            tiles = _row_tokens(row)
+            if len(tiles) != game.size:
+                raise GameError(f"row {r + 1} of the board has {len(tiles)} squares, not {game.size}")
+            for c, tok in enumerate(tiles):
+                if tok in (".", " ", "-", "_"):
+                    continue
+                code, blank = split_tiles(game, tok, what="board")[0]
+                pos.place(r, c, code, blank and not all_lower)
+        return pos
+
+    # -- CGP --------------------------------------------------------------
+
+    @classmethod
+    def from_cgp(cls, cgp: str, game: Game | None = None) -> "Position":
+        """Read a CGP string. The game is ``game``, else the ``bdn``/``var`` options, else Scrabble.
+
+        >>> Position.from_cgp("15/15 A/ 0/0 0")
+        Traceback (most recent call last):
+        ...
+        lexigraph.scrabble.game.GameError: bad CGP: the board has 2 rows; the scrabble board has 15
+        """
+        fields = cgp.strip().split(None, 4)
+        if len(fields) < 4:
+            raise GameError("bad CGP: expected BOARD RACKS SCORES ZERO_TURNS [options]")
+        board_s, racks_s, scores_s, zero_s = fields[:4]
+        options: dict[str, str] = {}
+        if len(fields) == 5:
+            for part in fields[4].split(";"):
+                part = part.strip()
+                if not part:
+                    continue
+                op, _, value = part.partition(" ")
+                options[op] = value.strip()
+        if game is None:
+            name = options.get("bdn", "")
+            game = Game.preset("super") if "super" in name.lower() else Game.preset("scrabble")
+        rows = board_s.split("/")
+        if len(rows) != game.size:
+            raise GameError(f"bad CGP: the board has {len(rows)} rows; the {game.name} board has {game.size}")
+        pos = cls(game, options=options)
+        for r, row in enumerate(rows):
+            c = 0
+            for tok in re.findall(r"\d+|\[[^\]]*\]|.", row):
+                if tok.isdigit():
+                    c += int(tok)
+                    continue
+                if c >= game.size:
+                    break
+                code, blank = split_tiles(game, tok, what="CGP board")[0]
+                pos.place(r, c, code, blank)
+                c += 1
+            if c != game.size:
+                raise GameError(f"bad CGP: row {r + 1} has {c} squares, not {game.size}")
+        racks = racks_s.split("/")
+        if len(racks) != 2:
+            raise GameError("bad CGP: racks are RACK1/RACK2")
+        for rack in racks:
+            parse_rack(game, rack)
+        pos.racks = [r.upper() for r in racks]
+        try:
+            scores = [int(s) for s in scores_s.split("/")]
+            zero = int(zero_s)
+        except ValueError:
+            raise GameError("bad CGP: scores are SCORE1/SCORE2 and then the zero-score turn count") from None
+        if len(scores) != 2 or zero < 0:
+            raise GameError("bad CGP: scores are SCORE1/SCORE2 and then the zero-score turn count")
+        pos.scores = scores
+        pos.zero_turns = zero
+        return pos
+
+    def to_cgp(self) -> str:
+        n = self.size
+        rows = []
+        for r in range(n):
+            out, run = [], 0
+            for c in range(n):
+                code = self.codes[r * n + c]
+                if not code:
+                    run += 1
+                    continue
+                if run:
+                    out.append(str(run))
+                    run = 0
+                out.append(tile_text(self.game, code, self.blanks[r * n + c]))
+            if run:
+                out.append(str(run))
+            rows.append("".join(out))
+        opts = " ".join(f"{k} {v};" for k, v in self.options.items())
+        s = f"{'/'.join(rows)} {self.racks[0]}/{self.racks[1]} {self.scores[0]}/{self.scores[1]} {self.zero_turns}"
+        return f"{s} {opts}" if opts else s
+
+
+def _row_tokens(row: str) -> list[str]:
+    return _TOKEN.findall(row)
+
+
+def read_position(text: str, game: Game) -> Position:
+    """A position from CGP or a plain board (several lines, or rows separated by ``/`` with no digits)."""
+    t = text.strip()
+    if "\n" not in t and (" " in t or any(ch.isdigit() for ch in t.split(" ")[0])):
+        return Position.from_cgp(t, game)
+    if "\n" not in t and "/" in t:
+        return Position.from_text(t.replace("/", "\n"), game)
+    return Position.from_text(text, game)
