@@ -169,7 +169,7 @@ def test_every_search_plan_gives_the_oracle_answer(words, rack, blanks, mode, th
         rack = "a"
     lex = lexigraph.load(words, min_length=1, alphabet=ABC)
     pure = lexigraph.Lexicon(lexigraph.engine.fileformat.open_bytes(bytes(lex.store.buffer)), pure_python=True)
-    parsed = A.parse_rack(lex.alphabet, rack + "?" * blanks)
+    parsed = A.parse_anagram_rack(lex.alphabet, rack + "?" * blanks)
     board = lex.alphabet.encode(through) or b""
     expected = oracle(sorted(set(words)), rack, blanks, mode, through, 1, None)
     size = parsed.size + len(board)
@@ -207,7 +207,7 @@ def test_every_search_plan_agrees_on_twl06(twl, twl_words, rack):
     letters = rack.replace("?", "")
     for mode in ("sub", "exact"):
         expected = oracle(words, letters, blanks, mode)
-        parsed = A.parse_rack(twl.alphabet, rack)
+        parsed = A.parse_anagram_rack(twl.alphabet, rack)
         got = A.find_ids(twl.store, parsed, mode=mode, min_length=2, graph=twl.graph, probe=twl.probe)
         assert sorted(twl.store.words_of_ids(got)) == expected
         assert sorted(twl.store.words_of_ids(A.find_ids(twl.store, parsed, mode=mode, min_length=2))) == expected

@@ -160,7 +160,7 @@ def test_multi_letter_tiles():
     assert Grid.from_text("[ch]al").cells[0] == ("ch", "a", "l")
     assert Grid.from_puz(Grid.from_text("[ch]a\n..").to_puz()).cell(0, 0) == "ch"
     assert "[CH]" in Grid.from_text("[ch]a").to_text()
-    with pytest.raises(QueryError, match="not a tile of the lexicon"):
+    with pytest.raises(QueryError, match="not a tile of this lexicon"):
         Grid.from_text("w.", alphabet=lexigraph.load(["ab"]).alphabet)
 
 
@@ -168,7 +168,7 @@ def test_multi_letter_tiles():
     "text, message",
     [
         ("...\n..", "differ in length"),
-        ("..%\n...", "'%' is not a cell"),
+        ("..%\n...", "'%' at position 2 is not a tile of this lexicon"),
         ("", "empty"),
         ("\n\n", "empty"),
         ("[\n..", "closing"),

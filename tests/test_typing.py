@@ -45,10 +45,10 @@ def test_anagram_is_typed_by_its_blanks_flag():
         pytest.skip("mypy is not installed")
     code = (
         "import lexigraph\n"
-        "from lexigraph.query.anagram import Anagram\n"
+        "from lexigraph.query.anagram import AnagramWithBlanks\n"
         "lex = lexigraph.open()\n"
         "ws: list[str] = lex.anagram('top')\n"
-        "xs: list[Anagram] = lex.anagram('top', blanks=True)\n"
+        "xs: list[AnagramWithBlanks] = lex.anagram('top', blanks=True)\n"
     )
     result = subprocess.run([sys.executable, "-m", "mypy", "--strict", "-c", code], cwd=ROOT, capture_output=True,
                             text=True, timeout=600)

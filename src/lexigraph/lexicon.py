@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
     from .alphabet import Alphabet
-    from .query.anagram import Anagram
+    from .query.anagram import AnagramWithBlanks
     from .query.patterns import Crossing
     from .query.diff import Diff
     from .study.hooks import Hooks
@@ -35,7 +35,7 @@ else:  # the same names for run-time type hints, loaded on first use (start-up s
 
     np = Lazy("numpy")
     Alphabet = Lazy("lexigraph.alphabet", "Alphabet")
-    Anagram = Lazy("lexigraph.query.anagram", "Anagram")
+    AnagramWithBlanks = Lazy("lexigraph.query.anagram", "AnagramWithBlanks")
     Crossing = Lazy("lexigraph.query.patterns", "Crossing")
     Diff = Lazy("lexigraph.query.diff", "Diff")
     Hooks = Lazy("lexigraph.study.hooks", "Hooks")
@@ -359,7 +359,7 @@ class Lexicon(_Base):
 
     @overload
     def anagram(self, rack: str, *, mode: AnagramMode = ..., through: str = ..., min_length: int = ...,
-                max_length: int | None = ..., sort: SortOrder = ..., blanks: Literal[True]) -> "list[Anagram]": ...
+                max_length: int | None = ..., sort: SortOrder = ..., blanks: Literal[True]) -> "list[AnagramWithBlanks]": ...
 
     def anagram(
         self,
@@ -371,13 +371,13 @@ class Lexicon(_Base):
         max_length: int | None = None,
         sort: SortOrder = "alpha",
         blanks: bool = False,
-    ) -> "list[str] | list[Anagram]":
+    ) -> "list[str] | list[AnagramWithBlanks]":
         """Words made from ``rack`` (``?`` a blank, trailing ``*`` for super-anagrams).
 
         ``mode``: ``"sub"`` (some tiles), ``"exact"`` (all), ``"super"`` (all
         and more). ``through``: board tiles every word must also use.
         ``sort``: ``"alpha"``, ``"length"`` (longest first) or ``"priority"``.
-        With ``blanks=True`` the results are :class:`~lexigraph.query.anagram.Anagram`
+        With ``blanks=True`` the results are :class:`~lexigraph.query.anagram.AnagramWithBlanks`
         objects that say which positions blanks fill.
 
         >>> import lexigraph

@@ -98,7 +98,7 @@ def details(lex: "Lexicon", ids: Any, lengths: Any, *, blanks: int = 2, tiles: A
 def _run_search(ctx: Context, p: Mapping[str, Any]) -> Document:
     from ..alphabet import PRESETS
     from ..errors import QueryError
-    from ..study.search import SORTS, Sort, as_query, search_ids
+    from ..study.search import SEARCH_SORTS, Sort, as_query, search_ids
     from ._common import preset_or_file
 
     lex = ctx.lexicon()
@@ -107,8 +107,8 @@ def _run_search(ctx: Context, p: Mapping[str, Any]) -> Document:
     if ctx.max_results is not None:
         limit = ctx.max_results if limit is None else min(limit, ctx.max_results)
     sort = p.get("sort") or "alpha"
-    if sort not in SORTS:
-        raise QueryError(f"unknown sort {sort!r}; use {', '.join(SORTS)}")
+    if sort not in SEARCH_SORTS:
+        raise QueryError(f"unknown sort {sort!r}; use {', '.join(SEARCH_SORTS)}")
     blanks = p.get("blanks", 2)
     blanks = 2 if blanks is None else blanks
     tiles = preset_or_file(ctx, p.get("tiles"), PRESETS, "tiles")

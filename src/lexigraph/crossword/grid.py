@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import QueryError
+from ..query.pattern import not_a_tile, quote
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..alphabet import Alphabet
@@ -457,6 +458,13 @@ def guess_format(path: "str | os.PathLike[str]") -> Format:
 
 
 def _split_row(line: str, lineno: int, alphabet: "Alphabet | None") -> list[Cell]:
+    """The cells of one text row: '.', '?' or '_' empty, '#' a block, a tile (or ``[tile]``) fixed.
+
+    Characters that are no cell get the pattern language's own error
+    (:func:`lexigraph.query.pattern.not_a_tile`), so ``c1t`` is refused in the
+    same words by ``match`` and by ``fill --grid-text``.
+    """
+    where = f"grid row {lineno} {quote(line)}"
     cells: list[Cell] = []
     labels: list[str] = []
     if alphabet is not None:
@@ -465,7 +473,6 @@ def _split_row(line: str, lineno: int, alphabet: "Alphabet | None") -> list[Cell
     low = line.lower()
     while i < len(line):
         ch = line[i]
-        col = len(cells) + 1
         if ch in EMPTY_CHARS:
             cells.append(None)
         elif ch == BLOCK:
@@ -474,9 +481,9 @@ def _split_row(line: str, lineno: int, alphabet: "Alphabet | None") -> list[Cell
             end = line.find("]", i + 1)
             tile = line[i + 1 : end].strip().lower() if end > 0 else ""
             if end < 0 or not tile:
-                raise QueryError(f"row {lineno}, cell {col}: '[' needs a tile and a closing ']'")
+                raise QueryError(f"{where}: '[' at position {i} needs a tile and a closing ']'")
             if alphabet is not None and alphabet.code(tile) is None:
-                raise QueryError(f"row {lineno}, cell {col}: [{tile}] is not a tile of the lexicon")
+                raise not_a_tile(where, tile, i + 1)
             cells.append(tile)
             i = end
         elif ch.isalpha():
@@ -487,14 +494,12 @@ def _split_row(line: str, lineno: int, alphabet: "Alphabet | None") -> list[Cell
                     break
             else:
                 if alphabet is not None and alphabet.code(ch) is None:
-                    raise QueryError(f"row {lineno}, cell {col}: {ch!r} is not a tile of the lexicon")
+                    raise not_a_tile(where, ch, i)
                 cells.append(ch.lower())
                 i += 1
             continue
         else:
-            raise QueryError(
-                f"row {lineno}, cell {col}: {ch!r} is not a cell ('.' or '?' empty, '#' block, a letter or [tile] fixed)"
-            )
+            raise not_a_tile(where, ch, i)
         i += 1
     return cells
 

@@ -81,8 +81,8 @@ def rack_ids(store: Store, graph: WordGraph, probe: "Probe", codes: bytes, blank
     if engine is not None:
         found = _c_rack_walk(store, graph, probe, engine, codes, blanks, mode, through, min_length, max_length, True)
         return np.frombuffer(found, "<i8").astype(np.int64)
-    words = rack_words_python(graph, np.frombuffer(tile_counts(codes), np.uint8),
-                              np.frombuffer(tile_counts(through), np.uint8), blanks, min_length, max_length, mode)
+    words = rack_words_python(graph, np.frombuffer(counts_by_code(codes), np.uint8),
+                              np.frombuffer(counts_by_code(through), np.uint8), blanks, min_length, max_length, mode)
     return _ids_of(probe, words)
 
 
@@ -90,17 +90,17 @@ def _c_rack_walk(store: Store, graph: WordGraph, probe: "Probe", engine: Any, co
                  through: bytes, min_length: int, max_length: int, want_ids: bool) -> bytes:
     """The C rack walk's output (int64 ids, or each word's codes and a 0 byte), the graph checked first."""
     check_consistent(store, graph, probe)
-    found = engine._walk_rack(graph.buffer, graph.root, len(store.alphabet), tile_counts(codes), tile_counts(through),
+    found = engine._walk_rack(graph.buffer, graph.root, len(store.alphabet), counts_by_code(codes), counts_by_code(through),
                               blanks, min_length, max_length, _MODE_CODES[mode], want_ids)
     if found == -1:
         raise graph.outside()
     return found  # type: ignore[no-any-return]
 
 
-def tile_counts(codes: bytes) -> bytes:
+def counts_by_code(codes: bytes) -> bytes:
     """How many of each tile code ``codes`` holds, as 256 bytes (capped at 255).
 
-    >>> tile_counts(b"\\x01\\x01\\x03")[:4]
+    >>> counts_by_code(b"\\x01\\x01\\x03")[:4]
     b'\\x00\\x02\\x00\\x01'
     """
     counts = bytearray(256)

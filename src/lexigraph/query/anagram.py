@@ -28,7 +28,7 @@ import numpy as np
 
 from ..engine import walks
 from ..errors import QueryError
-from ..engine.store import Store, concat_ids
+from ..engine.store import SORTS, Store, concat_ids
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..alphabet import Alphabet
@@ -37,11 +37,10 @@ if TYPE_CHECKING:  # pragma: no cover
 BLANK = "?"
 MORE = "*"
 MODES = ("sub", "exact", "super")
-SORTS = ("alpha", "length", "priority")
 
 
 @dataclass(frozen=True)
-class Anagram:
+class AnagramWithBlanks:
     """One result with ``blanks=True``: the word, its tiles, and which came from blanks.
 
     >>> import lexigraph
@@ -63,7 +62,7 @@ class Anagram:
 
 
 @dataclass(frozen=True)
-class Rack:
+class AnagramRack:
     """A parsed rack: tile codes, number of blanks, and whether ``*`` asks for more."""
 
     codes: bytes
@@ -75,7 +74,7 @@ class Rack:
         return len(self.codes) + self.blanks
 
 
-def parse_rack(alphabet: "Alphabet", rack: str, *, what: str = "rack", allow_wild: bool = True) -> Rack:
+def parse_anagram_rack(alphabet: "Alphabet", rack: str, *, what: str = "rack", allow_wild: bool = True) -> AnagramRack:
     """Split a rack into tiles, blanks (``?``) and the super-anagram marker (``*``)."""
     if not isinstance(rack, str):
         raise QueryError(f"the {what} must be a string")
@@ -113,7 +112,7 @@ def parse_rack(alphabet: "Alphabet", rack: str, *, what: str = "rack", allow_wil
     flush()
     if what == "rack" and not codes and not blanks:
         raise QueryError("the rack holds no tiles")
-    return Rack(bytes(codes), blanks, more)
+    return AnagramRack(bytes(codes), blanks, more)
 
 
 def _masks(store: Store) -> np.ndarray:
@@ -151,7 +150,7 @@ def _popcount(x: np.ndarray) -> np.ndarray:
 
 def find_ids(
     store: Store,
-    rack: Rack,
+    rack: AnagramRack,
     *,
     mode: str,
     through: bytes = b"",
@@ -175,7 +174,7 @@ def find_ids(
 
 def _plan(
     store: Store,
-    rack: Rack,
+    rack: AnagramRack,
     *,
     mode: str,
     through: bytes,
@@ -202,7 +201,7 @@ def _plan(
     return _scan_ids(store, rack, mode, through, lo, hi), False
 
 
-def length_bounds(rack: Rack, mode: str, n_through: int, min_length: int, max_length: int | None) -> tuple[int, int]:
+def length_bounds(rack: AnagramRack, mode: str, n_through: int, min_length: int, max_length: int | None) -> tuple[int, int]:
     """The lengths of the words a rack can make in ``mode``, with ``n_through`` board tiles: ``(lo, hi)``."""
     size = rack.size + n_through
     lo = max(min_length, n_through + 1 if n_through else 1)
@@ -215,7 +214,7 @@ def length_bounds(rack: Rack, mode: str, n_through: int, min_length: int, max_le
     return lo, hi if max_length is None else min(hi, max_length)
 
 
-def walk_answers(rack: Rack, mode: str, lo: int, hi: int, probe: object) -> bool:
+def walk_answers(rack: AnagramRack, mode: str, lo: int, hi: int, probe: object) -> bool:
     """Whether the graph walk answers this rack (see :func:`find_ids`)."""
     if lo > hi:
         return False
@@ -225,7 +224,7 @@ def walk_answers(rack: Rack, mode: str, lo: int, hi: int, probe: object) -> bool
     return rack.blanks == 0 and mode != "super"
 
 
-def _scan_ids(store: Store, rack: Rack, mode: str, through: bytes, lo: int, hi: int) -> np.ndarray:
+def _scan_ids(store: Store, rack: AnagramRack, mode: str, through: bytes, lo: int, hi: int) -> np.ndarray:
     """The column scan of the module docstring: ids ascending."""
     n_through = len(through)
     lengths = [n for n in store.lengths if lo <= n <= hi]
@@ -326,7 +325,7 @@ def anagram(
     sort: str = "alpha",
     blanks: bool = False,
     probe: object = None,
-) -> "list[str] | list[Anagram]":
+) -> "list[str] | list[AnagramWithBlanks]":
     """See :meth:`lexigraph.Lexicon.anagram`. ``probe``: the lexicon's probe (its C walk, when it has one)."""
     if sort not in SORTS:
         raise QueryError(f"unknown sort {sort!r}; use alpha, length or priority")
@@ -335,8 +334,8 @@ def anagram(
     if max_length is not None and (type(max_length) is not int or max_length < 0):
         raise QueryError("max_length must be a non-negative integer")
     alphabet = store.alphabet
-    parsed = parse_rack(alphabet, rack)
-    board = parse_rack(alphabet, through or "", what="through tiles", allow_wild=False).codes
+    parsed = parse_anagram_rack(alphabet, rack)
+    board = parse_anagram_rack(alphabet, through or "", what="through tiles", allow_wild=False).codes
     top = parsed.size if max_length is None else min(parsed.size, max_length)
     uses_c = getattr(probe, "uses_c", False)
     effective = "super" if parsed.more else mode
@@ -359,7 +358,7 @@ def anagram(
     return [_explain(alphabet, w, parsed.codes, board) for w in words]
 
 
-def _explain(alphabet: "Alphabet", word: str, rack: bytes, through: bytes) -> Anagram:
+def _explain(alphabet: "Alphabet", word: str, rack: bytes, through: bytes) -> AnagramWithBlanks:
     """Assign board tiles first, then rack tiles, left to right; the rest are blanks."""
     codes = alphabet.encode(word) or b""
     supply: dict[int, int] = {}
@@ -374,7 +373,7 @@ def _explain(alphabet: "Alphabet", word: str, rack: bytes, through: bytes) -> An
         else:
             blank_at.append(i)
     labels = tuple(alphabet.labels[c - 1] for c in codes)
-    return Anagram(word, labels, tuple(blank_at))
+    return AnagramWithBlanks(word, labels, tuple(blank_at))
 
 
 def anagram_table(store: Store, rack: str, probe: object = None) -> list[tuple[str, list[str]]]:
@@ -388,7 +387,7 @@ def anagram_table(store: Store, rack: str, probe: object = None) -> list[tuple[s
     >>> table["i"][:3]
     ['alations', 'annalist', 'fantails']
     """
-    parsed = parse_rack(store.alphabet, rack)
+    parsed = parse_anagram_rack(store.alphabet, rack)
     out = [("", store.words_of_ids(find_ids(store, parsed, mode="exact", probe=probe)))]
     for code, label in enumerate(store.alphabet.labels, start=1):
         ids = find_ids(store, parsed, mode="exact", through=bytes([code]), probe=probe)

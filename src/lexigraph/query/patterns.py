@@ -1,6 +1,7 @@
 """Crossword queries: patterns, counts and crossings over the length buckets.
 
-A pattern is parsed into cells (a set of allowed tiles each) and stars.
+A pattern is parsed into cells (a set of allowed tiles each) and stars by
+:mod:`lexigraph.query.pattern`, the one parser of the pattern language.
 A fixed-length pattern scans one length bucket: the cell that allows the
 fewest tiles is tested on its whole column first, later cells only on the
 survivors, and a fixed first tile narrows the bucket by binary search
@@ -12,134 +13,18 @@ no pattern can blow up.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..engine import rotation
 from ..engine import walks
-from ..errors import QueryError
 from ..engine.store import Store, concat_ids
+from ..errors import QueryError
+from .pattern import STAR, ParsedPattern, parse
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..alphabet import Alphabet
     from ..engine.wordgraph import WordGraph
-
-STAR = None
-MAX_PATTERN = 100_000
-
-
-@dataclass(frozen=True)
-class Pattern:
-    """Parsed pattern: ``cells`` is a list of allowed-code arrays, ``None`` for a star."""
-
-    text: str
-    cells: tuple[Any, ...]
-    any_code: int
-
-    @property
-    def has_star(self) -> bool:
-        return any(c is STAR for c in self.cells)
-
-    @property
-    def fixed(self) -> int:
-        return sum(1 for c in self.cells if c is not STAR)
-
-    def segments(self) -> list[list[np.ndarray]]:
-        out: list[list[np.ndarray]] = [[]]
-        for c in self.cells:
-            if c is STAR:
-                out.append([])
-            else:
-                out[-1].append(c)
-        return out
-
-
-def parse(alphabet: "Alphabet", pattern: str) -> Pattern:
-    """Parse a pattern against an alphabet.
-
-    >>> import lexigraph
-    >>> p = parse(lexigraph.open().alphabet, "?[^aeiou]@#*")
-    >>> len(p.cells), p.has_star
-    (5, True)
-    """
-    if not isinstance(pattern, str):
-        raise QueryError("a pattern must be a string")
-    if len(pattern) > MAX_PATTERN:
-        raise QueryError(f"the pattern is longer than {MAX_PATTERN:,} characters")
-    text = alphabet.prepare(pattern.strip())
-    if not text:
-        raise QueryError("the pattern is empty")
-    n = len(alphabet)
-    # Plain sets and small arrays: NumPy's set routines cost more than a pattern is worth.
-    everything = np.arange(1, n + 1, dtype=np.uint8)
-    vowel_set = alphabet.vowel_codes
-    vowels = np.array(sorted(vowel_set), np.uint8)
-    consonants = np.array([c for c in range(1, n + 1) if c not in vowel_set], np.uint8)
-    cells: list[Any] = []
-    i = 0
-    while i < len(text):
-        # A tile (or alias such as Catalan "l.l") wins over the wildcards.
-        tile = alphabet.tile_at(text, i)
-        if tile is not None:
-            cells.append(np.array([tile[0]], np.uint8))
-            i = tile[1]
-            continue
-        ch = text[i]
-        if ch in "?.":
-            cells.append(everything)
-        elif ch == "@":
-            cells.append(vowels)
-        elif ch == "#":
-            cells.append(consonants)
-        elif ch == "*":
-            if not cells or cells[-1] is not STAR:
-                cells.append(STAR)
-        elif ch == "[":
-            end = text.find("]", i + 1)
-            if end < 0:
-                raise QueryError(f"pattern {pattern!r}: '[' at position {i} has no closing ']'")
-            cells.append(_parse_set(alphabet, pattern, text[i + 1 : end], everything, vowels, consonants))
-            i = end
-        elif ch == "]":
-            raise QueryError(f"pattern {pattern!r}: ']' at position {i} closes nothing")
-        elif ch.isspace():
-            raise QueryError(f"pattern {pattern!r} contains a space")
-        else:
-            raise QueryError(f"pattern {pattern!r}: {ch!r} is not a tile of this lexicon nor a wildcard")
-        i += 1
-    return Pattern(pattern, tuple(cells), n)
-
-
-def _parse_set(alphabet: "Alphabet", pattern: str, body: str, everything: np.ndarray, vowels: np.ndarray,
-               consonants: np.ndarray) -> np.ndarray:
-    negate = body[:1] in ("^", "!")
-    if negate:
-        body = body[1:]
-    chosen: set[int] = set()
-    i = 0
-    while i < len(body):
-        tile = alphabet.tile_at(body, i)
-        if tile is not None:
-            chosen.add(tile[0])
-            i = tile[1]
-            continue
-        ch = body[i]
-        if ch == "@":
-            chosen.update(vowels.tolist())
-        elif ch == "#":
-            chosen.update(consonants.tolist())
-        elif ch in "?.":
-            chosen.update(everything.tolist())
-        elif not ch.isspace() and ch != ",":
-            raise QueryError(f"pattern {pattern!r}: {ch!r} in [{body}] is not a tile of this lexicon")
-        i += 1
-    if not chosen and not negate:
-        raise QueryError(f"pattern {pattern!r}: the set [] allows no tile")
-    if negate:
-        chosen = set(range(1, len(everything) + 1)) - chosen
-    return np.array(sorted(chosen), np.uint8)
-
 
 def _lut(cell: np.ndarray) -> np.ndarray:
     lut = np.zeros(256, bool)
@@ -231,7 +116,7 @@ def _glob_rows(store: Store, segments: list[list[np.ndarray]], length: int) -> n
     return idx[alive]
 
 
-def walk_plan(pattern: Pattern) -> tuple[list[bytes], int, int] | None:
+def walk_plan(pattern: ParsedPattern) -> tuple[list[bytes], int, int] | None:
     """``(cells, min_length, max_length)`` for the graph walk, or None when the bucket scan answers.
 
     The walk answers a pattern that starts with a fixed tile: fixed cells,
@@ -242,11 +127,11 @@ def walk_plan(pattern: Pattern) -> tuple[list[bytes], int, int] | None:
     took about 1 ms by the walk, a fraction of that by the scan), and so do
     stars elsewhere.
     """
-    cells = list(pattern.cells)
-    tail = bool(cells) and cells[-1] is STAR
-    if tail:
-        cells.pop()
-    if any(c is STAR for c in cells) or len(cells) > 255:  # no word is longer than 255 tiles
+    tail = bool(pattern.cells) and pattern.cells[-1] is STAR
+    if any(c is STAR for c in pattern.cells[: len(pattern.cells) - tail]):
+        return None
+    cells = pattern.tile_cells()
+    if len(cells) > 255:  # no word is longer than 255 tiles
         return None
     if not cells or len(cells[0]) != 1:
         return None
@@ -258,7 +143,7 @@ def _walks(probe: object) -> bool:
     return bool(getattr(probe, "uses_c", False))
 
 
-def pattern_ids(store: Store, pattern: Pattern, min_priority: int = 0, graph: "WordGraph | None" = None,
+def pattern_ids(store: Store, pattern: ParsedPattern, min_priority: int = 0, graph: "WordGraph | None" = None,
                 probe: object = None) -> np.ndarray:
     """All word ids matching a parsed pattern (ascending from the scan, alphabetical from the walk).
 
@@ -281,7 +166,7 @@ def pattern_ids(store: Store, pattern: Pattern, min_priority: int = 0, graph: "W
     else:
         bucket = store.bucket(len(pattern.cells))
         if bucket is not None:
-            out.append(_fixed_rows(store, list(pattern.cells), bucket.length) + bucket.first)
+            out.append(_fixed_rows(store, pattern.tile_cells(), bucket.length) + bucket.first)
     ids = concat_ids(out)
     if min_priority and len(ids):
         ids = ids[store.priorities()[ids] >= min_priority]
@@ -321,7 +206,7 @@ def match_ids(store: Store, pattern: str, *, min_priority: int = 0, offset: int 
     return _paged_ids(store, parse(store.alphabet, pattern), min_priority, offset, end, graph, probe)
 
 
-def _paged_ids(store: Store, parsed: Pattern, min_priority: int, offset: int, end: int | None,
+def _paged_ids(store: Store, parsed: ParsedPattern, min_priority: int, offset: int, end: int | None,
                graph: "WordGraph | None", probe: object) -> np.ndarray:
     ids = pattern_ids(store, parsed, min_priority, graph, probe)
     if not (_in_walk_order(store, min_priority) and graph is not None and _walks(probe)

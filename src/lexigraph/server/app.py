@@ -199,12 +199,12 @@ class Server:
 
     def run_command(self, cmd: Command, lexicon: str | None, values: dict[str, Any], deadline: float) -> bytes:
         """One command on the named lexicon, in a worker thread; the lexicon is held until the answer is made."""
-        chosen = self.pool.slot(lexicon).name
+        chosen = self.pool.served(lexicon).name
         held: list[tuple[Any, Any]] = []
 
         def opener(spec: str | None) -> Any:
             # The command's lexicon, or another one it names (diff A B): by the server's names only.
-            slot = self.pool.slot(chosen if spec is None else spec)
+            slot = self.pool.served(chosen if spec is None else spec)
             h = slot.acquire()
             held.append((slot, h))
             return h.lexicon
@@ -292,7 +292,7 @@ def build_app(
             lexicon, rest = _pop_lexicon(list(request.query_params.multi_items()))
             values = P.from_query(http_params(cmd), rest)
         refuse_paths(cmd, values)
-        server.pool.slot(lexicon)  # an unknown name is a 404 before any work
+        server.pool.served(lexicon)  # an unknown name is a 404 before any work
         # A fill is long; the same command asked for one slot's suggestions is not.
         heavy = name in server.limits.heavy and not values.get("suggest")
         doc = await server.run(lambda deadline: server.run_command(cmd, lexicon, values, deadline), heavy=heavy)
@@ -346,7 +346,7 @@ def build_app(
             raise ApiError(400, "QueryError", "parameter 'max' must be at least 1")
         n = min(n, server.limits.max_results)
         lexicon = q.get("lexicon")
-        server.pool.slot(lexicon)
+        server.pool.served(lexicon)
 
         def work(deadline: float) -> list[dict[str, Any]]:
             with server.pool.use(lexicon) as lex:

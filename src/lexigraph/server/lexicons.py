@@ -1,6 +1,6 @@
 """Named lexicons that follow their files: a rebuilt file is served without a restart.
 
-A :class:`LexiconPool` holds one :class:`Slot` per name. Each request
+A :class:`LexiconPool` holds one :class:`ServedLexicon` per name. Each request
 *acquires* the slot's current lexicon and *releases* it when done. Before
 handing one out, the slot compares the file's identity (device, inode, size,
 modification time: one ``os.stat``, no read) with the one it opened; when
@@ -79,7 +79,7 @@ class _Held:
 
 
 @dataclass
-class SlotStatus:
+class ServedLexiconStatus:
     """What ``/api/lexicons`` shows of a slot."""
 
     name: str
@@ -89,7 +89,7 @@ class SlotStatus:
     error: str | None
 
 
-class Slot:
+class ServedLexicon:
     """One named lexicon: a file path (or ``None`` for the built-in) and the lexicon open on it."""
 
     def __init__(self, name: str, path: str | None) -> None:
@@ -146,10 +146,10 @@ class Slot:
             if held.retired and held.users == 0:
                 _close(held.lexicon)
 
-    def status(self) -> SlotStatus:
+    def status(self) -> ServedLexiconStatus:
         with self._lock:
             self._refresh()
-            return SlotStatus(self.name, self.path, len(self._current.lexicon), self.generation, self.last_error)
+            return ServedLexiconStatus(self.name, self.path, len(self._current.lexicon), self.generation, self.last_error)
 
     def close(self) -> None:
         with self._lock:
@@ -168,18 +168,18 @@ class LexiconPool:
     def __init__(self, specs: Sequence[tuple[str, str | None]] = ()) -> None:
         if not specs:
             specs = [(BUILTIN, None)]
-        self._slots: dict[str, Slot] = {}
+        self._slots: dict[str, ServedLexicon] = {}
         for name, path in specs:
             if name in self._slots:
                 raise LexiconError(f"lexicon name given twice: {name}")
-            self._slots[name] = Slot(name, path)
+            self._slots[name] = ServedLexicon(name, path)
         self.default = next(iter(self._slots))
 
     @property
     def names(self) -> list[str]:
         return list(self._slots)
 
-    def slot(self, name: str | None) -> Slot:
+    def served(self, name: str | None) -> ServedLexicon:
         key = self.default if name is None or name == "" else name
         try:
             return self._slots[key]
@@ -191,14 +191,14 @@ class LexiconPool:
     @contextmanager
     def use(self, name: str | None = None) -> Iterator["Lexicon"]:
         """The current lexicon of ``name`` (default: the first), held open for the ``with`` block."""
-        slot = self.slot(name)
+        slot = self.served(name)
         held = slot.acquire()
         try:
             yield held.lexicon
         finally:
             slot.release(held)
 
-    def status(self) -> list[SlotStatus]:
+    def status(self) -> list[ServedLexiconStatus]:
         return [s.status() for s in self._slots.values()]
 
     def close(self) -> None:

@@ -179,7 +179,7 @@ def distinct_counts(store: "Store", length: int) -> np.ndarray:
     return store.cached(("study", "distinct", length), build)
 
 
-def tile_counts(rows: np.ndarray, code: int) -> np.ndarray:
+def occurrences_per_row(rows: np.ndarray, code: int) -> np.ndarray:
     """How many times tile ``code`` occurs in each row."""
     out: np.ndarray = (rows == code).sum(1, dtype=np.int64)
     return out

@@ -37,6 +37,7 @@ import numpy as np
 from . import columns
 from .columns import contains_rows, first_id, keys
 from ..errors import LexiconError, QueryError
+from ..query.pattern import parse as parse_pattern
 from .probability import point_values, probability_ranks, tile_set
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -51,7 +52,7 @@ MAX_DEPTH = 50
 #: Above this many candidate rows, a rack is answered by the anagram index / graph walk, not by counting tiles.
 INDEX_ABOVE = 256
 MAX_RACK = 64
-SORTS = ("alpha", "length", "probability", "priority")
+SEARCH_SORTS = ("alpha", "length", "probability", "priority")
 Sort = Literal["alpha", "length", "probability", "priority"]
 
 # -- the tree ------------------------------------------------------------------
@@ -491,75 +492,10 @@ Cells = list[np.ndarray | None]  # None: a star
 def compile_pattern(alphabet: Any, text: str) -> Cells:
     """A pattern's cells: allowed tile codes per position, ``None`` for a ``*`` run.
 
-    The syntax of :meth:`lexigraph.Lexicon.match`: a tile (or alias) wins
-    over the wildcards ``?`` / ``.`` (any), ``@`` (vowel), ``#`` (consonant),
-    ``[abc]`` / ``[^abc]`` (a set, its complement), ``*`` (any run).
+    The pattern language of :meth:`lexigraph.Lexicon.match`, read by its one
+    parser (:func:`lexigraph.query.pattern.parse`).
     """
-    from ..query.patterns import MAX_PATTERN
-
-    if len(text) > MAX_PATTERN:
-        raise QueryError(f"the pattern is longer than {MAX_PATTERN:,} characters")
-    src = alphabet.prepare(text.strip())
-    if not src:
-        raise QueryError("the pattern is empty")
-    n = len(alphabet)
-    tile_keys = {label: i + 1 for i, label in enumerate(alphabet.labels)}
-    for alias, tile in alphabet.aliases.items():
-        tile_keys[alias] = tile_keys[tile]
-    splitter = re.compile("|".join(re.escape(k) for k in sorted(tile_keys, key=len, reverse=True)))
-    everything = np.arange(1, n + 1, dtype=np.uint8)
-    vowels = np.array(sorted(alphabet.vowel_codes), np.uint8)
-    consonants = np.setdiff1d(everything, vowels).astype(np.uint8)
-    wild = {"?": everything, ".": everything, "@": vowels, "#": consonants}
-
-    def one(body: str, i: int) -> tuple[np.ndarray | None, int]:
-        m = splitter.match(body, i)
-        if m is not None:
-            return np.array([tile_keys[m.group()]], np.uint8), m.end()
-        if body[i] in wild:
-            return wild[body[i]], i + 1
-        return None, i
-
-    cells: Cells = []
-    i = 0
-    while i < len(src):
-        cell, j = one(src, i)
-        if cell is not None:
-            cells.append(cell)
-            i = j
-            continue
-        ch = src[i]
-        if ch == "*":
-            if not cells or cells[-1] is not None:
-                cells.append(None)
-            i += 1
-        elif ch == "[":
-            end = src.find("]", i + 1)
-            if end < 0:
-                raise QueryError(f"pattern {text!r}: '[' at position {i} has no closing ']'")
-            body = src[i + 1 : end]
-            negate = body[:1] in ("^", "!")
-            k = 1 if negate else 0
-            chosen: set[int] = set()
-            while k < len(body):
-                got, k2 = one(body, k)
-                if got is not None:
-                    chosen.update(got.tolist())
-                    k = k2
-                elif body[k].isspace() or body[k] == ",":
-                    k += 1
-                else:
-                    raise QueryError(f"pattern {text!r}: {body[k]!r} in [{body}] is not a tile of this lexicon")
-            if not chosen and not negate:
-                raise QueryError(f"pattern {text!r}: the set [] allows no tile")
-            codes = np.array(sorted(chosen), np.uint8)
-            cells.append(np.setdiff1d(everything, codes).astype(np.uint8) if negate else codes)
-            i = end + 1
-        elif ch == "]":
-            raise QueryError(f"pattern {text!r}: ']' at position {i} closes nothing")
-        else:
-            raise QueryError(f"pattern {text!r}: {ch!r} is not a tile of this lexicon nor a wildcard")
-    return cells
+    return list(parse_pattern(alphabet, text).cells)
 
 
 @dataclass(frozen=True)
@@ -643,9 +579,9 @@ class _Evaluator:
         key = ("rack ids", type(q), q.rack)
         ids = self.memo.get(key)
         if ids is None:
-            from ..query.anagram import find_ids, parse_rack
+            from ..query.anagram import find_ids, parse_anagram_rack
 
-            rack = parse_rack(self.store.alphabet, q.rack)
+            rack = parse_anagram_rack(self.store.alphabet, q.rack)
             mode = "exact" if isinstance(q, Anagram) else "sub"
             lo, hi = self.span
             ids = np.sort(find_ids(self.store, rack, mode=mode, min_length=max(1, lo), max_length=hi,
@@ -834,13 +770,13 @@ class _Evaluator:
             sub = rows[idx]
             used = np.zeros(len(idx), np.int64)
             for code, have in rack.counts.items():
-                used += np.minimum(columns.tile_counts(sub, code), have)
+                used += np.minimum(columns.occurrences_per_row(sub, code), have)
             return n - used <= rack.blanks
         if isinstance(q, Contains):
             sub = rows if len(idx) == len(rows) else rows[idx]  # all rows: no gather
             ok = np.ones(len(idx), bool)
             for code, need in Counter(self.codes(q.tiles, "contains")).items():
-                ok &= (sub == code).any(1) if need == 1 else columns.tile_counts(sub, code) >= need
+                ok &= (sub == code).any(1) if need == 1 else columns.occurrences_per_row(sub, code) >= need
             return ok
         if isinstance(q, (TakesPrefix, TakesSuffix)):
             extra = np.frombuffer(self.codes(q.text, q.keyword), np.uint8)
@@ -1044,8 +980,8 @@ def search_ids(
     (['ax', 'ex'], 5)
     """
     q = as_query(query)
-    if sort not in SORTS:
-        raise QueryError(f"unknown sort {sort!r}; use {', '.join(SORTS)}")
+    if sort not in SEARCH_SORTS:
+        raise QueryError(f"unknown sort {sort!r}; use {', '.join(SEARCH_SORTS)}")
     for name, v in (("offset", offset), ("limit", limit)):
         if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
             raise QueryError(f"{name} must be a non-negative integer")
