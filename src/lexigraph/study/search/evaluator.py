@@ -1,490 +1,68 @@
-"""Study searches: conditions on words combined with ``and``, ``or``, ``not`` and parentheses.
+"""Evaluating a search tree over the length buckets, in NumPy columns.
 
-A search is a typed tree (the dataclasses below) that :func:`parse` builds
-from text such as ``length 7 and probability 1-1000 and back-hook s``
-(grammar and every condition in ``docs/search.md``); programs may build the
-tree directly. :func:`search_ids` evaluates it length bucket by length
-bucket over NumPy columns (:mod:`lexigraph.study.columns`): an ``and`` narrows the
-candidate rows condition by condition, cheapest first, so later conditions
-only see the survivors; an ``or`` tests each branch on the rows not yet
-accepted; nothing loops over words in Python. Conditions that fix or bound
-the length (``length``, ``anagram``, a pattern without ``*``) restrict the
+The tree is evaluated length bucket by length bucket over NumPy columns
+(:mod:`lexigraph.study.columns`): an ``and`` narrows the candidate rows
+condition by condition, cheapest first, so later conditions only see the
+survivors; an ``or`` tests each branch on the rows not yet accepted;
+nothing loops over words in Python. Conditions that fix or bound the
+length (``length``, ``anagram``, a pattern without ``*``) restrict the
 buckets visited at all.
-
->>> import lexigraph
->>> lex = lexigraph.open()
->>> q = parse("length 7 and anagram aeinrst")
->>> q
-And(items=(Length(range=Range(lo=7, hi=7)), Anagram(rack='aeinrst')))
->>> str(q)
-'length 7 and anagram aeinrst'
->>> lex.search(q)
-['anestri', 'antsier', 'nastier', 'ratines', 'retains', 'retinas', 'retsina', 'stainer', 'stearin']
->>> lex.search("pattern q* and not contains u and length -4")
-['qaid', 'qat', 'qats', 'qoph']
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, Union, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, Union, runtime_checkable
 
 import numpy as np
 
-from . import columns
-from .columns import contains_rows, first_id, keys
-from ..errors import LexiconError, QueryError
-from ..query.pattern import parse as parse_pattern
-from .probability import point_values, probability_ranks, tile_set
+from ...errors import LexiconError, QueryError
+from ...query.pattern import parse as parse_pattern
+from .. import columns
+from ..columns import contains_rows, first_id, keys
+from ..probability import point_values, probability_ranks, tile_set
+from .parser import MAX_CONDITIONS, MAX_DEPTH, as_query
+from .tree import (
+    uses_condition,
+    ARGUMENT_FIELD,
+    Anagram,
+    Anagrams,
+    And,
+    BackHook,
+    Condition,
+    Contains,
+    Distinct,
+    FrontHook,
+    InList,
+    InnerHook,
+    Length,
+    Not,
+    Or,
+    Pattern,
+    Points,
+    Priority,
+    Probability,
+    Query,
+    Range,
+    Subanagram,
+    TakesPrefix,
+    TakesSuffix,
+    Vowels,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .probability import TileSet
-    from ..engine.probe import Probe
-    from ..engine.store import Store
-    from ..engine.wordgraph import WordGraph
+    from ...engine.probe import Probe
+    from ...engine.store import Store
+    from ...engine.wordgraph import WordGraph
+    from ..probability import TileSet
 
-MAX_EXPRESSION = 10_000
-MAX_CONDITIONS = 200
-MAX_DEPTH = 50
 #: Above this many candidate rows, a rack is answered by the anagram index / graph walk, not by counting tiles.
 INDEX_ABOVE = 256
 MAX_RACK = 64
 SEARCH_SORTS = ("alpha", "length", "probability", "priority")
 Sort = Literal["alpha", "length", "probability", "priority"]
-
-# -- the tree ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Range:
-    """An inclusive integer range; ``None`` leaves a side open.
-
-    >>> str(Range(3, 5)), str(Range(7, 7)), str(Range(None, 4)), str(Range(2, None))
-    ('3-5', '7', '-4', '2-')
-    """
-
-    lo: int | None = None
-    hi: int | None = None
-
-    def __post_init__(self) -> None:
-        for v in (self.lo, self.hi):
-            if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
-                raise QueryError(f"a range bound must be a non-negative integer, not {v!r}")
-
-    def __str__(self) -> str:
-        if self.lo is not None and self.lo == self.hi:
-            return str(self.lo)
-        return f"{'' if self.lo is None else self.lo}-{'' if self.hi is None else self.hi}"
-
-    def __contains__(self, value: int) -> bool:
-        return (self.lo is None or value >= self.lo) and (self.hi is None or value <= self.hi)
-
-    def mask(self, values: np.ndarray) -> np.ndarray:
-        ok = np.ones(len(values), bool)
-        if self.lo is not None:
-            ok &= values >= self.lo
-        if self.hi is not None:
-            ok &= values <= self.hi
-        return ok
-
-
-class _Text:
-    keyword: ClassVar[str]
-
-    def __str__(self) -> str:
-        arg = getattr(self, "text", None) or getattr(self, "rack", None) or getattr(self, "tiles", None)
-        if arg is None:
-            arg = getattr(self, "range", None) or getattr(self, "side", None) or getattr(self, "name")
-        return f"{self.keyword} {_quote(str(arg))}"
-
-
-@dataclass(frozen=True)
-class Pattern(_Text):
-    """Words matching a crossword pattern (``?`` any tile, ``@`` vowel, ``#`` consonant, ``[..]`` sets, ``*`` runs)."""
-
-    text: str
-    keyword: ClassVar[str] = "pattern"
-
-
-@dataclass(frozen=True)
-class Anagram(_Text):
-    """Words using exactly the rack's tiles (``?`` a blank)."""
-
-    rack: str
-    keyword: ClassVar[str] = "anagram"
-
-
-@dataclass(frozen=True)
-class Subanagram(_Text):
-    """Words made from some of the rack's tiles (``?`` a blank)."""
-
-    rack: str
-    keyword: ClassVar[str] = "subanagram"
-
-
-@dataclass(frozen=True)
-class Length(_Text):
-    """Words whose number of tiles is in the range."""
-
-    range: Range
-    keyword: ClassVar[str] = "length"
-
-
-@dataclass(frozen=True)
-class TakesPrefix(_Text):
-    """Words that are still words with these tiles put in front (``takes-prefix re``: ``re`` + word)."""
-
-    text: str
-    keyword: ClassVar[str] = "takes-prefix"
-
-
-@dataclass(frozen=True)
-class TakesSuffix(_Text):
-    """Words that are still words with these tiles put at the end."""
-
-    text: str
-    keyword: ClassVar[str] = "takes-suffix"
-
-
-@dataclass(frozen=True)
-class FrontHook(_Text):
-    """Words taking at least one of these tiles as a front hook (``?``: any tile)."""
-
-    tiles: str
-    keyword: ClassVar[str] = "front-hook"
-
-
-@dataclass(frozen=True)
-class BackHook(_Text):
-    """Words taking at least one of these tiles as a back hook (``?``: any tile)."""
-
-    tiles: str
-    keyword: ClassVar[str] = "back-hook"
-
-
-@dataclass(frozen=True)
-class InnerHook(_Text):
-    """Words that stay words without their first (``front``) or last (``back``) tile."""
-
-    side: Literal["front", "back"]
-    keyword: ClassVar[str] = "inner-hook"
-
-
-@dataclass(frozen=True)
-class Contains(_Text):
-    """Words holding these tiles, each as many times as given (``contains ss`` needs two ``s``)."""
-
-    tiles: str
-    keyword: ClassVar[str] = "contains"
-
-
-@dataclass(frozen=True)
-class Vowels(_Text):
-    """Words whose number of vowel tiles is in the range."""
-
-    range: Range
-    keyword: ClassVar[str] = "vowels"
-
-
-@dataclass(frozen=True)
-class Distinct(_Text):
-    """Words whose number of different tiles is in the range."""
-
-    range: Range
-    keyword: ClassVar[str] = "distinct"
-
-
-@dataclass(frozen=True)
-class Points(_Text):
-    """Words whose point value (the tile set's points) is in the range."""
-
-    range: Range
-    keyword: ClassVar[str] = "points"
-
-
-@dataclass(frozen=True)
-class Anagrams(_Text):
-    """Words whose number of anagrams (itself included) is in the range."""
-
-    range: Range
-    keyword: ClassVar[str] = "anagrams"
-
-
-@dataclass(frozen=True)
-class Probability(_Text):
-    """Words whose probability rank within their length is in the range (1: most probable)."""
-
-    range: Range
-    keyword: ClassVar[str] = "probability"
-
-
-@dataclass(frozen=True)
-class Priority(_Text):
-    """Words whose priority (0-255) is in the range."""
-
-    range: Range
-    keyword: ClassVar[str] = "priority"
-
-
-@dataclass(frozen=True)
-class InList(_Text):
-    """Words also in another lexicon or word list (a name given to the search, or a path)."""
-
-    name: str
-    keyword: ClassVar[str] = "in"
-
-
-@dataclass(frozen=True)
-class Not:
-    item: "Query"
-
-    def __str__(self) -> str:
-        return f"not {_group(self.item, Not)}"
-
-
-@dataclass(frozen=True)
-class And:
-    items: tuple["Query", ...]
-
-    def __str__(self) -> str:
-        return " and ".join(_group(i, And) for i in self.items)
-
-
-@dataclass(frozen=True)
-class Or:
-    items: tuple["Query", ...]
-
-    def __str__(self) -> str:
-        return " or ".join(_group(i, Or) for i in self.items)
-
-
-Condition = Union[
-    Pattern, Anagram, Subanagram, Length, TakesPrefix, TakesSuffix, FrontHook, BackHook, InnerHook,
-    Contains, Vowels, Distinct, Points, Anagrams, Probability, Priority, InList,
-]
-Query = Union[Condition, And, Or, Not]
-
-_RANGE_CONDITIONS: dict[str, type] = {
-    c.keyword: c for c in (Length, Vowels, Distinct, Points, Anagrams, Probability, Priority)
-}
-_TEXT_CONDITIONS: dict[str, type] = {
-    c.keyword: c
-    for c in (Pattern, Anagram, Subanagram, TakesPrefix, TakesSuffix, FrontHook, BackHook, Contains, InList)
-}
-ALIASES = {
-    "p": "pattern", "sub": "subanagram", "len": "length", "prob": "probability", "has": "contains",
-    "unique": "distinct", "hook": "back-hook", "prefix": "takes-prefix", "suffix": "takes-suffix",
-}
-_ARG = {
-    Pattern: "text", Anagram: "rack", Subanagram: "rack", TakesPrefix: "text", TakesSuffix: "text", Contains: "tiles",
-    FrontHook: "tiles", BackHook: "tiles", InList: "name",
-}
-KEYWORDS = sorted([*_RANGE_CONDITIONS, *_TEXT_CONDITIONS, InnerHook.keyword])
-_WORDS = {"and", "or", "not"}
-
-
-def _quote(arg: str) -> str:
-    if arg and not re.search(r"[\s()'\"]", arg) and arg.lower() not in _WORDS:
-        return arg
-    return "'" + arg.replace("'", "''") + "'"
-
-
-def _group(item: "Query", parent: type) -> str:
-    """``item`` as text inside ``parent``, in parentheses where the grammar would otherwise regroup it."""
-    if isinstance(item, Or) or (isinstance(item, And) and parent is not Or):
-        return f"({item})"
-    return str(item)
-
-
-# -- parsing -------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Token:
-    text: str
-    pos: int
-    quoted: bool = False
-
-
-_TOKEN = re.compile(r"""\s*(?:(?P<paren>[()])|'(?P<sq>(?:[^']|'')*)'|"(?P<dq>(?:[^"]|"")*)"|(?P<bare>[^\s()'"]+)|(?P<bad>['"]))""")
-
-
-def _tokens(text: str) -> list[_Token]:
-    out = []
-    pos = 0
-    while True:
-        m = _TOKEN.match(text, pos)
-        if m is None or m.end() == pos:
-            break
-        start = m.start(m.lastgroup) if m.lastgroup else m.start()
-        if m.group("bad") is not None:
-            raise QueryError(f"search: position {start}: a quote that is never closed")
-        if m.group("paren") is not None:
-            out.append(_Token(m.group("paren"), start))
-        elif m.group("sq") is not None:
-            out.append(_Token(m.group("sq").replace("''", "'"), start - 1, True))
-        elif m.group("dq") is not None:
-            out.append(_Token(m.group("dq").replace('""', '"'), start - 1, True))
-        else:
-            out.append(_Token(m.group("bare"), start))
-        pos = m.end()
-    return out
-
-
-class _Parser:
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.toks = _tokens(text)
-        self.i = 0
-        self.conditions = 0
-        self.depth = 0
-
-    def peek(self) -> _Token | None:
-        return self.toks[self.i] if self.i < len(self.toks) else None
-
-    def fail(self, expected: str) -> QueryError:
-        tok = self.peek()
-        if tok is None:
-            return QueryError(f"search: position {len(self.text)}: expected {expected}, found the end")
-        return QueryError(f"search: position {tok.pos}: expected {expected}, found {tok.text!r}")
-
-    def word(self, tok: _Token | None) -> str | None:
-        return None if tok is None or tok.quoted else tok.text.lower()
-
-    def parse(self) -> Query:
-        if not self.toks:
-            raise QueryError("search: the expression is empty")
-        q = self.or_expr()
-        if self.peek() is not None:
-            raise self.fail("'and', 'or' or the end" if self.word(self.peek()) != ")" else "the end ('(' missing)")
-        return q
-
-    def or_expr(self) -> Query:
-        items = [self.and_expr()]
-        while self.word(self.peek()) == "or":
-            self.i += 1
-            items.append(self.and_expr())
-        return items[0] if len(items) == 1 else Or(tuple(items))
-
-    def and_expr(self) -> Query:
-        items = [self.not_expr()]
-        while True:
-            w = self.word(self.peek())
-            if w == "and":
-                self.i += 1
-            elif w is None or w in ("or", ")"):
-                break
-            items.append(self.not_expr())
-        return items[0] if len(items) == 1 else And(tuple(items))
-
-    def nest(self) -> None:
-        self.depth += 1
-        if self.depth > MAX_DEPTH:
-            tok = self.peek()
-            raise QueryError(f"search: position {tok.pos if tok else len(self.text)}: nested deeper than {MAX_DEPTH} levels")
-
-    def not_expr(self) -> Query:
-        tok = self.peek()
-        w = self.word(tok)
-        if w == "not":
-            self.nest()
-            self.i += 1
-            negated = Not(self.not_expr())
-            self.depth -= 1
-            return negated
-        if w == "(":
-            self.nest()
-            self.i += 1
-            q = self.or_expr()
-            self.depth -= 1
-            if self.word(self.peek()) != ")":
-                raise self.fail("')' to close the '(' at position %d" % tok.pos)  # type: ignore[union-attr]
-            self.i += 1
-            return q
-        return self.condition()
-
-    def condition(self) -> Query:
-        tok = self.peek()
-        w = self.word(tok)
-        w = ALIASES.get(w, w) if w is not None else None
-        if w is None or (w not in _RANGE_CONDITIONS and w not in _TEXT_CONDITIONS and w != InnerHook.keyword):
-            raise self.fail("a condition (" + ", ".join(KEYWORDS) + ")")
-        self.conditions += 1
-        if self.conditions > MAX_CONDITIONS:
-            raise QueryError(f"search: more than {MAX_CONDITIONS} conditions")
-        self.i += 1
-        arg = self.peek()
-        if arg is None or (not arg.quoted and arg.text in "()"):
-            raise self.fail(f"an argument after {tok.text!r}")  # type: ignore[union-attr]
-        self.i += 1
-        if w in _RANGE_CONDITIONS:
-            rng = parse_range(arg.text)
-            if rng is None:
-                self.i -= 1
-                raise self.fail(f"a number or range (7, 3-5, 3-, -5, >=3, <10) after {tok.text!r}")  # type: ignore[union-attr]
-            return _RANGE_CONDITIONS[w](rng)  # type: ignore[no-any-return]
-        if w == InnerHook.keyword:
-            side = arg.text.lower()
-            if side not in ("front", "back"):
-                self.i -= 1
-                raise self.fail("'front' or 'back' after 'inner-hook'")
-            return InnerHook(side)  # type: ignore[arg-type]
-        if not arg.text:
-            self.i -= 1
-            raise self.fail(f"a non-empty argument after {tok.text!r}")  # type: ignore[union-attr]
-        return _TEXT_CONDITIONS[w](arg.text)  # type: ignore[no-any-return]
-
-
-_RANGE = re.compile(r"^(?:(?P<one>\d+)|(?P<lo>\d+)?-(?P<hi>\d+)?|(?P<op>[<>]=?)(?P<n>\d+))$")
-
-
-def parse_range(text: str) -> Range | None:
-    """``7``, ``3-5``, ``3-``, ``-5``, ``>=3``, ``<10`` as a :class:`Range`, or None.
-
-    >>> parse_range(">=3"), parse_range("<10")
-    (Range(lo=3, hi=None), Range(lo=None, hi=9))
-    """
-    m = _RANGE.match(text.strip())
-    if m is None or text.strip() == "-":
-        return None
-    if len(re.sub(r"\D", "", text)) > 12:
-        return None
-    if m.group("one") is not None:
-        return Range(int(m.group("one")), int(m.group("one")))
-    if m.group("op") is not None:
-        n, op = int(m.group("n")), m.group("op")
-        if op == ">=":
-            return Range(n, None)
-        if op == ">":
-            return Range(n + 1, None)
-        if op == "<=":
-            return Range(None, n)
-        return Range(None, n - 1) if n > 0 else Range(1, 0)
-    lo, hi = m.group("lo"), m.group("hi")
-    return Range(None if lo is None else int(lo), None if hi is None else int(hi))
-
-
-def parse(text: str) -> Query:
-    """Parse a search expression into its tree; a ``QueryError`` names the position and what was expected.
-
-    >>> parse("(vowels 3 or contains j) and not in other.txt")
-    And(items=(Or(items=(Vowels(range=Range(lo=3, hi=3)), Contains(tiles='j'))), Not(item=InList(name='other.txt'))))
-    >>> parse("length 7 and")
-    Traceback (most recent call last):
-    ...
-    lexigraph.errors.QueryError: search: position 12: expected a condition (anagram, anagrams, back-hook, contains, distinct, front-hook, in, inner-hook, length, pattern, points, priority, probability, subanagram, takes-prefix, takes-suffix, vowels), found the end
-    """
-    if not isinstance(text, str):
-        raise QueryError(f"a search expression must be a str, not {type(text).__name__}")
-    if len(text) > MAX_EXPRESSION:
-        raise QueryError(f"search: the expression is longer than {MAX_EXPRESSION:,} characters")
-    return _Parser(text).parse()
-
-
-# -- evaluation ------------------------------------------------------------------
 
 Cells = list[np.ndarray | None]  # None: a star
 
@@ -579,7 +157,7 @@ class _Evaluator:
         key = ("rack ids", type(q), q.rack)
         ids = self.memo.get(key)
         if ids is None:
-            from ..query.anagram import find_ids, parse_anagram_rack
+            from ...query.anagram import find_ids, parse_anagram_rack
 
             rack = parse_anagram_rack(self.store.alphabet, q.rack)
             mode = "exact" if isinstance(q, Anagram) else "sub"
@@ -637,8 +215,8 @@ class _Evaluator:
         if isinstance(q, Not):
             self.validate(q.item, depth + 1)
             return
-        if type(q) in _ARG:
-            if not isinstance(getattr(q, _ARG[type(q)]), str):
+        if type(q) in ARGUMENT_FIELD:
+            if not isinstance(getattr(q, ARGUMENT_FIELD[type(q)]), str):
                 raise QueryError(f"search: the argument of {q.keyword} must be a str")
         elif isinstance(q, (Length, Vowels, Distinct, Anagrams, Priority, Points, Probability)):
             if not isinstance(q.range, Range):
@@ -822,7 +400,7 @@ class _Evaluator:
             if isinstance(q, BackHook):
                 lo, hi = columns.bucket_keys(store, n + 1).ranges(sub)
             else:
-                from .hooks import tail_keys
+                from ..hooks import tail_keys
 
                 lo, hi = tail_keys(store, n + 1)[1].ranges(sub)
             return hi > lo
@@ -840,7 +418,7 @@ class _Evaluator:
         return ok
 
     def in_list_mask(self, other: OpenList, n: int, idx: np.ndarray) -> np.ndarray:
-        from ..query.batch import check_many
+        from ...query.batch import check_many
 
         store = self.store
         other_store, other_probe = other.store, other.probe
@@ -923,6 +501,7 @@ def _glob_middle(cells: Cells, rows: np.ndarray) -> np.ndarray:
     return state[:, k]
 
 
+
 # -- the query as a whole -------------------------------------------------------------
 
 
@@ -934,24 +513,6 @@ class Found:
     lengths: np.ndarray
     total: int
     groups: np.ndarray | None = None
-
-
-_PARSED: dict[str, Query] = {}
-
-
-def as_query(query: "Query | str") -> Query:
-    """A tree as given, or the tree of a search expression (the last few hundred parsed are kept)."""
-    if isinstance(query, str):
-        tree = _PARSED.get(query)
-        if tree is None:
-            tree = parse(query)
-            if len(_PARSED) >= 256:
-                _PARSED.clear()
-            _PARSED[query] = tree
-        return tree
-    if not isinstance(query, (And, Or, Not, *_RANGE_CONDITIONS.values(), *_TEXT_CONDITIONS.values(), InnerHook)):
-        raise QueryError(f"a search is an expression or a query tree, not {type(query).__name__}")
-    return query
 
 
 def search_ids(
@@ -1022,14 +583,6 @@ def search_ids(
     end = None if limit is None else offset + limit
     sel = order[offset:end]
     return Found(ids[sel], lens[sel], len(ids), None if groups is None else groups[offset:end])
-
-
-def _uses(q: Query, kind: type) -> bool:
-    if isinstance(q, (And, Or)):
-        return any(_uses(i, kind) for i in q.items)
-    if isinstance(q, Not):
-        return _uses(q.item, kind)
-    return isinstance(q, kind)
 
 
 def _order(store: "Store", ids: np.ndarray, lens: np.ndarray, sort: str, ranks: np.ndarray | None) -> np.ndarray:
