@@ -50,7 +50,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 import lexigraph  # noqa: E402
-from lexigraph.crossword.autofill import fill  # noqa: E402
+from lexigraph.crossword.fill import fill  # noqa: E402
 from lexigraph.crossword.grid import Grid  # noqa: E402
 
 SHARED = Path(os.environ.get("LEXIGRAPH_SHARED_DATA", ROOT.parent / "shared" / "data"))
@@ -94,7 +94,7 @@ def run_process(lex_path: Path, grid: Path, out: Path, seed: int, timeout: float
     code = (
         "import sys, lexigraph\n"
         "from lexigraph.crossword.grid import Grid\n"
-        "from lexigraph.crossword.autofill import fill\n"
+        "from lexigraph.crossword.fill import fill\n"
         "lex = lexigraph.open(sys.argv[1])\n"
         "r = fill(lex, Grid.read(sys.argv[2]), seed=int(sys.argv[4]), timeout=float(sys.argv[5]), improve=float(sys.argv[6]))\n"
         "r.grid is not None and r.grid.write(sys.argv[3])\n"

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lexigraph
-from lexigraph.crossword import autofill
+from lexigraph.crossword import fill as autofill
 from lexigraph.alphabet import Alphabet
-from lexigraph.crossword.autofill import fill, region_cells, suggest
+from lexigraph.crossword.fill import fill, region_cells, suggest
 from lexigraph.errors import LexiconError, QueryError
 from lexigraph.crossword.grid import BLOCK, Grid
 

@@ -25,7 +25,7 @@ from .lexicon import open as open  # exported, but kept out of __all__ (no shado
 # Building pulls in NumPy and the graph code; a plain `lexigraph check dog`
 # never needs them, so they load on first use.
 _LAZY = {"build": "compiler.builder", "BuildResult": "compiler.builder", "Alphabet": "alphabet",
-         "extensions": "buildinfo", "Game": "scrabble.game", "Position": "scrabble.position", "Move": "scrabble.movegen"}
+         "extensions": "buildinfo", "Game": "scrabble.game", "Position": "scrabble.position", "Move": "scrabble.moves"}
 
 
 #: Modules reachable as ``lexigraph.NAME`` (``from lexigraph import twl``: the classic TWL06 module's drop-in).

@@ -1,10 +1,10 @@
-"""The open lexicon: a thin facade over the store, the word graph and the probe.
+"""The open lexicon: a thin facade over the store, the word graph and the engine.
 
 Opening maps the file and validates its index; nothing per word is
-created. The :class:`Lexicon` composes three engines (``docs/architecture.md``):
+created. The :class:`Lexicon` composes the engines (``docs/architecture.md``):
 the :class:`~lexigraph.engine.store.Store` (length buckets and what they index), the
-:class:`~lexigraph.engine.wordgraph.WordGraph` and a :class:`~lexigraph.engine.probe.Probe`
-(C or Python), and hands each query to the module that answers it.
+:class:`~lexigraph.engine.wordgraph.WordGraph` and an :class:`~lexigraph.engine.interface.Engine`
+(C or Python, chosen here once), and hands each query to the module that answers it.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal, overload
 
-from .errors import LexiconError, QueryError
+from .engine import open_engines
+from .engine.compiled import native
 from .engine.fileformat import MappedFile, is_lexicon_file, open_bytes, open_path
-from .engine.probe import Probe, c_extension_available, make_probe, speedups
-from .engine.store import Store
-from .engine.wordgraph import WordGraph
+from .engine.interface import Engine
+from .errors import LexiconError, QueryError
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -44,8 +44,6 @@ else:  # the same names for run-time type hints, loaded on first use (start-up s
 
 DEFAULT_LEXICON = "enable.lex"
 AnagramMode = Literal["sub", "exact", "super"]
-#: What the C crossing returns: shared tile codes, each side's words, each side's count per tile.
-_CrossAnswer = tuple[bytes, list[str], list[str], list[int], list[int]]
 SortOrder = Literal["alpha", "length", "priority"]
 
 
@@ -80,6 +78,8 @@ def open(source: Any = None, *, pure_python: bool = False, **build_options: Any)
             return Lexicon(open_path(source), pure_python=pure_python)
     from .compiler.builder import compile_source
 
+    if pure_python:
+        build_options.setdefault("pure_python", True)
     data, result = compile_source(source, **build_options)
     return Lexicon(open_bytes(data, name=str(result.info.get("source", "<memory>"))), pure_python=pure_python)
 
@@ -125,19 +125,26 @@ class _PythonFacade:
         pass
 
 
+def _facade_base() -> type:
+    """The C ``Facade`` when the extension is in use (``in`` answered without a Python frame), else the twin."""
+    module = native()
+    facade = getattr(module, "Facade", None) if module is not None else None
+    return facade if isinstance(facade, type) else _PythonFacade
+
+
 if TYPE_CHECKING:
     _Base = _PythonFacade
 else:
-    _Base = speedups.Facade if speedups is not None else _PythonFacade
+    _Base = _facade_base()
 
 
 class Lexicon(_Base):
     """A compiled word list, memory-mapped and read-only.
 
     Open one with :func:`lexigraph.open`. Words are lower-case; queries
-    accept any case. ``store``, ``graph`` and ``probe`` are the engines the
-    queries run on; ``pure_python=True`` keeps every query off the C
-    extension (for comparisons and tests).
+    accept any case. ``store``, ``graph`` and ``engine`` are what the
+    queries and jobs run on; ``pure_python=True`` chooses the Python engine,
+    which keeps every query and job off the C extension.
 
     >>> import lexigraph
     >>> lex = lexigraph.open(["dude", "dudes", "duded", "dudeen", "dud"])
@@ -151,31 +158,17 @@ class Lexicon(_Base):
         self._file = mapped
         self._closed = False
         self.path: str = mapped.name
-        self.pure_python = pure_python or not c_extension_available()
-        self.store = Store(mapped)
+        # The engine is chosen here, once; every query and job of this lexicon runs on it.
+        self.store, self.graph, self.engine = open_engines(mapped, pure_python=pure_python)
+        self.pure_python = self.engine.kind == "python"
         self.alphabet: Alphabet = self.store.alphabet
-        max_length = max(self.store.lengths, default=0)
-        walker = None if self.pure_python else speedups.walk_codes
-        self.graph = WordGraph(mapped, self.alphabet, max_length, walker)
-        self.probe: Probe = make_probe(self.store, pure_python=self.pure_python)
-        engine = getattr(self.probe, "engine", None)
-        self._exact_words: Callable[[str], list[str] | None] = (
-            engine._exact_words if engine is not None else lambda rack: None
-        )
-        self._prefix_words: Callable[[str, int, int], list[str] | None] = (
-            engine._prefix_words if engine is not None else lambda prefix, low, high: None
-        )
-        self._cross_words: Callable[[str, int, str, int], _CrossAnswer | None] = (
-            engine._cross_words if engine is not None else lambda pattern_a, pos_a, pattern_b, pos_b: None
-        )
-        self._pattern_words: Callable[[str], list[str] | None] = (
-            engine._pattern_words if engine is not None else lambda pattern: None
-        )
-        self._rack_words: Callable[[str, int, int], list[str] | None] = (
-            engine._rack_words if engine is not None else lambda rack, low, mode: None
-        )
-        # The C facade answers `in` through the C engine itself, when there is one.
-        self._set_probe(getattr(self.probe, "engine", self.probe))
+        # The C facade answers `in` through the C probe itself, when the engine has one.
+        self._set_probe(self.engine.facade_probe)
+
+    @property
+    def probe(self) -> Engine:
+        """The engine's exact lookups (``id_of_codes``, ``id_of_word``): the engine itself."""
+        return self.engine
 
     # -- basics ----------------------------------------------------------
 
@@ -202,7 +195,7 @@ class Lexicon(_Base):
         if self._closed:
             return
         self._closed = True
-        self.probe.close()
+        self.engine.close()
         self.store.close()
         self.graph.close()
         self._file.close()
@@ -253,12 +246,12 @@ class Lexicon(_Base):
             return False
         self._check_open()
         key = self.alphabet.encode(word)
-        return key is not None and self.probe.id_of_codes(key) >= 0
+        return key is not None and self.engine.id_of_codes(key) >= 0
 
     def id_of_codes(self, key: bytes) -> int:
         """The word id of the tile codes ``key``, or -1."""
         self._check_open()
-        return self.probe.id_of_codes(key)
+        return self.engine.id_of_codes(key)
 
     def word_id(self, word: str) -> int | None:
         """The word's id (its position by length, then alphabetically), or None.
@@ -270,10 +263,10 @@ class Lexicon(_Base):
         self._check_open()
         if not isinstance(word, str):
             return None
-        i = self.probe.id_of_word(word)
+        i = self.engine.id_of_word(word)
         if i < -1:
             key = self.alphabet.encode(word)
-            i = -1 if key is None else self.probe.id_of_codes(key)
+            i = -1 if key is None else self.engine.id_of_codes(key)
         return None if i < 0 else i
 
     def priority(self, word: str) -> int | None:
@@ -297,7 +290,7 @@ class Lexicon(_Base):
         self._check_open()
         from .query.batch import check_many
 
-        return check_many(self.store, self.probe, words, self.__contains__)
+        return check_many(self.engine, words, self.__contains__)
 
     # -- listing ------------------------------------------------------------
 
@@ -311,8 +304,8 @@ class Lexicon(_Base):
         []
         """
         if length is None and type(prefix) is str:
-            # A plain prefix in one C call, once the graph has been checked (see lexigraph.engine.walks).
-            fast = self._prefix_words(prefix, max(len(prefix), 1), 255)
+            # A plain prefix in one C call, once the graph has been checked (see lexigraph.engine.compiled).
+            fast = self.engine.quick_prefix_words(prefix, max(len(prefix), 1), 255)
             if fast is not None:
                 return fast
         self._check_open()
@@ -322,14 +315,14 @@ class Lexicon(_Base):
             raise QueryError("the prefix must be a string")
         from .query.listing import words_with_prefix
 
-        return words_with_prefix(self.store, self.graph, self.probe, prefix, length)
+        return words_with_prefix(self.store, self.graph, self.engine, prefix, length)
 
     def __iter__(self) -> Iterator[str]:
         """All words in alphabetical (tile) order, a first tile at a time."""
         self._check_open()
         from .query.listing import iter_words
 
-        return iter_words(self.store, self.graph, self.probe)
+        return iter_words(self.store, self.engine)
 
     def children(self, prefix: str = "") -> list[str]:
         """Tiles that can follow ``prefix``, sorted; ``"$"`` first when ``prefix`` is a word.
@@ -390,9 +383,9 @@ class Lexicon(_Base):
             # The common cases in one C call: a plain rack, looked up in the alphagram index (exact) or
             # walked through the checked graph (sub and super); None leaves it to the general path.
             if mode == "exact" and min_length <= 2:
-                fast = self._exact_words(rack)
+                fast = self.engine.quick_exact_anagrams(rack)
             elif mode in ("sub", "super") and type(min_length) is int:
-                fast = self._rack_words(rack, min_length, 0 if mode == "sub" else 2)
+                fast = self.engine.quick_rack_words(rack, min_length, mode)
             else:
                 fast = None
             if fast is not None:
@@ -401,8 +394,8 @@ class Lexicon(_Base):
         from .query.anagram import anagram
 
         return anagram(
-            self.store, self.graph, rack, mode=mode, through=through, min_length=min_length,
-            max_length=max_length, sort=sort, blanks=blanks, probe=self.probe,
+            self.store, self.engine, rack, mode=mode, through=through, min_length=min_length,
+            max_length=max_length, sort=sort, blanks=blanks,
         )
 
     def anagram_table(self, rack: str) -> list[tuple[str, list[str]]]:
@@ -420,7 +413,7 @@ class Lexicon(_Base):
         self._check_open()
         from .query.anagram import anagram_table
 
-        return anagram_table(self.store, rack, self.probe)
+        return anagram_table(self.store, self.engine, rack)
 
     def match(self, pattern: str, *, min_priority: int = 0, offset: int = 0, limit: int | None = None) -> list[str]:
         """Words matching a crossword pattern, best priority first, then alphabetical.
@@ -438,16 +431,15 @@ class Lexicon(_Base):
             # Every word has one priority, so the result order is alphabetical: "abc*" is a prefix listing,
             # and letters with "?" a fixed-length pattern, each in one C call when it can answer.
             if pattern[-1:] == "*":
-                fast = self._prefix_words(pattern[:-1], max(len(pattern) - 1, 1), 255)
+                fast = self.engine.quick_prefix_words(pattern[:-1], max(len(pattern) - 1, 1), 255)
             else:
-                fast = self._pattern_words(pattern)
+                fast = self.engine.quick_pattern_words(pattern)
             if fast is not None:
                 return fast
         self._check_open()
         from .query.patterns import match
 
-        return match(self.store, pattern, min_priority=min_priority, offset=offset, limit=limit, graph=self.graph,
-                     probe=self.probe)
+        return match(self.store, self.engine, pattern, min_priority=min_priority, offset=offset, limit=limit)
 
     def match_ids(self, pattern: str, *, min_priority: int = 0, offset: int = 0,
                   limit: int | None = None) -> "np.ndarray":
@@ -455,8 +447,7 @@ class Lexicon(_Base):
         self._check_open()
         from .query.patterns import match_ids
 
-        return match_ids(self.store, pattern, min_priority=min_priority, offset=offset, limit=limit,
-                         graph=self.graph, probe=self.probe)
+        return match_ids(self.store, self.engine, pattern, min_priority=min_priority, offset=offset, limit=limit)
 
     def count(self, pattern: str, *, min_priority: int = 0) -> int:
         """How many words :meth:`match` would return, without building the list.
@@ -468,7 +459,7 @@ class Lexicon(_Base):
         self._check_open()
         from .query.patterns import count
 
-        return count(self.store, pattern, min_priority=min_priority, graph=self.graph, probe=self.probe)
+        return count(self.store, self.engine, pattern, min_priority=min_priority)
 
     def cross(self, pattern_a: str, pos_a: int, pattern_b: str, pos_b: int, *, min_priority: int = 0) -> "Crossing":
         """Tiles that fit where two entries cross, and each entry's words that agree.
@@ -481,7 +472,7 @@ class Lexicon(_Base):
         if (not min_priority and not self.store.has_priorities and type(pos_a) is int and type(pos_b) is int
                 and type(pattern_a) is str and type(pattern_b) is str):
             # Plain patterns in one C call once the graph is checked (alphabetical is the result order here).
-            fast = self._cross_words(pattern_a, pos_a, pattern_b, pos_b)
+            fast = self.engine.quick_cross(pattern_a, pos_a, pattern_b, pos_b)
             if fast is not None:
                 from .query.patterns import Crossing
 
@@ -492,8 +483,7 @@ class Lexicon(_Base):
         self._check_open()
         from .query.patterns import cross
 
-        return cross(self.store, pattern_a, pos_a, pattern_b, pos_b, min_priority=min_priority, graph=self.graph,
-                     probe=self.probe)
+        return cross(self.store, self.engine, pattern_a, pos_a, pattern_b, pos_b, min_priority=min_priority)
 
     def diff(self, other: "Lexicon") -> "Diff":
         """Compare with another lexicon: words only here, only there, per-length counts.
@@ -537,7 +527,7 @@ class Lexicon(_Base):
         self._check_open()
         from .study.probability import word_probability
 
-        return word_probability(self.store, self.probe, word, blanks=blanks, tiles=tiles)
+        return word_probability(self.store, self.engine, word, blanks=blanks, tiles=tiles)
 
     def search(self, query: "Query | str", *, sort: str = "alpha", offset: int = 0, limit: int | None = None,
                lists: "Mapping[str, Any] | None" = None, blanks: int = 2, tiles: Any = None) -> list[str]:
@@ -554,5 +544,5 @@ class Lexicon(_Base):
         self._check_open()
         from .study.search import search
 
-        return search(self.store, self.graph, self.probe, query, sort=sort,  # type: ignore[arg-type]
+        return search(self.store, self.engine, query, sort=sort,  # type: ignore[arg-type]
                       offset=offset, limit=limit, lists=lists, blanks=blanks, tiles=tiles, open_list=load)

@@ -87,7 +87,7 @@ def _read_grid(params: Mapping[str, Any], alphabet: Any) -> Any:
 
 
 def _run(ctx: Context, params: Mapping[str, Any]) -> Document:
-    from ..crossword.autofill import fill, suggest
+    from ..crossword.fill import fill, suggest
     from ..errors import QueryError
 
     lex = ctx.lexicon()

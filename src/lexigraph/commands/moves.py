@@ -141,7 +141,8 @@ MOVES = Command(
 
 def _run_score(ctx: Context, params: Mapping[str, Any]) -> Document:
     from ..scrabble.game import GameError
-    from ..scrabble.movegen import IllegalPlay, score_play
+    from ..scrabble.moves import IllegalPlay
+    from ..scrabble.scoring import score_play
 
     lex = ctx.lexicon()
     game = _game(ctx, params, lex)

@@ -113,7 +113,7 @@ def _run_search(ctx: Context, p: Mapping[str, Any]) -> Document:
     blanks = 2 if blanks is None else blanks
     tiles = preset_or_file(ctx, p.get("tiles"), PRESETS, "tiles")
     found = search_ids(
-        lex.store, lex.graph, lex.probe, query, sort=cast("Sort", sort), group=bool(p.get("group")),
+        lex.store, lex.engine, query, sort=cast("Sort", sort), group=bool(p.get("group")),
         offset=p.get("offset") or 0, limit=limit, lists=_lists(p.get("lists")), blanks=blanks, tiles=tiles,
         open_list=ctx.open,  # 'in NAME': on the server, only the lexicons it serves
     )

@@ -1,7 +1,8 @@
 """The exact-match index: one open-addressing hash table per word length.
 
 A word's home slot is ``crc32(codes) * size >> 32`` (zlib's CRC-32 of its
-tile codes, scaled onto the table's ``size`` home slots). Slots hold the
+tile codes, scaled onto the table's ``size`` home slots; the one definition
+is :mod:`lexigraph.engine.hashing`). Slots hold the
 word's row in its length bucket plus one (0: empty). Collisions probe
 forward without wrapping into an overflow tail whose last slot is always
 empty, so every probe sequence ends inside the table, even in a corrupt
@@ -11,40 +12,17 @@ few array passes (a table-driven CRC) in the batch path.
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from ..buildinfo import c_module
+from ..engine import hashing
 
 LOAD = 0.35
-
-
-def _crc_table() -> np.ndarray:
-    table = np.arange(256, dtype=np.uint32)
-    for _ in range(8):
-        table = np.where(table & 1, (table >> np.uint32(1)) ^ np.uint32(0xEDB88320), table >> np.uint32(1))
-    return table.astype(np.uint32)
-
-
-CRC_TABLE = _crc_table()
 
 
 def home_size(n_words: int) -> int:
     """Number of home slots for ``n_words`` words."""
     return max(2, int(n_words / LOAD) + 1)
-
-
-def crc32_rows(rows: np.ndarray) -> np.ndarray:
-    """zlib.crc32 of every row of a 2-D uint8 array."""
-    crc = np.full(len(rows), 0xFFFFFFFF, np.uint32)
-    eight = np.uint32(8)
-    for j in range(rows.shape[1]):
-        crc = CRC_TABLE[(crc ^ rows[:, j]) & np.uint32(0xFF)] ^ (crc >> eight)
-    return crc ^ np.uint32(0xFFFFFFFF)
-
-
-def home_slots(rows: np.ndarray, size: int) -> np.ndarray:
-    return ((crc32_rows(rows).astype(np.uint64) * np.uint64(size)) >> np.uint64(32)).astype(np.int64)
 
 
 def build_table(rows: np.ndarray, *, pure_python: bool = False) -> tuple[np.ndarray, int]:
@@ -69,7 +47,7 @@ def build_table(rows: np.ndarray, *, pure_python: bool = False) -> tuple[np.ndar
     if ext is not None:
         data = ext.hash_table(np.ascontiguousarray(rows, np.uint8), n, rows.shape[1], size)
         return np.frombuffer(data, "<u4").astype(slot_dtype(n)), size
-    pos = home_slots(rows, size)
+    pos = hashing.home_slots(hashing.crc32_rows(rows), size)
     table = np.zeros(size + 64, np.uint32)
     pending = np.arange(n, dtype=np.int64)
     while len(pending):
@@ -91,31 +69,3 @@ def build_table(rows: np.ndarray, *, pure_python: bool = False) -> tuple[np.ndar
 
 def slot_dtype(n_words: int) -> str:
     return "<u2" if n_words < 0xFFFF else "<u4"
-
-
-def lookup_rows(table: np.ndarray, size: int, bucket: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """For each row of ``rows`` (words of the bucket's length): is it in ``bucket``?
-
-    Probes as the single-word paths do: forward from the home slot to the
-    table's end, stopping at an empty slot or one that points past the bucket.
-    """
-    n = len(rows)
-    found = np.zeros(n, bool)
-    if not n or not len(bucket) or not len(table):
-        return found
-    width = rows.shape[1]
-    q = np.ascontiguousarray(rows).view(f"V{width}").ravel()
-    b = np.ascontiguousarray(bucket).view(f"V{width}").ravel()
-    pos = home_slots(rows, size)
-    live = np.arange(n)
-    end = len(table)
-    while len(live):
-        inside = pos < end
-        ids = table[np.minimum(pos, end - 1)].astype(np.int64) - 1
-        full = inside & (ids >= 0) & (ids < len(b))
-        hit = np.zeros(len(live), bool)
-        hit[full] = b[ids[full]] == q[live[full]]
-        found[live[hit]] = True
-        go = full & ~hit
-        live, pos = live[go], pos[go] + 1
-    return found

@@ -124,9 +124,15 @@ class WordGraph:
         self._records = little_endian_ints(self.buffer, "Q")
         self._walker = walker
         self._top: dict[int, dict[int, int]] | None = None
+        self._arc_lists: dict[int, tuple[Arc, ...]] = {}
+        self._steps: dict[int, dict[int, Arc]] = {}
+        self._structure_checked = False
+        self._tile_masks: bytes | None = None
 
     def close(self) -> None:
         self._top = None
+        self._arc_lists = {}
+        self._steps = {}
         if isinstance(self._records, memoryview):
             self._records.release()
         self.buffer.release()
@@ -199,6 +205,97 @@ class WordGraph:
                 out.append(rec)
                 previous = tile
         return out
+
+    def arc_list(self, node: int) -> tuple[Arc, ...]:
+        """The arcs a walk can take from the list at ``node`` (:meth:`reachable_records`), kept once read.
+
+        The move generator's Python twin walks the same lists many times; it
+        reads them here, never the records themselves.
+        """
+        found = self._arc_lists.get(node)
+        if found is None:
+            found = self._arc_lists[node] = tuple(Arc.unpack(r) for r in self.reachable_records(node))
+        return found
+
+    def arc_of(self, node: int, tile: int) -> Arc | None:
+        """The arc of ``tile`` in the list at ``node`` (as :meth:`step` finds it), kept once read."""
+        table = self._steps.get(node)
+        if table is None:
+            table = self._steps[node] = {arc.tile: arc for arc in self.arc_list(node)}
+        return table.get(tile)
+
+    def check_structure(self) -> None:
+        """Raise :class:`FileFormatError` unless every record is a well-formed arc (checked once, in NumPy).
+
+        Well formed: record 0 is null; every other record has a tile of the
+        alphabet and its reserved bits zero; lists end (the last record
+        ends one); tiles rise strictly along each list; the root and every
+        target are 0 or the first arc of a list. A graph that passes is
+        walked alike by every reader (C or Python, stepping or listing),
+        which the jobs (move generation) rely on. Paths may still be longer
+        than any word; readers bound their depth themselves.
+        """
+        if self._structure_checked:
+            return
+        import numpy as np
+
+        records = self.records
+        bad = self.outside()
+        if records[0] != 0:
+            raise bad
+        arcs = records[1:]
+        if len(arcs):
+            tiles = (arcs & np.uint64(TILE_MASK)).astype(np.int64)
+            last = (arcs & np.uint64(LAST_BIT)) != 0
+            targets = arcs >> np.uint64(TARGET_SHIFT)
+            if (arcs & np.uint64(RESERVED_MASK)).any() or (tiles < 1).any() or (tiles > len(self.alphabet)).any():
+                raise bad
+            if not last[-1]:
+                raise bad
+            # Tiles rise within a list: each record but a list's first has a greater tile than the one before.
+            if (np.diff(tiles)[~last[:-1]] <= 0).any():
+                raise bad
+            starts = np.zeros(self.size + 1, bool)
+            starts[1] = True
+            starts[2:][last] = True  # the record after a list's last starts the next list
+            starts[self.size] = False
+            if (targets >= np.uint64(self.size)).any() or not starts[targets[targets != 0].astype(np.int64)].all():
+                raise bad
+        if self.root and not (self.root < self.size and (self.root == 1 or bool(records[self.root - 1] & np.uint64(LAST_BIT)))):
+            raise bad
+        self._structure_checked = True
+
+    def tile_masks(self) -> bytes:
+        """For each record, the tiles (bit ``t``) of its list from there to the list's end, as little-endian uint64.
+
+        The C move generator's dead-end test: an empty square is only worth
+        trying when the list it would continue holds a tile the square
+        allows. Tiles above 63 get no bit. Built once, in NumPy, on a graph
+        that passed :meth:`check_structure`.
+        """
+        if self._tile_masks is None:
+            import numpy as np
+
+            records = self.records
+            tiles = (records & np.uint64(TILE_MASK)).astype(np.uint64)
+            bits = np.where(tiles < 64, np.left_shift(np.uint64(1), np.minimum(tiles, np.uint64(63))), np.uint64(0))
+            last = (records & np.uint64(LAST_BIT)) != 0
+            masks = bits.copy()
+            # OR each record's bit into the masks of the records before it in its list: back to front,
+            # a list at a time in one pass (a reversed segmented OR-scan, as lists hold at most
+            # one arc per tile).
+            list_of = np.concatenate(([0], np.cumsum(last[:-1])))
+            for _ in range(min(len(self.alphabet), 255)):
+                shifted = np.zeros_like(masks)
+                shifted[:-1] = masks[1:]
+                same_list = np.zeros(len(masks), bool)
+                same_list[:-1] = list_of[:-1] == list_of[1:]
+                grown = masks | np.where(same_list, shifted, np.uint64(0))
+                if (grown == masks).all():
+                    break
+                masks = grown
+            self._tile_masks = masks.astype("<u8").tobytes()
+        return self._tile_masks
 
     def _lookup(self, node: int) -> dict[int, int] | None:
         """The list at ``node`` as a dict by tile, answering exactly as the scan in :meth:`step_record`

@@ -26,13 +26,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..engine import walks
 from ..errors import QueryError
+from ..engine.interface import Engine, RackMode
 from ..engine.store import SORTS, Store, concat_ids
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..alphabet import Alphabet
-    from ..engine.wordgraph import WordGraph
 
 BLANK = "?"
 MORE = "*"
@@ -150,38 +149,33 @@ def _popcount(x: np.ndarray) -> np.ndarray:
 
 def find_ids(
     store: Store,
+    engine: Engine,
     rack: AnagramRack,
     *,
     mode: str,
     through: bytes = b"",
     min_length: int = 2,
     max_length: int | None = None,
-    graph: "WordGraph | None" = None,
-    probe: object = None,
 ) -> np.ndarray:
     """Word ids that fit the rack (ascending, or alphabetical from a walk); see :func:`anagram`.
 
     The plan: exact anagrams with few blanks by the alphagram index; other
-    racks with few blanks by the compiled graph walk
-    (:func:`lexigraph.engine.walks.rack_ids`); the rest by the column scan of the
-    module docstring. Without the C extension the walk is only worth it
-    without blanks (measured on a 7-tile TWL06 rack: 1.8 ms against 5 ms;
-    with one blank 16 ms against 5 ms), so racks with blanks are scanned.
+    racks by the engine's graph walk where its cost model says the walk pays
+    (:meth:`~lexigraph.engine.interface.Engine.rack_walk_pays`); the rest by
+    the column scan of the module docstring.
     """
-    return _plan(store, rack, mode=mode, through=through, min_length=min_length, max_length=max_length,
-                 graph=graph, probe=probe)[0]
+    return _plan(store, engine, rack, mode=mode, through=through, min_length=min_length, max_length=max_length)[0]
 
 
 def _plan(
     store: Store,
+    engine: Engine,
     rack: AnagramRack,
     *,
     mode: str,
     through: bytes,
     min_length: int,
     max_length: int | None,
-    graph: "WordGraph | None",
-    probe: object,
 ) -> tuple[np.ndarray, bool]:
     """:func:`find_ids`, and whether its ids are in alphabetical order already (a walk's are)."""
     if mode not in MODES:
@@ -192,11 +186,11 @@ def _plan(
     lo, hi = length_bounds(rack, mode, len(through), min_length, max_length)
     fits = (max_length is None or size <= max_length) and size >= lo
     if mode == "exact" and rack.blanks <= MAX_INDEX_BLANKS and fits:
-        return exact_ids(store, rack.codes + through, rack.blanks, probe), False
-    if graph is not None and walk_answers(rack, mode, lo, hi, probe):
+        return engine.exact_anagram_ids(rack.codes + through, rack.blanks), False
+    if walk_answers(engine, rack, mode, lo, hi):
         top = min(hi, max(store.lengths, default=0))
-        ids = walks.rack_ids(store, graph, probe, rack.codes, rack.blanks,  # type: ignore[arg-type]
-                            mode=mode, through=through, min_length=lo, max_length=top)
+        ids = engine.rack_ids(rack.codes, rack.blanks, mode=_rack_mode(mode), through=through, min_length=lo,
+                              max_length=top)
         return ids, True
     return _scan_ids(store, rack, mode, through, lo, hi), False
 
@@ -214,14 +208,13 @@ def length_bounds(rack: AnagramRack, mode: str, n_through: int, min_length: int,
     return lo, hi if max_length is None else min(hi, max_length)
 
 
-def walk_answers(rack: AnagramRack, mode: str, lo: int, hi: int, probe: object) -> bool:
+def walk_answers(engine: Engine, rack: AnagramRack, mode: str, lo: int, hi: int) -> bool:
     """Whether the graph walk answers this rack (see :func:`find_ids`)."""
-    if lo > hi:
-        return False
-    if getattr(probe, "uses_c", False):
-        return rack.blanks <= walks.MAX_RACK_BLANKS
-    # In Python the walk only pays without blanks and without the open tail of a super-anagram.
-    return rack.blanks == 0 and mode != "super"
+    return lo <= hi and engine.rack_walk_pays(rack.blanks, _rack_mode(mode))
+
+
+def _rack_mode(mode: str) -> RackMode:
+    return "exact" if mode == "exact" else "super" if mode == "super" else "sub"
 
 
 def _scan_ids(store: Store, rack: AnagramRack, mode: str, through: bytes, lo: int, hi: int) -> np.ndarray:
@@ -277,45 +270,24 @@ def _scan_ids(store: Store, rack: AnagramRack, mode: str, through: bytes, lo: in
 MAX_INDEX_BLANKS = 3
 
 
-def exact_ids(store: Store, codes: bytes, blanks: int, probe: object = None) -> np.ndarray:
+def exact_ids(store: Store, engine: Engine, codes: bytes, blanks: int) -> np.ndarray:
     """Ids of the words whose tiles are exactly ``codes`` plus ``blanks`` tiles of any kind, ascending.
 
-    With the C probe, a walk of the sorted alphagrams visits only the
-    multisets that exist; otherwise one binary search per multiset the
-    blanks may stand for.
+    The engine looks them up in the alphagram index: the C engine walks the
+    sorted alphagrams, visiting only the multisets that exist; the Python
+    engine makes one binary search per multiset the blanks may stand for.
 
     >>> import lexigraph
     >>> lex = lexigraph.open()
-    >>> lex.store.words_of_ids(exact_ids(lex.store, lex.alphabet.encode("opt"), 0))
+    >>> lex.store.words_of_ids(exact_ids(lex.store, lex.engine, lex.alphabet.encode("opt"), 0))
     ['opt', 'pot', 'top']
     """
-    engine = getattr(probe, "engine", None)
-    if engine is not None:
-        found = engine._exact_blanks(codes, blanks, len(store.alphabet))
-        if found is not None:
-            return np.frombuffer(found, "<i8").astype(np.int64)
-    length = len(codes) + blanks
-    bucket = store.bucket(length)
-    if bucket is None or not bucket.count:
-        return np.zeros(0, np.int64)
-    keys = store.alphagrams(length).view(f"S{length}").ravel()
-    base = np.frombuffer(codes, np.uint8)
-    if blanks:
-        fills = np.array(list(combinations_with_replacement(range(1, len(store.alphabet) + 1), blanks)), np.uint8)
-        queries = np.concatenate([np.broadcast_to(base, (len(fills), len(base))), fills], axis=1)
-    else:
-        queries = base[None, :]
-    queries = np.ascontiguousarray(np.sort(queries, axis=1)).view(f"S{length}").ravel()
-    lo = np.searchsorted(keys, queries, "left")
-    hi = np.searchsorted(keys, queries, "right")
-    order = store.alphagram_order(length)
-    rows = concat_ids(order[a:b] for a, b in zip(lo.tolist(), hi.tolist()) if b > a)
-    return np.sort(rows) + bucket.first
+    return engine.exact_anagram_ids(codes, blanks)
 
 
 def anagram(
     store: Store,
-    graph: "WordGraph",
+    engine: Engine,
     rack: str,
     *,
     mode: str = "sub",
@@ -324,9 +296,8 @@ def anagram(
     max_length: int | None = None,
     sort: str = "alpha",
     blanks: bool = False,
-    probe: object = None,
 ) -> "list[str] | list[AnagramWithBlanks]":
-    """See :meth:`lexigraph.Lexicon.anagram`. ``probe``: the lexicon's probe (its C walk, when it has one)."""
+    """See :meth:`lexigraph.Lexicon.anagram`."""
     if sort not in SORTS:
         raise QueryError(f"unknown sort {sort!r}; use alpha, length or priority")
     if type(min_length) is not int or min_length < 1:
@@ -337,21 +308,20 @@ def anagram(
     parsed = parse_anagram_rack(alphabet, rack)
     board = parse_anagram_rack(alphabet, through or "", what="through tiles", allow_wild=False).codes
     top = parsed.size if max_length is None else min(parsed.size, max_length)
-    uses_c = getattr(probe, "uses_c", False)
+    walks_pay = engine.pattern_walk_pays
     effective = "super" if parsed.more else mode
     lo, hi = length_bounds(parsed, effective, len(board), min_length, max_length) if mode in MODES else (1, 0)
-    if mode == "sub" and not parsed.more and not board and parsed.blanks >= top and sort == "alpha" and uses_c:
+    if mode == "sub" and not parsed.more and not board and parsed.blanks >= top and sort == "alpha" and walks_pay:
         # Blanks enough for any word up to the rack's size: every word of those lengths, listed by a walk.
-        words = walks.pattern_words(store, graph, probe, [], max(min_length, 1), top)  # type: ignore[arg-type]
-    elif sort == "alpha" and uses_c and effective != "exact" and mode in MODES and walk_answers(parsed, effective, lo, hi,
-                                                                                          probe):
+        words = engine.pattern_words([], max(min_length, 1), top)
+    elif (sort == "alpha" and walks_pay and effective != "exact" and mode in MODES
+          and walk_answers(engine, parsed, effective, lo, hi)):
         # The walk's words are already in alphabetical order: decoded straight from it, no ids.
-        words = walks.rack_words(store, graph, probe, parsed.codes, parsed.blanks,  # type: ignore[arg-type]
-                                mode=effective, through=board, min_length=lo,
-                                max_length=min(hi, max(store.lengths, default=0)))
+        words = engine.rack_words(parsed.codes, parsed.blanks, mode=_rack_mode(effective), through=board,
+                                  min_length=lo, max_length=min(hi, max(store.lengths, default=0)))
     else:
-        ids, alphabetical = _plan(store, parsed, mode=mode, through=board, min_length=min_length,
-                                  max_length=max_length, graph=graph, probe=probe)
+        ids, alphabetical = _plan(store, engine, parsed, mode=mode, through=board, min_length=min_length,
+                                  max_length=max_length)
         words = store.words_of_ids(ids if alphabetical and sort == "alpha" else store.sort_ids(ids, sort))
     if not blanks:
         return words
@@ -376,20 +346,20 @@ def _explain(alphabet: "Alphabet", word: str, rack: bytes, through: bytes) -> An
     return AnagramWithBlanks(word, labels, tuple(blank_at))
 
 
-def anagram_table(store: Store, rack: str, probe: object = None) -> list[tuple[str, list[str]]]:
+def anagram_table(store: Store, engine: Engine, rack: str) -> list[tuple[str, list[str]]]:
     """The rack's exact anagrams, then for each tile those of the rack plus that tile.
 
     The first entry's tile is ``""``.
 
     >>> import lexigraph
     >>> lex = lexigraph.open()
-    >>> table = dict(anagram_table(lex.store, "aalnst?"))
+    >>> table = dict(anagram_table(lex.store, lex.engine, "aalnst?"))
     >>> table["i"][:3]
     ['alations', 'annalist', 'fantails']
     """
     parsed = parse_anagram_rack(store.alphabet, rack)
-    out = [("", store.words_of_ids(find_ids(store, parsed, mode="exact", probe=probe)))]
+    out = [("", store.words_of_ids(find_ids(store, engine, parsed, mode="exact")))]
     for code, label in enumerate(store.alphabet.labels, start=1):
-        ids = find_ids(store, parsed, mode="exact", through=bytes([code]), probe=probe)
+        ids = find_ids(store, engine, parsed, mode="exact", through=bytes([code]))
         out.append((label, store.words_of_ids(ids)))
     return out

@@ -1,12 +1,13 @@
 """Batch membership: millions of words checked with a handful of array passes, or in C batches.
 
-With the C extension, words go to the C probe eight at a time (their
-memory accesses overlap); without it, the words are encoded together and
-looked up in the hash tables with NumPy.
+The engine answers (:meth:`~lexigraph.engine.interface.Engine.check_words`):
+the C engine sends words to its probe eight at a time (their memory accesses
+overlap); the Python engine encodes them together and looks them up in the
+hash tables with NumPy.
 
 >>> import lexigraph
 >>> lex = lexigraph.open(pure_python=True)
->>> check_many(lex.store, lex.probe, ["cat", "tac", "act"], lex.__contains__).tolist()
+>>> check_many(lex.engine, ["cat", "tac", "act"], lex.__contains__).tolist()
 [True, False, True]
 """
 
@@ -17,74 +18,12 @@ from typing import Any
 
 import numpy as np
 
-from ..compiler.hash_tables import lookup_rows
-from ..engine.probe import Probe
-from ..engine.store import Store
+from ..engine.interface import Engine
 
 
-def _codes_fast(store: Store, words: list[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """All words' codes back to back, via one join and one table lookup (ASCII alphabets)."""
-    table = store.alphabet.byte_table
-    if table is None:
-        return None
-    try:
-        blob = "\n".join(words)
-    except TypeError:
-        return None  # not all strings
-    if blob.count("\n") != len(words) - 1:
-        return None  # a word holds a newline itself
-    if store.alphabet.fold and not blob.isascii():
-        return None  # folding may turn non-ASCII words into words
-    data = np.frombuffer(blob.encode("ascii", "replace"), np.uint8)
-    breaks = np.flatnonzero(data == 10)
-    starts = np.concatenate([[0], breaks + 1])
-    ends = np.concatenate([breaks, [len(data)]])
-    codes = np.frombuffer(table, np.uint8)[data]
-    return codes, starts, ends - starts
-
-
-def _codes_slow(store: Store, words: list[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    encode = store.alphabet.encode
-    keys = [encode(w) if isinstance(w, str) else None for w in words]
-    lens = np.fromiter((-1 if k is None else len(k) for k in keys), np.int64, len(keys))
-    flat = np.frombuffer(b"".join(k for k in keys if k is not None), np.uint8)
-    safe = np.maximum(lens, 0)
-    starts = np.cumsum(safe) - safe
-    return flat, starts, lens
-
-
-def check_many(store: Store, probe: Probe, words: Iterable[Any], contains: Callable[[Any], bool]) -> np.ndarray:
-    """One boolean per word: is it a word? ``contains`` answers one word (the facade's ``in``)."""
+def check_many(engine: Engine, words: Iterable[Any], contains: Callable[[Any], bool]) -> np.ndarray:
+    """One boolean per word: is it a word? ``contains`` answers one word the batch leaves undecided."""
     items: list[Any] = (
         words if isinstance(words, list) else words.tolist() if isinstance(words, np.ndarray) else list(words)
     )
-    engine = getattr(probe, "engine", None)
-    if engine is None:
-        return _check_arrays(store, items)
-    # The C batch path answers ASCII strings; 2 marks what it leaves to `contains`.
-    verdict = np.empty(len(items), np.uint8)
-    if items and engine._probe_many(items, verdict):
-        rest = np.flatnonzero(verdict == 2)
-        verdict[rest] = [contains(items[i]) for i in rest.tolist()]
-    answer: np.ndarray = verdict.view(np.bool_)
-    return answer
-
-
-def _check_arrays(store: Store, words: list[Any]) -> np.ndarray:
-    n = len(words)
-    found = np.zeros(n, bool)
-    if not n:
-        return found
-    fast = _codes_fast(store, words)
-    codes, starts, lens = fast if fast is not None else _codes_slow(store, words)
-    for bucket in store.buckets:
-        length = bucket.length
-        sel = np.flatnonzero(lens == length)
-        if not len(sel):
-            continue
-        rows = codes[starts[sel][:, None] + np.arange(length)]
-        ok = rows.all(axis=1)
-        sel, rows = sel[ok], rows[ok]
-        # Raw rows: an exact lookup compares bytes, as the C probe does, whatever codes a file holds.
-        found[sel] = lookup_rows(store.hash_slots(length), bucket.hash.home, store.raw_rows(length), rows)
-    return found
+    return engine.check_words(items, contains)

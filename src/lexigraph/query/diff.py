@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 
-from .listing import iter_words
 from ..engine.store import Store, concat_ids
 
 
@@ -47,7 +46,7 @@ def diff(a: Store, b: Store) -> Diff:
         only_a, only_b, both = _diff_codes(a, b, lengths)
     else:
         # Different alphabets: compare spellings, which is what a reader sees.
-        words_a, words_b = set(iter_words(a)), set(iter_words(b))
+        words_a, words_b = set(a.words_of_ids(np.arange(a.word_count))), set(b.words_of_ids(np.arange(b.word_count)))
         both = len(words_a & words_b)
         only_a = sorted(words_a - words_b)
         only_b = sorted(words_b - words_a)

@@ -1,14 +1,14 @@
 """Listing words: every word with a prefix, in alphabetical (tile) order.
 
-With the C probe, a walk of the word graph below the prefix lists the
-words already in order (:mod:`lexigraph.engine.walks`). Otherwise each length
-bucket is sorted, so a prefix is a range of rows in every bucket (two
-binary searches), and the ranges are merged into one alphabetical list by
-sorting their ids.
+Where the engine's walks pay (:attr:`~lexigraph.engine.interface.Engine.pattern_walk_pays`,
+the C engine), a walk of the word graph below the prefix lists the words
+already in order. Otherwise each length bucket is sorted, so a prefix is a
+range of rows in every bucket (two binary searches), and the ranges are
+merged into one alphabetical list by sorting their ids.
 
 >>> import lexigraph
 >>> lex = lexigraph.open()
->>> words_with_prefix(lex.store, lex.graph, lex.probe, "zyz")
+>>> words_with_prefix(lex.store, lex.graph, lex.engine, "zyz")
 ['zyzzyva', 'zyzzyvas']
 """
 
@@ -16,29 +16,29 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..engine import walks
-from ..engine.probe import Probe
+from ..engine.interface import Engine
 from ..engine.store import Store
 from ..engine.wordgraph import WordGraph
 
 
-def words_with_prefix(store: Store, graph: WordGraph, probe: Probe, prefix: str, length: int | None = None) -> list[str]:
+def words_with_prefix(store: Store, graph: WordGraph, engine: Engine, prefix: str,
+                      length: int | None = None) -> list[str]:
     """Words starting with ``prefix`` (of ``length`` tiles when given), alphabetically."""
     key = store.alphabet.encode(prefix)
     if key is None or (length is not None and length < len(key)):
         return []
     if key and graph.follow(key) is None:
         return []  # nothing starts with it: one step of the walk says so
-    if probe.uses_c:
+    if engine.pattern_walk_pays:
         low, high = (length, length) if length is not None else (max(len(key), 1), 255)
-        return walks.pattern_words(store, graph, probe, [bytes([c]) for c in key], low, high)
+        return engine.pattern_words([bytes([c]) for c in key], low, high)
     return store.words_of_ids(store.sort_ids(store.ids_with_prefix(key, length)))
 
 
-def iter_words(store: Store, graph: WordGraph | None = None, probe: Probe | None = None) -> Iterator[str]:
+def iter_words(store: Store, engine: Engine) -> Iterator[str]:
     """All words in alphabetical order, one first tile at a time (bounded memory)."""
     for code in range(1, len(store.alphabet) + 1):
-        if graph is not None and probe is not None and probe.uses_c:
-            yield from walks.pattern_words(store, graph, probe, [bytes([code])], 1, 255)
+        if engine.pattern_walk_pays:
+            yield from engine.pattern_words([bytes([code])], 1, 255)
         else:
             yield from store.words_of_ids(store.sort_ids(store.ids_with_prefix(bytes([code]))))

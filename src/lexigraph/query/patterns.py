@@ -13,18 +13,14 @@ no pattern can blow up.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..engine import rotation
-from ..engine import walks
+from ..engine.interface import Engine
 from ..engine.store import Store, concat_ids
 from ..errors import QueryError
 from .pattern import STAR, ParsedPattern, parse
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..engine.wordgraph import WordGraph
 
 def _lut(cell: np.ndarray) -> np.ndarray:
     lut = np.zeros(256, bool)
@@ -139,23 +135,18 @@ def walk_plan(pattern: ParsedPattern) -> tuple[list[bytes], int, int] | None:
     return (fixed, max(len(fixed), 1), 255) if tail else (fixed, len(fixed), len(fixed))
 
 
-def _walks(probe: object) -> bool:
-    return bool(getattr(probe, "uses_c", False))
-
-
-def pattern_ids(store: Store, pattern: ParsedPattern, min_priority: int = 0, graph: "WordGraph | None" = None,
-                probe: object = None) -> np.ndarray:
+def pattern_ids(store: Store, engine: Engine, pattern: ParsedPattern, min_priority: int = 0) -> np.ndarray:
     """All word ids matching a parsed pattern (ascending from the scan, alphabetical from the walk).
 
-    With the C probe, fixed cells and a trailing ``*`` are answered by a
-    walk of the word graph (:mod:`lexigraph.engine.walks`), whose cost follows the
+    Where the engine's walks pay (the C engine), fixed cells and a trailing
+    ``*`` are answered by a walk of the word graph, whose cost follows the
     branches the pattern leaves open; other patterns scan the buckets.
     """
     if type(min_priority) is not int or not 0 <= min_priority <= 255:
         raise QueryError("min_priority must be an integer from 0 to 255")
-    plan = walk_plan(pattern) if graph is not None and _walks(probe) else None
+    plan = walk_plan(pattern) if engine.pattern_walk_pays else None
     if plan is not None:
-        ids = walks.pattern_ids(store, graph, probe, *plan)  # type: ignore[arg-type]
+        ids = engine.pattern_ids(*plan)
         return ids[store.priorities()[ids] >= min_priority] if min_priority and len(ids) else ids
     out = []
     if pattern.has_star:
@@ -186,39 +177,37 @@ def _in_walk_order(store: Store, min_priority: int) -> bool:
     return not store.has_priorities and type(min_priority) is int and 0 <= min_priority <= 50
 
 
-def match(store: Store, pattern: str, *, min_priority: int = 0, offset: int = 0, limit: int | None = None,
-          graph: "WordGraph | None" = None, probe: object = None) -> list[str]:
+def match(store: Store, engine: Engine, pattern: str, *, min_priority: int = 0, offset: int = 0,
+          limit: int | None = None) -> list[str]:
     """See :meth:`lexigraph.Lexicon.match`."""
     end = _paging(offset, limit)
     parsed = parse(store.alphabet, pattern)
-    if graph is not None and _walks(probe) and _in_walk_order(store, min_priority):
+    if engine.pattern_walk_pays and _in_walk_order(store, min_priority):
         plan = walk_plan(parsed)
         if plan is not None:  # already in result order: decode straight from the walk, stop at the page's end
-            found = walks.pattern_words(store, graph, probe, *plan, limit=-1 if end is None else end)  # type: ignore[arg-type]
+            found = engine.pattern_words(*plan, limit=-1 if end is None else end)
             return found[offset:]
-    return store.words_of_ids(_paged_ids(store, parsed, min_priority, offset, end, graph, probe))
+    return store.words_of_ids(_paged_ids(store, engine, parsed, min_priority, offset, end))
 
 
-def match_ids(store: Store, pattern: str, *, min_priority: int = 0, offset: int = 0, limit: int | None = None,
-              graph: "WordGraph | None" = None, probe: object = None) -> np.ndarray:
+def match_ids(store: Store, engine: Engine, pattern: str, *, min_priority: int = 0, offset: int = 0,
+              limit: int | None = None) -> np.ndarray:
     """Matching word ids in result order (priority, then alphabetical), paged."""
     end = _paging(offset, limit)
-    return _paged_ids(store, parse(store.alphabet, pattern), min_priority, offset, end, graph, probe)
+    return _paged_ids(store, engine, parse(store.alphabet, pattern), min_priority, offset, end)
 
 
-def _paged_ids(store: Store, parsed: ParsedPattern, min_priority: int, offset: int, end: int | None,
-               graph: "WordGraph | None", probe: object) -> np.ndarray:
-    ids = pattern_ids(store, parsed, min_priority, graph, probe)
-    if not (_in_walk_order(store, min_priority) and graph is not None and _walks(probe)
-            and walk_plan(parsed) is not None):
+def _paged_ids(store: Store, engine: Engine, parsed: ParsedPattern, min_priority: int, offset: int,
+               end: int | None) -> np.ndarray:
+    ids = pattern_ids(store, engine, parsed, min_priority)
+    if not (_in_walk_order(store, min_priority) and engine.pattern_walk_pays and walk_plan(parsed) is not None):
         ids = store.sort_ids(ids, "priority")
     return ids[offset:end]
 
 
-def count(store: Store, pattern: str, *, min_priority: int = 0, graph: "WordGraph | None" = None,
-          probe: object = None) -> int:
+def count(store: Store, engine: Engine, pattern: str, *, min_priority: int = 0) -> int:
     """See :meth:`lexigraph.Lexicon.count`."""
-    return int(len(pattern_ids(store, parse(store.alphabet, pattern), min_priority, graph, probe)))
+    return int(len(pattern_ids(store, engine, parse(store.alphabet, pattern), min_priority)))
 
 
 @dataclass(frozen=True)
@@ -237,8 +226,8 @@ class Crossing:
     counts: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
-def cross(store: Store, pattern_a: str, pos_a: int, pattern_b: str, pos_b: int, *,
-          min_priority: int = 0, graph: "WordGraph | None" = None, probe: object = None) -> Crossing:
+def cross(store: Store, engine: Engine, pattern_a: str, pos_a: int, pattern_b: str, pos_b: int, *,
+          min_priority: int = 0) -> Crossing:
     """See :meth:`lexigraph.Lexicon.cross`."""
     pa, pb = parse(store.alphabet, pattern_a), parse(store.alphabet, pattern_b)
     for p, pos, name in ((pa, pos_a, "first"), (pb, pos_b, "second")):
@@ -246,8 +235,8 @@ def cross(store: Store, pattern_a: str, pos_a: int, pattern_b: str, pos_b: int, 
             raise QueryError(f"the {name} pattern {p.text!r} has a '*': a crossing needs fixed-length patterns")
         if not isinstance(pos, int) or isinstance(pos, bool) or not 0 <= pos < len(p.cells):
             raise QueryError(f"position {pos!r} is outside the {name} pattern {p.text!r} (0 to {len(p.cells) - 1})")
-    ids_a = pattern_ids(store, pa, min_priority, graph, probe)
-    ids_b = pattern_ids(store, pb, min_priority, graph, probe)
+    ids_a = pattern_ids(store, engine, pa, min_priority)
+    ids_b = pattern_ids(store, engine, pb, min_priority)
     tiles_a = _tile_at(store, ids_a, len(pa.cells), pos_a)
     tiles_b = _tile_at(store, ids_b, len(pb.cells), pos_b)
     # Per-tile counts as 256-entry tables: the shared tiles and each side's words in a few lookups.

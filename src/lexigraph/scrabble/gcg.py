@@ -38,7 +38,7 @@ from .position import Position
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..lexicon import Lexicon
-    from .movegen import Move
+    from .moves import Move
 
 _EVENT = re.compile(r"^>([^:]+):\s*(.*)$")
 _NUM = re.compile(r"^[+-]?\d+$")
@@ -101,7 +101,8 @@ class GameRecord:
 
 
 def _apply_play(pos: Position, e: Event) -> list[tuple[int, int]]:
-    from .movegen import IllegalPlay, parse_play
+    from .moves import IllegalPlay
+    from .scoring import parse_play
 
     try:
         placed = parse_play(pos, f"{e.position} {e.play}")
@@ -203,7 +204,9 @@ def analyze(lex: "Lexicon", record: GameRecord, *, top: int = 3, deadline: float
     """
     import time
 
-    from .movegen import IllegalPlay, generate, score_play
+    from .movegen import generate
+    from .moves import IllegalPlay
+    from .scoring import score_play
 
     out: list[dict[str, Any]] = []
     for k, e in enumerate(record.events):

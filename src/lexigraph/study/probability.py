@@ -46,7 +46,7 @@ from ..errors import QueryError
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..alphabet import Alphabet
-    from ..engine.probe import Probe
+    from ..engine.interface import Engine
     from ..engine.store import Store
 
 #: int64 holds every count below this; beyond it columns use Python integers.
@@ -271,14 +271,14 @@ class WordProbability:
         }
 
 
-def word_probability(store: "Store", probe: "Probe", word: str, *, blanks: int = 2,
+def word_probability(store: "Store", engine: "Engine", word: str, *, blanks: int = 2,
                      tiles: Any = None) -> WordProbability:
     """Draw combinations, chance and probability rank of ``word`` among the words of ``store``
-    (``probe``: its exact lookup); see :meth:`lexigraph.Lexicon.probability`.
+    (``engine``: its exact lookup); see :meth:`lexigraph.Lexicon.probability`.
 
     >>> import lexigraph
     >>> lex = lexigraph.open()
-    >>> p = word_probability(lex.store, lex.probe, "retinas", blanks=0)
+    >>> p = word_probability(lex.store, lex.engine, "retinas", blanks=0)
     >>> p.combinations, p.rank
     (839808, 11)
     """
@@ -290,7 +290,7 @@ def word_probability(store: "Store", probe: "Probe", word: str, *, blanks: int =
     if not codes:
         raise QueryError("probability() needs a word of at least one tile")
     rank = None
-    i = probe.id_of_codes(codes)
+    i = engine.id_of_codes(codes)
     if i >= 0:
         n = len(codes)
         rank = int(probability_ranks(store, n, blanks, bag)[i - first_id(store, n)])

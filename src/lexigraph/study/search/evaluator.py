@@ -53,9 +53,8 @@ from .tree import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ...engine.probe import Probe
+    from ...engine.interface import Engine
     from ...engine.store import Store
-    from ...engine.wordgraph import WordGraph
     from ..probability import TileSet
 
 #: Above this many candidate rows, a rack is answered by the anagram index / graph walk, not by counting tiles.
@@ -94,7 +93,7 @@ class OpenList(Protocol):
     def store(self) -> "Store": ...
 
     @property
-    def probe(self) -> "Probe": ...
+    def engine(self) -> "Engine": ...
 
 
 ListSource = Union[OpenList, Iterable[str], str]
@@ -102,24 +101,23 @@ ListSource = Union[OpenList, Iterable[str], str]
 OpenListFunction = Callable[[Any], OpenList]
 
 
-def _contains(store: "Store", probe: "Probe") -> Callable[[Any], bool]:
-    """Membership of one word in ``store`` through ``probe``: what the C batch leaves undecided."""
+def _contains(store: "Store", engine: "Engine") -> Callable[[Any], bool]:
+    """Membership of one word in ``store`` through ``engine``: what the C batch leaves undecided."""
 
     def contains(word: Any) -> bool:
         if not isinstance(word, str):
             return False
         key = store.alphabet.encode(word)
-        return key is not None and probe.id_of_codes(key) >= 0
+        return key is not None and engine.id_of_codes(key) >= 0
 
     return contains
 
 
 class _Evaluator:
-    def __init__(self, store: "Store", graph: "WordGraph", probe: "Probe", lists: Mapping[str, Any], blanks: int,
+    def __init__(self, store: "Store", engine: "Engine", lists: Mapping[str, Any], blanks: int,
                  tiles: Any, open_list: OpenListFunction | None) -> None:
         self.store = store
-        self.graph = graph
-        self.probe = probe
+        self.engine = engine
         self.open_list = open_list
         self.lists = dict(lists)
         self.blanks = blanks
@@ -162,8 +160,7 @@ class _Evaluator:
             rack = parse_anagram_rack(self.store.alphabet, q.rack)
             mode = "exact" if isinstance(q, Anagram) else "sub"
             lo, hi = self.span
-            ids = np.sort(find_ids(self.store, rack, mode=mode, min_length=max(1, lo), max_length=hi,
-                                   graph=self.graph, probe=self.probe))
+            ids = np.sort(find_ids(self.store, self.engine, rack, mode=mode, min_length=max(1, lo), max_length=hi))
             self.memo[key] = ids
         first = first_id(self.store, n)
         lo, hi = np.searchsorted(ids, [first, first + len(self.store.rows(n))])
@@ -421,7 +418,7 @@ class _Evaluator:
         from ...query.batch import check_many
 
         store = self.store
-        other_store, other_probe = other.store, other.probe
+        other_store, other_engine = other.store, other.engine
         if other_store.alphabet.labels == store.alphabet.labels:
             if n not in other_store.lengths:
                 return np.zeros(len(idx), bool)
@@ -430,7 +427,7 @@ class _Evaluator:
                 return theirs.contains_keys(mine.keys[idx])
             return contains_rows(other_store, np.ascontiguousarray(store.rows(n)[idx]))
         words = store.words_of_ids(first_id(store, n) + idx)
-        return np.asarray(check_many(other_store, other_probe, words, _contains(other_store, other_probe)), bool)
+        return np.asarray(check_many(other_engine, words, _contains(other_store, other_engine)), bool)
 
     def pattern_rows(self, cells: Cells, n: int, idx: np.ndarray) -> np.ndarray:
         """The subset of ``idx`` matching the pattern: a run of single tiles at the start narrows
@@ -517,8 +514,7 @@ class Found:
 
 def search_ids(
     store: "Store",
-    graph: "WordGraph",
-    probe: "Probe",
+    engine: "Engine",
     query: "Query | str",
     *,
     sort: Sort = "alpha",
@@ -532,11 +528,11 @@ def search_ids(
 ) -> Found:
     """Evaluate a search over the engines of one lexicon: matching word ids, sorted (and grouped by
     alphagram), paged. ``open_list`` opens an ``in NAME`` list given as words or a path (pass
-    ``lexigraph.load``); a list given already open (with ``store`` and ``probe``) is used as it is.
+    ``lexigraph.load``); a list given already open (with ``store`` and ``engine``) is used as it is.
 
     >>> import lexigraph
     >>> lex = lexigraph.open()
-    >>> found = search_ids(lex.store, lex.graph, lex.probe, "length 2 and contains x", limit=2)
+    >>> found = search_ids(lex.store, lex.engine, "length 2 and contains x", limit=2)
     >>> lex.store.words_of_ids(found.ids), found.total
     (['ax', 'ex'], 5)
     """
@@ -546,7 +542,7 @@ def search_ids(
     for name, v in (("offset", offset), ("limit", limit)):
         if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
             raise QueryError(f"{name} must be a non-negative integer")
-    ev = _Evaluator(store, graph, probe, lists or {}, blanks, tiles, open_list)
+    ev = _Evaluator(store, engine, lists or {}, blanks, tiles, open_list)
     if sort == "probability":
         ev.bag().check_blanks(blanks)
     ev.validate(q)
@@ -608,8 +604,7 @@ def _order(store: "Store", ids: np.ndarray, lens: np.ndarray, sort: str, ranks: 
 
 def search(
     store: "Store",
-    graph: "WordGraph",
-    probe: "Probe",
+    engine: "Engine",
     query: "Query | str",
     *,
     sort: Sort = "alpha",
@@ -621,7 +616,7 @@ def search(
     open_list: OpenListFunction | None = None,
 ) -> list[str]:
     """Words matching a search (see :meth:`lexigraph.Lexicon.search` and :func:`search_ids`)."""
-    found = search_ids(store, graph, probe, query, sort=sort, offset=offset, limit=limit, lists=lists,
+    found = search_ids(store, engine, query, sort=sort, offset=offset, limit=limit, lists=lists,
                        blanks=blanks, tiles=tiles, open_list=open_list)
     return store.words_of_ids(found.ids)
 

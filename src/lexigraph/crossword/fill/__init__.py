@@ -1,0 +1,57 @@
+"""Crossword autofill: fill a grid (or a region of it) from a scored lexicon, and rank suggestions for a slot.
+
+The fill is a constraint search over the grid's slots:
+
+* every open cell has a *domain*, the set of tiles it may still hold (a
+  bit mask over tile codes); every slot has a *candidate set*, the rows of
+  the lexicon's length bucket (NumPy) that fit its cells' domains, drawn
+  from the words whose priority is at least ``min_priority``;
+* *propagation* keeps the two consistent (arc consistency between crossing
+  slots): filtering a slot's candidates by its cells' domains shrinks the
+  domains to the tiles the surviving candidates use, which wakes the
+  crossing slots, until nothing changes. That loop is the hot path; it
+  runs in the lexicon's engine (:meth:`lexigraph.engine.interface.Engine.propagator`):
+  C, or its Python and NumPy twin (:mod:`lexigraph.engine.python.propagation`),
+  held to the same states by the tests;
+* the search picks the slot with the fewest candidates per unit of
+  conflict weight (slots whose filtering wiped out get heavier: *dom/wdeg*),
+  tries its best candidate (highest priority first, then the one that
+  leaves the crossing slots the most candidates, perturbed by a small
+  seeded random amount), and on failure removes that candidate and propagates again
+  (two-way branching). Runs restart with a growing budget of failures,
+  keeping the weights; a run that ends within its budget has searched
+  everything, so "no fill exists" is a proof.
+
+Objective: among fills, a higher *lowest* priority first, then a higher
+mean. The search tries high-priority words first (which favours the
+mean); once a fill is found, ``improve`` seconds go to raising its lowest
+priority: the search runs again with ``min_priority`` just above the fill's
+lowest one, until that is proved impossible or the time is spent.
+
+>>> import lexigraph
+>>> from lexigraph.crossword.grid import Grid
+>>> lex = lexigraph.load(["cat", "are", "ten", "car", "ate", "ten", "tan", "ace", "ran", "cab"])
+>>> result = fill(lex, Grid.from_text("c..\\n...\\n..."), allow_repeats=True)
+>>> result.status, sorted(w.word for w in result.words)
+('filled', ['ace', 'ace', 'cat', 'cat', 'ten', 'ten'])
+>>> print(result.grid.to_text())
+CAT
+ACE
+TEN
+>>> fill(lex, Grid.from_text("c..\\n...\\n...")).status   # without repeats: no fill
+'no_fill'
+"""
+
+from __future__ import annotations
+
+from .filler import check_fill_arguments, fill
+from .problem import MAX_SLOT, Domains, FillProblem, WordBuckets
+from .regions import Region, region_cells
+from .results import FilledWord, FillResult, Status, Suggestion
+from .search import Progress
+from .suggestions import suggest
+
+__all__ = [
+    "MAX_SLOT", "Domains", "FillProblem", "FillResult", "FilledWord", "Progress", "Region", "Status", "Suggestion",
+    "WordBuckets", "check_fill_arguments", "fill", "region_cells", "suggest",
+]

@@ -1,0 +1,73 @@
+"""Ranked candidates for one slot of a grid: forward checking against its crossings."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ...errors import QueryError
+from ..grid import Grid
+from .filler import check_fill_arguments
+from .problem import FillProblem
+from .results import Suggestion
+from .search import Conflict, FillSearch
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...engine import Engines
+
+
+def suggest(
+    lex: "Engines",
+    grid: Grid,
+    slot: str,
+    *,
+    min_priority: int = 0,
+    allow_repeats: bool = False,
+    limit: int | None = 50,
+) -> list[Suggestion]:
+    """Candidates for one slot, ranked by how many candidates they leave to the crossing slots.
+
+    The grid is first made arc consistent (every crossing can still be
+    filled); each candidate's ``score`` is the product, over the slot's
+    crossings, of the number of candidates the crossing keeps with the
+    candidate's tile in the shared cell. Ties: priority, then alphabetical.
+
+    >>> import lexigraph
+    >>> lex = lexigraph.open()
+    >>> [s.word for s in suggest(lex, Grid.from_text("q...\\n....\\n....\\n...."), "1A", limit=3)]
+    ['qats', 'qoph', 'qaid']
+    """
+    check_fill_arguments(min_priority, 0, None)
+    if limit is not None and (not isinstance(limit, int) or limit < 0):
+        raise QueryError("limit must be a non-negative integer")
+    target = grid.slot(slot)
+    p = FillProblem(lex, grid, min_priority=min_priority, allow_repeats=allow_repeats, region=set(target.cells))
+    # With the slot as the region, its crossings are partial slots: they must stay possible.
+    cand, dom = p.initial()
+    search = FillSearch(p, seed=0, deadline=None, progress=None)
+    try:
+        search.propagate(cand, dom, dict.fromkeys(range(len(cand))), singles=[si for si, c in enumerate(cand) if len(c) == 1])
+    except Conflict:
+        return []
+    si = p.names.index(target.name)
+    c = cand[si]
+    rows = p.rows[si]
+    sub = rows[c]
+    score = np.ones(len(c), dtype=np.float64)
+    per: list[tuple[str, np.ndarray]] = []
+    for j, t, k in p.crossings[si]:
+        counts = np.bincount(p.rows[t][cand[t], k], minlength=256)
+        got = counts[sub[:, j]]
+        per.append((p.names[t], got))
+        score *= got
+    prio = p.prio[si][c]
+    # Rows are sorted, so ascending row order is alphabetical order.
+    order = np.lexsort((c, -prio.astype(np.int64), -score))
+    if limit is not None:
+        order = order[:limit]
+    words = p.buckets.alphabet.decode_rows(sub[order].tobytes(), rows.shape[1]) if len(order) else []
+    return [
+        Suggestion(word, int(prio[i]), int(score[i]), {name: int(got[i]) for name, got in per})
+        for word, i in zip(words, order.tolist())
+    ]

@@ -1,0 +1,191 @@
+"""The engine interface: every hot loop of an open lexicon, under one set of names, in C or in Python.
+
+An :class:`Engine` is chosen once, when a lexicon opens
+(:func:`lexigraph.engine.open_engine`): :class:`~lexigraph.engine.compiled.CompiledEngine`
+runs the C extension ``lexigraph._native``, :class:`~lexigraph.engine.python.PythonEngine`
+its pure-Python and NumPy twins, which tests hold to the same answers. The
+lexicon holds the engine and hands it to every query and every job, which
+call its methods and never ask which implementation they got. Where the
+two differ is cost, not answers; the planners that choose between a graph
+walk and a column scan ask the engine's cost model
+(:meth:`Engine.rack_walk_pays`, :attr:`Engine.pattern_walk_pays`).
+
+The ``quick_*`` methods answer a whole common query in one call when the
+engine can (the C engine, once it has checked the word graph against the
+buckets), and return None otherwise: the caller then takes the general
+path, which gives the same answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+#: What :meth:`Engine.id_of_word` answers when the word must first be encoded in Python.
+UNDECIDED = -2
+#: In a move record's square byte, the bit that marks a blank (the tile code is in the other bits).
+BLANK_FLAG = 0x80
+#: Bytes per move record: int32 score, row, column, across (1/0), length of the main word, then a byte per square.
+MOVE_RECORD_SIZE = 40
+#: Longest main word a move record holds, in squares.
+MOVE_RECORD_SQUARES = MOVE_RECORD_SIZE - 8
+#: The three rack modes of a walk: some tiles, all of them, all and more.
+RackMode = Literal["sub", "exact", "super"]
+#: What :meth:`Engine.quick_cross` returns: the shared tile codes, each side's words, each side's count per tile.
+CrossAnswer = tuple[bytes, list[str], list[str], list[int], list[int]]
+
+
+@dataclass(frozen=True)
+class MoveRequest:
+    """One move-generation problem, as the generators read it (``docs/games.md``).
+
+    Squares are numbered ``row * size + column``. ``board`` holds a tile code
+    per square (0 empty), ``blanks`` 1 where the board tile is a blank;
+    ``letter_multipliers`` / ``word_multipliers`` the premium of each square;
+    ``points`` the points of each tile code (index 0: the blank);
+    ``rack`` how many of each tile code the rack holds (index 0: blanks).
+    """
+
+    size: int
+    board: bytes
+    blanks: bytes
+    letter_multipliers: bytes
+    word_multipliers: bytes
+    points: tuple[int, ...]
+    rack: tuple[int, ...]
+    start_square: int
+    rack_size: int
+    bingo_bonus: int
+
+
+def move_record_dtype() -> "np.dtype[Any]":
+    """The NumPy dtype of one move record (little-endian), as both generators write it.
+
+    ``squares`` holds a byte per square of the main word: 0 for a tile already
+    on the board, else the tile code, with :data:`BLANK_FLAG` for a blank.
+
+    >>> move_record_dtype().itemsize == MOVE_RECORD_SIZE
+    True
+    """
+    import numpy as np
+
+    return np.dtype([("score", "<i4"), ("row", "u1"), ("col", "u1"), ("across", "u1"), ("length", "u1"),
+                     ("squares", "u1", (MOVE_RECORD_SQUARES,))])
+
+
+class Propagator(Protocol):
+    """Arc consistency over a grid's slots: the fill's hot loop (see :mod:`lexigraph.crossword.fill`)."""
+
+    #: Filtering passes run so far.
+    filters: int
+
+    def propagate(self, candidates: list["np.ndarray"], domains: Any, queue: dict[int, Any],
+                  singles: Sequence[int], deadline: float | None) -> int:
+        """Filter until nothing changes: -1 done, -2 past ``deadline``, else the slot left without candidates."""
+
+
+@dataclass(frozen=True)
+class PropagationProblem:
+    """What a :class:`Propagator` is built from: the slots, their cells and their candidate rows.
+
+    ``rows[s]``: the length bucket of slot ``s`` as a ``(count, length)`` uint8
+    array; ``slot_cells[s]``: its cell ids; ``cell_slots[c]``: the ``(slot,
+    position)`` pairs through cell ``c``; ``complete[s]``: 1 when slot ``s``
+    must become a word; ``same_length[s]``: the complete slots of its length
+    (no repeats among them unless ``allow_repeats``).
+    """
+
+    rows: list["np.ndarray"]
+    slot_cells: list[list[int]]
+    cell_slots: list[list[tuple[int, int]]]
+    complete: bytes
+    same_length: list[list[int]]
+    allow_repeats: bool
+
+
+class Engine(Protocol):
+    """The hot loops of one open lexicon; :mod:`lexigraph.engine` documents both implementations."""
+
+    #: ``"c"`` or ``"python"``: what ``lexigraph info`` reports.
+    kind: Literal["c", "python"]
+    #: Whether a pattern walk of the graph beats the bucket scan for patterns that open with a tile.
+    pattern_walk_pays: bool
+    #: What the lexicon's C ``Facade`` base answers ``in`` with: the C probe, or None (``in`` in Python).
+    facade_probe: object
+
+    # -- exact lookups -----------------------------------------------------------
+
+    def id_of_codes(self, key: bytes) -> int:
+        """The word id of the tile codes ``key``, or -1."""
+
+    def id_of_word(self, word: str) -> int:
+        """The word id of ``word`` when the engine encodes words itself; -1 absent; :data:`UNDECIDED` otherwise."""
+
+    def check_words(self, words: list[Any], contains: Callable[[Any], bool]) -> "np.ndarray":
+        """One boolean per word; ``contains`` answers a word the batch cannot decide (the facade's ``in``)."""
+
+    # -- walks of the word graph (alphabetical order) ---------------------------------
+
+    def rack_walk_pays(self, blanks: int, mode: RackMode) -> bool:
+        """Whether the rack walk beats the column scan for a rack with ``blanks`` blanks."""
+
+    def rack_ids(self, codes: bytes, blanks: int, *, mode: RackMode, through: bytes, min_length: int,
+                 max_length: int) -> "np.ndarray":
+        """Ids of the words a rack makes (``through``: tiles every word must also use), alphabetical."""
+
+    def rack_words(self, codes: bytes, blanks: int, *, mode: RackMode, through: bytes, min_length: int,
+                   max_length: int) -> list[str]:
+        """The words :meth:`rack_ids` finds, decoded."""
+
+    def pattern_ids(self, cells: Sequence[bytes], min_length: int, max_length: int, limit: int = -1) -> "np.ndarray":
+        """Ids of the words of ``min_length .. max_length`` tiles whose first tiles fit ``cells``, alphabetical.
+
+        ``cells[i]`` holds the codes position ``i`` allows; later positions
+        allow any tile; ``limit`` stops after that many (-1: all).
+        """
+
+    def pattern_words(self, cells: Sequence[bytes], min_length: int, max_length: int, limit: int = -1) -> list[str]:
+        """The words :meth:`pattern_ids` finds, decoded."""
+
+    def exact_anagram_ids(self, codes: bytes, blanks: int) -> "np.ndarray":
+        """Ids of the words whose tiles are exactly ``codes`` plus ``blanks`` tiles of any kind, ascending."""
+
+    # -- one-call answers (None: the general path answers) ------------------------------
+
+    def quick_exact_anagrams(self, rack: str) -> list[str] | None:
+        """Exact anagrams of a plain rack (``?`` blanks), alphabetical."""
+
+    def quick_rack_words(self, rack: str, min_length: int, mode: RackMode) -> list[str] | None:
+        """Sub- or super-anagrams of a plain rack, alphabetical."""
+
+    def quick_prefix_words(self, prefix: str, min_length: int, max_length: int) -> list[str] | None:
+        """Words starting with ``prefix`` with lengths in range, alphabetical."""
+
+    def quick_pattern_words(self, pattern: str) -> list[str] | None:
+        """Words matching a pattern of the pattern language, alphabetical (unscored lists)."""
+
+    def quick_cross(self, pattern_a: str, pos_a: int, pattern_b: str, pos_b: int) -> CrossAnswer | None:
+        """The crossing of two fixed-length patterns (see :meth:`lexigraph.Lexicon.cross`)."""
+
+    # -- the jobs' kernels ---------------------------------------------------------------
+
+    def generate_moves(self, request: MoveRequest) -> "np.ndarray":
+        """Every play for the rack, as records of :func:`move_record_dtype`, in no particular order.
+
+        One-tile plays come once (as the across play when they make an across
+        word). ``size`` may be at most ``MAX_BOARD_SIZE`` (26).
+        """
+
+    def filter_rows(self, rows: "np.ndarray", candidates: "np.ndarray", masks: Sequence[int],
+                    check: Sequence[int] | None) -> tuple["np.ndarray", list[int]]:
+        """The candidate rows whose tile at each position ``check`` names its mask allows, and the tiles they use."""
+
+    def propagator(self, problem: PropagationProblem) -> Propagator:
+        """A propagator for one grid."""
+
+    def close(self) -> None:
+        """Release what the engine holds of the mapped file."""
