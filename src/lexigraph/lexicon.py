@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 
 from .errors import LexiconError, QueryError
 from .engine.fileformat import MappedFile, is_lexicon_file, open_bytes, open_path
-from .engine.probe import Probe, c_extension_available, make_probe, speedups
+from .engine.probe import Probe, c_extension_available, make_probe, native
 from .engine.store import Store
 from .engine.wordgraph import WordGraph
 
@@ -128,7 +128,7 @@ class _PythonFacade:
 if TYPE_CHECKING:
     _Base = _PythonFacade
 else:
-    _Base = speedups.Facade if speedups is not None else _PythonFacade
+    _Base = native.Facade if native is not None else _PythonFacade
 
 
 class Lexicon(_Base):
@@ -155,24 +155,24 @@ class Lexicon(_Base):
         self.store = Store(mapped)
         self.alphabet: Alphabet = self.store.alphabet
         max_length = max(self.store.lengths, default=0)
-        walker = None if self.pure_python else speedups.walk_codes
+        walker = None if self.pure_python else native.walk_codes
         self.graph = WordGraph(mapped, self.alphabet, max_length, walker)
         self.probe: Probe = make_probe(self.store, pure_python=self.pure_python)
         engine = getattr(self.probe, "engine", None)
         self._exact_words: Callable[[str], list[str] | None] = (
-            engine._exact_words if engine is not None else lambda rack: None
+            engine.exact_anagram_words if engine is not None else lambda rack: None
         )
         self._prefix_words: Callable[[str, int, int], list[str] | None] = (
-            engine._prefix_words if engine is not None else lambda prefix, low, high: None
+            engine.prefix_words if engine is not None else lambda prefix, low, high: None
         )
         self._cross_words: Callable[[str, int, str, int], _CrossAnswer | None] = (
-            engine._cross_words if engine is not None else lambda pattern_a, pos_a, pattern_b, pos_b: None
+            engine.cross_words if engine is not None else lambda pattern_a, pos_a, pattern_b, pos_b: None
         )
         self._pattern_words: Callable[[str], list[str] | None] = (
-            engine._pattern_words if engine is not None else lambda pattern: None
+            engine.pattern_words if engine is not None else lambda pattern: None
         )
         self._rack_words: Callable[[str, int, int], list[str] | None] = (
-            engine._rack_words if engine is not None else lambda rack, low, mode: None
+            engine.rack_words if engine is not None else lambda rack, low, mode: None
         )
         # The C facade answers `in` through the C engine itself, when there is one.
         self._set_probe(getattr(self.probe, "engine", self.probe))

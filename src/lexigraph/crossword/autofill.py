@@ -10,7 +10,7 @@ The fill is a constraint search over the grid's slots:
   slots): filtering a slot's candidates by its cells' domains shrinks the
   domains to the tiles the surviving candidates use, which wakes the
   crossing slots, until nothing changes. That loop is the hot path; it
-  runs in the C extension ``lexigraph._fill`` when built (``Propagator``),
+  runs in the C extension ``lexigraph._native`` when built (``Propagator``),
   else in Python and NumPy (:meth:`_Search.propagate`, :func:`_filter_py`),
   held to the same states by the tests;
 * the search picks the slot with the fewest candidates per unit of
@@ -63,7 +63,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 
-_fill: Any = c_module("_fill")
+_fill: Any = c_module("_native")
 
 Status = Literal["filled", "no_fill", "timeout"]
 #: Cell domains, indexed by cell id (row * width + column): tile bit masks.
@@ -195,7 +195,7 @@ _ALL_POSITIONS = bytes(range(MAX_SLOT))
 def _filter_c(
     rows: np.ndarray, idx: np.ndarray, masks: Sequence[int], check: Sequence[int] | None = None
 ) -> tuple[np.ndarray, list[int]]:
-    """:func:`_filter_py` in C (``lexigraph._fill``)."""
+    """:func:`_filter_py` in C (``lexigraph._native.filter_rows``)."""
     width = rows.shape[1]
     kept, used = _fill.filter_rows(rows, width, idx, masks, _ALL_POSITIONS[:width] if check is None else bytes(check))
     return (idx if kept is None else np.frombuffer(kept, np.int32)), list(used)
@@ -448,7 +448,7 @@ class _Search:
         ``queue`` maps a slot to the positions whose cell domain shrank
         since it was last filtered (``None``: all of them; an empty set: none,
         only its candidates changed). The loop runs in C when the extension
-        is built (``_fill.Propagator``); this is its twin, step for step.
+        is built (``_native.Propagator``); this is its twin, step for step.
         """
         p = self.p
         if p.propagator is not None:

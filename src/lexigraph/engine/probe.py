@@ -2,7 +2,7 @@
 
 Two implementations answer behind one interface (:class:`Probe`):
 :class:`PythonProbe`, plain ``int`` arithmetic on a ``memoryview``, and
-:class:`CProbe`, the optional ``_speedups`` extension, which for alphabets of
+:class:`CProbe`, the optional C extension ``lexigraph._native``, which for alphabets of
 single ASCII letters also encodes the words itself. Both apply the same
 bounds: a probe stops at its table's end, and a slot that points past its
 bucket ends the probe as "absent". Neither imports NumPy, so a one-shot
@@ -25,15 +25,15 @@ from ..buildinfo import c_module
 from ..errors import FileFormatError
 from .store import Store, little_endian_ints
 
-speedups: Any = c_module("_speedups")
+native: Any = c_module("_native")
 
 #: Answer of :meth:`Probe.id_of_word` when the word must be encoded in Python first.
 UNDECIDED = -2
 
 
 def c_extension_available() -> bool:
-    """Whether the ``_speedups`` C extension is built and not switched off."""
-    return speedups is not None
+    """Whether the C extension ``lexigraph._native`` is built and not switched off."""
+    return native is not None
 
 
 class Probe(Protocol):
@@ -104,7 +104,7 @@ class CProbe:
 
     def __init__(self, store: Store, char_table: bytes | None,
                  program: tuple[bytes, bytes, list[tuple[bytes, int]]] | None = None) -> None:
-        self.engine: Any = speedups.Probe()
+        self.engine: Any = native.Probe()
         tables = [
             (b.length, b.hash.offset, b.hash.slots, b.hash.width, b.hash.home, b.offset, b.count, b.first,
              b.alphagram_offset, b.alphagram_width)
@@ -113,21 +113,21 @@ class CProbe:
         try:
             if program is not None:  # multi-letter tiles: greedy split in C
                 prepare, codes, multi = program
-                self.engine._probe_attach(store.buffer, codes, tables, True, prepare, multi)
+                self.engine.attach(store.buffer, codes, tables, True, prepare, multi)
             else:
-                self.engine._probe_attach(store.buffer, char_table or bytes(256), tables, char_table is not None)
+                self.engine.attach(store.buffer, char_table or bytes(256), tables, char_table is not None)
         except ValueError as e:
             raise FileFormatError(f"{store.name}: {e}") from None
         # The C methods themselves, bound: no Python frame between a query and the probe.
-        self.id_of_codes: Callable[[bytes], int] = self.engine._probe_key
-        self.id_of_word: Callable[[str], int] = self.engine._probe_word
+        self.id_of_codes: Callable[[bytes], int] = self.engine.id_of_codes
+        self.id_of_word: Callable[[str], int] = self.engine.id_of_word
 
     def close(self) -> None:
-        self.engine._probe_release()
+        self.engine.release()
 
 
 def make_probe(store: Store, *, pure_python: bool = False) -> Probe:
     """The C probe when the extension is built (and ``pure_python`` is false), else the Python one."""
-    if speedups is None or pure_python:
+    if native is None or pure_python:
         return PythonProbe(store)
     return CProbe(store, store.alphabet.latin1_table, store.alphabet.latin1_program)

@@ -4,7 +4,7 @@ A walk enumerates the graph depth first, so its words come out in
 alphabetical (tile) order, and cuts every branch that cannot lead to an
 answer: a tile the rack cannot pay for, a tile a pattern's position does
 not allow. Its cost grows with the answers and the branches it opens, not
-with the list. Each walk runs in C (the ``_speedups`` probe, which also maps
+with the list. Each walk runs in C (the ``lexigraph._native`` probe, which also maps
 each word to its id through the hash index) when the lexicon has the C
 probe, and otherwise in its Python twin below, which tests hold to the same
 answers.
@@ -54,13 +54,13 @@ def check_consistent(store: Store, graph: WordGraph, probe: "Probe") -> None:
         engine = _engine(probe)
         if engine is None:
             return True
-        found = engine._walk_words(graph.buffer, graph.root, len(store.alphabet), b"", 1, 255, True, -1)  # type: ignore[attr-defined]
+        found = engine.walk_pattern(graph.buffer, graph.root, len(store.alphabet), b"", 1, 255, True, -1)  # type: ignore[attr-defined]
         if found == -1:
             raise graph.outside()
         ids = np.frombuffer(found, "<i8")
         same = len(ids) == store.word_count and bool((np.sort(ids) == np.arange(store.word_count)).all())
         if same:  # checked: the C probe may now answer prefix listings on its own (Lexicon.words)
-            engine._attach_graph(graph.offset, graph.size, graph.root, len(store.alphabet))  # type: ignore[attr-defined]
+            engine.attach_graph(graph.offset, graph.size, graph.root, len(store.alphabet))  # type: ignore[attr-defined]
         return same
 
     if not store.cached(("walk", "consistent"), check):
@@ -90,8 +90,8 @@ def _c_rack_walk(store: Store, graph: WordGraph, probe: "Probe", engine: Any, co
                  through: bytes, min_length: int, max_length: int, want_ids: bool) -> bytes:
     """The C rack walk's output (int64 ids, or each word's codes and a 0 byte), the graph checked first."""
     check_consistent(store, graph, probe)
-    found = engine._walk_rack(graph.buffer, graph.root, len(store.alphabet), tile_counts(codes), tile_counts(through),
-                              blanks, min_length, max_length, _MODE_CODES[mode], want_ids)
+    found = engine.walk_rack(graph.buffer, graph.root, len(store.alphabet), tile_counts(codes), tile_counts(through),
+                             blanks, min_length, max_length, _MODE_CODES[mode], want_ids)
     if found == -1:
         raise graph.outside()
     return found  # type: ignore[no-any-return]
@@ -243,8 +243,8 @@ def _c_pattern_walk(store: Store, graph: WordGraph, probe: "Probe", engine: Any,
                     min_length: int, max_length: int, limit: int, want_ids: bool) -> bytes:
     """The C pattern walk's output (int64 ids, or each word's codes and a 0 byte), the graph checked first."""
     check_consistent(store, graph, probe)
-    found = engine._walk_words(graph.buffer, graph.root, len(store.alphabet), masks_of(cells),
-                               min_length, max_length, want_ids, limit)
+    found = engine.walk_pattern(graph.buffer, graph.root, len(store.alphabet), masks_of(cells),
+                                min_length, max_length, want_ids, limit)
     if found == -1:
         raise graph.outside()
     return found  # type: ignore[no-any-return]

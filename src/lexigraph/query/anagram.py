@@ -292,7 +292,7 @@ def exact_ids(store: Store, codes: bytes, blanks: int, probe: object = None) -> 
     """
     engine = getattr(probe, "engine", None)
     if engine is not None:
-        found = engine._exact_blanks(codes, blanks, len(store.alphabet))
+        found = engine.exact_anagram_ids(codes, blanks, len(store.alphabet))
         if found is not None:
             return np.frombuffer(found, "<i8").astype(np.int64)
     length = len(codes) + blanks

@@ -63,7 +63,7 @@ def check_many(store: Store, probe: Probe, words: Iterable[Any], contains: Calla
         return _check_arrays(store, items)
     # The C batch path answers ASCII strings; 2 marks what it leaves to `contains`.
     verdict = np.empty(len(items), np.uint8)
-    if items and engine._probe_many(items, verdict):
+    if items and engine.check_words(items, verdict):
         rest = np.flatnonzero(verdict == 2)
         verdict[rest] = [contains(items[i]) for i in rest.tolist()]
     answer: np.ndarray = verdict.view(np.bool_)

@@ -7,7 +7,7 @@ squares next to a tile (the start square on an empty board), and each play
 is grown from an anchor: a left part from the rack (on squares that touch
 nothing) or the board tiles already left of the anchor, then extended
 right through the word graph, square by square. The compiled twin in
-``lexigraph._movegen`` runs the same algorithm over the same arc records
+``lexigraph._native`` (``generate_moves``) runs the same algorithm over the same arc records
 (reading them through ``arc.h``), with one left-part enumeration shared by
 every anchor of both directions; ``LEXIGRAPH_PURE_PYTHON=1`` or
 ``pure_python=True`` selects this module's. The tests hold both to the
@@ -40,7 +40,7 @@ from .position import Position, parse_rack, rack_text, split_tiles, tile_text
 if TYPE_CHECKING:  # pragma: no cover
     from ..lexicon import Lexicon
 
-_c: Any = c_module("_movegen")
+_c: Any = c_module("_native")
 
 BLANK_FLAG = 0x80
 REC_SIZE = 40
@@ -208,7 +208,7 @@ def _arcs_of(lex: "Lexicon") -> _Arcs:
 
 
 # ---------------------------------------------------------------------------
-# The generator (pure Python twin of _movegen.c)
+# The generator (pure Python twin of native/movegen.c)
 
 
 def _transpose(v: Sequence[int], n: int) -> list[int]:
@@ -509,8 +509,9 @@ def _run(lex: "Lexicon", pos: Position, rack_codes: list[int], pure_python: bool
     if prep.c_ok and not pure_python:
         assert _c is not None
         records, root = _graph(lex)
-        buf, count = _c.generate(records, _kids(lex), root, game.size, bytes(pos.codes), bytes(pos.blanks), prep.lm,
-                                 prep.wm, prep.points_b, bytes(counts), prep.start, game.rack_size, game.bingo_bonus)
+        buf, count = _c.generate_moves(records, _kids(lex), root, game.size, bytes(pos.codes), bytes(pos.blanks),
+                                       prep.lm, prep.wm, prep.points_b, bytes(counts), prep.start, game.rack_size,
+                                       game.bingo_bonus)
         return bytes(buf), int(count)
     return generate_raw(_arcs_of(lex), game.size, pos.codes, [1 if b else 0 for b in pos.blanks], game.letter_mult,
                         game.word_mult, prep.points, counts, prep.start, game.rack_size, game.bingo_bonus)
