@@ -18,12 +18,15 @@ bucket ends the probe as "absent". Neither imports NumPy, so a one-shot
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from zlib import crc32
 
 from ..buildinfo import c_module
 from ..errors import FileFormatError
 from .store import Store, little_endian_ints
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .._native import Probe as NativeProbe
 
 native: Any = c_module("_native")
 
@@ -104,7 +107,7 @@ class CProbe:
 
     def __init__(self, store: Store, char_table: bytes | None,
                  program: tuple[bytes, bytes, list[tuple[bytes, int]]] | None = None) -> None:
-        self.engine: Any = native.Probe()
+        self.engine: NativeProbe = native.Probe()
         tables = [
             (b.length, b.hash.offset, b.hash.slots, b.hash.width, b.hash.home, b.offset, b.count, b.first,
              b.alphagram_offset, b.alphagram_width)
