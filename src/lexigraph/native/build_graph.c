@@ -14,8 +14,9 @@
  * two different nodes of one height share a signature: the caller runs the
  * NumPy code, which settles that case exactly.
  *
- * Why C: the NumPy passes cost several times the memory and time of one pass over the trie here,
- * and a build is what a user waits for when opening a word list for the first time.
+ * Why C: a build is what a user waits for the first time a list is opened, and these passes visit
+ * every node of the trie; the C loops make them without NumPy's temporaries (docs/performance.md
+ * has the timings).
  *
  * Memory: about 30 bytes per trie node (nodes <= tiles + 1; fewer than 2^32),
  * plus about 60 per node of the widest height and per arc list.

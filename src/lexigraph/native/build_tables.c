@@ -4,9 +4,9 @@
  *
  * The twins are lexigraph/compiler/builder.py (bucket_rows, alphagram_order) and
  * lexigraph/compiler/hash_tables.py (build_table); each C function gives byte for byte what its
- * twin gives. Why C: these are the passes of a build that touch every word, and in NumPy each is
- * several passes over arrays larger than the list. The hash table places every word at the home
- * slot hash.h defines, the one the probe looks it up at.
+ * twin gives. Why C: these are the passes of a build that touch every word, and in NumPy each
+ * takes several array passes. The hash table places every word at the home slot hash.h defines,
+ * the one the probe looks it up at.
  */
 #include "build.h"
 

@@ -11,8 +11,9 @@
  * form an across word). The pure-Python twin is movegen.generate_raw; tests hold both to the
  * same answers and to a brute-force oracle.
  *
- * Why C: a rack on a busy board opens hundreds of thousands of graph steps; the board, the
- * cross-checks and the rack live in one struct here, and the generation runs without the GIL.
+ * Why C: every play costs graph steps and score arithmetic per square, a Python frame each in the
+ * twin; here the board, the cross-checks and the rack live in one struct, and the generation runs
+ * without the GIL.
  */
 #include "module.h"
 

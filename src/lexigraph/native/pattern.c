@@ -1,6 +1,6 @@
 /*
  * pattern.c: plain fixed-length patterns in one call (pattern_words) and two crossing patterns
- * (cross_words), for lexigraph.Lexicon.match and the crossword helpers.
+ * (cross_words), for lexigraph.Lexicon.match and Lexicon.cross.
  *
  * A plain pattern is ASCII letters and '?' or '.' for any tile. Its plan (plan_start) estimates
  * the nodes each way of reading it visits, and either walks the word graph from the first cell

@@ -60,7 +60,7 @@ typedef struct {
     unsigned char multi_len[LX_MAX_MULTI_LETTER_TILES];
     unsigned char multi_key[LX_MAX_MULTI_LETTER_TILES][LX_MAX_MULTI_LETTER_KEY];
     unsigned char multi_code[LX_MAX_MULTI_LETTER_TILES];
-    /* The word graph, attached once Python has checked it against the buckets (see walk.py). */
+    /* The word graph, attached once Python has checked it against the buckets (see walks.py). */
     const unsigned char *graph;
     size_t graph_arcs;
     size_t graph_root;
