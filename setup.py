@@ -35,7 +35,7 @@ class optional_build_ext(build_ext):
             f"\n{bar}\nWARNING: could not compile {what} ({type(error).__name__}: {error}).\n"
             "lexigraph will work, answering every query in pure Python and NumPy (slower).\n"
             "Install a C compiler and Python's headers (e.g. apt-get install build-essential python3-dev)\n"
-            "and reinstall for the fast paths; `lexigraph --version` says which are in use.\n"
+            "and reinstall for the fast paths; `lexigraph --version` says whether they are in use.\n"
             f"{bar}\n\n"
         )
 
