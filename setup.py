@@ -1,15 +1,16 @@
-"""Only the optional C extensions live here; everything else is in pyproject.toml."""
+"""Only the optional C extension lives here; everything else is in pyproject.toml."""
 
 import sys
+from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 
 class optional_build_ext(build_ext):
-    """Build the C extensions when a compiler works; otherwise say so loudly and go on.
+    """Build the C extension when a compiler works; otherwise say so loudly and go on.
 
-    Every C module is ``optional=True`` (setuptools goes on without it); this
+    The C module is ``optional=True`` (setuptools goes on without it); this
     subclass makes the failure visible instead of a line lost in the log.
     """
 
@@ -17,7 +18,7 @@ class optional_build_ext(build_ext):
         try:
             super().run()
         except Exception as e:  # no compiler at all (distutils raises before any extension)
-            self._warn("the C extensions", e)
+            self._warn("the C extension", e)
 
     def build_extension(self, ext):
         try:
@@ -34,18 +35,24 @@ class optional_build_ext(build_ext):
             f"\n{bar}\nWARNING: could not compile {what} ({type(error).__name__}: {error}).\n"
             "lexigraph will work, answering every query in pure Python and NumPy (slower).\n"
             "Install a C compiler and Python's headers (e.g. apt-get install build-essential python3-dev)\n"
-            "and reinstall for the fast paths; `lexigraph --version` says which are in use.\n"
+            "and reinstall for the fast paths; `lexigraph --version` says whether they are in use.\n"
             f"{bar}\n\n"
         )
 
+
+# One module, lexigraph._native, from every C file of src/lexigraph/native (module.c says what each does).
+# Paths relative to this file, as setuptools wants them.
+NATIVE = Path("src/lexigraph/native")
 
 setup(
     cmdclass={"build_ext": optional_build_ext},
     ext_modules=[
         # optional: without a compiler the build goes on and lexigraph runs its pure-Python paths.
-        Extension("lexigraph._speedups", ["src/lexigraph/native/_speedups.c"], depends=["src/lexigraph/native/arc.h"], optional=True),
-        Extension("lexigraph._movegen", ["src/lexigraph/native/_movegen.c"], depends=["src/lexigraph/native/arc.h"], optional=True),
-        Extension("lexigraph._fill", ["src/lexigraph/native/_fill.c"], optional=True),
-        Extension("lexigraph._build", ["src/lexigraph/native/_build.c"], depends=["src/lexigraph/native/arc.h"], optional=True),
+        Extension(
+            "lexigraph._native",
+            sources=sorted(str(p) for p in NATIVE.glob("*.c")),
+            depends=sorted(str(p) for p in NATIVE.glob("*.h")),
+            optional=True,
+        ),
     ],
 )

@@ -1,4 +1,4 @@
-"""The word graph built in C (lexigraph._build) against its NumPy twin in graph.py, and the built files against sets."""
+"""The word graph built in C (lexigraph._native) against its NumPy twin in graph.py, and the built files against sets."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from lexigraph.compiler.normalize import normalize
 from lexigraph.compiler.sources import read
 from lexigraph.engine.wordgraph import MAX_ARCS
 
-_build = pytest.importorskip("lexigraph._build", reason="the C extension lexigraph._build is not built")
+_native = pytest.importorskip("lexigraph._native", reason="the C extension lexigraph._native is not built")
 
 
 def ragged(words: list[bytes]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -30,7 +30,7 @@ def numpy_graph(words: list[bytes]) -> tuple[np.ndarray, int]:
 
 def c_graph(words: list[bytes]) -> tuple[np.ndarray, int]:
     flat, starts, lens = ragged(words)
-    out = _build.graph(flat, starts, lens, MAX_ARCS)
+    out = _native.build_graph(flat, starts, lens, MAX_ARCS)
     assert out is not None  # a 64-bit signature collision would be news
     data, root = out
     return np.frombuffer(data, "<u8").astype(np.uint64), root
@@ -105,9 +105,9 @@ def test_dispatch_uses_c_unless_pure(monkeypatch: pytest.MonkeyPatch) -> None:
     assert fast[1] == pure[1] and fast[0].tolist() == pure[0].tolist()
     from lexigraph.buildinfo import c_module
 
-    assert c_module("_build") is _build
+    assert c_module("_native") is _native
     monkeypatch.setenv("LEXIGRAPH_PURE_PYTHON", "1")
-    assert c_module("_build") is None
+    assert c_module("_native") is None
 
 
 @pytest.mark.parametrize(
@@ -123,17 +123,17 @@ def test_dispatch_uses_c_unless_pure(monkeypatch: pytest.MonkeyPatch) -> None:
 )
 def test_bad_input_is_refused_not_a_crash(flat: bytes, starts: list[int], lens: list[int]) -> None:
     with pytest.raises(ValueError):
-        _build.graph(flat, np.array(starts, np.int64), np.array(lens, np.int64), MAX_ARCS)
+        _native.build_graph(flat, np.array(starts, np.int64), np.array(lens, np.int64), MAX_ARCS)
 
 
 def test_size_checks(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ValueError):
-        _build.graph(b"", np.zeros(2, np.int64), np.zeros(3, np.int64), MAX_ARCS)
+        _native.build_graph(b"", np.zeros(2, np.int64), np.zeros(3, np.int64), MAX_ARCS)
     with pytest.raises(ValueError):
-        _build.graph(b"", np.zeros(3, np.int64), np.zeros(3, np.int32), MAX_ARCS)  # not int64: 12 bytes
+        _native.build_graph(b"", np.zeros(3, np.int64), np.zeros(3, np.int32), MAX_ARCS)  # not int64: 12 bytes
     # the arc budget: (None, arcs needed), which the dispatcher turns into a BuildError
-    assert _build.graph(b"\x01\x02", np.array([0, 1], np.int64), np.array([1, 1], np.int64), 2) == (None, 3)
-    data, root = _build.graph(b"", np.zeros(0, np.int64), np.zeros(0, np.int64), MAX_ARCS)
+    assert _native.build_graph(b"\x01\x02", np.array([0, 1], np.int64), np.array([1, 1], np.int64), 2) == (None, 3)
+    data, root = _native.build_graph(b"", np.zeros(0, np.int64), np.zeros(0, np.int64), MAX_ARCS)
     assert (data, root) == (bytes(8), 0)
     monkeypatch.setattr(graph, "MAX_ARCS", 2)
     with pytest.raises(BuildError, match="needs 3 arcs"):
@@ -185,14 +185,14 @@ def test_c_hash_table_equals_numpy(length: int, k: int, data: st.DataObject) -> 
 
 def test_hash_table_bad_input() -> None:
     with pytest.raises(ValueError):
-        _build.hash_table(b"\x01\x02\x03", 2, 2, 10)  # not count x length bytes
+        _native.hash_table(b"\x01\x02\x03", 2, 2, 10)  # not count x length bytes
     with pytest.raises(ValueError):
-        _build.hash_table(b"", 0, 0, 10)
+        _native.hash_table(b"", 0, 0, 10)
     with pytest.raises(ValueError):
-        _build.hash_table(b"\x01", 1, 1, 0)
+        _native.hash_table(b"\x01", 1, 1, 0)
     with pytest.raises(ValueError):
-        _build.hash_table(b"\x01", 1, 1, 1 << 40)  # an absurd size is refused, not allocated
-    assert _build.hash_table(b"", 0, 3, 2) == bytes(12)
+        _native.hash_table(b"\x01", 1, 1, 1 << 40)  # an absurd size is refused, not allocated
+    assert _native.hash_table(b"", 0, 3, 2) == bytes(12)
 
 
 def test_twl06_files_are_byte_identical(shared, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -230,12 +230,12 @@ def test_c_alphagram_order_equals_numpy(length: int, top: int, data: st.DataObje
 
 def test_alphagram_order_bad_input() -> None:
     with pytest.raises(ValueError):
-        _build.alphagram_order(b"\x01\x02\x03", 2, 2)
+        _native.alphagram_order(b"\x01\x02\x03", 2, 2)
     with pytest.raises(ValueError):
-        _build.alphagram_order(b"", 0, 0)
-    assert _build.alphagram_order(b"", 0, 4) == b""
+        _native.alphagram_order(b"", 0, 0)
+    assert _native.alphagram_order(b"", 0, 4) == b""
     # one long row of one tile: the counting sort's tallies do not wrap
-    assert _build.alphagram_order(b"\x01" * 70000 + b"\x02" * 70000, 2, 70000) == bytes([0, 0, 0, 0, 1, 0, 0, 0])
+    assert _native.alphagram_order(b"\x01" * 70000 + b"\x02" * 70000, 2, 70000) == bytes([0, 0, 0, 0, 1, 0, 0, 0])
 
 
 @given(st.lists(st.text(" \tabc\u00e9", max_size=6), max_size=40))
@@ -292,9 +292,9 @@ def test_bucket_rows_bad_input() -> None:
     starts = np.array([0, 3], np.int64)
     for ids, length in (([2], 3), ([-1], 3), ([1], 4), ([0], 0)):
         with pytest.raises(ValueError):
-            _build.bucket_rows(flat, starts, np.array(ids, np.int64), length)
+            _native.bucket_rows(flat, starts, np.array(ids, np.int64), length)
     with pytest.raises(ValueError):
-        _build.bucket_rows(flat, np.array([-5], np.int64), np.array([0], np.int64), 1)
+        _native.bucket_rows(flat, np.array([-5], np.int64), np.array([0], np.int64), 1)
     with pytest.raises(ValueError):
-        _build.bucket_rows(flat, b"123", b"", 1)  # not int64 arrays
-    assert _build.bucket_rows(flat, starts, np.array([], np.int64), 3) == b""
+        _native.bucket_rows(flat, b"123", b"", 1)  # not int64 arrays
+    assert _native.bucket_rows(flat, starts, np.array([], np.int64), 3) == b""

@@ -23,8 +23,8 @@ from lexigraph.buildinfo import c_module
 from lexigraph.errors import BuildError, LexiconError
 from lexigraph.compiler.sources import RawWords, parse_lines, read
 
-C = c_module("_build")
-needs_c = pytest.mark.skipif(C is None, reason="the C extension lexigraph._build is not built or switched off")
+C = c_module("_native")
+needs_c = pytest.mark.skipif(C is None, reason="the C extension lexigraph._native is not built or switched off")
 
 CLEAN = st.one_of(
     st.text("abcdeiz", max_size=9),  # lower case, often repeated: duplicates, prefixes

@@ -53,9 +53,9 @@ def test_one_class_whatever_the_alphabet_or_path():
 
 @needs_c
 def test_the_c_arc_layout_is_the_python_one():
-    from lexigraph import _speedups
+    from lexigraph import _native
 
-    assert _speedups.ARC_LAYOUT == (
+    assert _native.ARC_LAYOUT == (
         wordgraph.TILE_MASK, wordgraph.ACCEPTS_BIT, wordgraph.LAST_BIT, wordgraph.TARGET_SHIFT, wordgraph.RECORD_SIZE
     )
     header = (Path(lexigraph.__file__).parent / "native" / "arc.h").read_text()

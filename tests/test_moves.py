@@ -311,8 +311,8 @@ def test_c_generator_survives_forged_graphs(records, root, cells, rack):
     graph = struct.pack(f"<{len(records)}Q", *records)
     kids = struct.pack(f"<{len(records)}Q", *[r ^ (r >> 7) for r in records])
     try:
-        buf, count = movegen._c.generate(graph, kids, root, 5, bytes(cells), bytes(25), bytes([1] * 25),
-                                         bytes([1] * 25), bytes([1, 2, 3, 4, 5]), bytes(rack), 12, 4, 20)
+        buf, count = movegen._c.generate_moves(graph, kids, root, 5, bytes(cells), bytes(25), bytes([1] * 25),
+                                               bytes([1] * 25), bytes([1, 2, 3, 4, 5]), bytes(rack), 12, 4, 20)
         assert len(buf) == count * movegen.REC_SIZE
     except ValueError:
         pass

@@ -1,4 +1,4 @@
-"""What this installation of lexigraph runs with: its version and its C extension modules.
+"""What this installation of lexigraph runs with: its version and its C extension module.
 
 >>> sorted(extensions()) == sorted(set(extensions()))
 True
@@ -15,8 +15,9 @@ from typing import Any
 #: This release of lexigraph (``lexigraph.__version__``; pyproject.toml says the same).
 __version__ = "0.1.0"
 
-#: The C extension modules lexigraph knows of; each has a pure-Python twin.
-KNOWN = ("_speedups", "_movegen", "_fill", "_build")
+#: The C extension modules lexigraph knows of: one, ``_native`` (its sources are in ``native/``);
+#: each of its paths has a pure-Python twin.
+KNOWN = ("_native",)
 
 
 def pure_python() -> bool:
@@ -42,12 +43,18 @@ def c_module(name: str) -> Any:
 
 
 def _built() -> list[str]:
+    """The known modules that are compiled, or expected (their C sources are in ``native/``).
+
+    Only known names: a module a former release compiled (``_speedups``, ``_build``...) may linger
+    beside the package after an upgrade in place, but nothing loads it.
+    """
     here = Path(__file__).parent
     names = set()
-    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-        for path in here.glob(f"_*{suffix}"):
-            names.add(path.name.split(".", 1)[0])
-    return sorted(names | {n for n in KNOWN if (here / "native" / f"{n}.c").exists()})
+    for name in KNOWN:
+        compiled = any((here / f"{name}{suffix}").exists() for suffix in importlib.machinery.EXTENSION_SUFFIXES)
+        if compiled or any((here / "native").glob("*.c")):
+            names.add(name)
+    return sorted(names)
 
 
 def extensions() -> dict[str, bool]:

@@ -46,7 +46,7 @@ def score_scale(score_max: int | None) -> int | None:
 def alphagram_order(rows: np.ndarray, *, pure_python: bool = False) -> np.ndarray:
     """Rows of a bucket ordered by their alphagrams (tiles sorted), ties by row, as little-endian row numbers.
 
-    Runs in C (``lexigraph._build``) when it is built, unless ``pure_python``
+    Runs in C (``lexigraph._native``) when it is built, unless ``pure_python``
     or ``LEXIGRAPH_PURE_PYTHON`` is set; both give the same order.
 
     >>> alphagram_order(np.array([[3, 1], [1, 2], [2, 1]], np.uint8)).tolist()
@@ -55,7 +55,7 @@ def alphagram_order(rows: np.ndarray, *, pure_python: bool = False) -> np.ndarra
     [1, 2, 0]
     """
     count, length = rows.shape
-    ext = None if pure_python or not count or not length else c_module("_build")
+    ext = None if pure_python or not count or not length else c_module("_native")
     if ext is not None:
         data = ext.alphagram_order(np.ascontiguousarray(rows, np.uint8), count, length)
         return np.frombuffer(data, "<u4").astype(hash_tables.slot_dtype(count + 1))
@@ -68,7 +68,7 @@ def bucket_rows(flat: np.ndarray, starts: np.ndarray, ids: np.ndarray, length: i
                 pure_python: bool = False) -> np.ndarray:
     """The words ``ids`` of one length (word i: ``flat[starts[i]:starts[i] + length]``) as rows of a matrix.
 
-    Runs in C (``lexigraph._build``) when it is built, unless ``pure_python``
+    Runs in C (``lexigraph._native``) when it is built, unless ``pure_python``
     or ``LEXIGRAPH_PURE_PYTHON`` is set; both give the same rows.
 
     >>> flat = np.array([1, 2, 3, 4, 5], np.uint8); starts = np.array([0, 1, 3])
@@ -81,7 +81,7 @@ def bucket_rows(flat: np.ndarray, starts: np.ndarray, ids: np.ndarray, length: i
 
 
 def _bucket_bytes(flat: np.ndarray, starts: np.ndarray, ids: np.ndarray, length: int, pure_python: bool) -> bytes:
-    ext = None if pure_python or length < 1 else c_module("_build")
+    ext = None if pure_python or length < 1 else c_module("_native")
     if ext is not None:
         data: bytes = ext.bucket_rows(np.ascontiguousarray(flat, np.uint8), np.ascontiguousarray(starts, np.int64),
                                       np.ascontiguousarray(ids, np.int64), length)

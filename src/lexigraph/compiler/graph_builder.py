@@ -312,7 +312,7 @@ def lexicon_graph(flat: np.ndarray, starts: np.ndarray, lens: np.ndarray, *,
                   pure_python: bool = False) -> tuple[np.ndarray, int]:
     """The lexicon's word graph of words in strictly increasing code order: ``(records, root)``.
 
-    Runs the C twin (``lexigraph._build``) when it is built, unless
+    Runs the C twin (``lexigraph._native``) when it is built, unless
     ``pure_python`` or ``LEXIGRAPH_PURE_PYTHON`` is set; both give the same
     records as :func:`build_trie`, :func:`minimize` and :func:`layout_arcs`.
 
@@ -338,10 +338,10 @@ def lexicon_graph_bytes(flat: np.ndarray, starts: np.ndarray, lens: np.ndarray, 
     >>> len(data) // 8, root, data == lexicon_graph_bytes(flat, np.array([0, 2]), np.array([2, 2]), pure_python=True)[0]
     (4, 1, True)
     """
-    ext = None if pure_python else c_module("_build")
+    ext = None if pure_python else c_module("_native")
     if ext is not None:
-        out = ext.graph(np.ascontiguousarray(flat, np.uint8), np.ascontiguousarray(starts, np.int64),
-                        np.ascontiguousarray(lens, np.int64), MAX_ARCS)
+        out = ext.build_graph(np.ascontiguousarray(flat, np.uint8), np.ascontiguousarray(starts, np.int64),
+                              np.ascontiguousarray(lens, np.int64), MAX_ARCS)
         if out is not None:  # None: a signature collision, which the NumPy code settles
             data, root = out
             if data is None:

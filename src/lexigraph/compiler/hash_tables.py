@@ -30,7 +30,7 @@ def build_table(rows: np.ndarray, *, pure_python: bool = False) -> tuple[np.ndar
 
     The slot array is longer than ``home_size`` by the overflow that linear
     probing needed, plus one empty slot that ends every probe sequence.
-    Runs in C (``lexigraph._build``) when it is built, unless ``pure_python``
+    Runs in C (``lexigraph._native``) when it is built, unless ``pure_python``
     or ``LEXIGRAPH_PURE_PYTHON`` is set; both give the same slots.
 
     >>> rows = np.array([[1, 2], [2, 1], [3, 3]], np.uint8)
@@ -43,7 +43,7 @@ def build_table(rows: np.ndarray, *, pure_python: bool = False) -> tuple[np.ndar
     """
     n = len(rows)
     size = home_size(n)
-    ext = None if pure_python or not n or rows.ndim != 2 or not rows.shape[1] else c_module("_build")
+    ext = None if pure_python or not n or rows.ndim != 2 or not rows.shape[1] else c_module("_native")
     if ext is not None:
         data = ext.hash_table(np.ascontiguousarray(rows, np.uint8), n, rows.shape[1], size)
         return np.frombuffer(data, "<u4").astype(slot_dtype(n)), size

@@ -414,7 +414,7 @@ def scan_ascii(data: bytes, table: bytes | None, min_length: int, max_length: in
     :attr:`Alphabet.byte_table`) gives the tile codes; None codes each letter
     by its rank among the letters present, as :meth:`Alphabet.from_letters`
     would; a letter it does not code gives None. Runs in C
-    (``lexigraph._build``) when it is built, unless ``pure_python`` or
+    (``lexigraph._native``) when it is built, unless ``pure_python`` or
     ``LEXIGRAPH_PURE_PYTHON`` is set; both give the same answer.
 
     >>> s = scan_ascii(b"CAT\\r\\ndog\\n\\nx\\n", None, 2, 15)
@@ -425,7 +425,7 @@ def scan_ascii(data: bytes, table: bytes | None, min_length: int, max_length: in
     """
     if not 1 <= min_length <= max_length <= MAX_LENGTH:
         raise BuildError(f"need 1 <= min_length <= max_length <= {MAX_LENGTH}")
-    ext = None if pure_python else c_module("_build")
+    ext = None if pure_python else c_module("_native")
     if ext is not None:
         out = ext.scan_ascii(data, table, min_length, max_length, CHAR_CAP)
         if out is None:

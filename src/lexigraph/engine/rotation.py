@@ -21,7 +21,7 @@ A rotation's sort key is its first :data:`KEY_TILES` tiles packed into a
 its first tiles, and the caller tests the rest. Orders are built on first
 use, per length and start, and kept for the store's lifetime (``n`` four-
 and eight-byte entries for a bucket of ``n`` words). The C probe builds the
-same orders itself (``_speedups.c``, a radix sort).
+same orders itself (``native/rotation.c``, a radix sort).
 
 >>> import lexigraph
 >>> store = lexigraph.open().store

@@ -230,7 +230,8 @@ class WordGraph:
         Well formed: record 0 is null; every other record has a tile of the
         alphabet and its reserved bits zero; lists end (the last record
         ends one); tiles rise strictly along each list; the root and every
-        target are 0 or the first arc of a list. A graph that passes is
+        target lie inside the graph (a target may start a list or point into
+        one: lists share their suffixes). A graph that passes is
         walked alike by every reader (C or Python, stepping or listing),
         which the jobs (move generation) rely on. Paths may still be longer
         than any word; readers bound their depth themselves.
@@ -255,14 +256,8 @@ class WordGraph:
             # Tiles rise within a list: each record but a list's first has a greater tile than the one before.
             if (np.diff(tiles)[~last[:-1]] <= 0).any():
                 raise bad
-            starts = np.zeros(self.size + 1, bool)
-            starts[1] = True
-            starts[2:][last] = True  # the record after a list's last starts the next list
-            starts[self.size] = False
-            if (targets >= np.uint64(self.size)).any() or not starts[targets[targets != 0].astype(np.int64)].all():
+            if (targets >= np.uint64(self.size)).any():
                 raise bad
-        if self.root and not (self.root < self.size and (self.root == 1 or bool(records[self.root - 1] & np.uint64(LAST_BIT)))):
-            raise bad
         self._structure_checked = True
 
     def tile_masks(self) -> bytes:

@@ -2,7 +2,7 @@
  * The word graph's arc record in C: the twin of lexigraph/engine/wordgraph.py,
  * which documents the layout (docs/format.md, "graph"). Every C file that
  * reads arcs includes this header; tests hold its constants to Python's
- * (lexigraph._speedups.ARC_LAYOUT).
+ * (lexigraph._native.ARC_LAYOUT).
  *
  * A record is 64 bits, little-endian: bits 0-7 tile code, bit 8 accepts
  * (the path through this arc is a word), bit 9 is_last (the arc ends its

@@ -1,4 +1,4 @@
-/* _fill: the hot loop of crossword autofill.
+/* fill.c: the hot loop of crossword autofill: filter_rows and the Propagator type.
  *
  * filter_rows(rows, width, idx, masks, check) -> (kept, used)
  *
@@ -12,10 +12,18 @@
  *
  * One pass over the candidates; the pure-Python twin is lexigraph.crossword.autofill._filter_py,
  * which the tests hold to the same answers.
+ *
+ * Why C: a fill spends its time filtering candidate rows and propagating what that leaves
+ * (docs/performance.md, autofill); moving the pass, then the loop around it, here cut that time
+ * most. Masks are uint64 (bit = tile code), so this path takes alphabets of at most
+ * LX_FILL_MAX_TILE_CODES tiles and slots of at most LX_MAX_FILL_SLOT cells (limits.h).
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "module.h"
+
 #include <stdint.h>
+#include <string.h>
+
+#include "limits.h"
 
 static int get(PyObject *obj, Py_buffer *view, int writable, const char *what) {
     if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0)) < 0) {
@@ -48,7 +56,7 @@ keep_fitting(const unsigned char *r, Py_ssize_t count, Py_ssize_t width, const i
         Py_ssize_t j = 0;
         for (; j < n_check; j++) {
             unsigned c = w[pos[j]];
-            if (c > 63 || !((m[pos[j]] >> c) & 1u)) break;
+            if (c > LX_FILL_MAX_TILE_CODES || !((m[pos[j]] >> c) & 1u)) break;
         }
         if (j < n_check) continue;
         out[kept++] = row;
@@ -67,12 +75,12 @@ static PyObject *filter_rows(PyObject *self, PyObject *args) {
     PyObject *o_rows, *o_idx, *o_masks, *o_check;
     Py_ssize_t width;
     if (!PyArg_ParseTuple(args, "OnOOO", &o_rows, &width, &o_idx, &o_masks, &o_check)) return NULL;
-    if (width < 1 || width > 255) {
+    if (width < 1 || width > LX_MAX_FILL_SLOT) {
         PyErr_SetString(PyExc_ValueError, "width must be from 1 to 255");
         return NULL;
     }
-    uint64_t m[255], seen[255];
-    unsigned char pos[255];
+    uint64_t m[LX_MAX_FILL_SLOT], seen[LX_MAX_FILL_SLOT];
+    unsigned char pos[LX_MAX_FILL_SLOT];
     PyObject *fast = PySequence_Fast(o_masks, "masks must be a sequence of integers");
     if (fast == NULL) return NULL;
     if (PySequence_Fast_GET_SIZE(fast) != width) {
@@ -271,7 +279,7 @@ static int prop_init(Propagator *self, PyObject *args, PyObject *kwds) {
             if (as_index(PyList_GET_ITEM(g, j), S, "slot", &self->group[gtotal++]) < 0) return -1;
         if (PyObject_GetBuffer(PyList_GET_ITEM(rows, s), &self->rows[s], PyBUF_C_CONTIGUOUS) < 0) return -1;
         Py_ssize_t w = PyList_GET_SIZE(cl);
-        if (w < 1 || w > 255 || self->rows[s].len % w) {
+        if (w < 1 || w > LX_MAX_FILL_SLOT || self->rows[s].len % w) {
             PyErr_SetString(PyExc_ValueError, "Propagator: a slot's rows do not match its cells");
             return -1;
         }
@@ -289,7 +297,8 @@ static int prop_init(Propagator *self, PyObject *args, PyObject *kwds) {
                 return -1;
             }
             if (as_index(PyTuple_GET_ITEM(pair, 0), S, "slot", &self->refs[2 * rtotal]) < 0) return -1;
-            if (as_index(PyTuple_GET_ITEM(pair, 1), 255, "position", &self->refs[2 * rtotal + 1]) < 0) return -1;
+            if (as_index(PyTuple_GET_ITEM(pair, 1), LX_MAX_FILL_SLOT, "position", &self->refs[2 * rtotal + 1]) < 0)
+                return -1;
             rtotal++;
         }
     }
@@ -453,8 +462,8 @@ static PyObject *prop_propagate(Propagator *self, PyObject *args) {
         self->queued[si] = 0;
         int width = self->width[si];
         const int32_t *cells = self->cells + self->cell_off[si];
-        uint64_t m[255], seen[255];
-        unsigned char posn[255];
+        uint64_t m[LX_MAX_FILL_SLOT], seen[LX_MAX_FILL_SLOT];
+        unsigned char posn[LX_MAX_FILL_SLOT];
         Py_ssize_t n_check = 0;
         for (int j = 0; j < width; j++) {
             m[j] = D[cells[j]];
@@ -505,7 +514,7 @@ static PyGetSetDef prop_getset[] = {{"filters", (getter)prop_filters, NULL, "fil
 
 static PyTypeObject PropagatorType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "lexigraph._fill.Propagator",
+    .tp_name = LX_MODULE_NAME ".Propagator",
     .tp_basicsize = sizeof(Propagator),
     .tp_dealloc = (destructor)prop_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -516,23 +525,13 @@ static PyTypeObject PropagatorType = {
     .tp_new = PyType_GenericNew,
 };
 
-static PyMethodDef methods[] = {
+static PyMethodDef fill_methods[] = {
     {"filter_rows", filter_rows, METH_VARARGS,
      "filter_rows(rows, width, idx, masks, check) -> (kept, used): the candidate rows whose tile in each "
      "position of check its mask allows (bytes of int32, None when all pass), and the tiles they use per position."},
     {NULL, NULL, 0, NULL}};
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_fill", "The hot loop of crossword autofill.", -1, methods};
-
-PyMODINIT_FUNC PyInit__fill(void) {
-    if (PyType_Ready(&PropagatorType) < 0) return NULL;
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL) return NULL;
-    Py_INCREF(&PropagatorType);
-    if (PyModule_AddObject(m, "Propagator", (PyObject *)&PropagatorType) < 0) {
-        Py_DECREF(&PropagatorType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
+int lx_add_fill(PyObject *module) {
+    if (lx_add_type(module, &PropagatorType, "Propagator") < 0) return -1;
+    return PyModule_AddFunctions(module, fill_methods);
 }

@@ -1,29 +1,31 @@
-/* Move generation in C: the hot loop of lexigraph.scrabble.movegen (Appel and Jacobson, 1988).
+/* movegen.c: generate_moves, the hot loop of lexigraph.scrabble.movegen (Appel and Jacobson, 1988).
  *
- * generate(graph, kids, root, n, cells, blanks, letter_mult, word_mult, points, rack, start, rack_size, bingo)
- *   -> (bytes, count)
+ * generate_moves(graph, kids, root, n, cells, blanks, letter_mult, word_mult, points, rack, start, rack_size,
+ *                bingo) -> (bytes, count)
  * (`kids`: per arc index, a little-endian uint64 with bit t set for each tile of the arc list starting
  * there, see movegen._kids; it lets a dead end stop before scanning its arcs)
  * reads the word graph's 64-bit arc records through arc.h and returns every play as a fixed
- * record of REC_SIZE bytes: int32 score (little-endian), row, col, across (1/0), length of the
+ * record of LX_MOVE_RECORD_SIZE bytes: int32 score (little-endian), row, col, across (1/0), length of the
  * main word, then one byte per square of the main word: 0 for a tile already on the board, else
- * the tile code, | 0x80 for a blank. One-tile plays come once (from the across pass when they
+ * the tile code, | LX_BLANK_FLAG for a blank. One-tile plays come once (from the across pass when they
  * form an across word). The pure-Python twin is movegen.generate_raw; tests hold both to the
  * same answers and to a brute-force oracle.
+ *
+ * Why C: every play costs graph steps and score arithmetic per square, a Python frame each in the
+ * twin; here the board, the cross-checks and the rack live in one struct, and the generation runs
+ * without the GIL.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "module.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "arc.h"
+#include "limits.h"
 
-#define MAXN 26
-#define MAXSQ (MAXN * MAXN)
-#define MAXT 64
-#define REC_SIZE 40
-#define BLANK_FLAG 0x80
+/* Squares of the largest board: the per-square arrays of Gen are this long. */
+#define MAX_SQUARES (LX_MAX_BOARD_SIZE * LX_MAX_BOARD_SIZE)
 
 typedef struct {
     int o, row, a, limit;
@@ -35,24 +37,24 @@ typedef struct {
     uint32_t root;
     int n, rack_size, bingo, err;
     /* per orientation (0 down, 1 across): lines are the rows of these arrays */
-    uint8_t C[2][MAXSQ];
-    int P[2][MAXSQ];
-    uint8_t LM[2][MAXSQ], WM[2][MAXSQ];
-    uint64_t mask[2][MAXSQ];
-    int csum[2][MAXSQ];
-    uint8_t hasx[2][MAXSQ], anchor[2][MAXSQ];
-    int points[MAXT];
-    int rack[MAXT];
-    uint8_t word[MAXN + 8];
+    uint8_t C[2][MAX_SQUARES];
+    int P[2][MAX_SQUARES];
+    uint8_t LM[2][MAX_SQUARES], WM[2][MAX_SQUARES];
+    uint64_t mask[2][MAX_SQUARES];
+    int csum[2][MAX_SQUARES];
+    uint8_t hasx[2][MAX_SQUARES], anchor[2][MAX_SQUARES];
+    int points[LX_MAX_MOVE_TILE_CODES];
+    int rack[LX_MAX_MOVE_TILE_CODES];
+    uint8_t word[LX_MAX_BOARD_SIZE + 8];
     int wlen;
     int o, row, a, start_c; /* the line and anchor being extended */
     int left;               /* tiles left on the rack */
     int n_codes;
     /* the left part being built, shared by every anchor that takes one from the rack */
-    uint8_t lp_code[MAXN];
-    int lp_pts[MAXN];
+    uint8_t lp_code[LX_MAX_BOARD_SIZE];
+    int lp_pts[LX_MAX_BOARD_SIZE];
     int lp_len;
-    Anchor anchors[2 * MAXSQ];
+    Anchor anchors[2 * MAX_SQUARES];
     int n_anchors, max_limit;
     const unsigned char *kids; /* per arc index: the tiles of the list starting there (uint64 LE) */
     uint64_t avail;            /* tiles with a count on the rack (bit t) */
@@ -107,7 +109,7 @@ static inline int step(Gen *G, uint32_t node, unsigned tile, uint64_t *rec) {
 static int record(Gen *G, int o, int row, int start_c, int score) {
     if (G->count == G->cap) {
         size_t cap = G->cap ? G->cap * 2 : 1024;
-        char *p = realloc(G->out, cap * REC_SIZE);
+        char *p = realloc(G->out, cap * LX_MOVE_RECORD_SIZE);
         if (!p) {
             G->err = 2;
             return -1;
@@ -115,8 +117,8 @@ static int record(Gen *G, int o, int row, int start_c, int score) {
         G->out = p;
         G->cap = cap;
     }
-    unsigned char *rec = (unsigned char *)G->out + G->count * REC_SIZE;
-    memset(rec, 0, REC_SIZE);
+    unsigned char *rec = (unsigned char *)G->out + G->count * LX_MOVE_RECORD_SIZE;
+    memset(rec, 0, LX_MOVE_RECORD_SIZE);
     uint32_t s = (uint32_t)score;
     rec[0] = s & 0xFF;
     rec[1] = (s >> 8) & 0xFF;
@@ -186,7 +188,7 @@ static void extend(Gen *G, uint32_t node, int c, int acc, int placed, int msum, 
                 }
                 if (G->rack[0]) {
                     take(G, 0);
-                    G->word[wl] = (uint8_t)(t | BLANK_FLAG);
+                    G->word[wl] = (uint8_t)(t | LX_BLANK_FLAG);
                     G->wlen = wl + 1;
                     extend(G, tgt, c + 1, tacc, placed + 1, msum, wmul * wmv, xtot + (hx ? cs * wmv : 0), i);
                     put(G, 0);
@@ -239,12 +241,12 @@ static void left_parts(Gen *G, uint32_t node, int depth) {
         }
         uint64_t r = lx_arc_at(G->g, i);
         unsigned t = LX_TILE(r);
-        if (t < MAXT && t > 0) {
+        if (t < LX_MAX_MOVE_TILE_CODES && t > 0) {
             for (int blank = 0; blank < 2; blank++) {
                 int slot = blank ? 0 : (int)t;
                 if (!G->rack[slot]) continue;
                 take(G, slot);
-                G->lp_code[depth] = (uint8_t)(blank ? (t | BLANK_FLAG) : t);
+                G->lp_code[depth] = (uint8_t)(blank ? (t | LX_BLANK_FLAG) : t);
                 G->lp_pts[depth] = blank ? 0 : G->points[t];
                 left_parts(G, (uint32_t)LX_TARGET(r), depth + 1);
                 put(G, slot);
@@ -297,7 +299,7 @@ static void prepare(Gen *G, int o, uint64_t all_mask, uint64_t wanted, int board
                 uint64_t rec = lx_arc_at(G->g, j);
                 unsigned t = LX_TILE(rec);
                 int good;
-                if (t >= MAXT || !((wanted >> t) & 1u)) {
+                if (t >= LX_MAX_MOVE_TILE_CODES || !((wanted >> t) & 1u)) {
                     good = 0; /* a tile the rack cannot play here: no need to know */
                 } else if (dn == r) {
                     good = (int)LX_ACCEPTS(rec);
@@ -314,7 +316,7 @@ static void prepare(Gen *G, int o, uint64_t all_mask, uint64_t wanted, int board
                         nd = (uint32_t)LX_TARGET(r2);
                     }
                 }
-                if (good && t < MAXT) m |= (uint64_t)1 << t;
+                if (good && t < LX_MAX_MOVE_TILE_CODES) m |= (uint64_t)1 << t;
                 if (LX_IS_LAST(rec)) break;
             }
         }
@@ -374,7 +376,7 @@ static void collect(Gen *G, int o, int total_rack) {
     }
 }
 
-static PyObject *py_generate(PyObject *self, PyObject *args) {
+static PyObject *generate_moves(PyObject *self, PyObject *args) {
     Py_buffer graph, kids;
     unsigned int root;
     int n, start, rack_size, bingo;
@@ -404,9 +406,10 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
     G->cap = 0;
     memset(G->rack, 0, sizeof G->rack);
     memset(G->points, 0, sizeof G->points);
-    if (n < 1 || n > MAXN || lc != (Py_ssize_t)n * n || lb != lc || llm != lc || lwm != lc || lp < 2 || lp > MAXT ||
-        lr != lp || start < 0 || start >= n * n || graph.len % 8 || kids.len != graph.len) {
-        PyErr_SetString(PyExc_ValueError, "_movegen.generate: inconsistent arguments");
+    if (n < 1 || n > LX_MAX_BOARD_SIZE || lc != (Py_ssize_t)n * n || lb != lc || llm != lc || lwm != lc || lp < 2 ||
+        lp > LX_MAX_MOVE_TILE_CODES || lr != lp || start < 0 || start >= n * n || graph.len % 8 ||
+        kids.len != graph.len) {
+        PyErr_SetString(PyExc_ValueError, "generate_moves: inconsistent arguments");
         goto done;
     }
     G->g = (const unsigned char *)graph.buf;
@@ -430,7 +433,7 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
     int board_empty = 1;
     for (int i = 0; i < n * n; i++) {
         if ((unsigned char)cells[i] >= lp) {
-            PyErr_SetString(PyExc_ValueError, "_movegen.generate: a board tile is outside the alphabet");
+            PyErr_SetString(PyExc_ValueError, "generate_moves: a board tile is outside the alphabet");
             goto done;
         }
         if (cells[i]) board_empty = 0;
@@ -464,7 +467,8 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    result = Py_BuildValue("(y#n)", G->out ? G->out : "", (Py_ssize_t)(G->count * REC_SIZE), (Py_ssize_t)G->count);
+    result = Py_BuildValue("(y#n)", G->out ? G->out : "", (Py_ssize_t)(G->count * LX_MOVE_RECORD_SIZE),
+                           (Py_ssize_t)G->count);
 done:
     free(G->out);
     free(G);
@@ -473,11 +477,10 @@ done:
     return result;
 }
 
-static PyMethodDef methods[] = {
-    {"generate", py_generate, METH_VARARGS, "Every play on a board for a rack, as fixed records (see the module)."},
+static PyMethodDef movegen_methods[] = {
+    {"generate_moves", generate_moves, METH_VARARGS,
+     "generate_moves(graph, kids, root, n, cells, blanks, letter_mult, word_mult, points, rack, start, rack_size, "
+     "bingo) -> (records, count)\n\nEvery play on a board for a rack, as fixed records (see movegen.py)."},
     {NULL, NULL, 0, NULL}};
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_movegen", "Move generation hot loop (see movegen.py).",
-                                    -1, methods};
-
-PyMODINIT_FUNC PyInit__movegen(void) { return PyModule_Create(&module); }
+int lx_add_movegen(PyObject *module) { return PyModule_AddFunctions(module, movegen_methods); }

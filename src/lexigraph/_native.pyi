@@ -1,0 +1,164 @@
+"""Types of ``lexigraph._native``, lexigraph's one C extension module (sources: ``native/``, ``module.c``).
+
+Every path here has a pure-Python twin, and lexigraph loads the module only
+through :func:`lexigraph.buildinfo.c_module`, which honours
+``LEXIGRAPH_PURE_PYTHON``. Functions take positional arguments only. A walk
+answers ``-1`` when the word graph points outside itself (a forged file);
+``None`` means "not decided here: the Python path answers".
+"""
+
+from collections.abc import Callable, Iterable
+from typing import Any, Final, Literal, TypedDict, final, overload
+
+from _typeshed import ReadableBuffer, WriteableBuffer
+
+#: One length bucket as the probe reads it: (length, slots offset, slot count, slot width,
+#: home slots, rows offset, row count, first id, alphagram order offset, its width).
+_TableEntry = tuple[int, int, int, int, int, int, int, int, int, int]
+
+#: ``cross_words``: the tiles both patterns allow where they cross (ascending), each pattern's
+#: words that put one there, and per tile how many words of each do.
+_CrossAnswer = tuple[bytes, list[str], list[str], list[int], list[int]]
+
+class _Limits(TypedDict):
+    MAX_WORD_LENGTH: int
+    MAX_ALPHABET_TILES: int
+    MAX_MULTI_LETTER_TILES: int
+    MAX_MULTI_LETTER_KEY: int
+    MAX_RACK_BLANKS: int
+    MAX_ARCS: int
+    ROTATION_KEY_TILES: int
+    MAX_BOARD_SIZE: int
+    MAX_MOVE_TILE_CODES: int
+    MOVE_RECORD_SIZE: int
+    BLANK_FLAG: int
+    MAX_FILL_SLOT: int
+    FILL_MAX_TILE_CODES: int
+
+#: The arc record's layout (``native/arc.h``): tile mask, accepts bit, last bit, target shift, record size.
+ARC_LAYOUT: Final[tuple[int, int, int, int, int]]
+
+#: The limits the C code shares with the Python code (``native/limits.h``), by name.
+LIMITS: Final[_Limits]
+
+class Probe:
+    """Exact lookups, walks and one-call answers over a mapped lexicon (``lexigraph.engine.probe.CProbe``)."""
+
+    def attach(
+        self,
+        buffer: ReadableBuffer,
+        char_table: ReadableBuffer,
+        tables: list[_TableEntry],
+        encodes: bool,
+        prepare: ReadableBuffer = ...,
+        multi: list[tuple[bytes, int]] = ...,
+        /,
+    ) -> None: ...
+    def release(self) -> None: ...
+    def attach_graph(self, offset: int, n_arcs: int, root: int, n_tiles: int, /) -> None: ...
+    def id_of_codes(self, codes: bytes, /) -> int: ...
+    def id_of_word(self, word: str, /) -> int: ...
+    def check_words(self, words: Iterable[object], out: WriteableBuffer, /) -> int: ...
+    def walk_rack(
+        self,
+        graph: ReadableBuffer,
+        root: int,
+        n_tiles: int,
+        rack: ReadableBuffer,
+        through: ReadableBuffer,
+        blanks: int,
+        min_len: int,
+        max_len: int,
+        mode: int,
+        want_ids: bool = True,
+        /,
+    ) -> bytes | Literal[-1]: ...
+    def walk_pattern(
+        self,
+        graph: ReadableBuffer,
+        root: int,
+        n_tiles: int,
+        masks: ReadableBuffer,
+        min_len: int,
+        max_len: int,
+        want_ids: bool,
+        limit: int,
+        /,
+    ) -> bytes | Literal[-1]: ...
+    def exact_anagram_ids(self, codes: ReadableBuffer, blanks: int, n_tiles: int, /) -> bytes | None: ...
+    def exact_anagram_words(self, rack: str, /) -> list[str] | None: ...
+    def rack_words(self, rack: str, min_len: int, mode: int, /) -> list[str] | None: ...
+    def prefix_words(self, prefix: str, min_len: int, max_len: int, /) -> list[str] | None: ...
+    def pattern_words(self, pattern: str, /) -> list[str] | None: ...
+    def cross_words(self, pattern_a: str, pos_a: int, pattern_b: str, pos_b: int, /) -> _CrossAnswer | None: ...
+
+class Facade:
+    """Base of ``lexigraph.Lexicon``: ``in`` and ``check()`` through the lexicon's probe."""
+
+    def __contains__(self, word: object, /) -> bool: ...
+    def check(self, word: str, /) -> bool: ...
+    def _set_probe(self, probe: object, /) -> None: ...
+
+@final
+class Propagator:
+    """Arc consistency over a crossword grid's slots (``lexigraph.crossword.autofill``)."""
+
+    def __init__(
+        self,
+        rows: list[ReadableBuffer],
+        slot_cells: list[list[int]],
+        cell_slots: list[list[tuple[int, int]]],
+        complete: bytes,
+        groups: list[list[int]],
+        allow_repeats: bool,
+        wrap: Callable[[bytes], Any],
+        clock: Callable[[], float],
+        /,
+    ) -> None: ...
+    def propagate(
+        self,
+        cand: list[Any],
+        dom: WriteableBuffer,
+        queue: dict[int, Iterable[int] | None],
+        singles: Iterable[int],
+        deadline: float | None,
+        /,
+    ) -> int: ...
+    @property
+    def filters(self) -> int: ...
+
+@overload
+def walk_codes(arcs: ReadableBuffer, root: int, key: ReadableBuffer, /) -> tuple[int, bool] | None | Literal[-1]: ...
+@overload
+def walk_codes(
+    arcs: ReadableBuffer, root: int, key: ReadableBuffer, list_limit: int, /
+) -> tuple[int, bool] | tuple[int, bool, bytes] | None | Literal[-1]: ...
+def home_slot(codes: ReadableBuffer, home: int, /) -> int: ...
+def build_graph(
+    flat: ReadableBuffer, starts: ReadableBuffer, lens: ReadableBuffer, max_arcs: int, /
+) -> tuple[bytes, int] | tuple[None, int] | None: ...
+def hash_table(rows: ReadableBuffer, count: int, length: int, size: int, /) -> bytes: ...
+def alphagram_order(rows: ReadableBuffer, count: int, length: int, /) -> bytes: ...
+def bucket_rows(flat: ReadableBuffer, starts: ReadableBuffer, ids: ReadableBuffer, length: int, /) -> bytes: ...
+def scan_ascii(
+    data: ReadableBuffer, table: bytes | None, min_len: int, max_len: int, char_cap: int, /
+) -> tuple[bytes, bytes, bytes, int, int, int, int, bool] | None: ...
+def generate_moves(
+    graph: ReadableBuffer,
+    kids: ReadableBuffer,
+    root: int,
+    n: int,
+    cells: bytes,
+    blanks: bytes,
+    letter_mult: bytes,
+    word_mult: bytes,
+    points: bytes,
+    rack: bytes,
+    start: int,
+    rack_size: int,
+    bingo: int,
+    /,
+) -> tuple[bytes, int]: ...
+def filter_rows(
+    rows: ReadableBuffer, width: int, idx: ReadableBuffer, masks: Iterable[int], check: ReadableBuffer, /
+) -> tuple[bytes | None, tuple[int, ...]]: ...

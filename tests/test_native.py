@@ -1,0 +1,189 @@
+"""The C extension lexigraph._native against the Python it mirrors: its limits, arc layout, hash and stub.
+
+These read the module itself (not through ``c_module``), so they run with
+``LEXIGRAPH_PURE_PYTHON`` set too; without a compiled module they are skipped.
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+import re
+import string
+import zlib
+from pathlib import Path
+
+import pytest
+
+import lexigraph
+from lexigraph.alphabet import MAX_TILES, Alphabet
+from lexigraph.compiler.builder import compile_source
+from lexigraph.crossword import autofill
+from lexigraph.crossword.grid import Grid
+from lexigraph.engine import fileformat, rotation, store, walks, wordgraph
+from lexigraph.engine.store import little_endian_ints
+from lexigraph.scrabble import game, movegen
+
+native = pytest.importorskip("lexigraph._native", reason="the C extension lexigraph._native is not built")
+
+PACKAGE = Path(lexigraph.__file__).parent
+LIMITS = native.LIMITS
+
+
+# -- limits: each entry of LIMITS is the number its Python twin holds or acts on ------------------------
+
+
+def _multi_letter_alphabet(multi: int, key_length: int = 2) -> Alphabet:
+    """An alphabet of the 26 letters and ``multi`` multi-letter tiles, the last ``key_length`` letters long."""
+    pairs = [a + b for a in "bcd" for b in string.ascii_lowercase][: multi - 1] + ["q" * key_length]
+    return Alphabet(list(string.ascii_lowercase) + pairs, name="multi")
+
+
+def _fill_uses_c(n_tiles: int, monkeypatch: pytest.MonkeyPatch) -> bool:
+    """Whether the autofill takes its C path for an alphabet of ``n_tiles`` tiles."""
+    monkeypatch.setattr(autofill, "_fill", native)  # as when the module is built and not switched off
+    greek, latin1 = "αβγδεζηθικλμνξοπρστυφχψω", "àáâãäåæçèéêëìíîïðñòóôõöøùúûüýþÿ"
+    pool = string.ascii_lowercase + greek + latin1  # 81 one-letter tiles
+    lex = lexigraph.open(["ab", "ba"], alphabet=Alphabet(list(pool[:n_tiles]), name="wide"))
+    problem = autofill._Problem(lex, Grid.from_text(".."), min_priority=0, allow_repeats=True, region=None)
+    return problem.filter is autofill._filter_c
+
+
+def test_every_limit_equals_its_python_twin(monkeypatch: pytest.MonkeyPatch) -> None:
+    constants = {
+        "MAX_WORD_LENGTH": store.MAX_LENGTH,
+        "MAX_ALPHABET_TILES": MAX_TILES,
+        "MAX_RACK_BLANKS": walks.MAX_RACK_BLANKS,
+        "MAX_ARCS": wordgraph.MAX_ARCS,
+        "ROTATION_KEY_TILES": rotation.KEY_TILES,
+        "MAX_BOARD_SIZE": game.MAX_SIZE,
+        "MOVE_RECORD_SIZE": movegen.REC_SIZE,
+        "BLANK_FLAG": movegen.BLANK_FLAG,
+        "MAX_FILL_SLOT": autofill.MAX_SLOT,
+    }
+    for name, value in constants.items():
+        assert LIMITS[name] == value, name
+    # Limits the Python side writes as a condition rather than a named constant: held by what it does.
+    monkeypatch.setattr(movegen, "_c", native)
+    n = LIMITS["MAX_MOVE_TILE_CODES"]  # tile codes with the blank's 0: alphabets of n - 1 tiles
+    assert movegen._use_c(False, n - 1, [0]) and not movegen._use_c(False, n, [0])
+    n = LIMITS["FILL_MAX_TILE_CODES"]
+    assert _fill_uses_c(n, monkeypatch) and not _fill_uses_c(n + 1, monkeypatch)
+    n = LIMITS["MAX_MULTI_LETTER_TILES"]
+    assert _multi_letter_alphabet(n).latin1_program is not None
+    assert _multi_letter_alphabet(n + 1).latin1_program is None
+    n = LIMITS["MAX_MULTI_LETTER_KEY"]
+    assert _multi_letter_alphabet(1, n).latin1_program is not None
+    assert _multi_letter_alphabet(1, n + 1).latin1_program is None
+    checked = set(constants) | {"MAX_MOVE_TILE_CODES", "FILL_MAX_TILE_CODES", "MAX_MULTI_LETTER_TILES",
+                                "MAX_MULTI_LETTER_KEY"}
+    assert checked == set(LIMITS)  # a new limit needs its twin named here
+
+
+def test_limits_h_defines_exactly_the_exported_limits() -> None:
+    header = (PACKAGE / "native" / "limits.h").read_text()
+    defined = set(re.findall(r"^#define LX_(\w+) ", header, re.M)) - {"LIMITS"}
+    assert defined == set(LIMITS)
+    listed = set(re.findall(r"X\((\w+)\)", header))
+    assert listed == set(LIMITS)
+
+
+def test_the_c_paths_refuse_what_their_limits_exclude() -> None:
+    width = LIMITS["MAX_FILL_SLOT"]
+    with pytest.raises(ValueError):
+        native.filter_rows(bytes(width + 1), width + 1, b"", [0] * (width + 1), b"")
+    assert native.filter_rows(bytes(width), width, b"", [0] * width, b"")[0] is None
+    longest = LIMITS["MAX_WORD_LENGTH"]
+    with pytest.raises(ValueError):
+        native.scan_ascii(b"cat\n", None, 1, longest + 1, 8 * longest)
+    assert native.scan_ascii(b"cat\n", None, 1, longest, 8 * longest) is not None
+
+
+# -- the arc layout ------------------------------------------------------------------------------------
+
+
+def test_arc_layout_is_the_python_one() -> None:
+    assert native.ARC_LAYOUT == (
+        wordgraph.TILE_MASK, wordgraph.ACCEPTS_BIT, wordgraph.LAST_BIT, wordgraph.TARGET_SHIFT, wordgraph.RECORD_SIZE
+    )
+
+
+# -- the hash: one formula for the probe and the builder -------------------------------------------------
+
+
+def test_home_slot_is_zlibs_crc32_scaled() -> None:
+    rng = random.Random(20240611)
+    homes = [0, 1, 2, 3, 1000, (1 << 31) + 7, (1 << 32) - 1]
+    for length in range(0, 41):  # every tail the four-bytes-a-step loop leaves
+        for _ in range(6):
+            codes = bytes(rng.randrange(256) for _ in range(length))
+            for home in homes + [rng.randrange(1, 1 << 32)]:
+                assert native.home_slot(codes, home) == (zlib.crc32(codes) * home) >> 32
+    assert native.home_slot(bytearray(b"abc"), 7) == native.home_slot(memoryview(b"abc"), 7)
+    with pytest.raises(ValueError):
+        native.home_slot(b"abc", 1 << 32)
+    with pytest.raises(ValueError):
+        native.home_slot(b"abc", -1)
+
+
+@pytest.mark.parametrize("builder", ["C", "NumPy"])
+def test_built_tables_place_every_word_from_its_home_slot(builder: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The builder asks c_module at every build: the C builder runs even when the session is pure Python.
+    if builder == "NumPy":
+        monkeypatch.setenv("LEXIGRAPH_PURE_PYTHON", "1")
+    else:
+        monkeypatch.delenv("LEXIGRAPH_PURE_PYTHON", raising=False)
+    rng = random.Random(7)
+    words = sorted({"".join(rng.choice("abcdefgh") for _ in range(rng.randrange(2, 12))) for _ in range(3000)})
+    data, _ = compile_source(words)
+    lex = lexigraph.Lexicon(fileformat.open_bytes(data))
+    buf = memoryview(lex.store.buffer)
+    for bucket in lex.store.buckets:
+        t = bucket.hash
+        slots = little_endian_ints(buf[t.offset : t.offset + t.slots * t.width], "H" if t.width == 2 else "I")
+        rows = bytes(buf[bucket.offset : bucket.offset + bucket.count * bucket.length])
+        where = {int(v) - 1: s for s, v in enumerate(slots) if v}
+        assert sorted(where) == list(range(bucket.count))
+        for row, slot in where.items():
+            key = rows[row * bucket.length : (row + 1) * bucket.length]
+            home = native.home_slot(key, t.home)
+            assert home <= slot and all(slots[s] for s in range(home, slot))  # probed forward from home
+            assert lex.probe.id_of_codes(key) == bucket.first + row
+    buf.release()
+    lex.close()
+
+
+# -- the stub: exactly the names the module exports ------------------------------------------------------
+
+
+def _stub() -> ast.Module:
+    return ast.parse((PACKAGE / "_native.pyi").read_text())
+
+
+def _defined(body: list[ast.stmt]) -> set[str]:
+    names: set[str] = set()
+    for node in body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+        elif isinstance(node, ast.Assign):
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return names
+
+
+def test_the_stub_lists_exactly_what_the_module_exports() -> None:
+    stub = _stub()
+    public = {name for name in dir(native) if not name.startswith("_")}
+    assert {name for name in _defined(stub.body) if not name.startswith("_")} == public
+    classes = {node.name: node for node in stub.body if isinstance(node, ast.ClassDef)}
+    for name in ("Probe", "Facade", "Propagator"):
+        own = {m for m in vars(getattr(native, name)) if not (m.startswith("__") and m.endswith("__"))}
+        typed = {m for m in _defined(classes[name].body) if not (m.startswith("__") and m.endswith("__"))}
+        assert typed == own, name
+
+
+def test_the_types_are_named_in_the_module() -> None:
+    for name in ("Probe", "Facade", "Propagator"):
+        assert getattr(native, name).__module__ == "lexigraph._native"
+        assert getattr(native, name).__qualname__ == name
