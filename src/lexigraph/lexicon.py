@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from .alphabet import Alphabet
     from .query.anagram import AnagramWithBlanks
-    from .query.patterns import Crossing
+    from .query.crossings import Crossing
     from .query.diff import Diff
     from .study.hooks import Hooks
     from .study.probability import WordProbability
@@ -36,7 +36,7 @@ else:  # the same names for run-time type hints, loaded on first use (start-up s
     np = Lazy("numpy")
     Alphabet = Lazy("lexigraph.alphabet", "Alphabet")
     AnagramWithBlanks = Lazy("lexigraph.query.anagram", "AnagramWithBlanks")
-    Crossing = Lazy("lexigraph.query.patterns", "Crossing")
+    Crossing = Lazy("lexigraph.query.crossings", "Crossing")
     Diff = Lazy("lexigraph.query.diff", "Diff")
     Hooks = Lazy("lexigraph.study.hooks", "Hooks")
     WordProbability = Lazy("lexigraph.study.probability", "WordProbability")
@@ -437,7 +437,7 @@ class Lexicon(_Base):
             if fast is not None:
                 return fast
         self._check_open()
-        from .query.patterns import match
+        from .query.matching import match
 
         return match(self.store, self.engine, pattern, min_priority=min_priority, offset=offset, limit=limit)
 
@@ -445,7 +445,7 @@ class Lexicon(_Base):
                   limit: int | None = None) -> "np.ndarray":
         """The word ids :meth:`match` would return, in the same order."""
         self._check_open()
-        from .query.patterns import match_ids
+        from .query.matching import match_ids
 
         return match_ids(self.store, self.engine, pattern, min_priority=min_priority, offset=offset, limit=limit)
 
@@ -457,7 +457,7 @@ class Lexicon(_Base):
         8636
         """
         self._check_open()
-        from .query.patterns import count
+        from .query.matching import count
 
         return count(self.store, self.engine, pattern, min_priority=min_priority)
 
@@ -474,14 +474,14 @@ class Lexicon(_Base):
             # Plain patterns in one C call once the graph is checked (alphabetical is the result order here).
             fast = self.engine.quick_cross(pattern_a, pos_a, pattern_b, pos_b)
             if fast is not None:
-                from .query.patterns import Crossing
+                from .query.crossings import Crossing
 
                 codes, words_a, words_b, counts_a, counts_b = fast
                 labels = self.alphabet.labels
                 tiles = [labels[c - 1] for c in codes]
                 return Crossing(tiles, words_a, words_b, dict(zip(tiles, zip(counts_a, counts_b))))
         self._check_open()
-        from .query.patterns import cross
+        from .query.crossings import cross
 
         return cross(self.store, self.engine, pattern_a, pos_a, pattern_b, pos_b, min_priority=min_priority)
 

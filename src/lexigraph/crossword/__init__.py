@@ -1,0 +1,1 @@
+"""Crosswords: grids (text, ipuz, ``.puz``), autofill and slot suggestions (``docs/autofill.md``)."""

@@ -1,0 +1,1 @@
+"""Queries over an open lexicon's engines: patterns, crossings, anagrams, listings, batches, diffs."""

@@ -1,0 +1,1 @@
+"""What every stage shares: safe file writing, settings presets, names loaded on first use."""
