@@ -110,6 +110,7 @@ def _run_info(ctx: Context, params: Mapping[str, Any]) -> Document:
         "score_max": info.get("score_max"),
         "score_scale": info.get("score_scale"),
         "extensions": extensions(),
+        "engine": lex.engine.kind,
     }
     if isinstance(info.get("build"), dict):
         fields["build"] = info["build"]
@@ -130,6 +131,7 @@ def _text_info(doc: Document) -> Iterator[str]:
          if doc.get("has_priorities") else "no (every word 50)"),
         ("per length", " ".join(f"{r['length']}:{r['word_count']}" for r in doc["results"])),
         ("C extension", ", ".join(f"{k} {'in use' if v else 'not in use'}" for k, v in ext.items()) or "none built"),
+        ("engine", "C (lexigraph._native)" if doc.get("engine") == "c" else "Python (pure-Python twins)"),
     ]
     width = max(len(k) for k, _ in lines)
     for k, v in lines:
@@ -201,7 +203,7 @@ COMMANDS = [
     ),
     Command(
         name="info",
-        summary="Show a lexicon's metadata, and whether the C extension is in use.",
+        summary="Show a lexicon's metadata, and which engine (C or Python) answers its queries.",
         params=(
             Param("file", "lexicon file or word source (default: --lexicon or the built-in one)",
                   positional=True, metavar="FILE", completer="lexicon"),

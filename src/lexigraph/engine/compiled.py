@@ -260,7 +260,7 @@ class CompiledEngine:
         try:
             data, count = self._native.generate_moves(
                 graph.buffer, graph.tile_masks(), graph.root, request.size, request.board, request.blanks,
-                request.letter_multipliers, request.word_multipliers, bytes(request.points), bytes(request.rack),
+                request.letter_multipliers, request.word_multipliers, request.points, request.rack,
                 request.start_square, request.rack_size, request.bingo_bonus)
         except ValueError as e:
             raise FileFormatError(f"{self.store.name}: {e}") from None

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -39,15 +39,15 @@ RackMode = Literal["sub", "exact", "super"]
 CrossAnswer = tuple[bytes, list[str], list[str], list[int], list[int]]
 
 
-@dataclass(frozen=True)
-class MoveRequest:
+class MoveRequest(NamedTuple):
     """One move-generation problem, as the generators read it (``docs/games.md``).
 
     Squares are numbered ``row * size + column``. ``board`` holds a tile code
     per square (0 empty), ``blanks`` 1 where the board tile is a blank;
     ``letter_multipliers`` / ``word_multipliers`` the premium of each square;
-    ``points`` the points of each tile code (index 0: the blank);
-    ``rack`` how many of each tile code the rack holds (index 0: blanks).
+    ``points`` the points of each tile code (index 0: the blank), at most
+    255 each; ``rack`` how many of each tile code the rack holds (index 0:
+    blanks). A tuple (cheap to make: a request is made per call).
     """
 
     size: int
@@ -55,8 +55,8 @@ class MoveRequest:
     blanks: bytes
     letter_multipliers: bytes
     word_multipliers: bytes
-    points: tuple[int, ...]
-    rack: tuple[int, ...]
+    points: bytes
+    rack: bytes
     start_square: int
     rack_size: int
     bingo_bonus: int
@@ -71,10 +71,16 @@ def move_record_dtype() -> "np.dtype[Any]":
     >>> move_record_dtype().itemsize == MOVE_RECORD_SIZE
     True
     """
-    import numpy as np
+    global _MOVE_RECORD
+    if _MOVE_RECORD is None:
+        import numpy as np
 
-    return np.dtype([("score", "<i4"), ("row", "u1"), ("col", "u1"), ("across", "u1"), ("length", "u1"),
-                     ("squares", "u1", (MOVE_RECORD_SQUARES,))])
+        _MOVE_RECORD = np.dtype([("score", "<i4"), ("row", "u1"), ("col", "u1"), ("across", "u1"), ("length", "u1"),
+                                 ("squares", "u1", (MOVE_RECORD_SQUARES,))])
+    return _MOVE_RECORD
+
+
+_MOVE_RECORD: "np.dtype[Any] | None" = None
 
 
 class Propagator(Protocol):

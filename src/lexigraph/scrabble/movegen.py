@@ -97,7 +97,7 @@ class _GameTables:
         self.game = game
         self.letter_multipliers = bytes(game.letter_mult)
         self.word_multipliers = bytes(game.word_mult)
-        self.points = tuple(game.points_by_code())
+        self.points = bytes(game.points_by_code())  # each at most 255 (checked when the game is loaded)
         self.start_square = game.start[0] * game.size + game.start[1]
         self.n_codes = len(game.alphabet) + 1
 
@@ -118,15 +118,12 @@ def move_request(position: Position, rack_codes: list[int]) -> MoveRequest:
     """The engine's view of a position and a rack (tile codes, 0 a blank)."""
     game = position.game
     tables = _tables(game)
-    counts = [0] * tables.n_codes
+    counts = bytearray(tables.n_codes)
     for c in rack_codes:
         counts[c] += 1
-    return MoveRequest(
-        size=game.size, board=bytes(position.codes), blanks=bytes(1 if b else 0 for b in position.blanks),
-        letter_multipliers=tables.letter_multipliers, word_multipliers=tables.word_multipliers,
-        points=tables.points, rack=tuple(counts), start_square=tables.start_square, rack_size=game.rack_size,
-        bingo_bonus=game.bingo_bonus,
-    )
+    return MoveRequest(game.size, bytes(position.codes), bytes(position.blanks), tables.letter_multipliers,
+                       tables.word_multipliers, tables.points, bytes(counts), tables.start_square, game.rack_size,
+                       game.bingo_bonus)
 
 
 def _records(lex: "Engines", pos: Position, rack_codes: list[int]) -> "np.ndarray":
