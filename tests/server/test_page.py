@@ -23,7 +23,7 @@ from lexigraph.commands import all_commands  # noqa: E402
 from lexigraph.server import create_app  # noqa: E402
 from lexigraph.server.background import serve_in_thread  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("LEXIGRAPH_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 SHOTS = Path(os.environ.get("LEXIGRAPH_SCREENSHOTS", ROOT / "build" / "screenshots"))
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",

@@ -14,7 +14,7 @@ from lexigraph.commands.study import HOOKS, PROBABILITY, SEARCH
 from lexigraph.errors import QueryError
 from lexigraph.study.search import search_ids
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(cmd, **params):

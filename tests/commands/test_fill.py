@@ -124,7 +124,7 @@ def test_docs_examples_run():
     import doctest
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[1] / "docs" / "autofill.md"
+    path = Path(__file__).resolve().parents[2] / "docs" / "autofill.md"
     failed, attempted = doctest.testfile(str(path), module_relative=False, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert attempted > 10 and failed == 0
 
@@ -133,7 +133,7 @@ def test_documents_follow_the_schema(grid_file):
     jsonschema = pytest.importorskip("jsonschema")
     from pathlib import Path
 
-    schema = json.loads((Path(__file__).resolve().parents[1] / "docs" / "schema" / "fill.json").read_text())
+    schema = json.loads((Path(__file__).resolve().parents[2] / "docs" / "schema" / "fill.json").read_text())
     docs = [
         run(grid=str(grid_file)),
         run(grid=str(grid_file), suggest="1A", limit=3),
