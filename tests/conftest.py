@@ -1,4 +1,12 @@
-"""Shared fixtures: generated lexicons, and the real lists in ../shared/data when present."""
+"""Shared fixtures: generated lexicons, the real lists in ../shared/data when present, and the two engines.
+
+``engine_kind`` runs a test once per engine (``"c"``, ``"python"``); the C case
+skips, saying why, when the C engine is not available. ``open_lexicon`` opens
+a source (a path, words, or a lexicon file's bytes) on the engine of the case.
+A test that compares the C engine with its Python twin takes the ``"c"`` case
+only (``@pytest.mark.parametrize("engine_kind", ["c"], indirect=True)``) and
+opens the twin with ``open_python``.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +17,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 import lexigraph
+from lexigraph.engine import compiled
+from lexigraph.engine.fileformat import open_bytes
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("LEXIGRAPH_SHARED_DATA", ROOT.parent / "shared" / "data"))
@@ -94,3 +104,56 @@ def private_cache(tmp_path, monkeypatch):
     """A cache folder of the test's own, so compiled word lists never leak between tests."""
     monkeypatch.delenv("LEXIGRAPH_CACHE", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
+
+# -- the two engines ------------------------------------------------------------------------------
+
+ENGINE_KINDS = ["c", "python"]
+
+
+def open_on(kind: str, source: object = None, **options: object) -> lexigraph.Lexicon:
+    """``source`` (a path, words, or a lexicon file's bytes) opened on the engine ``kind``."""
+    pure = kind == "python"
+    if isinstance(source, (bytes, bytearray)):
+        lex = lexigraph.Lexicon(open_bytes(bytes(source)), pure_python=pure)
+    else:
+        lex = lexigraph.open(source, pure_python=pure, **options)
+    assert lex.engine.kind == kind, (lex.engine.kind, kind)
+    return lex
+
+
+@pytest.fixture(scope="session", params=ENGINE_KINDS)
+def engine_kind(request: pytest.FixtureRequest) -> str:
+    """``"c"`` or ``"python"``: the engine a test runs on (the C case skips when the engine is not available)."""
+    kind: str = request.param
+    if kind == "c" and not compiled.available():
+        reason = ("LEXIGRAPH_PURE_PYTHON is set" if lexigraph.buildinfo.pure_python()
+                  else "lexigraph._native is not built")
+        pytest.skip(f"the C engine is not available: {reason}")
+    return kind
+
+
+@pytest.fixture(scope="session")
+def open_lexicon(engine_kind: str):
+    """``open_lexicon(source=None, **options)``: a lexicon on the engine of the case (see :func:`open_on`)."""
+
+    def open_(source: object = None, **options: object) -> lexigraph.Lexicon:
+        return open_on(engine_kind, source, **options)
+
+    return open_
+
+
+@pytest.fixture(scope="session")
+def open_python():
+    """``open_python(source=None, **options)``: a lexicon on the Python engine, the twin a C case is held to."""
+
+    def open_(source: object = None, **options: object) -> lexigraph.Lexicon:
+        return open_on("python", source, **options)
+
+    return open_
+
+
+@pytest.fixture(scope="session")
+def enable_on(engine_kind: str) -> lexigraph.Lexicon:
+    """The built-in ENABLE on the engine of the case."""
+    return open_on(engine_kind)

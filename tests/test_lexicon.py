@@ -1,8 +1,10 @@
-"""The lexicon core against brute-force oracles: membership, listing, prefixes, priorities."""
+"""The lexicon facade (lexicon.py) against brute-force oracles, on both engines: membership, listing, prefixes,
+priorities, pickling, closing."""
 
 from __future__ import annotations
 
 import os
+import pickle
 import random
 import subprocess
 import sys
@@ -14,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import lexigraph
-from lexigraph import FileFormatError, LexiconError, SourceError, BuildError
+from lexigraph import BuildError, LexiconError
 
 # Few letters, so that words share prefixes and suffixes and the graph is exercised.
 small_words = st.lists(st.text(alphabet="abcde", min_size=1, max_size=7), min_size=1, max_size=120)
@@ -30,12 +32,12 @@ def kept(words, min_length=2):
 
 
 @given(small_words, st.lists(st.text(alphabet="abcdefx", max_size=8), max_size=40))
-def test_membership_listing_and_prefixes_match_a_set(words, probes):
+def test_membership_listing_and_prefixes_match_a_set(open_lexicon, words, probes):
     if not kept(words):
         with pytest.raises(BuildError):
-            lexigraph.load(words)
+            open_lexicon(words)
         return
-    lex = lexigraph.load(words)
+    lex = open_lexicon(words)
     truth = kept(words)
     assert len(lex) == len(truth)
     assert list(lex) == sorted(truth)
@@ -53,9 +55,9 @@ def test_membership_listing_and_prefixes_match_a_set(words, probes):
 
 
 @given(st.lists(st.tuples(st.text(alphabet="abc", min_size=2, max_size=5), st.integers(0, 255)), min_size=1, max_size=60))
-def test_scored_lists_keep_the_highest_score(pairs):
+def test_scored_lists_keep_the_highest_score(open_lexicon, pairs):
     lines = [f"{w.upper()};{s}" for w, s in pairs] + ["plain"]
-    lex = lexigraph.load(lines)
+    lex = open_lexicon(lines)
     best: dict[str, int] = {"plain": 50}
     for w, s in pairs:
         best[w] = max(best.get(w, -1), s)
@@ -86,129 +88,6 @@ def test_builtin_default_is_enable(enable):
     assert len(enable) == 172_820
     assert enable.info["name"] == "ENABLE"
     assert "aardvark" in enable and "zyzzyvas" in enable and "qzx" not in enable
-
-
-def test_input_cleanup_and_skip_reasons(tmp_path):
-    src = tmp_path / "messy.txt"
-    src.write_bytes(
-        "\ufeffApple\r\n  pear  \r\n\r\nPEAR\r\ncan't\r\nx1\r\nice cream\r\nnaïve\r\nsoupçon\r\nz\r\n".encode()
-    )
-    result = lexigraph.build(src, tmp_path / "m.lex")
-    lex = lexigraph.open(tmp_path / "m.lex")
-    assert list(lex) == ["apple", "naïve", "pear", "soupçon"]
-    skipped = result.report.skipped
-    assert skipped == Counter({"punctuation": 1, "digits": 1, "space inside": 1, "too short": 1})
-    assert result.report.duplicates == 1
-    # NFD input is stored as NFC and found in either form
-    lex2 = lexigraph.load(["cafe\u0301s"])
-    assert "cafés" in lex2 and "cafe\u0301s" in lex2 and len(lex2.words(length=5)) == 1
-
-
-@pytest.mark.parametrize(
-    "content, message",
-    [
-        (bytes(range(256)) * 40, "binary"),
-        ("caf\xe9\n".encode("latin-1"), "not UTF-8"),
-        (b"", "no words"),
-        (b"\n\n  \n", "no words"),
-        (b"123\n456\n", "no words"),
-    ],
-)
-def test_bad_sources_get_clear_errors(tmp_path, content, message):
-    src = tmp_path / "bad.txt"
-    src.write_bytes(content)
-    with pytest.raises(LexiconError, match=message):
-        lexigraph.build(src, tmp_path / "out.lex")
-    assert not (tmp_path / "out.lex").exists()
-
-
-def test_one_huge_line_is_skipped_not_fatal(tmp_path):
-    src = tmp_path / "huge.txt"
-    src.write_bytes(b"ok\n" + b"a" * 10_000_000 + b"\nfine\n")
-    result = lexigraph.build(src, tmp_path / "h.lex")
-    assert result.report.skipped["too long"] == 1 and result.report.kept == 2
-
-
-def test_failed_build_leaves_existing_file_untouched(tmp_path):
-    dest = tmp_path / "keep.lex"
-    lexigraph.build(["alpha", "beta"], dest)
-    before = dest.read_bytes()
-    with pytest.raises(LexiconError):
-        lexigraph.build(["1234"], dest)
-    assert dest.read_bytes() == before
-    assert [p.name for p in tmp_path.iterdir()] == ["keep.lex"]
-
-
-def test_rebuild_in_place_does_not_disturb_readers(tmp_path):
-    dest = tmp_path / "live.lex"
-    lexigraph.build(["old", "words"], dest)
-    reader = lexigraph.open(dest)
-    other = lexigraph.open(dest)
-    lexigraph.build(["new", "list", "here"], dest)
-    assert "old" in reader and "new" not in reader and list(reader) == ["old", "words"]
-    fresh = lexigraph.open(dest)
-    assert "new" in fresh and "old" not in fresh
-    assert len(other) == 2 and len(fresh) == 3
-    for lex in (reader, other, fresh):
-        lex.close()
-
-
-def _corrupt(tmp_path, mutate):
-    good = tmp_path / "good.lex"
-    lexigraph.build(["some", "words", "here"], good)
-    data = bytearray(good.read_bytes())
-    bad = tmp_path / "bad.lex"
-    bad.write_bytes(mutate(data))
-    return bad
-
-
-@pytest.mark.parametrize(
-    "mutate, message",
-    [
-        (lambda d: d[: len(d) // 2], "truncated"),
-        (lambda d: d[:30], "truncated"),
-        (lambda d: d[:0], "not a lexigraph lexicon"),
-        (lambda d: d + b"extra", "trailing"),
-        (lambda d: d[:100] + bytes([d[100] ^ 1]) + d[101:], "corrupt"),
-        (lambda d: d[:-3] + bytes([d[-3] ^ 0x40]) + d[-2:], "corrupt"),
-        (lambda d: d[:20] + bytes([d[20] ^ 4]) + d[21:], "header is corrupt"),
-        (lambda d: b"PK\x03\x04" + d[4:], "not a lexigraph lexicon"),
-    ],
-)
-def test_damaged_files_are_refused(tmp_path, mutate, message):
-    bad = _corrupt(tmp_path, mutate)
-    with pytest.raises(FileFormatError, match=message):
-        lexigraph.open(bad)
-
-
-def test_other_files_and_missing_files(tmp_path):
-    png = tmp_path / "picture.lex"
-    png.write_bytes(b"\x89PNG\r\n\x1a\n" + os.urandom(200))
-    with pytest.raises(FileFormatError, match="not a lexigraph"):
-        lexigraph.open(png)
-    with pytest.raises(FileFormatError, match="no such"):
-        lexigraph.open(tmp_path / "missing.lex")
-    with pytest.raises(lexigraph.LexiconError, match="directory"):
-        lexigraph.open(tmp_path)
-    with pytest.raises(SourceError, match="no such file"):
-        lexigraph.build(tmp_path / "missing.txt", tmp_path / "x.lex")
-
-
-def test_random_bit_flips_never_crash(tmp_path):
-    good = tmp_path / "g.lex"
-    lexigraph.build(["abc", "abd", "bcd", "cde"], good)
-    data = good.read_bytes()
-    rng = random.Random(1)
-    for _ in range(200):
-        d = bytearray(data)
-        i = rng.randrange(len(d))
-        d[i] ^= 1 << rng.randrange(8)
-        p = tmp_path / "f.lex"
-        p.write_bytes(d)
-        with pytest.raises(FileFormatError):
-            lexigraph.open(p)
-
-
 def test_close_and_context_manager(tmp_path):
     path = tmp_path / "c.lex"
     lexigraph.build(["one", "two"], path)
@@ -236,40 +115,36 @@ def test_check_many_on_any_iterable(enable):
     assert enable.check_many(np.array(["cat", "dog"])).tolist() == [True, True]
 
 
-@given(
-    st.lists(st.text(alphabet="abcxyzABCXYZ", min_size=1, max_size=7), min_size=1, max_size=40),
-    st.integers(1, 3),
-    st.integers(3, 8),
-)
-def test_vectorised_normalisation_is_the_loops(words, low, high):
-    """The whole-text path for plain ASCII lists writes the words and the report the general loop writes."""
-    from lexigraph.compiler import normalize as N
-    from lexigraph.compiler.sources import parse_lines
-
-    def run(fast: bool):
-        raw = parse_lines(words, "<w>")
-        try:
-            if fast:
-                return N._normalize_ascii_letters(raw, None, low, high, "fold", None)
-            return N.normalize(raw, min_length=low, max_length=high, rejects=[])  # rejects: the loop
-        except BuildError as e:
-            return str(e)
-
-    fast, loop = run(True), run(False)
-    if fast is None:  # mixed-case entries: the loop's case policy decides
-        assert any(w != w.lower() and w != w.upper() for w in words)
-        return
-    if isinstance(loop, str):
-        assert fast == loop
-        return
-    assert (fast.keys, fast.report.to_dict(), fast.alphabet) == (loop.keys, loop.report.to_dict(), loop.alphabet)
+def test_one_class_whatever_the_alphabet_or_engine():
+    for lex in (lexigraph.open(), lexigraph.open(pure_python=True), lexigraph.open(["chico"], alphabet="spanish"),
+                lexigraph.open(["chico"], alphabet="spanish", pure_python=True)):
+        assert type(lex) is lexigraph.Lexicon
 
 
-def test_the_version_is_the_one_pyproject_declares():
-    import tomllib
-    from pathlib import Path
+def test_pickles_by_path_and_by_content(tmp_path, engine_kind):
+    path = tmp_path / "p.lex"
+    lexigraph.build(["one", "two", "three"], path)
+    pure = engine_kind == "python"
+    for lex in (lexigraph.open(path, pure_python=pure), lexigraph.open(["one", "two", "three"], pure_python=pure)):
+        again = pickle.loads(pickle.dumps(lex))
+        assert type(again) is lexigraph.Lexicon and list(again) == ["one", "three", "two"]
+        assert again.pure_python == lex.pure_python and again.engine.kind == engine_kind
+    assert len(pickle.dumps(lexigraph.open(path, pure_python=pure))) < 200  # the path, not the words
 
-    pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
-    declared = tomllib.loads(pyproject.read_text("utf-8"))["project"]["version"]
-    assert lexigraph.__version__ == declared
-    assert lexigraph.buildinfo.__version__ == declared
+
+def test_a_closed_lexicon_says_so_and_releases_the_map(tmp_path, open_lexicon):
+    path = tmp_path / "c.lex"
+    lexigraph.build(["one", "two"], path)
+    lex = open_lexicon(path)
+    assert "one" in lex
+    lex.close()
+    with pytest.raises(LexiconError, match="closed"):
+        "one" in lex  # noqa: B015
+    with pytest.raises(LexiconError, match="closed"):
+        lex.check("two")
+    with pytest.raises(LexiconError, match="closed"):
+        lex.check_many(["one"])
+    with pytest.raises(LexiconError, match="closed"):
+        lex.words()
+    assert 5 not in lex  # not a string: not a word, open or closed
+    assert lex._file.buffer.closed  # the engine let go of the buffer, so the map really closed
