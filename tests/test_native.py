@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import lexigraph
 from lexigraph.alphabet import MAX_TILES, Alphabet
@@ -266,3 +268,26 @@ def test_the_types_are_named_in_the_module() -> None:
     for name in ("Probe", "Facade", "Propagator"):
         assert getattr(native, name).__module__ == "lexigraph._native"
         assert getattr(native, name).__qualname__ == name
+
+
+# -- the move generator on forged graphs --------------------------------------------------------------
+
+
+@settings(max_examples=200)
+@given(records=st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=40), root=st.integers(0, 50),
+       cells=st.lists(st.integers(0, 6), min_size=25, max_size=25), rack=st.lists(st.integers(0, 3), min_size=5,
+                                                                                   max_size=5))
+def test_the_c_generator_survives_forged_graphs(records, root, cells, rack):
+    """Arcs pointing anywhere, tiles outside the alphabet: whole records, or ValueError; never a crash."""
+    import struct
+
+    from lexigraph.engine.interface import MOVE_RECORD_SIZE
+
+    graph = struct.pack(f"<{len(records)}Q", *records)
+    masks = struct.pack(f"<{len(records)}Q", *[r ^ (r >> 7) for r in records])
+    try:
+        buf, count = native.generate_moves(graph, masks, root, 5, bytes(cells), bytes(25), bytes([1] * 25),
+                                           bytes([1] * 25), bytes([1, 2, 3, 4, 5]), bytes(rack), 12, 4, 20)
+    except ValueError:
+        return
+    assert len(buf) == count * MOVE_RECORD_SIZE
