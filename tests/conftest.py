@@ -100,6 +100,28 @@ def example_argvs():
     return _example_argvs
 
 
+#: A game record: a phony withdrawn, an exchange, a pass, a challenge bonus and the end-of-game points.
+GCG = """#character-encoding UTF-8
+#player1 alice Alice A
+#player2 bob Bob B
+#lexicon ENABLE
+>alice: AEINRST 8D RETAINS +66 66
+>bob: ABQUIZA H4 QUIZ. +50 50
+>bob: ABQUIZA -- -50 0
+>alice: OOPSXYZ 9E SOX +39 105
+>bob: AABQUZA -ABQ +0 0
+>alice: OOPSXYY - +0 105
+>bob: AAUZAAB (challenge) +5 5
+>alice: (AB) +8 113
+"""
+
+
+@pytest.fixture(scope="session")
+def gcg_text() -> str:
+    """A GCG game record (:data:`GCG`)."""
+    return GCG
+
+
 @pytest.fixture
 def private_cache(tmp_path, monkeypatch):
     """A cache folder of the test's own, so compiled word lists never leak between tests."""
