@@ -11,6 +11,7 @@ opens the twin with ``open_python``.
 from __future__ import annotations
 
 import os
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -120,6 +121,41 @@ GCG = """#character-encoding UTF-8
 def gcg_text() -> str:
     """A GCG game record (:data:`GCG`)."""
     return GCG
+
+
+# -- anagrams: a brute-force oracle -------------------------------------------------------------------
+
+
+def anagram_oracle(words, rack, blanks, mode, through="", min_length=2, max_length=None, more=False):
+    """Brute force over the whole list, one Counter per word."""
+    rc, tc = Counter(rack), Counter(through)
+    size = len(rack) + blanks + len(through)
+    if more:
+        mode = "super"
+    out = []
+    for w in words:
+        n = len(w)
+        if n < min_length or (max_length is not None and n > max_length):
+            continue
+        if through and n <= len(through):
+            continue
+        wc = Counter(w)
+        if any(wc[t] < k for t, k in tc.items()):
+            continue
+        rest = wc - tc
+        if mode == "super":
+            ok = n >= size and not (rc - rest)
+        else:
+            ok = sum((rest - rc).values()) <= blanks and (n == size if mode == "exact" else n <= size)
+        if ok:
+            out.append(w)
+    return sorted(out)
+
+
+@pytest.fixture(scope="session", name="anagram_oracle")
+def anagram_oracle_fixture():
+    """``anagram_oracle(words, rack, blanks, mode, through="", min_length=2, max_length=None, more=False)``."""
+    return anagram_oracle
 
 
 @pytest.fixture

@@ -113,7 +113,7 @@ def test_schema_files_describe_the_documents():
 
 
 def test_found_ids_and_paging(enable):
-    found = search_ids(enable.store, enable.graph, enable.probe, "length 3 and contains z", sort="length",
+    found = search_ids(enable.store, enable.engine, "length 3 and contains z", sort="length",
                        offset=2, limit=3)
     assert found.total == len(enable.search("length 3 and contains z"))
     assert enable.store.words_of_ids(found.ids) == enable.search("length 3 and contains z")[2:5]
