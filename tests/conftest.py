@@ -1,14 +1,26 @@
-"""Shared fixtures: generated lexicons, and the real lists in ../shared/data when present."""
+"""Shared fixtures: generated lexicons, the real lists in ../shared/data when present, and the two engines.
+
+``engine_kind`` runs a test once per engine (``"c"``, ``"python"``); the C case
+skips, saying why, when the C engine is not available. ``open_lexicon`` opens
+a source (a path, words, or a lexicon file's bytes) on the engine of the case.
+A test that compares the C engine with its Python twin takes the ``"c"`` case
+only (``@pytest.mark.parametrize("engine_kind", ["c"], indirect=True)``) and
+opens the twin with ``open_python``.
+"""
 
 from __future__ import annotations
 
 import os
+from collections import Counter
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 import lexigraph
+from lexigraph.crossword.grid import BLOCK, Grid
+from lexigraph.engine import compiled
+from lexigraph.engine.fileformat import open_bytes
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("LEXIGRAPH_SHARED_DATA", ROOT.parent / "shared" / "data"))
@@ -89,8 +101,229 @@ def example_argvs():
     return _example_argvs
 
 
+#: A game record: a phony withdrawn, an exchange, a pass, a challenge bonus and the end-of-game points.
+GCG = """#character-encoding UTF-8
+#player1 alice Alice A
+#player2 bob Bob B
+#lexicon ENABLE
+>alice: AEINRST 8D RETAINS +66 66
+>bob: ABQUIZA H4 QUIZ. +50 50
+>bob: ABQUIZA -- -50 0
+>alice: OOPSXYZ 9E SOX +39 105
+>bob: AABQUZA -ABQ +0 0
+>alice: OOPSXYY - +0 105
+>bob: AAUZAAB (challenge) +5 5
+>alice: (AB) +8 113
+"""
+
+
+@pytest.fixture(scope="session")
+def gcg_text() -> str:
+    """A GCG game record (:data:`GCG`)."""
+    return GCG
+
+
+# -- anagrams: a brute-force oracle -------------------------------------------------------------------
+
+
+def anagram_oracle(words, rack, blanks, mode, through="", min_length=2, max_length=None, more=False):
+    """Brute force over the whole list, one Counter per word."""
+    rc, tc = Counter(rack), Counter(through)
+    size = len(rack) + blanks + len(through)
+    if more:
+        mode = "super"
+    out = []
+    for w in words:
+        n = len(w)
+        if n < min_length or (max_length is not None and n > max_length):
+            continue
+        if through and n <= len(through):
+            continue
+        wc = Counter(w)
+        if any(wc[t] < k for t, k in tc.items()):
+            continue
+        rest = wc - tc
+        if mode == "super":
+            ok = n >= size and not (rc - rest)
+        else:
+            ok = sum((rest - rc).values()) <= blanks and (n == size if mode == "exact" else n <= size)
+        if ok:
+            out.append(w)
+    return sorted(out)
+
+
+@pytest.fixture(scope="session", name="anagram_oracle")
+def anagram_oracle_fixture():
+    """``anagram_oracle(words, rack, blanks, mode, through="", min_length=2, max_length=None, more=False)``."""
+    return anagram_oracle
+
+
 @pytest.fixture
 def private_cache(tmp_path, monkeypatch):
     """A cache folder of the test's own, so compiled word lists never leak between tests."""
     monkeypatch.delenv("LEXIGRAPH_CACHE", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
+
+# -- the two engines ------------------------------------------------------------------------------
+
+ENGINE_KINDS = ["c", "python"]
+
+
+def open_on(kind: str, source: object = None, **options: object) -> lexigraph.Lexicon:
+    """``source`` (a path, words, or a lexicon file's bytes) opened on the engine ``kind``."""
+    pure = kind == "python"
+    if isinstance(source, (bytes, bytearray)):
+        lex = lexigraph.Lexicon(open_bytes(bytes(source)), pure_python=pure)
+    else:
+        lex = lexigraph.open(source, pure_python=pure, **options)
+    assert lex.engine.kind == kind, (lex.engine.kind, kind)
+    return lex
+
+
+@pytest.fixture(scope="session", params=ENGINE_KINDS)
+def engine_kind(request: pytest.FixtureRequest) -> str:
+    """``"c"`` or ``"python"``: the engine a test runs on (the C case skips when the engine is not available)."""
+    kind: str = request.param
+    if kind == "c" and not compiled.available():
+        reason = ("LEXIGRAPH_PURE_PYTHON is set" if lexigraph.buildinfo.pure_python()
+                  else "lexigraph._native is not built")
+        pytest.skip(f"the C engine is not available: {reason}")
+    return kind
+
+
+@pytest.fixture(scope="session")
+def open_lexicon(engine_kind: str):
+    """``open_lexicon(source=None, **options)``: a lexicon on the engine of the case (see :func:`open_on`)."""
+
+    def open_(source: object = None, **options: object) -> lexigraph.Lexicon:
+        return open_on(engine_kind, source, **options)
+
+    return open_
+
+
+@pytest.fixture(scope="session")
+def open_python():
+    """``open_python(source=None, **options)``: a lexicon on the Python engine, the twin a C case is held to."""
+
+    def open_(source: object = None, **options: object) -> lexigraph.Lexicon:
+        return open_on("python", source, **options)
+
+    return open_
+
+
+@pytest.fixture(scope="session")
+def enable_on(engine_kind: str) -> lexigraph.Lexicon:
+    """The built-in ENABLE on the engine of the case."""
+    return open_on(engine_kind)
+
+
+# -- crossword fills: an independent model of the grid (runs of open cells, found without the Grid class) --
+
+
+def runs(cells: list[list[str | None]]) -> list[list[tuple[int, int]]]:
+    """Every maximal across or down run of >= 2 open cells (unnumbered, any order)."""
+    h, w = len(cells), len(cells[0])
+    out = []
+    for r in range(h):
+        line = [(r, c) for c in range(w)]
+        out += _runs_of(line, cells)
+    for c in range(w):
+        line = [(r, c) for r in range(h)]
+        out += _runs_of(line, cells)
+    return out
+
+
+def _runs_of(line, cells):
+    out, cur = [], []
+    for r, c in line:
+        if cells[r][c] != BLOCK:
+            cur.append((r, c))
+        else:
+            if len(cur) >= 2:
+                out.append(cur)
+            cur = []
+    if len(cur) >= 2:
+        out.append(cur)
+    return out
+
+
+def verify(lex, before: Grid, after: Grid, *, min_priority=0, allow_repeats=False, region=None) -> list[str]:
+    """Problems with a fill, judged from the cells alone (empty list: a valid fill)."""
+    problems = []
+    if after.height != before.height or after.width != before.width:
+        return ["the grid changed size"]
+    for r in range(before.height):
+        for c in range(before.width):
+            b, a = before.cell(r, c), after.cell(r, c)
+            if b is not None and a != b:
+                problems.append(f"cell {r},{c} was {b!r}, now {a!r}")
+            if b is None and region is not None and (r, c) not in region and a is not None:
+                problems.append(f"cell {r},{c} outside the region was filled")
+    seen = []
+    for run in runs([list(row) for row in after.cells]):
+        tiles = [after.cell(r, c) for r, c in run]
+        if any(t is None for t in tiles):
+            if region is None:
+                problems.append(f"run {run} is not filled")
+            else:  # a partial run that could be completed must still be completable
+                pattern = "".join(t if t is not None else "?" for t in tiles)
+                was = "".join(before.cell(r, c) or "?" for r, c in run)
+                if not lex.match(pattern, min_priority=0) and lex.match(was, min_priority=0):
+                    problems.append(f"partial run {was} -> {pattern} can no longer be completed")
+            continue
+        word = "".join(tiles)
+        was_fixed = all(before.cell(r, c) is not None for r, c in run)
+        if was_fixed and region is not None and word not in lex:
+            continue  # a region fill leaves the rest of the grid as it is, non-words included
+        if word not in lex:
+            problems.append(f"{word!r} is not in the lexicon")
+        elif not was_fixed and (lex.priority(word) or 0) < min_priority:
+            problems.append(f"{word!r} has priority {lex.priority(word)} < {min_priority}")
+        seen.append(word)
+    if not allow_repeats and len(seen) != len(set(seen)):
+        problems.append(f"repeated words: {sorted(w for w in set(seen) if seen.count(w) > 1)}")
+    return problems
+
+
+def brute_force_exists(words: dict[str, int], grid: Grid, *, min_priority=0, allow_repeats=False) -> bool:
+    """Exhaustive search, run by run, over the word list (small inputs only)."""
+    cells = [list(row) for row in grid.cells]
+    all_runs = runs(cells)
+    pool = {w for w, p in words.items() if p >= min_priority}
+    # a run the grid already holds whole may use any word of the lexicon, whatever its priority
+    given_whole = [all(cells[r][c] is not None for r, c in run) for run in all_runs]
+
+    def fits(word, run):
+        return len(word) == len(run) and all(cells[r][c] in (None, ch) for ch, (r, c) in zip(word, run))
+
+    def go(i, used):
+        if i == len(all_runs):
+            return True
+        run = all_runs[i]
+        if given_whole[i]:
+            word = "".join(cells[r][c] for r, c in run)
+            options = [word] if word in words else []
+        else:
+            options = [w for w in pool if fits(w, run)]
+        for w in options:
+            if not allow_repeats and w in used:
+                continue
+            saved = [cells[r][c] for r, c in run]
+            for ch, (r, c) in zip(w, run):
+                cells[r][c] = ch
+            if go(i + 1, used | {w}):
+                return True
+            for v, (r, c) in zip(saved, run):
+                cells[r][c] = v
+        return False
+
+    return go(0, frozenset())
+
+
+@pytest.fixture(scope="session")
+def fill_oracle():
+    """``fill_oracle.runs``, ``.verify`` (a fill's problems, from the cells alone) and ``.brute_force_exists``."""
+    import types
+
+    return types.SimpleNamespace(runs=runs, verify=verify, brute_force_exists=brute_force_exists)

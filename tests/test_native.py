@@ -13,16 +13,19 @@ import string
 import zlib
 from pathlib import Path
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import lexigraph
 from lexigraph.alphabet import MAX_TILES, Alphabet
 from lexigraph.compiler.builder import compile_source
-from lexigraph.crossword import autofill
+from lexigraph.crossword import fill as crossword_fill
 from lexigraph.crossword.grid import Grid
-from lexigraph.engine import fileformat, rotation, store, walks, wordgraph
+from lexigraph.engine import compiled, fileformat, interface, rotation, store, wordgraph
 from lexigraph.engine.store import little_endian_ints
-from lexigraph.scrabble import game, movegen
+from lexigraph.scrabble import game
 
 native = pytest.importorskip("lexigraph._native", reason="the C extension lexigraph._native is not built")
 
@@ -39,36 +42,53 @@ def _multi_letter_alphabet(multi: int, key_length: int = 2) -> Alphabet:
     return Alphabet(list(string.ascii_lowercase) + pairs, name="multi")
 
 
-def _fill_uses_c(n_tiles: int, monkeypatch: pytest.MonkeyPatch) -> bool:
-    """Whether the autofill takes its C path for an alphabet of ``n_tiles`` tiles."""
-    monkeypatch.setattr(autofill, "_fill", native)  # as when the module is built and not switched off
+def _hands_to_the_python_twin(lex: lexigraph.Lexicon, job: str, monkeypatch: pytest.MonkeyPatch) -> bool:
+    """Whether the C engine hands ``job`` ("moves" or "fill") on ``lex`` to its Python twin."""
+    engine = lex.engine
+    assert engine.kind == "c"
+    handed = []
+    twin = engine.python_twin()
+    monkeypatch.setattr(engine, "python_twin", lambda: handed.append(job) or twin)
+    if job == "moves":
+        from lexigraph.scrabble.movegen import count_placements
+        from lexigraph.scrabble.position import Position
+
+        count_placements(lex, Position(game.Game.preset("scrabble").with_alphabet(lex.alphabet)), "AB")
+    else:
+        crossword_fill.fill(lex, Grid.from_text(".."), allow_repeats=True)
+    return bool(handed)
+
+
+def _wide_lexicon(n_tiles: int) -> lexigraph.Lexicon:
     greek, latin1 = "αβγδεζηθικλμνξοπρστυφχψω", "àáâãäåæçèéêëìíîïðñòóôõöøùúûüýþÿ"
     pool = string.ascii_lowercase + greek + latin1  # 81 one-letter tiles
-    lex = lexigraph.open(["ab", "ba"], alphabet=Alphabet(list(pool[:n_tiles]), name="wide"))
-    problem = autofill._Problem(lex, Grid.from_text(".."), min_priority=0, allow_repeats=True, region=None)
-    return problem.filter is autofill._filter_c
+    points = {t: 1 for t in pool[:n_tiles]}
+    alphabet = Alphabet(list(pool[:n_tiles]), name="wide", counts={t: 2 for t in pool[:n_tiles]}, points=points)
+    return lexigraph.open(["ab", "ba"], alphabet=alphabet)
 
 
-def test_every_limit_equals_its_python_twin(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("engine_kind", ["c"], indirect=True)
+def test_every_limit_equals_its_python_twin(engine_kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
     constants = {
         "MAX_WORD_LENGTH": store.MAX_LENGTH,
         "MAX_ALPHABET_TILES": MAX_TILES,
-        "MAX_RACK_BLANKS": walks.MAX_RACK_BLANKS,
+        "MAX_RACK_BLANKS": compiled.MAX_RACK_BLANKS,
         "MAX_ARCS": wordgraph.MAX_ARCS,
         "ROTATION_KEY_TILES": rotation.KEY_TILES,
         "MAX_BOARD_SIZE": game.MAX_SIZE,
-        "MOVE_RECORD_SIZE": movegen.REC_SIZE,
-        "BLANK_FLAG": movegen.BLANK_FLAG,
-        "MAX_FILL_SLOT": autofill.MAX_SLOT,
+        "MOVE_RECORD_SIZE": interface.MOVE_RECORD_SIZE,
+        "BLANK_FLAG": interface.BLANK_FLAG,
+        "MAX_FILL_SLOT": crossword_fill.MAX_SLOT,
     }
     for name, value in constants.items():
         assert LIMITS[name] == value, name
     # Limits the Python side writes as a condition rather than a named constant: held by what it does.
-    monkeypatch.setattr(movegen, "_c", native)
     n = LIMITS["MAX_MOVE_TILE_CODES"]  # tile codes with the blank's 0: alphabets of n - 1 tiles
-    assert movegen._use_c(False, n - 1, [0]) and not movegen._use_c(False, n, [0])
+    assert not _hands_to_the_python_twin(_wide_lexicon(n - 1), "moves", monkeypatch)
+    assert _hands_to_the_python_twin(_wide_lexicon(n), "moves", monkeypatch)
     n = LIMITS["FILL_MAX_TILE_CODES"]
-    assert _fill_uses_c(n, monkeypatch) and not _fill_uses_c(n + 1, monkeypatch)
+    assert not _hands_to_the_python_twin(_wide_lexicon(n), "fill", monkeypatch)
+    assert _hands_to_the_python_twin(_wide_lexicon(n + 1), "fill", monkeypatch)
     n = LIMITS["MAX_MULTI_LETTER_TILES"]
     assert _multi_letter_alphabet(n).latin1_program is not None
     assert _multi_letter_alphabet(n + 1).latin1_program is None
@@ -99,6 +119,65 @@ def test_the_c_paths_refuse_what_their_limits_exclude() -> None:
     assert native.scan_ascii(b"cat\n", None, 1, longest, 8 * longest) is not None
 
 
+# -- the fill's kernels check their arguments ------------------------------------------------------------
+
+
+def test_filter_rows_checks_its_arguments() -> None:
+    rows = np.ones((3, 2), np.uint8)
+    f = native.filter_rows
+    with pytest.raises(IndexError):
+        f(rows, 2, np.array([5], np.int32), [2, 2], b"\0")
+    with pytest.raises(ValueError):
+        f(rows, 4, np.array([0], np.int32), [2, 2, 2, 2], b"")
+    with pytest.raises(ValueError):
+        f(rows, 2, np.array([0], np.int32), [2], b"")
+    with pytest.raises(ValueError):
+        f(rows, 2, np.array([0], np.int32), [2, 2], b"\x07")
+    with pytest.raises(TypeError):
+        f(rows, 2, [0], [2, 2], b"")
+    with pytest.raises(OverflowError):
+        f(rows, 2, np.array([0], np.int32), [2, -1], b"")
+    assert f(rows, 2, np.array([0, 2], np.int32), [2, 2], b"\0\1") == (None, (2, 2))
+    kept, used = f(rows, 2, np.array([0, 2], np.int32), [4, 2], b"\0")
+    assert kept == b"" and used == (0, 0)
+
+
+# -- fills against brute force on small generated lexicons -----------------------------------------
+
+
+def test_propagator_checks_its_arguments() -> None:
+    P = native.Propagator
+    rows = np.ones((2, 2), np.uint8)
+    wrap = lambda b: np.frombuffer(b, np.int32)  # noqa: E731
+    ok = ([rows], [[0, 1]], [[(0, 0)], [(0, 1)]], b"\x01", [[0]], False, wrap, lambda: 0.0)
+    prop = P(*ok)
+    cand = [np.array([0, 1], np.int32)]
+    dom = array_q([2, 2])
+    assert prop.propagate(cand, dom, {0: None}, [], None) == -1
+    assert cand[0].tolist() == [0, 1] and list(dom) == [2, 2]
+    assert prop.propagate(cand, array_q([4, 2]), {0: {0}}, [], None) == 0  # wiped out: slot 0
+    for bad in (
+        ([rows], [[0, 5]], [[(0, 0)], [(0, 1)]], b"\x01", [[0]], False, wrap, None),  # cell out of range
+        ([rows], [[0, 1]], [[(0, 0)], [(0, 1)]], b"", [[0]], False, wrap, None),  # one flag per slot
+        ([rows], [[0, 1, 1]], [[(0, 0)], [(0, 1)]], b"\x01", [[0]], False, wrap, None),  # width
+        ([rows], [[0, 1]], [[(3, 0)], [(0, 1)]], b"\x01", [[0]], False, wrap, None),  # slot out of range
+    ):
+        with pytest.raises((ValueError, TypeError)):
+            P(*bad)
+    with pytest.raises(ValueError):
+        prop.propagate(cand, array_q([2]), {0: None}, [], None)
+    with pytest.raises(ValueError):
+        prop.propagate(cand, dom, {0: {9}}, [], None)
+    with pytest.raises(IndexError):
+        prop.propagate([np.array([7], np.int32)], dom, {0: None}, [], None)
+
+
+def array_q(values):
+    from array import array
+
+    return array("Q", values)
+
+
 # -- the arc layout ------------------------------------------------------------------------------------
 
 
@@ -106,6 +185,8 @@ def test_arc_layout_is_the_python_one() -> None:
     assert native.ARC_LAYOUT == (
         wordgraph.TILE_MASK, wordgraph.ACCEPTS_BIT, wordgraph.LAST_BIT, wordgraph.TARGET_SHIFT, wordgraph.RECORD_SIZE
     )
+    header = (PACKAGE / "native" / "arc.h").read_text()
+    assert "LX_TARGET_SHIFT 32" in header and "LX_RECORD_SIZE 8" in header
 
 
 # -- the hash: one formula for the probe and the builder -------------------------------------------------
@@ -148,7 +229,7 @@ def test_built_tables_place_every_word_from_its_home_slot(builder: str, monkeypa
             key = rows[row * bucket.length : (row + 1) * bucket.length]
             home = native.home_slot(key, t.home)
             assert home <= slot and all(slots[s] for s in range(home, slot))  # probed forward from home
-            assert lex.probe.id_of_codes(key) == bucket.first + row
+            assert lex.engine.id_of_codes(key) == bucket.first + row
     buf.release()
     lex.close()
 
@@ -187,3 +268,26 @@ def test_the_types_are_named_in_the_module() -> None:
     for name in ("Probe", "Facade", "Propagator"):
         assert getattr(native, name).__module__ == "lexigraph._native"
         assert getattr(native, name).__qualname__ == name
+
+
+# -- the move generator on forged graphs --------------------------------------------------------------
+
+
+@settings(max_examples=200)
+@given(records=st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=40), root=st.integers(0, 50),
+       cells=st.lists(st.integers(0, 6), min_size=25, max_size=25), rack=st.lists(st.integers(0, 3), min_size=5,
+                                                                                   max_size=5))
+def test_the_c_generator_survives_forged_graphs(records, root, cells, rack):
+    """Arcs pointing anywhere, tiles outside the alphabet: whole records, or ValueError; never a crash."""
+    import struct
+
+    from lexigraph.engine.interface import MOVE_RECORD_SIZE
+
+    graph = struct.pack(f"<{len(records)}Q", *records)
+    masks = struct.pack(f"<{len(records)}Q", *[r ^ (r >> 7) for r in records])
+    try:
+        buf, count = native.generate_moves(graph, masks, root, 5, bytes(cells), bytes(25), bytes([1] * 25),
+                                           bytes([1] * 25), bytes([1, 2, 3, 4, 5]), bytes(rack), 12, 4, 20)
+    except ValueError:
+        return
+    assert len(buf) == count * MOVE_RECORD_SIZE

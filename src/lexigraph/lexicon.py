@@ -544,5 +544,8 @@ class Lexicon(_Base):
         self._check_open()
         from .study.search import search
 
+        def open_list(source: Any) -> "Lexicon":  # a list opened on this lexicon's engine
+            return open(source, pure_python=self.pure_python)
+
         return search(self.store, self.engine, query, sort=sort,  # type: ignore[arg-type]
-                      offset=offset, limit=limit, lists=lists, blanks=blanks, tiles=tiles, open_list=load)
+                      offset=offset, limit=limit, lists=lists, blanks=blanks, tiles=tiles, open_list=open_list)

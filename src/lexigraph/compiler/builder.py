@@ -89,8 +89,8 @@ def _bucket_bytes(flat: np.ndarray, starts: np.ndarray, ids: np.ndarray, length:
     return np.asarray(flat[starts[ids][:, None] + np.arange(length)], np.uint8).tobytes()
 
 
-def compile_words(words: WordSet, *, name: str, source: str, kind: str) -> bytes:
-    """The bytes of a lexicon file holding ``words``."""
+def compile_words(words: WordSet, *, name: str, source: str, kind: str, pure_python: bool = False) -> bytes:
+    """The bytes of a lexicon file holding ``words`` (``pure_python``: without the C extension)."""
     lens = words.lengths
     n = len(lens)
     flat = words.codes
@@ -113,18 +113,18 @@ def compile_words(words: WordSet, *, name: str, source: str, kind: str) -> bytes
     for length, lo, count in zip(lengths.tolist(), bounds.tolist(), per_length[lengths].tolist()):
         hi = lo + count
         ids = order[lo:hi]
-        data = _bucket_bytes(flat, starts, ids, length, False)  # the section as it is: no copy
+        data = _bucket_bytes(flat, starts, ids, length, pure_python)  # the section as it is: no copy
         rows = np.frombuffer(data, np.uint8).reshape(hi - lo, length)
         sections[f"words.{length}"] = (data, "u1", (hi - lo, length))
-        table, home = hash_tables.build_table(rows)
+        table, home = hash_tables.build_table(rows, pure_python=pure_python)
         sections[f"hash.{length}"] = (table.tobytes(), table.dtype.str.replace("|", ""), (len(table),))
-        grams = alphagram_order(rows)
+        grams = alphagram_order(rows, pure_python=pure_python)
         sections[f"alphagram.{length}"] = (grams.tobytes(), grams.dtype.str, (len(grams),))
         buckets.append({"length": length, "first": lo, "count": hi - lo, "hash_home": home})
     if words.has_priorities:  # an unscored list leaves it out: every word has the default priority
         sections["priority"] = (words.priorities[order].tobytes(), "u1", (n,))
 
-    records, root = graph_builder.lexicon_graph_bytes(flat, starts, lens)
+    records, root = graph_builder.lexicon_graph_bytes(flat, starts, lens, pure_python=pure_python)
     arc_count = len(records) // 8
     sections["graph"] = (records, "<u8", (arc_count,))
 
@@ -209,20 +209,24 @@ def compile_source(
     progress: Progress | None = None,
     case: str | None = None,
     rejects: "list[Reject] | None" = None,
+    pure_python: bool = False,
 ) -> tuple[bytes, BuildResult]:
-    """Compile ``source`` in memory; returns the file's bytes and the build result (options as :func:`build`)."""
+    """Compile ``source`` in memory; returns the file's bytes and the build result (options as :func:`build`).
+
+    ``pure_python=True`` compiles without the C extension (its NumPy twins give the same bytes).
+    """
     if progress:
         progress("reading", 0, 1)
     raw = read(source, format=format, encoding=encoding)
     alpha = Alphabet.load(alphabet) if alphabet is not None else None
     words = normalize(raw, alphabet=alpha, min_length=min_length, max_length=max_length, progress=progress,
-                      case=case, rejects=rejects)
+                      case=case, rejects=rejects, pure_python=pure_python)
     if progress:
         progress("compiling", 0, 1)
     src = source_name(source)
     default_name = Path(src).stem if src not in ("<stdin>", "<words>") else "lexicon"
     try:
-        data = compile_words(words, name=name or default_name, source=src, kind=raw.kind)
+        data = compile_words(words, name=name or default_name, source=src, kind=raw.kind, pure_python=pure_python)
     except MemoryError:
         raise BuildError("not enough memory to compile this list") from None
     info = fileformat.open_bytes(data).index

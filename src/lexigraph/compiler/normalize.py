@@ -191,13 +191,14 @@ def normalize(
     progress: Callable[[str, int, int], None] | None = None,
     case: str | None = None,
     rejects: "list[Reject] | None" = None,
+    pure_python: bool = False,
 ) -> WordSet:
     """Turn raw words into a :class:`WordSet`; see the module docstring.
 
     ``case`` (default ``"fold"``, or the value set with :func:`options`):
     what to do with entries that are capitalised only (see :data:`CASES`).
     ``rejects``: a list that receives a :class:`Reject` for every line
-    skipped or changed.
+    skipped or changed. ``pure_python=True``: the one-scan path without the C extension.
 
     >>> from lexigraph.compiler.sources import parse_lines
     >>> raw = parse_lines(["Apple", "apple", "Baltimore", " pear", "x1"], "<words>")
@@ -226,7 +227,7 @@ def normalize(
     if max_len < min_length:
         raise BuildError(f"max_length ({max_len}) is below min_length ({min_length})")
     if rejects is None and raw.scores is None and raw.kind == "text":
-        fast = _normalize_ascii_letters(raw, alphabet, min_length, max_len, case, progress)
+        fast = _normalize_ascii_letters(raw, alphabet, min_length, max_len, case, progress, pure_python)
         if fast is not None:
             return fast
     report = Report(lines=raw.lines, case=case)
@@ -500,6 +501,7 @@ def _normalize_ascii_letters(
     max_len: int,
     case: str,
     progress: Callable[[str, int, int], None] | None,
+    pure_python: bool = False,
 ) -> WordSet | None:
     """:func:`normalize` for the common list, by :func:`scan_ascii`: no loop per word.
 
@@ -539,7 +541,8 @@ def _normalize_ascii_letters(
         lines = raw.lines
     if progress is not None:
         progress("normalising", 0, 1)
-    scan = scan_ascii(data, None if alphabet is None else alphabet.byte_table, min_length, max_len)
+    scan = scan_ascii(data, None if alphabet is None else alphabet.byte_table, min_length, max_len,
+                      pure_python=pure_python)
     if scan is None:
         return None
     if alphabet is None:

@@ -278,3 +278,32 @@ def test_lists_edited_in_place_after_reading_are_what_is_built():
     raw.raw_lines.append("emu")
     ws = N.normalize(raw)
     assert [ws.alphabet.decode(k) for k in ws.keys] == ["cow", "dog", "emu"]
+
+
+@given(
+    st.lists(st.text(alphabet="abcxyzABCXYZ", min_size=1, max_size=7), min_size=1, max_size=40),
+    st.integers(1, 3),
+    st.integers(3, 8),
+)
+def test_vectorised_normalisation_is_the_loops(words, low, high):
+    """The whole-text path for plain ASCII lists writes the words and the report the general loop writes."""
+    from lexigraph.compiler import normalize as N
+    from lexigraph.compiler.sources import parse_lines
+
+    def run(fast: bool):
+        raw = parse_lines(words, "<w>")
+        try:
+            if fast:
+                return N._normalize_ascii_letters(raw, None, low, high, "fold", None)
+            return N.normalize(raw, min_length=low, max_length=high, rejects=[])  # rejects: the loop
+        except BuildError as e:
+            return str(e)
+
+    fast, loop = run(True), run(False)
+    if fast is None:  # mixed-case entries: the loop's case policy decides
+        assert any(w != w.lower() and w != w.upper() for w in words)
+        return
+    if isinstance(loop, str):
+        assert fast == loop
+        return
+    assert (fast.keys, fast.report.to_dict(), fast.alphabet) == (loop.keys, loop.report.to_dict(), loop.alphabet)

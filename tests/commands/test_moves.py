@@ -1,4 +1,4 @@
-"""The moves, score and analyze commands; GCG reading and replay; games as data."""
+"""The moves, score and analyze commands (commands/moves.py): documents, hostile input, the command line."""
 
 from __future__ import annotations
 
@@ -8,24 +8,10 @@ import lexigraph
 from lexigraph.commands import Context, all_commands
 from lexigraph.commands.moves import ANALYZE, MOVES, SCORE
 from lexigraph.scrabble.game import Game, GameError
-from lexigraph.scrabble.gcg import analyze, read_gcg
-from lexigraph.scrabble.movegen import generate, score_play
+from lexigraph.scrabble.gcg import read_gcg
+from lexigraph.scrabble.movegen import generate
+from lexigraph.scrabble.scoring import score_play
 from lexigraph.scrabble.position import Position
-
-GCG = """#character-encoding UTF-8
-#player1 alice Alice A
-#player2 bob Bob B
-#lexicon ENABLE
->alice: AEINRST 8D RETAINS +66 66
->bob: ABQUIZA H4 QUIZ. +50 50
->bob: ABQUIZA -- -50 0
->alice: OOPSXYZ 9E SOX +39 105
->bob: AABQUZA -ABQ +0 0
->alice: OOPSXYY - +0 105
->bob: AAUZAAB (challenge) +5 5
->alice: (AB) +8 113
-"""
-
 
 def test_registry_has_the_commands():
     names = {c.name for c in all_commands()}
@@ -56,69 +42,6 @@ def test_score_command_reasons():
     assert SCORE.run(Context(), {"position": "empty", "move": "Z99 ZAX"})["reason"] == "malformed"
 
 
-def test_gcg_replay_and_analyze(enable, tmp_path):
-    rec = read_gcg(GCG)
-    assert rec.players == ["alice", "bob"] and rec.lexicon == "ENABLE"
-    kinds = [e.kind for e in rec.events]
-    assert kinds == ["play", "play", "withdrawn", "play", "exchange", "pass", "challenge", "end"]
-    after_phony = rec.replay(2)
-    assert after_phony.tile_at(3, 7) == "Q"
-    withdrawn = rec.replay(3)
-    assert withdrawn.tile_at(3, 7) is None and withdrawn.racks[0] == "OOPSXYZ"
-    assert rec.replay().scores == [113, 5]
-    report = analyze(enable, rec, top=2)
-    assert [r["turn"] for r in report] == [1, 2, 4, 5, 6]
-    first = report[0]
-    assert first["legal"] and first["score"] == 66 and first["equals_best"]
-    assert report[1]["legal"] is False and "QUIZI" in report[1]["reason"]
-    assert report[2]["score"] == score_play(enable, rec.replay(3), "9E SOX", rack="OOPSXYZ").score
-    path = tmp_path / "g.gcg"
-    path.write_text(GCG)
-    doc = ANALYZE.run(Context(), {"gcg": str(path), "top": 1})
-    assert doc["count"] == 5 and len(list(ANALYZE.text(doc))) == 5
-
-
-@pytest.mark.parametrize("bad", [
-    ">alice RETAINS 8D +66 66",
-    ">alice: AEINRST 8D RETAINS +x 66",
-    ">alice: AEINRST 99Z RETAINS +66 66",
-    ">alice: AEINRST 8M RETAINS +66 66",
-    "hello",
-])
-def test_malformed_gcg(bad):
-    with pytest.raises(GameError):
-        rec = read_gcg("#player1 alice A\n#player2 bob B\n" + bad + "\n")
-        rec.replay()
-
-
-def test_games_as_data(tmp_path):
-    sup = Game.preset("super")
-    assert sup.size == 21 and sup.start == (10, 10) and sup.blanks == 4
-    assert sum(n for n, _ in sup.tiles.values()) + sup.blanks == 200
-    assert sup.premium(0, 0) == "Q"
-    custom = tmp_path / "mini.toml"
-    custom.write_text('name = "mini"\nalphabet = "english"\nrack_size = 5\nbingo_bonus = 30\nstart = "C3"\n'
-                      'board = ["T...T", ".D.D.", "..D..", ".D.D.", "T...T"]\n')
-    g = Game.load(str(custom))
-    assert (g.size, g.rack_size, g.bingo_bonus, g.start, g.points_of("z")) == (5, 5, 30, (2, 2), 10)
-    for text, err in [('board = ["..", "..."]', "row 2"), ('board = ["x."]', "row"), ("bogus = 1\nboard=['..','..']",
-                                                                                      "unknown"), ("board = [", "TOML")]:
-        bad = tmp_path / "bad.toml"
-        bad.write_text(text)
-        with pytest.raises(GameError, match=err):
-            Game.load(str(bad))
-    with pytest.raises(GameError):
-        Game.load("no-such-game")
-
-
-def test_super_scrabble_moves(enable):
-    game = Game.preset("super")
-    moves = generate(enable, Position(game), "QUIZ?", top=3)
-    assert moves and all(m.tiles for m in moves)
-    for m in moves:
-        assert score_play(enable, Position(game), m.notation, rack="QUIZ?").score == m.score
-
-
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
@@ -146,24 +69,15 @@ def test_hostile_input_is_one_clear_error(enable, cgp, rack, play, gcg):
             assert str(e) and "\n" not in str(e)
 
 
-def test_server_contexts_read_no_files_and_analysis_stops_at_the_deadline(tmp_path):
+def test_server_contexts_read_no_files_and_analysis_stops_at_the_deadline(tmp_path, gcg_text):
     import time
 
     path = tmp_path / "g.gcg"
-    path.write_text(GCG)
+    path.write_text(gcg_text)
     with pytest.raises(GameError):
         ANALYZE.run(Context(options={"files": False}, opener=lambda spec: lexigraph.open()), {"gcg": str(path)})
     doc = ANALYZE.run(Context(deadline=time.monotonic() - 1), {"gcg": str(path)})
     assert doc["truncated"] and doc["count"] == 0
-
-
-def test_gcg_notes_may_run_over_lines_and_the_sample_game():
-    rec = read_gcg("#player1 a A\n#player2 b B\n#note a long note\nthat goes on\n>a: AEINRST 8D RETAINS +66 66\n")
-    assert [e.kind for e in rec.events] == ["play"]
-    with pytest.raises(GameError):
-        read_gcg("#player1 a A\nstray line\n")
-    doc = ANALYZE.run(Context(), {"gcg": "sample", "top": 1})
-    assert doc["players"] == ["ann", "bob"] and doc["count"] == 4 and doc["results"][0]["equals_best"]
 
 
 def test_command_line(capsys, tmp_path):
@@ -201,3 +115,12 @@ def test_exchanges_need_a_full_rack_in_the_bag(enable):
         full.codes[i] = c
     assert len(full.unseen("??")) - 7 < 7
     assert not [m for m in generate(enable, full, "??", top=0, exchanges=True) if m.kind == "exchange"]
+
+
+def test_analyze_command(tmp_path, gcg_text):
+    path = tmp_path / "g.gcg"
+    path.write_text(gcg_text)
+    doc = ANALYZE.run(Context(), {"gcg": str(path), "top": 1})
+    assert doc["count"] == 5 and len(list(ANALYZE.text(doc))) == 5
+    doc = ANALYZE.run(Context(), {"gcg": "sample", "top": 1})
+    assert doc["players"] == ["ann", "bob"] and doc["count"] == 4 and doc["results"][0]["equals_best"]

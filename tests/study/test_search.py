@@ -317,7 +317,7 @@ def test_sorting_grouping_paging(small):
     assert lex.search(q, sort="priority") == sorted(words, key=lambda w: -oracle.priorities[w])
     assert lex.search(q, sort="probability") == sorted(words, key=lambda w: (oracle.rank_of(w), len(w)))
     assert lex.search(q, sort="probability", offset=3, limit=4) == lex.search(q, sort="probability")[3:7]
-    found = S.search_ids(lex.store, lex.graph, lex.probe, q, sort="probability", group=True)
+    found = S.search_ids(lex.store, lex.engine, q, sort="probability", group=True)
     got = lex.store.words_of_ids(found.ids)
     assert sorted(got) == sorted(words) and found.total == len(words)
     # Members of a group are adjacent and share an alphagram; groups come in order of their best member.
@@ -550,16 +550,15 @@ def test_in_another_lexicon_with_another_alphabet(enable):
     assert enable.search("length 2 and in words", lists={"words": ["aa", "zz", "qi"]}) == ["aa"]
 
 
-def test_in_list_with_another_alphabet_on_both_probes():
-    """A list with another alphabet is checked through its own store and probe (C batch and NumPy twin)."""
+def test_in_list_with_another_alphabet(open_lexicon):
+    """A list with another alphabet is checked through its own store and engine (C batch or NumPy twin)."""
     words = ["casa", "perro", "niño", "chico", "año", "ñu"]
-    for pure in (False, True):
-        spanish = lexigraph.open(words, alphabet="spanish", pure_python=pure)
-        english = lexigraph.open(["casa", "nino", "chico", "perros", "ano"], pure_python=pure)
-        assert english.search("in es", lists={"es": spanish}) == ["casa", "chico"]
-        assert spanish.search("in en", lists={"en": english}) == ["casa", "chico"]
-        assert spanish.search("not in en", lists={"en": english}) == sorted({"perro", "niño", "año", "ñu"},
-                                                                           key=spanish.alphabet.encode)
+    spanish = open_lexicon(words, alphabet="spanish")
+    english = open_lexicon(["casa", "nino", "chico", "perros", "ano"])
+    assert english.search("in es", lists={"es": spanish}) == ["casa", "chico"]
+    assert spanish.search("in en", lists={"en": english}) == ["casa", "chico"]
+    assert spanish.search("not in en", lists={"en": english}) == sorted({"perro", "niño", "año", "ñu"},
+                                                                       key=spanish.alphabet.encode)
 
 
 def test_search_over_the_engines_opens_lists_only_through_open_list(enable):
@@ -569,7 +568,7 @@ def test_search_over_the_engines_opens_lists_only_through_open_list(enable):
         opened.append(source)
         return lexigraph.load(source)
 
-    engines = (enable.store, enable.graph, enable.probe)
+    engines = (enable.store, enable.engine)
     assert S.search(*engines, "length 2 and contains x") == enable.search("length 2 and contains x")
     got = S.search(*engines, "length 2 and in mine", lists={"mine": ["aa", "zz", "xi"]}, open_list=open_list)
     assert got == ["aa", "xi"] and opened == [["aa", "zz", "xi"]]
@@ -586,16 +585,15 @@ def test_search_over_the_engines_opens_lists_only_through_open_list(enable):
     assert str(engines_error.value) == str(facade.value)
 
 
-def test_word_probability_over_the_engines_matches_the_facade():
+def test_word_probability_over_the_engines_matches_the_facade(open_lexicon):
     from lexigraph.study.probability import word_probability
 
     words = ["casa", "perro", "niño", "chico", "año", "ñu", "llama", "chocolate"]
-    for pure in (False, True):
-        lex = lexigraph.open(words, alphabet="spanish", pure_python=pure)
-        for w in words + ["NIÑO", "xyz"]:
-            p = word_probability(lex.store, lex.probe, w, blanks=1)
-            assert p == lex.probability(w, blanks=1), w
-            assert (p.rank is not None) == (w.lower() in words), w
+    lex = open_lexicon(words, alphabet="spanish")
+    for w in words + ["NIÑO", "xyz"]:
+        p = word_probability(lex.store, lex.engine, w, blanks=1)
+        assert p == lex.probability(w, blanks=1), w
+        assert (p.rank is not None) == (w.lower() in words), w
 
 
 def test_word_study_modules_never_import_the_facade():

@@ -13,7 +13,7 @@ from lexigraph.commands import all_commands
 jsonschema = pytest.importorskip("jsonschema")
 referencing = pytest.importorskip("referencing")
 
-SCHEMAS = Path(__file__).resolve().parents[1] / "docs" / "schema"
+SCHEMAS = Path(__file__).resolve().parents[2] / "docs" / "schema"
 COMMANDS = {c.name: c for c in all_commands()}
 
 

@@ -1,20 +1,23 @@
-"""The study commands (search, hooks, probability) run through Command.run, and the examples of docs/search.md."""
+"""The study commands (commands/study.py: search, hooks, probability) through Command.run and on the command line,
+and the examples of docs/search.md."""
 
 from __future__ import annotations
 
 import doctest
+import io
 import json
 from pathlib import Path
 
 import pytest
 
 import lexigraph
+from lexigraph.cli.main import main
 from lexigraph.commands import Context, all_commands
 from lexigraph.commands.study import HOOKS, PROBABILITY, SEARCH
 from lexigraph.errors import QueryError
 from lexigraph.study.search import search_ids
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(cmd, **params):
@@ -113,7 +116,7 @@ def test_schema_files_describe_the_documents():
 
 
 def test_found_ids_and_paging(enable):
-    found = search_ids(enable.store, enable.graph, enable.probe, "length 3 and contains z", sort="length",
+    found = search_ids(enable.store, enable.engine, "length 3 and contains z", sort="length",
                        offset=2, limit=3)
     assert found.total == len(enable.search("length 3 and contains z"))
     assert enable.store.words_of_ids(found.ids) == enable.search("length 3 and contains z")[2:5]
@@ -123,3 +126,70 @@ def test_docs_search_examples_run():
     result = doctest.testfile(str(ROOT / "docs" / "search.md"), module_relative=False,
                               optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
     assert result.attempted > 20 and result.failed == 0
+
+
+# -- the command line -------------------------------------------------------------------------------
+
+
+
+def cli(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize(
+    "argv, status",
+    [
+        (["search", "length 2 and contains x"], 0),
+        (["search", "length 9 and contains qqq"], 1),
+        (["search", "length 7 and"], 2),
+        (["search", "lenght 7"], 2),
+        (["search", "length 2", "--sort", "random"], 2),
+        (["search", "length 2", "--blanks", "3", "--sort", "probability"], 2),
+        (["search", "in /no/such/file.txt"], 2),
+        (["hooks", "care"], 0),
+        (["hooks", "qi"], 1),
+        (["probability", "retains"], 0),
+        (["probability", "aeinrst"], 1),
+        (["probability", "c@t"], 2),
+    ],
+)
+def test_exit_status(private_cache, capsys, argv, status):
+    code, out, err = cli(capsys, *argv)
+    assert code == status, (out, err)
+    if status == 2:
+        assert err.startswith("lexigraph: error:") and len(err.strip().splitlines()) == 1
+
+
+def test_search_json_and_text_agree_with_the_api(private_cache, capsys):
+    lex = lexigraph.open()
+    expr = "length 7 and probability 1-200 and back-hook s"
+    code, out, _ = cli(capsys, "search", expr, "--sort", "probability", "--limit", "10", "--json")
+    doc = json.loads(out)
+    assert code == 0 and [r["word"] for r in doc["results"]] == lex.search(expr, sort="probability", limit=10)
+    assert doc["total"] == len(lex.search(expr))
+    code, out, _ = cli(capsys, "search", expr, "--sort", "probability", "--limit", "10")
+    assert out.split() == lex.search(expr, sort="probability", limit=10)
+    code, out, _ = cli(capsys, "search", expr, "--sort", "probability", "--limit", "10", "--hooks")
+    lines = out.splitlines()
+    for line, word in zip(lines, lex.search(expr, sort="probability", limit=10)):
+        h = lex.hooks(word)
+        assert line.strip() == str(h)
+
+
+def test_search_with_a_list_and_a_tile_set(private_cache, capsys, tmp_path):
+    mine = tmp_path / "mine.txt"
+    mine.write_text("aa\nab\nzz\nqi\n")
+    code, out, _ = cli(capsys, "search", "length 2 and not in mine", "--list", f"mine={mine}", "--limit", "3")
+    assert code == 0 and out.split() == ["ad", "ae", "ag"]
+    code, out, err = cli(capsys, "search", "points 20-", "-L", str(mine))
+    assert code == 2 and "no tile set" in err
+    code, out, _ = cli(capsys, "search", "points 11-", "-L", str(mine), "--tiles", "english")
+    assert code == 0 and out.split() == ["qi", "zz"]
+
+
+def test_hooks_reads_standard_input(private_cache, capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO("care\naa\n"))
+    code, out, _ = cli(capsys, "hooks", "-")
+    assert code == 0 and out.splitlines() == ["s ·CARE· drstx", "b AA hls"]

@@ -13,21 +13,6 @@ from lexigraph.crossword.grid import Grid
 
 
 
-def _verifier():
-    # the tests run with --import-mode=importlib: load the sibling module by path
-    import importlib.util
-    from pathlib import Path
-
-    spec = importlib.util.spec_from_file_location("fill_tests", Path(__file__).with_name("test_fill.py"))
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.verify
-
-
-verify = _verifier()
-
-
 @pytest.fixture
 def grid_file(tmp_path):
     path = tmp_path / "g.txt"
@@ -45,7 +30,7 @@ def test_registered():
     assert {"grid", "min_priority", "seed", "timeout", "allow_repeats", "region", "suggest", "output"} <= names
 
 
-def test_fill_document_and_output(enable, grid_file, tmp_path):
+def test_fill_document_and_output(enable, fill_oracle, grid_file, tmp_path):
     before = grid_file.read_bytes()
     out = tmp_path / "out.ipuz"
     doc = run(grid=str(grid_file), seed=4, output=str(out))
@@ -55,7 +40,7 @@ def test_fill_document_and_output(enable, grid_file, tmp_path):
     assert grid_file.read_bytes() == before
     filled = Grid.read(out)
     assert filled == Grid.from_text("\n".join(doc["grid"]))
-    assert verify(enable, Grid.read(grid_file), filled) == []
+    assert fill_oracle.verify(enable, Grid.read(grid_file), filled) == []
     assert {r["word"] for r in doc["results"]} == {"".join(filled.word(s)) for s in filled.slots()}
     json.dumps(doc)
     lines = list(FILL.text(doc))
@@ -124,7 +109,7 @@ def test_docs_examples_run():
     import doctest
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[1] / "docs" / "autofill.md"
+    path = Path(__file__).resolve().parents[2] / "docs" / "autofill.md"
     failed, attempted = doctest.testfile(str(path), module_relative=False, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert attempted > 10 and failed == 0
 
@@ -133,7 +118,7 @@ def test_documents_follow_the_schema(grid_file):
     jsonschema = pytest.importorskip("jsonschema")
     from pathlib import Path
 
-    schema = json.loads((Path(__file__).resolve().parents[1] / "docs" / "schema" / "fill.json").read_text())
+    schema = json.loads((Path(__file__).resolve().parents[2] / "docs" / "schema" / "fill.json").read_text())
     docs = [
         run(grid=str(grid_file)),
         run(grid=str(grid_file), suggest="1A", limit=3),
@@ -169,7 +154,7 @@ def test_cli_exit_statuses(capsys, tmp_path):
     assert code == 2 and "cannot read the grid" in err
 
 
-def test_cli_json_output_file_and_suggest(capsys, tmp_path):
+def test_cli_json_output_file_and_suggest(capsys, tmp_path, enable, fill_oracle):
     grid = tmp_path / "g.ipuz"
     Grid.from_text("c...\n....\n....").write(grid)
     before = grid.read_bytes()
@@ -180,13 +165,7 @@ def test_cli_json_output_file_and_suggest(capsys, tmp_path):
     assert grid.read_bytes() == before
     filled = Grid.read(out_path)
     assert filled == Grid.from_text("\n".join(doc["grid"]))
-    assert verify(FILL_LEXICON(), Grid.read(grid), filled) == []
+    assert fill_oracle.verify(enable, Grid.read(grid), filled) == []  # the command line's default lexicon
     code, out, err = cli(capsys, "fill", str(grid), "--suggest", "1D", "--limit", "4", "--jsonl")
     lines = [json.loads(x) for x in out.splitlines()]
     assert code == 0 and len(lines) == 4 and all(r["word"].startswith("c") for r in lines)
-
-
-def FILL_LEXICON():  # noqa: N802 - the lexicon the command line uses by default
-    import lexigraph
-
-    return lexigraph.open()

@@ -1,4 +1,5 @@
-"""Move generation against a brute-force oracle; C and Python generators agree; scoring and legality."""
+"""Move generation (scrabble/movegen.py) against a brute-force oracle, on both engines; the C generator play for play
+with its Python twin."""
 
 from __future__ import annotations
 
@@ -12,11 +13,12 @@ from hypothesis import strategies as st
 
 import lexigraph
 from lexigraph.scrabble import movegen
-from lexigraph.scrabble.game import Game, GameError
-from lexigraph.scrabble.movegen import IllegalPlay, generate, generate_placements, score_placements, score_play
-from lexigraph.scrabble.position import Position, parse_rack
-
-HAS_C = movegen._c is not None
+from lexigraph.scrabble.game import Game
+from lexigraph.scrabble.movegen import generate, generate_placements
+from lexigraph.scrabble.moves import IllegalPlay
+from lexigraph.scrabble.position import Position
+from lexigraph.scrabble.scoring import score_placements, score_play
+from lexigraph.scrabble.tiles import parse_rack
 
 
 def placements_key(raw: tuple[int, int, int, int, bytes]) -> frozenset[tuple[int, int, int, bool]]:
@@ -29,8 +31,8 @@ def placements_key(raw: tuple[int, int, int, int, bytes]) -> frozenset[tuple[int
     return frozenset(out)
 
 
-def generated(lex, pos, rack, pure):
-    raw = generate_placements(lex, pos, rack, pure_python=pure)
+def generated(lex, pos, rack):
+    raw = generate_placements(lex, pos, rack)
     got = {}
     for m in raw:
         key = placements_key(m)
@@ -79,9 +81,6 @@ SMALL_WORDS = sorted({
 })
 
 
-@pytest.fixture(scope="module")
-def small_lex():
-    return lexigraph.load([w for w in SMALL_WORDS if set(w) <= set("abcd")], alphabet="english")
 
 
 def small_game(size: int) -> Game:
@@ -110,8 +109,8 @@ def small_alpha_game(size: int) -> Game:
 
 
 @pytest.fixture(scope="module")
-def abcd_lex():
-    return lexigraph.load(SMALL_WORDS, alphabet=small_alpha_game(5).alphabet)
+def abcd_lex(open_lexicon):
+    return open_lexicon(SMALL_WORDS, alphabet=small_alpha_game(5).alphabet)
 
 
 @settings(max_examples=25)
@@ -124,9 +123,7 @@ def test_generator_equals_oracle_small_boards(abcd_lex, seed, size, fill, rack):
     rng = random.Random(seed)
     pos = random_board(game, rng, [1, 2, 3, 4], fill)
     expected = oracle(abcd_lex, pos, rack)
-    assert generated(abcd_lex, pos, rack, pure=True) == expected
-    if HAS_C:
-        assert generated(abcd_lex, pos, rack, pure=False) == expected
+    assert generated(abcd_lex, pos, rack) == expected
 
 
 def test_first_move_and_full_board(abcd_lex):
@@ -134,11 +131,11 @@ def test_first_move_and_full_board(abcd_lex):
     pos = Position(game)
     exp = oracle(abcd_lex, pos, "AB?D")
     assert exp and all((2, 2) in {(r, c) for r, c, _, _ in k} for k in exp)
-    assert generated(abcd_lex, pos, "AB?D", pure=True) == exp
+    assert generated(abcd_lex, pos, "AB?D") == exp
     full = Position(game, codes=[1] * 25, blanks=[False] * 25)
-    assert generated(abcd_lex, full, "ABCD", pure=True) == {} == oracle(abcd_lex, full, "ABCD")
+    assert generated(abcd_lex, full, "ABCD") == {} == oracle(abcd_lex, full, "ABCD")
     assert generate(abcd_lex, pos, "") == []
-    assert generated(abcd_lex, pos, "??", pure=True) == oracle(abcd_lex, pos, "??")
+    assert generated(abcd_lex, pos, "??") == oracle(abcd_lex, pos, "??")
 
 
 SPANISH = ["chocho", "calle", "cacho", "hacha", "llama", "ocho", "lo", "la", "al", "ch", "olla", "callo", "chal",
@@ -148,98 +145,26 @@ SPANISH = ["chocho", "calle", "cacho", "hacha", "llama", "ocho", "lo", "la", "al
 @settings(max_examples=10)
 @given(seed=st.integers(0, 10**9), fill=st.sampled_from([0.0, 0.3]), rack=st.sampled_from(
     ["[CH]O", "A[LL]?", "[RR]AE", "[CH]A[LL]", "O?L"]))
-def test_multi_letter_tiles_spanish(seed, fill, rack):
-    lex = lexigraph.load(SPANISH, alphabet="spanish")
+def test_multi_letter_tiles_spanish(open_lexicon, seed, fill, rack):
+    lex = open_lexicon(SPANISH, alphabet="spanish")
     game = Game.preset("scrabble").with_alphabet(lex.alphabet).resized(4)
     rng = random.Random(seed)
     codes = [lex.alphabet.code(t) for t in ("a", "ch", "ll", "o", "rr", "e")]
     pos = random_board(game, rng, codes, fill)
     expected = oracle(lex, pos, rack)
-    assert generated(lex, pos, rack, pure=True) == expected
-    if HAS_C:
-        assert generated(lex, pos, rack, pure=False) == expected
-
-
-def test_scoring_and_reasons():
-    lex = lexigraph.load(["cat", "cats", "at", "as", "ta", "act", "scat", "tact"], alphabet="english")
-    pos = Position(Game.preset("scrabble"), racks=["CATS", ""])
-    m = score_play(lex, pos, "8H CAT")
-    assert m.score == 10 and m.leave == "S"  # (3 + 1 + 1) * 2 on the star
-    with pytest.raises(IllegalPlay) as e:
-        score_play(lex, pos, "8A CAT")
-    assert e.value.reason == "first move off the centre"
-    pos2 = pos.with_play(m)
-    m2 = score_play(lex, pos2, "8H CATS")
-    assert m2.words == ("cats",) and m2.score == 6
-    m3 = score_play(lex, pos2, "H8 (C)AT", rack="AT")
-    assert m3.score == 5 and m3.words == ("cat",)
-    for play, reason in [("8A CAT", "not connected"), ("1A TA", "not connected"), ("8K TA", "not in lexicon"),
-                         ("H9 A", "not on rack")]:
-        with pytest.raises(IllegalPlay) as e:
-            score_play(lex, pos2, play, rack="T")
-        assert e.value.reason in (reason, "not on rack" if reason != "not on rack" else reason), (play, e.value)
-    with pytest.raises(IllegalPlay) as e:
-        score_placements(lex, pos2, [(9, 7, 1, False), (10, 8, 20, False)], "AT")
-    assert e.value.reason == "not in line"
-    with pytest.raises(IllegalPlay) as e:
-        score_placements(lex, pos2, [(7, 11, 1, False), (7, 13, 20, False)], "AT")
-    assert e.value.reason == "gap"
-    with pytest.raises(IllegalPlay) as e:
-        score_play(lex, pos2, "8H CATS", rack="S?")
-        score_play(lex, pos2, "8L ST", rack="ST")
-    with pytest.raises(IllegalPlay) as e:
-        score_play(lex, pos2, "9H AA", rack="AA")
-    assert e.value.reason == "not in lexicon" and set(e.value.words) >= {"aa"}
-
-
-def test_bingo_and_blank_scores():
-    lex = lexigraph.load(["abcdefg", "ab"], alphabet="english")
-    pos = Position(Game.preset("scrabble"))
-    moves = generate(lex, pos, "ABCDEF?")
-    assert moves[0].score == 50 + 2 * (1 + 3 + 3 + 2 + 1 + 4) or moves[0].score > 50
-    for m in moves:
-        if m.word == "abcdefg":
-            assert m.score == score_play(lex, pos, m.notation, rack="ABCDEF?").score
-
-
-def test_bad_input(abcd_lex):
-    game = Game.preset("scrabble")
-    with pytest.raises(GameError):
-        parse_rack(game, "ABCDEFGH")
-    with pytest.raises(GameError):
-        parse_rack(game, "QQ")
-    with pytest.raises(GameError):
-        parse_rack(game, "A1")
-    with pytest.raises(GameError):
-        parse_rack(game, "???")
-    for bad in ["", "15/15", "x y z w", "15/15/15/15/15/15/15/15/15/15/15/15/15/15/16 A/ 0/0 0",
-                "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A/ x/0 0", "1#13/15/15/15/15/15/15/15/15/15/15/15/15/15/15 / 0/0 0"]:
-        with pytest.raises(GameError):
-            Position.from_cgp(bad, game)
-    with pytest.raises(GameError):
-        Position.from_text("...\n...", game)
-
-
-def test_cgp_round_trip_and_plain_board():
-    game = Game.preset("scrabble")
-    cgp = "15/15/15/15/15/15/15/5QUIz6/15/15/15/15/15/15/15 AB?/CDE 40/10 2 lex TWL06; tmr 10000/9000;"
-    p = Position.from_cgp(cgp, game)
-    assert p.to_cgp() == cgp
-    assert Position.from_text(p.board_text(), game).to_cgp().split()[0] == cgp.split()[0]
-    es = Game.preset("scrabble").with_alphabet(lexigraph.Alphabet.preset("spanish"))
-    p2 = Position.from_cgp("15/15/15/15/15/15/15/5[CH]O[CH]O6/15/15/15/15/15/15/15 [LL]A?/ 0/0 0", es)
-    assert p2.tile_at(7, 5) == "CH" and p2.to_cgp().startswith("15/15/15/15/15/15/15/5[CH]O[CH]O6")
+    assert generated(lex, pos, rack) == expected
 
 
 def test_phonies_still_generate(abcd_lex):
     game = small_alpha_game(5)
     pos = Position.from_text(".....\n.ccc.\n.....\n.....\n.....", game)
     assert movegen.board_phonies(abcd_lex, pos) == ["ccc"]
-    assert generated(abcd_lex, pos, "AB", pure=True) == oracle(abcd_lex, pos, "AB")
+    assert generated(abcd_lex, pos, "AB") == oracle(abcd_lex, pos, "AB")
 
 
-@pytest.mark.skipif(not HAS_C, reason="the C extension is not built")
-def test_c_and_python_agree_on_enable_midgame(enable):
+@pytest.mark.parametrize("engine_kind", ["c"], indirect=True)
+def test_c_and_python_agree_on_enable_midgame(enable_on, open_python):
+    enable, pure = enable_on, open_python()
     game = Game.preset("scrabble")
     rng = random.Random(7)
     pos = Position(game)
@@ -248,11 +173,11 @@ def test_c_and_python_agree_on_enable_midgame(enable):
     for turn in range(6):
         rng.shuffle(letters)
         rack = "".join(game.alphabet.label(c).upper() for c in letters[:7])
-        py = sorted(generate_placements(enable, pos, rack, pure_python=True))
-        c = sorted(generate_placements(enable, pos, rack, pure_python=False))
+        py = sorted(generate_placements(pure, pos, rack))
+        c = sorted(generate_placements(enable, pos, rack))
         assert py == c
         top_c = [(m.notation, m.score, m.leave) for m in generate(enable, pos, rack, top=15)]
-        assert top_c == [(m.notation, m.score, m.leave) for m in generate(enable, pos, rack, top=15, pure_python=True)]
+        assert top_c == [(m.notation, m.score, m.leave) for m in generate(pure, pos, rack, top=15)]
         moves = generate(enable, pos, rack, top=1)
         if not moves:
             continue
@@ -261,9 +186,10 @@ def test_c_and_python_agree_on_enable_midgame(enable):
         pos = pos.with_play(best)
 
 
-def test_oracle_on_twl06_midgame_positions(twl):
+def test_oracle_on_twl06_midgame_positions(twl, open_lexicon):
     """Sampled 15x15 mid-game boards (reached by playing the best move from a seeded bag) against the oracle,
     with racks small enough for exhaustive enumeration."""
+    twl = open_lexicon(twl.path)
     game = Game.preset("scrabble")
     for seed in (5, 6):
         rng = random.Random(seed)
@@ -278,9 +204,7 @@ def test_oracle_on_twl06_midgame_positions(twl):
         for rack in ("".join(bag[-3:]), bag[-4] + "?"):
             expected = oracle(twl, pos, rack)
             assert expected
-            assert generated(twl, pos, rack, pure=True) == expected
-            if HAS_C:
-                assert generated(twl, pos, rack, pure=False) == expected
+            assert generated(twl, pos, rack) == expected
 
 
 def test_pure_python_switch_in_a_subprocess():
@@ -289,30 +213,11 @@ def test_pure_python_switch_in_a_subprocess():
     import sys
 
     code = ("import lexigraph; from lexigraph.scrabble import movegen; from lexigraph.scrabble.game import Game; "
-            "from lexigraph.scrabble.position import Position; "
-            "print(movegen._c is None, movegen.count_placements(lexigraph.open(), Position(Game.preset('scrabble')), "
+            "from lexigraph.scrabble.position import Position; lex = lexigraph.open(); "
+            "print(lex.engine.kind == 'python', movegen.count_placements(lex, Position(Game.preset('scrabble')), "
             "'AEINRST'))")
     env = dict(os.environ, LEXIGRAPH_PURE_PYTHON="1")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
     pure, count = out.split()
     assert pure == "True"
     assert int(count) == movegen.count_placements(lexigraph.open(), Position(Game.preset("scrabble")), "AEINRST")
-
-
-@pytest.mark.skipif(not HAS_C, reason="the C extension is not built")
-@settings(max_examples=200)
-@given(records=st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=40), root=st.integers(0, 50),
-       cells=st.lists(st.integers(0, 6), min_size=25, max_size=25), rack=st.lists(st.integers(0, 3), min_size=5,
-                                                                                   max_size=5))
-def test_c_generator_survives_forged_graphs(records, root, cells, rack):
-    """Arcs pointing anywhere, tiles outside the alphabet: an answer or ValueError, never a crash."""
-    import struct
-
-    graph = struct.pack(f"<{len(records)}Q", *records)
-    kids = struct.pack(f"<{len(records)}Q", *[r ^ (r >> 7) for r in records])
-    try:
-        buf, count = movegen._c.generate_moves(graph, kids, root, 5, bytes(cells), bytes(25), bytes([1] * 25),
-                                               bytes([1] * 25), bytes([1, 2, 3, 4, 5]), bytes(rack), 12, 4, 20)
-        assert len(buf) == count * movegen.REC_SIZE
-    except ValueError:
-        pass

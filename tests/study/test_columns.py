@@ -20,7 +20,7 @@ from lexigraph.commands import Context, all_commands
 from lexigraph.study.hooks import INNER
 
 COMMANDS = {c.name: c for c in all_commands()}
-SCHEMAS = Path(__file__).resolve().parents[1] / "docs" / "schema"
+SCHEMAS = Path(__file__).resolve().parents[2] / "docs" / "schema"
 LETTERS = string.ascii_lowercase
 
 

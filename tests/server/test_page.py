@@ -23,7 +23,7 @@ from lexigraph.commands import all_commands  # noqa: E402
 from lexigraph.server import create_app  # noqa: E402
 from lexigraph.server.background import serve_in_thread  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("LEXIGRAPH_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 SHOTS = Path(os.environ.get("LEXIGRAPH_SCREENSHOTS", ROOT / "build" / "screenshots"))
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
@@ -154,7 +154,6 @@ def test_grid_candidates_are_the_slot_pattern(page):
     shot(page, "grid")
 
 
-@pytest.mark.skipif("search" not in COMMANDS, reason="the search command (issue 15) is not in this build's registry yet")
 def test_a_study_search_shows_the_words_with_hooks(page):
     page.select_option("#search-mode", "search")
     page.fill("#search-input", "length 7 and anagram aeinrst")
@@ -169,7 +168,6 @@ def test_a_study_search_shows_the_words_with_hooks(page):
     shot(page, "study-search")
 
 
-@pytest.mark.skipif("moves" not in COMMANDS, reason="the moves command (issue 13) is not in this build's registry yet")
 def test_board_and_rack_show_the_best_move(page):
     from lexigraph.scrabble.game import Game
     from lexigraph.scrabble.movegen import generate
@@ -189,7 +187,6 @@ def test_board_and_rack_show_the_best_move(page):
     shot(page, "board")
 
 
-@pytest.mark.skipif("moves" not in COMMANDS, reason="the moves command (issue 13) is not in this build's registry yet")
 def test_board_with_the_keyboard_alone(page):
     page.focus("#tab-search")
     page.keyboard.press("ArrowRight")                # to the Board tab
@@ -212,7 +209,6 @@ def test_board_with_the_keyboard_alone(page):
     assert tiles == 3 + new and chosen
 
 
-@pytest.mark.skipif("fill" not in COMMANDS, reason="the fill command (issue 14) is not in this build's registry yet")
 def test_filling_a_small_grid_shows_a_valid_fill(page):
     page.click("#tab-grid")
     page.fill("#grid-rows", "4")

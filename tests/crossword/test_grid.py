@@ -1,0 +1,155 @@
+"""Crossword grids (crossword/grid.py): text, ipuz and puz round trips, numbering against an independent model
+of the runs, hostile files."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import lexigraph
+from lexigraph.crossword.fill import fill
+from lexigraph.crossword.grid import BLOCK, Grid
+from lexigraph.errors import QueryError
+
+
+
+def test_text_round_trip_and_numbering(fill_oracle):
+    g = Grid.from_text("\n..#..\n.....\n#...#\n")
+    assert (g.height, g.width) == (3, 5)
+    names = [s.name for s in g.slots()]
+    assert names == ["1A", "3A", "5A", "7A", "1D", "2D", "3D", "4D", "6D"]
+    assert Grid.from_text(g.to_text()) == g
+    # the slots are exactly the runs of the independent model
+    assert sorted(sorted(s.cells) for s in g.slots()) == sorted(sorted(r) for r in fill_oracle.runs([list(x) for x in g.cells]))
+
+
+@given(st.integers(1, 7), st.integers(1, 7), st.data())
+def test_numbering_matches_runs(fill_oracle, h, w, data):
+    cells = [[data.draw(st.sampled_from([None, None, BLOCK, "a"])) for _ in range(w)] for _ in range(h)]
+    g = Grid(cells)
+    slots = g.slots()
+    assert sorted(tuple(s.cells) for s in slots) == sorted(tuple(r) for r in fill_oracle.runs(cells))
+    numbers = g.numbers()
+    # numbers run 1..n in reading order over the cells that start a run
+    starts = sorted({s.cells[0] for s in slots})
+    assert [numbers[c] for c in starts] == list(range(1, len(starts) + 1))
+    for s in slots:
+        assert numbers[s.cells[0]] == s.number
+    assert Grid.from_text(g.to_text()) == g
+    assert Grid.from_ipuz(json.dumps(g.to_ipuz())) == g
+    assert Grid.from_puz(g.to_puz()) == g
+
+
+def test_multi_letter_tiles(fill_oracle):
+    es = lexigraph.load(["cha", "chi", "as", "is"], alphabet="spanish")
+    assert Grid.from_text("CHAL\n#.O", alphabet=es.alphabet).cells[0] == ("ch", "a", "l")
+    square = Grid.from_text("[ch].\n..")
+    r = fill(es, square)
+    assert r.status == "filled" and fill_oracle.verify(es, square, r.grid) == []
+    assert r.grid.cells in ((("ch", "a"), ("i", "s")), (("ch", "i"), ("a", "s")))
+    assert Grid.from_text("[ch]al").cells[0] == ("ch", "a", "l")
+    assert Grid.from_puz(Grid.from_text("[ch]a\n..").to_puz()).cell(0, 0) == "ch"
+    assert "[CH]" in Grid.from_text("[ch]a").to_text()
+    with pytest.raises(QueryError, match="not a tile of this lexicon"):
+        Grid.from_text("w.", alphabet=lexigraph.load(["ab"]).alphabet)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("...\n..", "differ in length"),
+        ("..%\n...", "'%' at position 2 is not a tile of this lexicon"),
+        ("", "empty"),
+        ("\n\n", "empty"),
+        ("[\n..", "closing"),
+        ("\n".join(["." * 1000] * 3), "at most 255"),
+        ("\n".join(["."] * 1000), "at most 255"),
+    ],
+)
+def test_bad_text_grids(text, message):
+    with pytest.raises(QueryError, match=message):
+        Grid.from_text(text)
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (b"not json", "does not parse"),
+        (b"[]", "top level"),
+        (b'{"kind": ["x"]}', "crossword"),
+        (b'{"kind": ["http://ipuz.org/crossword#1"]}', "dimensions"),
+        (b'{"kind": ["http://ipuz.org/crossword#1"], "dimensions": {"width": 2, "height": 1}, "puzzle": [[0]]}', "puzzle"),
+        (b'{"kind": ["http://ipuz.org/crossword#1"], "dimensions": {"width": 1e9, "height": 1}}', "width"),
+        (b'{"kind": ["http://ipuz.org/crossword#1"], "dimensions": {"width": 1, "height": 1}, "puzzle": [[0]], "solution": [["4"]]}', "solution"),
+    ],
+)
+def test_bad_ipuz(tmp_path, data, message):
+    path = tmp_path / "bad.ipuz"
+    path.write_bytes(data)
+    with pytest.raises(QueryError, match=message):
+        Grid.read(path)
+    assert path.read_bytes() == data
+
+
+@given(st.binary(max_size=200), st.integers(0, 400))
+@settings(max_examples=40)
+def test_damaged_puz_is_a_clear_error(junk, cut):
+    good = Grid.from_text("ab.\n.#.\n...").to_puz()
+    for data in (junk, good[:cut], good[:cut] + junk + good[cut + len(junk):]):
+        try:
+            g = Grid.from_puz(data)
+        except QueryError:
+            continue
+        assert isinstance(g, Grid)
+
+
+def test_files_round_trip_and_are_not_modified(tmp_path):
+    g = Grid.from_text("ab.\n.#.\n...")
+    for ext in ("txt", "ipuz", "puz"):
+        path = tmp_path / f"g.{ext}"
+        g.write(path)
+        data = path.read_bytes()
+        assert Grid.read(path) == g
+        assert path.read_bytes() == data
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+    with pytest.raises(QueryError, match="cannot read"):
+        Grid.read(tmp_path / "missing.txt")
+
+
+def test_writing_to_special_paths(tmp_path):
+    import os
+    import stat
+
+    g = Grid.from_text("ab\n..")
+    g.write("/dev/null")
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    target = tmp_path / "real.txt"
+    target.write_text("old\n")
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    g.write(link)
+    assert link.is_symlink() and Grid.read(target) == g
+    with pytest.raises(QueryError, match="directory"):
+        g.write(tmp_path)
+
+
+def test_ipuz_variants():
+    data = {
+        "version": "http://ipuz.org/v2",
+        "kind": ["http://ipuz.org/crossword#1"],
+        "dimensions": {"width": 3, "height": 2},
+        "block": "X",
+        "empty": "0",
+        "puzzle": [[{"cell": 1, "style": {"shapebg": "circle"}}, 2, "X"], [3, None, "0"]],
+        "solution": [["C", {"value": "A"}, "X"], [None, "#", "0"]],
+    }
+    g = Grid.from_ipuz(json.dumps(data))
+    assert g.cells == (("c", "a", BLOCK), (None, BLOCK, None))
+    back = Grid.from_ipuz(g.to_ipuz())
+    assert back == g
+    data["solution"][0][0] = "4"
+    with pytest.raises(QueryError, match="solution cell"):
+        Grid.from_ipuz(data)
