@@ -273,17 +273,12 @@ def test_forged_graphs_are_refused_by_the_move_generators(forged_report):
             assert case["refused"] == {kind: True for kind in kinds}, case
 
 
-@pytest.mark.xfail(strict=True, reason="known gap, reported: the structure check allows a target anywhere in the "
-                   "graph, so a cycle through the root passes it and both generators play words the lexicon lacks")
 def test_a_back_edge_to_the_root_is_refused_by_the_move_generators(forged_report):
     _, cases = forged_report
     back = [c for c in cases if c["how"] == "back-edge to the root"]
     assert back and all(all(c["refused"].values()) for c in back), [c for c in back if not all(c["refused"].values())]
 
 
-@pytest.mark.xfail(compiled.available(), strict=True, reason="known gap, reported: on a graph with a cycle the C engine's first walk "
-                   "(CompiledEngine.check_consistent) lists paths up to 255 tiles until memory runs out; the 2 GiB "
-                   "cap turns that into a FileFormatError")
 def test_a_back_edge_to_the_root_is_refused_in_bounded_memory(forged_report):
     _, cases = forged_report
     assert max(c["grew_mib"] for c in cases) < 256, sorted((c["grew_mib"], c["how"], c["arc"]) for c in cases)[-3:]

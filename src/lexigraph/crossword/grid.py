@@ -469,6 +469,8 @@ def _split_row(line: str, lineno: int, alphabet: "Alphabet | None") -> list[Cell
     labels: list[str] = []
     if alphabet is not None:
         labels = sorted((lab for lab in alphabet.labels if len(lab) > 1), key=len, reverse=True)
+        # The alphabet's own folding (case, NFC, accents it ignores), as a pattern's text gets it.
+        line = alphabet.prepare(line)
     i = 0
     low = line.lower()
     while i < len(line):

@@ -21,6 +21,7 @@ Where a problem lies beyond what the C code handles (a game with more than
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -116,6 +117,7 @@ class CompiledEngine:
         self.quick_pattern_words: Callable[[str], list[str] | None] = self.probe.pattern_words
         self.quick_cross: Callable[[str, int, str, int], CrossAnswer | None] = self.probe.cross_words
         self._consistent: bool | None = None
+        self._check_lock = threading.Lock()
         self._python: PythonEngine | None = None
 
     def python_twin(self) -> "PythonEngine":
@@ -146,19 +148,25 @@ class CompiledEngine:
 
     def check_consistent(self) -> None:
         """Raise :class:`FileFormatError` unless the graph spells exactly the buckets' words (checked once, in C)."""
-        if self._consistent is None:
-            import numpy as np
-
-            store, graph = self.store, self.graph
-            found = self._call(self.probe.walk_pattern, graph.buffer, graph.root, self._alphabet_size, b"", 1, 255,
-                               True, -1)
-            ids = np.frombuffer(found, "<i8")
-            same = len(ids) == store.word_count and bool((np.sort(ids) == np.arange(store.word_count)).all())
-            if same:  # checked: the probe may now answer listings in one call
-                self.probe.attach_graph(graph.offset, graph.size, graph.root, self._alphabet_size)
-            self._consistent = same
+        with self._check_lock:  # queries run in threads (the server): one check, seen by all
+            if self._consistent is None:
+                self._consistent = False  # a check that raises has failed, for good
+                self._consistent = self._spells_the_buckets()
         if not self._consistent:
             raise FileFormatError(f"{self.store.name}: the word graph and the length buckets hold different words")
+
+    def _spells_the_buckets(self) -> bool:
+        import numpy as np
+
+        store, graph = self.store, self.graph
+        # Paths no longer than the longest word, no more words than the buckets hold.
+        found = self._call(self.probe.walk_pattern, graph.buffer, graph.root, self._alphabet_size, b"", 1,
+                           max(store.lengths, default=0), True, store.word_count + 1)
+        ids = np.frombuffer(found, "<i8")
+        same = len(ids) == store.word_count and bool((np.sort(ids) == np.arange(store.word_count)).all())
+        if same:  # checked: the probe may now answer listings in one call
+            self.probe.attach_graph(graph.offset, graph.size, graph.root, self._alphabet_size)
+        return same
 
     def _call(self, function: Callable[..., Any], *args: Any) -> Any:
         """A C walk's answer; ``-1`` (the graph points outside itself) raises :class:`FileFormatError`."""
@@ -257,6 +265,7 @@ class CompiledEngine:
             return records
         graph = self.graph
         graph.check_structure()
+        self.check_consistent()
         try:
             data, count = self._native.generate_moves(
                 graph.buffer, graph.tile_masks(), graph.root, request.size, request.board, request.blanks,

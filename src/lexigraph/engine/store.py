@@ -201,6 +201,11 @@ class Store:
         """Every bucket, by increasing length."""
         return list(self._bucket_list)
 
+    @property
+    def tile_count(self) -> int:
+        """How many tiles all the words hold together (the arcs a walk of every word visits, at most)."""
+        return sum(b.count * b.length for b in self.buckets)
+
     def count_by_length(self) -> dict[int, int]:
         """Words per length in tiles, ascending."""
         return {b.length: b.count for b in self._buckets.values()}

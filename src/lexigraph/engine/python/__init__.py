@@ -25,9 +25,11 @@ It imports nothing of the C extension: a lexicon opened with
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
+from ...errors import FileFormatError
 from ..interface import UNDECIDED, CrossAnswer, MoveRequest, PropagationProblem, Propagator, RackMode
 from .probe import PythonProbe
 
@@ -63,6 +65,23 @@ class PythonEngine:
         self.graph = graph
         self._probe = PythonProbe(store)
         self.id_of_codes: Callable[[bytes], int] = self._probe.id_of_codes
+        self._consistent: bool | None = None
+        self._check_lock = threading.Lock()
+
+    def check_consistent(self) -> None:
+        """Raise :class:`FileFormatError` unless the graph spells exactly the buckets' words (checked once).
+
+        The jobs that read the graph as a whole (move generation) rely on it:
+        every word the graph spells is a word of the lexicon. The walk is
+        bounded: no longer than the longest word, no more arcs than the words
+        have tiles, no more words than the buckets hold.
+        """
+        with self._check_lock:  # queries run in threads (the server): one check, seen by all
+            if self._consistent is None:
+                self._consistent = False  # a check that raises has failed, for good
+                self._consistent = self._spells_the_buckets()
+        if not self._consistent:
+            raise FileFormatError(f"{self.store.name}: the word graph and the length buckets hold different words")
 
     def id_of_word(self, word: str) -> int:
         return UNDECIDED
@@ -136,10 +155,22 @@ class PythonEngine:
 
     # -- jobs --------------------------------------------------------------------------------
 
+    def _spells_the_buckets(self) -> bool:
+        from .walks import pattern_walk
+
+        store = self.store
+        try:
+            words = pattern_walk(self.graph, [], 1, max(store.lengths, default=0), store.word_count + 1,
+                                 budget=store.tile_count + 1)
+        except RecursionError:
+            raise FileFormatError(f"{store.name}: the word graph holds paths longer than its words") from None
+        return sorted(self.id_of_codes(w) for w in words) == list(range(store.word_count))
+
     def generate_moves(self, request: MoveRequest) -> "np.ndarray":
         from .movegen import generate_moves
 
         self.graph.check_structure()
+        self.check_consistent()
         return generate_moves(self.graph, request)
 
     def filter_rows(self, rows: "np.ndarray", candidates: "np.ndarray", masks: Sequence[int],

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ...errors import FileFormatError
 from ..interface import RackMode
 from ..wordgraph import ACCEPTS_BIT, TARGET_SHIFT, TILE_MASK, WordGraph
 
@@ -82,23 +83,31 @@ def rack_walk(graph: WordGraph, rack: Sequence[int], through: Sequence[int], bla
 
 
 def pattern_walk(graph: WordGraph, cells: Sequence[bytes], min_length: int, max_length: int,
-                 limit: int = -1) -> list[bytes]:
+                 limit: int = -1, budget: int = -1) -> list[bytes]:
     """The tile codes of the words of ``min_length .. max_length`` tiles whose first tiles fit ``cells``.
 
     ``cells[i]`` holds the codes position ``i`` allows; later positions allow
-    any tile. ``limit`` stops after that many words (-1: all).
+    any tile. ``limit`` stops after that many words (-1: all). ``budget``
+    bounds the arcs visited (-1: no bound): past it, a
+    :class:`~lexigraph.errors.FileFormatError` (only a forged graph needs more
+    arcs than its words have tiles).
     """
     allowed = [frozenset(c) for c in cells]
     out: list[bytes] = []
     path: list[int] = []
     top = min(max_length, 255)
+    visited = [0]
 
     def visit(node: int) -> None:
         depth = len(path)
         if depth >= top or not node:
             return
         ok = allowed[depth] if depth < len(allowed) else None
-        for rec in graph.reachable_records(node):
+        records = graph.reachable_records(node)
+        visited[0] += len(records)
+        if 0 <= budget < visited[0]:
+            raise FileFormatError(f"{graph.name}: the word graph holds more paths than its words")
+        for rec in records:
             if 0 <= limit <= len(out):
                 return
             t = rec & TILE_MASK
