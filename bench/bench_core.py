@@ -15,7 +15,7 @@ import time
 from common import TwlTable, data_file, measure, table, twl06_fixture
 
 import lexigraph
-from lexigraph.engine import probe
+from lexigraph.engine import compiled
 
 
 def memory_growth(kind: str, lex_path: str, words_path: str) -> dict[str, int]:
@@ -146,7 +146,7 @@ def main() -> None:
         f"- build of TWL06: median {builds[1]:.2f} s (target < 2 s)\n"
         f"- graph: {info['graph']['arcs']:,} eight-byte arc records incl. the null arc (target <= 126,696)\n"
         f"- file: {size:,} bytes (target < 4 MB)\n"
-        f"- C extension: {'built' if probe.c_extension_available() else 'NOT built (pure-Python paths)'}\n"
+        f"- C extension: {'built' if compiled.available() else 'NOT built (pure-Python paths)'}\n"
     )
     print("\n".join(out))
 

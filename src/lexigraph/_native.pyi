@@ -42,7 +42,7 @@ ARC_LAYOUT: Final[tuple[int, int, int, int, int]]
 LIMITS: Final[_Limits]
 
 class Probe:
-    """Exact lookups, walks and one-call answers over a mapped lexicon (``lexigraph.engine.probe.CProbe``)."""
+    """Exact lookups, walks and one-call answers over a mapped lexicon (``lexigraph.engine.compiled.CompiledEngine``)."""
 
     def attach(
         self,
@@ -101,7 +101,7 @@ class Facade:
 
 @final
 class Propagator:
-    """Arc consistency over a crossword grid's slots (``lexigraph.crossword.autofill``)."""
+    """Arc consistency over a crossword grid's slots (``lexigraph.crossword.fill``)."""
 
     def __init__(
         self,

@@ -206,8 +206,8 @@ class Lexicon(_Base):
 
     @property
     def uses_c(self) -> bool:
-        """Whether lookups and walks run in the C extension."""
-        return not self.pure_python
+        """Whether the lexicon's engine is the C one (``engine.kind == "c"``)."""
+        return self.engine.kind == "c"
 
     @property
     def info(self) -> dict[str, Any]:

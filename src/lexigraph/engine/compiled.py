@@ -133,14 +133,11 @@ class CompiledEngine:
     def check_words(self, words: list[Any], contains: Callable[[Any], bool]) -> "np.ndarray":
         import numpy as np
 
-        # The C batch answers ASCII strings; 2 marks what it leaves to `contains`.
+        # The C batch answers what it can encode itself; 2 marks what it leaves to `contains` (it returns how many).
         verdict = np.empty(len(words), np.uint8)
         if words and self.probe.check_words(words, verdict):
             rest = np.flatnonzero(verdict == 2)
             verdict[rest] = [contains(words[i]) for i in rest.tolist()]
-        elif words:
-            fallback: np.ndarray = self.python_twin().check_words(words, contains)
-            return fallback
         answer: np.ndarray = verdict.view(np.bool_)
         return answer
 

@@ -144,11 +144,6 @@ class WordGraph:
 
         return np.frombuffer(self.buffer, "<u8")
 
-    @property
-    def uses_c(self) -> bool:
-        """Whether prefix walks run in the C extension."""
-        return self._walker is not None
-
     def outside(self) -> FileFormatError:
         return FileFormatError(f"{self.name}: the word graph points outside itself")
 

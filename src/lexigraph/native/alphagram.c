@@ -5,7 +5,7 @@
  * A bucket's alphagram order lists its rows by their tiles sorted, so all the anagrams of a rack
  * are one run of it, found by binary search; with blanks, a walk of the sorted alphagrams visits
  * only the multisets that exist. Why C: a rack's answer is a few binary searches, which in Python
- * cost more in calls than in work. The NumPy twin is lexigraph.query.anagram.exact_ids; on a
+ * cost more in calls than in work. The NumPy twin is lexigraph.engine.python.anagrams.exact_anagram_ids; on a
  * forged (unsorted, out-of-bucket) index these answer None and the twin decides.
  */
 #include "probe.h"

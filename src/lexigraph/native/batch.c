@@ -3,7 +3,7 @@
  *
  * Why a batch: the lookups of several words overlap their cache misses (probe_batch says how),
  * so a list is checked faster than word by word. The Python twin is
- * lexigraph.query.batch._check_arrays.
+ * lexigraph.engine.python.batch.check_arrays.
  */
 #include "probe.h"
 

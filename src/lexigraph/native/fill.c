@@ -10,7 +10,7 @@
  *   kept       bytes of int32: the rows that pass, in order; None when every row passes
  *   used       tuple of `width` ints: the tiles the kept rows put in each position
  *
- * One pass over the candidates; the pure-Python twin is lexigraph.crossword.autofill._filter_py,
+ * One pass over the candidates; the pure-Python twin is lexigraph.engine.python.propagation.filter_rows,
  * which the tests hold to the same answers.
  *
  * Why C: a fill spends its time filtering candidate rows and propagating what that leaves
@@ -153,7 +153,7 @@ done:
 
 
 /* ---------------------------------------------------------------------------------------------
- * Propagator: arc consistency over a grid's slots, the loop of lexigraph.crossword.autofill._Search.propagate
+ * Propagator: arc consistency over a grid's slots, the loop of lexigraph.engine.python.propagation.PythonPropagator.propagate
  * (its pure-Python twin, which the tests hold to the same states) with the filter above inlined.
  *
  * Propagator(rows, slot_cells, cell_slots, complete, groups, allow_repeats, wrap, clock)
@@ -518,7 +518,7 @@ static PyTypeObject PropagatorType = {
     .tp_basicsize = sizeof(Propagator),
     .tp_dealloc = (destructor)prop_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Arc consistency over a grid's slots (see lexigraph.crossword.autofill).",
+    .tp_doc = "Arc consistency over a grid's slots (see lexigraph.crossword.fill).",
     .tp_methods = prop_methods,
     .tp_getset = prop_getset,
     .tp_init = (initproc)prop_init,

@@ -5,7 +5,7 @@
  * Why one place: the builder (build_tables.c, hash_table) places every word at its home slot and
  * the probe (probe.h, lx_probe_codes) looks it up there; if the two ever computed different slots
  * every lookup would miss. The Python twins use zlib.crc32 and the same formula
- * (lexigraph.compiler.hash_tables, lexigraph.engine.probe.PythonProbe), and tests/test_native.py
+ * (lexigraph.compiler.hash_tables, lexigraph.engine.python.probe.PythonProbe), and tests/test_native.py
  * holds lx_home_slot to them through the module's home_slot().
  *
  * The CRC runs four bytes a step ("slicing by 4": lx_crc_tables[k] advances a byte k + 1 places);

@@ -24,7 +24,7 @@
 #define LX_MAX_MULTI_LETTER_KEY 8
 
 /* Most blanks a rack may hold for the one-call C rack walk (Probe.rack_words):
- * lexigraph.engine.walks.MAX_RACK_BLANKS. */
+ * lexigraph.engine.compiled.MAX_RACK_BLANKS. */
 #define LX_MAX_RACK_BLANKS 3
 
 /* Most arc records a word graph may hold: a record's target has 32 bits.
@@ -38,21 +38,21 @@
 #define LX_MAX_BOARD_SIZE 26
 
 /* Tile codes the move generator handles, the blank's code 0 included (a rack set is a uint64):
- * lexigraph.scrabble.movegen._use_c sends it alphabets of fewer than 64 tiles. */
+ * lexigraph.engine.compiled.CompiledEngine.generate_moves sends it alphabets of fewer than 64 tiles (more go to the Python twin). */
 #define LX_MAX_MOVE_TILE_CODES 64
 
-/* Bytes of one play the move generator returns: lexigraph.scrabble.movegen.REC_SIZE. */
+/* Bytes of one play the move generator returns: lexigraph.engine.interface.MOVE_RECORD_SIZE. */
 #define LX_MOVE_RECORD_SIZE 40
 
-/* Set on a placed tile's code when a blank plays it: lexigraph.scrabble.movegen.BLANK_FLAG. */
+/* Set on a placed tile's code when a blank plays it: lexigraph.engine.interface.BLANK_FLAG. */
 #define LX_BLANK_FLAG 0x80
 
 /* Longest slot the autofill accepts (per-position masks live on the stack):
- * lexigraph.crossword.autofill.MAX_SLOT. */
+ * lexigraph.crossword.fill.MAX_SLOT. */
 #define LX_MAX_FILL_SLOT 255
 
 /* Highest tile code the autofill's 64-bit masks hold (bit 0 is never a tile): the fill's C path
- * runs for alphabets of at most this many tiles (lexigraph.crossword.autofill: n_codes <= 63). */
+ * runs for alphabets of at most this many tiles (lexigraph.engine.compiled hands larger alphabets to the Python twin). */
 #define LX_FILL_MAX_TILE_CODES 63
 
 /* Every limit above, by its Python-visible name, for module.c's LIMITS dict. */

@@ -3,12 +3,12 @@
  * generate_moves(graph, kids, root, n, cells, blanks, letter_mult, word_mult, points, rack, start, rack_size,
  *                bingo) -> (bytes, count)
  * (`kids`: per arc index, a little-endian uint64 with bit t set for each tile of the arc list starting
- * there, see movegen._kids; it lets a dead end stop before scanning its arcs)
+ * there, see WordGraph.tile_masks; it lets a dead end stop before scanning its arcs)
  * reads the word graph's 64-bit arc records through arc.h and returns every play as a fixed
  * record of LX_MOVE_RECORD_SIZE bytes: int32 score (little-endian), row, col, across (1/0), length of the
  * main word, then one byte per square of the main word: 0 for a tile already on the board, else
  * the tile code, | LX_BLANK_FLAG for a blank. One-tile plays come once (from the across pass when they
- * form an across word). The pure-Python twin is movegen.generate_raw; tests hold both to the
+ * form an across word). The pure-Python twin is lexigraph.engine.python.movegen; tests hold both to the
  * same answers and to a brute-force oracle.
  *
  * Why C: every play costs graph steps and score arithmetic per square, a Python frame each in the

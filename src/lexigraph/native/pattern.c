@@ -7,7 +7,7 @@
  * (walks.h) or descends the rotation order at the fixed cell that should visit the fewest
  * (rotation.c). Why C: the answer is the list of words itself, decoded here without a Python
  * frame per word. Everything else (sets, stars, multi-letter alphabets, a graph not checked yet,
- * a forged file) answers None, and the general paths of lexigraph.query.patterns decide.
+ * a forged file) answers None, and the general paths of lexigraph.query.matching and lexigraph.query.crossings decide.
  */
 #include "walks.h"
 

@@ -3,7 +3,7 @@
  *
  * Why C: a lookup in Python costs a dozen bytecodes and six C calls, about four times what a `set`
  * costs; the lexicon file stays the only copy of the words and nothing here allocates per word.
- * The pure-Python twin is lexigraph.engine.probe.PythonProbe. This file owns the type and its
+ * The pure-Python twin is lexigraph.engine.python.probe.PythonProbe. This file owns the type and its
  * method table; the other query files (see probe.h) add the methods they implement.
  */
 #include "probe.h"

@@ -1,5 +1,5 @@
 /*
- * probe.h: the Probe, the C object behind lexigraph.engine.probe.CProbe, shared by the files that
+ * probe.h: the Probe, the C object behind lexigraph.engine.compiled.CompiledEngine, shared by the files that
  * answer queries through it (probe.c, encode.c, batch.c, walks.c, alphagram.c, rotation.c,
  * pattern.c, facade.c).
  *

@@ -4,7 +4,7 @@
  *
  * Why C: a walk's cost follows its answers and the branches it opens, not the list, but in Python
  * each arc visited costs a dozen bytecodes. The Python twins are lexigraph.engine.wordgraph
- * (WordGraph.follow) and lexigraph.engine.walks (rack_words_python, pattern_words_python), which
+ * (WordGraph.follow) and lexigraph.engine.python.walks (rack_walk, pattern_walk), which
  * tests hold to the same answers. Walks read the arc records through arc.h and stop, answering
  * "the graph points outside itself", at any index past the graph: the file may be hostile.
  */
