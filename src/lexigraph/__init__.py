@@ -14,6 +14,7 @@ from .buildinfo import __version__
 from .errors import (
     AlphabetError,
     BuildError,
+    DeadlineExceeded,
     FileFormatError,
     LexiconError,
     QueryError,
@@ -52,6 +53,7 @@ __all__ = [
     "AlphabetError",
     "BuildError",
     "BuildResult",
+    "DeadlineExceeded",
     "FileFormatError",
     "Game",
     "Lexicon",

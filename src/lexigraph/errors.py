@@ -32,3 +32,12 @@ class QueryError(LexiconError, ValueError):
 
 class AlphabetError(LexiconError):
     """An alphabet definition is invalid, or a word does not fit it."""
+
+
+class DeadlineExceeded(LexiconError):
+    """A query or job ran past its deadline (a ``time.monotonic()`` value) and stopped.
+
+    Engine methods and jobs that may run long take ``deadline: float | None``
+    (None: no limit) and raise this once it has passed; the server answers
+    it with a 503, the command line with exit 2.
+    """
