@@ -38,7 +38,7 @@ typedef struct {
     int order_width;
     uint64_t *keys;             /* words of up to 8 tiles: each entry's sorted tiles packed, built on first use */
     unsigned char *grams;       /* each entry's sorted tiles, in alphagram order, built on first use */
-    int grams_state;            /* 0 not built, 1 built and sorted, -1 unusable (a forged index) */
+    int grams_state;            /* 0 not checked; 1 built: a permutation of the rows, sorted; -1 a forged index */
     /* Rotation orders (see rotation.py), per start 1..length-1, built on first use: the rows sorted
      * by their first LX_ROTATION_KEY_TILES tiles read from that start, wrapping round, and those sort keys. */
     uint32_t **rot_rows;
@@ -130,8 +130,8 @@ PyObject *lx_probe_walk_pattern(Probe *self, PyObject *args);            /* walk
 PyObject *lx_probe_rack_words(Probe *self, PyObject *args);              /* walks.c */
 PyObject *lx_probe_prefix_words(Probe *self, PyObject *args);            /* walks.c */
 PyObject *lx_probe_exact_anagram_ids(Probe *self, PyObject *args);       /* alphagram.c */
-PyObject *lx_probe_exact_anagram_words(Probe *self, PyObject *rack);     /* alphagram.c */
-PyObject *lx_probe_pattern_words(Probe *self, PyObject *pattern);        /* pattern.c */
+PyObject *lx_probe_exact_anagram_words(Probe *self, PyObject *const *args, Py_ssize_t nargs); /* alphagram.c */
+PyObject *lx_probe_pattern_words(Probe *self, PyObject *const *args, Py_ssize_t nargs);  /* pattern.c */
 PyObject *lx_probe_cross_words(Probe *self, PyObject *args);             /* pattern.c */
 
 #endif
