@@ -171,7 +171,7 @@ def hooks(store: "Store", word: str, *, deadline: float | None = None) -> Hooks:
     return hooks_many(store, [word], deadline=deadline)[0]
 
 
-def hook_fields(store: "Store", words: list[str]) -> list[dict[str, Any]]:
+def hook_fields(store: "Store", words: list[str], *, deadline: float | None = None) -> list[dict[str, Any]]:
     """The ``hooks`` field of result documents for ``words``, computed together.
 
     For commands that show hooks as a column (``search --hooks``; ``match`` and
@@ -181,7 +181,7 @@ def hook_fields(store: "Store", words: list[str]) -> list[dict[str, Any]]:
     >>> hook_fields(lexigraph.open().store, ["care"])
     [{'front': 's', 'back': 'drstx', 'inner_front': True, 'inner_back': True}]
     """
-    return [h.to_dict() for h in hooks_many(store, words)]
+    return [h.to_dict() for h in hooks_many(store, words, deadline=deadline)]
 
 
 def hook_line(fields: "dict[str, Any]", word: str, width: int = 0) -> str:
