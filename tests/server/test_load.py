@@ -181,9 +181,11 @@ def test_queued_work_past_its_deadline_is_dropped_not_started(small):
         assert STARTED == ["first", "later"]
 
 
-def test_cheap_commands_are_never_queued_behind_expensive_ones(small):
+@pytest.mark.parametrize("quick_workers", [0, 1])  # on the event loop (the default), or threads of their own
+def test_cheap_commands_are_never_queued_behind_expensive_ones(small, quick_workers):
     app = create_app([("small", small)], commands=COMMANDS,
-                     limits=Limits(timeout=5, workers=1, max_pending=2, quick=frozenset({"check"})))
+                     limits=Limits(timeout=5, workers=1, max_pending=2, quick=frozenset({"check"}),
+                                   quick_workers=quick_workers))
     with serve_in_thread(app) as url:
         hold = [threading.Thread(target=lambda: httpx.get(url + "/api/mark", params={"name": "x", "seconds": 0.6},
                                                           timeout=10)) for _ in range(2)]

@@ -45,9 +45,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--max-results", type=int, metavar="N", default=1000, help="most results in one answer (default 1000)")
     parser.add_argument("--timeout", type=float, metavar="SECONDS", default=10.0, help="seconds a request may take (default 10)")
-    parser.add_argument("--workers", type=int, metavar="N", default=4, help="threads answering queries (default 4)")
-    parser.add_argument("--quick-workers", type=int, metavar="N", default=2,
-                        help="threads answering the quick commands (check, children, info, stats) beside them (default 2)")
+    parser.add_argument("--workers", type=int, metavar="N", default=2, help="threads answering queries (default 2)")
+    parser.add_argument("--quick-workers", type=int, metavar="N", default=0,
+                        help="threads answering the quick commands (check, children, info, stats) beside them "
+                        "(default 0: on the event loop, at once)")
     parser.add_argument("--max-pending", type=int, metavar="N", default=128,
                         help="requests running or queued, per lane, before new ones get 503 (default 128)")
     parser.add_argument("--max-values", type=int, metavar="N", default=1000,
@@ -63,7 +64,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _limits_from(args: argparse.Namespace) -> "Limits":
     from .app import Limits
 
-    for name in ("max_results", "workers", "quick_workers", "max_body", "max_fills", "max_pending", "max_values"):
+    if args.quick_workers < 0:
+        raise LexiconError("--quick-workers must be at least 0")
+    for name in ("max_results", "workers", "max_body", "max_fills", "max_pending", "max_values"):
         if getattr(args, name) < 1:
             raise LexiconError(f"--{name.replace('_', '-')} must be at least 1")
     for name in ("timeout", "client_timeout"):

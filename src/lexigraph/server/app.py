@@ -9,8 +9,9 @@ event loop stays free to answer (and to refuse) other requests.
 Under load: each request gets a deadline (``--timeout`` seconds after it
 arrived) that every query checks inside its loops; work still queued when
 its deadline passes is dropped, never started; cheap commands (``check``,
-``children``, ``info``, ``stats``) run in a lane of their own, so they never
-wait behind expensive ones; a list field holds at most ``max_values``
+``children``, ``info``, ``stats``) run in a lane of their own (by default on
+the event loop itself: their work is bounded by the request's size), so they
+never wait behind expensive ones; a list field holds at most ``max_values``
 values; a body must arrive within ``body_timeout`` seconds (headers: the
 protocol's ``header_timeout``, :mod:`lexigraph.server.protocol`); an
 internal error is logged as one line.
@@ -45,6 +46,7 @@ from ..errors import DeadlineExceeded, FileFormatError, LexiconError, QueryError
 from . import params as P
 from .lexicons import LexiconPool, UnknownLexicon
 from .openapi import openapi
+from .protocol import ARRIVED
 
 log = logging.getLogger("lexigraph.server")
 
@@ -63,13 +65,13 @@ class Limits:
     max_results: int = 1000            # results in one answer; the rest is counted in "total"
     max_values: int = 1000             # values of one list field (patterns, racks, words...) in one request
     timeout: float = 10.0              # seconds a request may take
-    workers: int = 4                   # threads running commands
-    quick_workers: int = 2             # threads running the quick commands, beside the others
+    workers: int = 2                   # threads running commands (more add latency, not throughput: the GIL)
+    quick_workers: int = 0             # threads running the quick commands; 0: on the event loop, at once
     max_pending: int = 128             # commands running or queued (per lane) before new ones get 503
     max_heavy: int = 2                 # fills and suggestions running at once
     heavy: frozenset[str] = HEAVY
     quick: frozenset[str] = QUICK
-    grace: float = 1.0                 # extra seconds a command past its deadline has to hand back its answer
+    grace: float = 0.5                 # extra seconds a command past its deadline has to hand back its answer
     header_timeout: float = 10.0       # seconds a request's headers may take to arrive (the protocol's)
     body_timeout: float = 10.0         # seconds a request's body may take to arrive
 
@@ -85,6 +87,7 @@ class Lane:
 
     def start(self) -> ThreadPoolExecutor:
         if self.executor is None:
+            assert self.workers > 0, "a lane of no threads runs its work on the event loop"
             self.executor = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix=f"lexigraph-{self.name}")
         return self.executor
 
@@ -231,20 +234,22 @@ class Server:
 
     def start(self) -> None:
         for lane in self.lanes.values():
-            lane.start()
+            if lane.workers:
+                lane.start()
 
     def stop(self) -> None:
         for lane in self.lanes.values():
             lane.stop()
 
     async def run(self, fn: Callable[[float], Any], heavy: bool = False, lane: Lane | None = None,
-                  what: str = "a request") -> Any:
+                  what: str = "a request", arrived: float | None = None) -> Any:
         """Run ``fn(deadline)`` in a lane's pool; 503 when it is saturated or past the time limit.
 
-        The deadline is ``timeout`` seconds from now; work still queued when it
-        passes is dropped, not started. The busy counters drop when the thread
-        really finishes, so work that overran its time still counts against the
-        limits until it ends.
+        The deadline is ``timeout`` seconds after the request ``arrived`` (its
+        first byte, when the protocol noted it; else now); work still queued
+        when it passes is dropped, not started. The busy counters drop when the
+        thread really finishes, so work that overran its time still counts
+        against the limits until it ends.
         """
         lim = self.limits
         lane = lane or self.lanes["query"]
@@ -252,8 +257,15 @@ class Server:
             raise ApiError(503, "Busy", f"the server is busy ({lim.max_pending} requests in progress); try again")
         if heavy and self.heavy_busy >= lim.max_heavy:
             raise ApiError(503, "Busy", f"{lim.max_heavy} long jobs (fills) are running already; try again")
+        now = time.monotonic()
+        deadline = min(now, arrived if arrived is not None else now) + lim.timeout
+        if not lane.workers:  # a lane of no threads: the work runs on the event loop itself, at once
+            lane.busy += 1
+            try:
+                return fn(deadline)
+            finally:
+                lane.busy -= 1
         executor = lane.start()
-        deadline = time.monotonic() + lim.timeout
         loop = asyncio.get_running_loop()
         lane.busy += 1
         if heavy:
@@ -280,7 +292,7 @@ class Server:
         fut.add_done_callback(done)
         try:
             # shield: a client that goes away, or the time limit, does not cancel the bookkeeping above.
-            return await asyncio.wait_for(asyncio.shield(fut), lim.timeout + lim.grace)
+            return await asyncio.wait_for(asyncio.shield(fut), max(0.0, deadline + lim.grace - time.monotonic()))
         except TimeoutError:
             raise time_limit(lim.timeout) from None
         finally:
@@ -338,6 +350,12 @@ async def _read_body(request: Request, limit: int, timeout: float) -> Any:
     if not isinstance(body, dict):
         raise ApiError(400, "QueryError", "the request body must be a JSON object")
     return body
+
+
+def arrival(request: Request) -> float | None:
+    """When the request's first byte was read (:mod:`lexigraph.server.protocol` notes it), or None."""
+    value = request.scope.get("state", {}).get(ARRIVED)
+    return value if isinstance(value, float) else None
 
 
 def check_counts(params: Sequence[Param], values: dict[str, Any], limit: int) -> None:
@@ -433,7 +451,8 @@ def build_app(
         # A fill is long; the same command asked for one slot's suggestions is not.
         heavy = name in server.limits.heavy and not values.get("suggest")
         doc = await server.run(lambda deadline: server.run_command(cmd, lexicon, values, deadline), heavy=heavy,
-                               lane=server.lane_of(name), what=f"{request.method} {request.url.path}")
+                               lane=server.lane_of(name), what=f"{request.method} {request.url.path}",
+                               arrived=arrival(request))
         return Response(doc, media_type="application/json")
 
     async def api_index(request: Request) -> Response:
@@ -491,7 +510,7 @@ def build_app(
                 words = lex.match(sp.lower(), limit=n, deadline=deadline)
                 return [{"word": w, "score": lex.priority(w) or 0} for w in words]
 
-        return JSONResponse(await server.run(work, what="GET /words"))
+        return JSONResponse(await server.run(work, what="GET /words", arrived=arrival(request)))
 
     async def index(request: Request) -> Response:
         return FileResponse(str(static_dir.joinpath("index.html")), media_type="text/html; charset=utf-8")

@@ -12,6 +12,10 @@ subclass of uvicorn's own protocol (httptools when installed, else h11):
   body's own time limit is the app's (``Limits.body_timeout``).
 - **malformed HTTP**: what uvicorn answers with a plain-text 400 gets the
   server's JSON error, ``{"error": {"type": "BadRequest", "message": ...}}``.
+- **arrival**: the time a request's first byte was read (``time.monotonic()``)
+  goes into its ASGI scope's ``state`` as ``"arrived"``: the request's
+  deadline counts from there, not from when a busy event loop got round to
+  routing it (:meth:`lexigraph.server.app.Server.run`).
 
 >>> proto = protocol_class(header_timeout=5.0)
 >>> proto.header_timeout, issubclass(proto, asyncio.Protocol)
@@ -23,7 +27,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from typing import Any
+
+#: The key of a request's arrival time in its ASGI scope's ``state``.
+ARRIVED = "lexigraph.arrived"
 
 log = logging.getLogger("lexigraph.server")
 
@@ -54,6 +62,7 @@ def protocol_class(header_timeout: float = 10.0) -> type[asyncio.Protocol]:
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self._headers_timer: asyncio.TimerHandle | None = None
+            self._arrived: float | None = None
 
         def _waiting_for_headers(self) -> bool:
             """No request's headers are complete since the last answer (uvicorn starts a cycle on them)."""
@@ -73,7 +82,13 @@ def protocol_class(header_timeout: float = 10.0) -> type[asyncio.Protocol]:
             self._arm()  # uvicorn waits for a silent new connection forever
 
         def data_received(self, data: bytes) -> None:
+            waiting = self._waiting_for_headers()
+            if waiting and self._arrived is None:
+                self._arrived = time.monotonic()
             super().data_received(data)
+            if waiting and not self._waiting_for_headers():  # the headers are in: uvicorn made the request's cycle
+                self.cycle.scope.setdefault("state", {})[ARRIVED] = self._arrived
+                self._arrived = None
             if self.transport.is_closing():
                 self._disarm()
             elif self._waiting_for_headers():
