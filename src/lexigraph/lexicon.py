@@ -309,10 +309,11 @@ class Lexicon(_Base):
         >>> lexigraph.open().words(prefix="q", length=2)
         []
         """
-        check_deadline(checked(deadline))
+        if deadline is not None:
+            check_deadline(checked(deadline))
         if length is None and type(prefix) is str:
             # A plain prefix in one C call, once the graph has been checked (see lexigraph.engine.compiled).
-            fast = self.engine.quick_prefix_words(prefix, max(len(prefix), 1), 255, deadline=deadline)
+            fast = self.engine.quick_prefix_words(prefix, max(len(prefix), 1), 255, deadline)
             if fast is not None:
                 return fast
         self._check_open()
@@ -389,14 +390,15 @@ class Lexicon(_Base):
         >>> lexigraph.open().anagram("aalnst?", mode="exact")
         ['analyst', 'platans', 'saltant', 'saltpan', 'sealant', 'sultana']
         """
-        check_deadline(checked(deadline))
+        if deadline is not None:
+            check_deadline(checked(deadline))
         if not blanks and sort == "alpha" and not through and max_length is None:
             # The common cases in one C call: a plain rack, looked up in the alphagram index (exact) or
             # walked through the checked graph (sub and super); None leaves it to the general path.
             if mode == "exact" and min_length <= 2:
-                fast = self.engine.quick_exact_anagrams(rack, deadline=deadline)
+                fast = self.engine.quick_exact_anagrams(rack, deadline)
             elif mode in ("sub", "super") and type(min_length) is int:
-                fast = self.engine.quick_rack_words(rack, min_length, mode, deadline=deadline)
+                fast = self.engine.quick_rack_words(rack, min_length, mode, deadline)
             else:
                 fast = None
             if fast is not None:
@@ -422,7 +424,8 @@ class Lexicon(_Base):
         ['cantalas', 'lantanas']
         """
         self._check_open()
-        check_deadline(checked(deadline))
+        if deadline is not None:
+            check_deadline(checked(deadline))
         from .query.anagram import anagram_table
 
         return anagram_table(self.store, self.engine, rack, deadline=deadline)
@@ -440,14 +443,15 @@ class Lexicon(_Base):
         >>> lexigraph.open().match("q[^u]*", limit=3)
         ['qaid', 'qaids', 'qanat']
         """
-        check_deadline(checked(deadline))
+        if deadline is not None:
+            check_deadline(checked(deadline))
         if type(pattern) is str and not offset and limit is None and not min_priority and not self.store.has_priorities:
             # Every word has one priority, so the result order is alphabetical: "abc*" is a prefix listing,
             # and letters with "?" a fixed-length pattern, each in one C call when it can answer.
             if pattern[-1:] == "*":
-                fast = self.engine.quick_prefix_words(pattern[:-1], max(len(pattern) - 1, 1), 255, deadline=deadline)
+                fast = self.engine.quick_prefix_words(pattern[:-1], max(len(pattern) - 1, 1), 255, deadline)
             else:
-                fast = self.engine.quick_pattern_words(pattern, deadline=deadline)
+                fast = self.engine.quick_pattern_words(pattern, deadline)
             if fast is not None:
                 return fast
         self._check_open()
@@ -489,7 +493,7 @@ class Lexicon(_Base):
         if (not min_priority and not self.store.has_priorities and type(pos_a) is int and type(pos_b) is int
                 and type(pattern_a) is str and type(pattern_b) is str):
             # Plain patterns in one C call once the graph is checked (alphabetical is the result order here).
-            fast = self.engine.quick_cross(pattern_a, pos_a, pattern_b, pos_b, deadline=checked(deadline))
+            fast = self.engine.quick_cross(pattern_a, pos_a, pattern_b, pos_b, checked(deadline))
             if fast is not None:
                 from .query.crossings import Crossing
 
@@ -546,7 +550,8 @@ class Lexicon(_Base):
         self._check_open()
         from .study.probability import word_probability
 
-        check_deadline(checked(deadline))
+        if deadline is not None:
+            check_deadline(checked(deadline))
         return word_probability(self.store, self.engine, word, blanks=blanks, tiles=tiles, deadline=deadline)
 
     def search(self, query: "Query | str", *, sort: str = "alpha", offset: int = 0, limit: int | None = None,

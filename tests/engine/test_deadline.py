@@ -90,11 +90,11 @@ def test_the_c_one_call_answers_stop_at_their_deadline(lexicons):
     lexicons["c"].words(prefix="q")  # the graph checked: the one-call answers may answer
     late = time.monotonic() - 1
     calls = [
-        lambda d: engine.quick_prefix_words("", 1, 255, deadline=d),
-        lambda d: engine.quick_pattern_words("?????", deadline=d),
-        lambda d: engine.quick_exact_anagrams("aeinr??", deadline=d),
-        lambda d: engine.quick_rack_words("retain?", 2, "sub", deadline=d),
-        lambda d: engine.quick_cross("e???y", 2, "d???", 1, deadline=d),
+        lambda d: engine.quick_prefix_words("", 1, 255, d),
+        lambda d: engine.quick_pattern_words("?????", d),
+        lambda d: engine.quick_exact_anagrams("aeinr??", d),
+        lambda d: engine.quick_rack_words("retain?", 2, "sub", d),
+        lambda d: engine.quick_cross("e???y", 2, "d???", 1, d),
     ]
     for call in calls:
         assert call(None) is not None

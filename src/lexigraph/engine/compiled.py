@@ -21,7 +21,10 @@ that spell nothing stops there). Every later walk goes no deeper than the
 longest word either, so it reads a part of what the check read. The
 one-call answers (``quick_*``) run only after that check. Each walk and
 one-call answer takes a ``deadline`` (``time.monotonic()`` value) that the C
-code reads on the same clock.
+code reads on the same clock; the one-call answers, bound to the C methods
+(no Python frame between a query and C), take it as their last positional
+argument and raise the :class:`~lexigraph.errors.DeadlineExceeded` the engine
+hands their probe.
 
 Where a problem lies beyond what the C code handles (a game with more than
 63 tile codes or tile points over 255, a fill over an alphabet of more than
@@ -37,7 +40,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..buildinfo import c_module
-from ..errors import FileFormatError
+from ..errors import DeadlineExceeded, FileFormatError
 from .deadline import exceeded
 from .interface import CrossAnswer, MoveRequest, PropagationProblem, Propagator, RackMode
 
@@ -124,6 +127,13 @@ class CompiledEngine:
         self.id_of_codes: Callable[[bytes], int] = self.probe.id_of_codes
         self.id_of_word: Callable[[str], int] = self.probe.id_of_word
         self.facade_probe: object = self.probe
+        # The one-call answers whose arguments the C code takes as they are: bound, no Python frame. Past
+        # their deadline they raise the DeadlineExceeded handed to the probe here (walks answer -2 instead).
+        self.probe.set_deadline_error(DeadlineExceeded)
+        self.quick_exact_anagrams: Callable[..., list[str] | None] = self.probe.exact_anagram_words
+        self.quick_prefix_words: Callable[..., list[str] | None] = self.probe.prefix_words
+        self.quick_pattern_words: Callable[..., list[str] | None] = self.probe.pattern_words
+        self.quick_cross: Callable[..., CrossAnswer | None] = self.probe.cross_words
         self._consistent: bool | None = None
         self._check_lock = threading.Lock()
         self._python: PythonEngine | None = None
@@ -271,38 +281,10 @@ class CompiledEngine:
 
     # -- one-call answers ----------------------------------------------------------------------
 
-    def quick_exact_anagrams(self, rack: str, *, deadline: float | None = None) -> list[str] | None:
-        words: list[str] | int | None = self.probe.exact_anagram_words(rack, deadline)
-        if isinstance(words, int):
-            raise self._stopped(words)
-        return words
-
-    def quick_rack_words(self, rack: str, min_length: int, mode: RackMode, *,
+    def quick_rack_words(self, rack: str, min_length: int, mode: RackMode,
                          deadline: float | None = None) -> list[str] | None:
-        words: list[str] | int | None = self.probe.rack_words(rack, min_length, _MODE_CODES[mode], deadline)
-        if isinstance(words, int):
-            raise self._stopped(words)
+        words: list[str] | None = self.probe.rack_words(rack, min_length, _MODE_CODES[mode], deadline)
         return words
-
-    def quick_prefix_words(self, prefix: str, min_length: int, max_length: int, *,
-                           deadline: float | None = None) -> list[str] | None:
-        words: list[str] | int | None = self.probe.prefix_words(prefix, min_length, max_length, deadline)
-        if isinstance(words, int):
-            raise self._stopped(words)
-        return words
-
-    def quick_pattern_words(self, pattern: str, *, deadline: float | None = None) -> list[str] | None:
-        words: list[str] | int | None = self.probe.pattern_words(pattern, deadline)
-        if isinstance(words, int):
-            raise self._stopped(words)
-        return words
-
-    def quick_cross(self, pattern_a: str, pos_a: int, pattern_b: str, pos_b: int, *,
-                    deadline: float | None = None) -> CrossAnswer | None:
-        answer: CrossAnswer | int | None = self.probe.cross_words(pattern_a, pos_a, pattern_b, pos_b, deadline)
-        if isinstance(answer, int):
-            raise self._stopped(answer)
-        return answer
 
     # -- jobs --------------------------------------------------------------------------------
 

@@ -16,7 +16,9 @@ buckets), and return None otherwise: the caller then takes the general
 path, which gives the same answer.
 
 Every method whose work grows with the lexicon (the walks, the exact
-anagrams, the one-call answers) takes a keyword ``deadline``: a
+anagrams, the one-call answers) takes a ``deadline`` (keyword-only, except
+for the one-call answers, which the C engine binds to C methods that take
+positional arguments only): a
 :func:`time.monotonic` value, or None for no limit. Past it the method
 raises :class:`~lexigraph.errors.DeadlineExceeded` (:mod:`lexigraph.engine.deadline`);
 the C engine's loops read the same clock every few thousand steps. That
@@ -179,21 +181,21 @@ class Engine(Protocol):
 
     # -- one-call answers (None: the general path answers) ------------------------------
 
-    def quick_exact_anagrams(self, rack: str, *, deadline: float | None = None) -> list[str] | None:
+    def quick_exact_anagrams(self, rack: str, deadline: float | None = None) -> list[str] | None:
         """Exact anagrams of a plain rack (``?`` blanks), alphabetical."""
 
-    def quick_rack_words(self, rack: str, min_length: int, mode: RackMode, *,
+    def quick_rack_words(self, rack: str, min_length: int, mode: RackMode,
                          deadline: float | None = None) -> list[str] | None:
         """Sub- or super-anagrams of a plain rack, alphabetical."""
 
-    def quick_prefix_words(self, prefix: str, min_length: int, max_length: int, *,
+    def quick_prefix_words(self, prefix: str, min_length: int, max_length: int,
                            deadline: float | None = None) -> list[str] | None:
         """Words starting with ``prefix`` with lengths in range, alphabetical."""
 
-    def quick_pattern_words(self, pattern: str, *, deadline: float | None = None) -> list[str] | None:
+    def quick_pattern_words(self, pattern: str, deadline: float | None = None) -> list[str] | None:
         """Words matching a pattern of the pattern language, alphabetical (unscored lists)."""
 
-    def quick_cross(self, pattern_a: str, pos_a: int, pattern_b: str, pos_b: int, *,
+    def quick_cross(self, pattern_a: str, pos_a: int, pattern_b: str, pos_b: int,
                     deadline: float | None = None) -> CrossAnswer | None:
         """The crossing of two fixed-length patterns (see :meth:`lexigraph.Lexicon.cross`)."""
 

@@ -352,7 +352,7 @@ decode_rows_ascii(const Probe *self, const LengthTable *t, Py_ssize_t n, const P
 }
 
 /* exact_anagram_words(rack[, deadline]) -> the exact anagrams of a plain ASCII rack ('?' a blank),
- * as a list of words; -2 when the deadline passed; None when Python must answer (other characters,
+ * as a list of words; past the deadline, the probe's deadline error (lx_probe_past_deadline); None when Python must answer (other characters,
  * fewer than two tiles, a forged index). */
 PyObject *
 lx_probe_exact_anagram_words(Probe *self, PyObject *const *args, Py_ssize_t nargs)
@@ -389,7 +389,7 @@ lx_probe_exact_anagram_words(Probe *self, PyObject *const *args, Py_ssize_t narg
         return PyList_New(0);
     LengthTable *t = &self->tables[n];
     if (lx_deadline_passed_now(&w.deadline))
-        return PyLong_FromLong(LX_WALK_PAST_DEADLINE); /* without blanks, a few binary searches: checked once */
+        return lx_probe_past_deadline(self); /* without blanks, a few binary searches: checked once */
     if (!blanks) {
         sort_codes(key, n);
         Py_ssize_t rows[64];
@@ -416,7 +416,7 @@ lx_probe_exact_anagram_words(Probe *self, PyObject *const *args, Py_ssize_t narg
     }
     if (w.late) {
         PyMem_Free(w.out);
-        return PyLong_FromLong(LX_WALK_PAST_DEADLINE);
+        return lx_probe_past_deadline(self);
     }
     Py_ssize_t found = w.out_len / 8;
     Py_ssize_t *rows = PyMem_Malloc((size_t)(found ? found : 1) * sizeof(Py_ssize_t));

@@ -3,10 +3,10 @@
  * alphagram walk of alphagram.c), and the answers a stopped walk gives.
  *
  * A deadline is a time.monotonic() value (lexigraph.errors.DeadlineExceeded documents the
- * convention); None is no deadline. A loop calls lx_deadline_passed once per step (an arc read, a
- * range narrowed); it reads the clock every LX_DEADLINE_STEPS steps only, a few tens of
- * microseconds of work apart, so a walk stops within that of its deadline and a walk without one
- * pays a compare per step. The clock is the one time.monotonic reads: CLOCK_MONOTONIC on Linux
+ * convention); None is no deadline. A loop calls lx_deadline_passed once per step (an arc list
+ * entered, a range narrowed); it reads the clock every LX_DEADLINE_STEPS steps only, at most a
+ * millisecond or so of work apart, so a walk stops within that of its deadline and a walk without
+ * one pays a compare per step. The clock is the one time.monotonic reads: CLOCK_MONOTONIC on Linux
  * (deadline.c; elsewhere it calls time.monotonic itself), so a deadline the server computes in
  * Python means the same instant here. tests/test_native.py holds the two clocks together.
  */
@@ -20,9 +20,11 @@
 /* Steps between two readings of the clock. */
 #define LX_DEADLINE_STEPS 4096
 
-/* What a walk answers Python besides its output (compiled.py turns each into an error; module.c
+/* What a walk answers Python besides its output (compiled.py turns each into an error; deadline.c
  * exports them as WALK_ANSWERS): the graph points outside itself, the deadline passed, the walk
- * read more arcs than its budget allows (a graph with more paths than its words: forged). */
+ * read more arcs than its budget allows (a graph with more paths than its words: forged). The
+ * one-call answers, which the engine binds without a Python frame, raise the error the engine
+ * handed their probe instead (probe.h, lx_probe_past_deadline). */
 enum { LX_WALK_OUTSIDE = -1, LX_WALK_PAST_DEADLINE = -2, LX_WALK_OVER_BUDGET = -3 };
 
 typedef struct {

@@ -171,8 +171,8 @@ pattern_rows(Probe *self, PyObject *pattern, LxDeadline *deadline, Py_ssize_t *l
 }
 
 /* pattern_words(pattern[, deadline]) -> the words matching a plain fixed-length pattern,
- * alphabetically, as a list of str; -2 when the deadline passed; None when Python must answer (see
- * pattern_rows). */
+ * alphabetically, as a list of str; past the deadline, the probe's deadline error; None when Python must
+ * answer (see pattern_rows). */
 PyObject *
 lx_probe_pattern_words(Probe *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -189,7 +189,7 @@ lx_probe_pattern_words(Probe *self, PyObject *const *args, Py_ssize_t nargs)
     if (r < 0)
         return NULL;
     if (r == PATTERN_PAST_DEADLINE)
-        return PyLong_FromLong(LX_WALK_PAST_DEADLINE);
+        return lx_probe_past_deadline(self);
     if (r == PATTERN_TO_PYTHON)
         Py_RETURN_NONE;
     PyObject *list = lx_words_from_codes(self, out ? out : "", count);
@@ -200,7 +200,7 @@ lx_probe_pattern_words(Probe *self, PyObject *const *args, Py_ssize_t nargs)
 /* cross_words(pattern_a, pos_a, pattern_b, pos_b[, deadline]) -> (tiles, words_a, words_b,
  * counts_a, counts_b): the tile codes both plain patterns allow where they cross (ascending, as
  * bytes), each pattern's words that put one of them there (alphabetically), and per shared tile
- * how many words of each do; -2 when the deadline passed; None when Python must answer. */
+ * how many words of each do; past the deadline, the probe's deadline error; None when Python must answer. */
 PyObject *
 lx_probe_cross_words(Probe *self, PyObject *args)
 {
@@ -217,7 +217,7 @@ lx_probe_cross_words(Probe *self, PyObject *args)
     if (r == PATTERN_ANSWERED)
         r = pattern_rows(self, pb, &deadline, &nb, &rb, &cb);
     if (r == PATTERN_PAST_DEADLINE) {
-        result = PyLong_FromLong(LX_WALK_PAST_DEADLINE);
+        result = lx_probe_past_deadline(self);
         goto done;
     }
     if (r != PATTERN_ANSWERED || pos_a < 0 || pos_a >= na || pos_b < 0 || pos_b >= nb) {

@@ -6,6 +6,7 @@
  * The pure-Python twin is lexigraph.engine.python.probe.PythonProbe. This file owns the type and its
  * method table; the other query files (see probe.h) add the methods they implement.
  */
+#include "deadline.h"
 #include "probe.h"
 
 static void
@@ -36,6 +37,7 @@ static void
 Probe_dealloc(Probe *self)
 {
     probe_detach(self);
+    Py_CLEAR(self->deadline_error);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -202,6 +204,27 @@ fail:
     return NULL;
 }
 
+PyObject *
+lx_probe_past_deadline(const Probe *self)
+{
+    if (self->deadline_error == NULL)
+        return PyLong_FromLong(LX_WALK_PAST_DEADLINE);
+    PyErr_SetString(self->deadline_error, "the query ran past its deadline");
+    return NULL;
+}
+
+/* set_deadline_error(cls): the exception class the one-call answers raise past their deadline. */
+static PyObject *
+Probe_set_deadline_error(Probe *self, PyObject *cls)
+{
+    if (!PyExceptionClass_Check(cls)) {
+        PyErr_SetString(PyExc_TypeError, "set_deadline_error() needs an exception class");
+        return NULL;
+    }
+    Py_XSETREF(self->deadline_error, Py_NewRef(cls));
+    Py_RETURN_NONE;
+}
+
 static PyObject *
 Probe_release(Probe *self, PyObject *Py_UNUSED(ignored))
 {
@@ -239,6 +262,8 @@ static PyMethodDef Probe_methods[] = {
      "attach(buffer, char_table, tables, encodes[, prepare, multi]) -> None\n\n"
      "Read a mapped lexicon: its hash tables, buckets and alphagram orders (one tuple per length)."},
     {"release", (PyCFunction)Probe_release, METH_NOARGS, "release() -> None\n\nLet go of the buffer."},
+    {"set_deadline_error", (PyCFunction)Probe_set_deadline_error, METH_O,
+     "set_deadline_error(cls) -> None\n\nThe exception class the one-call answers raise past their deadline."},
     {"attach_graph", (PyCFunction)Probe_attach_graph, METH_VARARGS,
      "attach_graph(offset, n_arcs, root, n_tiles) -> None\n\n"
      "The word graph in the buffer, checked by Python: the one-call answers may use it."},
@@ -262,19 +287,19 @@ static PyMethodDef Probe_methods[] = {
      "exact_anagram_ids(codes, blanks, n_tiles[, deadline]) -> bytes | -2 | None\n\n"
      "Ids (int64, ascending) of the exact anagrams of codes plus blanks, from the alphagram index."},
     {"exact_anagram_words", (PyCFunction)(void (*)(void))lx_probe_exact_anagram_words, METH_FASTCALL,
-     "exact_anagram_words(rack[, deadline]) -> list[str] | -2 | None\n\n"
+     "exact_anagram_words(rack[, deadline]) -> list[str] | None\n\n"
      "The exact anagrams of a plain ASCII rack ('?' a blank)."},
     {"rack_words", (PyCFunction)lx_probe_rack_words, METH_VARARGS,
-     "rack_words(rack, min_len, mode[, deadline]) -> list[str] | -2 | None\n\n"
+     "rack_words(rack, min_len, mode[, deadline]) -> list[str] | None\n\n"
      "The sub- (mode 0) or super-anagrams (2) of a rack."},
     {"prefix_words", (PyCFunction)lx_probe_prefix_words, METH_VARARGS,
-     "prefix_words(prefix, min_len, max_len[, deadline]) -> list[str] | -2 | None\n\n"
+     "prefix_words(prefix, min_len, max_len[, deadline]) -> list[str] | None\n\n"
      "The words starting with a plain ASCII prefix."},
     {"pattern_words", (PyCFunction)(void (*)(void))lx_probe_pattern_words, METH_FASTCALL,
-     "pattern_words(pattern[, deadline]) -> list[str] | -2 | None\n\nThe words matching a plain fixed-length pattern."},
+     "pattern_words(pattern[, deadline]) -> list[str] | None\n\nThe words matching a plain fixed-length pattern."},
     {"cross_words", (PyCFunction)lx_probe_cross_words, METH_VARARGS,
      "cross_words(pattern_a, pos_a, pattern_b, pos_b[, deadline]) -> (tiles, words_a, words_b, counts_a, counts_b)"
-     " | -2 | None\n\n"
+     " | None\n\n"
      "Two crossing plain patterns: the tiles both allow where they cross, and the words that use them."},
     {NULL}
 };

@@ -67,6 +67,10 @@ typedef struct {
     unsigned graph_tiles;       /* the alphabet's size, when every tile has a one-letter ASCII label; else 0 */
     Py_ssize_t max_length;
     LengthTable *tables;        /* indexed by length, 0..max_length */
+    /* What the one-call answers raise past their deadline (set_deadline_error: the engine's
+     * DeadlineExceeded), so that the engine can bind them without a Python frame; unset, they
+     * answer LX_WALK_PAST_DEADLINE as the walks do. */
+    PyObject *deadline_error;
 } Probe;
 
 /* The Probe type (probe.c); the Facade answers `in` itself only when its probe is one. */
@@ -110,6 +114,10 @@ lx_probe_codes(const Probe *self, const unsigned char *key, Py_ssize_t length)
     }
     return -1;
 }
+
+/* What a one-call answer returns past its deadline: NULL with the probe's deadline error set, or
+ * the walks' answer LX_WALK_PAST_DEADLINE (-2) when none was set (probe.c). */
+PyObject *lx_probe_past_deadline(const Probe *self);
 
 /* ---- encode.c: words (str) to tile codes ---- */
 Py_ssize_t lx_encode_word(const Probe *self, PyObject *word, unsigned char *key, Py_ssize_t cap);

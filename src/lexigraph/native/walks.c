@@ -188,16 +188,16 @@ walk_rack_from(RackWalk *w, size_t node, int depth)
 {
     if (depth >= w->max_len || !node)
         return 0;
+    if (lx_deadline_passed(&w->deadline)) { /* a step per list entered: the clock read every few thousand */
+        w->stop = LX_WALK_PAST_DEADLINE;
+        return 0;
+    }
     unsigned previous = 0;
     for (size_t i = node;; i++) {
         if (i - node >= w->n_tiles)
             return 0; /* a list holds at most one arc per tile, as the Python walk reads it */
         if (i >= w->n_arcs) {
             w->stop = LX_WALK_OUTSIDE;
-            return 0;
-        }
-        if (lx_deadline_passed(&w->deadline)) {
-            w->stop = LX_WALK_PAST_DEADLINE;
             return 0;
         }
         uint64_t rec = lx_arc_at(w->arcs, i);
@@ -371,6 +371,10 @@ lx_pattern_walk_from(PatternWalk *w, size_t node, int depth)
         return 0;
     if (w->budget >= 0 && !count_list(w, node))
         return 0;
+    if (lx_deadline_passed(&w->deadline)) { /* a step per list entered: the clock read every few thousand */
+        w->stop = LX_WALK_PAST_DEADLINE;
+        return 0;
+    }
     const unsigned char *mask = depth < w->n_masks ? w->masks + 32 * depth : NULL;
     unsigned previous = 0;
     for (size_t i = node;; i++) {
@@ -380,10 +384,6 @@ lx_pattern_walk_from(PatternWalk *w, size_t node, int depth)
             return 0;
         if (i >= w->n_arcs) {
             w->stop = LX_WALK_OUTSIDE;
-            return 0;
-        }
-        if (lx_deadline_passed(&w->deadline)) {
-            w->stop = LX_WALK_PAST_DEADLINE;
             return 0;
         }
         uint64_t rec = lx_arc_at(w->arcs, i);
@@ -507,7 +507,7 @@ lx_words_from_codes(const Probe *self, const char *out, Py_ssize_t count)
 
 /* rack_words(rack, min_len, mode[, deadline]) -> the sub- (mode 0) or super-anagrams (2; also a
  * trailing '*') of a plain ASCII rack ('?' a blank, at most three), alphabetically, as a list of
- * str; -2 when the deadline passed; None when Python must answer (other characters, more blanks,
+ * str; past the deadline, the probe's deadline error; None when Python must answer (other characters, more blanks,
  * no checked graph yet, a forged graph). */
 PyObject *
 lx_probe_rack_words(Probe *self, PyObject *args)
@@ -575,7 +575,7 @@ lx_probe_rack_words(Probe *self, PyObject *args)
     }
     if (w->stop) {
         /* past the deadline: say so; otherwise the Python path raises the graph's error */
-        result = w->stop == LX_WALK_PAST_DEADLINE ? PyLong_FromLong(LX_WALK_PAST_DEADLINE) : Py_NewRef(Py_None);
+        result = w->stop == LX_WALK_PAST_DEADLINE ? lx_probe_past_deadline(self) : Py_NewRef(Py_None);
         goto done;
     }
     Py_ssize_t count = 0;
@@ -589,7 +589,7 @@ done:
 }
 
 /* prefix_words(prefix, min_len, max_len[, deadline]) -> the words starting with a plain ASCII
- * prefix, in alphabetical order, as a list of str; -2 when the deadline passed; None when Python
+ * prefix, in alphabetical order, as a list of str; past the deadline, the probe's deadline error; None when Python
  * must answer (no checked graph yet, other characters, an alphabet of multi-letter tiles, a forged
  * graph). */
 PyObject *
@@ -637,7 +637,7 @@ lx_probe_prefix_words(Probe *self, PyObject *args)
         PyMem_Free(w.out);
         /* past the deadline: say so; otherwise the Python path raises the graph's error */
         if (w.stop == LX_WALK_PAST_DEADLINE)
-            return PyLong_FromLong(LX_WALK_PAST_DEADLINE);
+            return lx_probe_past_deadline(self);
         Py_RETURN_NONE;
     }
     PyObject *out = lx_words_from_codes(self, w.out, w.found);

@@ -140,21 +140,21 @@ class PythonEngine:
 
     # -- one-call answers: none in Python (the general paths are the Python answers) ---------------
 
-    def quick_exact_anagrams(self, rack: str, *, deadline: float | None = None) -> list[str] | None:
+    def quick_exact_anagrams(self, rack: str, deadline: float | None = None) -> list[str] | None:
         return None
 
-    def quick_rack_words(self, rack: str, min_length: int, mode: RackMode, *,
+    def quick_rack_words(self, rack: str, min_length: int, mode: RackMode,
                          deadline: float | None = None) -> list[str] | None:
         return None
 
-    def quick_prefix_words(self, prefix: str, min_length: int, max_length: int, *,
+    def quick_prefix_words(self, prefix: str, min_length: int, max_length: int,
                            deadline: float | None = None) -> list[str] | None:
         return None
 
-    def quick_pattern_words(self, pattern: str, *, deadline: float | None = None) -> list[str] | None:
+    def quick_pattern_words(self, pattern: str, deadline: float | None = None) -> list[str] | None:
         return None
 
-    def quick_cross(self, pattern_a: str, pos_a: int, pattern_b: str, pos_b: int, *,
+    def quick_cross(self, pattern_a: str, pos_a: int, pattern_b: str, pos_b: int,
                     deadline: float | None = None) -> CrossAnswer | None:
         return None
 
