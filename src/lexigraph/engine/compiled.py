@@ -270,9 +270,7 @@ class CompiledEngine:
     def exact_anagram_ids(self, codes: bytes, blanks: int, *, deadline: float | None = None) -> "np.ndarray":
         import numpy as np
 
-        found = self.probe.exact_anagram_ids(codes, blanks, self._alphabet_size, deadline)
-        if isinstance(found, int):
-            raise self._stopped(found)
+        found = self._call(self.probe.exact_anagram_ids, codes, blanks, self._alphabet_size, deadline)
         if found is not None:
             return np.frombuffer(found, "<i8").astype(np.int64)
         # A forged alphagram order (or no memory): the twin reads the same index, checks it and says why.
