@@ -1,6 +1,7 @@
 """Issue 2: check, check_many, children, open, build, memory and size on TWL06.
 
     python bench/bench_core.py
+    python bench/bench_core.py --check-many   # only check_many against a set, strings already hashed and fresh
 """
 
 from __future__ import annotations
@@ -54,7 +55,64 @@ def median_growth(kind: str, lex_path: str, words_path: str, runs: int = 3) -> d
     return {k: sorted(g[k] for g in got)[runs // 2] for k in got[0]}
 
 
+def check_many_conditions(lex: lexigraph.Lexicon, s: set[str], words: list[str], rng: random.Random,
+                          rounds: int = 5) -> str:
+    """check_many against a set on about a million strings, in the conditions that decide the ratio.
+
+    - *the list's own strings, in its order*: TWL06's words five times over, the very str objects the set
+      holds (CPython caches a str's hash, and the objects lie in memory in the order they are read), as in a
+      program that checks the words it already holds, one after another;
+    - *already hashed, random order*: 80% of them picked at random from the list's own objects, 20% random
+      strings hashed once beforehand: hashes cached, but each lookup a cache miss;
+    - *fresh*: the same strings as new objects decoded from bytes for each round (untimed), as read from a
+      file or a request: a set must hash each one first.
+
+    The set is asked two ways: a comprehension, and ``map(s.__contains__, ...)`` (the fastest pure-Python
+    idiom). Rounds interleaved; medians.
+    """
+    import statistics
+
+    in_order = words * 5
+    probes = [rng.choice(words) for _ in range(800_000)]
+    probes += ["".join(rng.sample("abcdefghijklmnopqrstuvwxyz", 7)) for _ in range(200_000)]
+    rng.shuffle(probes)
+    for w in probes:
+        hash(w)  # the random strings hashed once too: "already hashed" means every one
+    blob = "\n".join(probes).encode()
+    conditions = {
+        "the list's own, in its order": lambda: in_order,
+        "already hashed, random order": lambda: probes,
+        "fresh, random order": lambda: blob.decode().split("\n"),
+    }
+    contenders = {
+        "set, comprehension": lambda ws: [w in s for w in ws],
+        "set, map(s.__contains__)": lambda ws: list(map(s.__contains__, ws)),
+        "check_many": lambda ws: lex.check_many(ws),
+    }
+    times: dict[tuple[str, str], list[float]] = {}
+    for _ in range(rounds):
+        for condition, strings in conditions.items():
+            for name, fn in contenders.items():
+                ws = strings()  # untimed: a fresh copy for the fresh condition
+                t = time.perf_counter()
+                fn(ws)
+                times.setdefault((condition, name), []).append(time.perf_counter() - t)
+    lines = ["## check_many against a set: strings of the list, already hashed, fresh", "",
+             "| strings | contender | words/s | check_many / this |", "|---|---|---:|---:|"]
+    for condition, strings in conditions.items():
+        n = len(strings())
+        best = statistics.median(times[(condition, "check_many")])
+        for name in contenders:
+            m = statistics.median(times[(condition, name)])
+            lines.append(f"| {condition} | {name} | {n / m:,.0f} | {m / best:.2f}x |")
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
+    if sys.argv[1:] == ["--check-many"]:  # only the check_many conditions (python bench/bench_core.py --check-many)
+        _, words, _, _ = twl06_fixture()
+        print(check_many_conditions(lexigraph.load(words), set(words), words, random.Random(2024)))
+        return
     words_path, words, table_bytes, lex_path = twl06_fixture()
 
     builds = []
@@ -97,6 +155,7 @@ def main() -> None:
                  "check_many, pure Python": lambda: pure.check_many(million)}, rounds=5)
     out.append(table("check_many on a million words", [(k, len(million) / v, "words/s") for k, v in t.items()],
                      "set", ">= 2x set"))
+    out.append(check_many_conditions(lex, s, words, rng))
 
     spanish = data_file("es-wspanish.txt", required=False)
     if spanish is not None:

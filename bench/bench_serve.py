@@ -1,7 +1,8 @@
 """Load on `lexigraph serve` over the loopback interface, beside the same queries through the Python API.
 
-    python bench/bench_serve.py                 # 3 rounds x 3 s per cell, then the 60 s hot-swap run
-    python bench/bench_serve.py --quick         # a smoke run: 1 round x 1 s, 5 s swap run
+    python bench/bench_serve.py                 # 3 rounds x 3 s per cell, the 60 s hot-swap run, the overload run
+    python bench/bench_serve.py --quick         # a smoke run: 1 round x 1 s, 5 s swap run, one overload run
+    python bench/bench_serve.py --overload-only # only the overload run (3 rounds)
 
 The server runs in its own process (`python -m lexigraph serve` on TWL06, 127.0.0.1 only); the client is this
 process: asyncio streams (a minimal keep-alive HTTP/1.1 client), a fixed number of connections each sending one request after another (a closed loop:
@@ -12,6 +13,16 @@ command run in-process, no HTTP) beside them. The last run keeps 64 clients busy
 process replaces the served lexicon every second the way `lexigraph build -o same.lex` does (a new file written
 beside it and renamed over it; the two versions, with and without 5,000 words, are compiled once beforehand
 because a TWL06 build takes longer than a second here), and counts failed requests (target: none).
+
+The overload run (issue 21) starts a fresh server (default limits: `--timeout 10`, 4 query workers, 2 quick
+workers, `--max-pending 128` per lane, 2 fills) and sends, all at once on connections of their own, 50
+expensive requests of each kind: a thousand `*e*` patterns (at the `--max-values` cap; 5,000 would be refused at
+once), a fifteen-blank rack, moves for a rack with two blanks on a mid-game board, a fill of an open 15x15 grid.
+Meanwhile 8 connections send one-word `check` requests back to back. It reports the checks' p50/p99 latency
+and failures (target: p99 under 100 ms, none failed), how long each expensive request took from its send to
+its answer against its deadline plus one second, and, sampling the server's CPU time in /proc every 0.1 s,
+how long after the last deadline (the last send plus `--timeout`) the server's CPU fell idle (target: 2 s;
+idle: under 5% of one core over 0.5 s).
 
 Both processes share the machine's two cores, so the client's own cost is part of every HTTP figure.
 """
@@ -102,12 +113,13 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(lex_path: str) -> tuple[subprocess.Popen[str], str]:
+def start_server(lex_path: str, tuned: bool = True) -> tuple[subprocess.Popen[str], str]:
+    """The server on TWL06; ``tuned``: the throughput runs' limits, else the defaults (the overload run)."""
     port = free_port()
+    limits = ["--workers", "4", "--max-pending", "256", "--timeout", "30"] if tuned else []
     proc = subprocess.Popen(
-        [sys.executable, "-m", "lexigraph", "serve", "--port", str(port), "--lexicon", f"twl={lex_path}",
-         "--workers", "4", "--max-pending", "256", "--timeout", "30"],
-        stderr=subprocess.PIPE, text=True)
+        [sys.executable, "-m", "lexigraph", "serve", "--port", str(port), "--lexicon", f"twl={lex_path}", *limits],
+        stderr=subprocess.DEVNULL, text=True)
     url = f"http://127.0.0.1:{port}"
     import httpx
 
@@ -118,7 +130,7 @@ def start_server(lex_path: str) -> tuple[subprocess.Popen[str], str]:
             return proc, url
         except httpx.HTTPError:
             if proc.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit("the server did not start: " + (proc.stderr.read() if proc.stderr else ""))
+                raise SystemExit("the server did not start")
             time.sleep(0.1)
 
 
@@ -282,6 +294,148 @@ async def swap_run(url: str, words_path: Path, lex_path: str, queries: dict[str,
             "rps": done / elapsed}
 
 
+# -- overload: expensive requests in flight, cheap ones beside them ------------------------------------------
+
+OPEN_GRID = "\n".join(["." * 15] * 15) + "\n"
+
+
+def expensive_requests(lex: lexigraph.Lexicon, rng: random.Random, each: int = 50) -> list[tuple[str, bytes]]:
+    """``each`` requests of each expensive kind, interleaved: patterns, fifteen blanks, moves, fills."""
+    kinds: list[tuple[str, dict[str, Any]]] = [("/api/match", {"patterns": ["*e*"] * 1000}),
+                                                ("/api/anagram", {"racks": ["?" * 15]})]
+    names = {c.name for c in all_commands()}
+    moves = moves_queries(lex, rng, each) if "moves" in names else []
+    if "fill" in names:
+        kinds.append(("/api/fill", {"grid_text": OPEN_GRID}))
+    out = []
+    for i in range(each):
+        for path, body in kinds:
+            out.append((path, json.dumps(body).encode()))
+        if moves:
+            q = dict(moves[i % len(moves)], rack="??AEIRS", top=1000)
+            out.append(("/api/moves", json.dumps(q).encode()))
+    return out
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds a process has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def overload_run(url: str, pid: int, lex: lexigraph.Lexicon, checks: list[dict[str, Any]], timeout: float,
+                       rng: random.Random, cheap_clients: int = 8) -> dict[str, Any]:
+    host, port = url.split("//")[1].split(":")
+    heavy = expensive_requests(lex, rng)
+    check_bodies = [json.dumps(q).encode() for q in checks]
+    lat: list[float] = []
+    failed: list[str] = []
+    ends: list[tuple[str, str, float]] = []
+    sent: list[float] = []
+    stop_checks = asyncio.Event()
+    samples: list[tuple[float, float]] = []
+
+    async def sample() -> None:
+        while True:
+            samples.append((time.monotonic(), cpu_seconds(pid)))
+            await asyncio.sleep(0.1)
+
+    async def cheap(i: int) -> None:
+        conn = Conn(host, int(port))
+        k = i
+        try:
+            while not stop_checks.is_set():
+                body = check_bodies[k % len(check_bodies)]
+                k += cheap_clients
+                t = time.perf_counter()
+                if await conn.answered("/api/check", body, failed):
+                    lat.append(time.perf_counter() - t)
+        finally:
+            conn.close()
+
+    async def expensive(path: str, body: bytes) -> None:
+        conn = Conn(host, int(port))
+        t = time.monotonic()
+        sent.append(t)
+        try:
+            code, data = await conn.post(path, body)
+            status = str(code) if code == 200 else f"{code} {json.loads(data)['error']['type']}"
+        except (OSError, asyncio.IncompleteReadError) as e:
+            status = "no answer"
+            failed.append(f"{path}: {type(e).__name__}")
+        finally:
+            conn.close()
+        ends.append((path, status, time.monotonic() - t))
+
+    sampler = asyncio.create_task(sample())
+    checkers = [asyncio.create_task(cheap(i)) for i in range(cheap_clients)]
+    await asyncio.sleep(0.5)  # the checks running before the load arrives
+    await asyncio.gather(*(expensive(path, body) for path, body in heavy))
+    last_deadline = max(sent) + timeout
+    stop_checks.set()  # the checks end with the load: from here on the server should fall idle
+    await asyncio.gather(*checkers)
+    await asyncio.sleep(max(0.0, last_deadline + 5 - time.monotonic()))
+    sampler.cancel()
+    idle_after = float("nan")  # seconds after the last deadline when the CPU fell idle
+    for i, (t, cpu) in enumerate(samples):
+        window = [s for s in samples[i:] if s[0] <= t + 0.6]  # samples 0.1 s apart, give or take
+        if t >= last_deadline - 2 and window[-1][0] - t >= 0.5:
+            if (window[-1][1] - cpu) / (window[-1][0] - t) < 0.05:
+                idle_after = t - last_deadline
+                break
+    usage = [(round(b[0] - last_deadline, 1), round((b[1] - a[1]) / (b[0] - a[0]), 2))
+             for a, b in zip(samples, samples[1:]) if b[0] >= last_deadline - 3]
+    lat.sort()
+    by_kind: dict[str, list[tuple[str, float]]] = {}
+    for path, status, took in ends:
+        by_kind.setdefault(path, []).append((status, took))
+    return {"checks": len(lat), "p50": pct(lat, 50), "p99": pct(lat, 99), "failed": failed,
+            "kinds": by_kind, "idle_after": idle_after, "timeout": timeout, "usage": usage}
+
+
+def print_overload(runs: list[dict[str, Any]]) -> None:
+    print("\n| round | checks | check p50 ms | check p99 ms | checks failed | slowest expensive answer, s (deadline "
+          "+ 1 s) | CPU idle after the last deadline, s |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    for i, r in enumerate(runs, 1):
+        slowest = max(took for kind in r["kinds"].values() for _, took in kind)
+        print(f"| {i} | {r['checks']:,} | {r['p50'] * 1e3:.1f} | {r['p99'] * 1e3:.1f} | "
+              f"{sum(not f.startswith('/') for f in r['failed'])} | {slowest:.2f} ({r['timeout'] + 1:g}) | "
+              f"{r['idle_after']:.1f} |")
+    print("\n| expensive kind | answers (status: count), all rounds | median s from send to answer | max s |")
+    print("|---|---|---:|---:|")
+    kinds: dict[str, list[tuple[str, float]]] = {}
+    for r in runs:
+        for kind, got in r["kinds"].items():
+            kinds.setdefault(kind, []).extend(got)
+    for kind, got in kinds.items():
+        statuses: dict[str, int] = {}
+        for status, _ in got:
+            statuses[status] = statuses.get(status, 0) + 1
+        took = [t for _, t in got]
+        print(f"| {kind} | {', '.join(f'{s}: {n}' for s, n in sorted(statuses.items()))} | "
+              f"{statistics.median(took):.2f} | {max(took):.2f} |")
+
+
+def overload(lex_path: str, lex: lexigraph.Lexicon, queries: dict[str, list[dict[str, Any]]], rounds: int) -> None:
+    runs = []
+    for i in range(rounds):
+        proc, url = start_server(lex_path, tuned=False)
+        try:
+            import httpx
+
+            for path, body in [("/api/match", {"patterns": ["*e*"]}), ("/api/anagram", {"racks": ["?" * 15]})]:
+                httpx.post(url + path, json=body, timeout=60)  # the lexicon's derived arrays built once, as in use
+            runs.append(asyncio.run(overload_run(url, proc.pid, lex, queries["check"], 10.0, random.Random(21 + i))))
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+    print_overload(runs)
+    for r in runs:
+        for f in r["failed"][:5]:
+            print("  failed:", f)
+
+
 # -- main ----------------------------------------------------------------------------------------------------
 
 def main() -> None:
@@ -290,9 +444,11 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
     ap.add_argument("--swap-seconds", type=float, default=60.0, help="length of the hot-swap run (default 60; 0 skips)")
     ap.add_argument("--quick", action="store_true", help="1 round of 1 s cells and a 5 s swap run")
+    ap.add_argument("--overload-only", action="store_true", help="only the overload run")
     args = ap.parse_args()
     if args.quick:
         args.seconds, args.rounds, args.swap_seconds = 1.0, 1, 5.0
+    print(f"load before the run: {os.getloadavg()[0]:.2f} (1-minute average), {os.cpu_count()} cores\n")
 
     words_path = data_file("twl06.txt")
     words = words_path.read_text().split()
@@ -303,6 +459,9 @@ def main() -> None:
     queries = make_queries(words, lex, rng)
     if "moves" not in queries:
         print("note: no moves command in this build's registry (issue 13); moves rows skipped\n")
+    if args.overload_only:
+        overload(lex_path, lex, queries, args.rounds)
+        return
 
     proc, url = start_server(lex_path)
     try:
@@ -347,6 +506,7 @@ def main() -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+    overload(lex_path, lex, queries, args.rounds)
 
 
 if __name__ == "__main__":

@@ -3,8 +3,10 @@
 Every path here has a pure-Python twin, and lexigraph loads the module only
 through :func:`lexigraph.buildinfo.c_module`, which honours
 ``LEXIGRAPH_PURE_PYTHON``. Functions take positional arguments only. A walk
-answers ``-1`` when the word graph points outside itself (a forged file);
-``None`` means "not decided here: the Python path answers".
+that stops early answers one of :data:`WALK_ANSWERS` instead of its output
+(``-1``: the word graph points outside itself, a forged file; ``-2``: its
+``deadline``, a ``time.monotonic()`` value, passed; ``-3``: it read more arcs
+than its budget); ``None`` means "not decided here: the Python path answers".
 """
 
 from collections.abc import Callable, Iterable
@@ -41,6 +43,20 @@ ARC_LAYOUT: Final[tuple[int, int, int, int, int]]
 #: The limits the C code shares with the Python code (``native/limits.h``), by name.
 LIMITS: Final[_Limits]
 
+class _WalkAnswers(TypedDict):
+    outside: int
+    past_deadline: int
+    over_budget: int
+
+#: What a walk answers when it stops early (``native/deadline.h``).
+WALK_ANSWERS: Final[_WalkAnswers]
+
+#: A deadline: a ``time.monotonic()`` value, or None for none.
+_Deadline = float | None
+
+def monotonic() -> float:
+    """The clock the C walks read their deadlines on (``time.monotonic``'s)."""
+
 class Probe:
     """Exact lookups, walks and one-call answers over a mapped lexicon (``lexigraph.engine.compiled.CompiledEngine``)."""
 
@@ -55,6 +71,7 @@ class Probe:
         /,
     ) -> None: ...
     def release(self) -> None: ...
+    def set_deadline_error(self, cls: type[BaseException], /) -> None: ...
     def attach_graph(self, offset: int, n_arcs: int, root: int, n_tiles: int, /) -> None: ...
     def id_of_codes(self, codes: bytes, /) -> int: ...
     def id_of_word(self, word: str, /) -> int: ...
@@ -71,8 +88,9 @@ class Probe:
         max_len: int,
         mode: int,
         want_ids: bool = True,
+        deadline: _Deadline = None,
         /,
-    ) -> bytes | Literal[-1]: ...
+    ) -> bytes | int: ...
     def walk_pattern(
         self,
         graph: ReadableBuffer,
@@ -83,14 +101,22 @@ class Probe:
         max_len: int,
         want_ids: bool,
         limit: int,
+        deadline: _Deadline = None,
+        budget: int = -1,
         /,
-    ) -> bytes | Literal[-1]: ...
-    def exact_anagram_ids(self, codes: ReadableBuffer, blanks: int, n_tiles: int, /) -> bytes | None: ...
-    def exact_anagram_words(self, rack: str, /) -> list[str] | None: ...
-    def rack_words(self, rack: str, min_len: int, mode: int, /) -> list[str] | None: ...
-    def prefix_words(self, prefix: str, min_len: int, max_len: int, /) -> list[str] | None: ...
-    def pattern_words(self, pattern: str, /) -> list[str] | None: ...
-    def cross_words(self, pattern_a: str, pos_a: int, pattern_b: str, pos_b: int, /) -> _CrossAnswer | None: ...
+    ) -> bytes | int: ...
+    def exact_anagram_ids(
+        self, codes: ReadableBuffer, blanks: int, n_tiles: int, deadline: _Deadline = None, /
+    ) -> bytes | int | None: ...
+    def exact_anagram_words(self, rack: str, deadline: _Deadline = None, /) -> list[str] | None: ...
+    def rack_words(self, rack: str, min_len: int, mode: int, deadline: _Deadline = None, /) -> list[str] | None: ...
+    def prefix_words(
+        self, prefix: str, min_len: int, max_len: int, deadline: _Deadline = None, /
+    ) -> list[str] | None: ...
+    def pattern_words(self, pattern: str, deadline: _Deadline = None, /) -> list[str] | None: ...
+    def cross_words(
+        self, pattern_a: str, pos_a: int, pattern_b: str, pos_b: int, deadline: _Deadline = None, /
+    ) -> _CrossAnswer | None: ...
 
 class Facade:
     """Base of ``lexigraph.Lexicon``: ``in`` and ``check()`` through the lexicon's probe."""

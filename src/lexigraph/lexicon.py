@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 
 from .engine import open_engines
 from .engine.compiled import native
+from .engine.deadline import check as check_deadline, checked
 from .engine.fileformat import MappedFile, is_lexicon_file, open_bytes, open_path
 from .engine.interface import Engine
 from .errors import LexiconError, QueryError
@@ -145,6 +146,11 @@ class Lexicon(_Base):
     accept any case. ``store``, ``graph`` and ``engine`` are what the
     queries and jobs run on; ``pure_python=True`` chooses the Python engine,
     which keeps every query and job off the C extension.
+
+    Every query whose work grows with the lexicon (``words``, ``anagram``,
+    ``match``, ``count``, ``cross``, ``hooks``, ``probability``, ``search``)
+    takes ``deadline``: a :func:`time.monotonic` value past which it stops
+    with :class:`~lexigraph.errors.DeadlineExceeded` (None: no limit).
 
     >>> import lexigraph
     >>> lex = lexigraph.open(["dude", "dudes", "duded", "dudeen", "dud"])
@@ -294,7 +300,7 @@ class Lexicon(_Base):
 
     # -- listing ------------------------------------------------------------
 
-    def words(self, prefix: str = "", length: int | None = None) -> list[str]:
+    def words(self, prefix: str = "", length: int | None = None, *, deadline: float | None = None) -> list[str]:
         """Words starting with ``prefix`` (and of ``length`` tiles), in alphabetical order.
 
         >>> import lexigraph
@@ -303,9 +309,11 @@ class Lexicon(_Base):
         >>> lexigraph.open().words(prefix="q", length=2)
         []
         """
+        if deadline is not None:
+            check_deadline(checked(deadline))
         if length is None and type(prefix) is str:
             # A plain prefix in one C call, once the graph has been checked (see lexigraph.engine.compiled).
-            fast = self.engine.quick_prefix_words(prefix, max(len(prefix), 1), 255)
+            fast = self.engine.quick_prefix_words(prefix, max(len(prefix), 1), 255, deadline)
             if fast is not None:
                 return fast
         self._check_open()
@@ -315,7 +323,7 @@ class Lexicon(_Base):
             raise QueryError("the prefix must be a string")
         from .query.listing import words_with_prefix
 
-        return words_with_prefix(self.store, self.graph, self.engine, prefix, length)
+        return words_with_prefix(self.store, self.graph, self.engine, prefix, length, deadline=deadline)
 
     def __iter__(self) -> Iterator[str]:
         """All words in alphabetical (tile) order, a first tile at a time."""
@@ -348,11 +356,13 @@ class Lexicon(_Base):
 
     @overload
     def anagram(self, rack: str, *, mode: AnagramMode = ..., through: str = ..., min_length: int = ...,
-                max_length: int | None = ..., sort: SortOrder = ..., blanks: Literal[False] = ...) -> list[str]: ...
+                max_length: int | None = ..., sort: SortOrder = ..., blanks: Literal[False] = ...,
+                deadline: float | None = ...) -> list[str]: ...
 
     @overload
     def anagram(self, rack: str, *, mode: AnagramMode = ..., through: str = ..., min_length: int = ...,
-                max_length: int | None = ..., sort: SortOrder = ..., blanks: Literal[True]) -> "list[AnagramWithBlanks]": ...
+                max_length: int | None = ..., sort: SortOrder = ..., blanks: Literal[True],
+                deadline: float | None = ...) -> "list[AnagramWithBlanks]": ...
 
     def anagram(
         self,
@@ -364,6 +374,7 @@ class Lexicon(_Base):
         max_length: int | None = None,
         sort: SortOrder = "alpha",
         blanks: bool = False,
+        deadline: float | None = None,
     ) -> "list[str] | list[AnagramWithBlanks]":
         """Words made from ``rack`` (``?`` a blank, trailing ``*`` for super-anagrams).
 
@@ -379,13 +390,15 @@ class Lexicon(_Base):
         >>> lexigraph.open().anagram("aalnst?", mode="exact")
         ['analyst', 'platans', 'saltant', 'saltpan', 'sealant', 'sultana']
         """
+        if deadline is not None:
+            check_deadline(checked(deadline))
         if not blanks and sort == "alpha" and not through and max_length is None:
             # The common cases in one C call: a plain rack, looked up in the alphagram index (exact) or
             # walked through the checked graph (sub and super); None leaves it to the general path.
             if mode == "exact" and min_length <= 2:
-                fast = self.engine.quick_exact_anagrams(rack)
+                fast = self.engine.quick_exact_anagrams(rack, deadline)
             elif mode in ("sub", "super") and type(min_length) is int:
-                fast = self.engine.quick_rack_words(rack, min_length, mode)
+                fast = self.engine.quick_rack_words(rack, min_length, mode, deadline)
             else:
                 fast = None
             if fast is not None:
@@ -395,10 +408,10 @@ class Lexicon(_Base):
 
         return anagram(
             self.store, self.engine, rack, mode=mode, through=through, min_length=min_length,
-            max_length=max_length, sort=sort, blanks=blanks,
+            max_length=max_length, sort=sort, blanks=blanks, deadline=deadline,
         )
 
-    def anagram_table(self, rack: str) -> list[tuple[str, list[str]]]:
+    def anagram_table(self, rack: str, *, deadline: float | None = None) -> list[tuple[str, list[str]]]:
         """Exact anagrams of ``rack``, then of ``rack`` plus each tile of the alphabet.
 
         The first entry is ``("", words)``; then ``(tile, words)`` for each tile.
@@ -411,11 +424,14 @@ class Lexicon(_Base):
         ['cantalas', 'lantanas']
         """
         self._check_open()
+        if deadline is not None:
+            check_deadline(checked(deadline))
         from .query.anagram import anagram_table
 
-        return anagram_table(self.store, self.engine, rack)
+        return anagram_table(self.store, self.engine, rack, deadline=deadline)
 
-    def match(self, pattern: str, *, min_priority: int = 0, offset: int = 0, limit: int | None = None) -> list[str]:
+    def match(self, pattern: str, *, min_priority: int = 0, offset: int = 0, limit: int | None = None,
+              deadline: float | None = None) -> list[str]:
         """Words matching a crossword pattern, best priority first, then alphabetical.
 
         ``?`` or ``.`` is any tile, ``[abc]`` a set, ``[^abc]`` its complement,
@@ -427,29 +443,33 @@ class Lexicon(_Base):
         >>> lexigraph.open().match("q[^u]*", limit=3)
         ['qaid', 'qaids', 'qanat']
         """
+        if deadline is not None:
+            check_deadline(checked(deadline))
         if type(pattern) is str and not offset and limit is None and not min_priority and not self.store.has_priorities:
             # Every word has one priority, so the result order is alphabetical: "abc*" is a prefix listing,
             # and letters with "?" a fixed-length pattern, each in one C call when it can answer.
             if pattern[-1:] == "*":
-                fast = self.engine.quick_prefix_words(pattern[:-1], max(len(pattern) - 1, 1), 255)
+                fast = self.engine.quick_prefix_words(pattern[:-1], max(len(pattern) - 1, 1), 255, deadline)
             else:
-                fast = self.engine.quick_pattern_words(pattern)
+                fast = self.engine.quick_pattern_words(pattern, deadline)
             if fast is not None:
                 return fast
         self._check_open()
         from .query.matching import match
 
-        return match(self.store, self.engine, pattern, min_priority=min_priority, offset=offset, limit=limit)
+        return match(self.store, self.engine, pattern, min_priority=min_priority, offset=offset, limit=limit,
+                     deadline=deadline)
 
     def match_ids(self, pattern: str, *, min_priority: int = 0, offset: int = 0,
-                  limit: int | None = None) -> "np.ndarray":
+                  limit: int | None = None, deadline: float | None = None) -> "np.ndarray":
         """The word ids :meth:`match` would return, in the same order."""
         self._check_open()
         from .query.matching import match_ids
 
-        return match_ids(self.store, self.engine, pattern, min_priority=min_priority, offset=offset, limit=limit)
+        return match_ids(self.store, self.engine, pattern, min_priority=min_priority, offset=offset, limit=limit,
+                         deadline=checked(deadline))
 
-    def count(self, pattern: str, *, min_priority: int = 0) -> int:
+    def count(self, pattern: str, *, min_priority: int = 0, deadline: float | None = None) -> int:
         """How many words :meth:`match` would return, without building the list.
 
         >>> import lexigraph
@@ -459,9 +479,10 @@ class Lexicon(_Base):
         self._check_open()
         from .query.matching import count
 
-        return count(self.store, self.engine, pattern, min_priority=min_priority)
+        return count(self.store, self.engine, pattern, min_priority=min_priority, deadline=checked(deadline))
 
-    def cross(self, pattern_a: str, pos_a: int, pattern_b: str, pos_b: int, *, min_priority: int = 0) -> "Crossing":
+    def cross(self, pattern_a: str, pos_a: int, pattern_b: str, pos_b: int, *, min_priority: int = 0,
+              deadline: float | None = None) -> "Crossing":
         """Tiles that fit where two entries cross, and each entry's words that agree.
 
         >>> import lexigraph
@@ -472,7 +493,7 @@ class Lexicon(_Base):
         if (not min_priority and not self.store.has_priorities and type(pos_a) is int and type(pos_b) is int
                 and type(pattern_a) is str and type(pattern_b) is str):
             # Plain patterns in one C call once the graph is checked (alphabetical is the result order here).
-            fast = self.engine.quick_cross(pattern_a, pos_a, pattern_b, pos_b)
+            fast = self.engine.quick_cross(pattern_a, pos_a, pattern_b, pos_b, checked(deadline))
             if fast is not None:
                 from .query.crossings import Crossing
 
@@ -483,7 +504,8 @@ class Lexicon(_Base):
         self._check_open()
         from .query.crossings import cross
 
-        return cross(self.store, self.engine, pattern_a, pos_a, pattern_b, pos_b, min_priority=min_priority)
+        return cross(self.store, self.engine, pattern_a, pos_a, pattern_b, pos_b, min_priority=min_priority,
+                     deadline=deadline)
 
     def diff(self, other: "Lexicon") -> "Diff":
         """Compare with another lexicon: words only here, only there, per-length counts.
@@ -502,7 +524,7 @@ class Lexicon(_Base):
 
     # -- word study (issue 15: lexigraph.study.hooks, lexigraph.study.probability, lexigraph.study.search) ----------
 
-    def hooks(self, word: str) -> "Hooks":
+    def hooks(self, word: str, *, deadline: float | None = None) -> "Hooks":
         """Front and back hook tiles of ``word``, and whether it stays a word without its first / last tile.
 
         >>> import lexigraph
@@ -512,9 +534,10 @@ class Lexicon(_Base):
         self._check_open()
         from .study.hooks import hooks
 
-        return hooks(self.store, word)
+        return hooks(self.store, word, deadline=checked(deadline))
 
-    def probability(self, word: str, *, blanks: int = 2, tiles: Any = None) -> "WordProbability":
+    def probability(self, word: str, *, blanks: int = 2, tiles: Any = None,
+                    deadline: float | None = None) -> "WordProbability":
         """Draw combinations, chance and probability rank of ``word`` with the tile set's bag.
 
         ``tiles``: a tile set (preset name or alphabet file) when the lexicon's alphabet has none.
@@ -527,10 +550,13 @@ class Lexicon(_Base):
         self._check_open()
         from .study.probability import word_probability
 
-        return word_probability(self.store, self.engine, word, blanks=blanks, tiles=tiles)
+        if deadline is not None:
+            check_deadline(checked(deadline))
+        return word_probability(self.store, self.engine, word, blanks=blanks, tiles=tiles, deadline=deadline)
 
     def search(self, query: "Query | str", *, sort: str = "alpha", offset: int = 0, limit: int | None = None,
-               lists: "Mapping[str, Any] | None" = None, blanks: int = 2, tiles: Any = None) -> list[str]:
+               lists: "Mapping[str, Any] | None" = None, blanks: int = 2, tiles: Any = None,
+               deadline: float | None = None) -> list[str]:
         """Words matching a study search: conditions with ``and``, ``or``, ``not`` (``docs/search.md``).
 
         ``query``: an expression or a tree of :mod:`lexigraph.study.search`. ``sort``: ``alpha``, ``length``,
@@ -548,4 +574,5 @@ class Lexicon(_Base):
             return open(source, pure_python=self.pure_python)
 
         return search(self.store, self.engine, query, sort=sort,  # type: ignore[arg-type]
-                      offset=offset, limit=limit, lists=lists, blanks=blanks, tiles=tiles, open_list=open_list)
+                      offset=offset, limit=limit, lists=lists, blanks=blanks, tiles=tiles, open_list=open_list,
+                      deadline=checked(deadline))

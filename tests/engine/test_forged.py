@@ -204,13 +204,14 @@ def forged_graphs(forge: Any, good: bytes) -> list[tuple[str, int, bytes]]:
     return out
 
 
-def run_forgeries(forge: Any, n: int) -> None:
+def run_forgeries(forge: Any, n: int | str) -> None:
     """Run every case; print one JSON line per forged graph, then the counts (read by the tests below)."""
     import resource
 
     def peak_mib() -> int:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
 
+    n = int(n)
     good, _ = compile_source(GOOD_WORDS)
     assert_same_on_both_engines(good, QUERIES + JOBS, strict=True)
     good_fill = outcomes(good, [("fill", _fill)])["python"]["fill"]
@@ -236,9 +237,216 @@ def run_forgeries(forge: Any, n: int) -> None:
     print(f"forged graphs checked: {len(graphs)}")
 
 
-@pytest.fixture(scope="module")
-def forged_report() -> tuple[str, list[dict[str, Any]]]:
-    """The child's output and its forged-graph lines (run once for the tests of this file)."""
+# -- forged files of a bigger list: graphs that explode a walk, indexes that lie -------------------------------
+
+#: Every 25th ENABLE word of up to 10 letters: long enough words for a cycle to explode a walk.
+PREFIXES = ["", "d", "do", "ca", "qu", "zz"]
+EXACT_RACKS = ["dgo", "aeinrst", "ca?", "c??", "????", "???????", "aer????"]
+SUB_RACKS = ["retains", "dog?", "??????"]
+PATTERNS = ["d*", "?o?", "*e*", "c?t", "??????", "s*ing", "[aeiou]#@#"]
+
+
+def _fits(word: str, rack: str, exact: bool) -> bool:
+    """Whether ``word`` is an anagram of ``rack`` (``?`` blanks; ``exact``: all of it, else some of it)."""
+    from collections import Counter
+
+    blanks = rack.count("?")
+    missing = sum((Counter(word) - Counter(rack.replace("?", ""))).values())
+    return missing <= blanks and (len(word) == len(rack) if exact else len(word) <= len(rack))
+
+
+def _glob(pattern: str) -> Any:
+    import re
+
+    regex = pattern.replace("?", ".").replace("@", "[aeiou]").replace("#", "[^aeiou]").replace("*", ".*")
+    return re.compile(regex + r"\Z")
+
+
+def _twice(groups: list[list[str]]) -> list[str]:
+    """The words an answer lists more than once (a word is one answer)."""
+    from collections import Counter
+
+    return [w for ws in groups for w, n in sorted(Counter(ws).items()) if n > 1]
+
+
+#: (name, query, the answers that do not satisfy their own query or come twice): a lie is never an answer.
+BIG_QUERIES: list[tuple[str, Any, Any]] = [
+    ("words", lambda lex: [lex.words(prefix=p) for p in PREFIXES],
+     lambda got: [w for p, ws in zip(PREFIXES, got) for w in ws if not w.startswith(p)] + _twice(got)),
+    ("exact", lambda lex: [lex.anagram(r, mode="exact") for r in EXACT_RACKS],
+     lambda got: [w for r, ws in zip(EXACT_RACKS, got) for w in ws if not _fits(w, r, True)] + _twice(got)),
+    ("exact-general", lambda lex: [lex.anagram(r, mode="exact", min_length=3) for r in EXACT_RACKS],
+     lambda got: [w for r, ws in zip(EXACT_RACKS, got) for w in ws if not _fits(w, r, True)] + _twice(got)),
+    ("sub", lambda lex: [lex.anagram(r) for r in SUB_RACKS],
+     lambda got: [w for r, ws in zip(SUB_RACKS, got) for w in ws if not _fits(w, r, False)] + _twice(got)),
+    ("match", lambda lex: [lex.match(p) for p in PATTERNS],
+     lambda got: [w for p, ws in zip(PATTERNS, got) for w in ws if not _glob(p).match(w)] + _twice(got)),
+    ("count", lambda lex: [lex.count(p) for p in PATTERNS], lambda got: []),
+    ("cross", lambda lex: lex.cross("d??", 1, "?o??", 1).words_a,
+     lambda got: [w for w in got if not _glob("d??").match(w)] + _twice([got])),
+    ("check", lambda lex: [w in lex for w in ["dog", "cat", "zyzzyva", "aerugos"]], lambda got: []),
+]
+
+
+def big_good() -> tuple[bytes, list[str]]:
+    """The bigger list's lexicon file, and its words."""
+    words = [w for w in lexigraph.open().words() if len(w) <= 10][::25] + ["act", "cat", "dog", "god", "opt", "pot"]
+    data, _ = compile_source(words)
+    return data, words
+
+
+def forged_big(forge: Any, good: bytes) -> list[tuple[str, bytes]]:
+    """(what, file): cycles, endless lists, targets into lists, stray tiles; lying alphagram orders and buckets."""
+    mapped = fileformat.open_bytes(good)
+    n, root = mapped.sections["graph"].shape[0], mapped.index["graph"]["root"]
+    records = list(struct.unpack(f"<{n}Q", bytes(mapped.view("graph"))))
+    last, accepts = wordgraph.LAST_BIT, wordgraph.ACCEPTS_BIT
+    starts = sorted({root} | {r >> 32 for r in records if r >> 32})
+    rng = random.Random(5)
+    out: list[tuple[str, bytes]] = []
+
+    def graph(recs: list[int]) -> bytes:
+        return forge.rewrite(good, "graph", lambda _b: struct.pack(f"<{n}Q", *recs))
+
+    def width(start: int) -> int:
+        i = start
+        while not records[i] & last:
+            i += 1
+        return i - start + 1
+
+    wide = sorted(starts[1:], key=width, reverse=True)  # a wide list looping on itself: an exponential walk
+    for start in wide[:4] + rng.sample(wide[4:], 2):
+        recs = list(records)  # every arc of one list leads back to the list, spelling nothing
+        i = start
+        while True:
+            recs[i] = (recs[i] & (0xFF | last)) | start << 32
+            if recs[i] & last:
+                break
+            i += 1
+        out.append((f"a list that loops on itself at {start}", graph(recs)))
+    deep = [i for i in range(1, n) if not records[i] & accepts and records[i] >> 32]
+    for i in rng.sample(deep, 6):
+        recs = list(records)
+        recs[i] = (recs[i] & (0xFF | last)) | root << 32
+        out.append((f"a back-edge to the root at {i}", graph(recs)))
+        recs = list(records)
+        earlier = rng.choice([s for s in starts if s <= i] or [root])
+        recs[i] = (recs[i] & (0xFF | last)) | earlier << 32
+        out.append((f"a back-edge to the earlier list {earlier} at {i}", graph(recs)))
+        recs = list(records)
+        recs[i] = (recs[i] & (0xFF | accepts | last)) | (rng.randrange(1, n)) << 32
+        out.append((f"a target into the middle of a list at {i}", graph(recs)))
+    ends = [i for i in range(1, n - 1) if records[i] & last]
+    for i in rng.sample(ends, 6):
+        recs = list(records)
+        recs[i] &= ~last
+        out.append((f"a list that never ends at {i}", graph(recs)))
+    recs = list(records)
+    for i in rng.sample(ends, 40):
+        recs[i] &= ~last
+    out.append(("forty lists that never end", graph(recs)))
+    for i in rng.sample(deep, 3):
+        recs = list(records)
+        recs[i] = (recs[i] & ~0xFF) | 200  # a tile outside the alphabet
+        out.append((f"a tile outside the alphabet at {i}", graph(recs)))
+
+    def order(length: int, change: Any) -> bytes:
+        sec = mapped.sections[f"alphagram.{length}"]
+        dtype = "<u2" if sec.dtype == "<u2" else "<u4"
+        import numpy as np
+
+        def rewrite(raw: bytes) -> bytes:
+            entries = np.frombuffer(raw, dtype).copy()
+            change(entries)
+            return entries.tobytes()
+
+        return forge.rewrite(good, f"alphagram.{length}", rewrite)
+
+    def twice(e: Any) -> None:
+        e[1] = e[0]
+
+    def zeros(e: Any) -> None:
+        e[:] = 0
+
+    def shuffled(e: Any) -> None:
+        random.Random(3).shuffle(e)
+
+    def swapped(e: Any) -> None:  # two entries of different alphagrams trade places: one pair out of order
+        e[[0, len(e) - 1]] = e[[len(e) - 1, 0]]
+
+    def lying(e: Any) -> None:
+        # The order shuffled until a binary search for dgo takes in a word that is not its anagram: the
+        # forgery that made both engines answer anagrams that are not (an impossible answer).
+        import numpy as np
+
+        rows = np.frombuffer(bytes(mapped.view("words.3")), np.uint8).reshape(-1, 3)
+        codes = lexigraph.Lexicon(fileformat.open_bytes(good), pure_python=True).alphabet.encode("dgo")
+        target = np.sort(np.frombuffer(codes or b"", np.uint8)).tobytes()
+        rng = random.Random(7)
+        for _ in range(20000):
+            trial = e.copy()
+            rng.shuffle(trial)
+            k = np.sort(rows[trial], axis=1).view("S3").ravel()
+            lo, hi = np.searchsorted(k, np.bytes_(target), "left"), np.searchsorted(k, np.bytes_(target), "right")
+            if any(k[i] != target for i in range(lo, hi)):
+                e[:] = trial
+                return
+        raise AssertionError("no lying order found near dgo")
+
+    for length in (3, 7):
+        for how, change in (("a row named twice", twice), ("every entry zero", zeros), ("shuffled", shuffled),
+                            ("two entries swapped", swapped)):
+            out.append((f"alphagram.{length}: {how}", order(length, change)))
+    out.append(("alphagram.3: reordered to answer dgo with other words", order(3, lying)))
+    sec = mapped.sections["words.5"]
+
+    def rows_swapped(raw: bytes) -> bytes:
+        rows = bytearray(raw)
+        rows[0:5], rows[5 * 7 : 5 * 8] = rows[5 * 7 : 5 * 8], rows[0:5]
+        return bytes(rows)
+
+    out.append(("words.5: two rows out of order", forge.rewrite(good, "words.5", rows_swapped)))
+    assert sec.length >= 40
+    return out
+
+
+def run_big_forgeries(forge: Any) -> None:
+    """Each forged file of :func:`forged_big` in turn: one JSON line per case.
+
+    A case gets 10 s: the alarm's default action ends the process, even inside a C loop that never
+    returns to Python, and the line naming the case last started says which one took too long.
+    """
+    import resource
+    import signal
+    import time
+
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    queries = [(name, query) for name, query, _ in BIG_QUERIES]
+    lies = {name: lie for name, _, lie in BIG_QUERIES}
+    good, words = big_good()
+    honest = outcomes(good, queries)
+    assert honest["python"] == honest.get("c", honest["python"]), "the good file answers alike"
+    assert not any(lies[name](answer) for name, answer in honest["python"].items()), "the oracles hold"
+    for what, data in forged_big(forge, good):
+        print(json.dumps({"start": what}), flush=True)
+        started = time.monotonic()
+        signal.alarm(10)
+        try:
+            got = outcomes(data, queries)
+        except Exception as e:  # never another exception: the case is named in the report
+            got = {"raised": {"error": f"{type(e).__name__}: {e}"}}
+        finally:
+            signal.alarm(0)
+        seconds = round(time.monotonic() - started, 3)
+        impossible = {kind: {name: lies[name](answer)[:5] for name, answer in answers.items()
+                             if name in lies and answer != "LexiconError" and lies[name](answer)}
+                      for kind, answers in got.items()}
+        print(json.dumps({"what": what, "got": got, "impossible": impossible, "seconds": seconds,
+                          "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024}), flush=True)
+
+
+def _child(function: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``function(forge, *args)`` of this file in a child process capped at 2 GiB of address space."""
     here = Path(__file__).parent
     code = (
         "import resource, sys, importlib.util\n"
@@ -249,10 +457,60 @@ def forged_report() -> tuple[str, list[dict[str, Any]]]:
         "    spec.loader.exec_module(module)\n"
         "    return module\n"
         "forge = load('engine_forge', sys.argv[1] + '/conftest.py')\n"
-        "load('engine_forged', sys.argv[1] + '/test_forged.py').run_forgeries(forge, int(sys.argv[2]))\n"
+        f"load('engine_forged', sys.argv[1] + '/test_forged.py').{function}(forge, *sys.argv[2:])\n"
     )
-    result = subprocess.run([sys.executable, "-c", code, str(here), "300"], capture_output=True, text=True,
-                            timeout=600)
+    return subprocess.run([sys.executable, "-c", code, str(here), *args], capture_output=True, text=True,
+                          timeout=600)
+
+
+@pytest.fixture(scope="module")
+def big_report() -> list[dict[str, Any]]:
+    """One line per forged file of the bigger list (run once, in a child, for the tests below)."""
+    result = _child("run_big_forgeries")
+    lines = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    started = [line["start"] for line in lines if "start" in line]
+    assert result.returncode == 0, (f"the child ended ({result.returncode}) during {started[-1:]}: more than 10 s "
+                                    f"or 2 GiB", result.stderr[-3000:])
+    return [line for line in lines if "what" in line]
+
+
+def test_forged_big_files_answer_alike_on_both_engines_or_with_one_error(big_report):
+    """Cycles, endless lists, targets into lists: C and Python give the same answer or a LexiconError, in time."""
+    assert len(big_report) >= 40
+    for case in big_report:
+        got = case["got"]
+        assert "raised" not in got, case
+        if "c" not in got:
+            continue
+        c, py = got["c"], got["python"]
+        assert ("open" in c) == ("open" in py), case
+        differ = [(n, c[n], py[n]) for n in c if "LexiconError" not in (c[n], py[n]) and c[n] != py[n]]
+        assert not differ, (case["what"], differ)
+
+
+def test_no_forged_file_gets_an_answer_that_does_not_satisfy_its_query(big_report):
+    """An unsorted alphagram order, a row named twice, rows out of order: refused, never answered with a lie."""
+    for case in big_report:
+        assert not any(case["impossible"].values()), (case["what"], case["impossible"])
+
+
+def test_lying_alphagram_orders_are_refused_on_both_engines(big_report):
+    """Every forged alphagram order is found out the first time an exact anagram reads it, on both engines."""
+    orders = [case for case in big_report if case["what"].startswith("alphagram.")]
+    assert len(orders) == 9
+    for case in orders:
+        for kind, answers in case["got"].items():
+            assert answers["exact"] == answers["exact-general"] == "LexiconError", (case["what"], kind, answers)
+
+
+def test_forged_big_files_stay_in_bounded_memory(big_report):
+    assert max(case["peak_mib"] for case in big_report) < 1024, max(big_report, key=lambda c: c["peak_mib"])
+
+
+@pytest.fixture(scope="module")
+def forged_report() -> tuple[str, list[dict[str, Any]]]:
+    """The child's output and its forged-graph lines (run once for the tests of this file)."""
+    result = _child("run_forgeries", "300")
     assert result.returncode == 0, result.stderr[-3000:]
     cases = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
     return result.stdout, cases

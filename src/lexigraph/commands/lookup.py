@@ -42,7 +42,7 @@ def _run_words(ctx: Context, params: Mapping[str, Any]) -> Document:
     if ctx.max_results is not None:
         limit = ctx.max_results if limit is None else min(limit, ctx.max_results)
     check_tiles(ctx, lex, prefix, "the prefix")
-    words = lex.words(prefix=prefix, length=length)
+    words = lex.words(prefix=prefix, length=length, deadline=ctx.deadline)
     total = len(words)
     page = words[offset : None if limit is None else offset + limit]
     fields: dict[str, Any] = {"prefix": prefix.lower()}

@@ -87,6 +87,7 @@ def _top(params: Mapping[str, Any], default: int) -> int:
 
 
 def _run_moves(ctx: Context, params: Mapping[str, Any]) -> Document:
+    from ..engine.deadline import check
     from ..scrabble.movegen import board_phonies, generate
 
     lex = ctx.lexicon()
@@ -98,7 +99,10 @@ def _run_moves(ctx: Context, params: Mapping[str, Any]) -> Document:
     top = _top(params, 20)
     if ctx.max_results is not None:
         top = min(top, ctx.max_results)
+    # The generator takes no deadline yet: checked before and after it (one board, one rack: bounded work).
+    check(ctx.deadline)
     moves = generate(lex, pos, top=top, exchanges=bool(params.get("exchanges")), passes=bool(params.get("passes")))
+    check(ctx.deadline)
     total = moves.total
     doc: Document = {"command": "moves", "lexicon": _name(lex), "game": game.name, "position": pos.to_cgp(),
                      "rack": pos.racks[0]}

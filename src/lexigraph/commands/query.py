@@ -12,11 +12,11 @@ from ._common import envelope, esc, need_int, values
 if TYPE_CHECKING:  # pragma: no cover
     from ..lexicon import Lexicon
 
-def _add_hooks(lex: "Lexicon", results: list[dict[str, Any]]) -> None:
+def _add_hooks(lex: "Lexicon", results: list[dict[str, Any]], deadline: float | None = None) -> None:
     """Give each result a ``hooks`` field (its word's hooks, all computed together)."""
     from ..study.hooks import hook_fields  # numpy and the columns: only when asked for
 
-    for r, fields in zip(results, hook_fields(lex.store, [r["word"] for r in results])):
+    for r, fields in zip(results, hook_fields(lex.store, [r["word"] for r in results], deadline=deadline)):
         r["hooks"] = fields
 
 
@@ -66,7 +66,7 @@ def _run_anagram(ctx: Context, params: Mapping[str, Any]) -> Document:
         raise QueryError(f"{ctx.spell('hooks')} and {ctx.spell('table')} exclude each other")
     for rack in racks:
         if params.get("table"):
-            table = lex.anagram_table(rack)
+            table = lex.anagram_table(rack, deadline=ctx.deadline)
             fields["added"] = [tile for tile, _ in table if tile]
             for tile, words in table:
                 results += [{"rack": rack.lower(), "added": tile or None, "word": w} for w in words]
@@ -74,6 +74,7 @@ def _run_anagram(ctx: Context, params: Mapping[str, Any]) -> Document:
         found = lex.anagram(
             rack, mode=mode, through=through, min_length=2 if min_length is None else min_length,
             max_length=max_length, sort=cast(Literal["alpha", "length", "priority"], sort), blanks=True,
+            deadline=ctx.deadline,
         )
         for a in found:
             results.append({"rack": rack.lower(), "word": a.word, "tiles": list(a.tiles),
@@ -82,7 +83,7 @@ def _run_anagram(ctx: Context, params: Mapping[str, Any]) -> Document:
         fields["total"] = len(results)
         results = results[: ctx.max_results]
     if params.get("hooks"):
-        _add_hooks(lex, results)
+        _add_hooks(lex, results, ctx.deadline)
     return envelope("anagram", lex, results, **fields)
 
 
@@ -127,10 +128,10 @@ def _run_match(ctx: Context, params: Mapping[str, Any]) -> Document:
     total = 0
     for pattern in patterns:
         if count_only or offset or limit is not None:
-            total += lex.count(pattern, min_priority=min_priority)
+            total += lex.count(pattern, min_priority=min_priority, deadline=ctx.deadline)
         if count_only:
             continue
-        words = lex.match(pattern, min_priority=min_priority, offset=offset, limit=limit)
+        words = lex.match(pattern, min_priority=min_priority, offset=offset, limit=limit, deadline=ctx.deadline)
         priority = lex.priority
         results += [{"pattern": pattern.lower(), "word": w, "priority": priority(w)} for w in words]
     fields: dict[str, Any] = {}
@@ -143,7 +144,7 @@ def _run_match(ctx: Context, params: Mapping[str, Any]) -> Document:
     if params.get("scores"):
         fields["scores"] = True
     if params.get("hooks"):
-        _add_hooks(lex, results)
+        _add_hooks(lex, results, ctx.deadline)
     return envelope("match", lex, results, **fields)
 
 
@@ -180,7 +181,7 @@ def _run_cross(ctx: Context, params: Mapping[str, Any]) -> Document:
     min_priority = need_int(ctx, params, "min_priority", maximum=255) or 0
     limit = need_int(ctx, params, "limit")
     limit = 10 if limit is None else limit
-    c = lex.cross(a, pos_a, b, pos_b, min_priority=min_priority)
+    c = lex.cross(a, pos_a, b, pos_b, min_priority=min_priority, deadline=ctx.deadline)
     cut = limit or None
     results = [{"tile": t, "count_a": na, "count_b": nb} for t, (na, nb) in c.counts.items() if t in c.tiles]
     return envelope(

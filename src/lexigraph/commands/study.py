@@ -116,6 +116,7 @@ def _run_search(ctx: Context, p: Mapping[str, Any]) -> Document:
         lex.store, lex.engine, query, sort=cast("Sort", sort), group=bool(p.get("group")),
         offset=p.get("offset") or 0, limit=limit, lists=_lists(p.get("lists")), blanks=blanks, tiles=tiles,
         open_list=ctx.open,  # 'in NAME': on the server, only the lexicons it serves
+        deadline=ctx.deadline,
     )
     try:
         results = details(lex, found.ids, found.lengths, blanks=blanks, tiles=tiles, hooks=bool(p.get("hooks")))
@@ -183,7 +184,7 @@ def _run_hooks(ctx: Context, p: Mapping[str, Any]) -> Document:
         raise QueryError("hooks: give at least one word")
     valid = lex.check_many(words).tolist()
     results = []
-    for h, ok in zip(hooks_many(lex.store, words), valid):
+    for h, ok in zip(hooks_many(lex.store, words, deadline=ctx.deadline), valid):
         results.append({"word": h.word, "valid": bool(ok), **h.to_dict()})
     return {"command": "hooks", "lexicon": _name(lex), "results": results, "count": len(results)}
 
@@ -217,7 +218,7 @@ def _run_probability(ctx: Context, p: Mapping[str, Any]) -> Document:
     blanks = p.get("blanks", 2)
     blanks = 2 if blanks is None else blanks
     tiles = preset_or_file(ctx, p.get("tiles"), PRESETS, "tiles")
-    results = [lex.probability(w, blanks=blanks, tiles=tiles).to_dict() for w in words]
+    results = [lex.probability(w, blanks=blanks, tiles=tiles, deadline=ctx.deadline).to_dict() for w in words]
     return {"command": "probability", "lexicon": _name(lex), "results": results, "count": len(results)}
 
 

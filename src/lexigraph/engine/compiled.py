@@ -2,17 +2,29 @@
 
 This module is the only one that calls the extension's lookup, walk and job
 functions (the builder calls its build functions, :mod:`lexigraph.compiler`).
-It turns the extension's raw answers (bytes of ids, ``-1`` for "the graph
-points outside itself", ``ValueError`` for a malformed graph) into the
-interface's types and :class:`~lexigraph.errors.FileFormatError`.
+It turns the extension's raw answers (bytes of ids; the walks' answers of
+``native/deadline.h``: ``-1`` for "the graph points outside itself", ``-2``
+for "past the deadline", ``-3`` for "more paths than words"; ``ValueError``
+for a malformed graph) into the interface's types,
+:class:`~lexigraph.errors.FileFormatError` and
+:class:`~lexigraph.errors.DeadlineExceeded`.
 
 Walks list only the arcs a prefix lookup can reach (tiles rising along a
 list, as in every valid file). Before a walk answers its first query, the
 graph is checked once against the length buckets (:meth:`CompiledEngine.check_consistent`):
 the same words, each found by the hash index, so that a walk and a scan of
 the buckets answer alike; a forged file whose graph and buckets disagree
-gets a :class:`FileFormatError` instead. The one-call answers (``quick_*``)
-run only after that check.
+gets a :class:`FileFormatError` instead. That walk has the Python check's
+limits: paths no longer than the longest word, no more words than the
+buckets hold, no more arcs read than the words have tiles (a cycle of arcs
+that spell nothing stops there). Every later walk goes no deeper than the
+longest word either, so it reads a part of what the check read. The
+one-call answers (``quick_*``) run only after that check. Each walk and
+one-call answer takes a ``deadline`` (``time.monotonic()`` value) that the C
+code reads on the same clock; the one-call answers, bound to the C methods
+(no Python frame between a query and C), take it as their last positional
+argument and raise the :class:`~lexigraph.errors.DeadlineExceeded` the engine
+hands their probe.
 
 Where a problem lies beyond what the C code handles (a game with more than
 63 tile codes or tile points over 255, a fill over an alphabet of more than
@@ -28,7 +40,8 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..buildinfo import c_module
-from ..errors import FileFormatError
+from ..errors import DeadlineExceeded, FileFormatError
+from .deadline import exceeded
 from .interface import CrossAnswer, MoveRequest, PropagationProblem, Propagator, RackMode
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -39,6 +52,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from .wordgraph import WordGraph
 
 _MODE_CODES = {"sub": 0, "exact": 1, "super": 2}
+#: What a C walk answers when it stops early (``native/deadline.h``, exported as ``WALK_ANSWERS``):
+#: the graph points outside itself, the deadline passed, the walk read more arcs than its budget.
+OUTSIDE, PAST_DEADLINE, OVER_BUDGET = -1, -2, -3
 #: Most blanks a rack may hold for the C walk; more favour the column scan
 #: (measured on TWL06: with three blanks the walk still wins, 12 ms against 33 ms).
 MAX_RACK_BLANKS = 3
@@ -111,11 +127,13 @@ class CompiledEngine:
         self.id_of_codes: Callable[[bytes], int] = self.probe.id_of_codes
         self.id_of_word: Callable[[str], int] = self.probe.id_of_word
         self.facade_probe: object = self.probe
-        # The one-call answers whose arguments the C code takes as they are: bound, no Python frame.
-        self.quick_exact_anagrams: Callable[[str], list[str] | None] = self.probe.exact_anagram_words
-        self.quick_prefix_words: Callable[[str, int, int], list[str] | None] = self.probe.prefix_words
-        self.quick_pattern_words: Callable[[str], list[str] | None] = self.probe.pattern_words
-        self.quick_cross: Callable[[str, int, str, int], CrossAnswer | None] = self.probe.cross_words
+        # The one-call answers whose arguments the C code takes as they are: bound, no Python frame. Past
+        # their deadline they raise the DeadlineExceeded handed to the probe here (walks answer -2 instead).
+        self.probe.set_deadline_error(DeadlineExceeded)
+        self.quick_exact_anagrams: Callable[..., list[str] | None] = self.probe.exact_anagram_words
+        self.quick_prefix_words: Callable[..., list[str] | None] = self.probe.prefix_words
+        self.quick_pattern_words: Callable[..., list[str] | None] = self.probe.pattern_words
+        self.quick_cross: Callable[..., CrossAnswer | None] = self.probe.cross_words
         self._consistent: bool | None = None
         self._check_lock = threading.Lock()
         self._python: PythonEngine | None = None
@@ -156,9 +174,10 @@ class CompiledEngine:
         import numpy as np
 
         store, graph = self.store, self.graph
-        # Paths no longer than the longest word, no more words than the buckets hold.
+        # Paths no longer than the longest word, no more words than the buckets hold, no more arcs
+        # read than the words have tiles: the limits of the Python check (engine.python), counted alike.
         found = self._call(self.probe.walk_pattern, graph.buffer, graph.root, self._alphabet_size, b"", 1,
-                           max(store.lengths, default=0), True, store.word_count + 1)
+                           max(store.lengths, default=0), True, store.word_count + 1, None, store.tile_count + 1)
         ids = np.frombuffer(found, "<i8")
         same = len(ids) == store.word_count and bool((np.sort(ids) == np.arange(store.word_count)).all())
         if same:  # checked: the probe may now answer listings in one call
@@ -166,16 +185,26 @@ class CompiledEngine:
         return same
 
     def _call(self, function: Callable[..., Any], *args: Any) -> Any:
-        """A C walk's answer; ``-1`` (the graph points outside itself) raises :class:`FileFormatError`."""
+        """A C walk's answer; its early stops (``native/deadline.h``) raise :class:`FileFormatError` or
+        :class:`~lexigraph.errors.DeadlineExceeded`; running out of memory on a forged file is a
+        :class:`FileFormatError`."""
         try:
             found = function(*args)
         except ValueError as e:
             raise FileFormatError(f"{self.store.name}: {e}") from None
         except MemoryError:
             raise FileFormatError(f"{self.store.name}: the word graph needs more memory than it should") from None
-        if isinstance(found, int) and found == -1:
-            raise self.graph.outside()
+        if isinstance(found, int):
+            raise self._stopped(found)
         return found
+
+    def _stopped(self, answer: int) -> Exception:
+        """The error of a C walk that stopped early with ``answer``."""
+        if answer == PAST_DEADLINE:
+            return exceeded()
+        if answer == OVER_BUDGET:
+            return FileFormatError(f"{self.store.name}: the word graph holds more paths than its words")
+        return self.graph.outside()
 
     # -- walks ------------------------------------------------------------------------------
 
@@ -183,46 +212,50 @@ class CompiledEngine:
         return blanks <= MAX_RACK_BLANKS
 
     def _rack(self, codes: bytes, blanks: int, mode: RackMode, through: bytes, min_length: int, max_length: int,
-              want_ids: bool) -> bytes:
+              want_ids: bool, deadline: float | None) -> bytes:
         self.check_consistent()
         graph = self.graph
         found: bytes = self._call(self.probe.walk_rack, graph.buffer, graph.root, self._alphabet_size,
                                   tile_count_bytes(codes), tile_count_bytes(through), blanks, min_length, max_length,
-                                  _MODE_CODES[mode], want_ids)
+                                  _MODE_CODES[mode], want_ids, deadline)
         return found
 
     def rack_ids(self, codes: bytes, blanks: int, *, mode: RackMode, through: bytes, min_length: int,
-                 max_length: int) -> "np.ndarray":
+                 max_length: int, deadline: float | None = None) -> "np.ndarray":
         import numpy as np
 
-        found = self._rack(codes, blanks, mode, through, min_length, max_length, True)
+        found = self._rack(codes, blanks, mode, through, min_length, max_length, True, deadline)
         return np.frombuffer(found, "<i8").astype(np.int64)
 
     def rack_words(self, codes: bytes, blanks: int, *, mode: RackMode, through: bytes, min_length: int,
-                   max_length: int) -> list[str]:
-        return self._decode(self._rack(codes, blanks, mode, through, min_length, max_length, False))
+                   max_length: int, deadline: float | None = None) -> list[str]:
+        return self._decode(self._rack(codes, blanks, mode, through, min_length, max_length, False, deadline))
 
-    def _pattern(self, cells: Sequence[bytes], min_length: int, max_length: int, limit: int, want_ids: bool) -> bytes:
+    def _pattern(self, cells: Sequence[bytes], min_length: int, max_length: int, limit: int, want_ids: bool,
+                 deadline: float | None) -> bytes:
         self.check_consistent()
         graph = self.graph
         found: bytes = self._call(self.probe.walk_pattern, graph.buffer, graph.root, self._alphabet_size,
-                                  masks_of(cells), min_length, max_length, want_ids, limit)
+                                  masks_of(cells), min_length, max_length, want_ids, limit, deadline)
         return found
 
-    def pattern_ids(self, cells: Sequence[bytes], min_length: int, max_length: int, limit: int = -1) -> "np.ndarray":
+    def pattern_ids(self, cells: Sequence[bytes], min_length: int, max_length: int, limit: int = -1, *,
+                    deadline: float | None = None) -> "np.ndarray":
         import numpy as np
 
-        ids = np.frombuffer(self._pattern(cells, min_length, max_length, limit, True), "<i8").astype(np.int64)
+        found = self._pattern(cells, min_length, max_length, limit, True, deadline)
+        ids = np.frombuffer(found, "<i8").astype(np.int64)
         return ids[ids >= 0]
 
-    def pattern_words(self, cells: Sequence[bytes], min_length: int, max_length: int, limit: int = -1) -> list[str]:
+    def pattern_words(self, cells: Sequence[bytes], min_length: int, max_length: int, limit: int = -1, *,
+                      deadline: float | None = None) -> list[str]:
         if not cells and limit < 0:
             # Every word of a range of lengths (a rack of blanks, a listing): decoded once, then copied.
-            every = self.store.cached(("engine", "all", min_length, max_length),
-                                      lambda: tuple(self._decode(self._pattern(cells, min_length, max_length, -1,
-                                                                               False))))
+            key = ("engine", "all", min_length, max_length)
+            every = self.store.cached(key, lambda: tuple(self._decode(self._pattern(cells, min_length, max_length,
+                                                                                    -1, False, deadline))))
             return list(every)
-        return self._decode(self._pattern(cells, min_length, max_length, limit, False))
+        return self._decode(self._pattern(cells, min_length, max_length, limit, False, deadline))
 
     def _decode(self, found: bytes) -> list[str]:
         """Words from a walk's output: each word's tile codes followed by a 0 byte."""
@@ -234,19 +267,21 @@ class CompiledEngine:
         })
         return found.decode("latin-1").translate(table).split("\n")[:-1]
 
-    def exact_anagram_ids(self, codes: bytes, blanks: int) -> "np.ndarray":
+    def exact_anagram_ids(self, codes: bytes, blanks: int, *, deadline: float | None = None) -> "np.ndarray":
         import numpy as np
 
-        found = self.probe.exact_anagram_ids(codes, blanks, self._alphabet_size)
+        found = self._call(self.probe.exact_anagram_ids, codes, blanks, self._alphabet_size, deadline)
         if found is not None:
             return np.frombuffer(found, "<i8").astype(np.int64)
-        fallback: np.ndarray = self.python_twin().exact_anagram_ids(codes, blanks)
+        # A forged alphagram order (or no memory): the twin reads the same index, checks it and says why.
+        fallback: np.ndarray = self.python_twin().exact_anagram_ids(codes, blanks, deadline=deadline)
         return fallback
 
     # -- one-call answers ----------------------------------------------------------------------
 
-    def quick_rack_words(self, rack: str, min_length: int, mode: RackMode) -> list[str] | None:
-        words: list[str] | None = self.probe.rack_words(rack, min_length, _MODE_CODES[mode])
+    def quick_rack_words(self, rack: str, min_length: int, mode: RackMode,
+                         deadline: float | None = None) -> list[str] | None:
+        words: list[str] | None = self.probe.rack_words(rack, min_length, _MODE_CODES[mode], deadline)
         return words
 
     # -- jobs --------------------------------------------------------------------------------

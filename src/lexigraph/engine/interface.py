@@ -14,6 +14,17 @@ The ``quick_*`` methods answer a whole common query in one call when the
 engine can (the C engine, once it has checked the word graph against the
 buckets), and return None otherwise: the caller then takes the general
 path, which gives the same answer.
+
+Every method whose work grows with the lexicon (the walks, the exact
+anagrams, the one-call answers) takes a ``deadline`` (keyword-only, except
+for the one-call answers, which the C engine binds to C methods that take
+positional arguments only): a
+:func:`time.monotonic` value, or None for no limit. Past it the method
+raises :class:`~lexigraph.errors.DeadlineExceeded` (:mod:`lexigraph.engine.deadline`);
+the C engine's loops read the same clock every few thousand steps. That
+argument is the one way a deadline travels: the server hands it to the
+command, the command to the :class:`~lexigraph.Lexicon` method, the method
+to the query, the query to the engine.
 """
 
 from __future__ import annotations
@@ -140,41 +151,52 @@ class Engine(Protocol):
         """Whether the rack walk beats the column scan for a rack with ``blanks`` blanks."""
 
     def rack_ids(self, codes: bytes, blanks: int, *, mode: RackMode, through: bytes, min_length: int,
-                 max_length: int) -> "np.ndarray":
+                 max_length: int, deadline: float | None = None) -> "np.ndarray":
         """Ids of the words a rack makes (``through``: tiles every word must also use), alphabetical."""
 
     def rack_words(self, codes: bytes, blanks: int, *, mode: RackMode, through: bytes, min_length: int,
-                   max_length: int) -> list[str]:
+                   max_length: int, deadline: float | None = None) -> list[str]:
         """The words :meth:`rack_ids` finds, decoded."""
 
-    def pattern_ids(self, cells: Sequence[bytes], min_length: int, max_length: int, limit: int = -1) -> "np.ndarray":
+    def pattern_ids(self, cells: Sequence[bytes], min_length: int, max_length: int, limit: int = -1, *,
+                    deadline: float | None = None) -> "np.ndarray":
         """Ids of the words of ``min_length .. max_length`` tiles whose first tiles fit ``cells``, alphabetical.
 
         ``cells[i]`` holds the codes position ``i`` allows; later positions
         allow any tile; ``limit`` stops after that many (-1: all).
         """
 
-    def pattern_words(self, cells: Sequence[bytes], min_length: int, max_length: int, limit: int = -1) -> list[str]:
+    def pattern_words(self, cells: Sequence[bytes], min_length: int, max_length: int, limit: int = -1, *,
+                      deadline: float | None = None) -> list[str]:
         """The words :meth:`pattern_ids` finds, decoded."""
 
-    def exact_anagram_ids(self, codes: bytes, blanks: int) -> "np.ndarray":
-        """Ids of the words whose tiles are exactly ``codes`` plus ``blanks`` tiles of any kind, ascending."""
+    def exact_anagram_ids(self, codes: bytes, blanks: int, *, deadline: float | None = None) -> "np.ndarray":
+        """Ids of the words whose tiles are exactly ``codes`` plus ``blanks`` tiles of any kind, ascending.
+
+        The alphagram index is checked on first use (a permutation of the
+        bucket's rows, in alphagram order): a forged one is a
+        :class:`~lexigraph.errors.FileFormatError`, never an answer that is
+        not an anagram of the rack.
+        """
 
     # -- one-call answers (None: the general path answers) ------------------------------
 
-    def quick_exact_anagrams(self, rack: str) -> list[str] | None:
+    def quick_exact_anagrams(self, rack: str, deadline: float | None = None) -> list[str] | None:
         """Exact anagrams of a plain rack (``?`` blanks), alphabetical."""
 
-    def quick_rack_words(self, rack: str, min_length: int, mode: RackMode) -> list[str] | None:
+    def quick_rack_words(self, rack: str, min_length: int, mode: RackMode,
+                         deadline: float | None = None) -> list[str] | None:
         """Sub- or super-anagrams of a plain rack, alphabetical."""
 
-    def quick_prefix_words(self, prefix: str, min_length: int, max_length: int) -> list[str] | None:
+    def quick_prefix_words(self, prefix: str, min_length: int, max_length: int,
+                           deadline: float | None = None) -> list[str] | None:
         """Words starting with ``prefix`` with lengths in range, alphabetical."""
 
-    def quick_pattern_words(self, pattern: str) -> list[str] | None:
+    def quick_pattern_words(self, pattern: str, deadline: float | None = None) -> list[str] | None:
         """Words matching a pattern of the pattern language, alphabetical (unscored lists)."""
 
-    def quick_cross(self, pattern_a: str, pos_a: int, pattern_b: str, pos_b: int) -> CrossAnswer | None:
+    def quick_cross(self, pattern_a: str, pos_a: int, pattern_b: str, pos_b: int,
+                    deadline: float | None = None) -> CrossAnswer | None:
         """The crossing of two fixed-length patterns (see :meth:`lexigraph.Lexicon.cross`)."""
 
     # -- the jobs' kernels ---------------------------------------------------------------

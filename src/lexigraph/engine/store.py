@@ -6,7 +6,12 @@ Words are numbered by length, then in tile-code order within a length
 alphagram order. The :class:`Store` turns ids into codes and words and
 back, lists prefix ranges, sorts ids, and owns the NumPy views and caches
 that queries build on (``cached``). It validates every index field it uses
-when the file is opened, so the queries never meet a forged offset.
+when the file is opened, so the queries never meet a forged offset, and
+each bucket's contents the first time they are viewed (codes inside the
+alphabet, rows strictly rising; an alphagram order that names every row
+once, in alphagram order), so that no query answers from an index that
+lies: a binary search of a forged bucket would find words that do not
+match, and a forged alphagram order anagrams that are not.
 
 >>> import lexigraph
 >>> store = lexigraph.open().store
@@ -213,8 +218,10 @@ class Store:
     def rows(self, length: int) -> "np.ndarray":
         """The words of ``length`` tiles: a read-only ``(count, length)`` uint8 array, rows sorted.
 
-        Codes outside the alphabet (possible only in a forged file) are
-        refused here, the first time a bucket is viewed.
+        Codes outside the alphabet and rows out of order or repeated
+        (possible only in a forged file) are refused here, the first time a
+        bucket is viewed: prefix ranges and every binary search rely on the
+        order.
         """
         return self.cached(("rows", length), lambda: self._view_rows(length))
 
@@ -235,6 +242,11 @@ class Store:
         b = self._buckets.get(length)
         if b is not None and b.count and (int(rows.max()) > len(self.alphabet) or int(rows.min()) == 0):
             raise FileFormatError(f"{self.name}: words of length {length} hold codes outside the alphabet")
+        if b is not None and b.count > 1:
+            keys = rows.view(f"S{length}").ravel()
+            # Rows end in a non-zero code (checked above), so the byte-string order is the tile order.
+            if not (keys[1:] > keys[:-1]).all():
+                raise FileFormatError(f"{self.name}: the words of length {length} are not in order")
         return rows
 
     def hash_slots(self, length: int) -> "np.ndarray":
@@ -248,7 +260,11 @@ class Store:
         return self.cached(("hash", length), view)
 
     def alphagram_order(self, length: int) -> "np.ndarray":
-        """Rows of the bucket in alphagram order (by their tiles sorted), as int64; validated."""
+        """Rows of the bucket in alphagram order (by their tiles sorted), as int64.
+
+        Validated on first use: every row of the bucket once (a permutation),
+        and :meth:`alphagrams` checks the order itself.
+        """
         import numpy as np
 
         def view() -> "np.ndarray":
@@ -256,17 +272,27 @@ class Store:
             order = np.frombuffer(self.buffer, f"<u{b.alphagram_width}", b.count, b.alphagram_offset)
             if b.count and int(order.max()) >= b.count:
                 raise FileFormatError(f"{self.name}: the alphagram index of length {length} points past its bucket")
+            if b.count and int(np.bincount(order, minlength=b.count).min()) != 1:
+                raise FileFormatError(f"{self.name}: the alphagram index of length {length} names a row twice")
             return order.astype(np.int64)
 
         return self.cached(("alphagram_order", length), view)
 
     def alphagrams(self, length: int) -> "np.ndarray":
-        """The bucket's alphagrams (each row's tiles sorted) in alphagram order: ``(count, length)`` uint8."""
+        """The bucket's alphagrams (each row's tiles sorted) in alphagram order: ``(count, length)`` uint8.
+
+        An order that does not list them sorted (a forged file) is a
+        :class:`FileFormatError`: a binary search of it would find words that
+        are not anagrams of the rack.
+        """
         import numpy as np
 
         def build() -> "np.ndarray":
             rows = self.rows(length)
             out = np.sort(rows[self.alphagram_order(length)], axis=1)
+            keys = out.view(f"S{length}").ravel()
+            if not (keys[1:] >= keys[:-1]).all():
+                raise FileFormatError(f"{self.name}: the alphagram index of length {length} is not in alphagram order")
             out.flags.writeable = False
             return out
 

@@ -5,9 +5,11 @@
  * A bucket's alphagram order lists its rows by their tiles sorted, so all the anagrams of a rack
  * are one run of it, found by binary search; with blanks, a walk of the sorted alphagrams visits
  * only the multisets that exist. Why C: a rack's answer is a few binary searches, which in Python
- * cost more in calls than in work. The NumPy twin is lexigraph.engine.python.anagrams.exact_anagram_ids; on a
- * forged (unsorted, out-of-bucket) index these answer None and the twin decides.
+ * cost more in calls than in work. The NumPy twin is lexigraph.engine.python.anagrams.exact_anagram_ids.
+ * A bucket's order is checked on its first use (entry_grams: a permutation of the rows, sorted by
+ * alphagram); on a forged one these answer None and the twin raises FileFormatError.
  */
+#include "deadline.h"
 #include "probe.h"
 
 #include <stdlib.h>
@@ -55,20 +57,6 @@ order_at(const LengthTable *t, Py_ssize_t i)
     return t->order_width == 2 ? (Py_ssize_t)(p[0] | p[1] << 8) : (Py_ssize_t)lx_u32le(p);
 }
 
-/* Compare the sorted tiles of alphagram entry i with `key`; 2 when the entry points past its bucket. */
-static int
-compare_entry(const LengthTable *t, Py_ssize_t i, const unsigned char *key, Py_ssize_t n)
-{
-    unsigned char buf[256];
-    Py_ssize_t row = order_at(t, i);
-    if (row >= t->count)
-        return 2;
-    memcpy(buf, t->rows + row * n, (size_t)n);
-    sort_codes(buf, n);
-    int c = memcmp(buf, key, (size_t)n);
-    return c < 0 ? -1 : c > 0;
-}
-
 /* Sorted tiles of up to 8 codes packed big-end first: integers that order like the alphagrams. */
 static inline uint64_t
 pack_key(const unsigned char *sorted, Py_ssize_t n)
@@ -79,44 +67,68 @@ pack_key(const unsigned char *sorted, Py_ssize_t n)
     return k;
 }
 
-/* Each entry's packed alphagram, so that searches read one array and sort nothing
- * (lengths up to 8, where the packed key is the whole alphagram). NULL: an entry points past
- * its bucket, or no memory; the search then compares rows as below. */
-static uint64_t *
-entry_keys(LengthTable *t, Py_ssize_t n)
+/* The bucket's alphagrams (each entry's sorted tiles) in alphagram order, built and checked on first
+ * use: the order must name every row of the bucket once (a permutation) and list them by their
+ * sorted tiles. A forged order (a row twice, every entry zero, unsorted, past the bucket) is
+ * refused for good (grams_state -1) and answered NULL: the Python path then reads the same index,
+ * checks it the same way (Store.alphagrams) and raises FileFormatError, so that no answer comes
+ * from an index that lies. NULL also when memory runs out (checked again on the next call). For
+ * words of up to 8 tiles the packed keys are built too, so that searches compare integers. */
+static const unsigned char *
+entry_grams(LengthTable *t, Py_ssize_t n)
 {
-    if (t->keys != NULL || n > 8 || !t->count)
-        return t->keys;
-    uint64_t *keys = PyMem_Malloc((size_t)t->count * sizeof(uint64_t));
-    if (keys == NULL)
+    if (t->grams_state)
+        return t->grams_state > 0 ? t->grams : NULL;
+    if (!t->count)
+        return NULL; /* callers answer an empty bucket before asking */
+    unsigned char *grams = PyMem_Malloc((size_t)t->count * (size_t)n);
+    unsigned char *seen = PyMem_Calloc((size_t)t->count / 8 + 1, 1);
+    uint64_t *keys = n <= 8 ? PyMem_Malloc((size_t)t->count * sizeof(uint64_t)) : NULL;
+    if (grams == NULL || seen == NULL || (n <= 8 && keys == NULL)) {
+        PyMem_Free(grams);
+        PyMem_Free(seen);
+        PyMem_Free(keys);
         return NULL;
-    unsigned char buf[8];
-    for (Py_ssize_t i = 0; i < t->count; i++) {
-        Py_ssize_t row = order_at(t, i);
-        if (row >= t->count) {
-            PyMem_Free(keys);
-            return NULL;
-        }
-        memcpy(buf, t->rows + row * n, (size_t)n);
-        sort_codes(buf, n);
-        keys[i] = pack_key(buf, n);
     }
+    int forged = 0;
+    for (Py_ssize_t i = 0; i < t->count && !forged; i++) {
+        Py_ssize_t row = order_at(t, i);
+        unsigned char *g = grams + i * n;
+        if (row >= t->count || (seen[row >> 3] >> (row & 7)) & 1) {
+            forged = 1; /* past the bucket, or a row named twice (so another never) */
+            break;
+        }
+        seen[row >> 3] |= (unsigned char)(1u << (row & 7));
+        memcpy(g, t->rows + row * n, (size_t)n);
+        sort_codes(g, n);
+        if (i && memcmp(g - n, g, (size_t)n) > 0)
+            forged = 1; /* not in alphagram order */
+        else if (keys != NULL)
+            keys[i] = pack_key(g, n);
+    }
+    PyMem_Free(seen);
+    if (forged) {
+        PyMem_Free(grams);
+        PyMem_Free(keys);
+        t->grams_state = -1;
+        return NULL;
+    }
+    t->grams = grams;
     t->keys = keys;
-    return keys;
+    t->grams_state = 1;
+    return grams;
 }
 
-/* The first entry whose alphagram is >= key (right: > key), searched as NumPy's searchsorted does,
- * so that both paths agree even on a forged, unsorted index; -1 when it points past its bucket. */
+/* The first entry whose alphagram is >= key (right: > key), in checked grams (entry_grams). */
 static Py_ssize_t
-bound(LengthTable *t, const unsigned char *key, Py_ssize_t n, int right)
+bound(const LengthTable *t, const unsigned char *grams, const unsigned char *key, Py_ssize_t n, int right)
 {
     Py_ssize_t lo = 0, hi = t->count;
-    const uint64_t *keys = entry_keys(t, n);
-    if (keys != NULL) {
+    if (t->keys != NULL) {
         uint64_t k = pack_key(key, n);
         while (lo < hi) {
             Py_ssize_t mid = lo + ((hi - lo) >> 1);
-            if (keys[mid] < k || (right && keys[mid] == k))
+            if (t->keys[mid] < k || (right && t->keys[mid] == k))
                 lo = mid + 1;
             else
                 hi = mid;
@@ -125,9 +137,7 @@ bound(LengthTable *t, const unsigned char *key, Py_ssize_t n, int right)
     }
     while (lo < hi) {
         Py_ssize_t mid = lo + ((hi - lo) >> 1);
-        int c = compare_entry(t, mid, key, n);
-        if (c == 2)
-            return -1;
+        int c = memcmp(grams + mid * n, key, (size_t)n);
         if (c < 0 || (right && c == 0))
             lo = mid + 1;
         else
@@ -137,18 +147,19 @@ bound(LengthTable *t, const unsigned char *key, Py_ssize_t n, int right)
 }
 
 /* Rows (ascending) whose alphagram is `key`, into rows[0..cap); returns how many, -1 when the index
- * points past its bucket, cap when there may be more. */
+ * is forged (or memory ran out), cap when there may be more. */
 static Py_ssize_t
 exact_rows(LengthTable *t, const unsigned char *key, Py_ssize_t n, Py_ssize_t *rows, Py_ssize_t cap)
 {
-    Py_ssize_t lo = bound(t, key, n, 0), hi = bound(t, key, n, 1);
-    if (lo < 0 || hi < 0)
+    if (!t->count)
+        return 0;
+    const unsigned char *grams = entry_grams(t, n);
+    if (grams == NULL)
         return -1;
+    Py_ssize_t lo = bound(t, grams, key, n, 0), hi = bound(t, grams, key, n, 1);
     Py_ssize_t found = 0;
     for (Py_ssize_t i = lo; i < hi && found < cap; i++) {
         Py_ssize_t row = order_at(t, i), j = found++;
-        if (row >= t->count)
-            return -1;
         while (j > 0 && rows[j - 1] > row) { /* ascending row order: alphabetical */
             rows[j] = rows[j - 1];
             j--;
@@ -164,39 +175,8 @@ exact_rows(LengthTable *t, const unsigned char *key, Py_ssize_t n, Py_ssize_t *r
  * share their first d tiles are one range, and within it the tile at d is
  * sorted. The walk builds the alphagram tile by tile, each tile either the
  * rack's smallest unused one or a blank standing for a tile no greater, and
- * narrows the range by binary search; it visits only alphagrams that exist. */
-
-/* The sorted alphagrams of a bucket; NULL when the index is forged (unsorted or past its bucket):
- * the NumPy path then answers, so that both paths agree on any file. */
-static const unsigned char *
-entry_grams(LengthTable *t, Py_ssize_t n)
-{
-    if (t->grams_state)
-        return t->grams_state > 0 ? t->grams : NULL;
-    t->grams_state = -1;
-    if (!t->count)
-        return NULL;
-    unsigned char *grams = PyMem_Malloc((size_t)t->count * (size_t)n);
-    if (grams == NULL)
-        return NULL;
-    for (Py_ssize_t i = 0; i < t->count; i++) {
-        Py_ssize_t row = order_at(t, i);
-        unsigned char *g = grams + i * n;
-        if (row >= t->count) {
-            PyMem_Free(grams);
-            return NULL;
-        }
-        memcpy(g, t->rows + row * n, (size_t)n);
-        sort_codes(g, n);
-        if (i && memcmp(g - n, g, (size_t)n) > 0) {
-            PyMem_Free(grams);
-            return NULL;
-        }
-    }
-    t->grams = grams;
-    t->grams_state = 1;
-    return grams;
-}
+ * narrows the range by binary search; it visits only alphagrams that exist,
+ * and stops at its deadline. */
 
 typedef struct {
     const LengthTable *t;
@@ -207,6 +187,8 @@ typedef struct {
     int blanks;
     char *out;
     Py_ssize_t out_len, out_cap;
+    LxDeadline deadline;
+    int late;
 } GramWalk;
 
 static int
@@ -235,10 +217,14 @@ gram_walk(GramWalk *w, Py_ssize_t d, Py_ssize_t lo, Py_ssize_t hi, unsigned prev
             break;
         }
     unsigned top = smallest <= w->n_tiles ? smallest : w->n_tiles;
-    for (unsigned c = prev < 1 ? 1 : prev; c <= top; c++) {
+    for (unsigned c = prev < 1 ? 1 : prev; c <= top && !w->late; c++) {
         int from_rack = w->rack[c] > 0;
         if (!from_rack && !w->blanks)
             continue;
+        if (lx_deadline_passed(&w->deadline)) {
+            w->late = 1;
+            return 0;
+        }
         /* entries in [lo, hi) whose tile at d is c */
         Py_ssize_t a = lo, b = hi;
         while (a < b) {
@@ -274,23 +260,25 @@ gram_walk(GramWalk *w, Py_ssize_t d, Py_ssize_t lo, Py_ssize_t hi, unsigned prev
     return 0;
 }
 
-/* exact_anagram_ids(codes, blanks, n_tiles) -> bytes of int64 ids (ascending), or None when the NumPy
- * path must answer (a forged index). */
+/* exact_anagram_ids(codes, blanks, n_tiles[, deadline]) -> bytes of int64 ids (ascending); -2 when
+ * the deadline passed; None when the NumPy path must answer (a forged index). */
 PyObject *
 lx_probe_exact_anagram_ids(Probe *self, PyObject *args)
 {
     Py_buffer codes;
     int blanks;
     unsigned n_tiles;
-    if (!PyArg_ParseTuple(args, "y*iI", &codes, &blanks, &n_tiles))
+    PyObject *deadline = NULL;
+    if (!PyArg_ParseTuple(args, "y*iI|O", &codes, &blanks, &n_tiles, &deadline))
         return NULL;
     Py_ssize_t n = codes.len + (blanks > 0 ? blanks : 0);
     PyObject *result = NULL;
     GramWalk w;
     memset(&w, 0, sizeof w);
+    if (lx_deadline_parse(deadline, &w.deadline) < 0)
+        goto done;
     if (!self->attached || blanks < 0 || n_tiles > LX_MAX_ALPHABET_TILES || n < 1) {
-        result = Py_None;
-        Py_INCREF(result);
+        result = Py_NewRef(Py_None);
         goto done;
     }
     if (n > self->max_length || !self->tables[n].width || !self->tables[n].count) {
@@ -300,8 +288,7 @@ lx_probe_exact_anagram_ids(Probe *self, PyObject *args)
     LengthTable *t = &self->tables[n];
     const unsigned char *grams = entry_grams(t, n);
     if (grams == NULL) {
-        result = Py_None;
-        Py_INCREF(result);
+        result = Py_NewRef(Py_None);
         goto done;
     }
     w.t = t;
@@ -319,6 +306,10 @@ lx_probe_exact_anagram_ids(Probe *self, PyObject *args)
     }
     if (gram_walk(&w, 0, 0, t->count, 1) < 0) {
         PyErr_NoMemory();
+        goto done;
+    }
+    if (w.late) {
+        result = PyLong_FromLong(LX_WALK_PAST_DEADLINE);
         goto done;
     }
     /* ids ascending, as the NumPy path gives them */
@@ -360,11 +351,21 @@ decode_rows_ascii(const Probe *self, const LengthTable *t, Py_ssize_t n, const P
     return out;
 }
 
-/* exact_anagram_words(rack) -> the exact anagrams of a plain ASCII rack ('?' a blank), as a list of words;
- * None when Python must answer (other characters, fewer than two tiles, a forged index). */
+/* exact_anagram_words(rack[, deadline]) -> the exact anagrams of a plain ASCII rack ('?' a blank),
+ * as a list of words; past the deadline, the probe's deadline error (lx_probe_past_deadline); None when Python must answer (other characters,
+ * fewer than two tiles, a forged index). */
 PyObject *
-lx_probe_exact_anagram_words(Probe *self, PyObject *rack)
+lx_probe_exact_anagram_words(Probe *self, PyObject *const *args, Py_ssize_t nargs)
 {
+    if (nargs < 1 || nargs > 2) {
+        PyErr_SetString(PyExc_TypeError, "exact_anagram_words(rack[, deadline])");
+        return NULL;
+    }
+    PyObject *rack = args[0];
+    GramWalk w;
+    memset(&w, 0, sizeof w);
+    if (lx_deadline_parse(nargs > 1 ? args[1] : NULL, &w.deadline) < 0)
+        return NULL;
     /* one character, one tile: alphabets with multi-letter tiles (encodes 2) go to Python */
     if (!PyUnicode_Check(rack) || !self->attached || self->encodes != 1 || !PyUnicode_IS_ASCII(rack))
         Py_RETURN_NONE;
@@ -384,9 +385,11 @@ lx_probe_exact_anagram_words(Probe *self, PyObject *rack)
         if (!key[k++])
             Py_RETURN_NONE; /* a star, a space or a stranger: the general path */
     }
-    if (n > self->max_length || !self->tables[n].width)
+    if (n > self->max_length || !self->tables[n].width || !self->tables[n].count)
         return PyList_New(0);
     LengthTable *t = &self->tables[n];
+    if (lx_deadline_passed_now(&w.deadline))
+        return lx_probe_past_deadline(self); /* without blanks, a few binary searches: checked once */
     if (!blanks) {
         sort_codes(key, n);
         Py_ssize_t rows[64];
@@ -398,8 +401,6 @@ lx_probe_exact_anagram_words(Probe *self, PyObject *rack)
     const unsigned char *grams = entry_grams(t, n);
     if (grams == NULL)
         Py_RETURN_NONE;
-    GramWalk w;
-    memset(&w, 0, sizeof w);
     w.t = t;
     w.grams = grams;
     w.n = n;
@@ -412,6 +413,10 @@ lx_probe_exact_anagram_words(Probe *self, PyObject *rack)
     if (gram_walk(&w, 0, 0, t->count, 1) < 0) {
         PyMem_Free(w.out);
         return PyErr_NoMemory();
+    }
+    if (w.late) {
+        PyMem_Free(w.out);
+        return lx_probe_past_deadline(self);
     }
     Py_ssize_t found = w.out_len / 8;
     Py_ssize_t *rows = PyMem_Malloc((size_t)(found ? found : 1) * sizeof(Py_ssize_t));
@@ -430,4 +435,3 @@ lx_probe_exact_anagram_words(Probe *self, PyObject *rack)
     PyMem_Free(rows);
     return out;
 }
-

@@ -7,6 +7,7 @@
  *   walks.c, alphagram.c,         word graph walks, exact anagrams, rotation orders,
  *   rotation.c, pattern.c         plain patterns: the Probe's one-call answers
  *   facade.c                      the Facade, base of lexigraph.Lexicon (`in` without a Python frame)
+ *   deadline.c / deadline.h       the deadlines walks stop at, on time.monotonic's clock
  *   build_scan.c, build_graph.c,  the builder: plain lists read, the word graph, hash tables,
  *   build_tables.c                alphagram orders, bucket rows
  *   movegen.c                     move generation for board games
@@ -81,9 +82,9 @@ PyInit__native(void)
     if (module == NULL)
         return NULL;
     if (lx_add_hash(module) < 0 || lx_add_probe(module) < 0 || lx_add_facade(module) < 0 || lx_add_walks(module) < 0
-        || lx_add_build_scan(module) < 0 || lx_add_build_graph(module) < 0 || lx_add_build_tables(module) < 0
-        || lx_add_movegen(module) < 0 || lx_add_fill(module) < 0 || add_arc_layout(module) < 0
-        || add_limits(module) < 0) {
+        || lx_add_deadline(module) < 0 || lx_add_build_scan(module) < 0 || lx_add_build_graph(module) < 0
+        || lx_add_build_tables(module) < 0 || lx_add_movegen(module) < 0 || lx_add_fill(module) < 0
+        || add_arc_layout(module) < 0 || add_limits(module) < 0) {
         Py_DECREF(module);
         return NULL;
     }

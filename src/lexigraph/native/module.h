@@ -21,6 +21,7 @@ int lx_add_hash(PyObject *module);        /* hash.c: home_slot() */
 int lx_add_probe(PyObject *module);       /* probe.c: the Probe type (its methods live in several files) */
 int lx_add_facade(PyObject *module);      /* facade.c: the Facade type, base of lexigraph.Lexicon */
 int lx_add_walks(PyObject *module);       /* walks.c: walk_codes() */
+int lx_add_deadline(PyObject *module);    /* deadline.c: monotonic(), WALK_ANSWERS */
 int lx_add_build_graph(PyObject *module); /* build_graph.c: build_graph() */
 int lx_add_build_tables(PyObject *module); /* build_tables.c: hash_table(), alphagram_order(), bucket_rows() */
 int lx_add_build_scan(PyObject *module);  /* build_scan.c: scan_ascii() */

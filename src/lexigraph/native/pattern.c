@@ -55,23 +55,29 @@ plan_start(const int *fixed, Py_ssize_t n, double rows, double tiles)
     return best;
 }
 
+/* What pattern_rows answers besides an error (-1). */
+enum { PATTERN_ANSWERED = 0, PATTERN_TO_PYTHON = 1, PATTERN_PAST_DEADLINE = 2 };
+
 /* The words matching a plain fixed-length pattern (ASCII letters, and '?' or '.' for any tile),
  * alphabetically, each as its n codes and a 0 byte, into *out (count of them in *count).
- * Returns 0, 1 when Python must answer (other characters, no checked graph yet, a forged file),
- * -1 on error. The plan (plan_start) walks the word graph from the first cell, or descends the
- * rotation order at the cell that should visit the fewest nodes (see rotation.py). */
+ * Returns PATTERN_ANSWERED, PATTERN_TO_PYTHON when Python must answer (other characters, no
+ * checked graph yet, a forged file), PATTERN_PAST_DEADLINE, or -1 on error. The plan (plan_start)
+ * walks the word graph from the first cell, or descends the rotation order at the cell that should
+ * visit the fewest nodes (see rotation.py): work bounded by one length bucket, in which the walk
+ * checks its deadline. */
 static int
-pattern_rows(Probe *self, PyObject *pattern, Py_ssize_t *length, char **out, Py_ssize_t *count)
+pattern_rows(Probe *self, PyObject *pattern, LxDeadline *deadline, Py_ssize_t *length, char **out,
+             Py_ssize_t *count)
 {
     *out = NULL;
     *count = 0;
     if (!PyUnicode_Check(pattern) || !self->attached || self->encodes != 1 || self->graph == NULL
         || !self->graph_tiles || !PyUnicode_IS_ASCII(pattern))
-        return 1;
+        return PATTERN_TO_PYTHON;
     Py_ssize_t n = PyUnicode_GET_LENGTH(pattern);
     *length = n;
     if (n < 1 || n > LX_MAX_WORD_LENGTH)
-        return 1;
+        return PATTERN_TO_PYTHON;
     const unsigned char *text = PyUnicode_1BYTE_DATA(pattern);
     unsigned char masks[32 * LX_MAX_WORD_LENGTH];
     memset(masks, 0, (size_t)(32 * n));
@@ -85,12 +91,14 @@ pattern_rows(Probe *self, PyObject *pattern, Py_ssize_t *length, char **out, Py_
         }
         unsigned char c = self->codes[text[i]];
         if (!c)
-            return 1; /* sets, stars, vowels: the general path */
+            return PATTERN_TO_PYTHON; /* sets, stars, vowels: the general path */
         masks[32 * i + (c >> 3)] |= (unsigned char)(1u << (c & 7));
         fixed[i] = 1;
     }
     if (n > self->max_length || !self->tables[n].width)
-        return 0;
+        return PATTERN_ANSWERED;
+    if (lx_deadline_passed_now(deadline))
+        return PATTERN_PAST_DEADLINE; /* the rotation path reads one bucket: checked once, here */
     Py_ssize_t start = plan_start(fixed, n, (double)self->tables[n].count, (double)self->graph_tiles);
     if (start < 0) {
         PatternWalk w;
@@ -103,19 +111,22 @@ pattern_rows(Probe *self, PyObject *pattern, Py_ssize_t *length, char **out, Py_
         w.min_len = (int)n;
         w.max_len = (int)n;
         w.limit = -1;
+        w.budget = -1;
+        w.deadline = *deadline;
         w.probe = self;
         if (lx_pattern_walk_from(&w, self->graph_root, 0) < 0) {
             PyMem_Free(w.out);
             PyErr_NoMemory();
             return -1;
         }
-        if (w.bad) {
+        *deadline = w.deadline;
+        if (w.stop) {
             PyMem_Free(w.out);
-            return 1;
+            return w.stop == LX_WALK_PAST_DEADLINE ? PATTERN_PAST_DEADLINE : PATTERN_TO_PYTHON;
         }
         *out = w.out;
         *count = w.found;
-        return 0;
+        return PATTERN_ANSWERED;
     }
     LengthTable *t = &self->tables[n];
     int n_fixed = 0;
@@ -139,7 +150,7 @@ pattern_rows(Probe *self, PyObject *pattern, Py_ssize_t *length, char **out, Py_
         const unsigned char *row = t->rows + (found != NULL ? (Py_ssize_t)found[k] : k) * n;
         for (Py_ssize_t i = 0; i < n && !status; i++)
             if (!row[i] || row[i] > self->graph_tiles) /* a code outside the alphabet: only in a forged file */
-                status = 1;
+                status = PATTERN_TO_PYTHON;
         if (!status && lx_out_reserve(out, *count * (n + 1), &cap, n + 1) < 0) {
             PyErr_NoMemory();
             status = -1;
@@ -159,44 +170,59 @@ pattern_rows(Probe *self, PyObject *pattern, Py_ssize_t *length, char **out, Py_
     return status;
 }
 
-/* pattern_words(pattern) -> the words matching a plain fixed-length pattern, alphabetically, as a
- * list of str; None when Python must answer (see pattern_rows). */
+/* pattern_words(pattern[, deadline]) -> the words matching a plain fixed-length pattern,
+ * alphabetically, as a list of str; past the deadline, the probe's deadline error; None when Python must
+ * answer (see pattern_rows). */
 PyObject *
-lx_probe_pattern_words(Probe *self, PyObject *pattern)
+lx_probe_pattern_words(Probe *self, PyObject *const *args, Py_ssize_t nargs)
 {
+    if (nargs < 1 || nargs > 2) {
+        PyErr_SetString(PyExc_TypeError, "pattern_words(pattern[, deadline])");
+        return NULL;
+    }
+    LxDeadline deadline;
+    if (lx_deadline_parse(nargs > 1 ? args[1] : NULL, &deadline) < 0)
+        return NULL;
     Py_ssize_t n, count;
     char *out;
-    int r = pattern_rows(self, pattern, &n, &out, &count);
+    int r = pattern_rows(self, args[0], &deadline, &n, &out, &count);
     if (r < 0)
         return NULL;
-    if (r > 0)
+    if (r == PATTERN_PAST_DEADLINE)
+        return lx_probe_past_deadline(self);
+    if (r == PATTERN_TO_PYTHON)
         Py_RETURN_NONE;
     PyObject *list = lx_words_from_codes(self, out ? out : "", count);
     PyMem_Free(out);
     return list;
 }
 
-/* cross_words(pattern_a, pos_a, pattern_b, pos_b) -> (tiles, words_a, words_b, counts_a, counts_b):
- * the tile codes both plain patterns allow where they cross (ascending, as bytes), each pattern's
- * words that put one of them there (alphabetically), and per shared tile how many words of each
- * do; None when Python must answer. */
+/* cross_words(pattern_a, pos_a, pattern_b, pos_b[, deadline]) -> (tiles, words_a, words_b,
+ * counts_a, counts_b): the tile codes both plain patterns allow where they cross (ascending, as
+ * bytes), each pattern's words that put one of them there (alphabetically), and per shared tile
+ * how many words of each do; past the deadline, the probe's deadline error; None when Python must answer. */
 PyObject *
 lx_probe_cross_words(Probe *self, PyObject *args)
 {
-    PyObject *pa, *pb;
+    PyObject *pa, *pb, *until = NULL;
     Py_ssize_t pos_a, pos_b, na = 0, nb = 0, ca = 0, cb = 0;
     char *ra = NULL, *rb = NULL;
     PyObject *result = NULL, *wa = NULL, *wb = NULL;
-    if (!PyArg_ParseTuple(args, "UnUn", &pa, &pos_a, &pb, &pos_b))
+    if (!PyArg_ParseTuple(args, "UnUn|O", &pa, &pos_a, &pb, &pos_b, &until))
         return NULL;
-    int r = pattern_rows(self, pa, &na, &ra, &ca);
-    if (r == 0)
-        r = pattern_rows(self, pb, &nb, &rb, &cb);
-    if (r != 0 || pos_a < 0 || pos_a >= na || pos_b < 0 || pos_b >= nb) {
-        if (r >= 0) {
-            result = Py_None;
-            Py_INCREF(result);
-        }
+    LxDeadline deadline;
+    if (lx_deadline_parse(until, &deadline) < 0)
+        return NULL;
+    int r = pattern_rows(self, pa, &deadline, &na, &ra, &ca);
+    if (r == PATTERN_ANSWERED)
+        r = pattern_rows(self, pb, &deadline, &nb, &rb, &cb);
+    if (r == PATTERN_PAST_DEADLINE) {
+        result = lx_probe_past_deadline(self);
+        goto done;
+    }
+    if (r != PATTERN_ANSWERED || pos_a < 0 || pos_a >= na || pos_b < 0 || pos_b >= nb) {
+        if (r >= 0)
+            result = Py_NewRef(Py_None);
         goto done;
     }
     Py_ssize_t count_a[256] = {0}, count_b[256] = {0};

@@ -6,6 +6,7 @@
  * The pure-Python twin is lexigraph.engine.python.probe.PythonProbe. This file owns the type and its
  * method table; the other query files (see probe.h) add the methods they implement.
  */
+#include "deadline.h"
 #include "probe.h"
 
 static void
@@ -36,6 +37,7 @@ static void
 Probe_dealloc(Probe *self)
 {
     probe_detach(self);
+    Py_CLEAR(self->deadline_error);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -202,6 +204,27 @@ fail:
     return NULL;
 }
 
+PyObject *
+lx_probe_past_deadline(const Probe *self)
+{
+    if (self->deadline_error == NULL)
+        return PyLong_FromLong(LX_WALK_PAST_DEADLINE);
+    PyErr_SetString(self->deadline_error, "the query ran past its deadline");
+    return NULL;
+}
+
+/* set_deadline_error(cls): the exception class the one-call answers raise past their deadline. */
+static PyObject *
+Probe_set_deadline_error(Probe *self, PyObject *cls)
+{
+    if (!PyExceptionClass_Check(cls)) {
+        PyErr_SetString(PyExc_TypeError, "set_deadline_error() needs an exception class");
+        return NULL;
+    }
+    Py_XSETREF(self->deadline_error, Py_NewRef(cls));
+    Py_RETURN_NONE;
+}
+
 static PyObject *
 Probe_release(Probe *self, PyObject *Py_UNUSED(ignored))
 {
@@ -239,6 +262,8 @@ static PyMethodDef Probe_methods[] = {
      "attach(buffer, char_table, tables, encodes[, prepare, multi]) -> None\n\n"
      "Read a mapped lexicon: its hash tables, buckets and alphagram orders (one tuple per length)."},
     {"release", (PyCFunction)Probe_release, METH_NOARGS, "release() -> None\n\nLet go of the buffer."},
+    {"set_deadline_error", (PyCFunction)Probe_set_deadline_error, METH_O,
+     "set_deadline_error(cls) -> None\n\nThe exception class the one-call answers raise past their deadline."},
     {"attach_graph", (PyCFunction)Probe_attach_graph, METH_VARARGS,
      "attach_graph(offset, n_arcs, root, n_tiles) -> None\n\n"
      "The word graph in the buffer, checked by Python: the one-call answers may use it."},
@@ -250,24 +275,31 @@ static PyMethodDef Probe_methods[] = {
      "check_words(words, out) -> int\n\n"
      "out[i] = 1 if words[i] is a word, 0 if not, 2 if Python must decide; returns how many are 2."},
     {"walk_rack", (PyCFunction)lx_probe_walk_rack, METH_VARARGS,
-     "walk_rack(graph, root, n_tiles, rack, through, blanks, min_len, max_len, mode[, want_ids]) -> bytes | -1\n\n"
-     "The words a rack makes, by a walk of the word graph."},
+     "walk_rack(graph, root, n_tiles, rack, through, blanks, min_len, max_len, mode[, want_ids[, deadline]])"
+     " -> bytes | int\n\n"
+     "The words a rack makes, by a walk of the word graph; an int of WALK_ANSWERS when it stopped early."},
     {"walk_pattern", (PyCFunction)lx_probe_walk_pattern, METH_VARARGS,
-     "walk_pattern(graph, root, n_tiles, masks, min_len, max_len, want_ids, limit) -> bytes | -1\n\n"
-     "The words whose tiles fit per-position sets, by a walk of the word graph."},
+     "walk_pattern(graph, root, n_tiles, masks, min_len, max_len, want_ids, limit[, deadline[, budget]])"
+     " -> bytes | int\n\n"
+     "The words whose tiles fit per-position sets, by a walk of the word graph; an int of WALK_ANSWERS when it "
+     "stopped early (budget: most arcs read)."},
     {"exact_anagram_ids", (PyCFunction)lx_probe_exact_anagram_ids, METH_VARARGS,
-     "exact_anagram_ids(codes, blanks, n_tiles) -> bytes | None\n\n"
+     "exact_anagram_ids(codes, blanks, n_tiles[, deadline]) -> bytes | -2 | None\n\n"
      "Ids (int64, ascending) of the exact anagrams of codes plus blanks, from the alphagram index."},
-    {"exact_anagram_words", (PyCFunction)lx_probe_exact_anagram_words, METH_O,
-     "exact_anagram_words(rack) -> list[str] | None\n\nThe exact anagrams of a plain ASCII rack ('?' a blank)."},
+    {"exact_anagram_words", (PyCFunction)(void (*)(void))lx_probe_exact_anagram_words, METH_FASTCALL,
+     "exact_anagram_words(rack[, deadline]) -> list[str] | None\n\n"
+     "The exact anagrams of a plain ASCII rack ('?' a blank)."},
     {"rack_words", (PyCFunction)lx_probe_rack_words, METH_VARARGS,
-     "rack_words(rack, min_len, mode) -> list[str] | None\n\nThe sub- (mode 0) or super-anagrams (2) of a rack."},
+     "rack_words(rack, min_len, mode[, deadline]) -> list[str] | None\n\n"
+     "The sub- (mode 0) or super-anagrams (2) of a rack."},
     {"prefix_words", (PyCFunction)lx_probe_prefix_words, METH_VARARGS,
-     "prefix_words(prefix, min_len, max_len) -> list[str] | None\n\nThe words starting with a plain ASCII prefix."},
-    {"pattern_words", (PyCFunction)lx_probe_pattern_words, METH_O,
-     "pattern_words(pattern) -> list[str] | None\n\nThe words matching a plain fixed-length pattern."},
+     "prefix_words(prefix, min_len, max_len[, deadline]) -> list[str] | None\n\n"
+     "The words starting with a plain ASCII prefix."},
+    {"pattern_words", (PyCFunction)(void (*)(void))lx_probe_pattern_words, METH_FASTCALL,
+     "pattern_words(pattern[, deadline]) -> list[str] | None\n\nThe words matching a plain fixed-length pattern."},
     {"cross_words", (PyCFunction)lx_probe_cross_words, METH_VARARGS,
-     "cross_words(pattern_a, pos_a, pattern_b, pos_b) -> (tiles, words_a, words_b, counts_a, counts_b) | None\n\n"
+     "cross_words(pattern_a, pos_a, pattern_b, pos_b[, deadline]) -> (tiles, words_a, words_b, counts_a, counts_b)"
+     " | None\n\n"
      "Two crossing plain patterns: the tiles both allow where they cross, and the words that use them."},
     {NULL}
 };

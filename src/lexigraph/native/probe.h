@@ -38,7 +38,7 @@ typedef struct {
     int order_width;
     uint64_t *keys;             /* words of up to 8 tiles: each entry's sorted tiles packed, built on first use */
     unsigned char *grams;       /* each entry's sorted tiles, in alphagram order, built on first use */
-    int grams_state;            /* 0 not built, 1 built and sorted, -1 unusable (a forged index) */
+    int grams_state;            /* 0 not checked; 1 built: a permutation of the rows, sorted; -1 a forged index */
     /* Rotation orders (see rotation.py), per start 1..length-1, built on first use: the rows sorted
      * by their first LX_ROTATION_KEY_TILES tiles read from that start, wrapping round, and those sort keys. */
     uint32_t **rot_rows;
@@ -67,6 +67,10 @@ typedef struct {
     unsigned graph_tiles;       /* the alphabet's size, when every tile has a one-letter ASCII label; else 0 */
     Py_ssize_t max_length;
     LengthTable *tables;        /* indexed by length, 0..max_length */
+    /* What the one-call answers raise past their deadline (set_deadline_error: the engine's
+     * DeadlineExceeded), so that the engine can bind them without a Python frame; unset, they
+     * answer LX_WALK_PAST_DEADLINE as the walks do. */
+    PyObject *deadline_error;
 } Probe;
 
 /* The Probe type (probe.c); the Facade answers `in` itself only when its probe is one. */
@@ -111,6 +115,10 @@ lx_probe_codes(const Probe *self, const unsigned char *key, Py_ssize_t length)
     return -1;
 }
 
+/* What a one-call answer returns past its deadline: NULL with the probe's deadline error set, or
+ * the walks' answer LX_WALK_PAST_DEADLINE (-2) when none was set (probe.c). */
+PyObject *lx_probe_past_deadline(const Probe *self);
+
 /* ---- encode.c: words (str) to tile codes ---- */
 Py_ssize_t lx_encode_word(const Probe *self, PyObject *word, unsigned char *key, Py_ssize_t cap);
 Py_ssize_t lx_probe_word(const Probe *self, PyObject *word);
@@ -130,8 +138,8 @@ PyObject *lx_probe_walk_pattern(Probe *self, PyObject *args);            /* walk
 PyObject *lx_probe_rack_words(Probe *self, PyObject *args);              /* walks.c */
 PyObject *lx_probe_prefix_words(Probe *self, PyObject *args);            /* walks.c */
 PyObject *lx_probe_exact_anagram_ids(Probe *self, PyObject *args);       /* alphagram.c */
-PyObject *lx_probe_exact_anagram_words(Probe *self, PyObject *rack);     /* alphagram.c */
-PyObject *lx_probe_pattern_words(Probe *self, PyObject *pattern);        /* pattern.c */
+PyObject *lx_probe_exact_anagram_words(Probe *self, PyObject *const *args, Py_ssize_t nargs); /* alphagram.c */
+PyObject *lx_probe_pattern_words(Probe *self, PyObject *const *args, Py_ssize_t nargs);  /* pattern.c */
 PyObject *lx_probe_cross_words(Probe *self, PyObject *args);             /* pattern.c */
 
 #endif

@@ -6,7 +6,10 @@
  * each arc visited costs a dozen bytecodes. The Python twins are lexigraph.engine.wordgraph
  * (WordGraph.follow) and lexigraph.engine.python.walks (rack_walk, pattern_walk), which
  * tests hold to the same answers. Walks read the arc records through arc.h and stop, answering
- * "the graph points outside itself", at any index past the graph: the file may be hostile.
+ * "the graph points outside itself", at any index past the graph or tile outside the alphabet: the
+ * file may be hostile. They go no deeper than the lexicon's longest word (a graph whose paths go
+ * further, round a cycle, is forged), stop at their deadline (deadline.h), and the walk that checks
+ * a graph once (CompiledEngine.check_consistent) also stops at a budget of arcs read.
  */
 #include "walks.h"
 
@@ -102,20 +105,31 @@ lx_out_reserve(char **buf, Py_ssize_t len, Py_ssize_t *cap, Py_ssize_t need)
     return 0;
 }
 
-/* What a walk hands back to Python: -1 when the graph pointed outside itself, else its output bytes. */
+/* What a walk hands back to Python: why it stopped early (deadline.h), else its output bytes. */
 static PyObject *
-walk_answer(int bad, const char *out, Py_ssize_t len)
+walk_answer(int stop, const char *out, Py_ssize_t len)
 {
-    if (bad)
-        return PyLong_FromLong(-1);
+    if (stop)
+        return PyLong_FromLong(stop);
     return PyBytes_FromStringAndSize(out ? out : "", len);
+}
+
+/* The longest word a walk may spell: what the caller asks, at most the lexicon's longest word (a
+ * path beyond it, round a cycle of a forged graph, is never a word) and the path buffer's size. */
+static int
+walk_depth(const Probe *self, int max_len)
+{
+    if (max_len > self->max_length)
+        max_len = (int)self->max_length;
+    return max_len > LX_MAX_WORD_LENGTH ? LX_MAX_WORD_LENGTH : max_len;
 }
 
 /* ---- Anagram walks: the word graph searched with a rack ---------------------
  *
- * walk_rack(graph, root, n_tiles, rack, through, blanks, min_len, max_len, mode[, want_ids])
+ * walk_rack(graph, root, n_tiles, rack, through, blanks, min_len, max_len, mode[, want_ids[, deadline]])
  * -> bytes of little-endian int64 word ids (want_ids false: each word's codes and a 0 byte), in
- * alphabetical (depth-first) order, or -1 when the graph points outside itself.
+ * alphabetical (depth-first) order, or a walk's answer of deadline.h (-1: the graph points outside
+ * itself; -2: the deadline passed).
  *
  * rack and through are 256-byte tile counts. A word fits when it uses every
  * `through` tile, and what it needs beyond them comes from the rack, a
@@ -142,8 +156,9 @@ typedef struct {
     const Probe *probe;
     char *out;
     Py_ssize_t out_len, out_cap;
-    int bad;
+    int stop;                     /* 0, or why the walk stopped early (deadline.h) */
     int want_ids;                 /* 1: int64 ids; 0: each word's codes and a 0 byte */
+    LxDeadline deadline;
 } RackWalk;
 
 static int
@@ -173,12 +188,16 @@ walk_rack_from(RackWalk *w, size_t node, int depth)
 {
     if (depth >= w->max_len || !node)
         return 0;
+    if (lx_deadline_passed(&w->deadline)) { /* a step per list entered: the clock read every few thousand */
+        w->stop = LX_WALK_PAST_DEADLINE;
+        return 0;
+    }
     unsigned previous = 0;
     for (size_t i = node;; i++) {
         if (i - node >= w->n_tiles)
             return 0; /* a list holds at most one arc per tile, as the Python walk reads it */
         if (i >= w->n_arcs) {
-            w->bad = 1;
+            w->stop = LX_WALK_OUTSIDE;
             return 0;
         }
         uint64_t rec = lx_arc_at(w->arcs, i);
@@ -189,6 +208,10 @@ walk_rack_from(RackWalk *w, size_t node, int depth)
         if (t <= previous)
             goto next;
         previous = t;
+        if (t > w->n_tiles) {
+            w->stop = LX_WALK_OUTSIDE; /* a tile outside the alphabet: a forged graph */
+            return 0;
+        }
         if (w->used[t] >= w->supply[t]) {
             if (w->mode == WALK_SUPER)
                 blank = 0; /* extra tiles are free */
@@ -219,6 +242,8 @@ walk_rack_from(RackWalk *w, size_t node, int depth)
         w->blanks_left += blank;
         w->through_missing += took_through;
         w->rack_missing += took_rack;
+        if (w->stop)
+            return 0;
     next:
         if (LX_IS_LAST(rec))
             return 0;
@@ -232,8 +257,9 @@ lx_probe_walk_rack(Probe *self, PyObject *args)
     Py_ssize_t root;
     unsigned n_tiles;
     int blanks, min_len, max_len, mode, want_ids = 1;
-    if (!PyArg_ParseTuple(args, "y*nIy*y*iiii|p", &graph, &root, &n_tiles, &rack, &through, &blanks, &min_len,
-                          &max_len, &mode, &want_ids))
+    PyObject *deadline = NULL;
+    if (!PyArg_ParseTuple(args, "y*nIy*y*iiii|pO", &graph, &root, &n_tiles, &rack, &through, &blanks, &min_len,
+                          &max_len, &mode, &want_ids, &deadline))
         return NULL;
     PyObject *result = NULL;
     RackWalk *w = PyMem_Calloc(1, sizeof(RackWalk));
@@ -242,6 +268,8 @@ lx_probe_walk_rack(Probe *self, PyObject *args)
         goto done;
     }
     w->want_ids = want_ids;
+    if (lx_deadline_parse(deadline, &w->deadline) < 0)
+        goto done;
     if (!self->attached) {
         PyErr_SetString(PyExc_ValueError, "the lexicon is closed");
         goto done;
@@ -257,7 +285,7 @@ lx_probe_walk_rack(Probe *self, PyObject *args)
     w->probe = self;
     w->blanks_left = blanks < 0 ? 0 : blanks;
     w->min_len = min_len;
-    w->max_len = max_len > LX_MAX_WORD_LENGTH ? LX_MAX_WORD_LENGTH : max_len;
+    w->max_len = walk_depth(self, max_len);
     w->mode = mode;
     for (int t = 0; t < 256; t++) {
         unsigned char r = ((const unsigned char *)rack.buf)[t], th = ((const unsigned char *)through.buf)[t];
@@ -267,12 +295,12 @@ lx_probe_walk_rack(Probe *self, PyObject *args)
         w->rack_missing += w->supply[t];
     }
     if (root < 0 || (size_t)root >= w->n_arcs) {
-        w->bad = 1;
+        w->stop = LX_WALK_OUTSIDE;
     } else if (walk_rack_from(w, (size_t)root, 0) < 0) {
         PyErr_NoMemory();
         goto done;
     }
-    result = walk_answer(w->bad, w->out, w->out_len);
+    result = walk_answer(w->stop, w->out, w->out_len);
 done:
     if (w != NULL)
         PyMem_Free(w->out);
@@ -285,8 +313,9 @@ done:
 
 /* ---- Pattern walks: every word whose tiles fit per-position sets ------------
  *
- * walk_pattern(graph, root, n_tiles, masks, min_len, max_len, want_ids, limit)
- * -> bytes, or -1 when the graph points outside itself.
+ * walk_pattern(graph, root, n_tiles, masks, min_len, max_len, want_ids, limit[, deadline[, budget]])
+ * -> bytes, or a walk's answer of deadline.h (-1: the graph points outside itself; -2: the
+ * deadline passed; -3: the walk read more than `budget` arcs).
  *
  * masks: 32 bytes (a 256-bit set of tile codes) per position; positions past
  * the masks allow any tile. Words of min_len..max_len tiles, in alphabetical
@@ -306,11 +335,46 @@ pattern_out(PatternWalk *w, const void *data, Py_ssize_t n)
     return 0;
 }
 
+/* The budget's count for the list at `node`: its arcs a prefix walk can reach (tiles rising, at
+ * most one per tile), as lexigraph.engine.python.walks.pattern_walk counts them; 0 when the walk
+ * must stop (stop set). */
+static int
+count_list(PatternWalk *w, size_t node)
+{
+    long long reachable = 0;
+    unsigned previous = 0;
+    for (size_t i = node; i - node < w->n_tiles; i++) {
+        if (i >= w->n_arcs) {
+            w->stop = LX_WALK_OUTSIDE;
+            return 0;
+        }
+        uint64_t rec = lx_arc_at(w->arcs, i);
+        if (LX_TILE(rec) > previous) {
+            previous = LX_TILE(rec);
+            reachable++;
+        }
+        if (LX_IS_LAST(rec))
+            break;
+    }
+    w->visited += reachable;
+    if (w->visited > w->budget) {
+        w->stop = LX_WALK_OVER_BUDGET;
+        return 0;
+    }
+    return 1;
+}
+
 int
 lx_pattern_walk_from(PatternWalk *w, size_t node, int depth)
 {
     if (depth >= w->max_len || !node)
         return 0;
+    if (w->budget >= 0 && !count_list(w, node))
+        return 0;
+    if (lx_deadline_passed(&w->deadline)) { /* a step per list entered: the clock read every few thousand */
+        w->stop = LX_WALK_PAST_DEADLINE;
+        return 0;
+    }
     const unsigned char *mask = depth < w->n_masks ? w->masks + 32 * depth : NULL;
     unsigned previous = 0;
     for (size_t i = node;; i++) {
@@ -319,13 +383,17 @@ lx_pattern_walk_from(PatternWalk *w, size_t node, int depth)
         if (i - node >= w->n_tiles)
             return 0;
         if (i >= w->n_arcs) {
-            w->bad = 1;
+            w->stop = LX_WALK_OUTSIDE;
             return 0;
         }
         uint64_t rec = lx_arc_at(w->arcs, i);
         unsigned t = LX_TILE(rec);
         if (t > previous) {
             previous = t;
+            if (t > w->n_tiles) {
+                w->stop = LX_WALK_OUTSIDE; /* a tile outside the alphabet: a forged graph */
+                return 0;
+            }
             if (mask == NULL || (mask[t >> 3] >> (t & 7)) & 1) {
                 w->path[depth] = (unsigned char)t;
                 int len = depth + 1;
@@ -345,6 +413,8 @@ lx_pattern_walk_from(PatternWalk *w, size_t node, int depth)
                 }
                 if (lx_pattern_walk_from(w, LX_TARGET(rec), len) < 0)
                     return -1;
+                if (w->stop)
+                    return 0;
             }
         }
         if (LX_IS_LAST(rec))
@@ -359,7 +429,10 @@ lx_probe_walk_pattern(Probe *self, PyObject *args)
     Py_ssize_t root, limit;
     unsigned n_tiles;
     int min_len, max_len, want_ids;
-    if (!PyArg_ParseTuple(args, "y*nIy*iipn", &graph, &root, &n_tiles, &masks, &min_len, &max_len, &want_ids, &limit))
+    PyObject *deadline = NULL;
+    long long budget = -1;
+    if (!PyArg_ParseTuple(args, "y*nIy*iipn|OL", &graph, &root, &n_tiles, &masks, &min_len, &max_len, &want_ids,
+                          &limit, &deadline, &budget))
         return NULL;
     PyObject *result = NULL;
     PatternWalk *w = PyMem_Calloc(1, sizeof(PatternWalk));
@@ -367,6 +440,8 @@ lx_probe_walk_pattern(Probe *self, PyObject *args)
         PyErr_NoMemory();
         goto done;
     }
+    if (lx_deadline_parse(deadline, &w->deadline) < 0)
+        goto done;
     if (!self->attached) {
         PyErr_SetString(PyExc_ValueError, "the lexicon is closed");
         goto done;
@@ -382,17 +457,18 @@ lx_probe_walk_pattern(Probe *self, PyObject *args)
     w->masks = masks.buf;
     w->n_masks = (int)(masks.len / 32);
     w->min_len = min_len;
-    w->max_len = max_len > LX_MAX_WORD_LENGTH ? LX_MAX_WORD_LENGTH : max_len;
+    w->max_len = walk_depth(self, max_len);
     w->want_ids = want_ids;
     w->limit = limit;
+    w->budget = budget < 0 ? -1 : budget;
     w->probe = self;
     if (root < 0 || (size_t)root >= w->n_arcs)
-        w->bad = 1;
+        w->stop = LX_WALK_OUTSIDE;
     else if (lx_pattern_walk_from(w, (size_t)root, 0) < 0) {
         PyErr_NoMemory();
         goto done;
     }
-    result = walk_answer(w->bad, w->out, w->out_len);
+    result = walk_answer(w->stop, w->out, w->out_len);
 done:
     if (w != NULL)
         PyMem_Free(w->out);
@@ -429,15 +505,19 @@ lx_words_from_codes(const Probe *self, const char *out, Py_ssize_t count)
     return list;
 }
 
-/* rack_words(rack, min_len, mode) -> the sub- (mode 0) or super-anagrams (2; also a trailing '*')
- * of a plain ASCII rack ('?' a blank, at most three), alphabetically, as a list of str; None when
- * Python must answer (other characters, more blanks, no checked graph yet, a forged graph). */
+/* rack_words(rack, min_len, mode[, deadline]) -> the sub- (mode 0) or super-anagrams (2; also a
+ * trailing '*') of a plain ASCII rack ('?' a blank, at most three), alphabetically, as a list of
+ * str; past the deadline, the probe's deadline error; None when Python must answer (other characters, more blanks,
+ * no checked graph yet, a forged graph). */
 PyObject *
 lx_probe_rack_words(Probe *self, PyObject *args)
 {
-    PyObject *rack;
+    PyObject *rack, *deadline = NULL;
     int min_len, mode;
-    if (!PyArg_ParseTuple(args, "Uii", &rack, &min_len, &mode))
+    if (!PyArg_ParseTuple(args, "Uii|O", &rack, &min_len, &mode, &deadline))
+        return NULL;
+    LxDeadline until;
+    if (lx_deadline_parse(deadline, &until) < 0)
         return NULL;
     if (!self->attached || self->encodes != 1 || self->graph == NULL || !self->graph_tiles
         || !PyUnicode_IS_ASCII(rack) || (mode != WALK_SUB && mode != WALK_SUPER))
@@ -453,6 +533,7 @@ lx_probe_rack_words(Probe *self, PyObject *args)
     RackWalk *w = PyMem_Calloc(1, sizeof(RackWalk));
     if (w == NULL)
         return PyErr_NoMemory();
+    w->deadline = until;
     int size = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         if (text[i] == '?') {
@@ -482,21 +563,19 @@ lx_probe_rack_words(Probe *self, PyObject *args)
     w->min_len = min_len;
     if (mode == WALK_SUPER) {
         w->min_len = min_len > size ? min_len : size;
-        w->max_len = LX_MAX_WORD_LENGTH;
+        w->max_len = walk_depth(self, LX_MAX_WORD_LENGTH);
         w->blanks_left = 0; /* in a super-anagram a blank only raises the length */
     } else {
-        w->max_len = size;
+        w->max_len = walk_depth(self, size);
     }
-    if (w->max_len > self->max_length)
-        w->max_len = (int)self->max_length;
     PyObject *result = NULL;
     if (walk_rack_from(w, self->graph_root, 0) < 0) {
         PyErr_NoMemory();
         goto done;
     }
-    if (w->bad) {
-        result = Py_None; /* the Python path raises the error */
-        Py_INCREF(result);
+    if (w->stop) {
+        /* past the deadline: say so; otherwise the Python path raises the graph's error */
+        result = w->stop == LX_WALK_PAST_DEADLINE ? lx_probe_past_deadline(self) : Py_NewRef(Py_None);
         goto done;
     }
     Py_ssize_t count = 0;
@@ -509,15 +588,20 @@ done:
     return result;
 }
 
-/* prefix_words(prefix, min_len, max_len) -> the words starting with a plain ASCII prefix, in
- * alphabetical order, as a list of str; None when Python must answer (no checked graph yet,
- * other characters, an alphabet of multi-letter tiles, a forged graph). */
+/* prefix_words(prefix, min_len, max_len[, deadline]) -> the words starting with a plain ASCII
+ * prefix, in alphabetical order, as a list of str; past the deadline, the probe's deadline error; None when Python
+ * must answer (no checked graph yet, other characters, an alphabet of multi-letter tiles, a forged
+ * graph). */
 PyObject *
 lx_probe_prefix_words(Probe *self, PyObject *args)
 {
-    PyObject *prefix;
+    PyObject *prefix, *deadline = NULL;
     int min_len, max_len;
-    if (!PyArg_ParseTuple(args, "Uii", &prefix, &min_len, &max_len))
+    if (!PyArg_ParseTuple(args, "Uii|O", &prefix, &min_len, &max_len, &deadline))
+        return NULL;
+    PatternWalk w;
+    memset(&w, 0, sizeof w);
+    if (lx_deadline_parse(deadline, &w.deadline) < 0)
         return NULL;
     if (!self->attached || self->encodes != 1 || self->graph == NULL || !self->graph_tiles
         || !PyUnicode_IS_ASCII(prefix))
@@ -534,25 +618,27 @@ lx_probe_prefix_words(Probe *self, PyObject *args)
             Py_RETURN_NONE;
         masks[32 * i + (c >> 3)] |= (unsigned char)(1u << (c & 7));
     }
-    PatternWalk w;
-    memset(&w, 0, sizeof w);
     w.arcs = self->graph;
     w.n_arcs = self->graph_arcs;
     w.n_tiles = self->graph_tiles;
     w.masks = masks;
     w.n_masks = (int)n;
     w.min_len = min_len;
-    w.max_len = max_len > LX_MAX_WORD_LENGTH ? LX_MAX_WORD_LENGTH : max_len;
+    w.max_len = walk_depth(self, max_len);
     w.want_ids = 0;
     w.limit = -1;
+    w.budget = -1;
     w.probe = self;
     if (lx_pattern_walk_from(&w, self->graph_root, 0) < 0) {
         PyMem_Free(w.out);
         return PyErr_NoMemory();
     }
-    if (w.bad) {
+    if (w.stop) {
         PyMem_Free(w.out);
-        Py_RETURN_NONE; /* the Python path raises the error */
+        /* past the deadline: say so; otherwise the Python path raises the graph's error */
+        if (w.stop == LX_WALK_PAST_DEADLINE)
+            return lx_probe_past_deadline(self);
+        Py_RETURN_NONE;
     }
     PyObject *out = lx_words_from_codes(self, w.out, w.found);
     PyMem_Free(w.out);

@@ -16,6 +16,9 @@ Exact anagrams with few blanks use the file's alphagram index instead: the
 bucket's words in the order of their sorted tiles, so a rack without blanks
 is one binary search, and one with blanks a binary search per multiset of
 tiles the blanks may stand for.
+
+Every function takes a ``deadline`` (:mod:`lexigraph.engine.deadline`),
+checked between the passes of the scan and handed to the engine.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import QueryError
+from ..engine.deadline import Countdown, check
 from ..engine.interface import Engine, RackMode
 from ..engine.store import SORTS, Store, concat_ids
 
@@ -156,6 +160,7 @@ def find_ids(
     through: bytes = b"",
     min_length: int = 2,
     max_length: int | None = None,
+    deadline: float | None = None,
 ) -> np.ndarray:
     """Word ids that fit the rack (ascending, or alphabetical from a walk); see :func:`anagram`.
 
@@ -164,7 +169,8 @@ def find_ids(
     (:meth:`~lexigraph.engine.interface.Engine.rack_walk_pays`); the rest by
     the column scan of the module docstring.
     """
-    return _plan(store, engine, rack, mode=mode, through=through, min_length=min_length, max_length=max_length)[0]
+    return _plan(store, engine, rack, mode=mode, through=through, min_length=min_length, max_length=max_length,
+                 deadline=deadline)[0]
 
 
 def _plan(
@@ -176,6 +182,7 @@ def _plan(
     through: bytes,
     min_length: int,
     max_length: int | None,
+    deadline: float | None = None,
 ) -> tuple[np.ndarray, bool]:
     """:func:`find_ids`, and whether its ids are in alphabetical order already (a walk's are)."""
     if mode not in MODES:
@@ -186,13 +193,13 @@ def _plan(
     lo, hi = length_bounds(rack, mode, len(through), min_length, max_length)
     fits = (max_length is None or size <= max_length) and size >= lo
     if mode == "exact" and rack.blanks <= MAX_INDEX_BLANKS and fits:
-        return engine.exact_anagram_ids(rack.codes + through, rack.blanks), False
+        return engine.exact_anagram_ids(rack.codes + through, rack.blanks, deadline=deadline), False
     if walk_answers(engine, rack, mode, lo, hi):
         top = min(hi, max(store.lengths, default=0))
         ids = engine.rack_ids(rack.codes, rack.blanks, mode=_rack_mode(mode), through=through, min_length=lo,
-                              max_length=top)
+                              max_length=top, deadline=deadline)
         return ids, True
-    return _scan_ids(store, rack, mode, through, lo, hi), False
+    return _scan_ids(store, rack, mode, through, lo, hi, deadline), False
 
 
 def length_bounds(rack: AnagramRack, mode: str, n_through: int, min_length: int, max_length: int | None) -> tuple[int, int]:
@@ -217,8 +224,10 @@ def _rack_mode(mode: str) -> RackMode:
     return "exact" if mode == "exact" else "super" if mode == "super" else "sub"
 
 
-def _scan_ids(store: Store, rack: AnagramRack, mode: str, through: bytes, lo: int, hi: int) -> np.ndarray:
+def _scan_ids(store: Store, rack: AnagramRack, mode: str, through: bytes, lo: int, hi: int,
+              deadline: float | None = None) -> np.ndarray:
     """The column scan of the module docstring: ids ascending."""
+    check(deadline)
     n_through = len(through)
     lengths = [n for n in store.lengths if lo <= n <= hi]
     if not lengths:
@@ -252,6 +261,7 @@ def _scan_ids(store: Store, rack: AnagramRack, mode: str, through: bytes, lo: in
     ok = np.ones(len(candidates), bool)
     covered = np.zeros(len(candidates), np.int64)
     for tile in np.flatnonzero((rack_counts > 0) | (through_counts > 0)).tolist():
+        check(deadline)
         count = (rows == tile).sum(axis=1)
         need = int(through_counts[tile])
         if need:
@@ -270,7 +280,8 @@ def _scan_ids(store: Store, rack: AnagramRack, mode: str, through: bytes, lo: in
 MAX_INDEX_BLANKS = 3
 
 
-def exact_ids(store: Store, engine: Engine, codes: bytes, blanks: int) -> np.ndarray:
+def exact_ids(store: Store, engine: Engine, codes: bytes, blanks: int, *,
+              deadline: float | None = None) -> np.ndarray:
     """Ids of the words whose tiles are exactly ``codes`` plus ``blanks`` tiles of any kind, ascending.
 
     The engine looks them up in the alphagram index: the C engine walks the
@@ -282,7 +293,7 @@ def exact_ids(store: Store, engine: Engine, codes: bytes, blanks: int) -> np.nda
     >>> lex.store.words_of_ids(exact_ids(lex.store, lex.engine, lex.alphabet.encode("opt"), 0))
     ['opt', 'pot', 'top']
     """
-    return engine.exact_anagram_ids(codes, blanks)
+    return engine.exact_anagram_ids(codes, blanks, deadline=deadline)
 
 
 def anagram(
@@ -296,6 +307,7 @@ def anagram(
     max_length: int | None = None,
     sort: str = "alpha",
     blanks: bool = False,
+    deadline: float | None = None,
 ) -> "list[str] | list[AnagramWithBlanks]":
     """See :meth:`lexigraph.Lexicon.anagram`."""
     if sort not in SORTS:
@@ -313,19 +325,28 @@ def anagram(
     lo, hi = length_bounds(parsed, effective, len(board), min_length, max_length) if mode in MODES else (1, 0)
     if mode == "sub" and not parsed.more and not board and parsed.blanks >= top and sort == "alpha" and walks_pay:
         # Blanks enough for any word up to the rack's size: every word of those lengths, listed by a walk.
-        words = engine.pattern_words([], max(min_length, 1), top)
+        words = engine.pattern_words([], max(min_length, 1), top, deadline=deadline)
     elif (sort == "alpha" and walks_pay and effective != "exact" and mode in MODES
           and walk_answers(engine, parsed, effective, lo, hi)):
         # The walk's words are already in alphabetical order: decoded straight from it, no ids.
         words = engine.rack_words(parsed.codes, parsed.blanks, mode=_rack_mode(effective), through=board,
-                                  min_length=lo, max_length=min(hi, max(store.lengths, default=0)))
+                                  min_length=lo, max_length=min(hi, max(store.lengths, default=0)), deadline=deadline)
     else:
         ids, alphabetical = _plan(store, engine, parsed, mode=mode, through=board, min_length=min_length,
-                                  max_length=max_length)
-        words = store.words_of_ids(ids if alphabetical and sort == "alpha" else store.sort_ids(ids, sort))
+                                  max_length=max_length, deadline=deadline)
+        if not (alphabetical and sort == "alpha"):
+            check(deadline)
+            ids = store.sort_ids(ids, sort)
+        check(deadline)
+        words = store.words_of_ids(ids)
     if not blanks:
         return words
-    return [_explain(alphabet, w, parsed.codes, board) for w in words]
+    countdown = Countdown(deadline, steps=1024)  # a word explained costs a few microseconds
+    explained = []
+    for w in words:
+        countdown.tick()
+        explained.append(_explain(alphabet, w, parsed.codes, board))
+    return explained
 
 
 def _explain(alphabet: "Alphabet", word: str, rack: bytes, through: bytes) -> AnagramWithBlanks:
@@ -346,7 +367,8 @@ def _explain(alphabet: "Alphabet", word: str, rack: bytes, through: bytes) -> An
     return AnagramWithBlanks(word, labels, tuple(blank_at))
 
 
-def anagram_table(store: Store, engine: Engine, rack: str) -> list[tuple[str, list[str]]]:
+def anagram_table(store: Store, engine: Engine, rack: str, *,
+                  deadline: float | None = None) -> list[tuple[str, list[str]]]:
     """The rack's exact anagrams, then for each tile those of the rack plus that tile.
 
     The first entry's tile is ``""``.
@@ -358,8 +380,8 @@ def anagram_table(store: Store, engine: Engine, rack: str) -> list[tuple[str, li
     ['alations', 'annalist', 'fantails']
     """
     parsed = parse_anagram_rack(store.alphabet, rack)
-    out = [("", store.words_of_ids(find_ids(store, engine, parsed, mode="exact")))]
+    out = [("", store.words_of_ids(find_ids(store, engine, parsed, mode="exact", deadline=deadline)))]
     for code, label in enumerate(store.alphabet.labels, start=1):
-        ids = find_ids(store, engine, parsed, mode="exact", through=bytes([code]))
+        ids = find_ids(store, engine, parsed, mode="exact", through=bytes([code]), deadline=deadline)
         out.append((label, store.words_of_ids(ids)))
     return out

@@ -41,7 +41,7 @@ class Crossing:
 
 
 def cross(store: Store, engine: Engine, pattern_a: str, pos_a: int, pattern_b: str, pos_b: int, *,
-          min_priority: int = 0) -> Crossing:
+          min_priority: int = 0, deadline: float | None = None) -> Crossing:
     """See :meth:`lexigraph.Lexicon.cross`."""
     pa, pb = parse(store.alphabet, pattern_a), parse(store.alphabet, pattern_b)
     for p, pos, name in ((pa, pos_a, "first"), (pb, pos_b, "second")):
@@ -49,8 +49,8 @@ def cross(store: Store, engine: Engine, pattern_a: str, pos_a: int, pattern_b: s
             raise QueryError(f"the {name} pattern {p.text!r} has a '*': a crossing needs fixed-length patterns")
         if not isinstance(pos, int) or isinstance(pos, bool) or not 0 <= pos < len(p.cells):
             raise QueryError(f"position {pos!r} is outside the {name} pattern {p.text!r} (0 to {len(p.cells) - 1})")
-    ids_a = pattern_ids(store, engine, pa, min_priority)
-    ids_b = pattern_ids(store, engine, pb, min_priority)
+    ids_a = pattern_ids(store, engine, pa, min_priority, deadline=deadline)
+    ids_b = pattern_ids(store, engine, pb, min_priority, deadline=deadline)
     tiles_a = _tile_at(store, ids_a, len(pa.cells), pos_a)
     tiles_b = _tile_at(store, ids_b, len(pb.cells), pos_b)
     # Per-tile counts as 256-entry tables: the shared tiles and each side's words in a few lookups.

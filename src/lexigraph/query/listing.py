@@ -16,14 +16,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..engine.deadline import check
 from ..engine.interface import Engine
 from ..engine.store import Store
 from ..engine.wordgraph import WordGraph
 
 
 def words_with_prefix(store: Store, graph: WordGraph, engine: Engine, prefix: str,
-                      length: int | None = None) -> list[str]:
-    """Words starting with ``prefix`` (of ``length`` tiles when given), alphabetically."""
+                      length: int | None = None, *, deadline: float | None = None) -> list[str]:
+    """Words starting with ``prefix`` (of ``length`` tiles when given), alphabetically; stopped at ``deadline``."""
     key = store.alphabet.encode(prefix)
     if key is None or (length is not None and length < len(key)):
         return []
@@ -31,8 +32,12 @@ def words_with_prefix(store: Store, graph: WordGraph, engine: Engine, prefix: st
         return []  # nothing starts with it: one step of the walk says so
     if engine.pattern_walk_pays:
         low, high = (length, length) if length is not None else (max(len(key), 1), 255)
-        return engine.pattern_words([bytes([c]) for c in key], low, high)
-    return store.words_of_ids(store.sort_ids(store.ids_with_prefix(key, length)))
+        return engine.pattern_words([bytes([c]) for c in key], low, high, deadline=deadline)
+    ids = store.ids_with_prefix(key, length)
+    check(deadline)
+    ids = store.sort_ids(ids)
+    check(deadline)
+    return store.words_of_ids(ids)
 
 
 def iter_words(store: Store, engine: Engine) -> Iterator[str]:

@@ -7,7 +7,9 @@ fewest tiles is tested on its whole column first, later cells only on the
 survivors, and a fixed first tile narrows the bucket by binary search
 before any scan. A pattern with stars is a sequence of segments matched
 greedily leftmost, which is exact for globs and needs no backtracking, so
-no pattern can blow up.
+no pattern can blow up. Every function takes a ``deadline``
+(:mod:`lexigraph.engine.deadline`), checked between buckets and between
+the segment positions of a glob, and handed to the engine's walks.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine import rotation
+from ..engine.deadline import check
 from ..engine.interface import Engine
 from ..engine.store import Store, concat_ids
 from ..errors import QueryError
@@ -77,7 +80,7 @@ def _fixed_rows(store: Store, cells: list[np.ndarray], length: int) -> np.ndarra
     return np.arange(lo, hi) if idx is None else idx
 
 
-def _glob_rows(store: Store, segments: list[list[np.ndarray]], length: int) -> np.ndarray:
+def _glob_rows(store: Store, segments: list[list[np.ndarray]], length: int, deadline: float | None) -> np.ndarray:
     """Rows matching ``seg0 * seg1 * ... * segN`` at this length (greedy leftmost)."""
     head, middles, tail = segments[0], segments[1:-1], segments[-1]
     need = sum(len(s) for s in segments)
@@ -97,6 +100,7 @@ def _glob_rows(store: Store, segments: list[list[np.ndarray]], length: int) -> n
         m = len(seg)
         found = np.full(len(idx), -1, np.int64)
         for start in range(len(head), limit - m + 1):
+            check(deadline)  # each start is a few array passes: the clock costs nothing beside them
             todo = alive & (found < 0) & (cur <= start)
             if not todo.any():
                 if not (alive & (found < 0)).any():
@@ -134,7 +138,8 @@ def walk_plan(pattern: ParsedPattern) -> tuple[list[bytes], int, int] | None:
     return (fixed, max(len(fixed), 1), 255) if tail else (fixed, len(fixed), len(fixed))
 
 
-def pattern_ids(store: Store, engine: Engine, pattern: ParsedPattern, min_priority: int = 0) -> np.ndarray:
+def pattern_ids(store: Store, engine: Engine, pattern: ParsedPattern, min_priority: int = 0, *,
+                deadline: float | None = None) -> np.ndarray:
     """All word ids matching a parsed pattern (ascending from the scan, alphabetical from the walk).
 
     Where the engine's walks pay (the C engine), fixed cells and a trailing
@@ -143,16 +148,19 @@ def pattern_ids(store: Store, engine: Engine, pattern: ParsedPattern, min_priori
     """
     if type(min_priority) is not int or not 0 <= min_priority <= 255:
         raise QueryError("min_priority must be an integer from 0 to 255")
+    check(deadline)
     plan = walk_plan(pattern) if engine.pattern_walk_pays else None
     if plan is not None:
-        ids = engine.pattern_ids(*plan)
+        ids = engine.pattern_ids(*plan, deadline=deadline)
         return ids[store.priorities()[ids] >= min_priority] if min_priority and len(ids) else ids
     out = []
     if pattern.has_star:
         segments = pattern.segments()
         for length in store.lengths:
             if length >= pattern.fixed:
-                out.append(_glob_rows(store, segments, length) + store.bucket(length).first)  # type: ignore[union-attr]
+                check(deadline)
+                rows = _glob_rows(store, segments, length, deadline)
+                out.append(rows + store.bucket(length).first)  # type: ignore[union-attr]
     else:
         bucket = store.bucket(len(pattern.cells))
         if bucket is not None:
@@ -177,33 +185,37 @@ def _in_walk_order(store: Store, min_priority: int) -> bool:
 
 
 def match(store: Store, engine: Engine, pattern: str, *, min_priority: int = 0, offset: int = 0,
-          limit: int | None = None) -> list[str]:
+          limit: int | None = None, deadline: float | None = None) -> list[str]:
     """See :meth:`lexigraph.Lexicon.match`."""
     end = _paging(offset, limit)
     parsed = parse(store.alphabet, pattern)
     if engine.pattern_walk_pays and _in_walk_order(store, min_priority):
         plan = walk_plan(parsed)
         if plan is not None:  # already in result order: decode straight from the walk, stop at the page's end
-            found = engine.pattern_words(*plan, limit=-1 if end is None else end)
+            found = engine.pattern_words(*plan, limit=-1 if end is None else end, deadline=deadline)
             return found[offset:]
-    return store.words_of_ids(_paged_ids(store, engine, parsed, min_priority, offset, end))
+    ids = _paged_ids(store, engine, parsed, min_priority, offset, end, deadline)
+    check(deadline)
+    return store.words_of_ids(ids)
 
 
 def match_ids(store: Store, engine: Engine, pattern: str, *, min_priority: int = 0, offset: int = 0,
-              limit: int | None = None) -> np.ndarray:
+              limit: int | None = None, deadline: float | None = None) -> np.ndarray:
     """Matching word ids in result order (priority, then alphabetical), paged."""
     end = _paging(offset, limit)
-    return _paged_ids(store, engine, parse(store.alphabet, pattern), min_priority, offset, end)
+    return _paged_ids(store, engine, parse(store.alphabet, pattern), min_priority, offset, end, deadline)
 
 
 def _paged_ids(store: Store, engine: Engine, parsed: ParsedPattern, min_priority: int, offset: int,
-               end: int | None) -> np.ndarray:
-    ids = pattern_ids(store, engine, parsed, min_priority)
+               end: int | None, deadline: float | None) -> np.ndarray:
+    ids = pattern_ids(store, engine, parsed, min_priority, deadline=deadline)
     if not (_in_walk_order(store, min_priority) and engine.pattern_walk_pays and walk_plan(parsed) is not None):
+        check(deadline)
         ids = store.sort_ids(ids, "priority")
     return ids[offset:end]
 
 
-def count(store: Store, engine: Engine, pattern: str, *, min_priority: int = 0) -> int:
+def count(store: Store, engine: Engine, pattern: str, *, min_priority: int = 0,
+          deadline: float | None = None) -> int:
     """See :meth:`lexigraph.Lexicon.count`."""
-    return int(len(pattern_ids(store, engine, parse(store.alphabet, pattern), min_priority)))
+    return int(len(pattern_ids(store, engine, parse(store.alphabet, pattern), min_priority, deadline=deadline)))

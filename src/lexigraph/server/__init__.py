@@ -45,11 +45,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--max-results", type=int, metavar="N", default=1000, help="most results in one answer (default 1000)")
     parser.add_argument("--timeout", type=float, metavar="SECONDS", default=10.0, help="seconds a request may take (default 10)")
-    parser.add_argument("--workers", type=int, metavar="N", default=4, help="threads answering queries (default 4)")
+    parser.add_argument("--workers", type=int, metavar="N", default=2, help="threads answering queries (default 2)")
+    parser.add_argument("--quick-workers", type=int, metavar="N", default=0,
+                        help="threads answering the quick commands (check, children, info, stats) beside them "
+                        "(default 0: on the event loop, at once)")
     parser.add_argument("--max-pending", type=int, metavar="N", default=128,
-                        help="requests running or queued before new ones get 503 (default 128)")
+                        help="requests running or queued, per lane, before new ones get 503 (default 128)")
+    parser.add_argument("--max-values", type=int, metavar="N", default=1000,
+                        help="most values of one list field (patterns, racks, words...) in a request (default 1000)")
     parser.add_argument("--max-body", type=int, metavar="BYTES", default=64 * 1024, help="largest request body in bytes (default 65536)")
     parser.add_argument("--max-fills", type=int, metavar="N", default=2, help="fills and suggestions running at once (default 2)")
+    parser.add_argument("--client-timeout", type=float, metavar="SECONDS", default=10.0,
+                        help="seconds a request's headers, and then its body, may take to arrive (default 10)")
     parser.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"),
                         help="server log detail (default warning)")
 
@@ -57,13 +64,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _limits_from(args: argparse.Namespace) -> "Limits":
     from .app import Limits
 
-    for name in ("max_results", "workers", "max_body", "max_fills", "max_pending"):
+    if args.quick_workers < 0:
+        raise LexiconError("--quick-workers must be at least 0")
+    for name in ("max_results", "workers", "max_body", "max_fills", "max_pending", "max_values"):
         if getattr(args, name) < 1:
             raise LexiconError(f"--{name.replace('_', '-')} must be at least 1")
-    if not args.timeout > 0:
-        raise LexiconError("--timeout must be more than 0")
+    for name in ("timeout", "client_timeout"):
+        if not 0 < getattr(args, name) < float("inf"):
+            raise LexiconError(f"--{name.replace('_', '-')} must be more than 0")
     return Limits(max_body=args.max_body, max_results=args.max_results, timeout=args.timeout,
-                  workers=args.workers, max_heavy=args.max_fills, max_pending=args.max_pending)
+                  workers=args.workers, quick_workers=args.quick_workers, max_heavy=args.max_fills,
+                  max_pending=args.max_pending, max_values=args.max_values, header_timeout=args.client_timeout,
+                  body_timeout=args.client_timeout)
 
 
 def create_app(
@@ -105,7 +117,10 @@ def main(args: argparse.Namespace) -> int:
     names = ", ".join(app.state.server.pool.names)
     print(f"lexigraph: serving {names} on http://{args.host}:{args.port}/ (API: /api, OpenAPI: /openapi.json)",
           file=sys.stderr)
-    config: dict[str, Any] = {"host": args.host, "port": args.port, "log_level": args.log_level}
+    from .protocol import protocol_class
+
+    config: dict[str, Any] = {"host": args.host, "port": args.port, "log_level": args.log_level,
+                              "http": protocol_class(limits.header_timeout)}
     try:
         uvicorn.run(app, **config)
     except OSError as e:

@@ -20,14 +20,22 @@ from typing import Any
 
 @contextmanager
 def serve_in_thread(app: Any, host: str = "127.0.0.1", port: int = 0, **config: Any) -> Iterator[str]:
-    """Serve ``app`` until the ``with`` block ends; yields the base URL (``http://127.0.0.1:PORT``)."""
+    """Serve ``app`` until the ``with`` block ends; yields the base URL (``http://127.0.0.1:PORT``).
+
+    The connections run lexigraph's protocol (:mod:`lexigraph.server.protocol`), with the header time
+    limit of the app's :class:`~lexigraph.server.app.Limits` when it has them.
+    """
     import uvicorn
+
+    from .protocol import protocol_class
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
     sock.listen(1024)
     port = sock.getsockname()[1]
+    limits = getattr(getattr(getattr(app, "state", None), "server", None), "limits", None)
+    config.setdefault("http", protocol_class(limits.header_timeout if limits is not None else 10.0))
     cfg = uvicorn.Config(app, log_level=config.pop("log_level", "warning"), lifespan="on", **config)
     server = uvicorn.Server(cfg)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True, name="lexigraph-serve")

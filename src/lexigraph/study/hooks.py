@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..engine.deadline import check
 from .columns import SortedKeys, bucket_keys, contains_rows, first_id, keys
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -134,10 +135,11 @@ def hooks_of_ids(store: "Store", ids: np.ndarray, lengths: np.ndarray, words: li
     return out  # type: ignore[return-value]
 
 
-def hooks_many(store: "Store", words: list[str]) -> list[Hooks]:
+def hooks_many(store: "Store", words: list[str], *, deadline: float | None = None) -> list[Hooks]:
     """:class:`Hooks` of many words (in the store or not), a few array passes per length.
 
-    A word that does not split into the store's tiles has no hooks.
+    A word that does not split into the store's tiles has no hooks. Past
+    ``deadline`` (checked between lengths): :class:`~lexigraph.errors.DeadlineExceeded`.
 
     >>> import lexigraph
     >>> [str(h) for h in hooks_many(lexigraph.open().store, ["care", "xu", "qi"])]
@@ -152,6 +154,7 @@ def hooks_many(store: "Store", words: list[str]) -> list[Hooks]:
         else:
             by_length.setdefault(len(codes), []).append(i)
     for n, at in by_length.items():
+        check(deadline)
         rows = np.frombuffer(b"".join(encoded[i] for i in at), np.uint8).reshape(len(at), n)  # type: ignore[misc]
         names = [store.alphabet.decode(encoded[i]) for i in at]  # type: ignore[arg-type]
         for i, h in zip(at, hooks_of_rows(store, names, rows)):
@@ -159,16 +162,16 @@ def hooks_many(store: "Store", words: list[str]) -> list[Hooks]:
     return out  # type: ignore[return-value]
 
 
-def hooks(store: "Store", word: str) -> Hooks:
+def hooks(store: "Store", word: str, *, deadline: float | None = None) -> Hooks:
     """:class:`Hooks` of one word (see :meth:`lexigraph.Lexicon.hooks`)."""
     from ..errors import QueryError
 
     if not isinstance(word, str):
         raise QueryError(f"hooks() needs a str, not {type(word).__name__}")
-    return hooks_many(store, [word])[0]
+    return hooks_many(store, [word], deadline=deadline)[0]
 
 
-def hook_fields(store: "Store", words: list[str]) -> list[dict[str, Any]]:
+def hook_fields(store: "Store", words: list[str], *, deadline: float | None = None) -> list[dict[str, Any]]:
     """The ``hooks`` field of result documents for ``words``, computed together.
 
     For commands that show hooks as a column (``search --hooks``; ``match`` and
@@ -178,7 +181,7 @@ def hook_fields(store: "Store", words: list[str]) -> list[dict[str, Any]]:
     >>> hook_fields(lexigraph.open().store, ["care"])
     [{'front': 's', 'back': 'drstx', 'inner_front': True, 'inner_back': True}]
     """
-    return [h.to_dict() for h in hooks_many(store, words)]
+    return [h.to_dict() for h in hooks_many(store, words, deadline=deadline)]
 
 
 def hook_line(fields: "dict[str, Any]", word: str, width: int = 0) -> str:

@@ -272,7 +272,7 @@ class WordProbability:
 
 
 def word_probability(store: "Store", engine: "Engine", word: str, *, blanks: int = 2,
-                     tiles: Any = None) -> WordProbability:
+                     tiles: Any = None, deadline: float | None = None) -> WordProbability:
     """Draw combinations, chance and probability rank of ``word`` among the words of ``store``
     (``engine``: its exact lookup); see :meth:`lexigraph.Lexicon.probability`.
 
@@ -292,6 +292,9 @@ def word_probability(store: "Store", engine: "Engine", word: str, *, blanks: int
     rank = None
     i = engine.id_of_codes(codes)
     if i >= 0:
+        from ..engine.deadline import check
+
+        check(deadline)  # a length's ranks are computed once, a few array passes: checked before
         n = len(codes)
         rank = int(probability_ranks(store, n, blanks, bag)[i - first_id(store, n)])
     return WordProbability(

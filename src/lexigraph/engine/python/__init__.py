@@ -99,31 +99,33 @@ class PythonEngine:
         return blanks == 0 and mode != "super"
 
     def rack_ids(self, codes: bytes, blanks: int, *, mode: RackMode, through: bytes, min_length: int,
-                 max_length: int) -> "np.ndarray":
-        return self._ids_of(self._rack(codes, blanks, mode, through, min_length, max_length))
+                 max_length: int, deadline: float | None = None) -> "np.ndarray":
+        return self._ids_of(self._rack(codes, blanks, mode, through, min_length, max_length, deadline))
 
     def rack_words(self, codes: bytes, blanks: int, *, mode: RackMode, through: bytes, min_length: int,
-                   max_length: int) -> list[str]:
+                   max_length: int, deadline: float | None = None) -> list[str]:
         decode = self.store.alphabet.decode
-        return [decode(w) for w in self._rack(codes, blanks, mode, through, min_length, max_length)]
+        return [decode(w) for w in self._rack(codes, blanks, mode, through, min_length, max_length, deadline)]
 
     def _rack(self, codes: bytes, blanks: int, mode: RackMode, through: bytes, min_length: int,
-              max_length: int) -> list[bytes]:
+              max_length: int, deadline: float | None) -> list[bytes]:
         from .walks import rack_walk
 
         return rack_walk(self.graph, counts_by_code(codes), counts_by_code(through), blanks, min_length, max_length,
-                         mode)
+                         mode, deadline=deadline)
 
-    def pattern_ids(self, cells: Sequence[bytes], min_length: int, max_length: int, limit: int = -1) -> "np.ndarray":
+    def pattern_ids(self, cells: Sequence[bytes], min_length: int, max_length: int, limit: int = -1, *,
+                    deadline: float | None = None) -> "np.ndarray":
         from .walks import pattern_walk
 
-        return self._ids_of(pattern_walk(self.graph, cells, min_length, max_length, limit))
+        return self._ids_of(pattern_walk(self.graph, cells, min_length, max_length, limit, deadline=deadline))
 
-    def pattern_words(self, cells: Sequence[bytes], min_length: int, max_length: int, limit: int = -1) -> list[str]:
+    def pattern_words(self, cells: Sequence[bytes], min_length: int, max_length: int, limit: int = -1, *,
+                      deadline: float | None = None) -> list[str]:
         from .walks import pattern_walk
 
         decode = self.store.alphabet.decode
-        return [decode(w) for w in pattern_walk(self.graph, cells, min_length, max_length, limit)]
+        return [decode(w) for w in pattern_walk(self.graph, cells, min_length, max_length, limit, deadline=deadline)]
 
     def _ids_of(self, words: list[bytes]) -> "np.ndarray":
         import numpy as np
@@ -131,26 +133,29 @@ class PythonEngine:
         ids = [self.id_of_codes(w) for w in words]
         return np.array([i for i in ids if i >= 0], np.int64)
 
-    def exact_anagram_ids(self, codes: bytes, blanks: int) -> "np.ndarray":
+    def exact_anagram_ids(self, codes: bytes, blanks: int, *, deadline: float | None = None) -> "np.ndarray":
         from .anagrams import exact_anagram_ids
 
-        return exact_anagram_ids(self.store, codes, blanks)
+        return exact_anagram_ids(self.store, codes, blanks, deadline=deadline)
 
     # -- one-call answers: none in Python (the general paths are the Python answers) ---------------
 
-    def quick_exact_anagrams(self, rack: str) -> list[str] | None:
+    def quick_exact_anagrams(self, rack: str, deadline: float | None = None) -> list[str] | None:
         return None
 
-    def quick_rack_words(self, rack: str, min_length: int, mode: RackMode) -> list[str] | None:
+    def quick_rack_words(self, rack: str, min_length: int, mode: RackMode,
+                         deadline: float | None = None) -> list[str] | None:
         return None
 
-    def quick_prefix_words(self, prefix: str, min_length: int, max_length: int) -> list[str] | None:
+    def quick_prefix_words(self, prefix: str, min_length: int, max_length: int,
+                           deadline: float | None = None) -> list[str] | None:
         return None
 
-    def quick_pattern_words(self, pattern: str) -> list[str] | None:
+    def quick_pattern_words(self, pattern: str, deadline: float | None = None) -> list[str] | None:
         return None
 
-    def quick_cross(self, pattern_a: str, pos_a: int, pattern_b: str, pos_b: int) -> CrossAnswer | None:
+    def quick_cross(self, pattern_a: str, pos_a: int, pattern_b: str, pos_b: int,
+                    deadline: float | None = None) -> CrossAnswer | None:
         return None
 
     # -- jobs --------------------------------------------------------------------------------

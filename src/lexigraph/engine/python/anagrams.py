@@ -18,11 +18,17 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 
+from ..deadline import check
 from ..store import Store, concat_ids
 
 
-def exact_anagram_ids(store: Store, codes: bytes, blanks: int) -> np.ndarray:
-    """Ids of the words whose tiles are exactly ``codes`` plus ``blanks`` tiles of any kind, ascending."""
+def exact_anagram_ids(store: Store, codes: bytes, blanks: int, *, deadline: float | None = None) -> np.ndarray:
+    """Ids of the words whose tiles are exactly ``codes`` plus ``blanks`` tiles of any kind, ascending.
+
+    The bucket's alphagram index is checked on first use (:meth:`~lexigraph.engine.store.Store.alphagrams`).
+    Past ``deadline``: :class:`~lexigraph.errors.DeadlineExceeded`.
+    """
+    check(deadline)
     length = len(codes) + blanks
     bucket = store.bucket(length)
     if bucket is None or not bucket.count:
@@ -39,4 +45,5 @@ def exact_anagram_ids(store: Store, codes: bytes, blanks: int) -> np.ndarray:
     hi = np.searchsorted(keys, queries, "right")
     order = store.alphagram_order(length)
     rows = concat_ids(order[a:b] for a, b in zip(lo.tolist(), hi.tolist()) if b > a)
+    check(deadline)
     return np.sort(rows) + bucket.first

@@ -19,18 +19,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...errors import FileFormatError
+from ..deadline import Countdown
 from ..interface import RackMode
 from ..wordgraph import ACCEPTS_BIT, TARGET_SHIFT, TILE_MASK, WordGraph
 
 
 def rack_walk(graph: WordGraph, rack: Sequence[int], through: Sequence[int], blanks: int, min_length: int,
-              max_length: int, mode: RackMode) -> list[bytes]:
+              max_length: int, mode: RackMode, *, deadline: float | None = None) -> list[bytes]:
     """The tile codes of every word a rack makes, depth first (alphabetical).
 
     ``rack`` and ``through`` count each tile code (256 entries): the rack's
     tiles, and board tiles every word must also use; ``blanks`` stand for
     any tile. ``mode``: ``sub`` (some of the rack), ``exact`` (all of it),
-    ``super`` (all of it and any other tiles).
+    ``super`` (all of it and any other tiles). Past ``deadline``:
+    :class:`~lexigraph.errors.DeadlineExceeded`.
 
     >>> import lexigraph
     >>> lex = lexigraph.open(pure_python=True)
@@ -45,13 +47,16 @@ def rack_walk(graph: WordGraph, rack: Sequence[int], through: Sequence[int], bla
     state = {"blanks": blanks, "missing": sum(need)}
     out: list[bytes] = []
     path: list[int] = []
-    limit = min(max_length, 255)
+    limit = min(max_length, graph.max_length, 255)
+    countdown = Countdown(deadline)
 
     def visit(node: int) -> None:
         depth = len(path)
         if depth >= limit or not node:
             return
-        for rec in graph.reachable_records(node):
+        records = graph.reachable_records(node)
+        countdown.tick(len(records))
+        for rec in records:
             t = rec & TILE_MASK
             blank = 0
             if used[t] >= supply[t]:
@@ -83,20 +88,22 @@ def rack_walk(graph: WordGraph, rack: Sequence[int], through: Sequence[int], bla
 
 
 def pattern_walk(graph: WordGraph, cells: Sequence[bytes], min_length: int, max_length: int,
-                 limit: int = -1, budget: int = -1) -> list[bytes]:
+                 limit: int = -1, budget: int = -1, *, deadline: float | None = None) -> list[bytes]:
     """The tile codes of the words of ``min_length .. max_length`` tiles whose first tiles fit ``cells``.
 
     ``cells[i]`` holds the codes position ``i`` allows; later positions allow
     any tile. ``limit`` stops after that many words (-1: all). ``budget``
     bounds the arcs visited (-1: no bound): past it, a
     :class:`~lexigraph.errors.FileFormatError` (only a forged graph needs more
-    arcs than its words have tiles).
+    arcs than its words have tiles). No path goes deeper than the lexicon's
+    longest word. Past ``deadline``: :class:`~lexigraph.errors.DeadlineExceeded`.
     """
     allowed = [frozenset(c) for c in cells]
     out: list[bytes] = []
     path: list[int] = []
-    top = min(max_length, 255)
+    top = min(max_length, graph.max_length, 255)
     visited = [0]
+    countdown = Countdown(deadline)
 
     def visit(node: int) -> None:
         depth = len(path)
@@ -105,6 +112,7 @@ def pattern_walk(graph: WordGraph, cells: Sequence[bytes], min_length: int, max_
         ok = allowed[depth] if depth < len(allowed) else None
         records = graph.reachable_records(node)
         visited[0] += len(records)
+        countdown.tick(len(records))
         if 0 <= budget < visited[0]:
             raise FileFormatError(f"{graph.name}: the word graph holds more paths than its words")
         for rec in records:

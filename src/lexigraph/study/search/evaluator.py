@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, Union, runtime_checkab
 
 import numpy as np
 
+from ...engine.deadline import check
 from ...errors import LexiconError, QueryError
 from ...query.pattern import parse as parse_pattern
 from .. import columns
@@ -115,9 +116,10 @@ def _contains(store: "Store", engine: "Engine") -> Callable[[Any], bool]:
 
 class _Evaluator:
     def __init__(self, store: "Store", engine: "Engine", lists: Mapping[str, Any], blanks: int,
-                 tiles: Any, open_list: OpenListFunction | None) -> None:
+                 tiles: Any, open_list: OpenListFunction | None, deadline: float | None = None) -> None:
         self.store = store
         self.engine = engine
+        self.deadline = deadline
         self.open_list = open_list
         self.lists = dict(lists)
         self.blanks = blanks
@@ -160,7 +162,8 @@ class _Evaluator:
             rack = parse_anagram_rack(self.store.alphabet, q.rack)
             mode = "exact" if isinstance(q, Anagram) else "sub"
             lo, hi = self.span
-            ids = np.sort(find_ids(self.store, self.engine, rack, mode=mode, min_length=max(1, lo), max_length=hi))
+            ids = np.sort(find_ids(self.store, self.engine, rack, mode=mode, min_length=max(1, lo), max_length=hi,
+                                   deadline=self.deadline))
             self.memo[key] = ids
         first = first_id(self.store, n)
         lo, hi = np.searchsorted(ids, [first, first + len(self.store.rows(n))])
@@ -292,6 +295,7 @@ class _Evaluator:
         """The subset of ``idx`` (ascending rows of bucket ``n``) that satisfies ``q``."""
         if not len(idx):
             return idx
+        check(self.deadline)  # each condition is a few array passes over the bucket
         if isinstance(q, And):
             for item in sorted(q.items, key=self.cost):
                 idx = self.run(item, n, idx)
@@ -525,10 +529,13 @@ def search_ids(
     blanks: int = 2,
     tiles: Any = None,
     open_list: OpenListFunction | None = None,
+    deadline: float | None = None,
 ) -> Found:
     """Evaluate a search over the engines of one lexicon: matching word ids, sorted (and grouped by
     alphagram), paged. ``open_list`` opens an ``in NAME`` list given as words or a path (pass
     ``lexigraph.load``); a list given already open (with ``store`` and ``engine``) is used as it is.
+    Past ``deadline`` (checked before each condition on each bucket):
+    :class:`~lexigraph.errors.DeadlineExceeded`.
 
     >>> import lexigraph
     >>> lex = lexigraph.open()
@@ -542,7 +549,7 @@ def search_ids(
     for name, v in (("offset", offset), ("limit", limit)):
         if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
             raise QueryError(f"{name} must be a non-negative integer")
-    ev = _Evaluator(store, engine, lists or {}, blanks, tiles, open_list)
+    ev = _Evaluator(store, engine, lists or {}, blanks, tiles, open_list, deadline)
     if sort == "probability":
         ev.bag().check_blanks(blanks)
     ev.validate(q)
@@ -563,6 +570,7 @@ def search_ids(
     if not id_parts:
         empty = np.zeros(0, np.int64)
         return Found(empty, empty, 0, empty if group else None)
+    check(deadline)
     ids = np.concatenate(id_parts)
     lens = np.concatenate(len_parts)
     order = _order(store, ids, lens, sort, np.concatenate(rank_parts) if rank_parts else None)
@@ -614,10 +622,11 @@ def search(
     blanks: int = 2,
     tiles: Any = None,
     open_list: OpenListFunction | None = None,
+    deadline: float | None = None,
 ) -> list[str]:
     """Words matching a search (see :meth:`lexigraph.Lexicon.search` and :func:`search_ids`)."""
     found = search_ids(store, engine, query, sort=sort, offset=offset, limit=limit, lists=lists,
-                       blanks=blanks, tiles=tiles, open_list=open_list)
+                       blanks=blanks, tiles=tiles, open_list=open_list, deadline=deadline)
     return store.words_of_ids(found.ids)
 
 

@@ -1,4 +1,4 @@
-"""Crossword patterns against a regular-expression oracle; crossings against brute force."""
+"""Matching patterns (``query/matching.py``) against a regular-expression oracle."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ import lexigraph
 from lexigraph import QueryError
 
 LETTERS = "abcdeio"
-VOWELS = "aeio"
 ALPHA = lexigraph.Alphabet(list(LETTERS))
 
 cell = st.one_of(
@@ -65,24 +64,6 @@ def test_match_and_count_agree_with_regex(pairs, cells, min_priority):
     assert lex.match(pattern, min_priority=min_priority, offset=2, limit=3) == expected[2:5]
 
 
-@given(scored, st.lists(cell.filter(lambda c: c[0] != "*"), min_size=1, max_size=6),
-       st.lists(cell.filter(lambda c: c[0] != "*"), min_size=1, max_size=6), st.data())
-def test_cross_agrees_with_brute_force(pairs, cells_a, cells_b, data):
-    lex, best = load_scored(pairs)
-    pa, ra = render(cells_a)
-    pb, rb = render(cells_b)
-    i = data.draw(st.integers(0, len(cells_a) - 1))
-    j = data.draw(st.integers(0, len(cells_b) - 1))
-    wa = [w for w in best if ra.fullmatch(w)]
-    wb = [w for w in best if rb.fullmatch(w)]
-    tiles = sorted({w[i] for w in wa} & {w[j] for w in wb})
-    c = lex.cross(pa, i, pb, j)
-    assert c.tiles == tiles
-    assert c.words_a == ranked(best, [w for w in wa if w[i] in tiles])
-    assert c.words_b == ranked(best, [w for w in wb if w[j] in tiles])
-    assert all(c.counts[t] == (sum(w[i] == t for w in wa), sum(w[j] == t for w in wb)) for t in tiles)
-
-
 def test_twl06_patterns_against_regex(twl, twl_words):
     rng = random.Random(11)
     joined = "\n".join(twl_words)
@@ -101,12 +82,6 @@ def test_twl06_patterns_against_regex(twl, twl_words):
         expected = re.findall(rf"^{regex}$", joined, re.M)
         assert twl.match(pattern) == sorted(expected), pattern
         assert twl.count(pattern) == len(expected)
-
-
-def test_acceptance_crossing(enable):
-    c = enable.cross("E???Y", 2, "D???", 1)
-    assert "j" in c.tiles and "v" not in c.tiles
-    assert "enjoy" in c.words_a and "djin" in c.words_b
 
 
 def test_paging_is_stable_across_instances(tmp_path):
@@ -135,13 +110,7 @@ def test_hostile_patterns_are_answered(enable):
         enable.match("a" * 200_000)
 
 
-def test_bad_crossings(enable):
-    with pytest.raises(QueryError, match="outside"):
-        enable.cross("abc", 3, "abc", 0)
-    with pytest.raises(QueryError, match="outside"):
-        enable.cross("abc", -1, "abc", 0)
-    with pytest.raises(QueryError, match="fixed-length"):
-        enable.cross("ab*", 0, "abc", 0)
+def test_bad_min_priority(enable):
     with pytest.raises(QueryError):
         enable.match("abc", min_priority=300)
 
@@ -172,27 +141,3 @@ def test_walk_plans_agree_on_twl06(twl, twl_words, open_python):
         assert twl.count(pattern) == len(expected) == pure.count(pattern)
     for prefix in ["", "a", "qu", "zyz", "xyzzy"]:
         assert twl.words(prefix=prefix) == [w for w in words if w.startswith(prefix)] == pure.words(prefix=prefix)
-
-
-plain_cell = st.one_of(st.sampled_from(list(LETTERS)).map(lambda c: (c, c)), st.just(("?", ".")))
-
-
-@given(plain_words, st.lists(plain_cell, min_size=1, max_size=6), st.lists(plain_cell, min_size=1, max_size=6),
-       st.data())
-def test_one_call_crossings_agree_with_brute_force(open_lexicon, words, cells_a, cells_b, data):
-    """Unscored lists, plain patterns, the graph checked: the one-call C path of cross."""
-    lex = open_lexicon(words, alphabet=ALPHA, min_length=1)
-    lex.words(prefix="a")  # a walk: the graph is checked, and plain patterns may take the C path
-    truth = set(words)
-    pa, ra = render(cells_a)
-    pb, rb = render(cells_b)
-    i = data.draw(st.integers(0, len(cells_a) - 1))
-    j = data.draw(st.integers(0, len(cells_b) - 1))
-    wa = sorted(w for w in truth if ra.fullmatch(w))
-    wb = sorted(w for w in truth if rb.fullmatch(w))
-    tiles = sorted({w[i] for w in wa} & {w[j] for w in wb})
-    c = lex.cross(pa, i, pb, j)
-    assert c.tiles == tiles
-    assert c.words_a == [w for w in wa if w[i] in tiles] and c.words_b == [w for w in wb if w[j] in tiles]
-    assert c.counts == {t: (sum(w[i] == t for w in wa), sum(w[j] == t for w in wb)) for t in tiles}
-    assert lex.match(pa) == wa
