@@ -115,7 +115,7 @@ def test_files_round_trip_and_are_not_modified(tmp_path):
         assert Grid.read(path) == g
         assert path.read_bytes() == data
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
-    with pytest.raises(QueryError, match="cannot read"):
+    with pytest.raises(QueryError, match="no such grid file"):
         Grid.read(tmp_path / "missing.txt")
 
 

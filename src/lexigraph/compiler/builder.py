@@ -171,7 +171,9 @@ def build(
     iterable of words. Plain lists, scored lists (``WORD;SCORE``), TWL06
     ``dawg32`` tables and Hasbro ``.daw`` files are recognised by content.
     The file is written atomically: on any error an existing ``dest`` is
-    left as it was. With ``dest=None`` nothing is written (see
+    left as it was, and a ``dest`` that is the source itself (or the
+    alphabet file), directly or through links, is refused before any work.
+    With ``dest=None`` nothing is written (see
     :func:`compile_source`). ``case``: what to do with entries that are
     capitalised only (``"fold"``, the default, or ``"drop-proper"``);
     ``rejects``: a list that receives every line skipped or changed.
@@ -185,6 +187,11 @@ def build(
     ...     "dogs" in lex
     True
     """
+    from ..support.files import refuse_overwrite, write_atomic
+
+    inputs = [source, alphabet]  # the paths among them must survive the build
+    if dest is not None:
+        refuse_overwrite(dest, inputs)  # before the work, not after it
     data, result = compile_source(
         source, format=format, name=name, alphabet=alphabet, min_length=min_length,
         max_length=max_length, encoding=encoding, progress=progress, case=case, rejects=rejects,
@@ -192,7 +199,7 @@ def build(
     if dest is not None:
         if progress:
             progress("writing", 0, 1)
-        fileformat.write_atomic(dest, data)
+        write_atomic(dest, data, inputs=inputs)
         result.path = os.fspath(dest)
     return result
 
