@@ -28,6 +28,7 @@ Alphabet files are TOML (see ``docs/alphabets.md``)::
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -37,8 +38,11 @@ from typing import Any
 
 from .errors import AlphabetError
 from .support.presets import parse_toml, read_preset, read_spec
+from .support.text import cut, quote
 
 MAX_TILES = 255
+#: Largest tile count, tile points or blank count an alphabet's tile set may give (points are bytes in the move generators).
+MAX_TILE_VALUE = 255
 #: Characters with a meaning in racks and patterns; never part of a tile label.
 RESERVED = frozenset("?*[]^!@#$;.,/\\'\"`")
 PRESETS = ("english", "spanish", "catalan", "french")
@@ -139,8 +143,9 @@ class Alphabet:
         self.vowels: frozenset[str] = frozenset(vowel_set)
         self.counts = self._per_tile(counts, "count")
         self.points = self._per_tile(points, "points")
-        if blanks is not None and (not isinstance(blanks, int) or blanks < 0):
-            raise AlphabetError("blanks must be a non-negative integer")
+        if blanks is not None and (not isinstance(blanks, int) or isinstance(blanks, bool)
+                                   or not 0 <= blanks <= MAX_TILE_VALUE):
+            raise AlphabetError(f"blanks must be a whole number from 0 to {MAX_TILE_VALUE}")
         self.blanks = blanks
 
         keys = list(self._code) + list(self.aliases)
@@ -242,9 +247,9 @@ class Alphabet:
         for k, v in values.items():
             k = nfc_lower(str(k))
             if k not in self._code:
-                raise AlphabetError(f"{what} given for {k!r}, which is not a tile")
-            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                raise AlphabetError(f"{what} of {k!r} must be a non-negative integer")
+                raise AlphabetError(f"{what} given for {quote(k)}, which is not a tile")
+            if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MAX_TILE_VALUE:
+                raise AlphabetError(f"{what} of {quote(k)} must be a whole number from 0 to {MAX_TILE_VALUE}")
             out[k] = v
         return out
 
@@ -273,7 +278,9 @@ class Alphabet:
         """A preset by name, or an alphabet file (TOML) by path."""
         if isinstance(spec, Alphabet):
             return spec
-        text, origin = read_spec(str(spec), kind="alphabet", folder="alphabets", presets=PRESETS, error=AlphabetError)
+        if not isinstance(spec, (str, os.PathLike)):
+            raise AlphabetError(f"an alphabet is a preset name, a file path or an Alphabet, not {type(spec).__name__}")
+        text, origin = read_spec(os.fspath(spec), kind="alphabet", folder="alphabets", presets=PRESETS, error=AlphabetError)
         return cls.from_toml(text, origin=origin)
 
     @classmethod
@@ -294,7 +301,7 @@ class Alphabet:
         known = {"name", "tiles", "aliases", "fold", "vowels", "counts", "points", "blanks"}
         extra = set(data) - known
         if extra:
-            raise AlphabetError(f"{origin}: unknown field(s) {', '.join(sorted(extra))}")
+            raise AlphabetError(f"{origin}: unknown field(s) {cut(', '.join(sorted(map(str, extra))), 200)}")
         tiles = data.get("tiles")
         if not isinstance(tiles, list) or not all(isinstance(t, str) for t in tiles):
             raise AlphabetError(f"{origin}: 'tiles' must be a list of strings")

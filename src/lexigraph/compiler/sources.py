@@ -9,7 +9,9 @@ UTF-32, or ``encoding=`` names another.
 
 Reading is bounded: a source (or its decompressed content) larger than
 :data:`MAX_SOURCE_BYTES` is refused with a :class:`SourceError`, so a FIFO
-that never ends or ``/dev/zero`` cannot exhaust memory.
+that never ends or ``/dev/zero`` cannot exhaust memory; a FIFO whose writer
+sends nothing for :data:`lexigraph.support.files.READ_WAIT_SECONDS` is
+refused too, rather than waited for forever.
 """
 
 from __future__ import annotations
@@ -166,15 +168,10 @@ def read_bytes(source: object) -> tuple[bytes | None, str]:
                 return _bounded(sys.stdin.buffer, name), name
             except OSError as e:
                 raise SourceError(f"cannot read standard input: {e.strerror or e}") from None
-        try:
-            with open(path, "rb") as f:
-                return _bounded(f, name), name
-        except FileNotFoundError:
-            raise SourceError(f"no such file: {path}") from None
-        except IsADirectoryError:
-            raise SourceError(f"{path} is a directory, not a word list") from None
-        except OSError as e:
-            raise SourceError(f"cannot read {path}: {e.strerror or e}") from None
+        from ..support.files import read_limited
+
+        # a FIFO or device waits a bounded time for its writer; a directory or socket is refused
+        return read_limited(path, limit=MAX_SOURCE_BYTES, what="a word list", error=SourceError), name
     if hasattr(source, "read"):
         data = source.read(MAX_SOURCE_BYTES + 1)
         if isinstance(data, str):
