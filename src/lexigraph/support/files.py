@@ -7,7 +7,8 @@
   that never ends) is refused with a :class:`~lexigraph.errors.LexiconError`
   naming what it is, before memory runs out.
 - A FIFO, a terminal or another device is read with a bounded wait: if no
-  byte comes for :data:`READ_WAIT_SECONDS`, the read is refused (a FIFO with
+  byte comes for :data:`READ_WAIT_SECONDS` (``LEXIGRAPH_READ_WAIT`` in the
+  environment changes it), the read is refused (a FIFO with
   no writer would otherwise block forever). A directory, a block device or a
   socket is refused at once. Standard input (``-``) waits as long as it takes.
 
@@ -82,6 +83,16 @@ def kind_of(mode: int) -> str:
     return "not a regular file"
 
 
+def read_wait_seconds() -> float:
+    """The wait for a FIFO or device: ``LEXIGRAPH_READ_WAIT`` (seconds) when set to a positive number, else
+    :data:`READ_WAIT_SECONDS`."""
+    try:
+        value = float(os.environ.get("LEXIGRAPH_READ_WAIT", ""))
+    except ValueError:
+        return READ_WAIT_SECONDS
+    return value if 0 < value < 1e6 else READ_WAIT_SECONDS
+
+
 def _size_text(limit: int) -> str:
     if limit >= 1 << 20 and limit % (1 << 20) == 0:
         return f"{limit >> 20} MiB"
@@ -134,7 +145,7 @@ def read_limited(path: "str | os.PathLike[str]", *, limit: int, what: str,
             raise error(f"{shown} is {kind_of(mode)}, not {what}")
         if stat.S_ISREG(mode):
             return _read_fd(fd, limit, None, shown, what, error, "")
-        return _read_fd(fd, limit, READ_WAIT_SECONDS if wait is None else wait, shown, what, error, kind_of(mode))
+        return _read_fd(fd, limit, read_wait_seconds() if wait is None else wait, shown, what, error, kind_of(mode))
     except OSError as e:
         raise error(f"cannot read {shown}: {e.strerror or e}") from None
     finally:
