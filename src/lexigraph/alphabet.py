@@ -95,6 +95,8 @@ class Alphabet:
         points: Mapping[str, int] | None = None,
         blanks: int | None = None,
     ) -> None:
+        if isinstance(tiles, (bytes, bytearray)) or not isinstance(tiles, Sequence):
+            raise AlphabetError(f"an alphabet's tiles are a list of str, not {type(tiles).__name__}")
         if not tiles:
             raise AlphabetError("an alphabet needs at least one tile")
         if len(tiles) > MAX_TILES:
@@ -260,6 +262,10 @@ class Alphabet:
         >>> Alphabet.from_letters("dog").labels
         ('d', 'g', 'o')
         """
+        if isinstance(letters, (bytes, bytearray)) or not isinstance(letters, Iterable):
+            raise AlphabetError(f"from_letters takes text or strings, not {type(letters).__name__}")
+        if not all(isinstance(c, str) for c in letters):
+            raise AlphabetError("from_letters takes text or strings")
         chars = sorted({nfc_lower(c) for c in letters})
         return cls(chars, name=name)
 
@@ -367,9 +373,14 @@ class Alphabet:
 
     def code(self, tile: str) -> int | None:
         """The code of a tile label or alias (any case), or ``None``."""
+        if not isinstance(tile, str):
+            raise AlphabetError(f"a tile is named by text, not {type(tile).__name__}")
         return self._key_code.get(nfc_lower(tile))
 
     def label(self, code: int) -> str:
+        """The label of a tile code (1 to the number of tiles)."""
+        if isinstance(code, bool) or not isinstance(code, int) or not 1 <= code <= len(self.labels):
+            raise AlphabetError(f"{quote(code)} is not a tile code of the alphabet {self.name} (1 to {len(self.labels)})")
         return self.labels[code - 1]
 
     def tile_at(self, text: str, pos: int) -> tuple[int, int] | None:
@@ -385,6 +396,8 @@ class Alphabet:
 
     def prepare(self, text: str) -> str:
         """Lower case, NFC and folding: the text that is split into tiles."""
+        if not isinstance(text, str):
+            raise AlphabetError(f"tiles are read from text, not {type(text).__name__}")
         text = nfc_lower(text)
         if self._fold_table is not None:
             text = text.translate(self._fold_table)
@@ -396,6 +409,8 @@ class Alphabet:
         >>> Alphabet.preset("spanish").encode("ch")
         b'\\x04'
         """
+        if not isinstance(text, str):
+            raise AlphabetError(f"tiles are read from text, not {type(text).__name__}")
         if self.byte_table is not None:
             try:
                 key = text.encode("ascii").translate(self.byte_table)
@@ -446,6 +461,8 @@ class Alphabet:
         >>> es = Alphabet.preset("spanish"); es.decode(es.encode("CHOCHO"))
         'chocho'
         """
+        if not isinstance(codes, (bytes, bytearray)):
+            raise AlphabetError(f"decode takes tile codes as bytes, not {type(codes).__name__}")
         return codes.decode("latin-1").translate(self._label_table)
 
     def decode_rows(self, rows: bytes, length: int) -> list[str]:

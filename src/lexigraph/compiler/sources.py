@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from typing import IO, Union
 
 from ..errors import SourceError
+from ..support.text import quote
 from ..engine.fileformat import is_lexicon
 
 FORMATS = ("text", "scored", "dawg32", "daw")
@@ -246,8 +247,10 @@ def sniff(data: bytes) -> str:
 
 def read(source: Source, *, format: str | None = None, encoding: str | None = None) -> RawWords:
     """Read the raw words of ``source`` (path, ``-``, file object, or iterable of words)."""
-    if format is not None and format not in FORMATS:
-        raise SourceError(f"unknown source format {format!r}; choose one of {', '.join(FORMATS)}")
+    if format is not None and (not isinstance(format, str) or format not in FORMATS):
+        raise SourceError(f"unknown source format {quote(format)}; choose one of {', '.join(FORMATS)}")
+    if encoding is not None and not isinstance(encoding, str):
+        raise SourceError(f"an encoding is named by text (latin-1, utf-16), not {type(encoding).__name__}")
     data, name = read_bytes(source)
     if data is None:
         if isinstance(source, (bytes, bytearray)):
@@ -314,7 +317,7 @@ def decode(data: bytes, name: str, encoding: str | None) -> str:
     try:
         return data.decode(encoding)
     except LookupError:
-        raise SourceError(f"unknown encoding {encoding!r}") from None
+        raise SourceError(f"unknown encoding {quote(encoding)}") from None
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
         raise SourceError(f"{name}: line {line} cannot be decoded as {encoding}") from None

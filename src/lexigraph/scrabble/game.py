@@ -141,6 +141,8 @@ class Game:
     @classmethod
     def preset(cls, name: str) -> "Game":
         """A built-in game: ``scrabble`` or ``super``."""
+        if not isinstance(name, str):
+            raise GameError(f"a game preset is named by text, not {type(name).__name__}")
         text = read_preset(name, kind="game", folder="games", presets=PRESETS, error=GameError)
         return cls.from_toml(text, origin=f"preset {name}")
 
@@ -208,7 +210,7 @@ class Game:
 
         def _int(key: str, default: int) -> int:
             v = data.get(key, default)
-            if not _is_int(v):
+            if not isinstance(v, int) or isinstance(v, bool):
                 raise GameError(f"{origin}: {key} must be an integer")
             return v
 
@@ -275,13 +277,28 @@ class Game:
     def size(self) -> int:
         return len(self.board)
 
+    def _square(self, row: object, col: object) -> tuple[int, int]:
+        if not (_is_int(row) and _is_int(col)):
+            raise GameError(f"({quote(row)}, {quote(col)}) is not a square: rows and columns are whole numbers")
+        assert isinstance(row, int) and isinstance(col, int)
+        if not (0 <= row < self.size and 0 <= col < self.size):
+            raise GameError(f"({row}, {col}) is off the {self.size}x{self.size} board")
+        return row, col
+
     def premium(self, row: int, col: int) -> str:
-        return self.board[row][col]
+        r, c = self._square(row, col)
+        return self.board[r][c]
 
     def points_of(self, label: str) -> int:
+        """The points of a tile label (0 for a tile the game lacks)."""
+        if not isinstance(label, str):
+            raise GameError(f"a tile is named by its label, not {type(label).__name__}")
         return self.tiles.get(label, (0, 0))[1]
 
     def count_of(self, label: str) -> int:
+        """How many of a tile the bag holds (0 for a tile the game lacks)."""
+        if not isinstance(label, str):
+            raise GameError(f"a tile is named by its label, not {type(label).__name__}")
         return self.tiles.get(label, (0, 0))[0]
 
     def points_by_code(self) -> list[int]:
@@ -305,6 +322,7 @@ class Game:
 
     def square_name(self, row: int, col: int, across: bool = True) -> str:
         """Standard notation: ``8H`` (row first) for across plays, ``H8`` for down ones."""
+        row, col = self._square(row, col)
         return f"{row + 1}{column_letter(col)}" if across else f"{column_letter(col)}{row + 1}"
 
 

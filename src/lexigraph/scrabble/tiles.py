@@ -78,6 +78,8 @@ def _check(game: object, text: object, what: str) -> None:
 
 def tile_text(game: Game, code: int, blank: bool) -> str:
     """The written form of a tile: upper case, lower case if a blank, bracketed if multi-letter."""
+    if isinstance(code, bool) or not isinstance(code, int) or not 0 <= code <= len(game.alphabet):
+        raise GameError(f"{quote(code)} is not a tile code of the {game.name} game")
     if code == 0:
         return "?"
     label = game.alphabet.label(code)
