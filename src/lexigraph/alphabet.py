@@ -106,7 +106,7 @@ class Alphabet:
         for raw in tiles:
             label = _clean_label(raw, "tile")
             if label in seen:
-                raise AlphabetError(f"duplicate tile {label!r}")
+                raise AlphabetError(f"duplicate tile {quote(label)}")
             seen.add(label)
             labels.append(label)
         self.name = str(name)
@@ -118,9 +118,9 @@ class Alphabet:
             alias = _clean_label(raw_alias, "alias", allow_reserved=True)
             tile = nfc_lower(str(raw_tile))
             if tile not in self._code:
-                raise AlphabetError(f"alias {alias!r} names {tile!r}, which is not a tile")
+                raise AlphabetError(f"alias {quote(alias)} names {quote(tile)}, which is not a tile")
             if alias in self._code or alias in self.aliases:
-                raise AlphabetError(f"alias {alias!r} is already a tile or an alias")
+                raise AlphabetError(f"alias {quote(alias)} is already a tile or an alias")
             self.aliases[alias] = tile
 
         self.fold: dict[str, str] = {}
@@ -128,9 +128,9 @@ class Alphabet:
             char = nfc_lower(str(raw_char))
             to = nfc_lower(str(raw_to))
             if len(char) != 1:
-                raise AlphabetError(f"fold key {raw_char!r} must be one character")
+                raise AlphabetError(f"fold key {quote(raw_char)} must be one character")
             if char in self._code:
-                raise AlphabetError(f"fold key {char!r} is also a tile")
+                raise AlphabetError(f"fold key {quote(char)} is also a tile")
             self.fold[char] = to
 
         if vowels is None:
@@ -140,7 +140,7 @@ class Alphabet:
             for v in vowels:
                 v = nfc_lower(str(v))
                 if v not in self._code:
-                    raise AlphabetError(f"vowel {v!r} is not a tile")
+                    raise AlphabetError(f"vowel {quote(v)} is not a tile")
                 vowel_set.add(v)
         self.vowels: frozenset[str] = frozenset(vowel_set)
         self.counts = self._per_tile(counts, "count")
@@ -313,20 +313,20 @@ class Alphabet:
             raise AlphabetError(f"{origin}: 'tiles' must be a list of strings")
         for key in ("aliases", "fold", "counts", "points"):
             if key in data and not isinstance(data[key], Mapping):
-                raise AlphabetError(f"{origin}: {key!r} must be a table")
+                raise AlphabetError(f"{origin}: {quote(key)} must be a table")
         vowels = data.get("vowels")
         if vowels is not None and (not isinstance(vowels, list) or not all(isinstance(v, str) for v in vowels)):
             raise AlphabetError(f"{origin}: 'vowels' must be a list of strings")
         for key in ("aliases", "fold"):
             table = data.get(key) or {}
             if not all(isinstance(k, str) and isinstance(v, str) for k, v in table.items()):
-                raise AlphabetError(f"{origin}: {key!r} must map strings to strings")
+                raise AlphabetError(f"{origin}: {quote(key)} must map strings to strings")
         if strict:
             names = [*tiles, *(data.get("aliases") or {}), *(data.get("aliases") or {}).values(),
                      *(data.get("fold") or {}), *(data.get("fold") or {}).values(), *(vowels or [])]
             for text in names:
                 if nfc_lower(text) != text or text != text.strip():
-                    raise AlphabetError(f"{origin}: {text!r} is not in lower-case NFC form")
+                    raise AlphabetError(f"{origin}: {quote(text)} is not in lower-case NFC form")
         try:
             return cls(
                 tiles,
@@ -533,15 +533,15 @@ def _latin1_pipeline(key_code: Mapping[str, int], fold: Mapping[str, str]) -> "C
 
 def _clean_label(raw: object, what: str, *, allow_reserved: bool = False) -> str:
     if not isinstance(raw, str):
-        raise AlphabetError(f"{what} {raw!r} is not a string")
+        raise AlphabetError(f"{what} {quote(raw)} is not a string")
     label = nfc_lower(raw.strip())
     if not label:
         raise AlphabetError(f"empty {what}")
     if any(ch.isspace() for ch in label):
-        raise AlphabetError(f"{what} {label!r} contains a space")
+        raise AlphabetError(f"{what} {quote(label)} contains a space")
     bad = RESERVED.intersection(label) - ({"."} if allow_reserved else set())
     if bad:
-        raise AlphabetError(f"{what} {label!r} uses reserved character(s) {''.join(sorted(bad))}")
+        raise AlphabetError(f"{what} {quote(label)} uses reserved character(s) {''.join(sorted(bad))}")
     if any(unicodedata.category(ch)[0] in "NC" for ch in label):
-        raise AlphabetError(f"{what} {label!r} contains a digit or control character")
+        raise AlphabetError(f"{what} {quote(label)} contains a digit or control character")
     return label

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from . import Command, Context, Document, Param
+from ..support.text import quote
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..lexicon import Lexicon
@@ -36,7 +37,7 @@ def _lists(specs: Iterable[str] | None) -> dict[str, str]:
     for spec in specs or ():
         name, sep, source = str(spec).partition("=")
         if not sep or not name or not source:
-            raise QueryError(f"--list {spec!r}: give NAME=FILE")
+            raise QueryError(f"--list {quote(spec)}: give NAME=FILE")
         out[name] = source
     return out
 
@@ -108,7 +109,7 @@ def _run_search(ctx: Context, p: Mapping[str, Any]) -> Document:
         limit = ctx.max_results if limit is None else min(limit, ctx.max_results)
     sort = p.get("sort") or "alpha"
     if sort not in SEARCH_SORTS:
-        raise QueryError(f"unknown sort {sort!r}; use {', '.join(SEARCH_SORTS)}")
+        raise QueryError(f"unknown sort {quote(sort)}; use {', '.join(SEARCH_SORTS)}")
     blanks = p.get("blanks", 2)
     blanks = 2 if blanks is None else blanks
     tiles = preset_or_file(ctx, p.get("tiles"), PRESETS, "tiles")

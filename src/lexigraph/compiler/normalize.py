@@ -21,6 +21,7 @@ from ..alphabet import MAX_TILES, Alphabet
 from ..buildinfo import c_module
 from ..errors import BuildError
 from .sources import RawWords
+from ..support.text import quote
 
 DEFAULT_PRIORITY = 50
 #: What to do with entries written with capitals (``Baltimore``) that have no
@@ -225,7 +226,7 @@ def normalize(
     if rejects is None:
         rejects = opts.get("rejects")
     if case not in CASES:
-        raise BuildError(f"unknown case policy {case!r}; choose one of {', '.join(CASES)}")
+        raise BuildError(f"unknown case policy {quote(case)}; choose one of {', '.join(CASES)}")
     if min_length < 1:
         raise BuildError("min_length must be at least 1")
     max_len = MAX_LENGTH if max_length is None else max_length

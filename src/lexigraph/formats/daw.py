@@ -12,6 +12,7 @@ import numpy as np
 
 from ..errors import LexiconError, SourceError
 from ..compiler.graph_builder import MinimalGraph, expand_words
+from ..support.text import quote
 
 # The .daw entry: bits 0-7 letter, bit 8 a word ends here, bit 9 last of its list, bits 10-31 child index.
 ACCEPT_BIT = 1 << 8
@@ -86,7 +87,7 @@ def write(graph: MinimalGraph, labels: list[str]) -> bytes:
     for label in labels:
         if len(label) != 1 or not ("a" <= label <= "z"):
             raise LexiconError(
-                f"a .daw file holds only the letters a-z; this lexicon has the tile {label!r} "
+                f"a .daw file holds only the letters a-z; this lexicon has the tile {quote(label)} "
                 "(export it as text or scored instead)"
             )
         letters.append(ord(label))

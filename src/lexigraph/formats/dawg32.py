@@ -11,6 +11,7 @@ import numpy as np
 
 from ..errors import LexiconError, SourceError
 from ..compiler.graph_builder import MinimalGraph, expand_words
+from ..support.text import quote
 
 MORE = 1 << 31
 LINK_MASK = 0xFFFFFF
@@ -81,7 +82,7 @@ def write(graph: MinimalGraph, labels: list[str]) -> bytes:
         raise ValueError("dawg32 needs a graph minimised with accept_on_edge=False")
     for label in labels:
         if len(label) != 1 or not ("a" <= label <= "z"):
-            raise LexiconError(f"the dawg32 table holds only the letters a-z; this lexicon has the tile {label!r}")
+            raise LexiconError(f"the dawg32 table holds only the letters a-z; this lexicon has the tile {quote(label)}")
     trie = graph.trie
     reps = graph.representative
     term = trie.terminal[reps]

@@ -123,8 +123,8 @@ class Game:
             if not (isinstance(value, (tuple, list)) and len(value) == 2):
                 raise GameError(f"{where}: tile {quote(label)} must have (count, points)")
             count, points = value
-            _check_range(where, f"the count of tile {label!r}", count, 0, MAX_TILE_COUNT)
-            _check_range(where, f"the points of tile {label!r}", points, 0, MAX_POINTS)
+            _check_range(where, f"the count of tile {quote(label)}", count, 0, MAX_TILE_COUNT)
+            _check_range(where, f"the points of tile {quote(label)}", points, 0, MAX_POINTS)
             bag += count
         if bag > MAX_BAG:
             raise GameError(f"{where}: the bag holds {bag:,} tiles; at most {MAX_BAG:,} allowed")

@@ -89,7 +89,7 @@ def parse_play(position: Position, play: str) -> list[Placement]:
         if ch == "[":
             j = text.find("]", i)
             if j < 0:
-                raise IllegalPlay(f"bad play {play!r}: unclosed '['", "malformed")
+                raise IllegalPlay(f"bad play {quote(play)}: unclosed '['", "malformed")
             token = text[i : j + 1]
             i = j + 1
         else:
@@ -105,7 +105,7 @@ def parse_play(position: Position, play: str) -> list[Placement]:
     for k, (code, blank, through) in enumerate(tokens):
         r, c = (row, col + k) if across else (row + k, col)
         if r >= n or c >= n:
-            raise IllegalPlay(f"the play {play!r} runs off the board", "off board")
+            raise IllegalPlay(f"the play {quote(play)} runs off the board", "off board")
         on_board = position.codes[r * n + c]
         if on_board:
             if code and code != on_board:
@@ -269,7 +269,7 @@ def _rack_of(game: Game, position: Position, placed: Sequence[Placement], rack: 
         key = 0 if blank else code
         if left[key] <= 0:
             what = "a blank" if blank else tile_text(game, code, False)
-            raise IllegalPlay(f"{what} is not on the rack {rack_text_given!r}", "not on rack")
+            raise IllegalPlay(f"{what} is not on the rack {quote(rack_text_given)}", "not on rack")
         left[key] -= 1
     return rack_codes
 

@@ -43,6 +43,7 @@ import numpy as np
 
 from .columns import first_id
 from ..errors import QueryError
+from ..support.text import quote
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..alphabet import Alphabet
@@ -122,7 +123,7 @@ class TileSet:
     def encode(self, word: str) -> bytes:
         codes = self.alphabet.encode(word)
         if codes is None:
-            raise QueryError(f"{word!r} does not split into tiles of the alphabet {self.alphabet.name!r}")
+            raise QueryError(f"{quote(word)} does not split into tiles of the alphabet {quote(self.alphabet.name)}")
         return codes
 
     def draws(self, length: int) -> int:
@@ -131,7 +132,7 @@ class TileSet:
 
     def check_blanks(self, blanks: int) -> int:
         if not isinstance(blanks, int) or isinstance(blanks, bool) or not 0 <= blanks <= 2:
-            raise QueryError(f"blanks for probability must be 0, 1 or 2, not {blanks!r}")
+            raise QueryError(f"blanks for probability must be 0, 1 or 2, not {quote(blanks)}")
         return blanks
 
     def combinations(self, codes: bytes, blanks: int = 2) -> int:
