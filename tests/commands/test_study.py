@@ -9,6 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
 
 import lexigraph
 from lexigraph.cli.main import main
@@ -210,3 +212,36 @@ def test_hooks_reads_standard_input(private_cache, capsys, monkeypatch):
     monkeypatch.setattr("sys.stdin", io.StringIO("care\naa\n"))
     code, out, _ = cli(capsys, "hooks", "-")
     assert code == 0 and out.splitlines() == ["s ·CARE· drstx", "b AA hls"]
+
+
+# -- hostile search queries: generated and mutated, in a child with a memory cap ----------------------
+
+_QUERY_SEEDS = [
+    "length 7 and (contains q or contains z)",
+    "anagram retains or subanagram aeinrst",
+    "pattern c?t and not in other and vowels 1-",
+    "points 10- and probability 1-100 and priority >=50",
+    "front-hook s and back-hook s and inner-hook and takes-prefix un and takes-suffix ed",
+    "distinct 3 and anagrams 2- and length -5",
+]
+_QUERY_CHARS = "()'\" -<>=0123456789aeinrst?*[]^,.#andornot\t"
+
+
+NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)
+
+
+@settings(max_examples=4, deadline=None, phases=NO_SHRINK)  # a child per example: no slow shrinking
+@given(data=st.data())
+def test_mutated_search_queries_give_words_or_a_lexicon_error(data, capped, mutated):
+    lex = lexigraph.load(["cat", "act", "tac", "retains", "stainer", "quiz", "zoo", "scat", "cats", "unset"])
+    inputs = [data.draw(mutated(_QUERY_SEEDS, _QUERY_CHARS)) for _ in range(25)]
+
+    def refuse(name: object) -> None:
+        raise QueryError(f"no lists here ({str(name)[:20]})")
+
+    def check(query: str) -> None:
+        search_ids(lex.store, lex.engine, query, limit=5, open_list=refuse)
+        search_ids(lex.store, lex.engine, query, sort="probability", limit=3, open_list=refuse)
+        SEARCH.run(Context(opener=lambda spec: lex), {"expression": query, "limit": 3, "hooks": True})
+
+    capped(check, inputs)

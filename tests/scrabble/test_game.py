@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
 
 from lexigraph.scrabble.game import Game, GameError
 from lexigraph.scrabble.movegen import generate
@@ -100,3 +102,40 @@ def test_nesting_is_capped_before_tomllib_recurses(depth):
         Game.from_toml(_toml(x="[" * depth + "]" * depth))
     with pytest.raises(GameError, match="unknown field"):  # 32 levels parse; the field is then refused
         Game.from_toml(_toml(x="[" * 32 + "]" * 32))
+
+
+# -- hostile game files: generated and mutated, in a child with a memory cap ---------------------------
+
+
+def _game_seeds() -> list[str]:
+    from importlib import resources
+
+    files = resources.files("lexigraph").joinpath("games")
+    return [files.joinpath(f"{name}.toml").read_text("utf-8") for name in ("scrabble", "super")] + [
+        _toml(rack_size=5, bingo_bonus=30, start='"D4"', blanks=2, tiles="{ a = [9, 1], b = [2, 3] }"),
+        'board = ["QT", "Dd"]\nalphabet = "spanish"\n',
+    ]
+
+
+_GAME_CHARS = '[]{}=",. 0123456789abdtqDTQ\n#-_'
+
+
+NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)
+
+
+@settings(max_examples=4, deadline=None, phases=NO_SHRINK)  # a child per example: no slow shrinking
+@given(data=st.data())
+def test_mutated_game_files_give_a_game_or_a_lexicon_error(data, capped, mutated):
+    from lexigraph.scrabble.movegen import generate
+    from lexigraph.scrabble.position import Position
+
+    import lexigraph
+
+    lex = lexigraph.load(["cat", "qi", "za", "aa", "ab"])
+    inputs = [data.draw(mutated(_game_seeds(), _GAME_CHARS)) for _ in range(20)]
+
+    def check(text: str) -> None:
+        game = Game.from_toml(text)
+        generate(lex, Position(game), "AB?", top=3, exchanges=True, passes=True)
+
+    capped(check, inputs)
