@@ -111,6 +111,7 @@ class Alphabet:
             labels.append(label)
         self.name = str(name)
         self.labels: tuple[str, ...] = tuple(labels)
+        self._size = len(labels)
         self._code = {label: i + 1 for i, label in enumerate(labels)}
 
         self.aliases: dict[str, str] = {}
@@ -373,15 +374,19 @@ class Alphabet:
 
     def code(self, tile: str) -> int | None:
         """The code of a tile label or alias (any case), or ``None``."""
-        if not isinstance(tile, str):
-            raise AlphabetError(f"a tile is named by text, not {type(tile).__name__}")
-        return self._key_code.get(nfc_lower(tile))
+        try:
+            return self._key_code.get(nfc_lower(tile))
+        except (AttributeError, TypeError):  # not text (caught, not tested first: moves are written tile by tile)
+            raise AlphabetError(f"a tile is named by text, not {type(tile).__name__}") from None
 
     def label(self, code: int) -> str:
-        """The label of a tile code (1 to the number of tiles)."""
-        if isinstance(code, bool) or not isinstance(code, int) or not 1 <= code <= len(self.labels):
-            raise AlphabetError(f"{quote(code)} is not a tile code of the alphabet {self.name} (1 to {len(self.labels)})")
-        return self.labels[code - 1]
+        """The label of a tile code (1 to the number of tiles; NumPy integers too)."""
+        try:
+            if 0 < code <= self._size:  # one comparison on the hot path (moves are written tile by tile)
+                return self.labels[code - 1]
+        except TypeError:
+            pass
+        raise AlphabetError(f"{quote(code)} is not a tile code of the alphabet {self.name} (1 to {len(self.labels)})")
 
     def tile_at(self, text: str, pos: int) -> tuple[int, int] | None:
         """The tile (or alias) that starts at ``text[pos]`` in prepared text: ``(code, end)``, or None.

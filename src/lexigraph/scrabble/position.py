@@ -57,10 +57,11 @@ class Position:
         if not isinstance(self.game, Game):
             raise GameError(f"a position needs a Game, not {type(self.game).__name__}")
         n = self.game.size * self.game.size
+        # C-level passes (set of types, min, max): a position is made for every turn replayed
         for name, value, kind in (("codes", self.codes, int), ("blanks", self.blanks, bool)):
-            if not isinstance(value, list) or not all(isinstance(v, kind) for v in value):
+            if not isinstance(value, list) or not set(map(type, value)) <= {kind}:
                 raise GameError(f"a position's {name} must be a list of {kind.__name__}")
-        if not all(0 <= c <= len(self.game.alphabet) for c in self.codes):
+        if self.codes and (min(self.codes) < 0 or max(self.codes) > len(self.game.alphabet)):
             raise GameError(f"a position's codes must be tile codes of the {self.game.name} game")
         if not (isinstance(self.racks, list) and len(self.racks) == 2 and all(isinstance(r, str) for r in self.racks)):
             raise GameError("a position's racks must be a list of two strings")
@@ -85,8 +86,10 @@ class Position:
         return self.game.size
 
     def copy(self) -> "Position":
-        return Position(self.game, list(self.codes), list(self.blanks), list(self.racks), list(self.scores),
-                        self.zero_turns, dict(self.options))
+        p = object.__new__(Position)  # a valid position's copy: no need to check it again
+        p.game, p.codes, p.blanks, p.racks = self.game, list(self.codes), list(self.blanks), list(self.racks)
+        p.scores, p.zero_turns, p.options = list(self.scores), self.zero_turns, dict(self.options)
+        return p
 
     def is_empty(self) -> bool:
         return not any(self.codes)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from ..errors import LexiconError
 from ..support.text import quote
 from .game import Game, GameError
 
@@ -78,11 +79,12 @@ def _check(game: object, text: object, what: str) -> None:
 
 def tile_text(game: Game, code: int, blank: bool) -> str:
     """The written form of a tile: upper case, lower case if a blank, bracketed if multi-letter."""
-    if isinstance(code, bool) or not isinstance(code, int) or not 0 <= code <= len(game.alphabet):
-        raise GameError(f"{quote(code)} is not a tile code of the {game.name} game")
     if code == 0:
         return "?"
-    label = game.alphabet.label(code)
+    try:
+        label = game.alphabet.label(code)  # checks the code
+    except LexiconError:
+        raise GameError(f"{quote(code)} is not a tile code of the {game.name} game") from None
     s = label.lower() if blank else label.upper()
     return f"[{s}]" if len(label) > 1 else s
 
@@ -132,7 +134,7 @@ def _counts(game: Game) -> tuple[list[int], dict[str, int]]:
 
 def rack_text(game: Game, codes: list[int]) -> str:
     """A rack written from its codes, blanks (0) last as ``?``."""
-    if not isinstance(codes, (list, tuple)) or not all(
-            isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= len(game.alphabet) for c in codes):
-        raise GameError(f"rack_text takes tile codes of the {game.name} game")
-    return "".join(tile_text(game, c, False) for c in sorted(codes, key=lambda c: (c == 0, c)))
+    try:  # each code is checked by tile_text; tried, not tested first: every move's leave is written here
+        return "".join(tile_text(game, c, False) for c in sorted(codes, key=lambda c: (c == 0, c)))
+    except TypeError:
+        raise GameError(f"rack_text takes tile codes of the {game.name} game") from None
