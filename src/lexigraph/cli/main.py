@@ -53,7 +53,7 @@ SOURCE_OPTIONS = (
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         # One line, like every other error of the tool (and a JSON error document with --json).
-        raise UsageError(f"{message} (see {self.prog} --help)")
+        raise UsageError(f"{one_line(message, 300)} (see {self.prog} --help)")
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):

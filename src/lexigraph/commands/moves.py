@@ -21,6 +21,7 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from ..support.text import quote
 from . import Command, Context, Document, Param
 
 _MAX_INPUT = 1 << 20
@@ -69,7 +70,7 @@ def _position(ctx: Context, params: Mapping[str, Any], game: Any) -> Any:
         return Position(game)
     text = _read(ctx, spec, "position")
     if text == spec and spec.lower().endswith((".cgp", ".txt", ".board")):
-        raise GameError(f"no such position file: {spec}")
+        raise GameError(f"no such position file: {quote(spec)}")
     if len(text) > _MAX_INPUT:
         raise GameError(f"the position is longer than {_MAX_INPUT} characters")
     return read_position(text, game)
@@ -224,7 +225,7 @@ def _run_analyze(ctx: Context, params: Mapping[str, Any]) -> Document:
     else:
         text = _read(ctx, str(spec), "GCG")
         if text == spec and "\n" not in text and not text.lstrip().startswith((">", "#")):
-            raise GameError(f"no such GCG file: {spec}")
+            raise GameError(f"no such GCG file: {quote(spec)}")
     if len(text) > _MAX_INPUT:
         raise GameError(f"the game record is longer than {_MAX_INPUT} characters")
     record = read_gcg(text, game)

@@ -61,6 +61,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..errors import LexiconError
+from .text import cut
 
 _SUFFIX = ".tmp"
 #: Longest wait, in seconds, for the next bytes of a FIFO, terminal or other device named as a file.
@@ -121,10 +122,11 @@ def read_limited(path: "str | os.PathLike[str]", *, limit: int, what: str,
     ...
     lexigraph.errors.LexiconError: /dev/zero (a character device) is larger than 1,000 bytes; refusing to read it as a game file
     """
-    shown = os.fspath(path)
-    if shown == "-":
+    if not isinstance(path, (str, os.PathLike)):
+        raise error(f"{what} is named by a path, not {type(path).__name__}")
+    if os.fspath(path) == "-":
         try:
-            return _read_fd(sys.stdin.buffer.fileno(), limit, None, shown, what, error, "standard input")
+            return _read_fd(sys.stdin.buffer.fileno(), limit, None, "-", what, error, "standard input")
         except (OSError, ValueError) as e:  # no descriptor (a test's stand-in): read the stream
             if isinstance(e, OSError) and not hasattr(sys.stdin.buffer, "read"):
                 raise error(f"cannot read standard input: {e.strerror or e}") from None
@@ -132,9 +134,10 @@ def read_limited(path: "str | os.PathLike[str]", *, limit: int, what: str,
             if len(data) > limit:
                 raise error(f"standard input is larger than {_size_text(limit)}; refusing to read it as {what}")
             return bytes(data)
+    shown = cut(os.fspath(path), 300)  # as messages show it
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        fd = os.open(shown, flags)  # non-blocking: opening a FIFO with no writer returns at once
+        fd = os.open(os.fspath(path), flags)  # non-blocking: opening a FIFO with no writer returns at once
     except FileNotFoundError:
         raise error(missing or f"no such file: {shown}") from None
     except OSError as e:
