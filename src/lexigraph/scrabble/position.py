@@ -22,6 +22,7 @@ squares, and the rack and score of the player on turn come first.
 
 from __future__ import annotations
 
+import operator
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -110,8 +111,13 @@ class Position:
 
     def place(self, row: int, col: int, code: int, blank: bool = False) -> None:
         i = self._square(row, col)
-        if isinstance(code, bool) or not isinstance(code, int) or not 0 <= code <= len(self.game.alphabet):
-            raise GameError(f"{quote(code)} is not a tile code of the {self.game.name} game")
+        given = code
+        try:
+            code = operator.index(code)  # NumPy integers too
+        except TypeError:
+            code = -1
+        if isinstance(given, bool) or not 0 <= code <= len(self.game.alphabet):
+            raise GameError(f"{quote(given)} is not a tile code of the {self.game.name} game")
         self.codes[i] = code
         self.blanks[i] = blank
 
