@@ -327,3 +327,99 @@ def fill_oracle():
     import types
 
     return types.SimpleNamespace(runs=runs, verify=verify, brute_force_exists=brute_force_exists)
+
+
+# -- hostile inputs: generated and mutated, run in a child with a memory cap --------------------------
+
+
+def run_capped(check, inputs, *, memory: int = 1 << 30, timeout: float = 120.0) -> list[str]:
+    """``check(x)`` for each input in a forked child whose address space may grow by ``memory`` bytes at
+    most (``RLIMIT_AS``); the outcome of each: ``"ok"``, ``"error"`` (a LexiconError) or what else it raised.
+
+    The child is killed past ``timeout`` seconds (the test then fails): bad input must be answered in
+    bounded time and memory, never with a traceback.
+    """
+    import multiprocessing
+    import resource
+    import traceback
+
+    from lexigraph.errors import LexiconError
+
+    ctx = multiprocessing.get_context("fork")
+    receive, send = ctx.Pipe(duplex=False)
+
+    def work() -> None:
+        with open("/proc/self/statm") as f:
+            in_use = int(f.read().split()[0]) * resource.getpagesize()
+        resource.setrlimit(resource.RLIMIT_AS, (in_use + memory, in_use + memory))
+        out = []
+        for x in inputs:
+            try:
+                check(x)
+                out.append("ok")
+            except LexiconError:
+                out.append("error")
+            except BaseException as e:  # noqa: BLE001 - each is a finding
+                out.append(f"{type(e).__name__}: {str(e)[:200]}\n{traceback.format_exc()[-1500:]}")
+        send.send(out)
+
+    proc = ctx.Process(target=work)
+    proc.start()
+    try:
+        if not receive.poll(timeout):
+            pytest.fail(f"the child ran past {timeout} s on these inputs: {[str(x)[:80] for x in inputs]}")
+        outcomes: list[str] = receive.recv()
+    except EOFError:
+        pytest.fail(f"the child died (exit {proc.exitcode}) on these inputs: {[str(x)[:80] for x in inputs]}")
+    finally:
+        proc.kill()
+        proc.join()
+    return outcomes
+
+
+@pytest.fixture(scope="session")
+def capped():
+    """:func:`run_capped`; asserts that every outcome is a result or a LexiconError, naming the input if not."""
+
+    def run(check, inputs, **limits):
+        outcomes = run_capped(check, inputs, **limits)
+        bad = [(x, o) for x, o in zip(inputs, outcomes) if o not in ("ok", "error")]
+        assert not bad, f"{len(bad)} input(s) raised something else than a LexiconError; first: {bad[0][0]!r}\n{bad[0][1]}"
+        return outcomes
+
+    return run
+
+
+def mutated(seeds, alphabet: str, *, binary: bool = False):
+    """A strategy: one of ``seeds`` (valid inputs), edited 0-4 times (characters inserted, deleted, replaced,
+    a stretch repeated, another seed spliced in); ``binary``: seeds and edits are bytes."""
+    from hypothesis import strategies as st
+
+    piece = st.binary(min_size=1, max_size=8) if binary else st.text(alphabet, min_size=1, max_size=8)
+
+    @st.composite
+    def build(draw):
+        text = draw(st.sampled_from(seeds))
+        for _ in range(draw(st.integers(0, 4))):
+            op = draw(st.sampled_from(["insert", "delete", "replace", "repeat", "splice"]))
+            i = draw(st.integers(0, len(text)))
+            if op == "insert":
+                text = text[:i] + draw(piece) + text[i:]
+            elif op == "delete":
+                text = text[:i] + text[draw(st.integers(i, len(text))):]
+            elif op == "replace":
+                text = text[:i] + draw(piece)[:3] + text[i + 1:]
+            elif op == "repeat":
+                j = draw(st.integers(i, min(len(text), i + 20)))
+                text = text[:i] + text[i:j] * draw(st.integers(2, 60)) + text[j:]
+            else:
+                other = draw(st.sampled_from(seeds))
+                text = text[:i] + other[draw(st.integers(0, len(other))):]
+        return text
+
+    return build()
+
+
+@pytest.fixture(scope="session", name="mutated")
+def mutated_fixture():
+    return mutated

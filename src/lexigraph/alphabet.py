@@ -28,6 +28,7 @@ Alphabet files are TOML (see ``docs/alphabets.md``)::
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -37,8 +38,11 @@ from typing import Any
 
 from .errors import AlphabetError
 from .support.presets import parse_toml, read_preset, read_spec
+from .support.text import cut, quote
 
 MAX_TILES = 255
+#: Largest tile count, tile points or blank count an alphabet's tile set may give (points are bytes in the move generators).
+MAX_TILE_VALUE = 255
 #: Characters with a meaning in racks and patterns; never part of a tile label.
 RESERVED = frozenset("?*[]^!@#$;.,/\\'\"`")
 PRESETS = ("english", "spanish", "catalan", "french")
@@ -91,6 +95,8 @@ class Alphabet:
         points: Mapping[str, int] | None = None,
         blanks: int | None = None,
     ) -> None:
+        if isinstance(tiles, (bytes, bytearray)) or not isinstance(tiles, Sequence):
+            raise AlphabetError(f"an alphabet's tiles are a list of str, not {type(tiles).__name__}")
         if not tiles:
             raise AlphabetError("an alphabet needs at least one tile")
         if len(tiles) > MAX_TILES:
@@ -100,11 +106,12 @@ class Alphabet:
         for raw in tiles:
             label = _clean_label(raw, "tile")
             if label in seen:
-                raise AlphabetError(f"duplicate tile {label!r}")
+                raise AlphabetError(f"duplicate tile {quote(label)}")
             seen.add(label)
             labels.append(label)
         self.name = str(name)
         self.labels: tuple[str, ...] = tuple(labels)
+        self._size = len(labels)
         self._code = {label: i + 1 for i, label in enumerate(labels)}
 
         self.aliases: dict[str, str] = {}
@@ -112,9 +119,9 @@ class Alphabet:
             alias = _clean_label(raw_alias, "alias", allow_reserved=True)
             tile = nfc_lower(str(raw_tile))
             if tile not in self._code:
-                raise AlphabetError(f"alias {alias!r} names {tile!r}, which is not a tile")
+                raise AlphabetError(f"alias {quote(alias)} names {quote(tile)}, which is not a tile")
             if alias in self._code or alias in self.aliases:
-                raise AlphabetError(f"alias {alias!r} is already a tile or an alias")
+                raise AlphabetError(f"alias {quote(alias)} is already a tile or an alias")
             self.aliases[alias] = tile
 
         self.fold: dict[str, str] = {}
@@ -122,9 +129,9 @@ class Alphabet:
             char = nfc_lower(str(raw_char))
             to = nfc_lower(str(raw_to))
             if len(char) != 1:
-                raise AlphabetError(f"fold key {raw_char!r} must be one character")
+                raise AlphabetError(f"fold key {quote(raw_char)} must be one character")
             if char in self._code:
-                raise AlphabetError(f"fold key {char!r} is also a tile")
+                raise AlphabetError(f"fold key {quote(char)} is also a tile")
             self.fold[char] = to
 
         if vowels is None:
@@ -134,13 +141,14 @@ class Alphabet:
             for v in vowels:
                 v = nfc_lower(str(v))
                 if v not in self._code:
-                    raise AlphabetError(f"vowel {v!r} is not a tile")
+                    raise AlphabetError(f"vowel {quote(v)} is not a tile")
                 vowel_set.add(v)
         self.vowels: frozenset[str] = frozenset(vowel_set)
         self.counts = self._per_tile(counts, "count")
         self.points = self._per_tile(points, "points")
-        if blanks is not None and (not isinstance(blanks, int) or blanks < 0):
-            raise AlphabetError("blanks must be a non-negative integer")
+        if blanks is not None and (not isinstance(blanks, int) or isinstance(blanks, bool)
+                                   or not 0 <= blanks <= MAX_TILE_VALUE):
+            raise AlphabetError(f"blanks must be a whole number from 0 to {MAX_TILE_VALUE}")
         self.blanks = blanks
 
         keys = list(self._code) + list(self.aliases)
@@ -242,9 +250,9 @@ class Alphabet:
         for k, v in values.items():
             k = nfc_lower(str(k))
             if k not in self._code:
-                raise AlphabetError(f"{what} given for {k!r}, which is not a tile")
-            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                raise AlphabetError(f"{what} of {k!r} must be a non-negative integer")
+                raise AlphabetError(f"{what} given for {quote(k)}, which is not a tile")
+            if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MAX_TILE_VALUE:
+                raise AlphabetError(f"{what} of {quote(k)} must be a whole number from 0 to {MAX_TILE_VALUE}")
             out[k] = v
         return out
 
@@ -255,6 +263,10 @@ class Alphabet:
         >>> Alphabet.from_letters("dog").labels
         ('d', 'g', 'o')
         """
+        if isinstance(letters, (bytes, bytearray)) or not isinstance(letters, Iterable):
+            raise AlphabetError(f"from_letters takes text or strings, not {type(letters).__name__}")
+        if not all(isinstance(c, str) for c in letters):
+            raise AlphabetError("from_letters takes text or strings")
         chars = sorted({nfc_lower(c) for c in letters})
         return cls(chars, name=name)
 
@@ -273,7 +285,9 @@ class Alphabet:
         """A preset by name, or an alphabet file (TOML) by path."""
         if isinstance(spec, Alphabet):
             return spec
-        text, origin = read_spec(str(spec), kind="alphabet", folder="alphabets", presets=PRESETS, error=AlphabetError)
+        if not isinstance(spec, (str, os.PathLike)):
+            raise AlphabetError(f"an alphabet is a preset name, a file path or an Alphabet, not {type(spec).__name__}")
+        text, origin = read_spec(os.fspath(spec), kind="alphabet", folder="alphabets", presets=PRESETS, error=AlphabetError)
         return cls.from_toml(text, origin=origin)
 
     @classmethod
@@ -294,26 +308,26 @@ class Alphabet:
         known = {"name", "tiles", "aliases", "fold", "vowels", "counts", "points", "blanks"}
         extra = set(data) - known
         if extra:
-            raise AlphabetError(f"{origin}: unknown field(s) {', '.join(sorted(extra))}")
+            raise AlphabetError(f"{origin}: unknown field(s) {cut(', '.join(sorted(map(str, extra))), 200)}")
         tiles = data.get("tiles")
         if not isinstance(tiles, list) or not all(isinstance(t, str) for t in tiles):
             raise AlphabetError(f"{origin}: 'tiles' must be a list of strings")
         for key in ("aliases", "fold", "counts", "points"):
             if key in data and not isinstance(data[key], Mapping):
-                raise AlphabetError(f"{origin}: {key!r} must be a table")
+                raise AlphabetError(f"{origin}: {quote(key)} must be a table")
         vowels = data.get("vowels")
         if vowels is not None and (not isinstance(vowels, list) or not all(isinstance(v, str) for v in vowels)):
             raise AlphabetError(f"{origin}: 'vowels' must be a list of strings")
         for key in ("aliases", "fold"):
             table = data.get(key) or {}
             if not all(isinstance(k, str) and isinstance(v, str) for k, v in table.items()):
-                raise AlphabetError(f"{origin}: {key!r} must map strings to strings")
+                raise AlphabetError(f"{origin}: {quote(key)} must map strings to strings")
         if strict:
             names = [*tiles, *(data.get("aliases") or {}), *(data.get("aliases") or {}).values(),
                      *(data.get("fold") or {}), *(data.get("fold") or {}).values(), *(vowels or [])]
             for text in names:
                 if nfc_lower(text) != text or text != text.strip():
-                    raise AlphabetError(f"{origin}: {text!r} is not in lower-case NFC form")
+                    raise AlphabetError(f"{origin}: {quote(text)} is not in lower-case NFC form")
         try:
             return cls(
                 tiles,
@@ -360,10 +374,19 @@ class Alphabet:
 
     def code(self, tile: str) -> int | None:
         """The code of a tile label or alias (any case), or ``None``."""
-        return self._key_code.get(nfc_lower(tile))
+        try:
+            return self._key_code.get(nfc_lower(tile))
+        except (AttributeError, TypeError):  # not text (caught, not tested first: moves are written tile by tile)
+            raise AlphabetError(f"a tile is named by text, not {type(tile).__name__}") from None
 
     def label(self, code: int) -> str:
-        return self.labels[code - 1]
+        """The label of a tile code (1 to the number of tiles; NumPy integers too)."""
+        try:
+            if 0 < code <= self._size:  # one comparison on the hot path (moves are written tile by tile)
+                return self.labels[code - 1]
+        except TypeError:
+            pass
+        raise AlphabetError(f"{quote(code)} is not a tile code of the alphabet {self.name} (1 to {len(self.labels)})")
 
     def tile_at(self, text: str, pos: int) -> tuple[int, int] | None:
         """The tile (or alias) that starts at ``text[pos]`` in prepared text: ``(code, end)``, or None.
@@ -378,6 +401,8 @@ class Alphabet:
 
     def prepare(self, text: str) -> str:
         """Lower case, NFC and folding: the text that is split into tiles."""
+        if not isinstance(text, str):
+            raise AlphabetError(f"tiles are read from text, not {type(text).__name__}")
         text = nfc_lower(text)
         if self._fold_table is not None:
             text = text.translate(self._fold_table)
@@ -389,6 +414,8 @@ class Alphabet:
         >>> Alphabet.preset("spanish").encode("ch")
         b'\\x04'
         """
+        if not isinstance(text, str):
+            raise AlphabetError(f"tiles are read from text, not {type(text).__name__}")
         if self.byte_table is not None:
             try:
                 key = text.encode("ascii").translate(self.byte_table)
@@ -439,6 +466,8 @@ class Alphabet:
         >>> es = Alphabet.preset("spanish"); es.decode(es.encode("CHOCHO"))
         'chocho'
         """
+        if not isinstance(codes, (bytes, bytearray)):
+            raise AlphabetError(f"decode takes tile codes as bytes, not {type(codes).__name__}")
         return codes.decode("latin-1").translate(self._label_table)
 
     def decode_rows(self, rows: bytes, length: int) -> list[str]:
@@ -509,15 +538,15 @@ def _latin1_pipeline(key_code: Mapping[str, int], fold: Mapping[str, str]) -> "C
 
 def _clean_label(raw: object, what: str, *, allow_reserved: bool = False) -> str:
     if not isinstance(raw, str):
-        raise AlphabetError(f"{what} {raw!r} is not a string")
+        raise AlphabetError(f"{what} {quote(raw)} is not a string")
     label = nfc_lower(raw.strip())
     if not label:
         raise AlphabetError(f"empty {what}")
     if any(ch.isspace() for ch in label):
-        raise AlphabetError(f"{what} {label!r} contains a space")
+        raise AlphabetError(f"{what} {quote(label)} contains a space")
     bad = RESERVED.intersection(label) - ({"."} if allow_reserved else set())
     if bad:
-        raise AlphabetError(f"{what} {label!r} uses reserved character(s) {''.join(sorted(bad))}")
+        raise AlphabetError(f"{what} {quote(label)} uses reserved character(s) {''.join(sorted(bad))}")
     if any(unicodedata.category(ch)[0] in "NC" for ch in label):
-        raise AlphabetError(f"{what} {label!r} contains a digit or control character")
+        raise AlphabetError(f"{what} {quote(label)} contains a digit or control character")
     return label

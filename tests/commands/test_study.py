@@ -9,6 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
 
 import lexigraph
 from lexigraph.cli.main import main
@@ -62,12 +64,29 @@ def test_search_hooks_and_groups(enable):
 
 
 def test_search_without_a_tile_set_leaves_the_probability_fields_out():
-    lex = lexigraph.open(["cat", "act", "tac"])
-    doc = SEARCH.run(Context(opener=lambda spec: lex), {"expression": "anagram act"})
-    assert [r["word"] for r in doc["results"]] == ["act", "cat", "tac"]
-    assert "probability_rank" not in doc["results"][0] and doc["results"][0]["anagrams"] == 3
-    doc = SEARCH.run(Context(opener=lambda spec: lex), {"expression": "anagram act", "tiles": "english"})
-    assert doc["results"][0]["points"] == 5
+    lex = lexigraph.open(["cañ", "ñac", "nac"])  # ñ: not a tile of the scrabble game, so no default bag
+    doc = SEARCH.run(Context(opener=lambda spec: lex), {"expression": "length 3"})
+    assert [r["word"] for r in doc["results"]] == ["cañ", "nac", "ñac"]
+    assert "probability_rank" not in doc["results"][0] and doc["tile_set"] is None
+    doc = SEARCH.run(Context(opener=lambda spec: lex), {"expression": "anagram nac", "tiles": "spanish"})
+    assert doc["results"][0]["points"] == 5 and doc["tile_set"] == "spanish"
+
+
+def test_search_and_probability_default_to_the_scrabble_games_bag():
+    """An a-z lexicon with no tile set answers as moves plays it: from the scrabble game's bag, and says so."""
+    lex = lexigraph.open(["cat", "act", "tac", "zzz"])
+    ctx = Context(opener=lambda spec: lex)
+    doc = SEARCH.run(ctx, {"expression": "anagram act"})
+    assert doc["tile_set"] == "scrabble game (english)" and "warnings" not in doc  # no points asked for
+    given = SEARCH.run(ctx, {"expression": "anagram act", "tiles": "english"})
+    assert doc["results"] == given["results"] and given["tile_set"] == "english"
+    doc = SEARCH.run(ctx, {"expression": "points 30-"})
+    assert [r["word"] for r in doc["results"]] == ["zzz"] and "scrabble game" in doc["warnings"][0]
+    doc = PROBABILITY.run(ctx, {"words": ["cat"]})
+    assert doc["tile_set"] == doc["results"][0]["tile_set"] == "scrabble game (english)"
+    assert doc["results"][0] == {**PROBABILITY.run(ctx, {"words": ["cat"], "tiles": "english"})["results"][0],
+                                 "tile_set": "scrabble game (english)"}
+    assert "scrabble game" in doc["warnings"][0]
 
 
 def test_search_limits_and_lists(tmp_path):
@@ -183,8 +202,8 @@ def test_search_with_a_list_and_a_tile_set(private_cache, capsys, tmp_path):
     mine.write_text("aa\nab\nzz\nqi\n")
     code, out, _ = cli(capsys, "search", "length 2 and not in mine", "--list", f"mine={mine}", "--limit", "3")
     assert code == 0 and out.split() == ["ad", "ae", "ag"]
-    code, out, err = cli(capsys, "search", "points 20-", "-L", str(mine))
-    assert code == 2 and "no tile set" in err
+    code, out, err = cli(capsys, "search", "points 20-", "-L", str(mine))  # the scrabble game's bag, said so
+    assert code == 0 and out.split() == ["zz"] and err.count("\n") == 1 and "scrabble game (english)" in err
     code, out, _ = cli(capsys, "search", "points 11-", "-L", str(mine), "--tiles", "english")
     assert code == 0 and out.split() == ["qi", "zz"]
 
@@ -193,3 +212,36 @@ def test_hooks_reads_standard_input(private_cache, capsys, monkeypatch):
     monkeypatch.setattr("sys.stdin", io.StringIO("care\naa\n"))
     code, out, _ = cli(capsys, "hooks", "-")
     assert code == 0 and out.splitlines() == ["s ·CARE· drstx", "b AA hls"]
+
+
+# -- hostile search queries: generated and mutated, in a child with a memory cap ----------------------
+
+_QUERY_SEEDS = [
+    "length 7 and (contains q or contains z)",
+    "anagram retains or subanagram aeinrst",
+    "pattern c?t and not in other and vowels 1-",
+    "points 10- and probability 1-100 and priority >=50",
+    "front-hook s and back-hook s and inner-hook and takes-prefix un and takes-suffix ed",
+    "distinct 3 and anagrams 2- and length -5",
+]
+_QUERY_CHARS = "()'\" -<>=0123456789aeinrst?*[]^,.#andornot\t"
+
+
+NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)
+
+
+@settings(max_examples=4, deadline=None, phases=NO_SHRINK)  # a child per example: no slow shrinking
+@given(data=st.data())
+def test_mutated_search_queries_give_words_or_a_lexicon_error(data, capped, mutated):
+    lex = lexigraph.load(["cat", "act", "tac", "retains", "stainer", "quiz", "zoo", "scat", "cats", "unset"])
+    inputs = [data.draw(mutated(_QUERY_SEEDS, _QUERY_CHARS)) for _ in range(25)]
+
+    def refuse(name: object) -> None:
+        raise QueryError(f"no lists here ({str(name)[:20]})")
+
+    def check(query: str) -> None:
+        search_ids(lex.store, lex.engine, query, limit=5, open_list=refuse)
+        search_ids(lex.store, lex.engine, query, sort="probability", limit=3, open_list=refuse)
+        SEARCH.run(Context(opener=lambda spec: lex), {"expression": query, "limit": 3, "hooks": True})
+
+    capped(check, inputs)

@@ -1,13 +1,18 @@
-"""The builder (compiler/builder.py): clean-up of the input, clear errors for bad sources, atomic writes."""
+"""The builder (compiler/builder.py): clean-up of the input, clear errors for bad sources, atomic writes;
+its C table builders (alphagram order, bucket rows) against their NumPy twins."""
 
 from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import lexigraph
 from lexigraph import LexiconError, SourceError
+from lexigraph.compiler.builder import alphagram_order, bucket_rows
 
 
 def test_input_cleanup_and_skip_reasons(tmp_path):
@@ -78,3 +83,98 @@ def test_rebuild_in_place_does_not_disturb_readers(tmp_path):
 def test_a_missing_source_is_a_source_error(tmp_path):
     with pytest.raises(SourceError, match="no such file"):
         lexigraph.build(tmp_path / "missing.txt", tmp_path / "x.lex")
+
+
+@pytest.fixture
+def native():
+    return pytest.importorskip("lexigraph._native", reason="the C extension lexigraph._native is not built")
+
+
+def test_twl06_files_are_byte_identical(shared, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole file from the C paths equals the pure-Python build, but for the build time stamp."""
+    from lexigraph.compiler import builder
+    from lexigraph.engine import fileformat
+
+    path = shared("twl06.txt")
+    monkeypatch.delenv("LEXIGRAPH_PURE_PYTHON", raising=False)
+    fast = fileformat.open_bytes(builder.compile_source(path)[0])
+    monkeypatch.setenv("LEXIGRAPH_PURE_PYTHON", "1")
+    pure = fileformat.open_bytes(builder.compile_source(path)[0])
+    assert {k: v for k, v in fast.index.items() if k != "built"} == {k: v for k, v in pure.index.items() if k != "built"}
+    assert set(fast.sections) == set(pure.sections) and "graph" in fast.sections and "hash.7" in fast.sections
+    for name in fast.sections:
+        assert bytes(fast.view(name)) == bytes(pure.view(name)), name
+
+
+# -- alphagram order -----------------------------------------------------------------------------------
+
+
+@given(st.integers(1, 20), st.integers(1, 255), st.data())
+def test_c_alphagram_order_equals_numpy(length: int, top: int, data: st.DataObject) -> None:
+    n = data.draw(st.integers(1, 200))
+    rows = np.frombuffer(data.draw(st.binary(min_size=n * length, max_size=n * length)), np.uint8)
+    rows = (rows % top + 1).astype(np.uint8).reshape(n, length)
+    fast = alphagram_order(rows)
+    pure = alphagram_order(rows, pure_python=True)
+    assert fast.dtype == pure.dtype and fast.tolist() == pure.tolist()
+    # the oracle: sorted by (alphagram, row)
+    assert fast.tolist() == sorted(range(n), key=lambda i: (sorted(rows[i].tolist()), i))
+
+
+def test_alphagram_order_bad_input(native) -> None:
+    with pytest.raises(ValueError):
+        native.alphagram_order(b"\x01\x02\x03", 2, 2)
+    with pytest.raises(ValueError):
+        native.alphagram_order(b"", 0, 0)
+    assert native.alphagram_order(b"", 0, 4) == b""
+    # one long row of one tile: the counting sort's tallies do not wrap
+    assert native.alphagram_order(b"\x01" * 70000 + b"\x02" * 70000, 2, 70000) == bytes([0, 0, 0, 0, 1, 0, 0, 0])
+
+
+@pytest.mark.parametrize("length", [1, 7, 12, 13, 15, 16])
+@pytest.mark.parametrize("top", [1, 2, 15, 16, 31, 32, 63, 64, 255])
+def test_alphagram_order_at_the_key_boundaries(length: int, top: int) -> None:
+    """Rows around the C code's switches (counts of up to 15 tiles, codes under 32 / 64, one-word keys)."""
+    rng = np.random.default_rng(length * 1000 + top)
+    rows = rng.integers(1, top + 1, size=(300, length)).astype(np.uint8)
+    rows[:20] = top  # a row of one tile repeated: the largest count
+    rows[20:40] = rows[40:60]  # equal rows: ties keep row order
+    fast = alphagram_order(rows)
+    assert fast.tolist() == alphagram_order(rows, pure_python=True).tolist()
+    assert fast.tolist() == sorted(range(len(rows)), key=lambda i: (sorted(rows[i].tolist()), i))
+
+
+
+# -- bucket rows ---------------------------------------------------------------------------------------
+
+
+def ragged(words: list[bytes]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    lens = np.array([len(w) for w in words], np.int64)
+    flat = np.frombuffer(b"".join(words), np.uint8) if words else np.zeros(0, np.uint8)
+    return flat, np.cumsum(lens) - lens, lens
+
+
+
+
+@given(st.lists(st.binary(min_size=1, max_size=6), min_size=1, max_size=30), st.data())
+def test_bucket_rows_equals_numpy(words: list[bytes], data: st.DataObject) -> None:
+    flat, starts, lens = ragged(words)
+    length = data.draw(st.sampled_from(sorted(set(lens.tolist()))))
+    ids = np.flatnonzero(lens == length)
+    ids = np.array(data.draw(st.permutations(ids.tolist())), np.int64)
+    fast = bucket_rows(flat, starts, ids, length)
+    assert fast.tolist() == bucket_rows(flat, starts, ids, length, pure_python=True).tolist()
+    assert [bytes(r) for r in fast.tolist()] == [words[i] for i in ids]
+
+
+def test_bucket_rows_bad_input(native) -> None:
+    flat = np.frombuffer(b"abcdef", np.uint8)
+    starts = np.array([0, 3], np.int64)
+    for ids, length in (([2], 3), ([-1], 3), ([1], 4), ([0], 0)):
+        with pytest.raises(ValueError):
+            native.bucket_rows(flat, starts, np.array(ids, np.int64), length)
+    with pytest.raises(ValueError):
+        native.bucket_rows(flat, np.array([-5], np.int64), np.array([0], np.int64), 1)
+    with pytest.raises(ValueError):
+        native.bucket_rows(flat, b"123", b"", 1)  # not int64 arrays
+    assert native.bucket_rows(flat, starts, np.array([], np.int64), 3) == b""

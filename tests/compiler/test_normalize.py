@@ -165,7 +165,7 @@ def test_c_scan_bad_arguments() -> None:
 
 @given(lists())
 def test_lazy_raw_words_are_the_parsed_lines(data: bytes) -> None:
-    assume(b"\0" not in data)  # binary: refused (tests/test_sources.py)
+    assume(b"\0" not in data)  # binary: refused (tests/compiler/test_sources.py)
     raw = read(io.BytesIO(data))
     text = data.decode("utf-8")
     want = parse_lines(text.splitlines(), "<w>")

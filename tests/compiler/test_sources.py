@@ -1,17 +1,18 @@
-"""Sources: clean-up report, rejects file, case policy, encodings, gzip, bounded reads, the cache, twl."""
+"""Sources: clean-up report, rejects file, case policy, encodings, gzip, bounded reads, every line accounted for."""
 
 from __future__ import annotations
 
 import gzip
 import json
 import os
-import warnings
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import lexigraph
 from lexigraph.compiler import sources
-from lexigraph.compiler.cache import cache_dir, open_source
+from lexigraph.compiler.cache import open_source
 from lexigraph.cli.main import main
 from lexigraph.errors import SourceError
 from lexigraph.compiler.normalize import Reject, options
@@ -141,50 +142,13 @@ def test_fifo_source_is_bounded(tmp_path, monkeypatch):
         writer.wait()
 
 
-def test_cache_reuses_rebuilds_and_keys_by_options(tmp_path):
-    src = tmp_path / "w.txt"
-    src.write_text("Paris\ncat\ndog\n")
-    first = open_source(str(src))
-    entries = sorted((cache_dir()).glob("*.lex"))
-    assert len(entries) == 1 and str(first.path) == str(src)
-    again = open_source(str(src))
-    assert list(again) == list(first) and len(list(cache_dir().glob("*.lex"))) == 1
-    open_source(str(src), case="drop-proper")
-    assert len(list(cache_dir().glob("*.lex"))) == 2  # other options: another entry
-    src.write_text("cat\ndog\nemu\n")
-    assert "emu" in open_source(str(src))  # other content: another entry
-    # a corrupt entry is rebuilt, not trusted
-    for entry in cache_dir().glob("*.lex"):
-        entry.write_bytes(entry.read_bytes()[:100])
-    assert "emu" in open_source(str(src))
-    assert not list(cache_dir().glob(".*.tmp"))
-
-
-def test_cache_off_and_unwritable(tmp_path, monkeypatch):
-    src = tmp_path / "w.txt"
-    src.write_text("cat\ndog\n")
-    monkeypatch.setenv("LEXIGRAPH_CACHE", "off")
-    assert cache_dir() is None and "cat" in open_source(str(src))
-    blocker = tmp_path / "file"
-    blocker.write_text("")
-    monkeypatch.setenv("LEXIGRAPH_CACHE", str(blocker / "sub"))
-    assert "dog" in open_source(str(src))
-
-
-def test_twl_module_says_where_it_answers_from(shared, monkeypatch):
-    from lexigraph import twl
-
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        twl.use(None)
-    assert "built-in ENABLE" in str(caught[0].message) and not twl.check("qi")
-    try:
-        twl.use(shared("twl06.dawg32"))
-        assert twl.check("qi") and twl.children("dude") == ["$", "d", "e", "s"]
-        twl.use(shared("twl06.txt"))
-        assert twl.check("qi")
-    finally:
-        twl._lexicon = None
+@given(st.lists(st.text(" \tabc\u00e9", max_size=6), max_size=40))
+def test_parse_lines_plain_lists(lines: list[str]) -> None:
+    raw = sources.parse_lines(lines, "<words>")
+    assert raw.kind == "text"
+    assert raw.words == [s.strip() for s in lines if s.strip()]
+    assert raw.line_numbers == [i for i, s in enumerate(lines, 1) if s.strip()]
+    assert raw.lines == len(lines)
 
 
 def test_reject_tsv_escapes_control_characters():
@@ -200,8 +164,6 @@ def test_options_do_not_leak():
 
 # -- every line accounted for, against an oracle ----------------------------------
 
-from hypothesis import given  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 from lexigraph.compiler.normalize import normalize  # noqa: E402
 from lexigraph.compiler.sources import parse_lines  # noqa: E402

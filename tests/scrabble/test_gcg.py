@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
 
 from lexigraph.scrabble.game import Game, GameError
 from lexigraph.scrabble.gcg import analyze, read_gcg
@@ -79,3 +81,37 @@ def test_a_game_of_generated_moves_replays_to_the_same_board(open_lexicon):
     assert replayed.codes == pos.codes and replayed.blanks == pos.blanks
     assert replayed.scores == totals
     assert all(r["legal"] and r["equals_best"] for r in analyze(lex, record, top=1))
+
+
+# -- hostile records: generated and mutated, in a child with a memory cap ------------------------------
+
+_GCG_SEEDS = [
+    "#player1 ann Ann\n#player2 bob Bob\n>ann: AEINRST 8D RETAINS +66 66\n>bob: EIOPSXY 9E SOX +39 39\n"
+    ">ann: ABDEGLO E5 BOD(E) +16 82\n>bob: EIPYAGT -AGT +0 39\n",
+    "#player1 a A\n#player2 b B\n>a: CATRSXY 8G CAT +10 10\n>b: AEIOU?? H7 A. +2 2\n>b: AEIOU?? -- -2 0\n"
+    ">a: XY (challenge) +5 15\n>b: AEIOU?? (time) -10 -10\n>a: (AE) +2 17\n",
+    "#note a\nnote over lines\n>a: ZZ - +0 0\n",
+]
+_GCG_CHARS = ">#:+-() ?.\nAEIOUSTXZaz0123456789١٢8HG"
+
+
+NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)
+
+
+@settings(max_examples=4, deadline=None, phases=NO_SHRINK)  # a child per example: no slow shrinking
+@given(data=st.data())
+def test_mutated_records_give_a_game_or_a_lexicon_error(data, capped, mutated):
+    import time
+
+    import lexigraph
+
+    lex = lexigraph.load(["cat", "retains", "sox", "six", "bod", "bode", "deb", "aa", "ax"])
+    inputs = [data.draw(mutated(_GCG_SEEDS, _GCG_CHARS)) for _ in range(25)]
+
+    def check(text: str) -> None:
+        rec = read_gcg(text)
+        for turn in range(len(rec.events) + 1):
+            rec.replay(turn)
+        analyze(lex, rec, top=1, deadline=time.monotonic() + 5)
+
+    capped(check, inputs)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 import lexigraph
@@ -91,3 +91,41 @@ def test_racks_are_parsed_against_the_bag(tiles):
     codes = parse_rack(game, rack)
     assert sorted(codes) == sorted(0 if t == "?" else game.alphabet.code(t.lower()) for t in tiles)
     assert sorted(rack_text(game, codes)) == sorted(rack)
+
+
+# -- hostile boards: generated and mutated, in a child with a memory cap --------------------------------
+
+_BOARD_SEEDS = [
+    "15/15/15/15/15/15/15/5QUIz6/15/15/15/15/15/15/15 AEINRST/ 44/0 0 lex TWL06;",
+    "15/15/15/15/15/15/15/3CAt9/15/15/15/15/15/15/15 AB?/CD 12/7 2",
+    "/".join(["15"] * 15) + " ?/ 0/0 0 bdn super; var x;",
+    "/".join(["21"] * 21) + " AEIOU/ 0/0 0 bdn SuperScrabble;",
+    "\n".join(["." * 15] * 7 + ["...CAT........."] + ["." * 15] * 7),
+    "/".join(["." * 15] * 7 + ["....QI........."] + ["." * 15] * 7),
+]
+_BOARD_CHARS = "ABCQZaz?.[]/ 0123456789\n;-¹⁵١٥１５"
+
+
+NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)
+
+
+@settings(max_examples=4, deadline=None, phases=NO_SHRINK)  # a child per example: no slow shrinking
+@given(data=st.data())
+def test_mutated_boards_give_a_position_or_a_lexicon_error(data, capped, mutated):
+    from lexigraph.scrabble.movegen import board_phonies, generate
+    from lexigraph.scrabble.position import read_position
+
+    lex = lexigraph.load(["cat", "qi", "quiz", "za", "aa", "ab", "ba"])
+    inputs = [data.draw(mutated(_BOARD_SEEDS, _BOARD_CHARS)) for _ in range(25)]
+
+    def check(text: str) -> None:
+        game = Game.preset("scrabble")
+        pos = Position.from_cgp(text, None) if " " in text.strip() and "\n" not in text.strip() else read_position(
+            text, game)
+        assert Position.from_cgp(pos.to_cgp(), pos.game).to_cgp() == pos.to_cgp()
+        pos.board_text()
+        pos.overdrawn()
+        board_phonies(lex, pos)
+        generate(lex, pos, top=2)
+
+    capped(check, inputs)

@@ -126,15 +126,24 @@ def test_probability_api(enable):
 
 
 def test_no_tile_set_is_a_clear_error_unless_one_is_given():
-    lex = lexigraph.load(["cat", "act", "dog"])
+    lex = lexigraph.load(["cat", "act", "dog", "cañ"])  # ñ is no tile of the scrabble game: no default bag
     with pytest.raises(QueryError, match="no tile set"):
         lex.probability("cat")
     with pytest.raises(QueryError, match="no tile set"):
         lex.search("probability 1-5")
-    assert lex.probability("cat", tiles="english").combinations == zyzzyva_combinations("cat", Alphabet.preset("english").counts, 2, 2)
-    assert lex.search("points 5", tiles="english") == ["act", "cat", "dog"]
+    assert lex.probability("cat", tiles="spanish").combinations == zyzzyva_combinations("cat", Alphabet.preset("spanish").counts, 2, 2)
+    assert lex.search("points 5", tiles="spanish") == ["act", "cat", "dog"]
     with pytest.raises(QueryError, match="tile set"):
         lex.search("points 5", tiles="klingon")
+
+
+def test_a_to_z_lexicons_default_to_the_scrabble_games_bag():
+    lex = lexigraph.load(["cat", "act", "dog"])
+    english = Alphabet.preset("english")
+    got = lex.probability("cat")
+    assert got.combinations == zyzzyva_combinations("cat", english.counts, 2, 2) and got.points == 5
+    assert got.tile_set == "scrabble game (english)"
+    assert lex.search("points 5") == ["act", "cat", "dog"] == lex.search("points 5", tiles="english")
 
 
 def test_word_probability_over_the_engines_matches_the_facade(open_lexicon):

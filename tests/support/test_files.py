@@ -116,3 +116,88 @@ def test_dev_stdout_through_a_pipe():
     code = "from lexigraph.support.files import write_atomic; write_atomic('/dev/stdout', b'through a pipe')"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True)
     assert proc.returncode == 0 and proc.stdout == b"through a pipe"
+
+
+# -- no self-overwrite -------------------------------------------------------------------------------
+
+
+def test_same_file_compares_device_and_inode_through_links(tmp_path):
+    from lexigraph.support.files import same_file
+
+    a = tmp_path / "a.txt"
+    a.write_text("x")
+    (tmp_path / "soft").symlink_to(a)
+    os.link(a, tmp_path / "hard")
+    (tmp_path / "b.txt").write_text("x")
+    assert same_file(a, tmp_path / "soft") and same_file(a, tmp_path / "hard") and same_file(a, tmp_path / "." / "a.txt")
+    assert not same_file(a, tmp_path / "b.txt") and not same_file(a, tmp_path / "missing")
+
+
+@pytest.mark.parametrize("via", ["itself", "symbolic link", "hard link", "dotted path"])
+def test_write_atomic_refuses_its_own_input(tmp_path, via):
+    src = tmp_path / "words.txt"
+    src.write_bytes(b"cat\ndog\n")
+    dest = {"itself": src, "symbolic link": tmp_path / "soft", "hard link": tmp_path / "hard",
+            "dotted path": tmp_path / "." / "words.txt"}[via]
+    if via == "symbolic link":
+        dest.symlink_to(src)
+    if via == "hard link":
+        os.link(src, dest)
+    with pytest.raises(LexiconError, match="is the input .*refusing to overwrite"):
+        write_atomic(dest, b"lexicon bytes", inputs=["-", ["words"], src])
+    assert src.read_bytes() == b"cat\ndog\n"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("."))  == []  # no temporary left
+    # a device output is written through, never replaced: not refused even when it is an input too
+    assert write_atomic(os.devnull, b"x", inputs=[os.devnull]) == 1
+
+
+# -- bounded reads -----------------------------------------------------------------------------------
+
+
+def test_read_limited_refuses_what_is_too_large_or_not_a_file(tmp_path):
+    from lexigraph.support.files import read_limited
+
+    f = tmp_path / "f.txt"
+    f.write_bytes(b"12345")
+    assert read_limited(f, limit=5, what="a note") == b"12345"
+    with pytest.raises(LexiconError, match=r"f.txt is larger than 4 bytes; refusing to read it as a note$"):
+        read_limited(f, limit=4, what="a note")
+    with pytest.raises(LexiconError, match=r"^/dev/zero \(a character device\) is larger than 1 KiB"):
+        read_limited("/dev/zero", limit=1024, what="a note")
+    with pytest.raises(LexiconError, match="is a directory, not a note"):
+        read_limited(tmp_path, limit=10, what="a note")
+    with pytest.raises(LexiconError, match="^gone$"):
+        read_limited(tmp_path / "missing", limit=10, what="a note", missing="gone")
+
+
+def test_a_fifo_with_no_writer_is_refused_after_the_wait(tmp_path):
+    from lexigraph.support.files import read_limited
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(LexiconError, match=r"\(a FIFO\): nothing to read for 0.2 s; refusing to wait for a note"):
+        read_limited(fifo, limit=100, what="a note", wait=0.2)
+
+
+def test_a_fifo_with_a_writer_is_read_to_its_end(tmp_path):
+    from lexigraph.support.files import read_limited
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    writer = subprocess.Popen([sys.executable, "-c", f"import time\nf = open({str(fifo)!r}, 'wb')\n"
+                               "f.write(b'cat\\n'); f.flush(); time.sleep(0.3); f.write(b'dog\\n')"])
+    try:
+        assert read_limited(fifo, limit=100, what="a note", wait=20) == b"cat\ndog\n"
+    finally:
+        writer.kill()
+        writer.wait()
+
+
+def test_the_wait_comes_from_the_environment(monkeypatch):
+    from lexigraph.support.files import READ_WAIT_SECONDS, read_wait_seconds
+
+    monkeypatch.setenv("LEXIGRAPH_READ_WAIT", "0.5")
+    assert read_wait_seconds() == 0.5
+    for bad in ("", "x", "-1", "0", "nan", "1e9"):
+        monkeypatch.setenv("LEXIGRAPH_READ_WAIT", bad)
+        assert read_wait_seconds() == READ_WAIT_SECONDS

@@ -21,6 +21,7 @@ from typing import IO, Any, NoReturn
 
 from ..commands import Command, Context, Document, Param, all_commands
 from ..errors import LexiconError
+from ..support.text import one_line
 
 PROG = "lexigraph"
 
@@ -52,7 +53,7 @@ SOURCE_OPTIONS = (
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         # One line, like every other error of the tool (and a JSON error document with --json).
-        raise UsageError(f"{message} (see {self.prog} --help)")
+        raise UsageError(f"{one_line(message, 300)} (see {self.prog} --help)")
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):
@@ -343,7 +344,7 @@ def print_document(cmd: Command, doc: Document, mode: str, out: IO[str] | None =
 
 
 def _error_document(e: BaseException) -> Document:
-    return {"error": {"type": type(e).__name__, "message": str(e)}}
+    return {"error": {"type": type(e).__name__, "message": one_line(str(e))}}
 
 
 def _subcommand(argv: Sequence[str]) -> str | None:
@@ -438,7 +439,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     finally:
         progress.done()
     for warning in doc.get("warnings", ()):
-        sys.stderr.write(f"{PROG}: warning: {warning}\n")
+        sys.stderr.write(f"{PROG}: warning: {one_line(str(warning))}\n")
     print_document(cmd, doc, mode)
     return cmd.exit_status(doc)
 
@@ -457,7 +458,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except LexiconError as e:
         if _wants_json(argv):
             sys.stdout.write(json.dumps(_error_document(e), ensure_ascii=False) + "\n")
-        sys.stderr.write(f"{PROG}: error: {e}\n")
+        sys.stderr.write(f"{PROG}: error: {one_line(str(e))}\n")  # one line, however the message was made
         return 2
     except SystemExit as e:  # --help, --version, usage errors
         sys.stdout.flush()

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import QueryError
 from . import Context, Document
+from ..support.text import quote
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..lexicon import Lexicon
@@ -39,7 +40,7 @@ def preset_or_file(ctx: Context, value: Any, presets: Iterable[str], what: str) 
     names = tuple(presets)
     if value is None or ctx.options.get("files", True) or value in names:
         return value
-    raise QueryError(f"{what} {str(value)[:200]!r}: this server takes a preset ({', '.join(names)}), not a file")
+    raise QueryError(f"{what} {quote(str(value))}: this server takes a preset ({', '.join(names)}), not a file")
 
 
 def lexicon_name(lex: "Lexicon") -> str:
@@ -101,8 +102,8 @@ def check_tiles(ctx: Context, lex: "Lexicon", text: str, what: str, *, allowed: 
     probe = "".join(ch for ch in text if ch not in allowed)
     if probe and lex.alphabet.encode(probe) is None:
         bad = lex.alphabet.first_bad_char(probe)
-        where = f" ({bad!r} is not a tile of {lexicon_name(lex)})" if bad else ""
-        raise QueryError(f"{what} {text!r} cannot be spelled with this lexicon's tiles{where}")
+        where = f" ({quote(bad)} is not a tile of {lexicon_name(lex)})" if bad else ""
+        raise QueryError(f"{what} {quote(text)} cannot be spelled with this lexicon's tiles{where}")
 
 
 def build_summary(report: Any) -> Iterator[str]:

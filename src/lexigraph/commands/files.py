@@ -29,6 +29,12 @@ def _run_build(ctx: Context, params: Mapping[str, Any]) -> Document:
     max_length = need_int(ctx, params, "max_length", minimum=1, maximum=255)
     rejects_path = params.get("rejects")
     rejects: list[Reject] | None = [] if rejects_path else None
+    if rejects_path:
+        from ..support.files import refuse_overwrite
+
+        if os.path.realpath(str(rejects_path)) == os.path.realpath(str(output)):
+            raise QueryError(f"{ctx.spell('rejects')} and {ctx.spell('output')} name the same file")
+        refuse_overwrite(rejects_path, [source, params.get("alphabet")])  # before the build, not after it
     start = time.perf_counter()
     with options(case=params.get("case"), rejects=rejects):
         result = build(
@@ -41,7 +47,8 @@ def _run_build(ctx: Context, params: Mapping[str, Any]) -> Document:
         from ..support.files import write_atomic
 
         header = "# line\taction\treason\ttext\tresult\n"
-        write_atomic(rejects_path, (header + "".join(r.tsv() + "\n" for r in rejects)).encode("utf-8"))
+        write_atomic(rejects_path, (header + "".join(r.tsv() + "\n" for r in rejects)).encode("utf-8"),
+                     inputs=[source, output, params.get("alphabet")])
     report = result.report.to_dict()
     try:
         size = os.path.getsize(output)

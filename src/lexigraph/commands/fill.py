@@ -82,7 +82,12 @@ def _read_grid(params: Mapping[str, Any], alphabet: Any) -> Any:
     if not path:
         raise QueryError("no grid given: a grid file, or --grid-text")
     if path == "-":
-        return Grid.from_text(sys.stdin.read(4 * 1024 * 1024), alphabet=alphabet)
+        from ..crossword.grid import MAX_FILE_BYTES
+
+        text = sys.stdin.read(MAX_FILE_BYTES + 1)
+        if len(text) > MAX_FILE_BYTES:
+            raise QueryError(f"the grid on standard input is larger than {MAX_FILE_BYTES >> 20} MiB")
+        return Grid.from_text(text, alphabet=alphabet)
     return Grid.read(path, alphabet=alphabet)
 
 
@@ -114,9 +119,11 @@ def _run(ctx: Context, params: Mapping[str, Any]) -> Document:
         left = max(ctx.deadline - time.monotonic(), 1e-3)
         timeout = left if timeout is None else min(timeout, left)
     output = params.get("output")
-    if output and params.get("grid") not in (None, "-") and os.path.exists(output):
-        if os.path.samefile(output, params["grid"]):
-            raise QueryError("the output would overwrite the input grid; choose another file")
+    inputs = [params["grid"]] if params.get("grid") not in (None, "-") else []
+    if output:
+        from ..support.files import refuse_overwrite
+
+        refuse_overwrite(output, inputs)  # before the search, not after it
     result = fill(
         lex,
         grid,
@@ -140,7 +147,7 @@ def _run(ctx: Context, params: Mapping[str, Any]) -> Document:
     doc["culprits"] = result.culprits
     doc["stats"] = dict(result.stats, seconds=round(result.seconds, 4))
     if output and result.grid is not None:
-        result.grid.write(output)
+        result.grid.write(output, inputs=inputs)
         doc["output"] = os.fspath(output)
     return doc
 

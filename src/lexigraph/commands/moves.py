@@ -21,6 +21,7 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from ..support.text import quote
 from . import Command, Context, Document, Param
 
 _MAX_INPUT = 1 << 20
@@ -32,17 +33,20 @@ def _name(lex: Any) -> str:
 
 
 def _read(ctx: Context, spec: str, what: str) -> str:
-    from ..scrabble.game import GameError
+    """The text of the file ``spec`` names, if it names one (and the context reads files); else ``spec``.
 
-    if ctx.options.get("files", True) and "\n" not in spec and len(spec) < 4096 and os.path.isfile(spec):
+    A FIFO or device is read with a bounded wait and size (``/dev/zero`` is
+    refused as what it is, not taken for text).
+    """
+    from ..scrabble.game import GameError
+    from ..support.files import read_limited
+
+    if ctx.options.get("files", True) and "\n" not in spec and len(spec) < 4096 and os.path.lexists(spec):
+        data = read_limited(spec, limit=_MAX_INPUT, what=f"a {what} file", error=GameError)
         try:
-            with open(spec, encoding="utf-8") as f:
-                text = f.read(_MAX_INPUT + 1)
-        except (OSError, UnicodeDecodeError) as e:
-            raise GameError(f"cannot read {what} file {spec}: {e}") from None
-        if len(text) > _MAX_INPUT:
-            raise GameError(f"the {what} file {spec} is larger than {_MAX_INPUT} bytes")
-        return text
+            return data.decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            raise GameError(f"cannot read {what} file {spec}: not UTF-8 text (byte {e.start})") from None
     return spec
 
 
@@ -66,7 +70,7 @@ def _position(ctx: Context, params: Mapping[str, Any], game: Any) -> Any:
         return Position(game)
     text = _read(ctx, spec, "position")
     if text == spec and spec.lower().endswith((".cgp", ".txt", ".board")):
-        raise GameError(f"no such position file: {spec}")
+        raise GameError(f"no such position file: {quote(spec)}")
     if len(text) > _MAX_INPUT:
         raise GameError(f"the position is longer than {_MAX_INPUT} characters")
     return read_position(text, game)
@@ -81,6 +85,14 @@ def _top(params: Mapping[str, Any], default: int) -> int:
     if isinstance(top, bool) or not isinstance(top, int) or top < 0:
         raise GameError("--top must be a whole number >= 0")
     return top
+
+
+def _bag_warnings(pos: Any, game: Any) -> list[str]:
+    """The warning for a board (and rack) holding more of a tile than the game's bag has."""
+    over = pos.overdrawn()
+    if not over:
+        return []
+    return [f"the board and rack hold more tiles than the {game.name} bag: {', '.join(over)}"]
 
 
 # -- moves ----------------------------------------------------------------------
@@ -106,9 +118,12 @@ def _run_moves(ctx: Context, params: Mapping[str, Any]) -> Document:
     total = moves.total
     doc: Document = {"command": "moves", "lexicon": _name(lex), "game": game.name, "position": pos.to_cgp(),
                      "rack": pos.racks[0]}
+    warnings = _bag_warnings(pos, game)
     phonies = board_phonies(lex, pos)
     if phonies:
-        doc["warnings"] = [f"not in the lexicon but on the board: {', '.join(w.upper() for w in phonies)}"]
+        warnings.append(f"not in the lexicon but on the board: {', '.join(w.upper() for w in phonies)}")
+    if warnings:
+        doc["warnings"] = warnings
     doc["results"] = [m.to_dict() for m in moves]
     doc["count"] = len(moves)
     doc["total"] = total
@@ -157,6 +172,9 @@ def _run_score(ctx: Context, params: Mapping[str, Any]) -> Document:
     rack = params.get("rack")
     doc: Document = {"command": "score", "lexicon": _name(lex), "game": game.name, "position": pos.to_cgp(),
                      "play": str(play)}
+    warnings = _bag_warnings(pos, game)
+    if warnings:
+        doc["warnings"] = warnings
     try:
         move = score_play(lex, pos, str(play), rack=str(rack).upper() if rack else None)
     except IllegalPlay as e:
@@ -211,7 +229,7 @@ def _run_analyze(ctx: Context, params: Mapping[str, Any]) -> Document:
     else:
         text = _read(ctx, str(spec), "GCG")
         if text == spec and "\n" not in text and not text.lstrip().startswith((">", "#")):
-            raise GameError(f"no such GCG file: {spec}")
+            raise GameError(f"no such GCG file: {quote(spec)}")
     if len(text) > _MAX_INPUT:
         raise GameError(f"the game record is longer than {_MAX_INPUT} characters")
     record = read_gcg(text, game)
@@ -220,9 +238,13 @@ def _run_analyze(ctx: Context, params: Mapping[str, Any]) -> Document:
     doc: Document = {"command": "analyze", "lexicon": _name(lex), "game": game.name, "players": record.players,
                      "game_lexicon": record.lexicon}
     plays = sum(1 for e in record.events if e.kind in ("play", "exchange", "pass"))
+    warnings = [f"turn {r['turn']} ({r['player']}, {r['play']}): the record says {r['recorded_score']} points, the"
+                f" board gives {r['score']}" for r in results if r.get("score_differs")]
     if len(results) < plays:
         doc["truncated"] = True
-        doc["warnings"] = [f"stopped at the time limit after {len(results)} of {plays} turns"]
+        warnings.append(f"stopped at the time limit after {len(results)} of {plays} turns")
+    if warnings:
+        doc["warnings"] = warnings
     doc["results"] = results
     doc["count"] = len(results)
     return doc
@@ -231,6 +253,8 @@ def _run_analyze(ctx: Context, params: Mapping[str, Any]) -> Document:
 def _text_analyze(doc: Document) -> Iterator[str]:
     for r in doc["results"]:
         made = f"{r['play']} {r['score'] if r['legal'] else 'illegal: ' + r.get('reason', '')}"
+        if r.get("score_differs"):
+            made += f" (recorded {r['recorded_score']})"
         best = ", ".join(f"{b['notation']} {b['score']}" for b in r["best"]) or "-"
         mark = "=" if r["equals_best"] else " "
         yield f"{r['turn']:3d} {r['player']}: {r['rack'] or '-'}  {made} {mark} best: {best}"

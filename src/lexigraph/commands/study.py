@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from . import Command, Context, Document, Param
+from ..support.text import quote
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..lexicon import Lexicon
@@ -36,7 +37,7 @@ def _lists(specs: Iterable[str] | None) -> dict[str, str]:
     for spec in specs or ():
         name, sep, source = str(spec).partition("=")
         if not sep or not name or not source:
-            raise QueryError(f"--list {spec!r}: give NAME=FILE")
+            raise QueryError(f"--list {quote(spec)}: give NAME=FILE")
         out[name] = source
     return out
 
@@ -108,7 +109,7 @@ def _run_search(ctx: Context, p: Mapping[str, Any]) -> Document:
         limit = ctx.max_results if limit is None else min(limit, ctx.max_results)
     sort = p.get("sort") or "alpha"
     if sort not in SEARCH_SORTS:
-        raise QueryError(f"unknown sort {sort!r}; use {', '.join(SEARCH_SORTS)}")
+        raise QueryError(f"unknown sort {quote(sort)}; use {', '.join(SEARCH_SORTS)}")
     blanks = p.get("blanks", 2)
     blanks = 2 if blanks is None else blanks
     tiles = preset_or_file(ctx, p.get("tiles"), PRESETS, "tiles")
@@ -125,10 +126,27 @@ def _run_search(ctx: Context, p: Mapping[str, Any]) -> Document:
     if found.groups is not None:
         for r, g in zip(results, found.groups.tolist()):
             r["group"] = g
-    return {
+    from ..study.probability import tile_set
+
+    try:
+        bag = tile_set(lex.store, tiles)
+    except QueryError:
+        bag = None  # no tile set: no probability or points, and the query used none
+    doc: Document = {
         "command": "search", "lexicon": _name(lex), "query": str(query), "sort": sort,
-        "results": results, "count": len(results), "total": found.total,
+        "tile_set": None if bag is None else bag.origin,
     }
+    note = _default_tiles_note(lex, tiles, bag) if _uses_tiles(query) else None
+    if note:
+        doc["warnings"] = [note]
+    doc.update(results=results, count=len(results), total=found.total)
+    return doc
+
+
+def _uses_tiles(query: Any) -> bool:
+    """Whether a search's conditions count points or probability (and so answer from a tile set)."""
+    text = str(query).lower()
+    return "points" in text or "probability" in text
 
 
 def _hook_line(h: Mapping[str, Any], word: str, width: int) -> str:
@@ -218,8 +236,24 @@ def _run_probability(ctx: Context, p: Mapping[str, Any]) -> Document:
     blanks = p.get("blanks", 2)
     blanks = 2 if blanks is None else blanks
     tiles = preset_or_file(ctx, p.get("tiles"), PRESETS, "tiles")
+    from ..study.probability import tile_set
+
+    bag = tile_set(lex.store, tiles)
     results = [lex.probability(w, blanks=blanks, tiles=tiles, deadline=ctx.deadline).to_dict() for w in words]
-    return {"command": "probability", "lexicon": _name(lex), "results": results, "count": len(results)}
+    doc: Document = {"command": "probability", "lexicon": _name(lex), "tile_set": bag.origin}
+    note = _default_tiles_note(lex, tiles, bag)
+    if note:
+        doc["warnings"] = [note]
+    doc.update(results=results, count=len(results))
+    return doc
+
+
+def _default_tiles_note(lex: "Lexicon", tiles: Any, bag: Any) -> str | None:
+    """The warning that says a default tile set answered (the lexicon's alphabet has none)."""
+    if tiles is not None or bag is None or lex.store.alphabet.counts:
+        return None
+    return (f"the alphabet {lex.store.alphabet.name!r} has no tile set: tile counts and points come from the {bag.origin}"
+            " (give --tiles to choose another)")
 
 
 def _text_probability(doc: Document) -> Iterable[str]:

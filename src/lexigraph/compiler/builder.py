@@ -171,7 +171,9 @@ def build(
     iterable of words. Plain lists, scored lists (``WORD;SCORE``), TWL06
     ``dawg32`` tables and Hasbro ``.daw`` files are recognised by content.
     The file is written atomically: on any error an existing ``dest`` is
-    left as it was. With ``dest=None`` nothing is written (see
+    left as it was, and a ``dest`` that is the source itself (or the
+    alphabet file), directly or through links, is refused before any work.
+    With ``dest=None`` nothing is written (see
     :func:`compile_source`). ``case``: what to do with entries that are
     capitalised only (``"fold"``, the default, or ``"drop-proper"``);
     ``rejects``: a list that receives every line skipped or changed.
@@ -185,6 +187,15 @@ def build(
     ...     "dogs" in lex
     True
     """
+    from ..support.files import refuse_overwrite, write_atomic
+
+    if dest is not None and not isinstance(dest, (str, os.PathLike)):
+        raise BuildError(f"the lexicon is written to a path, not {type(dest).__name__}")
+    check_build_options(format=format, name=name, alphabet=alphabet, min_length=min_length, max_length=max_length,
+                        encoding=encoding, progress=progress, case=case, rejects=rejects)
+    inputs = [source, alphabet]  # the paths among them must survive the build
+    if dest is not None:
+        refuse_overwrite(dest, inputs)  # before the work, not after it
     data, result = compile_source(
         source, format=format, name=name, alphabet=alphabet, min_length=min_length,
         max_length=max_length, encoding=encoding, progress=progress, case=case, rejects=rejects,
@@ -192,9 +203,38 @@ def build(
     if dest is not None:
         if progress:
             progress("writing", 0, 1)
-        fileformat.write_atomic(dest, data)
+        write_atomic(dest, data, inputs=inputs)
         result.path = os.fspath(dest)
     return result
+
+
+def check_build_options(*, format: object = None, name: object = None, alphabet: object = None,  # noqa: A002
+                        min_length: object = 2, max_length: object = None, encoding: object = None,
+                        progress: object = None, case: object = None, rejects: object = None) -> None:
+    """Refuse build options of the wrong type with a :class:`BuildError` (values are checked where used).
+
+    >>> check_build_options(min_length="2")
+    Traceback (most recent call last):
+    ...
+    lexigraph.errors.BuildError: min_length must be a whole number from 1 to 255, not '2'
+    """
+    from ..alphabet import Alphabet
+    from ..support.text import quote
+
+    for key, value in (("format", format), ("name", name), ("encoding", encoding), ("case", case)):
+        if value is not None and not isinstance(value, str):
+            raise BuildError(f"{key} must be text, not {type(value).__name__}")
+    if alphabet is not None and not isinstance(alphabet, (str, os.PathLike, Alphabet)):
+        raise BuildError(f"alphabet must be a preset name, a file path or an Alphabet, not {type(alphabet).__name__}")
+    for key, value, optional in (("min_length", min_length, False), ("max_length", max_length, True)):
+        if value is None and optional:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 255:
+            raise BuildError(f"{key} must be a whole number from 1 to 255, not {quote(value)}")
+    if progress is not None and not callable(progress):
+        raise BuildError("progress must be a function (stage, done, total)")
+    if rejects is not None and not isinstance(rejects, list):
+        raise BuildError(f"rejects must be a list that receives the rejected lines, not {type(rejects).__name__}")
 
 
 def compile_source(
@@ -215,6 +255,8 @@ def compile_source(
 
     ``pure_python=True`` compiles without the C extension (its NumPy twins give the same bytes).
     """
+    check_build_options(format=format, name=name, alphabet=alphabet, min_length=min_length, max_length=max_length,
+                        encoding=encoding, progress=progress, case=case, rejects=rejects)
     if progress:
         progress("reading", 0, 1)
     raw = read(source, format=format, encoding=encoding)

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..buildinfo import __version__
-from ..errors import FileFormatError
+from ..errors import FileFormatError, SourceError
 from ..engine.fileformat import is_lexicon_file
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -91,6 +91,8 @@ def open_source(spec: "str | os.PathLike[str] | None", **options: Any) -> "Lexic
     from ..lexicon import Lexicon
     from ..lexicon import open as open_lexicon
 
+    if spec is not None and not isinstance(spec, (str, os.PathLike)):
+        raise SourceError(f"a word source is a path or '-', not {type(spec).__name__}")
     unknown = set(options) - set(_BUILD_OPTIONS)
     if unknown:
         raise TypeError(f"unknown build options: {', '.join(sorted(unknown))}")

@@ -21,6 +21,7 @@ from ..alphabet import MAX_TILES, Alphabet
 from ..buildinfo import c_module
 from ..errors import BuildError
 from .sources import RawWords
+from ..support.text import quote
 
 DEFAULT_PRIORITY = 50
 #: What to do with entries written with capitals (``Baltimore``) that have no
@@ -213,12 +214,19 @@ def normalize(
     4	changed	spaces trimmed	 pear	pear
     5	skipped	digits	x1
     """
+    from .builder import check_build_options
+    from .sources import RawWords
+
+    if not isinstance(raw, RawWords):
+        raise BuildError(f"normalize takes the RawWords of sources.read, not {type(raw).__name__}")
+    check_build_options(alphabet=alphabet, min_length=min_length, max_length=max_length, progress=progress,
+                        case=case, rejects=rejects)
     opts = _OPTIONS.get()
     case = case or opts.get("case") or DEFAULT_CASE
     if rejects is None:
         rejects = opts.get("rejects")
     if case not in CASES:
-        raise BuildError(f"unknown case policy {case!r}; choose one of {', '.join(CASES)}")
+        raise BuildError(f"unknown case policy {quote(case)}; choose one of {', '.join(CASES)}")
     if min_length < 1:
         raise BuildError("min_length must be at least 1")
     max_len = MAX_LENGTH if max_length is None else max_length

@@ -9,7 +9,9 @@ UTF-32, or ``encoding=`` names another.
 
 Reading is bounded: a source (or its decompressed content) larger than
 :data:`MAX_SOURCE_BYTES` is refused with a :class:`SourceError`, so a FIFO
-that never ends or ``/dev/zero`` cannot exhaust memory.
+that never ends or ``/dev/zero`` cannot exhaust memory; a FIFO whose writer
+sends nothing for :data:`lexigraph.support.files.READ_WAIT_SECONDS` is
+refused too, rather than waited for forever.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from collections.abc import Iterable
 from typing import IO, Union
 
 from ..errors import SourceError
+from ..support.text import quote
 from ..engine.fileformat import is_lexicon
 
 FORMATS = ("text", "scored", "dawg32", "daw")
@@ -166,15 +169,10 @@ def read_bytes(source: object) -> tuple[bytes | None, str]:
                 return _bounded(sys.stdin.buffer, name), name
             except OSError as e:
                 raise SourceError(f"cannot read standard input: {e.strerror or e}") from None
-        try:
-            with open(path, "rb") as f:
-                return _bounded(f, name), name
-        except FileNotFoundError:
-            raise SourceError(f"no such file: {path}") from None
-        except IsADirectoryError:
-            raise SourceError(f"{path} is a directory, not a word list") from None
-        except OSError as e:
-            raise SourceError(f"cannot read {path}: {e.strerror or e}") from None
+        from ..support.files import read_limited
+
+        # a FIFO or device waits a bounded time for its writer; a directory or socket is refused
+        return read_limited(path, limit=MAX_SOURCE_BYTES, what="a word list", error=SourceError), name
     if hasattr(source, "read"):
         data = source.read(MAX_SOURCE_BYTES + 1)
         if isinstance(data, str):
@@ -249,8 +247,10 @@ def sniff(data: bytes) -> str:
 
 def read(source: Source, *, format: str | None = None, encoding: str | None = None) -> RawWords:
     """Read the raw words of ``source`` (path, ``-``, file object, or iterable of words)."""
-    if format is not None and format not in FORMATS:
-        raise SourceError(f"unknown source format {format!r}; choose one of {', '.join(FORMATS)}")
+    if format is not None and (not isinstance(format, str) or format not in FORMATS):
+        raise SourceError(f"unknown source format {quote(format)}; choose one of {', '.join(FORMATS)}")
+    if encoding is not None and not isinstance(encoding, str):
+        raise SourceError(f"an encoding is named by text (latin-1, utf-16), not {type(encoding).__name__}")
     data, name = read_bytes(source)
     if data is None:
         if isinstance(source, (bytes, bytearray)):
@@ -317,7 +317,7 @@ def decode(data: bytes, name: str, encoding: str | None) -> str:
     try:
         return data.decode(encoding)
     except LookupError:
-        raise SourceError(f"unknown encoding {encoding!r}") from None
+        raise SourceError(f"unknown encoding {quote(encoding)}") from None
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
         raise SourceError(f"{name}: line {line} cannot be decoded as {encoding}") from None

@@ -32,12 +32,14 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..errors import QueryError
-from ..query.pattern import not_a_tile, quote
+from ..errors import LexiconError, QueryError
+from ..query.pattern import not_a_tile
+from ..support.files import read_limited, write_atomic
+from ..support.text import one_line, quote
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..alphabet import Alphabet
@@ -83,6 +85,10 @@ class Grid:
     """
 
     def __init__(self, cells: Sequence[Sequence[Cell]], *, title: str = "") -> None:
+        if isinstance(cells, (str, bytes)) or not isinstance(cells, Sequence) or not all(
+                isinstance(r, Sequence) and not isinstance(r, (str, bytes)) for r in cells):
+            raise QueryError(f"a grid is rows of cells (lists of str or None), not {type(cells).__name__}"
+                             f" {quote(cells)}")
         rows = [list(r) for r in cells]
         if not rows or not rows[0]:
             raise QueryError("the grid is empty")
@@ -97,7 +103,7 @@ class Grid:
                 if v is None or v == BLOCK:
                     continue
                 if not isinstance(v, str) or not v.strip() or BLOCK in v:
-                    raise QueryError(f"cell ({i + 1}, {j + 1}) holds {v!r}: not a tile, a block or empty")
+                    raise QueryError(f"cell ({i + 1}, {j + 1}) holds {quote(v)}: not a tile, a block or empty")
                 r[j] = v.strip().lower()
         self._cells: tuple[tuple[Cell, ...], ...] = tuple(tuple(r) for r in rows)
         self.height = len(rows)
@@ -113,10 +119,23 @@ class Grid:
         return self._cells
 
     def cell(self, row: int, col: int) -> Cell:
-        return self._cells[row][col]
+        """The cell at (row, column), counted from 0."""
+        return self._cells[self._row(row)][self._col(col)]
 
     def is_block(self, row: int, col: int) -> bool:
-        return self._cells[row][col] == BLOCK
+        return self._cells[self._row(row)][self._col(col)] == BLOCK
+
+    def _row(self, row: object) -> int:
+        if isinstance(row, bool) or not isinstance(row, int) or not 0 <= row < self.height:
+            raise QueryError(f"row {quote(row)} is not a row of this {self.height}x{self.width} grid (0 to"
+                             f" {self.height - 1})")
+        return row
+
+    def _col(self, col: object) -> int:
+        if isinstance(col, bool) or not isinstance(col, int) or not 0 <= col < self.width:
+            raise QueryError(f"column {quote(col)} is not a column of this {self.height}x{self.width} grid (0 to"
+                             f" {self.width - 1})")
+        return col
 
     def open_cells(self) -> list[tuple[int, int]]:
         """Every non-block cell, row by row."""
@@ -124,9 +143,13 @@ class Grid:
 
     def with_cells(self, values: Mapping[tuple[int, int], Cell]) -> "Grid":
         """A copy with some cells replaced."""
+        if not isinstance(values, Mapping):
+            raise QueryError(f"with_cells takes a mapping of (row, column) to a cell, not {type(values).__name__}")
         rows = [list(r) for r in self._cells]
-        for (r, c), v in values.items():
-            rows[r][c] = v
+        for key, v in values.items():
+            if not (isinstance(key, tuple) and len(key) == 2):
+                raise QueryError(f"with_cells: {quote(key)} is not a (row, column) pair")
+            rows[self._row(key[0])][self._col(key[1])] = v
         return Grid(rows, title=self.title)
 
     def __eq__(self, other: object) -> bool:
@@ -184,18 +207,22 @@ class Grid:
         >>> Grid.from_text("...\\n...").slot("2 down").cells
         ((0, 1), (1, 1))
         """
-        key = str(name).strip().lower().replace("-", "").replace(" ", "")
+        if not isinstance(name, str):
+            raise QueryError(f"a slot is named by text such as '1A', not {type(name).__name__} {quote(name)}")
+        key = name.strip().lower().replace("-", "").replace(" ", "")
         for long, short in (("across", "a"), ("down", "d")):
             if key.endswith(long):
                 key = key[: -len(long)] + short
         for s in self.slots():
             if s.name.lower() == key:
                 return s
-        raise QueryError(f"the grid has no slot {name!r} (slots are named like 1A, 2D)")
+        raise QueryError(f"the grid has no slot {quote(name)} (slots are named like 1A, 2D)")
 
     def word(self, slot: Slot) -> list[Cell]:
         """The cells of a slot, in order."""
-        return [self._cells[r][c] for r, c in slot.cells]
+        if not isinstance(slot, Slot):
+            raise QueryError(f"word() takes a Slot (grid.slot('1A')), not {type(slot).__name__}")
+        return [self._cells[self._row(r)][self._col(c)] for r, c in slot.cells]
 
     def is_complete(self) -> bool:
         """Whether every non-block cell holds a tile."""
@@ -247,11 +274,13 @@ class Grid:
         >>> Grid.from_ipuz(g.to_ipuz()) == g
         True
         """
-        if isinstance(data, (str, bytes)):
+        if isinstance(data, (str, bytes, bytearray)):
+            if len(data) > MAX_FILE_BYTES:
+                raise QueryError(f"not valid ipuz: larger than {MAX_FILE_BYTES >> 20} MiB")
             try:
                 data = json.loads(data)
             except (ValueError, RecursionError) as e:
-                raise QueryError(f"not valid ipuz: the JSON does not parse ({e})") from None
+                raise QueryError(f"not valid ipuz: the JSON does not parse ({one_line(str(e), 200)})") from None
         if not isinstance(data, dict):
             raise QueryError("not valid ipuz: the top level is not an object")
         kinds = data.get("kind")
@@ -290,7 +319,7 @@ class Grid:
                 if isinstance(s, str) and s and not _same(s, block) and not _same(s, empty) and s.strip():
                     tile = s.strip().lower()
                     if not tile.replace("·", "").isalpha():
-                        raise QueryError(f"not valid ipuz: the solution cell ({r + 1}, {c + 1}) holds {s!r}")
+                        raise QueryError(f"not valid ipuz: the solution cell ({r + 1}, {c + 1}) holds {quote(s)}")
                 row.append(tile)
             rows.append(row)
         return cls(rows, title=str(data.get("title", "")) if isinstance(data.get("title", ""), str) else "")
@@ -339,6 +368,10 @@ class Grid:
         Tiles come from the solution; ``-`` (and ``X`` in a scrambled or
         blank solution) is an empty cell; rebus squares become multi-letter tiles.
         """
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise QueryError(f"a .puz file is bytes, not {type(data).__name__}")
+        if len(data) > MAX_FILE_BYTES:
+            raise QueryError(f"not a valid .puz file: larger than {MAX_FILE_BYTES >> 20} MiB")
         puz = _puzpy()
         try:
             p = puz.load(bytes(data))
@@ -367,8 +400,8 @@ class Grid:
             title = str(p.title)
         except QueryError:
             raise
-        except Exception as e:  # puzpy raises many kinds on damaged files
-            raise QueryError(f"not a valid .puz file: {e or type(e).__name__}") from None
+        except Exception as e:  # puzpy raises many kinds on damaged files, some over several lines
+            raise QueryError(f"not a valid .puz file: {_puz_reason(e)}") from None
         return cls(rows, title=title)
 
     def to_puz(self) -> bytes:
@@ -403,21 +436,20 @@ class Grid:
         try:
             return bytes(p.tobytes())
         except Exception as e:
-            raise QueryError(f"this grid cannot be written as .puz: {e}") from None
+            raise QueryError(f"this grid cannot be written as .puz: {one_line(str(e), 200)}") from None
 
     # -- files ------------------------------------------------------------------
 
     @classmethod
     def read(cls, path: "str | os.PathLike[str]", *, format: Format | None = None, alphabet: "Alphabet | None" = None) -> "Grid":  # noqa: A002
         """Read a grid file; the format comes from the extension (``.ipuz``, ``.puz``, else text)."""
+        if not isinstance(path, (str, os.PathLike)):
+            raise QueryError(f"Grid.read takes a path, not {type(path).__name__}")
+        if format is not None and format not in FORMATS:
+            raise QueryError(f"unknown grid format {quote(format)} (one of {', '.join(FORMATS)})")
         fmt = format or guess_format(path)
-        try:
-            with open(path, "rb") as f:
-                data = f.read(MAX_FILE_BYTES + 1)
-        except OSError as e:
-            raise QueryError(f"cannot read the grid {os.fspath(path)}: {e.strerror or e}") from None
-        if len(data) > MAX_FILE_BYTES:
-            raise QueryError(f"{os.fspath(path)}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB, not a grid")
+        data = read_limited(path, limit=MAX_FILE_BYTES, what="a grid", error=QueryError,
+                            missing=f"no such grid file: {os.fspath(path)}")
         try:
             if fmt == "puz":
                 return cls.from_puz(data)
@@ -439,12 +471,23 @@ class Grid:
             return (json.dumps(self.to_ipuz(), ensure_ascii=False) + "\n").encode()
         if format == "text":
             return (self.to_text() + "\n").encode()
-        raise QueryError(f"unknown grid format {format!r} (one of {', '.join(FORMATS)})")
+        raise QueryError(f"unknown grid format {quote(format)} (one of {', '.join(FORMATS)})")
 
-    def write(self, path: "str | os.PathLike[str]", *, format: Format | None = None) -> None:  # noqa: A002
-        """Write the grid atomically (a temporary file renamed over ``path``)."""
+    def write(self, path: "str | os.PathLike[str]", *, format: Format | None = None,  # noqa: A002
+              inputs: Iterable[object] = ()) -> None:
+        """Write the grid atomically (:func:`lexigraph.support.files.write_atomic`).
+
+        ``inputs``: the files the grid came from; writing over one of them is refused.
+        """
+        if not isinstance(path, (str, os.PathLike)):
+            raise QueryError(f"Grid.write takes a path, not {type(path).__name__}")
         data = self.dumps(format or guess_format(path))
-        _write_atomic(os.fspath(path), data)
+        try:
+            write_atomic(path, data, inputs=inputs)
+        except QueryError:
+            raise
+        except LexiconError as e:  # the grid's errors are all QueryErrors
+            raise QueryError(str(e)) from None
 
 
 def guess_format(path: "str | os.PathLike[str]") -> Format:
@@ -522,41 +565,10 @@ def _puzpy() -> Any:
     return puz
 
 
-def _write_atomic(path: str, data: bytes) -> None:
-    """Write ``data`` to ``path``: through to a device or FIFO, else by a temporary file renamed over it.
+def _puz_reason(e: BaseException) -> str:
+    """One line saying why puzpy refused a file (its struct errors name a byte format over several lines)."""
+    import struct
 
-    A symbolic link is followed: the file it points to is replaced, the link stays.
-    """
-    import stat
-    import tempfile
-
-    path = os.path.realpath(path)
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        mode = None
-    if mode is not None and not stat.S_ISREG(mode):
-        if stat.S_ISDIR(mode):
-            raise QueryError(f"cannot write {path}: it is a directory")
-        try:
-            with open(path, "wb") as f:  # /dev/stdout, /dev/null, a FIFO: never replaced
-                f.write(data)
-        except OSError as e:
-            raise QueryError(f"cannot write {path}: {e.strerror or e}") from None
-        return
-    directory = os.path.dirname(path)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".lexigraph-grid-", dir=directory)
-    except OSError as e:
-        raise QueryError(f"cannot write {path}: {e.strerror or e}") from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except OSError as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise QueryError(f"cannot write {path}: {e.strerror or e}") from None
-
+    if isinstance(e, struct.error) or "unpack" in str(e) or "buffer" in str(e):
+        return "the file is truncated or damaged"
+    return one_line(str(e), 200) or type(e).__name__

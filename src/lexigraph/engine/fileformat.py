@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import mmap
 import os
+import stat
 import struct
 import zlib
 from collections.abc import Mapping
@@ -125,8 +126,14 @@ def is_lexicon(head: bytes) -> bool:
 
 
 def is_lexicon_file(path: "str | os.PathLike[str]") -> bool:
-    """Whether the file at ``path`` starts with the lexicon magic number (False if it cannot be read)."""
+    """Whether the file at ``path`` starts with the lexicon magic number (False if it cannot be read).
+
+    Only a regular file can be a lexicon (it is mapped): a FIFO or device is
+    not opened here, which would block or eat its first bytes.
+    """
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False
         with open(path, "rb") as f:
             return is_lexicon(f.read(8))
     except OSError:
@@ -142,6 +149,9 @@ def open_path(path: str | os.PathLike[str]) -> MappedFile:
     """
     name = os.fspath(path)
     try:
+        mode = os.stat(name).st_mode
+        if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):  # a FIFO would block the open; nothing else maps
+            raise FileFormatError(f"{name} is not a regular file (a FIFO or a device), so not a lexicon file")
         with open(name, "rb") as f:
             size = os.fstat(f.fileno()).st_size
             if size < HEADER_SIZE:

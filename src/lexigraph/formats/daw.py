@@ -12,6 +12,7 @@ import numpy as np
 
 from ..errors import LexiconError, SourceError
 from ..compiler.graph_builder import MinimalGraph, expand_words
+from ..support.text import quote
 
 # The .daw entry: bits 0-7 letter, bit 8 a word ends here, bit 9 last of its list, bits 10-31 child index.
 ACCEPT_BIT = 1 << 8
@@ -42,6 +43,8 @@ def root_start(entry: np.ndarray, what: str) -> int:
 
 def read(data: bytes, *, what: str = ".daw file") -> list[str]:
     """All words of a ``.daw`` file, as lowercase strings (unsorted)."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise SourceError(f"{what}: read() takes the file's bytes, not {type(data).__name__}")
     if not data:
         raise SourceError(f"{what}: the file is empty")
     if len(data) % 4:
@@ -74,13 +77,17 @@ def write(graph: MinimalGraph, labels: list[str]) -> bytes:
     Entries hold lower-case ASCII letters, as Hasbro's files do; a lexicon
     with any other tile (``ñ``, ``ch``) is refused.
     """
+    if not isinstance(graph, MinimalGraph):
+        raise LexiconError(f"write() takes a MinimalGraph (graph_builder.minimize), not {type(graph).__name__}")
+    if not isinstance(labels, (list, tuple)) or not all(isinstance(label, str) for label in labels):
+        raise LexiconError("write() takes the tile labels as a list of str")
     if not graph.accept_on_edge:
         raise ValueError(".daw needs a graph minimised with accept_on_edge=True")
     letters = []
     for label in labels:
         if len(label) != 1 or not ("a" <= label <= "z"):
             raise LexiconError(
-                f"a .daw file holds only the letters a-z; this lexicon has the tile {label!r} "
+                f"a .daw file holds only the letters a-z; this lexicon has the tile {quote(label)} "
                 "(export it as text or scored instead)"
             )
         letters.append(ord(label))

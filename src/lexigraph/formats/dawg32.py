@@ -11,6 +11,7 @@ import numpy as np
 
 from ..errors import LexiconError, SourceError
 from ..compiler.graph_builder import MinimalGraph, expand_words
+from ..support.text import quote
 
 MORE = 1 << 31
 LINK_MASK = 0xFFFFFF
@@ -30,6 +31,8 @@ def looks_like(data: bytes) -> bool:
 
 def read(data: bytes, *, what: str = "dawg32 table") -> list[str]:
     """All words of a table, as lowercase strings (unsorted)."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise SourceError(f"{what}: read() takes the file's bytes, not {type(data).__name__}")
     if not data:
         raise SourceError(f"{what}: the file is empty")
     if len(data) % 4:
@@ -71,11 +74,15 @@ def read(data: bytes, *, what: str = "dawg32 table") -> list[str]:
 
 def write(graph: MinimalGraph, labels: list[str]) -> bytes:
     """Lay out a node-mode minimal graph as a table (root list at record 0)."""
+    if not isinstance(graph, MinimalGraph):
+        raise LexiconError(f"write() takes a MinimalGraph (graph_builder.minimize), not {type(graph).__name__}")
+    if not isinstance(labels, (list, tuple)) or not all(isinstance(label, str) for label in labels):
+        raise LexiconError("write() takes the tile labels as a list of str")
     if graph.accept_on_edge:
         raise ValueError("dawg32 needs a graph minimised with accept_on_edge=False")
     for label in labels:
         if len(label) != 1 or not ("a" <= label <= "z"):
-            raise LexiconError(f"the dawg32 table holds only the letters a-z; this lexicon has the tile {label!r}")
+            raise LexiconError(f"the dawg32 table holds only the letters a-z; this lexicon has the tile {quote(label)}")
     trie = graph.trie
     reps = graph.representative
     term = trie.terminal[reps]

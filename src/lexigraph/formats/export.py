@@ -9,9 +9,9 @@ import numpy as np
 
 from . import daw
 from . import dawg32
-from ..engine import fileformat
 from ..compiler import graph_builder
 from ..errors import LexiconError
+from ..support.text import quote
 from ..engine.store import Store
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -38,9 +38,11 @@ def to_bytes(lex: "Lexicon", format: str) -> bytes:
     >>> to_bytes(lexigraph.load(["cat;70", "dog"]), "scored")
     b'cat;70\\ndog;50\\n'
     """
-    if format not in EXPORT_FORMATS:
-        raise LexiconError(f"unknown export format {format!r}; choose one of {', '.join(EXPORT_FORMATS)}")
-    store = lex.store
+    if not isinstance(format, str) or format not in EXPORT_FORMATS:
+        raise LexiconError(f"unknown export format {quote(format)}; choose one of {', '.join(EXPORT_FORMATS)}")
+    store = getattr(lex, "store", None)
+    if not isinstance(store, Store):
+        raise LexiconError(f"export takes an open lexicon, not {type(lex).__name__}")
     labels = list(store.alphabet.labels)
     if format in ("text", "scored"):
         ids = store.sort_ids(np.arange(store.word_count))
@@ -56,7 +58,17 @@ def to_bytes(lex: "Lexicon", format: str) -> bytes:
 
 
 def export(lex: "Lexicon", dest: str | os.PathLike[str], format: str) -> int:
-    """Write the lexicon to ``dest`` atomically; returns the number of bytes written."""
+    """Write the lexicon to ``dest`` atomically; returns the number of bytes written.
+
+    A ``dest`` that is the lexicon's own file (or the word list it was
+    compiled from), directly or through links, is refused.
+    """
+    from ..support.files import refuse_overwrite, write_atomic
+
+    if not isinstance(dest, (str, os.PathLike)):
+        raise LexiconError(f"export writes to a path, not {type(dest).__name__}")
+    inputs = [getattr(lex, "path", None)]
+    refuse_overwrite(dest, inputs)
     data = to_bytes(lex, format)
-    fileformat.write_atomic(dest, data)
+    write_atomic(dest, data, inputs=inputs)
     return len(data)

@@ -31,6 +31,7 @@ import numpy as np
 
 from ..errors import QueryError
 from ..engine.deadline import Countdown, check
+from ..support.text import quote
 from ..engine.interface import Engine, RackMode
 from ..engine.store import SORTS, Store, concat_ids
 
@@ -95,7 +96,7 @@ def parse_anagram_rack(alphabet: "Alphabet", rack: str, *, what: str = "rack", a
             key = alphabet.encode(chunk)
             if key is None:
                 bad = alphabet.first_bad_char(chunk) or chunk
-                raise QueryError(f"the {what} {rack!r} holds {bad!r}, which is not a tile of this lexicon")
+                raise QueryError(f"the {what} {quote(rack)} holds {bad!r}, which is not a tile of this lexicon")
             codes.extend(key)
             piece.clear()
 

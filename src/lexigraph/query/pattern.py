@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import QueryError
+from ..support.text import quote as quote  # the one way errors quote input (re-exported)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..alphabet import Alphabet
@@ -47,20 +48,6 @@ if TYPE_CHECKING:  # pragma: no cover
 STAR = None
 #: Longest pattern text accepted, in characters.
 MAX_PATTERN = 100_000
-#: How much of a rejected text an error message quotes.
-QUOTED = 60
-
-
-
-def quote(text: str) -> str:
-    """``text`` as an error message quotes it: ``repr``, cut to a readable length.
-
-    >>> quote("ab"), quote("x" * 100)[-6:], len(quote("x" * 100))
-    ("'ab'", "xx'...", 65)
-    """
-    if len(text) <= QUOTED:
-        return repr(text)
-    return repr(text[:QUOTED]) + "..."
 
 
 def not_a_tile(where: str, character: str, position: int) -> QueryError:

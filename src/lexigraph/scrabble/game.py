@@ -25,6 +25,7 @@ from typing import Any, Mapping
 from ..alphabet import Alphabet
 from ..errors import LexiconError, QueryError
 from ..support.presets import parse_toml, read_preset, read_spec
+from ..support.text import cut, quote
 
 PRESETS = ("scrabble", "super")
 
@@ -39,14 +40,22 @@ PREMIUMS: dict[str, tuple[int, int]] = {
     "Q": (1, 4),
 }
 
-MAX_SIZE = 26
+#: The ranges every game value is checked against when a game is made (``docs/games.md``).
+MIN_SIZE, MAX_SIZE = 1, 26  # board side; the C move generator's LX_MAX_BOARD_SIZE
+MAX_RACK_SIZE = 15  # exchanges enumerate the rack's sub-racks: 2**15 at most
+MAX_BINGO_BONUS = 1000
+MAX_POINTS = 255  # the move generators take a tile's points as a byte
+MAX_TILE_COUNT = 255  # of one tile, and of the blanks
+MAX_BAG = 1000  # tiles in the bag, blanks included (Super Scrabble has 200)
+#: Highest score any play may reach (the move generators add scores in 32-bit integers).
+MAX_SCORE = 2**31 - 1
 
 
 class GameError(QueryError):
     """A game definition, position, game record or play is malformed (a :class:`QueryError`)."""
 
 
-_SQUARE = re.compile(r"^([A-Za-z])(\d{1,2})$|^(\d{1,2})([A-Za-z])$")
+_SQUARE = re.compile(r"^([A-Za-z])([0-9]{1,2})$|^([0-9]{1,2})([A-Za-z])$")  # ASCII digits only
 
 
 def column_letter(col: int) -> str:
@@ -76,31 +85,54 @@ class Game:
     word_mult: tuple[int, ...] = field(default=(), repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        where = f"game {quote(self.name) if not isinstance(self.name, str) else self.name}"
+        if not isinstance(self.name, str):
+            raise GameError(f"{where}: the name must be text")
+        if not isinstance(self.alphabet, Alphabet):
+            raise GameError(f"{where}: the alphabet must be an Alphabet, not {type(self.alphabet).__name__}")
+        if isinstance(self.board, str) or not isinstance(self.board, (tuple, list)) or not all(
+                isinstance(row, str) for row in self.board):
+            raise GameError(f"{where}: the board must be a sequence of row strings")
         size = len(self.board)
-        if not 2 <= size <= MAX_SIZE:
-            raise GameError(f"game {self.name}: the board has {size} rows; 2 to {MAX_SIZE} allowed")
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            raise GameError(f"{where}: the board has {size} rows; {MIN_SIZE} to {MAX_SIZE} allowed")
         lm: list[int] = []
         wm: list[int] = []
         for r, row in enumerate(self.board):
             if len(row) != size:
-                raise GameError(f"game {self.name}: row {r + 1} has {len(row)} squares, not {size} (boards are square)")
+                raise GameError(f"{where}: row {r + 1} has {len(row)} squares, not {size} (boards are square)")
             for ch in row:
                 if ch not in PREMIUMS:
-                    raise GameError(f"game {self.name}: unknown premium {ch!r} in row {r + 1}")
+                    raise GameError(f"{where}: unknown premium {quote(ch)} in row {r + 1}")
                 lm.append(PREMIUMS[ch][0])
                 wm.append(PREMIUMS[ch][1])
+        if not (isinstance(self.start, tuple) and len(self.start) == 2 and all(_is_int(v) for v in self.start)):
+            raise GameError(f"{where}: the start square must be a (row, column) pair")
         sr, sc = self.start
         if not (0 <= sr < size and 0 <= sc < size):
-            raise GameError(f"game {self.name}: the start square lies off the board")
-        if self.rack_size < 1:
-            raise GameError(f"game {self.name}: rack_size must be at least 1")
-        if self.blanks < 0:
-            raise GameError(f"game {self.name}: blanks must be >= 0")
-        for label, (count, points) in self.tiles.items():
-            if self.alphabet.code(label) is None:
-                raise GameError(f"game {self.name}: tile {label!r} is not in the alphabet {self.alphabet.name}")
-            if count < 0 or points < 0:
-                raise GameError(f"game {self.name}: tile {label!r} has a negative count or points")
+            raise GameError(f"{where}: the start square lies off the board")
+        _check_range(where, "rack_size", self.rack_size, 1, MAX_RACK_SIZE)
+        _check_range(where, "bingo_bonus", self.bingo_bonus, 0, MAX_BINGO_BONUS)
+        _check_range(where, "blanks", self.blanks, 0, MAX_TILE_COUNT)
+        if not isinstance(self.tiles, Mapping):
+            raise GameError(f"{where}: tiles must map a tile to (count, points)")
+        bag = self.blanks
+        for label, value in self.tiles.items():
+            if not isinstance(label, str) or self.alphabet.code(label) is None:
+                raise GameError(f"{where}: tile {quote(label)} is not in the alphabet {self.alphabet.name}")
+            if not (isinstance(value, (tuple, list)) and len(value) == 2):
+                raise GameError(f"{where}: tile {quote(label)} must have (count, points)")
+            count, points = value
+            _check_range(where, f"the count of tile {quote(label)}", count, 0, MAX_TILE_COUNT)
+            _check_range(where, f"the points of tile {quote(label)}", points, 0, MAX_POINTS)
+            bag += count
+        if bag > MAX_BAG:
+            raise GameError(f"{where}: the bag holds {bag:,} tiles; at most {MAX_BAG:,} allowed")
+        best = _highest_score(size, wm, lm, self.rack_size, max((p for _, p in self.tiles.values()), default=0),
+                              self.bingo_bonus)
+        if best > MAX_SCORE:
+            raise GameError(f"{where}: a play could score {best:,}, more than {MAX_SCORE:,} (fewer word premiums,"
+                            " points or rack tiles)")
         object.__setattr__(self, "letter_mult", tuple(lm))
         object.__setattr__(self, "word_mult", tuple(wm))
 
@@ -109,6 +141,8 @@ class Game:
     @classmethod
     def preset(cls, name: str) -> "Game":
         """A built-in game: ``scrabble`` or ``super``."""
+        if not isinstance(name, str):
+            raise GameError(f"a game preset is named by text, not {type(name).__name__}")
         text = read_preset(name, kind="game", folder="games", presets=PRESETS, error=GameError)
         return cls.from_toml(text, origin=f"preset {name}")
 
@@ -117,22 +151,32 @@ class Game:
         """A preset by name or a game file (TOML) by path."""
         if isinstance(spec, Game):
             return spec
+        if not isinstance(spec, (str, Path)):
+            raise GameError(f"a game is a preset name, a file path or a Game, not {type(spec).__name__}")
         text, origin = read_spec(str(spec), kind="game", folder="games", presets=PRESETS, error=GameError)
         return cls.from_toml(text, origin=origin)
 
     @classmethod
     def from_toml(cls, text: str, *, origin: str = "game") -> "Game":
+        """A game from the text of a game file (refused when deeper than a settings file nests)."""
         return cls.from_dict(parse_toml(text, origin=origin, error=GameError), origin=origin)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, origin: str = "game", alphabet: Alphabet | None = None) -> "Game":
         """A game from parsed TOML. ``alphabet`` overrides the one the file names."""
+        if not isinstance(data, Mapping):
+            raise GameError(f"{origin}: a game is a table of fields, not {type(data).__name__}")
+        if alphabet is not None and not isinstance(alphabet, Alphabet):
+            raise GameError(f"{origin}: alphabet must be an Alphabet, not {type(alphabet).__name__}")
         known = {"name", "title", "alphabet", "rack_size", "bingo_bonus", "start", "board", "tiles", "blanks"}
         extra = set(data) - known
         if extra:
-            raise GameError(f"{origin}: unknown field(s) {', '.join(sorted(extra))}")
+            raise GameError(f"{origin}: unknown field(s) {cut(', '.join(sorted(map(str, extra))), 200)}")
+        spec = data.get("alphabet", "english")
+        if alphabet is None and not isinstance(spec, str):
+            raise GameError(f"{origin}: alphabet must be a preset name or a file path")
         try:
-            alpha = alphabet or Alphabet.load(str(data.get("alphabet", "english")))
+            alpha = alphabet or Alphabet.load(spec)
         except LexiconError as e:
             raise GameError(f"{origin}: {e}") from None
         board = data.get("board")
@@ -143,9 +187,9 @@ class Game:
         if start_s is None:
             start = (size // 2, size // 2)
         else:
-            parsed = parse_square(str(start_s), size)
+            parsed = parse_square(start_s, size) if isinstance(start_s, str) else None
             if parsed is None:
-                raise GameError(f"{origin}: start {start_s!r} is not a square such as H8")
+                raise GameError(f"{origin}: start {quote(start_s)} is not a square of the board such as H8")
             start = parsed[0], parsed[1]
         tiles: dict[str, tuple[int, int]] = {}
         raw = data.get("tiles")
@@ -159,8 +203,8 @@ class Game:
             if not isinstance(raw, Mapping):
                 raise GameError(f"{origin}: [tiles] must map a tile to [count, points]")
             for label, v in raw.items():
-                if not (isinstance(v, list) and len(v) == 2 and all(isinstance(x, int) for x in v)):
-                    raise GameError(f"{origin}: tile {label!r} must be [count, points]")
+                if not (isinstance(v, list) and len(v) == 2 and all(_is_int(x) for x in v)):
+                    raise GameError(f"{origin}: tile {quote(label)} must be [count, points]")
                 tiles[str(label).lower()] = (v[0], v[1])
         blanks = data.get("blanks", alpha.blanks if alpha.blanks is not None else 2)
 
@@ -170,11 +214,15 @@ class Game:
                 raise GameError(f"{origin}: {key} must be an integer")
             return v
 
-        if not isinstance(blanks, int):
+        if not _is_int(blanks):
             raise GameError(f"{origin}: blanks must be an integer")
+        name = data.get("name", "custom")
+        title = data.get("title", name)
+        if not isinstance(name, str) or not isinstance(title, str):
+            raise GameError(f"{origin}: name and title must be text")
         return cls(
-            name=str(data.get("name", "custom")),
-            title=str(data.get("title", data.get("name", "custom"))),
+            name=cut(name, 60),
+            title=cut(title, 200),
             alphabet=alpha,
             board=tuple(board),
             start=start,
@@ -186,6 +234,8 @@ class Game:
 
     def with_alphabet(self, alphabet: Alphabet) -> "Game":
         """The same board and rules with another lexicon's alphabet (tiles it lacks get count 0, points 0)."""
+        if not isinstance(alphabet, Alphabet):
+            raise GameError(f"with_alphabet takes an Alphabet, not {type(alphabet).__name__}")
         if alphabet == self.alphabet:
             return self
         tiles = {}
@@ -211,8 +261,8 @@ class Game:
         .d.d.
         t...t
         """
-        if not 2 <= size <= self.size:
-            raise GameError(f"a resized {self.name} board has 2 to {self.size} rows")
+        if not _is_int(size) or not MIN_SIZE <= size <= self.size:
+            raise GameError(f"a resized {self.name} board has {MIN_SIZE} to {self.size} rows, not {quote(size)}")
         off = (self.size - size) // 2
         rows = tuple(row[off : off + size] for row in self.board[off : off + size])
         return Game(
@@ -227,13 +277,28 @@ class Game:
     def size(self) -> int:
         return len(self.board)
 
+    def _square(self, row: object, col: object) -> tuple[int, int]:
+        if not (_is_int(row) and _is_int(col)):
+            raise GameError(f"({quote(row)}, {quote(col)}) is not a square: rows and columns are whole numbers")
+        assert isinstance(row, int) and isinstance(col, int)
+        if not (0 <= row < self.size and 0 <= col < self.size):
+            raise GameError(f"({row}, {col}) is off the {self.size}x{self.size} board")
+        return row, col
+
     def premium(self, row: int, col: int) -> str:
-        return self.board[row][col]
+        r, c = self._square(row, col)
+        return self.board[r][c]
 
     def points_of(self, label: str) -> int:
+        """The points of a tile label (0 for a tile the game lacks)."""
+        if not isinstance(label, str):
+            raise GameError(f"a tile is named by its label, not {type(label).__name__}")
         return self.tiles.get(label, (0, 0))[1]
 
     def count_of(self, label: str) -> int:
+        """How many of a tile the bag holds (0 for a tile the game lacks)."""
+        if not isinstance(label, str):
+            raise GameError(f"a tile is named by its label, not {type(label).__name__}")
         return self.tiles.get(label, (0, 0))[0]
 
     def points_by_code(self) -> list[int]:
@@ -257,7 +322,40 @@ class Game:
 
     def square_name(self, row: int, col: int, across: bool = True) -> str:
         """Standard notation: ``8H`` (row first) for across plays, ``H8`` for down ones."""
+        row, col = self._square(row, col)
         return f"{row + 1}{column_letter(col)}" if across else f"{column_letter(col)}{row + 1}"
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_range(where: str, what: str, value: object, low: int, high: int) -> None:
+    """Refuse ``value`` unless it is a whole number from ``low`` to ``high`` (one message for every game value)."""
+    if not _is_int(value):
+        raise GameError(f"{where}: {what} must be a whole number, not {quote(value)}")
+    assert isinstance(value, int)
+    if not low <= value <= high:
+        shown = f"{value:,}" if abs(value) < 10**30 else f"a {len(str(abs(value)))}-digit number"
+        raise GameError(f"{where}: {what} is {shown}; {low:,} to {high:,} allowed")
+
+
+def _highest_score(size: int, word_mult: list[int], letter_mult: list[int], rack_size: int, top_points: int,
+                   bingo: int) -> int:
+    """A bound on any play's score: every word of the play at most a full line of the dearest tile on the
+    dearest letter premium, times the largest product of word premiums that a rack's tiles can cover in one line."""
+    covered = min(rack_size, size)
+    product = 1
+    for line in range(size):
+        for step in (1, size):  # a row, then a column
+            first = line * size if step == 1 else line
+            mults = sorted((word_mult[first + k * step] for k in range(size)), reverse=True)[:covered]
+            p = 1
+            for m in mults:
+                p *= m
+            product = max(product, p)
+    words = covered + 1  # the main word and one cross-word per tile placed
+    return words * size * top_points * max(letter_mult, default=1) * product + bingo
 
 
 def parse_square(text: str, size: int) -> tuple[int, int, bool] | None:
@@ -266,6 +364,8 @@ def parse_square(text: str, size: int) -> tuple[int, int, bool] | None:
     >>> parse_square("8H", 15), parse_square("h8", 15), parse_square("16A", 15)
     ((7, 7, True), (7, 7, False), None)
     """
+    if not isinstance(text, str) or not _is_int(size):
+        return None
     m = _SQUARE.match(text.strip())
     if not m:
         return None

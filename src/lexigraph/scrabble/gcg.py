@@ -30,19 +30,25 @@ Board tiles a play goes through are written as themselves or as ``.``.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..support.text import quote
 from .game import Game, GameError, parse_square
 from .position import Position
+from .tiles import split_tiles
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..lexicon import Lexicon
     from .moves import Move
 
 _EVENT = re.compile(r"^>([^:]+):\s*(.*)$")
-_NUM = re.compile(r"^[+-]?\d+$")
+#: A score or total: ASCII digits, at most 9 of them (no game scores a billion; int() of 4,300 digits raises).
+_NUM = re.compile(r"^[+-]?[0-9]{1,9}$")
 MAX_EVENTS = 10_000
+#: Longest game record read, in characters.
+MAX_GCG_TEXT = 1 << 20
 
 
 @dataclass
@@ -75,6 +81,8 @@ class GameRecord:
 
         The rack on turn is the rack of the next event's player, when the file gives it.
         """
+        if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int)):
+            raise GameError(f"replay takes a turn number, not {quote(turn)}")
         events = self.events if turn is None else self.events[: max(0, turn)]
         pos = Position(self.game)
         placed_by: list[list[tuple[int, int]]] = []
@@ -114,7 +122,20 @@ def _apply_play(pos: Position, e: Event) -> list[tuple[int, int]]:
 
 
 def read_gcg(text: str, game: Game | None = None) -> GameRecord:
-    """Parse a GCG file's text. Raises :class:`GameError` naming the line of any malformed event."""
+    """Parse a GCG file's text. Raises :class:`GameError` naming the line of any malformed event.
+
+    >>> read_gcg(b">a: AB 8H AB +4 4")
+    Traceback (most recent call last):
+    ...
+    lexigraph.scrabble.game.GameError: a GCG record is text (str), not bytes: decode it first
+    """
+    if not isinstance(text, str):
+        hint = ": decode it first" if isinstance(text, (bytes, bytearray)) else ""
+        raise GameError(f"a GCG record is text (str), not {type(text).__name__}{hint}")
+    if game is not None and not isinstance(game, Game):
+        raise GameError(f"read_gcg takes a Game, not {type(game).__name__}")
+    if len(text) > MAX_GCG_TEXT:
+        raise GameError(f"the game record is longer than {MAX_GCG_TEXT:,} characters")
     game = game or Game.preset("scrabble")
     rec = GameRecord(game)
     in_note = False
@@ -145,7 +166,7 @@ def read_gcg(text: str, game: Game | None = None) -> GameRecord:
         player = m.group(1).strip()
         if player not in rec.players:
             if len(rec.players) >= 2:
-                raise GameError(f"GCG line {no}: unknown player {player!r}")
+                raise GameError(f"GCG line {no}: unknown player {quote(player)}")
             rec.players.append(player)
         rec.events.append(_event(game, player, m.group(2).split(), no, line))
     return rec
@@ -154,7 +175,7 @@ def read_gcg(text: str, game: Game | None = None) -> GameRecord:
 def _event(game: Game, player: str, parts: list[str], no: int, line: str) -> Event:
     def number(s: str, what: str) -> int:
         if not _NUM.match(s):
-            raise GameError(f"GCG line {no}: {what} {s!r} is not a number")
+            raise GameError(f"GCG line {no}: {what} {quote(s)} is not a number (ASCII digits, at most 9)")
         return int(s)
 
     if len(parts) < 3:
@@ -181,6 +202,7 @@ def _event(game: Game, player: str, parts: list[str], no: int, line: str) -> Eve
     elif head.startswith("-"):
         ev.kind = "exchange"
         ev.play = head[1:]
+        _check_exchange(game, ev, no)
     elif head == "(challenge)":
         ev.kind = "challenge"
     elif head == "(time)":
@@ -191,18 +213,50 @@ def _event(game: Game, player: str, parts: list[str], no: int, line: str) -> Eve
         ev.kind = "play"
         ev.position, ev.play = rest
     else:
-        raise GameError(f"GCG line {no}: cannot read the play {' '.join(rest)!r}")
+        raise GameError(f"GCG line {no}: cannot read the play {quote(' '.join(rest))}")
     return ev
+
+
+def _check_exchange(game: Game, ev: Event, no: int) -> None:
+    """Refuse an exchange of tiles the rack does not hold, or of more tiles than a rack holds."""
+    if ev.play.isdigit():  # "-7": the count alone, as some programs write a hidden exchange
+        count = int(ev.play) if len(ev.play) <= 3 else game.rack_size + 1
+        if not 1 <= count <= game.rack_size:
+            raise GameError(f"GCG line {no}: an exchange of {quote(ev.play)} tiles; a rack holds {game.rack_size}")
+        return
+    try:
+        tiles = [0 if blank and code == 0 else code for code, blank in
+                 split_tiles(game, ev.play.upper(), what="exchange", allow_blank=True)]
+    except GameError as e:
+        raise GameError(f"GCG line {no}: {e}") from None
+    if len(tiles) > game.rack_size:
+        raise GameError(f"GCG line {no}: an exchange of {len(tiles)} tiles; a rack holds {game.rack_size}")
+    if ev.rack and not ev.rack.startswith("("):
+        try:
+            rack = Counter(c for c, _ in split_tiles(game, ev.rack.upper(), what="rack", allow_blank=True))
+        except GameError as e:
+            raise GameError(f"GCG line {no}: {e}") from None
+        missing = Counter(tiles) - rack
+        if missing:
+            shown = "".join("?" if c == 0 else game.alphabet.label(c).upper() for c in sorted(missing.elements()))
+            raise GameError(f"GCG line {no}: the exchange {quote('-' + ev.play)} gives back {shown}, which the rack"
+                            f" {quote(ev.rack)} does not hold")
 
 
 def analyze(lex: "Lexicon", record: GameRecord, *, top: int = 3, deadline: float | None = None) -> list[dict[str, Any]]:
     """For each play of the game: the play made, its score (recomputed), and the best plays.
 
     A play that the rules reject (a phony, say) comes with its reason instead
-    of a score. With ``deadline`` (a ``time.monotonic()`` value) the turns
+    of a score. ``score_differs`` marks a turn whose recorded score is not
+    what the board gives (``recorded_score`` keeps the record's). With ``deadline`` (a ``time.monotonic()`` value) the turns
     analysed before it are returned.
     """
     import time
+
+    if not isinstance(record, GameRecord):
+        raise GameError(f"analyze takes a GameRecord (read_gcg), not {type(record).__name__}")
+    if isinstance(top, bool) or not isinstance(top, int) or top < 0:
+        raise GameError(f"top must be a whole number >= 0, not {quote(top)}")
 
     from .movegen import generate
     from .moves import IllegalPlay
@@ -233,6 +287,8 @@ def analyze(lex: "Lexicon", record: GameRecord, *, top: int = 3, deadline: float
         else:
             entry["score"] = 0
             entry["legal"] = True
+        # the record's score is kept as written; a board that gives another is said, never silently replaced
+        entry["score_differs"] = entry["score"] is not None and entry["score"] != e.score
         best: list[Move] = generate(lex, pos, rack, top=top) if rack else []
         entry["best"] = [m.to_dict() for m in best]
         entry["best_score"] = best[0].score if best else None

@@ -56,6 +56,9 @@ _ALIGNED: dict[Any, tuple[Game, Game]] = {}
 
 def aligned(lex: "Engines", position: Position) -> Position:
     """The position re-coded in the lexicon's alphabet (labels kept); the same position when they agree."""
+    if not all(hasattr(lex, name) for name in ("store", "graph", "engine")):
+        raise GameError(f"moves are found in an open lexicon (its engines), not {type(lex).__name__}")
+    _checked(position)
     alphabet = lex.store.alphabet
     if position.game.alphabet.labels == alphabet.labels:
         return position
@@ -81,8 +84,8 @@ def aligned(lex: "Engines", position: Position) -> Position:
 
 def board_phonies(lex: "Engines", position: Position) -> list[str]:
     """Words on the board that are not in the lexicon (a position may hold phonies)."""
+    pos = aligned(lex, position)  # checks the arguments first
     alphabet = position.game.alphabet
-    pos = aligned(lex, position)
     bad = {alphabet.decode(bytes(codes)) for _r, _c, _a, codes in pos.words_on_board()
            if lex.engine.id_of_codes(bytes(codes)) < 0}
     return sorted(bad)

@@ -22,13 +22,20 @@ squares, and the rack and score of the player on turn come first.
 
 from __future__ import annotations
 
+import operator
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+from ..support.text import quote
 from .game import Game, GameError
 from .tiles import TILE_TOKEN, parse_rack, split_tiles, tile_text
+
+#: Longest position text read, in characters (a CGP of the largest board is a few kilobytes).
+MAX_POSITION_TEXT = 1 << 20
+#: A run of empty squares in a CGP row: ASCII digits only (``str.isdigit`` takes ``¹⁵`` and ``١٥`` too).
+_CGP_TOKEN = re.compile(r"[0-9]+|\[[^\]]*\]|.", re.DOTALL)
 
 @dataclass
 class Position:
@@ -48,7 +55,24 @@ class Position:
     options: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.game, Game):
+            raise GameError(f"a position needs a Game, not {type(self.game).__name__}")
         n = self.game.size * self.game.size
+        # C-level passes (set of types, min, max): a position is made for every turn replayed
+        for name, value, kind in (("codes", self.codes, int), ("blanks", self.blanks, bool)):
+            if not isinstance(value, list) or not set(map(type, value)) <= {kind}:
+                raise GameError(f"a position's {name} must be a list of {kind.__name__}")
+        if self.codes and (min(self.codes) < 0 or max(self.codes) > len(self.game.alphabet)):
+            raise GameError(f"a position's codes must be tile codes of the {self.game.name} game")
+        if not (isinstance(self.racks, list) and len(self.racks) == 2 and all(isinstance(r, str) for r in self.racks)):
+            raise GameError("a position's racks must be a list of two strings")
+        if not (isinstance(self.scores, list) and len(self.scores) == 2
+                and all(isinstance(s, int) and not isinstance(s, bool) for s in self.scores)):
+            raise GameError("a position's scores must be a list of two whole numbers")
+        if isinstance(self.zero_turns, bool) or not isinstance(self.zero_turns, int) or self.zero_turns < 0:
+            raise GameError("a position's zero-score turn count must be a whole number >= 0")
+        if not isinstance(self.options, dict):
+            raise GameError("a position's options must be a dict")
         if not self.codes:
             self.codes = [0] * n
         if not self.blanks:
@@ -63,30 +87,50 @@ class Position:
         return self.game.size
 
     def copy(self) -> "Position":
-        return Position(self.game, list(self.codes), list(self.blanks), list(self.racks), list(self.scores),
-                        self.zero_turns, dict(self.options))
+        p = object.__new__(Position)  # a valid position's copy: no need to check it again
+        p.game, p.codes, p.blanks, p.racks = self.game, list(self.codes), list(self.blanks), list(self.racks)
+        p.scores, p.zero_turns, p.options = list(self.scores), self.zero_turns, dict(self.options)
+        return p
 
     def is_empty(self) -> bool:
         return not any(self.codes)
 
+    def _square(self, row: object, col: object) -> int:
+        """The index of a square, refusing what is not one of the board."""
+        for v in (row, col):
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < self.size:
+                raise GameError(f"({quote(row)}, {quote(col)}) is not a square of the {self.size}x{self.size} board")
+        assert isinstance(row, int) and isinstance(col, int)
+        return row * self.size + col
+
     def tile_at(self, row: int, col: int) -> str | None:
         """The tile on a square as written (lower case for a blank), or None."""
-        i = row * self.size + col
+        i = self._square(row, col)
         c = self.codes[i]
         return None if c == 0 else tile_text(self.game, c, self.blanks[i]).strip("[]")
 
     def place(self, row: int, col: int, code: int, blank: bool = False) -> None:
-        i = row * self.size + col
+        i = self._square(row, col)
+        given = code
+        try:
+            code = operator.index(code)  # NumPy integers too
+        except TypeError:
+            code = -1
+        if isinstance(given, bool) or not 0 <= code <= len(self.game.alphabet):
+            raise GameError(f"{quote(given)} is not a tile code of the {self.game.name} game")
         self.codes[i] = code
         self.blanks[i] = blank
 
     def with_play(self, move: Any) -> "Position":
         """A copy with a :class:`~lexigraph.scrabble.movegen.Move`'s tiles on the board (racks and scores unchanged)."""
+        tiles = getattr(move, "tiles", None)
+        if not isinstance(tiles, (list, tuple)):
+            raise GameError(f"with_play takes a Move, not {type(move).__name__}")
         p = self.copy()
-        for t in move.tiles:
-            code = self.game.alphabet.code(t.tile)
+        for t in tiles:
+            code = self.game.alphabet.code(t.tile) if isinstance(getattr(t, "tile", None), str) else None
             if code is None:
-                raise GameError(f"tile {t.tile!r} is not in the {self.game.name} game")
+                raise GameError(f"tile {quote(getattr(t, 'tile', t))} is not in the {self.game.name} game")
             p.place(t.row, t.col, code, t.blank)
         return p
 
@@ -100,6 +144,27 @@ class Position:
         bag.subtract(self.tiles_on_board())
         bag.subtract(parse_rack(self.game, self.racks[0] if rack is None else rack))
         return sorted(bag.elements())
+
+    def overdrawn(self, rack: str | None = None) -> list[str]:
+        """Tiles the board (and ``rack``, default: the player on turn's) hold more of than the game's bag,
+        as ``"5 Z (the bag has 1)"``; empty when the position fits the bag.
+
+        >>> g = Game.preset("scrabble").resized(5)
+        >>> Position.from_text("ZZZZZ/...../...../...../.....".replace("/", chr(10)), g).overdrawn()
+        ['5 Z (the bag has 1)']
+        """
+        counts = self.game.counts_by_code()
+        used = Counter(self.tiles_on_board())
+        try:
+            used.update(parse_rack(self.game, self.racks[0] if rack is None else rack))
+        except GameError:
+            pass  # a rack that does not fit the bag is refused where it is read
+        out = []
+        for code, n in sorted(used.items()):
+            if n > counts[code]:
+                label = "blanks" if code == 0 else tile_text(self.game, code, False)
+                out.append(f"{n} {label} (the bag has {counts[code]})")
+        return out
 
     def words_on_board(self) -> Iterator[tuple[int, int, bool, list[int]]]:
         """Every run of two or more tiles: (row, col, across, codes)."""
@@ -143,6 +208,7 @@ class Position:
         Upper case tiles are natural and lower case ones blanks; a board
         written all in lower case holds natural tiles only.
         """
+        _check_text(text, game, "a board")
         rows = [line.rstrip("\n") for line in text.strip("\n").split("\n")]
         rows = [r for r in rows if r.strip() != ""] if len(rows) > game.size else rows
         if len(rows) != game.size:
@@ -172,6 +238,7 @@ class Position:
         ...
         lexigraph.scrabble.game.GameError: bad CGP: the board has 2 rows; the scrabble board has 15
         """
+        _check_text(cgp, game, "a CGP position")
         fields = cgp.strip().split(None, 4)
         if len(fields) < 4:
             raise GameError("bad CGP: expected BOARD RACKS SCORES ZERO_TURNS [options]")
@@ -193,10 +260,15 @@ class Position:
         pos = cls(game, options=options)
         for r, row in enumerate(rows):
             c = 0
-            for tok in re.findall(r"\d+|\[[^\]]*\]|.", row):
-                if tok.isdigit():
+            for tok in _CGP_TOKEN.findall(row):
+                if tok[0] in "0123456789":
+                    if len(tok) > 3:
+                        raise GameError(f"bad CGP: row {r + 1} has a run of {quote(tok)} empty squares")
                     c += int(tok)
                     continue
+                if tok.isdecimal() or tok.isdigit() or tok.isnumeric():
+                    raise GameError(f"bad CGP: row {r + 1}: {tok!r} is not an ASCII digit (runs of empty squares"
+                                    " are written 0-9)")
                 if c >= game.size:
                     break
                 code, blank = split_tiles(game, tok, what="CGP board")[0]
@@ -210,11 +282,12 @@ class Position:
         for rack in racks:
             parse_rack(game, rack)
         pos.racks = [r.upper() for r in racks]
-        try:
-            scores = [int(s) for s in scores_s.split("/")]
-            zero = int(zero_s)
-        except ValueError:
-            raise GameError("bad CGP: scores are SCORE1/SCORE2 and then the zero-score turn count") from None
+        numbers = [*scores_s.split("/"), zero_s]
+        if not all(re.fullmatch(r"-?[0-9]{1,9}", s) for s in numbers):
+            raise GameError("bad CGP: scores are SCORE1/SCORE2 and then the zero-score turn count"
+                            " (ASCII digits, at most 9 each)")
+        scores = [int(s) for s in numbers[:-1]]
+        zero = int(numbers[-1])
         if len(scores) != 2 or zero < 0:
             raise GameError("bad CGP: scores are SCORE1/SCORE2 and then the zero-score turn count")
         pos.scores = scores
@@ -248,8 +321,18 @@ def _row_tokens(row: str) -> list[str]:
     return tokens
 
 
+def _check_text(text: object, game: object, what: str) -> None:
+    if not isinstance(text, str):
+        raise GameError(f"{what} is text, not {type(text).__name__}")
+    if game is not None and not isinstance(game, Game):
+        raise GameError(f"{what} is read for a Game, not {type(game).__name__}")
+    if len(text) > MAX_POSITION_TEXT:
+        raise GameError(f"{what} is longer than {MAX_POSITION_TEXT:,} characters")
+
+
 def read_position(text: str, game: Game) -> Position:
     """A position from CGP or a plain board (several lines, or rows separated by ``/`` with no digits)."""
+    _check_text(text, game, "a position")
     t = text.strip()
     if "\n" not in t and (" " in t or any(ch.isdigit() for ch in t.split(" ")[0])):
         return Position.from_cgp(t, game)

@@ -30,6 +30,20 @@ from .movegen import aligned
 from .moves import IllegalPlay, Move, move_from_record
 from .position import Position
 from .tiles import parse_rack, rack_text, split_tiles, tile_text
+from ..support.text import quote
+
+#: Longest play text read (``8H`` and a word of at most a board's side, each tile at most a few characters).
+MAX_PLAY_TEXT = 1000
+
+
+def _check_engines(lex: object) -> None:
+    if not all(hasattr(lex, name) for name in ("store", "graph", "engine")):
+        raise GameError(f"plays are scored against an open lexicon (its engines), not {type(lex).__name__}")
+
+
+def _check_position(position: object) -> None:
+    if not isinstance(position, Position):
+        raise GameError(f"a position must be a Position, not {type(position).__name__}")
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine import Engines
@@ -48,14 +62,15 @@ def parse_play(position: Position, play: str) -> list[Placement]:
     >>> parse_play(Position(Game.preset("scrabble")), "8H Qi")
     [(7, 7, 17, False), (7, 8, 9, True)]
     """
+    _check_position(position)
     game = position.game
     n = game.size
-    parts = play.strip().split() if isinstance(play, str) else []
+    parts = play.strip().split() if isinstance(play, str) and len(play) <= MAX_PLAY_TEXT else []
     if len(parts) != 2:
-        raise IllegalPlay(f"bad play {play!r}: expected POSITION WORD such as '8H QUIZ'", "malformed")
+        raise IllegalPlay(f"bad play {quote(play)}: expected POSITION WORD such as '8H QUIZ'", "malformed")
     square = parse_square(parts[0], n)
     if square is None:
-        raise IllegalPlay(f"bad play {play!r}: {parts[0]!r} is not a square of the board", "malformed")
+        raise IllegalPlay(f"bad play {quote(play)}: {quote(parts[0])} is not a square of the board", "malformed")
     row, col, across = square
     text = parts[1]
     tokens: list[tuple[int, bool, bool]] = []  # (code, blank, played through)
@@ -74,7 +89,7 @@ def parse_play(position: Position, play: str) -> list[Placement]:
         if ch == "[":
             j = text.find("]", i)
             if j < 0:
-                raise IllegalPlay(f"bad play {play!r}: unclosed '['", "malformed")
+                raise IllegalPlay(f"bad play {quote(play)}: unclosed '['", "malformed")
             token = text[i : j + 1]
             i = j + 1
         else:
@@ -90,7 +105,7 @@ def parse_play(position: Position, play: str) -> list[Placement]:
     for k, (code, blank, through) in enumerate(tokens):
         r, c = (row, col + k) if across else (row + k, col)
         if r >= n or c >= n:
-            raise IllegalPlay(f"the play {play!r} runs off the board", "off board")
+            raise IllegalPlay(f"the play {quote(play)} runs off the board", "off board")
         on_board = position.codes[r * n + c]
         if on_board:
             if code and code != on_board:
@@ -133,8 +148,17 @@ def score_placements(lex: "Engines", position: Position, placed: Sequence[Placem
     move off the centre``, ``not on rack``, ``too short`` or ``not in
     lexicon``.
     """
+    _check_engines(lex)
+    _check_position(position)
+    if rack is not None and not isinstance(rack, str):
+        raise GameError(f"a rack is text such as 'AEINRST', not {type(rack).__name__}")
     game = position.game
     n = game.size
+    if not isinstance(placed, (list, tuple)) or not all(
+            isinstance(p, tuple) and len(p) == 4 and all(isinstance(v, int) for v in p) for p in placed):
+        raise GameError("placements are a list of (row, column, code, blank) tuples of integers")
+    if any(not 0 <= code <= len(game.alphabet) for _, _, code, _ in placed):
+        raise GameError(f"a placement's code is not a tile code of the {game.name} game")
     if not placed:
         raise IllegalPlay("a play puts at least one tile on the board", "no tiles")
     squares = {(r, c) for r, c, _, _ in placed}
@@ -245,24 +269,31 @@ def _rack_of(game: Game, position: Position, placed: Sequence[Placement], rack: 
         key = 0 if blank else code
         if left[key] <= 0:
             what = "a blank" if blank else tile_text(game, code, False)
-            raise IllegalPlay(f"{what} is not on the rack {rack_text_given!r}", "not on rack")
+            raise IllegalPlay(f"{what} is not on the rack {quote(rack_text_given)}", "not on rack")
         left[key] -= 1
     return rack_codes
 
 
 def score_play(lex: "Engines", position: Position, play: str, rack: str | None = None) -> Move:
     """Check and score a play written ``8H WORD`` (see :func:`parse_play`); :class:`IllegalPlay` if illegal."""
+    _check_engines(lex)
+    _check_position(position)
+    if rack is not None and not isinstance(rack, str):
+        raise GameError(f"a rack is text such as 'AEINRST', not {type(rack).__name__}")
     pos = aligned(lex, position)
     return score_placements(lex, pos, parse_play(pos, play), rack)
 
 
 def apply_move(position: Position, move: Move) -> Position:
     """A copy of ``position`` with the move's tiles on the board (racks and scores unchanged)."""
+    _check_position(position)
+    if not isinstance(move, Move):
+        raise GameError(f"apply_move takes a Move, not {type(move).__name__}")
     p = position.copy()
     alphabet = p.game.alphabet
     for t in move.tiles:
         code = alphabet.code(t.tile)
         if code is None:
-            raise GameError(f"tile {t.tile!r} is not in the game's alphabet")
+            raise GameError(f"tile {quote(t.tile)} is not in the game's alphabet")
         p.place(t.row, t.col, code, t.blank)
     return p

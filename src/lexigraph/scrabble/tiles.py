@@ -15,7 +15,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from ..errors import LexiconError
+from ..support.text import quote
 from .game import Game, GameError
+
+#: Longest text read as tiles (a rack, a play, a board row): far above any board's side.
+MAX_TILES_TEXT = 1000
 
 #: One written tile: a bracketed multi-letter tile or a single character.
 TILE_TOKEN = re.compile(r"\[[^\]]*\]|.", re.DOTALL)
@@ -31,6 +36,7 @@ def split_tiles(game: Game, text: str, *, what: str = "tiles", allow_blank: bool
     >>> split_tiles(g, "Ab?", allow_blank=True)
     [(1, False), (2, True), (0, True)]
     """
+    _check(game, text, what)
     alpha = game.alphabet
     out: list[tuple[int, bool]] = []
     for tok in TILE_TOKEN.findall(text):
@@ -39,11 +45,11 @@ def split_tiles(game: Game, text: str, *, what: str = "tiles", allow_blank: bool
             continue
         label = tok[1:-1] if tok.startswith("[") else tok
         if not label or label.isspace():
-            raise GameError(f"bad {what} {text!r}: empty tile")
+            raise GameError(f"bad {what} {quote(text)}: empty tile")
         blank = label == label.lower() and label != label.upper()
         code = alpha.code(label.lower())
         if code is None:
-            raise GameError(f"bad {what} {text!r}: {tok!r} is not a tile of the {game.name} game")
+            raise GameError(f"bad {what} {quote(text)}: {quote(tok)} is not a tile of the {game.name} game")
         out.append((code, blank))
     # Greedy regrouping of single characters into multi-letter tiles.
     if not alpha.single_char and any(len(lab) > 1 for lab in alpha.labels) and "[" not in text:
@@ -61,11 +67,24 @@ def split_tiles(game: Game, text: str, *, what: str = "tiles", allow_blank: bool
     return out
 
 
+def _check(game: object, text: object, what: str) -> None:
+    """Refuse arguments of the wrong type, and texts far longer than any rack or board line."""
+    if not isinstance(game, Game):
+        raise GameError(f"tiles are read for a Game, not {type(game).__name__}")
+    if not isinstance(text, str):
+        raise GameError(f"a {what} is text such as 'AEINRST', not {type(text).__name__}")
+    if len(text) > MAX_TILES_TEXT:
+        raise GameError(f"bad {what} {quote(text)}: longer than {MAX_TILES_TEXT} characters")
+
+
 def tile_text(game: Game, code: int, blank: bool) -> str:
     """The written form of a tile: upper case, lower case if a blank, bracketed if multi-letter."""
     if code == 0:
         return "?"
-    label = game.alphabet.label(code)
+    try:
+        label = game.alphabet.label(code)  # checks the code
+    except LexiconError:
+        raise GameError(f"{quote(code)} is not a tile code of the {game.name} game") from None
     s = label.lower() if blank else label.upper()
     return f"[{s}]" if len(label) > 1 else s
 
@@ -76,6 +95,7 @@ def parse_rack(game: Game, text: str) -> list[int]:
     >>> parse_rack(Game.preset("scrabble"), "AALNST?")
     [1, 1, 12, 14, 19, 20, 0]
     """
+    _check(game, text, "rack")
     text = text.strip()
     if text in ("", "-"):
         return []
@@ -87,9 +107,9 @@ def parse_rack(game: Game, text: str) -> list[int]:
     for code, n in Counter(codes).items():
         if n > counts[code]:
             label = "?" if code == 0 else game.alphabet.label(code).upper()
-            raise GameError(f"rack {text!r} holds {n} of {label}; the {game.name} bag has {counts[code]}")
+            raise GameError(f"rack {quote(text)} holds {n} of {label}; the {game.name} bag has {counts[code]}")
     if len(codes) > game.rack_size:
-        raise GameError(f"rack {text!r} holds {len(codes)} tiles; a rack holds at most {game.rack_size}")
+        raise GameError(f"rack {quote(text)} holds {len(codes)} tiles; a rack holds at most {game.rack_size}")
     return codes
 
 
@@ -113,4 +133,8 @@ def _counts(game: Game) -> tuple[list[int], dict[str, int]]:
 
 
 def rack_text(game: Game, codes: list[int]) -> str:
-    return "".join(tile_text(game, c, False) for c in sorted(codes, key=lambda c: (c == 0, c)))
+    """A rack written from its codes, blanks (0) last as ``?``."""
+    try:  # each code is checked by tile_text; tried, not tested first: every move's leave is written here
+        return "".join(tile_text(game, c, False) for c in sorted(codes, key=lambda c: (c == 0, c)))
+    except TypeError:
+        raise GameError(f"rack_text takes tile codes of the {game.name} game") from None

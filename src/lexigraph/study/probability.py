@@ -43,6 +43,7 @@ import numpy as np
 
 from .columns import first_id
 from ..errors import QueryError
+from ..support.text import quote
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..alphabet import Alphabet
@@ -51,6 +52,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: int64 holds every count below this; beyond it columns use Python integers.
 _INT64_SAFE = 2**62
+#: The game whose bag answers for a lexicon whose alphabet has no tile set (as ``moves`` plays it).
+DEFAULT_GAME = "scrabble"
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,9 @@ class TileSet:
     points: tuple[int, ...] | None
     blanks: int
     name: str = ""
+    #: Where the set came from, as documents say it: ``"english"`` (the lexicon's alphabet or ``tiles``),
+    #: ``"scrabble game (english)"`` (the default for an alphabet that has none).
+    origin: str = ""
 
     @classmethod
     def of(cls, alphabet: "Alphabet", source: "Alphabet | None" = None) -> "TileSet":
@@ -85,7 +91,29 @@ class TileSet:
         points = None
         if src.points:
             points = (0,) + tuple(src.points.get(label, 0) for label in alphabet.labels)
-        return cls(alphabet, counts, points, int(src.blanks or 0), src.name)
+        return cls(alphabet, counts, points, int(src.blanks or 0), src.name, src.name)
+
+    @classmethod
+    def of_game(cls, alphabet: "Alphabet", game: str = DEFAULT_GAME) -> "TileSet | None":
+        """The bag of a game preset (its tiles' counts and points, its blanks) for ``alphabet``'s tiles,
+        when every tile of ``alphabet`` is a tile of that game; else None. The ``moves`` command plays
+        with the same bag.
+
+        >>> from lexigraph.alphabet import Alphabet
+        >>> bag = TileSet.of_game(Alphabet.from_letters("dog"))
+        >>> bag.counts, bag.points, bag.blanks, bag.origin
+        ((0, 4, 3, 8), (0, 2, 2, 1), 2, 'scrabble game (english)')
+        >>> TileSet.of_game(Alphabet.from_letters("dñ")) is None
+        True
+        """
+        from ..scrabble.game import Game
+
+        g = Game.preset(game)
+        if not alphabet.labels or not set(alphabet.labels) <= set(g.tiles):
+            return None
+        counts = (0,) + tuple(g.count_of(label) for label in alphabet.labels)
+        points = (0,) + tuple(g.points_of(label) for label in alphabet.labels)
+        return cls(alphabet, counts, points, g.blanks, f"game:{game}", f"{game} game ({g.alphabet.name})")
 
     @property
     def total(self) -> int:
@@ -95,7 +123,7 @@ class TileSet:
     def encode(self, word: str) -> bytes:
         codes = self.alphabet.encode(word)
         if codes is None:
-            raise QueryError(f"{word!r} does not split into tiles of the alphabet {self.alphabet.name!r}")
+            raise QueryError(f"{quote(word)} does not split into tiles of the alphabet {quote(self.alphabet.name)}")
         return codes
 
     def draws(self, length: int) -> int:
@@ -104,7 +132,7 @@ class TileSet:
 
     def check_blanks(self, blanks: int) -> int:
         if not isinstance(blanks, int) or isinstance(blanks, bool) or not 0 <= blanks <= 2:
-            raise QueryError(f"blanks for probability must be 0, 1 or 2, not {blanks!r}")
+            raise QueryError(f"blanks for probability must be 0, 1 or 2, not {quote(blanks)}")
         return blanks
 
     def combinations(self, codes: bytes, blanks: int = 2) -> int:
@@ -194,18 +222,29 @@ def competition_ranks(values: np.ndarray) -> np.ndarray:
 
 
 def tile_set(store: "Store", tiles: Any = None) -> TileSet:
-    """The tile set for ``store``'s words: its alphabet's, or ``tiles`` (a preset name, an alphabet file
-    or an :class:`~lexigraph.alphabet.Alphabet`) matched tile by label. A ``QueryError`` when there is none.
+    """The tile set for ``store``'s words: ``tiles`` (a preset name, an alphabet file or an
+    :class:`~lexigraph.alphabet.Alphabet`) matched tile by label; else its alphabet's; else, when every
+    tile of the lexicon is a tile of the ``scrabble`` game, that game's bag (the one ``moves`` plays
+    with). A ``QueryError`` when there is none. ``TileSet.origin`` says which answered.
 
     >>> import lexigraph
     >>> tile_set(lexigraph.load(["cat", "dog"]).store, "english").counts
     (0, 9, 2, 4, 3, 8, 6)
+    >>> tile_set(lexigraph.load(["cat", "dog"]).store).origin
+    'scrabble game (english)'
     """
     from ..alphabet import Alphabet
     from ..errors import AlphabetError
 
+    if tiles is not None and not isinstance(tiles, (str, Alphabet)):
+        raise QueryError(f"tiles is a preset name, an alphabet file or an Alphabet, not {type(tiles).__name__}")
+
     def build() -> TileSet:
         if tiles is None:
+            if not store.alphabet.counts:
+                default = TileSet.of_game(store.alphabet)
+                if default is not None:
+                    return default
             return TileSet.of(store.alphabet)
         try:
             source = Alphabet.load(tiles)
@@ -258,6 +297,7 @@ class WordProbability:
     blanks: int
     rank: int | None
     points: int | None
+    tile_set: str = ""
 
     @property
     def chance(self) -> float:
@@ -267,7 +307,7 @@ class WordProbability:
         return {
             "word": self.word, "alphagram": self.alphagram, "combinations": self.combinations,
             "draws": self.draws, "chance": self.chance, "blanks": self.blanks, "probability_rank": self.rank,
-            "points": self.points,
+            "points": self.points, "tile_set": self.tile_set,
         }
 
 
@@ -305,4 +345,5 @@ def word_probability(store: "Store", engine: "Engine", word: str, *, blanks: int
         blanks=blanks,
         rank=rank,
         points=None if bag.points is None else bag.points_of(codes),
+        tile_set=bag.origin,
     )

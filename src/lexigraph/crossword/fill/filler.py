@@ -64,6 +64,10 @@ def fill(
     'no word fits 1A (QZ?)'
     """
     check_fill_arguments(min_priority, seed, timeout)
+    if not isinstance(grid, Grid):
+        raise QueryError(f"fill takes a Grid, not {type(grid).__name__}")
+    if region is not None and not isinstance(region, (str, tuple, list, set, frozenset)):
+        raise QueryError(f"a region is slot names, a rectangle or a set of cells, not {type(region).__name__}")
     if not isinstance(improve, (int, float)) or improve < 0:
         raise QueryError("improve must be a non-negative number of seconds")
     start = time.monotonic()

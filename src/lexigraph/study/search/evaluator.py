@@ -21,6 +21,7 @@ import numpy as np
 from ...engine.deadline import check
 from ...errors import LexiconError, QueryError
 from ...query.pattern import parse as parse_pattern
+from ...support.text import quote
 from .. import columns
 from ..columns import contains_rows, first_id, keys
 from ..probability import point_values, probability_ranks, tile_set
@@ -147,7 +148,7 @@ class _Evaluator:
             rest = text.replace("?", "")
             codes = self.codes(rest, "the rack") if rest else b""
             if len(codes) + blanks > MAX_RACK:
-                raise QueryError(f"the rack {text!r} holds more than {MAX_RACK} tiles")
+                raise QueryError(f"the rack {quote(text)} holds more than {MAX_RACK} tiles")
             self.memo[key] = _Rack(dict(Counter(codes)), blanks)
         return self.memo[key]  # type: ignore[no-any-return]
 
