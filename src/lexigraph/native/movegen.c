@@ -1,15 +1,33 @@
 /* movegen.c: generate_moves, the hot loop of lexigraph.scrabble.movegen (Appel and Jacobson, 1988).
  *
  * generate_moves(graph, kids, root, n, cells, blanks, letter_mult, word_mult, points, rack, start, rack_size,
- *                bingo) -> (bytes, count)
+ *                bingo[, leave_values, opening_penalty, vowels, top, by_equity, deadline]) -> (bytes, count)
  * (`kids`: per arc index, a little-endian uint64 with bit t set for each tile of the arc list starting
  * there, see WordGraph.tile_masks; it lets a dead end stop before scanning its arcs)
- * reads the word graph's 64-bit arc records through arc.h and returns every play as a fixed
- * record of LX_MOVE_RECORD_SIZE bytes: int32 score (little-endian), row, col, across (1/0), length of the
- * main word, then one byte per square of the main word: 0 for a tile already on the board, else
- * the tile code, | LX_BLANK_FLAG for a blank. One-tile plays come once (from the across pass when they
- * form an across word). The pure-Python twin is lexigraph.engine.python.movegen; tests hold both to the
- * same answers and to a brute-force oracle.
+ * reads the word graph's 64-bit arc records through arc.h and returns plays as fixed records of
+ * LX_MOVE_RECORD_SIZE bytes: int32 score (little-endian), row, col, across (1/0), length of the main
+ * word, float64 equity (little-endian), then one byte per square of the main word: 0 for a tile already
+ * on the board, else the tile code, | LX_BLANK_FLAG for a blank. One-tile plays come once (from the
+ * across pass when they form an across word). `count` is the number of plays found.
+ *
+ * Equity: `leave_values` holds a float64 per subset of the rack a play uses, indexed in mixed radix over
+ * the rack's tile codes in ascending order (code t's digit counts the t tiles used; its place value is
+ * the product of (count + 1) of the codes below it): the leave's value with the end-of-game adjustments
+ * folded in (lexigraph.scrabble.equity builds it). The index is kept up to date as tiles leave and
+ * return to the rack, so a play's equity is its score plus one table read. `opening_penalty` (float64
+ * per square, across squares then down squares; empty: none) is added for each vowel (`vowels`: bit t
+ * for tile code t) a play puts on an empty board.
+ *
+ * Ranking: with `top` >= 0 only the best `top` plays are kept, in a bounded heap (worst at the root,
+ * so a play that cannot enter costs one comparison), and returned best first; the order is the key
+ * (equity when `by_equity`, else score) descending, then across before down, row, column, length and
+ * the squares' bytes ascending, as lexigraph.scrabble.movegen ranks. With `top` < 0 every play comes,
+ * in generation order. `deadline` (a CLOCK_MONOTONIC time in seconds, the clock of Python's
+ * time.monotonic on Linux; negative: none) is checked every few thousand extensions; past it the call
+ * raises TimeoutError, which the engine turns into DeadlineExceeded.
+ *
+ * The pure-Python twin is lexigraph.engine.python.movegen; tests hold both to the same answers and to
+ * brute-force oracles (plays, scores and equity).
  *
  * Why C: every play costs graph steps and score arithmetic per square, a Python frame each in the
  * twin; here the board, the cross-checks and the rack live in one struct, and the generation runs
@@ -20,12 +38,24 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "arc.h"
 #include "limits.h"
 
 /* Squares of the largest board: the per-square arrays of Gen are this long. */
 #define MAX_SQUARES (LX_MAX_BOARD_SIZE * LX_MAX_BOARD_SIZE)
+/* Where a record keeps its fields (lexigraph.engine.interface.move_record_dtype). */
+#define REC_EQUITY 8
+#define REC_SQUARES 16
+#define REC_SQUARE_BYTES (LX_MOVE_RECORD_SIZE - REC_SQUARES)
+/* Extensions between two looks at the clock: a look costs about as much as a few extensions. */
+#define DEADLINE_STEPS 4096
+
+/* G->err values: the graph points outside itself, out of memory, past the deadline. */
+#define ERR_GRAPH 1
+#define ERR_MEMORY 2
+#define ERR_DEADLINE 3
 
 typedef struct {
     int o, row, a, limit;
@@ -58,8 +88,20 @@ typedef struct {
     int n_anchors, max_limit;
     const unsigned char *kids; /* per arc index: the tiles of the list starting there (uint64 LE) */
     uint64_t avail;            /* tiles with a count on the rack (bit t) */
+    /* equity: the table by used-tile index, each code's place value, the index of the tiles in play */
+    double *leave_values; /* copies, owned: the arguments' bytes need not be aligned for doubles */
+    int place[LX_MAX_MOVE_TILE_CODES];
+    int used;
+    double *opening; /* per orientation and square (line coordinates: across, then down), or NULL */
+    uint64_t vowels;
+    int board_empty;
+    /* ranking: top < 0 keeps every play (out, in order); else a heap of at most top records in out */
+    Py_ssize_t top;
+    int by_equity;
+    double deadline;
+    unsigned steps;
     char *out;
-    size_t count, cap;
+    size_t count, kept, cap;
 } Gen;
 
 static inline uint64_t kids_of(const Gen *G, uint32_t node) {
@@ -81,11 +123,19 @@ static inline int highest_bit(uint64_t x) {
 static inline void take(Gen *G, int slot) {
     if (--G->rack[slot] == 0 && slot) G->avail &= ~((uint64_t)1 << slot);
     G->left--;
+    G->used += G->place[slot];
 }
 
 static inline void put(Gen *G, int slot) {
     if (G->rack[slot]++ == 0 && slot) G->avail |= (uint64_t)1 << slot;
     G->left++;
+    G->used -= G->place[slot];
+}
+
+static double monotonic_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* The arc of `tile` in the list starting at `node`: 1 and *rec if found. */
@@ -93,7 +143,7 @@ static inline int step(Gen *G, uint32_t node, unsigned tile, uint64_t *rec) {
     if (!node) return 0;
     for (size_t i = node;; i++) {
         if (i >= G->nrec) {
-            G->err = 1;
+            G->err = ERR_GRAPH;
             return 0;
         }
         uint64_t r = lx_arc_at(G->g, i);
@@ -106,18 +156,83 @@ static inline int step(Gen *G, uint32_t node, unsigned tile, uint64_t *rec) {
     }
 }
 
-static int record(Gen *G, int o, int row, int start_c, int score) {
-    if (G->count == G->cap) {
-        size_t cap = G->cap ? G->cap * 2 : 1024;
-        char *p = realloc(G->out, cap * LX_MOVE_RECORD_SIZE);
-        if (!p) {
-            G->err = 2;
-            return -1;
-        }
-        G->out = p;
-        G->cap = cap;
+/* The ranking key of a record: its equity, or its score. */
+static inline double rec_key(const Gen *G, const unsigned char *rec) {
+    if (G->by_equity) {
+        double e;
+        memcpy(&e, rec + REC_EQUITY, sizeof e);
+        return e;
     }
-    unsigned char *rec = (unsigned char *)G->out + G->count * LX_MOVE_RECORD_SIZE;
+    int32_t s;
+    memcpy(&s, rec, sizeof s);
+    return (double)s;
+}
+
+/* < 0 when record a ranks before record b (see the file comment); distinct plays never compare equal. */
+static int rank_cmp(const Gen *G, const unsigned char *a, const unsigned char *b) {
+    double ka = rec_key(G, a), kb = rec_key(G, b);
+    if (ka != kb) return ka > kb ? -1 : 1;
+    if (a[6] != b[6]) return a[6] > b[6] ? -1 : 1; /* across first */
+    if (a[4] != b[4]) return a[4] < b[4] ? -1 : 1;
+    if (a[5] != b[5]) return a[5] < b[5] ? -1 : 1;
+    if (a[7] != b[7]) return a[7] < b[7] ? -1 : 1;
+    return memcmp(a + REC_SQUARES, b + REC_SQUARES, REC_SQUARE_BYTES);
+}
+
+static inline unsigned char *slot_at(const Gen *G, size_t i) {
+    return (unsigned char *)G->out + i * LX_MOVE_RECORD_SIZE;
+}
+
+static void swap_records(Gen *G, size_t i, size_t j) {
+    unsigned char tmp[LX_MOVE_RECORD_SIZE];
+    memcpy(tmp, slot_at(G, i), LX_MOVE_RECORD_SIZE);
+    memcpy(slot_at(G, i), slot_at(G, j), LX_MOVE_RECORD_SIZE);
+    memcpy(slot_at(G, j), tmp, LX_MOVE_RECORD_SIZE);
+}
+
+/* The heap keeps its worst record at the root: each parent ranks after (or with) its children. */
+static void sift_down(Gen *G, size_t i, size_t size) {
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, worst = i;
+        if (l < size && rank_cmp(G, slot_at(G, l), slot_at(G, worst)) > 0) worst = l;
+        if (r < size && rank_cmp(G, slot_at(G, r), slot_at(G, worst)) > 0) worst = r;
+        if (worst == i) return;
+        swap_records(G, i, worst);
+        i = worst;
+    }
+}
+
+static void sift_up(Gen *G, size_t i) {
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (rank_cmp(G, slot_at(G, i), slot_at(G, parent)) <= 0) return;
+        swap_records(G, i, parent);
+        i = parent;
+    }
+}
+
+/* Best first: the worst goes to the end, again and again (heap sort). */
+static void sort_heap(Gen *G) {
+    for (size_t end = G->kept; end > 1; end--) {
+        swap_records(G, 0, end - 1);
+        sift_down(G, 0, end - 1);
+    }
+}
+
+static int grow(Gen *G) {
+    size_t cap = G->cap ? G->cap * 2 : 1024;
+    if (G->top >= 0 && cap > (size_t)G->top) cap = (size_t)G->top;
+    char *p = realloc(G->out, cap * LX_MOVE_RECORD_SIZE);
+    if (!p) {
+        G->err = ERR_MEMORY;
+        return -1;
+    }
+    G->out = p;
+    G->cap = cap;
+    return 0;
+}
+
+static void fill_record(const Gen *G, unsigned char *rec, int o, int row, int start_c, int score, double equity) {
     memset(rec, 0, LX_MOVE_RECORD_SIZE);
     uint32_t s = (uint32_t)score;
     rec[0] = s & 0xFF;
@@ -128,9 +243,44 @@ static int record(Gen *G, int o, int row, int start_c, int score) {
     rec[5] = (unsigned char)(o ? start_c : row);
     rec[6] = (unsigned char)o;
     rec[7] = (unsigned char)G->wlen;
-    memcpy(rec + 8, G->word, (size_t)G->wlen);
+    memcpy(rec + REC_EQUITY, &equity, sizeof equity);
+    memcpy(rec + REC_SQUARES, G->word, (size_t)G->wlen);
+}
+
+/* A play found (G->word, on line `row` of orientation o from start_c): valued, then kept or passed over. */
+static void record(Gen *G, int o, int row, int start_c, int score) {
     G->count++;
-    return 0;
+    /* The same sum, in the same order, as the Python twin: the doubles agree bit for bit. */
+    double equity = (double)score;
+    if (G->leave_values) equity += G->leave_values[G->used];
+    if (G->opening && G->board_empty) {
+        const double *pen = G->opening + (size_t)(o ? 0 : G->n * G->n) + (size_t)row * (size_t)G->n + (size_t)start_c;
+        for (int k = 0; k < G->wlen; k++) {
+            unsigned b = G->word[k] & ~LX_BLANK_FLAG;
+            if (G->word[k] && ((G->vowels >> b) & 1u)) equity += pen[k];
+        }
+    }
+    if (G->top < 0) {
+        if (G->kept == G->cap && grow(G) < 0) return;
+        fill_record(G, slot_at(G, G->kept++), o, row, start_c, score, equity);
+        return;
+    }
+    if (G->top == 0) return;
+    if (G->kept == (size_t)G->top) {
+        /* Full: most plays lose to the worst kept on the key alone, without building a record. */
+        double worst = rec_key(G, slot_at(G, 0));
+        double key = G->by_equity ? equity : (double)score;
+        if (key < worst) return;
+        unsigned char rec[LX_MOVE_RECORD_SIZE];
+        fill_record(G, rec, o, row, start_c, score, equity);
+        if (rank_cmp(G, rec, slot_at(G, 0)) >= 0) return;
+        memcpy(slot_at(G, 0), rec, LX_MOVE_RECORD_SIZE);
+        sift_down(G, 0, G->kept);
+        return;
+    }
+    if (G->kept == G->cap && grow(G) < 0) return;
+    fill_record(G, slot_at(G, G->kept), o, row, start_c, score, equity);
+    sift_up(G, G->kept++);
 }
 
 /* Extend right from square c of the current line (G->o, G->row; anchor G->a; word from G->start_c). */
@@ -138,6 +288,10 @@ static void extend(Gen *G, uint32_t node, int c, int acc, int placed, int msum, 
     const int n = G->n, o = G->o;
     const int base = G->row * n;
     const uint8_t *C = G->C[o];
+    if (G->deadline >= 0 && ++G->steps % DEADLINE_STEPS == 0 && monotonic_seconds() > G->deadline) {
+        G->err = ERR_DEADLINE;
+        return;
+    }
     while (c < n && C[base + c]) { /* board tiles: follow them without recursion */
         uint64_t r;
         if (!step(G, node, C[base + c], &r)) return;
@@ -151,12 +305,13 @@ static void extend(Gen *G, uint32_t node, int c, int acc, int placed, int msum, 
         if (!(!o && placed == 1 && G->hasx[o][last_sq])) {
             int score = msum * wmul + xtot + (placed == G->rack_size ? G->bingo : 0);
             record(G, o, G->row, G->start_c, score);
+            if (G->err) return;
         }
     }
     if (c >= n || !node || G->left == 0 || G->err) return;
     const int i = base + c;
     if (node >= G->nrec) {
-        G->err = 1;
+        G->err = ERR_GRAPH;
         return;
     }
     uint64_t want = kids_of(G, node) & G->mask[o][i];
@@ -167,7 +322,7 @@ static void extend(Gen *G, uint32_t node, int c, int acc, int placed, int msum, 
     const int wl = G->wlen;
     for (size_t k = node;; k++) {
         if (k >= G->nrec) {
-            G->err = 1;
+            G->err = ERR_GRAPH;
             break;
         }
         uint64_t r = lx_arc_at(G->g, k);
@@ -205,7 +360,7 @@ static void extend(Gen *G, uint32_t node, int c, int acc, int placed, int msum, 
  * `kids` is the set of tiles that can follow the left part (the arcs of `node`). */
 static void left_parts(Gen *G, uint32_t node, int depth) {
     if (node >= G->nrec) {
-        G->err = 1;
+        G->err = ERR_GRAPH;
         return;
     }
     const uint64_t kids = node ? kids_of(G, node) : 0;
@@ -236,7 +391,7 @@ static void left_parts(Gen *G, uint32_t node, int depth) {
     if (depth >= G->max_limit || !node) return;
     for (size_t i = node;; i++) {
         if (i >= G->nrec) {
-            G->err = 1;
+            G->err = ERR_GRAPH;
             return;
         }
         uint64_t r = lx_arc_at(G->g, i);
@@ -293,7 +448,7 @@ static void prepare(Gen *G, int o, uint64_t all_mask, uint64_t wanted, int board
         if (ok && node) {
             for (size_t j = node;; j++) {
                 if (j >= G->nrec) {
-                    G->err = 1;
+                    G->err = ERR_GRAPH;
                     return;
                 }
                 uint64_t rec = lx_arc_at(G->g, j);
@@ -376,14 +531,36 @@ static void collect(Gen *G, int o, int total_rack) {
     }
 }
 
+/* Each code's place value in the used-tile index (mixed radix over the rack's codes, ascending), and the
+ * table length it implies; -1 when that exceeds LX_MAX_RACK_SUBSETS. */
+static long place_values(Gen *G, int n_codes) {
+    long size = 1;
+    for (int t = 0; t < LX_MAX_MOVE_TILE_CODES; t++) G->place[t] = 0;
+    for (int t = 0; t < n_codes; t++) {
+        if (!G->rack[t]) continue;
+        G->place[t] = (int)size;
+        size *= (long)G->rack[t] + 1;
+        if (size > LX_MAX_RACK_SUBSETS) {
+            for (int u = 0; u < LX_MAX_MOVE_TILE_CODES; u++) G->place[u] = 0; /* no table: the index stays 0 */
+            return -1;
+        }
+    }
+    return size;
+}
+
 static PyObject *generate_moves(PyObject *self, PyObject *args) {
     Py_buffer graph, kids;
     unsigned int root;
     int n, start, rack_size, bingo;
     const char *cells, *blanks, *lm, *wm, *points, *rack;
     Py_ssize_t lc, lb, llm, lwm, lp, lr;
-    if (!PyArg_ParseTuple(args, "y*y*Iiy#y#y#y#y#y#iii", &graph, &kids, &root, &n, &cells, &lc, &blanks, &lb, &lm,
-                          &llm, &wm, &lwm, &points, &lp, &rack, &lr, &start, &rack_size, &bingo))
+    const char *leave_values = NULL, *opening = NULL, *vowels = NULL;
+    Py_ssize_t llv = 0, lop = 0, lvw = 0, top = -1;
+    int by_equity = 1;
+    double deadline = -1.0;
+    if (!PyArg_ParseTuple(args, "y*y*Iiy#y#y#y#y#y#iii|y#y#y#npd", &graph, &kids, &root, &n, &cells, &lc, &blanks,
+                          &lb, &lm, &llm, &wm, &lwm, &points, &lp, &rack, &lr, &start, &rack_size, &bingo,
+                          &leave_values, &llv, &opening, &lop, &vowels, &lvw, &top, &by_equity, &deadline))
         return NULL;
     PyObject *result = NULL;
     /* Every array is written before it is read (prepare and the copy loop fill the board arrays for
@@ -403,12 +580,21 @@ static PyObject *generate_moves(PyObject *self, PyObject *args) {
     G->avail = 0;
     G->out = NULL;
     G->count = 0;
+    G->kept = 0;
     G->cap = 0;
+    G->used = 0;
+    G->steps = 0;
+    G->top = top;
+    G->by_equity = by_equity;
+    G->deadline = deadline;
+    G->leave_values = NULL;
+    G->opening = NULL;
+    G->vowels = 0;
     memset(G->rack, 0, sizeof G->rack);
     memset(G->points, 0, sizeof G->points);
     if (n < 1 || n > LX_MAX_BOARD_SIZE || lc != (Py_ssize_t)n * n || lb != lc || llm != lc || lwm != lc || lp < 2 ||
         lp > LX_MAX_MOVE_TILE_CODES || lr != lp || start < 0 || start >= n * n || graph.len % 8 ||
-        kids.len != graph.len) {
+        kids.len != graph.len || (lop && lop != 2 * lc * (Py_ssize_t)sizeof(double)) || (lvw && lvw != lp)) {
         PyErr_SetString(PyExc_ValueError, "generate_moves: inconsistent arguments");
         goto done;
     }
@@ -427,6 +613,28 @@ static PyObject *generate_moves(PyObject *self, PyObject *args) {
         G->rack[t] = (unsigned char)rack[t];
         total += G->rack[t];
         if (t && G->rack[t]) G->avail |= (uint64_t)1 << t;
+        if (lvw && vowels[t]) G->vowels |= (uint64_t)1 << t;
+    }
+    long subsets = place_values(G, (int)lp);
+    if (llv) {
+        if (subsets < 0 || llv != subsets * (Py_ssize_t)sizeof(double)) {
+            PyErr_SetString(PyExc_ValueError, "generate_moves: the leave table does not fit the rack");
+            goto done;
+        }
+        G->leave_values = malloc((size_t)llv);
+        if (!G->leave_values) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        memcpy(G->leave_values, leave_values, (size_t)llv);
+    }
+    if (lop) {
+        G->opening = malloc((size_t)lop);
+        if (!G->opening) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        memcpy(G->opening, opening, (size_t)lop);
     }
     G->left = total;
     G->n_codes = (int)lp;
@@ -438,6 +646,7 @@ static PyObject *generate_moves(PyObject *self, PyObject *args) {
         }
         if (cells[i]) board_empty = 0;
     }
+    G->board_empty = board_empty;
     if (total == 0 || root >= G->nrec) {
         result = Py_BuildValue("(y#n)", "", (Py_ssize_t)0, (Py_ssize_t)0);
         goto done;
@@ -458,19 +667,26 @@ static PyObject *generate_moves(PyObject *self, PyObject *args) {
         if (!G->err) collect(G, o, total);
     }
     if (!G->err && G->n_anchors) left_parts(G, G->root, 0);
+    if (!G->err && G->top >= 0) sort_heap(G);
     Py_END_ALLOW_THREADS
-    if (G->err == 1) {
+    if (G->err == ERR_GRAPH) {
         PyErr_SetString(PyExc_ValueError, "the word graph points outside itself");
         goto done;
     }
-    if (G->err == 2) {
+    if (G->err == ERR_MEMORY) {
         PyErr_NoMemory();
         goto done;
     }
-    result = Py_BuildValue("(y#n)", G->out ? G->out : "", (Py_ssize_t)(G->count * LX_MOVE_RECORD_SIZE),
+    if (G->err == ERR_DEADLINE) {
+        PyErr_SetString(PyExc_TimeoutError, "generate_moves: past the deadline");
+        goto done;
+    }
+    result = Py_BuildValue("(y#n)", G->out ? G->out : "", (Py_ssize_t)(G->kept * LX_MOVE_RECORD_SIZE),
                            (Py_ssize_t)G->count);
 done:
     free(G->out);
+    free(G->leave_values);
+    free(G->opening);
     free(G);
     PyBuffer_Release(&graph);
     PyBuffer_Release(&kids);
@@ -480,7 +696,9 @@ done:
 static PyMethodDef movegen_methods[] = {
     {"generate_moves", generate_moves, METH_VARARGS,
      "generate_moves(graph, kids, root, n, cells, blanks, letter_mult, word_mult, points, rack, start, rack_size, "
-     "bingo) -> (records, count)\n\nEvery play on a board for a rack, as fixed records (see movegen.py)."},
+     "bingo[, leave_values, opening_penalty, vowels, top, by_equity, deadline]) -> (records, count)\n\n"
+     "Plays on a board for a rack as fixed records, valued by equity; every play, or the best `top` best first "
+     "(see movegen.py)."},
     {NULL, NULL, 0, NULL}};
 
 int lx_add_movegen(PyObject *module) { return PyModule_AddFunctions(module, movegen_methods); }

@@ -60,7 +60,8 @@ class Game:
     ``board`` holds one string per row of premium characters (``PREMIUMS``);
     ``start`` is the (row, column) the first move must cover; ``tiles`` maps
     each tile label to ``(count, points)``; ``blanks`` is the number of blank
-    tiles (they score 0).
+    tiles (they score 0); ``leaves`` the path of its default leave table
+    (KLV2, KLV or CSV; relative paths from the game file's folder), or "".
     """
 
     name: str
@@ -72,6 +73,7 @@ class Game:
     rack_size: int = 7
     bingo_bonus: int = 50
     title: str = ""
+    leaves: str = ""
     letter_mult: tuple[int, ...] = field(default=(), repr=False, compare=False)
     word_mult: tuple[int, ...] = field(default=(), repr=False, compare=False)
 
@@ -127,7 +129,7 @@ class Game:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, origin: str = "game", alphabet: Alphabet | None = None) -> "Game":
         """A game from parsed TOML. ``alphabet`` overrides the one the file names."""
-        known = {"name", "title", "alphabet", "rack_size", "bingo_bonus", "start", "board", "tiles", "blanks"}
+        known = {"name", "title", "alphabet", "rack_size", "bingo_bonus", "start", "board", "tiles", "blanks", "leaves"}
         extra = set(data) - known
         if extra:
             raise GameError(f"{origin}: unknown field(s) {', '.join(sorted(extra))}")
@@ -172,6 +174,11 @@ class Game:
 
         if not isinstance(blanks, int):
             raise GameError(f"{origin}: blanks must be an integer")
+        leaves = data.get("leaves", "")
+        if not isinstance(leaves, str):
+            raise GameError(f"{origin}: leaves must be the path of a leave table")
+        if leaves and not Path(leaves).is_absolute() and Path(origin).is_file():
+            leaves = str(Path(origin).parent / leaves)
         return cls(
             name=str(data.get("name", "custom")),
             title=str(data.get("title", data.get("name", "custom"))),
@@ -182,6 +189,7 @@ class Game:
             blanks=blanks,
             rack_size=_int("rack_size", 7),
             bingo_bonus=_int("bingo_bonus", 50),
+            leaves=leaves,
         )
 
     def with_alphabet(self, alphabet: Alphabet) -> "Game":
@@ -199,6 +207,7 @@ class Game:
         return Game(
             name=self.name, alphabet=alphabet, board=self.board, start=self.start, tiles=tiles,
             blanks=self.blanks, rack_size=self.rack_size, bingo_bonus=self.bingo_bonus, title=self.title,
+            leaves=self.leaves,
         )
 
     def resized(self, size: int) -> "Game":
@@ -218,7 +227,7 @@ class Game:
         return Game(
             name=f"{self.name}-{size}", alphabet=self.alphabet, board=rows, start=(size // 2, size // 2),
             tiles=self.tiles, blanks=self.blanks, rack_size=min(self.rack_size, size),
-            bingo_bonus=self.bingo_bonus, title=self.title,
+            bingo_bonus=self.bingo_bonus, title=self.title, leaves=self.leaves,
         )
 
     # -- queries ----------------------------------------------------------

@@ -12,8 +12,14 @@ It runs in the lexicon's engine (:meth:`lexigraph.engine.interface.Engine.genera
 the C generator, or its Python twin (:mod:`lexigraph.engine.python.movegen`)
 when the lexicon was opened with ``pure_python=True``; both return the
 same records, which this module ranks and turns into :class:`Move` objects
-only for the moves asked for. The tests hold both generators to the same
-plays and scores and to a brute-force oracle.
+only for the moves looked at. The tests hold both generators to the same
+plays, scores and equities and to brute-force oracles.
+
+Plays are ranked by **equity** (score plus the leave's value and the
+adjustments of :mod:`lexigraph.scrabble.equity`) when a leave table is given
+(``leaves=``) or the game names one, and by score otherwise (``sort=``
+chooses). The generator values each play as it finds it and keeps the best
+``top`` in a bounded heap, so asking for 20 never builds the rest.
 
 >>> import lexigraph
 >>> from lexigraph.scrabble.game import Game
@@ -35,9 +41,14 @@ from collections import Counter
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
+import os
+from typing import Literal
+
 from ..engine.interface import MoveRequest
+from . import equity as eq
 from .game import Game, GameError
-from .moves import IllegalPlay, Move, MoveList, Placed, RawPlay, move_from_record
+from .leaves import LeaveTable, load_leaves
+from .moves import IllegalPlay, Move, MoveColumns, MoveList, Placed, RawPlay, move_from_record
 from .position import Position
 from .tiles import parse_rack, rack_text
 
@@ -47,9 +58,14 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..engine import Engines
 
 __all__ = [
-    "IllegalPlay", "Move", "MoveList", "Placed", "aligned", "board_phonies", "count_placements", "generate",
-    "generate_placements",
+    "IllegalPlay", "LeavesSpec", "Move", "MoveColumns", "MoveList", "Placed", "aligned", "board_phonies",
+    "count_placements", "generate", "generate_columns", "generate_placements",
 ]
+
+#: A leave table, or the path of a KLV2, KLV or CSV file holding one.
+LeavesSpec = LeaveTable | str | os.PathLike[str]
+#: How moves are ranked: by equity (score + leave value + adjustments), or by score.
+SortKey = Literal["equity", "score"]
 
 _ALIGNED: dict[Any, tuple[Game, Game]] = {}
 
@@ -91,7 +107,8 @@ def board_phonies(lex: "Engines", position: Position) -> list[str]:
 class _GameTables:
     """What every request of one game shares: its squares' multipliers and its points, as the engine takes them."""
 
-    __slots__ = ("game", "letter_multipliers", "word_multipliers", "points", "start_square", "n_codes")
+    __slots__ = ("game", "letter_multipliers", "word_multipliers", "points", "start_square", "n_codes", "opening",
+                 "vowels")
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -100,6 +117,8 @@ class _GameTables:
         self.points = bytes(game.points_by_code())  # each at most 255 (checked when the game is loaded)
         self.start_square = game.start[0] * game.size + game.start[1]
         self.n_codes = len(game.alphabet) + 1
+        self.opening = eq.opening_penalties(game)
+        self.vowels = eq.vowel_flags(game)
 
 
 _TABLES: dict[int, _GameTables] = {}
@@ -114,20 +133,20 @@ def _tables(game: Game) -> _GameTables:
     return tables
 
 
-def move_request(position: Position, rack_codes: list[int]) -> MoveRequest:
-    """The engine's view of a position and a rack (tile codes, 0 a blank)."""
+def move_request(position: Position, rack_codes: list[int], leave_values: list[float] | None = None, *,
+                 top: int | None = None, by_equity: bool = True) -> MoveRequest:
+    """The engine's view of a position and a rack (tile codes, 0 a blank), valued by ``leave_values``
+    (:func:`lexigraph.scrabble.equity.rack_values`; None or all zero: no table), the best ``top`` kept."""
     game = position.game
     tables = _tables(game)
     counts = bytearray(tables.n_codes)
     for c in rack_codes:
         counts[c] += 1
+    table = eq.pack(leave_values) if leave_values and any(leave_values) else b""
+    opening = tables.opening if not any(position.codes) else b""
     return MoveRequest(game.size, bytes(position.codes), bytes(position.blanks), tables.letter_multipliers,
                        tables.word_multipliers, tables.points, bytes(counts), tables.start_square, game.rack_size,
-                       game.bingo_bonus)
-
-
-def _records(lex: "Engines", pos: Position, rack_codes: list[int]) -> "np.ndarray":
-    return lex.engine.generate_moves(move_request(pos, rack_codes))
+                       game.bingo_bonus, table, opening, tables.vowels, -1 if top is None else top, by_equity)
 
 
 def _rack_codes(pos: Position, rack: str | None) -> list[int]:
@@ -140,7 +159,10 @@ def count_placements(lex: "Engines", position: Position, rack: str | None = None
     """The number of distinct plays (placements) for ``rack``: the generator's work without building moves."""
     pos = aligned(lex, _checked(position))
     codes = _rack_codes(pos, rack)
-    return len(_records(lex, pos, codes)) if codes else 0
+    if not codes:
+        return 0
+    _records, total = lex.engine.generate_moves(move_request(pos, codes, top=0))
+    return total
 
 
 def generate_placements(lex: "Engines", position: Position, rack: str | None = None) -> list[RawPlay]:
@@ -149,7 +171,8 @@ def generate_placements(lex: "Engines", position: Position, rack: str | None = N
     codes = _rack_codes(pos, rack)
     if not codes:
         return []
-    return _raw_plays(_records(lex, pos, codes))
+    records, _total = lex.engine.generate_moves(move_request(pos, codes))
+    return _raw_plays(records)
 
 
 def _raw_plays(records: "np.ndarray") -> list[RawPlay]:
@@ -157,23 +180,16 @@ def _raw_plays(records: "np.ndarray") -> list[RawPlay]:
             for r in records]
 
 
-def _ranked(records: "np.ndarray", top: int | None) -> "np.ndarray":
-    """The records best score first; ties: across before down, then by square, then by the tiles placed."""
+def _ranked(records: "np.ndarray", by_equity: bool) -> "np.ndarray":
+    """The records best first (equity or score), ties as the generator breaks them: across before down, then by
+    square (row, then column), length and the tiles placed."""
     import numpy as np
 
-    count = len(records)
-    scores = records["score"]
-    if top is not None and top < count:
-        cutoff = np.partition(scores, count - top)[count - top] if top > 0 else np.iinfo(np.int32).max
-        chosen = np.flatnonzero(scores >= cutoff)
-    else:
-        chosen = np.arange(count)
-    sub = records[chosen]
-    squares = sub["squares"]
+    squares = records["squares"]
     keys = [squares[:, j] for j in range(squares.shape[1] - 1, -1, -1)]
-    keys += [sub["length"], sub["col"], sub["row"], 1 - sub["across"].astype(np.int16), -sub["score"]]
-    order = chosen[np.lexsort(keys)]
-    return records[order if top is None else order[:top]]
+    key = records["equity"] if by_equity else records["score"].astype(np.float64)
+    keys += [records["length"], records["col"], records["row"], 1 - records["across"].astype(np.int16), -key]
+    return records[np.lexsort(keys)]
 
 
 def _checked(position: Position) -> Position:
@@ -182,46 +198,134 @@ def _checked(position: Position) -> Position:
     return position
 
 
+def leave_table(lex: "Engines", position: Position, leaves: "LeavesSpec | None") -> LeaveTable | None:
+    """The leave table a generation uses: ``leaves`` (a table or a file), else the game's default, else None;
+    in the lexicon's alphabet."""
+    spec: LeavesSpec | None = leaves
+    if spec is None:
+        spec = position.game.leaves or None
+    if spec is None:
+        return None
+    if not isinstance(spec, (LeaveTable, str, os.PathLike)):
+        raise GameError(f"leaves must be a LeaveTable or a file path, not {type(spec).__name__}")
+    return load_leaves(spec, lex.store.alphabet)
+
+
 def generate(
     lex: "Engines",
     position: Position,
     rack: str | None = None,
     *,
     top: int | None = None,
-    exchanges: bool = False,
+    exchanges: bool | None = None,
     passes: bool = False,
+    leaves: "LeavesSpec | None" = None,
+    sort: SortKey | None = None,
+    deadline: float | None = None,
 ) -> MoveList:
-    """Every legal play for ``rack`` (default: the rack of the player on turn), best score first.
+    """Every legal play for ``rack`` (default: the rack of the player on turn), best first.
 
-    Ties: across plays before down ones, then by square (row, then
-    column), then by the tiles placed. ``top`` keeps the best ``top``
-    plays. ``exchanges`` adds every distinct exchange (when the bag, the
-    unseen tiles less the opponent's rack, holds at least a rack's worth of
-    tiles), ``passes`` the pass.
+    Each move carries its score and its ``equity`` (score plus the leave's
+    value and the adjustments of :mod:`lexigraph.scrabble.equity`).
+    ``leaves`` is a leave table (a :class:`~lexigraph.scrabble.leaves.LeaveTable`
+    or a KLV2, KLV or CSV file; default: the game's). ``sort`` ranks by
+    ``"equity"`` or ``"score"``; by default by equity when there is a leave
+    table, else by score. Ties: across plays before down ones, then by square
+    (row, then column), then by the tiles placed. ``top`` keeps the best
+    ``top`` moves (found in the generator: the rest are never built).
+
+    ``exchanges`` adds every distinct exchange (when the bag holds at least a
+    rack's worth of tiles), worth the value of what it keeps; ``passes`` the
+    pass. Ranked by equity, they are ranked with the plays (default: listed
+    when ranking by equity); ranked by score, they follow the plays. Past
+    ``deadline`` (a :func:`time.monotonic` value) the generation raises
+    :class:`~lexigraph.errors.DeadlineExceeded`.
+
+    The moves come as a :class:`MoveList`: each :class:`Move` is built when
+    looked at, and ``.columns`` gives the plays as NumPy arrays.
     """
     if top is not None and (type(top) is not int or top < 0):
         raise GameError(f"top must be a non-negative integer, not {top!r}")
+    if sort not in (None, "equity", "score"):
+        raise GameError(f"sort must be 'equity' or 'score', not {sort!r}")
     pos = aligned(lex, _checked(position))
     rack_s = pos.racks[0] if rack is None else rack
     rack_codes = _rack_codes(pos, rack)
-    records = _records(lex, pos, rack_codes) if rack_codes else None
-    total = 0 if records is None else len(records)
-    chosen = [] if records is None else _raw_plays(_ranked(records, top))
-    moves = [move_from_record(pos, rack_codes, raw) for raw in chosen]
+    table = leave_table(lex, pos, leaves)
+    by_equity = (table is not None) if sort is None else sort == "equity"
+    with_exchanges = by_equity if exchanges is None else bool(exchanges)
+    game = pos.game
+    if not rack_codes:
+        out = MoveList([Move("pass", 0, "", notation="-", equity=0.0)] if passes else [])
+        out.total = 0
+        return out
+    bag = eq.bag_size(pos, rack_s)
+    values = eq.rack_values(pos, rack_codes, table, bag=bag)
+    request = move_request(pos, rack_codes, values, top=top, by_equity=by_equity)
+    records, total = lex.engine.generate_moves(request, deadline)
+    if top is None:
+        records = _ranked(records, by_equity)
     extra: list[Move] = []
-    if exchanges and rack_codes:
-        unseen = len(pos.unseen(rack_s))
-        if unseen - _other_rack_size(pos, unseen) >= pos.game.rack_size:
-            extra.extend(_exchanges(pos.game, rack_codes))
+    if with_exchanges and bag >= game.rack_size:
+        extra.extend(_exchanges(game, rack_codes, values))
     if passes:
-        extra.append(Move("pass", 0, rack_text(pos.game, rack_codes), notation="-"))
-    out = MoveList(moves + extra)
-    out.total = total
-    return out
+        extra.append(Move("pass", 0, rack_text(game, rack_codes), notation="-", equity=values[0]))
+    columns = MoveColumns(pos, rack_codes, records)
+    if not extra:
+        return MoveList(columns=columns, total=total)
+    if not by_equity:  # by score: the plays, then the exchanges and the pass
+        return MoveList(columns=columns, extras={len(records) + k: m for k, m in enumerate(extra)}, total=total)
+    return _merged(columns, extra, top, total)
 
 
-def _exchanges(game: Game, rack_codes: list[int]) -> list[Move]:
-    """Every distinct exchange of one or more of the rack's tiles."""
+def _merged(columns: MoveColumns, extra: list[Move], top: int | None, total: int) -> MoveList:
+    """Plays (ranked) and exchanges / the pass in one ranking by equity (a play first at equal equity), cut to top."""
+    import numpy as np
+
+    extra.sort(key=lambda m: -(m.equity or 0.0))  # stable: exchanges in their order, the pass last
+    play_keys = -columns.equity
+    extras: dict[int, Move] = {}
+    for k, move in enumerate(extra):
+        before = int(np.searchsorted(play_keys, -(move.equity or 0.0), side="right"))
+        extras[before + k] = move
+    size = len(columns) + len(extra)
+    if top is not None and top < size:
+        extras = {i: m for i, m in extras.items() if i < top}
+        columns = MoveColumns(columns.position, columns.rack_codes, columns.records[: top - len(extras)])
+    return MoveList(columns=columns, extras=extras, total=total)
+
+
+def generate_columns(lex: "Engines", position: Position, rack: str | None = None, *,
+                     leaves: "LeavesSpec | None" = None, deadline: float | None = None) -> MoveColumns:
+    """Every legal play as NumPy columns (:class:`MoveColumns`: square, direction, score, equity, tiles), in no
+    particular order, no :class:`Move` built: for programs that value or filter every move themselves.
+
+    >>> import lexigraph
+    >>> from lexigraph.scrabble.game import Game
+    >>> cols = generate_columns(lexigraph.load(["cat", "act", "at"]), Position(Game.preset("scrabble")), "CAT")
+    >>> len(cols), sorted(set(cols.score.tolist()))
+    (16, [4, 10])
+    >>> sorted({move.word for move in cols})          # a Move is built only here
+    ['act', 'at', 'cat']
+    """
+    pos = aligned(lex, _checked(position))
+    rack_s = pos.racks[0] if rack is None else rack
+    rack_codes = _rack_codes(pos, rack)
+    import numpy as np
+
+    from ..engine.interface import move_record_dtype
+
+    if not rack_codes:
+        return MoveColumns(pos, rack_codes, np.zeros(0, move_record_dtype()))
+    table = leave_table(lex, pos, leaves)
+    values = eq.rack_values(pos, rack_codes, table, bag=eq.bag_size(pos, rack_s))
+    records, _total = lex.engine.generate_moves(move_request(pos, rack_codes, values), deadline)
+    return MoveColumns(pos, rack_codes, records)
+
+
+def _exchanges(game: Game, rack_codes: list[int], values: list[float]) -> list[Move]:
+    """Every distinct exchange of one or more of the rack's tiles, worth what it keeps (``values``, by used tiles)."""
+    places, _size = eq.place_values(rack_codes, len(game.alphabet) + 1)
     out = []
     seen = set()
     for k in range(1, len(rack_codes) + 1):
@@ -232,15 +336,7 @@ def _exchanges(game: Game, rack_codes: list[int]) -> list[Move]:
             left = Counter(rack_codes)
             left.subtract(combo)
             exchanged = rack_text(game, list(combo))
+            index = sum(places[c] for c in combo)
             out.append(Move("exchange", 0, rack_text(game, list(left.elements())), notation="-" + exchanged,
-                            exchanged=exchanged))
+                            exchanged=exchanged, equity=values[index]))
     return out
-
-
-def _other_rack_size(pos: Position, unseen: int) -> int:
-    """The opponent's rack size: as the position gives it, else a full rack if the unseen tiles allow."""
-    try:
-        known = parse_rack(pos.game, pos.racks[1])
-    except GameError:
-        known = []
-    return len(known) if known else min(pos.game.rack_size, unseen)

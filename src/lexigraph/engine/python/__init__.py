@@ -166,12 +166,12 @@ class PythonEngine:
             raise FileFormatError(f"{store.name}: the word graph holds paths longer than its words") from None
         return sorted(self.id_of_codes(w) for w in words) == list(range(store.word_count))
 
-    def generate_moves(self, request: MoveRequest) -> "np.ndarray":
+    def generate_moves(self, request: MoveRequest, deadline: float | None = None) -> "tuple[np.ndarray, int]":
         from .movegen import generate_moves
 
         self.graph.check_structure()
         self.check_consistent()
-        return generate_moves(self.graph, request)
+        return generate_moves(self.graph, request, deadline)
 
     def filter_rows(self, rows: "np.ndarray", candidates: "np.ndarray", masks: Sequence[int],
                     check: Sequence[int] | None) -> "tuple[np.ndarray, list[int]]":
