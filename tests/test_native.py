@@ -78,6 +78,7 @@ def test_every_limit_equals_its_python_twin(engine_kind: str, monkeypatch: pytes
         "MAX_BOARD_SIZE": game.MAX_SIZE,
         "MOVE_RECORD_SIZE": interface.MOVE_RECORD_SIZE,
         "MAX_RACK_SUBSETS": equity.MAX_RACK_SUBSETS,
+        "LEAVE_KEY_TILES": interface.LEAVE_KEY_TILES,
         "BLANK_FLAG": interface.BLANK_FLAG,
         "MAX_FILL_SLOT": crossword_fill.MAX_SLOT,
     }

@@ -276,6 +276,15 @@ class CompiledEngine:
             raise DeadlineExceeded("move generation ran past its deadline") from None
         return np.frombuffer(data, move_record_dtype()), count
 
+    def rack_leave_values(self, keys: bytes, values: bytes, rack: bytes) -> bytes:
+        if len(rack) > self._native.LIMITS["MAX_MOVE_TILE_CODES"]:
+            return self.python_twin().rack_leave_values(keys, values, rack)
+        try:
+            table: bytes = self._native.rack_leave_values(keys, values, rack)
+        except ValueError as e:
+            raise FileFormatError(f"leave table: {e}") from None
+        return table
+
     def filter_rows(self, rows: "np.ndarray", candidates: "np.ndarray", masks: Sequence[int],
                     check: Sequence[int] | None) -> "tuple[np.ndarray, list[int]]":
         import numpy as np

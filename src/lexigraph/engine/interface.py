@@ -34,6 +34,8 @@ BLANK_FLAG = 0x80
 MOVE_RECORD_SIZE = 48
 #: Longest main word a move record holds, in squares.
 MOVE_RECORD_SQUARES = MOVE_RECORD_SIZE - 16
+#: Most tiles of a leave a leave table's key holds (6 bits a tile, the length in the top 4 bits of a uint64).
+LEAVE_KEY_TILES = 10
 #: The three rack modes of a walk: some tiles, all of them, all and more.
 RackMode = Literal["sub", "exact", "super"]
 #: What :meth:`Engine.quick_cross` returns: the shared tile codes, each side's words, each side's count per tile.
@@ -84,6 +86,19 @@ class MoveRequest(NamedTuple):
     vowels: bytes = b""
     top: int = -1
     by_equity: bool = True
+
+
+def leave_key(codes: bytes) -> int:
+    """A leave's key in the engines' leave tables: its tile codes sorted, code ``i`` in bits ``6i .. 6i+5``, its
+    length in bits 60-63 (codes below 64, at most :data:`LEAVE_KEY_TILES` of them).
+
+    >>> hex(leave_key(bytes([19, 0])))     # S and a blank
+    '0x20000000000004c0'
+    """
+    key = len(codes) << 60
+    for i, code in enumerate(sorted(codes)):
+        key |= code << (6 * i)
+    return key
 
 
 def move_record_dtype() -> "np.dtype[Any]":
@@ -212,6 +227,15 @@ class Engine(Protocol):
         play when they make an across word). ``size`` may be at most
         ``MAX_BOARD_SIZE`` (26). Past ``deadline`` (a :func:`time.monotonic`
         value) it raises :class:`~lexigraph.errors.DeadlineExceeded`.
+        """
+
+    def rack_leave_values(self, keys: bytes, values: bytes, rack: bytes) -> bytes:
+        """What keeping the rest of ``rack`` (a count per tile code) is worth, for each subset a play may use.
+
+        ``keys`` and ``values``: a leave table as sorted uint64 keys and a
+        float64 each (:attr:`lexigraph.scrabble.leaves.LeaveTable.packed`).
+        Returns little-endian float64s indexed as :attr:`MoveRequest.leave_values`
+        (0 for a leave the table does not list).
         """
 
     def filter_rows(self, rows: "np.ndarray", candidates: "np.ndarray", masks: Sequence[int],

@@ -48,6 +48,10 @@
  * distinct tiles has 65,536): lexigraph.scrabble.equity.MAX_RACK_SUBSETS. */
 #define LX_MAX_RACK_SUBSETS 65536
 
+/* Most tiles of a leave the C leave table keys (6 bits a tile, the length in the top 4 bits of a uint64):
+ * lexigraph.scrabble.leaves.KEY_TILES; tables of longer leaves are looked up by the Python twin. */
+#define LX_LEAVE_KEY_TILES 10
+
 /* Set on a placed tile's code when a blank plays it: lexigraph.engine.interface.BLANK_FLAG. */
 #define LX_BLANK_FLAG 0x80
 
@@ -72,6 +76,7 @@
     X(MAX_MOVE_TILE_CODES)                                                                                             \
     X(MOVE_RECORD_SIZE)                                                                                                \
     X(MAX_RACK_SUBSETS)                                                                                                \
+    X(LEAVE_KEY_TILES)                                                                                                 \
     X(BLANK_FLAG)                                                                                                      \
     X(MAX_FILL_SLOT)                                                                                                   \
     X(FILL_MAX_TILE_CODES)

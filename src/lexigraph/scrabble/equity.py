@@ -49,7 +49,9 @@ from .position import Position
 from .tiles import parse_rack
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..engine.interface import Engine
     from .leaves import LeaveTable
+    from .moves import Move
 
 #: Most entries of a rack's table (native/limits.h: LX_MAX_RACK_SUBSETS): a 16-tile rack of distinct tiles.
 MAX_RACK_SUBSETS = 1 << 16
@@ -81,6 +83,8 @@ def place_values(rack_codes: list[int], n_codes: int) -> tuple[list[int], int]:
 
 def other_rack_size(position: Position, unseen: int) -> int:
     """The opponent's rack size: as the position gives it, else a full rack if the unseen tiles allow."""
+    if not position.racks[1:] or not position.racks[1].strip():
+        return min(position.game.rack_size, unseen)
     try:
         known = parse_rack(position.game, position.racks[1])
     except GameError:
@@ -88,19 +92,43 @@ def other_rack_size(position: Position, unseen: int) -> int:
     return len(known) if known else min(position.game.rack_size, unseen)
 
 
-def bag_size(position: Position, rack: str | None = None) -> int:
-    """Tiles in the bag: unseen tiles (not on the board or on ``rack``) less the opponent's rack."""
-    unseen = len(position.unseen(rack))
+_BAG: dict[int, tuple[Game, list[int]]] = {}
+
+
+def unseen_counts(position: Position, rack_codes: list[int]) -> list[int]:
+    """How many of each tile code (0: blanks) are neither on the board nor in ``rack_codes`` (never below 0)."""
+    game = position.game
+    cached = _BAG.get(id(game))
+    if cached is None or cached[0] is not game:
+        if len(_BAG) > 64:
+            _BAG.clear()
+        cached = _BAG[id(game)] = (game, game.counts_by_code())
+    counts = list(cached[1])
+    for code, blank in zip(position.codes, position.blanks):
+        if code:
+            counts[0 if blank else code] -= 1
+    for code in rack_codes:
+        counts[code] -= 1
+    return [max(c, 0) for c in counts]
+
+
+def bag_size(position: Position, rack: str | list[int] | None = None) -> int:
+    """Tiles in the bag: unseen tiles (not on the board or on ``rack``, default the rack on turn) less the
+    opponent's rack."""
+    codes = parse_rack(position.game, position.racks[0] if rack is None else rack) if not isinstance(rack, list) \
+        else rack
+    unseen = sum(unseen_counts(position, codes))
     return unseen - other_rack_size(position, unseen)
 
 
 def rack_values(position: Position, rack_codes: list[int], leaves: "LeaveTable | None", *,
-                bag: int | None = None) -> list[float]:
+                bag: int | None = None, engine: "Engine | None" = None) -> list[float]:
     """What keeping the rest of the rack is worth, for each subset of the rack a play may use.
 
     Index ``i`` is a subset in mixed radix (see :func:`place_values`); the
     value is the leave's (bag not empty) or the end-of-game adjustment (bag
-    empty; see the module docstring). ``bag`` defaults to :func:`bag_size`.
+    empty; see the module docstring). ``bag`` defaults to :func:`bag_size`;
+    ``engine`` (a lexicon's) looks the leaves up in C when it can.
     """
     game = position.game
     n_codes = len(game.alphabet) + 1
@@ -110,11 +138,17 @@ def rack_values(position: Position, rack_codes: list[int], leaves: "LeaveTable |
     if size < 0:
         raise GameError(f"a rack of {len(rack_codes)} tiles has more than {MAX_RACK_SUBSETS:,} subsets to value")
     if bag is None:
-        bag = bag_size(position, _rack_string(game, rack_codes))
-    out = [0.0] * size
+        bag = bag_size(position, rack_codes)
     if bag > 0:
         if leaves is None or not len(leaves):
-            return out
+            return [0.0] * size
+        packed = leaves.packed
+        if engine is not None and packed is not None:
+            rack = bytearray(n_codes)
+            for c, n in counts.items():
+                rack[c] = n
+            return list(struct.unpack(f"<{size}d", engine.rack_leave_values(packed[0], packed[1], bytes(rack))))
+        out = [0.0] * size
         lookup = leaves.by_key.get
         longest = leaves.max_length
         # kept[c][u]: the tiles of code c kept when u of them are used (codes ascending, so keys come out sorted)
@@ -127,7 +161,9 @@ def rack_values(position: Position, rack_codes: list[int], leaves: "LeaveTable |
             out[i] = lookup(key, 0.0)
         return out
     points = game.points_by_code()
-    opponent = sum(points[c] for c in position.unseen(_rack_string(game, rack_codes)))
+    unseen = unseen_counts(position, rack_codes)
+    opponent = sum(points[c] * n for c, n in enumerate(unseen))
+    out = [0.0] * size
     for i, used in enumerate(product(*[range(counts[c] + 1) for c in reversed(codes)])):
         kept_points = sum(points[c] * (counts[c] - u) for c, u in zip(reversed(codes), used))
         kept_tiles = len(rack_codes) - sum(used)
@@ -135,10 +171,43 @@ def rack_values(position: Position, rack_codes: list[int], leaves: "LeaveTable |
     return out
 
 
-def _rack_string(game: Game, rack_codes: list[int]) -> str:
-    from .tiles import tile_text
+def move_equity(position: Position, move: "Move", rack_codes: list[int], values: list[float]) -> float:
+    """The equity of ``move`` (a play, an exchange or a pass from ``rack_codes``) given the rack's
+    :func:`rack_values`: what the generator computes for it, in the same order of sums.
 
-    return "".join(tile_text(game, c, False) for c in rack_codes)
+    >>> from lexigraph.scrabble.game import Game
+    >>> from lexigraph.scrabble.moves import Move, Placed
+    >>> game = Game.preset("scrabble")
+    >>> play = Move("play", 4, "EEIUU", 7, 6, True, (Placed(7, 6, "o", False), Placed(7, 7, "i", False)))
+    >>> rack = [5, 5, 9, 9, 15, 21, 21]
+    >>> round(move_equity(Position(game), play, rack, rack_values(Position(game), rack, None)), 4)   # O beside a DL
+    3.3
+    """
+    game = position.game
+    places, _size = place_values(rack_codes, len(game.alphabet) + 1)
+    if move.kind == "pass":
+        return values[0]
+    if move.kind == "exchange":
+        codes = [0 if t == "?" else game.alphabet.code(t) or 0 for t in _tiles_of(move.exchanged)]
+        return values[sum(places[c] for c in codes)]
+    used = [0 if t.blank else game.alphabet.code(t.tile) or 0 for t in move.tiles]
+    value = float(move.score) + values[sum(places[c] for c in used)]
+    if not any(position.codes):
+        opening = struct.unpack(f"<{2 * game.size * game.size}d", opening_penalties(game))
+        vowels = game.alphabet.vowel_codes
+        n = game.size
+        base = 0 if move.across else n * n
+        for t in move.tiles:
+            code = game.alphabet.code(t.tile) or 0
+            if code in vowels:
+                value += opening[base + (t.row * n + t.col if move.across else t.col * n + t.row)]
+    return value
+
+
+def _tiles_of(text: str) -> list[str]:
+    import re
+
+    return [tok.strip("[]").lower() if tok != "?" else tok for tok in re.findall(r"\[[^\]]*\]|.", text)]
 
 
 def pack(values: list[float]) -> bytes:

@@ -195,17 +195,20 @@ def _event(game: Game, player: str, parts: list[str], no: int, line: str) -> Eve
     return ev
 
 
-def analyze(lex: "Lexicon", record: GameRecord, *, top: int = 3, deadline: float | None = None) -> list[dict[str, Any]]:
+def analyze(lex: "Lexicon", record: GameRecord, *, top: int = 3, deadline: float | None = None,
+            leaves: Any = None, sort: Any = None) -> list[dict[str, Any]]:
     """For each play of the game: the play made, its score (recomputed), and the best plays.
 
     A play that the rules reject (a phony, say) comes with its reason instead
     of a score. With ``deadline`` (a ``time.monotonic()`` value) the turns
-    analysed before it are returned.
+    analysed before it are returned. ``leaves`` and ``sort`` rank the best
+    plays as :func:`~lexigraph.scrabble.movegen.generate` does; ranked by
+    equity, each turn also gives the equity of the move made.
     """
     import time
 
-    from .movegen import generate
-    from .moves import IllegalPlay
+    from .movegen import generate, leave_table, play_equity
+    from .moves import IllegalPlay, Move
     from .scoring import score_play
 
     out: list[dict[str, Any]] = []
@@ -233,9 +236,19 @@ def analyze(lex: "Lexicon", record: GameRecord, *, top: int = 3, deadline: float
         else:
             entry["score"] = 0
             entry["legal"] = True
-        best: list[Move] = generate(lex, pos, rack, top=top) if rack else []
+        table = leave_table(lex, pos, leaves)
+        by_equity = (table is not None) if sort is None else sort == "equity"
+        best = generate(lex, pos, rack, top=top, leaves=table, sort=sort) if rack else []
         entry["best"] = [m.to_dict() for m in best]
         entry["best_score"] = best[0].score if best else None
-        entry["equals_best"] = bool(made is not None and best and made.score >= best[0].score)
+        if by_equity and rack:
+            made_move = made if e.kind == "play" else Move(e.kind, 0, "", notation="-" + e.play,
+                                                           exchanged=e.play if e.kind == "exchange" else "")
+            value = None if made_move is None else play_equity(lex, pos, made_move, rack, leaves=table)
+            entry["equity"] = None if value is None else round(value, 4)
+            entry["best_equity"] = round(best[0].equity or 0.0, 4) if best else None
+            entry["equals_best"] = bool(best and value is not None and value >= (best[0].equity or 0.0) - 1e-9)
+        else:
+            entry["equals_best"] = bool(made is not None and best and made.score >= best[0].score)
         out.append(entry)
     return out

@@ -82,6 +82,25 @@ class LeaveTable(Mapping[bytes, float]):
         self._values = dict(sorted(table.items()))
         #: The longest leave listed, in tiles.
         self.max_length = max(map(len, self._values), default=0)
+        self._packed: tuple[bytes, bytes] | None | bool = False
+
+    @property
+    def packed(self) -> tuple[bytes, bytes] | None:
+        """The table as the engines' leave lookups take it (``Engine.rack_leave_values``): sorted uint64 keys (a
+        leave's codes, 6 bits each, its length in the top 4 bits) and a float64 each; None when a leave is too
+        long for a key (over 10 tiles) or uses a code over 63."""
+        if self._packed is False:
+            import struct
+
+            from ..engine.interface import LEAVE_KEY_TILES, leave_key
+
+            if self.max_length > LEAVE_KEY_TILES or any(max(k) > 63 for k in self._values):
+                self._packed = None
+            else:
+                pairs = sorted((leave_key(k), v) for k, v in self._values.items())
+                self._packed = (struct.pack(f"<{len(pairs)}Q", *(k for k, _ in pairs)),
+                                struct.pack(f"<{len(pairs)}d", *(v for _, v in pairs)))
+        return self._packed  # type: ignore[return-value]
 
     @property
     def by_key(self) -> dict[bytes, float]:

@@ -38,7 +38,7 @@ chooses). The generator values each play as it finds it and keeps the best
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import os
@@ -59,7 +59,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "IllegalPlay", "LeavesSpec", "Move", "MoveColumns", "MoveList", "Placed", "aligned", "board_phonies",
-    "count_placements", "generate", "generate_columns", "generate_placements",
+    "count_placements", "generate", "generate_columns", "generate_placements", "play_equity",
 ]
 
 #: A leave table, or the path of a KLV2, KLV or CSV file holding one.
@@ -249,7 +249,6 @@ def generate(
     if sort not in (None, "equity", "score"):
         raise GameError(f"sort must be 'equity' or 'score', not {sort!r}")
     pos = aligned(lex, _checked(position))
-    rack_s = pos.racks[0] if rack is None else rack
     rack_codes = _rack_codes(pos, rack)
     table = leave_table(lex, pos, leaves)
     by_equity = (table is not None) if sort is None else sort == "equity"
@@ -259,40 +258,68 @@ def generate(
         out = MoveList([Move("pass", 0, "", notation="-", equity=0.0)] if passes else [])
         out.total = 0
         return out
-    bag = eq.bag_size(pos, rack_s)
-    values = eq.rack_values(pos, rack_codes, table, bag=bag)
+    bag = eq.bag_size(pos, rack_codes)
+    values = eq.rack_values(pos, rack_codes, table, bag=bag, engine=lex.engine)
     request = move_request(pos, rack_codes, values, top=top, by_equity=by_equity)
     records, total = lex.engine.generate_moves(request, deadline)
     if top is None:
         records = _ranked(records, by_equity)
-    extra: list[Move] = []
+    extra: list[tuple[float, int, Any]] = []  # (equity, order, how to build the move): built only if listed
     if with_exchanges and bag >= game.rack_size:
-        extra.extend(_exchanges(game, rack_codes, values))
+        extra.extend(_exchanges(game, rack_codes, values, _cutoff(records, top, by_equity)))
     if passes:
-        extra.append(Move("pass", 0, rack_text(game, rack_codes), notation="-", equity=values[0]))
+        rest = rack_text(game, rack_codes)
+        extra.append((values[0], 1 << 30, lambda: Move("pass", 0, rest, notation="-", equity=values[0])))
     columns = MoveColumns(pos, rack_codes, records)
     if not extra:
         return MoveList(columns=columns, total=total)
+    extra.sort(key=lambda e: (-e[0], e[1]))
     if not by_equity:  # by score: the plays, then the exchanges and the pass
-        return MoveList(columns=columns, extras={len(records) + k: m for k, m in enumerate(extra)}, total=total)
+        return MoveList(columns=columns, extras={len(records) + k: e[2] for k, e in enumerate(extra)}, total=total)
     return _merged(columns, extra, top, total)
 
 
-def _merged(columns: MoveColumns, extra: list[Move], top: int | None, total: int) -> MoveList:
-    """Plays (ranked) and exchanges / the pass in one ranking by equity (a play first at equal equity), cut to top."""
+def _cutoff(records: "np.ndarray", top: int | None, by_equity: bool) -> float | None:
+    """The equity an exchange must reach to make the list: that of the last of ``top`` plays (None: any)."""
+    if top is None or not by_equity or len(records) < top:
+        return None
+    return float(records["equity"][top - 1]) if top else float("inf")
+
+
+def _merged(columns: MoveColumns, extra: list[tuple[float, int, Any]], top: int | None, total: int) -> MoveList:
+    """Plays (ranked) and exchanges / the pass (sorted) in one ranking by equity, a play first at equal equity;
+    cut to ``top``."""
     import numpy as np
 
-    extra.sort(key=lambda m: -(m.equity or 0.0))  # stable: exchanges in their order, the pass last
     play_keys = -columns.equity
-    extras: dict[int, Move] = {}
-    for k, move in enumerate(extra):
-        before = int(np.searchsorted(play_keys, -(move.equity or 0.0), side="right"))
-        extras[before + k] = move
+    extras: dict[int, Any] = {}
+    for k, (value, _order, build) in enumerate(extra):
+        before = int(np.searchsorted(play_keys, -value, side="right"))
+        extras[before + k] = build
     size = len(columns) + len(extra)
     if top is not None and top < size:
         extras = {i: m for i, m in extras.items() if i < top}
         columns = MoveColumns(columns.position, columns.rack_codes, columns.records[: top - len(extras)])
     return MoveList(columns=columns, extras=extras, total=total)
+
+
+def play_equity(lex: "Engines", position: Position, move: Move, rack: str | None = None, *,
+                leaves: "LeavesSpec | None" = None) -> float:
+    """The equity of one move (a play, an exchange or a pass) made from ``rack``, as :func:`generate` values it.
+
+    >>> import lexigraph
+    >>> from lexigraph.scrabble.game import Game
+    >>> from lexigraph.scrabble.leaves import LeaveTable
+    >>> lex, pos = lexigraph.load(["qi", "qis"]), Position(Game.preset("scrabble"))
+    >>> best = generate(lex, pos, "QIS", top=1, leaves=LeaveTable.from_csv("S,8.0"))[0]
+    >>> best.notation, best.equity, play_equity(lex, pos, best, "QIS", leaves=LeaveTable.from_csv("S,8.0"))
+    ('8G QI', 30.0, 30.0)
+    """
+    pos = aligned(lex, _checked(position))
+    rack_codes = _rack_codes(pos, rack)
+    table = leave_table(lex, pos, leaves)
+    values = eq.rack_values(pos, rack_codes, table, bag=eq.bag_size(pos, rack_codes), engine=lex.engine)
+    return eq.move_equity(pos, move, rack_codes, values)
 
 
 def generate_columns(lex: "Engines", position: Position, rack: str | None = None, *,
@@ -309,7 +336,6 @@ def generate_columns(lex: "Engines", position: Position, rack: str | None = None
     ['act', 'at', 'cat']
     """
     pos = aligned(lex, _checked(position))
-    rack_s = pos.racks[0] if rack is None else rack
     rack_codes = _rack_codes(pos, rack)
     import numpy as np
 
@@ -318,25 +344,39 @@ def generate_columns(lex: "Engines", position: Position, rack: str | None = None
     if not rack_codes:
         return MoveColumns(pos, rack_codes, np.zeros(0, move_record_dtype()))
     table = leave_table(lex, pos, leaves)
-    values = eq.rack_values(pos, rack_codes, table, bag=eq.bag_size(pos, rack_s))
+    values = eq.rack_values(pos, rack_codes, table, bag=eq.bag_size(pos, rack_codes), engine=lex.engine)
     records, _total = lex.engine.generate_moves(move_request(pos, rack_codes, values), deadline)
     return MoveColumns(pos, rack_codes, records)
 
 
-def _exchanges(game: Game, rack_codes: list[int], values: list[float]) -> list[Move]:
-    """Every distinct exchange of one or more of the rack's tiles, worth what it keeps (``values``, by used tiles)."""
-    places, _size = eq.place_values(rack_codes, len(game.alphabet) + 1)
-    out = []
-    seen = set()
-    for k in range(1, len(rack_codes) + 1):
-        for combo in combinations(sorted(rack_codes), k):
-            if combo in seen:
-                continue
-            seen.add(combo)
-            left = Counter(rack_codes)
-            left.subtract(combo)
-            exchanged = rack_text(game, list(combo))
-            index = sum(places[c] for c in combo)
-            out.append(Move("exchange", 0, rack_text(game, list(left.elements())), notation="-" + exchanged,
-                            exchanged=exchanged, equity=values[index]))
+def _exchanges(game: Game, rack_codes: list[int], values: list[float],
+               cutoff: float | None) -> list[tuple[float, int, Any]]:
+    """Every distinct exchange of one or more of the rack's tiles, worth what it keeps: ``values`` by used tiles,
+    so exchange ``i`` (in the index of :func:`lexigraph.scrabble.equity.place_values`) is worth ``values[i]``.
+
+    Those below ``cutoff`` cannot make the list and are left out; each entry
+    is (equity, order: fewer tiles first, then the tiles, a function that
+    builds the :class:`Move`).
+    """
+    counts = sorted(Counter(rack_codes).items())
+    out: list[tuple[float, int, Any]] = []
+    for index in range(1, len(values)):
+        value = values[index]
+        if cutoff is not None and value < cutoff:
+            continue
+        exchanged: list[int] = []
+        rest = index
+        for code, count in counts:  # the mixed-radix digits: how many of each code go back
+            rest, used = divmod(rest, count + 1)
+            exchanged.extend([code] * used)
+        order = len(exchanged) << 24 | index
+        out.append((value, order, partial(_exchange_move, game, rack_codes, exchanged, value)))
     return out
+
+
+def _exchange_move(game: Game, rack_codes: list[int], exchanged: list[int], value: float) -> Move:
+    left = Counter(rack_codes)
+    left.subtract(exchanged)
+    text = rack_text(game, exchanged)
+    return Move("exchange", 0, rack_text(game, list(left.elements())), notation="-" + text, exchanged=text,
+                equity=value)

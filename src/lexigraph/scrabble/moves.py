@@ -21,17 +21,21 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence, overload
+from struct import Struct
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence, overload
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
-from ..engine.interface import BLANK_FLAG
+from ..engine.interface import BLANK_FLAG, MOVE_RECORD_SQUARES
 from .game import GameError, column_letter
 from .position import Position
 from .tiles import rack_text, tile_text
+
+#: A move record (lexigraph.engine.interface.move_record_dtype) as struct reads it.
+_RECORD = Struct(f"<iBBBBd{MOVE_RECORD_SQUARES}s")
 
 #: A raw play, as the generators and the scorer hand it over: (score, row, column, across (1/0), squares);
 #: ``squares`` holds a byte per square of the main word, 0 for a board tile, else the tile code (| BLANK_FLAG).
@@ -47,9 +51,8 @@ class IllegalPlay(GameError):
         self.words = tuple(words)
 
 
-@dataclass(frozen=True)
-class Placed:
-    """A tile put on the board by a play."""
+class Placed(NamedTuple):
+    """A tile put on the board by a play (a named tuple: a play has several, made by the thousand)."""
 
     row: int
     col: int
@@ -124,6 +127,8 @@ class MoveColumns:
         self.position = position
         self.rack_codes = rack_codes
         self.records = records
+        self._builder: MoveBuilder | None = None
+        self._raw: bytes | None = None
 
     @property
     def row(self) -> "np.ndarray":
@@ -164,10 +169,16 @@ class MoveColumns:
 
     def move(self, i: int) -> "Move":
         """The :class:`Move` of play ``i``."""
-        r = self.records[i]
-        length = int(r["length"])
-        raw = (int(r["score"]), int(r["row"]), int(r["col"]), int(r["across"]), r["squares"][:length].tobytes())
-        return move_from_record(self.position, self.rack_codes, raw, equity=float(r["equity"]))
+        if self._builder is None or self._raw is None:
+            self._builder = MoveBuilder(self.position, self.rack_codes)
+            # The records' bytes, read with struct: a field of a NumPy record costs a microsecond a read.
+            self._raw = self.records.tobytes()
+        if i < 0:
+            i += len(self.records)
+        if not 0 <= i < len(self.records):
+            raise IndexError("play index out of range")
+        score, row, col, across, length, equity, squares = _RECORD.unpack_from(self._raw, i * _RECORD.size)
+        return self._builder.build((score, row, col, across, squares[:length]), equity)
 
 
 class MoveList(Sequence[Move]):
@@ -181,7 +192,8 @@ class MoveList(Sequence[Move]):
     total: int = 0
 
     def __init__(self, moves: Sequence[Move] = (), *, columns: MoveColumns | None = None,
-                 extras: dict[int, Move] | None = None, total: int | None = None) -> None:
+                 extras: "dict[int, Move | Callable[[], Move]] | None" = None, total: int | None = None) -> None:
+        self._extras: dict[int, Move | Callable[[], Move]]
         if columns is None:
             self._plays: MoveColumns | None = None
             self._extras = dict(enumerate(moves))
@@ -217,13 +229,16 @@ class MoveList(Sequence[Move]):
         return self._move(i)
 
     def _move(self, i: int) -> Move:
-        extra = self._extras.get(i)
-        if extra is not None:
-            return extra
         move = self._built.get(i)
-        if move is None:
+        if move is not None:
+            return move
+        extra = self._extras.get(i)
+        if extra is None:
             assert self._plays is not None
-            move = self._built[i] = self._plays.move(i - bisect_left(self._extra_at, i))
+            move = self._plays.move(i - bisect_left(self._extra_at, i))
+        else:
+            move = extra if isinstance(extra, Move) else extra()
+        self._built[i] = move
         return move
 
     def __iter__(self) -> Iterator[Move]:
@@ -248,41 +263,115 @@ class MoveList(Sequence[Move]):
 
 def move_from_record(pos: Position, rack_codes: list[int], raw: RawPlay, *, equity: float | None = None) -> Move:
     """The :class:`Move` of a raw play (see :data:`RawPlay`) made from the rack ``rack_codes``."""
-    score, row, col, across, squares = raw
-    game = pos.game
-    n = game.size
-    alpha = game.alphabet
-    placed: list[Placed] = []
-    left = Counter(rack_codes)
-    parts: list[str] = []
-    word_codes: list[int] = []
-    through: list[str] = []
-    for k, b in enumerate(squares):
-        r, c = (row, col + k) if across else (row + k, col)
-        if b == 0:
-            code = pos.codes[r * n + c]
-            word_codes.append(code)
-            through.append(tile_text(game, code, pos.blanks[r * n + c]))
-            continue
+    return MoveBuilder(pos, rack_codes).build(raw, equity)
+
+
+class MoveBuilder:
+    """Builds the :class:`Move` of raw plays on one position for one rack, remembering what plays share: the
+    tiles' written forms, the board tiles beside each square (for cross-words)."""
+
+    __slots__ = ("pos", "game", "rack", "rack_order", "texts", "labels", "crosses")
+
+    def __init__(self, pos: Position, rack_codes: list[int]) -> None:
+        self.pos = pos
+        self.game = pos.game
+        self.texts, self.labels = _tile_texts(pos.game)
+        self.rack = [0] * len(self.labels)
+        for c in rack_codes:
+            self.rack[c] += 1
+        #: the rack's codes as a leave is written: code order, blanks last
+        self.rack_order = sorted(set(rack_codes), key=_BLANK_LAST)
+        self.crosses: dict[tuple[int, int], tuple[bytes, bytes]] = {}
+
+    def _cross(self, square: int, across: int) -> tuple[bytes, bytes]:
+        """The board tiles before and after ``square`` across the play's line (above and below for an across play)."""
+        got = self.crosses.get((square, across))
+        if got is None:
+            codes = self.pos.codes
+            n = self.game.size
+            step = n if across else 1
+            r, c = divmod(square, n)
+            line_pos, limit = (r, n) if across else (c, n)
+            before = []
+            k = line_pos - 1
+            while k >= 0 and codes[square - (line_pos - k) * step]:
+                before.append(codes[square - (line_pos - k) * step])
+                k -= 1
+            after = []
+            k = line_pos + 1
+            while k < limit and codes[square + (k - line_pos) * step]:
+                after.append(codes[square + (k - line_pos) * step])
+                k += 1
+            got = self.crosses[(square, across)] = (bytes(reversed(before)), bytes(after))
+        return got
+
+    def build(self, raw: RawPlay, equity: float | None = None) -> Move:
+        score, row, col, across, squares = raw
+        game = self.game
+        n = game.size
+        board, blanks = self.pos.codes, self.pos.blanks
+        plain, blanked = self.texts
+        labels = self.labels
+        decode = game.alphabet.decode
+        cross = self._cross
+        placed: list[Placed] = []
+        left = self.rack[:]
+        parts: list[str] = []
+        word = bytearray(squares)
+        crosses: list[str] = []
+        through = ""
+        step = 1 if across else n
+        square = row * n + col
+        for k, b in enumerate(squares):
+            if not b:
+                code = board[square]
+                word[k] = code
+                through += (blanked if blanks[square] else plain)[code]
+            else:
+                if through:
+                    parts.append(f"({through})")
+                    through = ""
+                if b & BLANK_FLAG:
+                    code = b ^ BLANK_FLAG
+                    word[k] = code
+                    parts.append(blanked[code])
+                    left[0] -= 1
+                    placed.append(Placed(*divmod(square, n), labels[code], True))
+                else:
+                    code = b
+                    parts.append(plain[code])
+                    left[code] -= 1
+                    placed.append(Placed(*divmod(square, n), labels[code], False))
+                before, after = cross(square, across)
+                if before or after:
+                    crosses.append(decode(before + bytes((code,)) + after))
+            square += step
         if through:
-            parts.append("(" + "".join(through) + ")")
-            through = []
-        code, blank = b & ~BLANK_FLAG, bool(b & BLANK_FLAG)
-        word_codes.append(code)
-        placed.append(Placed(r, c, alpha.label(code), blank))
-        parts.append(tile_text(game, code, blank))
-        left[0 if blank else code] -= 1
-    if through:
-        parts.append("(" + "".join(through) + ")")
-    words = [alpha.decode(bytes(word_codes))]
-    for t in placed:
-        cw = perpendicular_word(pos, t.row, t.col, alpha.code(t.tile) or 0, bool(across))
-        if cw is not None:
-            words.append(alpha.decode(bytes(cw)))
-    leave = rack_text(game, list(left.elements()))
-    notation = f"{game.square_name(row, col, bool(across))} {''.join(parts)}"
-    return Move("play", score, leave, row, col, bool(across), tuple(placed), words[0], tuple(words), notation,
-                equity=equity)
+            parts.append(f"({through})")
+        leave = "".join([plain[c] * left[c] for c in self.rack_order])
+        main = decode(bytes(word))
+        return Move("play", score, leave, row, col, bool(across), tuple(placed), main, (main, *crosses),
+                    f"{game.square_name(row, col, bool(across))} {''.join(parts)}", equity=equity)
+
+
+def _BLANK_LAST(code: int) -> tuple[bool, int]:
+    return code == 0, code
+
+
+_TEXTS: dict[int, tuple[Any, tuple[list[str], list[str]], list[str]]] = {}
+
+
+def _tile_texts(game: Any) -> tuple[tuple[list[str], list[str]], list[str]]:
+    """Per tile code: how a tile is written (as a tile, as a blank), and its label."""
+    got = _TEXTS.get(id(game))
+    if got is None or got[0] is not game:
+        if len(_TEXTS) > 64:
+            _TEXTS.clear()
+        codes = range(len(game.alphabet) + 1)
+        texts = ([tile_text(game, c, False) for c in codes], [tile_text(game, c, True) for c in codes])
+        labels = [""] + list(game.alphabet.labels)
+        got = _TEXTS[id(game)] = (game, texts, labels)
+    return got[1], got[2]
 
 
 def perpendicular_word(pos: Position, row: int, col: int, code: int, across: bool) -> list[int] | None:
