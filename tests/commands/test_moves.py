@@ -89,7 +89,7 @@ def test_command_line(capsys, tmp_path):
     doc = json.loads(capsys.readouterr().out)
     assert [r["notation"] for r in doc["results"]] == ["8E QUIZ", "8F QUIZ"] and doc["total"] > 2
     assert main(["moves", "empty", "--rack", "QUIZ", "--top", "1"]) == 0
-    assert capsys.readouterr().out.split() == ["44", "8E", "QUIZ", "leave", "-"]
+    assert capsys.readouterr().out.split() == ["44", "43.30", "8E", "QUIZ", "leave", "-"]
     assert main(["score", "empty", "8A QUIZ"]) == 1
     assert "first move off the centre" in capsys.readouterr().out
     cgp = tmp_path / "p.cgp"

@@ -1,4 +1,5 @@
-"""Writing a lexicon back out: plain and scored lists, Hasbro ``.daw``, the TWL06 table."""
+"""Writing a lexicon back out: plain and scored lists, Hasbro ``.daw``, the TWL06 table, wolges's KWG; and leave
+tables (given as CSV, KLV or KLV2) as KLV2, KLV or CSV."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ from ..engine.store import Store
 if TYPE_CHECKING:  # pragma: no cover
     from ..lexicon import Lexicon
 
-EXPORT_FORMATS = ("text", "scored", "daw", "dawg32")
+EXPORT_FORMATS = ("text", "scored", "daw", "dawg32", "kwg")
+#: The formats of leave tables (the source is a leave table, not a word list).
+LEAVE_FORMATS = ("klv2", "klv", "leaves-csv")
 
 
 def _trie(store: Store) -> graph_builder.Trie:
@@ -32,7 +35,7 @@ def _trie(store: Store) -> graph_builder.Trie:
 
 
 def to_bytes(lex: "Lexicon", format: str) -> bytes:
-    """The lexicon in ``format`` (one of ``text``, ``scored``, ``daw``, ``dawg32``).
+    """The lexicon in ``format`` (one of ``text``, ``scored``, ``daw``, ``dawg32``, ``kwg``).
 
     >>> import lexigraph
     >>> to_bytes(lexigraph.load(["cat;70", "dog"]), "scored")
@@ -42,6 +45,16 @@ def to_bytes(lex: "Lexicon", format: str) -> bytes:
         raise LexiconError(f"unknown export format {format!r}; choose one of {', '.join(EXPORT_FORMATS)}")
     store = lex.store
     labels = list(store.alphabet.labels)
+    if format == "kwg":
+        from . import kwg
+
+        kwg.check_alphabet(store.alphabet)
+        ids = store.sort_ids(np.arange(store.word_count))
+        lens = store.lengths_of_ids(ids)
+        width = int(lens.max()) if len(lens) else 0
+        padded = store.codes_of_ids(ids, width, lens).tobytes()
+        words = [padded[k * width : k * width + n] for k, n in enumerate(lens.tolist())]
+        return kwg.build(words)
     if format in ("text", "scored"):
         ids = store.sort_ids(np.arange(store.word_count))
         words = store.words_of_ids(ids)
@@ -60,3 +73,17 @@ def export(lex: "Lexicon", dest: str | os.PathLike[str], format: str) -> int:
     data = to_bytes(lex, format)
     fileformat.write_atomic(dest, data)
     return len(data)
+
+
+def leaves_to_bytes(source: str | os.PathLike[str], format: str, alphabet: str | None = None) -> tuple[bytes, int]:
+    """A leave table file (CSV, KLV or KLV2) written as ``klv2``, ``klv`` or ``leaves-csv``; and its leave count.
+
+    ``alphabet`` names the tiles' alphabet (default English: as wolges numbers them).
+    """
+    from ..alphabet import Alphabet
+    from ..scrabble.leaves import LeaveTable
+
+    if format not in LEAVE_FORMATS:
+        raise LexiconError(f"unknown leave table format {format!r}; choose one of {', '.join(LEAVE_FORMATS)}")
+    table = LeaveTable.read(source, Alphabet.load(alphabet) if alphabet else None)
+    return table.to_bytes("csv" if format == "leaves-csv" else format), len(table)

@@ -647,6 +647,10 @@ static PyObject *generate_moves(PyObject *self, PyObject *args) {
         if (cells[i]) board_empty = 0;
     }
     G->board_empty = board_empty;
+    if (deadline >= 0 && monotonic_seconds() > deadline) {
+        PyErr_SetString(PyExc_TimeoutError, "generate_moves: past the deadline");
+        goto done;
+    }
     if (total == 0 || root >= G->nrec) {
         result = Py_BuildValue("(y#n)", "", (Py_ssize_t)0, (Py_ssize_t)0);
         goto done;

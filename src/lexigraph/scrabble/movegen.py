@@ -266,7 +266,7 @@ def generate(
         records = _ranked(records, by_equity)
     extra: list[tuple[float, int, Any]] = []  # (equity, order, how to build the move): built only if listed
     if with_exchanges and bag >= game.rack_size:
-        extra.extend(_exchanges(game, rack_codes, values, _cutoff(records, top, by_equity)))
+        extra.extend(_exchanges(game, rack_codes, values, _cutoff(records, values, top, by_equity)))
     if passes:
         rest = rack_text(game, rack_codes)
         extra.append((values[0], 1 << 30, lambda: Move("pass", 0, rest, notation="-", equity=values[0])))
@@ -279,11 +279,17 @@ def generate(
     return _merged(columns, extra, top, total)
 
 
-def _cutoff(records: "np.ndarray", top: int | None, by_equity: bool) -> float | None:
-    """The equity an exchange must reach to make the list: that of the last of ``top`` plays (None: any)."""
-    if top is None or not by_equity or len(records) < top:
+def _cutoff(records: "np.ndarray", values: list[float], top: int | None, by_equity: bool) -> float | None:
+    """The equity an exchange must reach to make the list (None: any): that of the last of ``top`` plays, and of
+    the ``top``-th best exchange."""
+    if top is None or not by_equity:
         return None
-    return float(records["equity"][top - 1]) if top else float("inf")
+    if top == 0:
+        return float("inf")
+    cutoff = float(records["equity"][top - 1]) if len(records) >= top else -float("inf")
+    if len(values) - 1 > top:
+        cutoff = max(cutoff, sorted(values[1:], reverse=True)[top - 1])
+    return None if cutoff == -float("inf") else cutoff
 
 
 def _merged(columns: MoveColumns, extra: list[tuple[float, int, Any]], top: int | None, total: int) -> MoveList:

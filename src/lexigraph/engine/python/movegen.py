@@ -329,6 +329,8 @@ def generate_moves(graph: "WordGraph", request: MoveRequest,
     and how many there are: every play, or the best ``request.top`` best first."""
     import numpy as np
 
+    if deadline is not None and time.monotonic() > deadline:
+        raise DeadlineExceeded("move generation ran past its deadline")
     plays = _Generator(graph, request, deadline).run() if any(request.rack) else []
     total = len(plays)
     if request.top >= 0:
