@@ -49,12 +49,14 @@ def to_bytes(lex: "Lexicon", format: str) -> bytes:
         from . import kwg
 
         kwg.check_alphabet(store.alphabet)
+        numbering = kwg.file_alphabet(store.alphabet)
+        # the lexicon's codes as the file numbers its tiles (English letters: A = 1 ... Z = 26)
+        table = bytes([0] + [numbering.code(label) or 0 for label in labels])
         ids = store.sort_ids(np.arange(store.word_count))
         lens = store.lengths_of_ids(ids)
         width = int(lens.max()) if len(lens) else 0
-        padded = store.codes_of_ids(ids, width, lens).tobytes()
-        words = [padded[k * width : k * width + n] for k, n in enumerate(lens.tolist())]
-        return kwg.build(words)
+        padded = store.codes_of_ids(ids, width, lens).tobytes().translate(table + bytes(256 - len(table)))
+        return kwg.build([padded[k * width : k * width + n] for k, n in enumerate(lens.tolist())])
     if format in ("text", "scored"):
         ids = store.sort_ids(np.arange(store.word_count))
         words = store.words_of_ids(ids)

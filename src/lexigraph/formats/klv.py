@@ -164,7 +164,11 @@ def float32_of_text(text: str) -> float:
 
 
 def _f32(value: float) -> float:
-    result: float = struct.unpack("<f", struct.pack("<f", value))[0]
+    """The float32 nearest ``value``; beyond the largest float32, an infinity (as Rust reads such text)."""
+    try:
+        result: float = struct.unpack("<f", struct.pack("<f", value))[0]
+    except OverflowError:
+        return math.copysign(math.inf, value)
     return result
 
 

@@ -9,8 +9,10 @@ holds, for every word, its reversal, and for each way to split it into a
 non-empty front and back, the reversed front, the separator (tile 0) and an
 arc into the DAWG list that continues with the back. Siblings are in tile
 order. The file names no alphabet: tile ``t`` is the ``t``-th tile of the
-alphabet (wolges's English: ``A`` = 1 ... ``Z`` = 26), here the lexicon's
-tile code ``t``.
+alphabet. For lists of the letters ``a``-``z`` that is wolges's English
+alphabet (``A`` = 1 ... ``Z`` = 26, whatever letters the list uses); other
+alphabets of single-letter tiles are numbered in their own order
+(:func:`file_alphabet`).
 
 :func:`build` lays out the nodes as wolges's ``build::build`` does with its
 default layout (lists shared by suffix, the DAWG's nodes first, then the most
@@ -442,13 +444,29 @@ def build_words(words: Iterable[str], alphabet: "Alphabet", *, gaddag: bool = Tr
     ['zoa', 'zoo']
     """
     check_alphabet(alphabet)
+    numbering = file_alphabet(alphabet)
     codes = []
     for w in words:
-        encoded = alphabet.encode(w)
+        encoded = numbering.encode(w)
         if encoded is None:
             raise KwgError(f"{w!r} does not fit the {alphabet.name} alphabet")
         codes.append(encoded)
     return build(codes, gaddag=gaddag)
+
+
+def file_alphabet(alphabet: "Alphabet") -> "Alphabet":
+    """The alphabet whose tile numbers a KWG (or KLV) file uses for words of ``alphabet``: English when every tile
+    is one of the letters a-z (as wolges and the engines around it number them), else ``alphabet`` itself.
+
+    >>> from lexigraph.alphabet import Alphabet
+    >>> file_alphabet(Alphabet.from_letters("zoa")).name, len(file_alphabet(Alphabet.from_letters("zoa")))
+    ('english', 26)
+    """
+    from ..alphabet import Alphabet
+
+    if all(len(label) == 1 and "a" <= label <= "z" for label in alphabet.labels):
+        return Alphabet.preset("english")
+    return alphabet
 
 
 def check_alphabet(alphabet: "Alphabet") -> None:
@@ -466,5 +484,5 @@ def codes_of(words: Iterable[bytes]) -> list[bytes]:
     return sorted(set(words))
 
 
-__all__ = ["KwgError", "build", "build_words", "check_alphabet", "has_gaddag", "looks_like", "read", "read_codes",
-           "read_words"]
+__all__ = ["KwgError", "build", "build_words", "check_alphabet", "file_alphabet", "has_gaddag", "looks_like", "read",
+           "read_codes", "read_words"]

@@ -16,7 +16,9 @@ rank plays by *equity*, the score plus the value of the leave
 Values are held as floats exactly as a KLV2 holds them (each the float32
 nearest the CSV's decimal text), so a table read from a CSV and one read
 from the KLV2 built from it are equal. Tile numbers in the binary files are
-the alphabet's codes (English: ``?`` 0, ``A`` 1 ... ``Z`` 26, as in wolges).
+English letters (``?`` 0, ``A`` 1 ... ``Z`` 26, as in wolges) when the
+tiles are letters a-z, else the alphabet's own codes
+(:func:`lexigraph.formats.kwg.file_alphabet`).
 
 >>> t = LeaveTable.from_csv("?,25.5\\nS,8.0\\nQ,-7.25\\nQU,-4.0\\n")
 >>> t.value("S"), t.value("QU"), t.value("UQ"), t.value("ZZZ")
@@ -39,7 +41,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..alphabet import Alphabet
-from ..errors import QueryError
 from .game import GameError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -217,17 +218,19 @@ class LeaveTable(Mapping[bytes, float]):
 
     @classmethod
     def from_bytes(cls, data: bytes, alphabet: Alphabet | None = None, *, name: str = "") -> "LeaveTable":
-        """A table from the bytes of a KLV2, KLV or CSV file (told apart by their content)."""
+        """A table from the bytes of a KLV2, KLV or CSV file (told apart by their content), in ``alphabet``'s
+        codes (default English)."""
+        from ..errors import SourceError
         from ..formats import klv
+        from ..formats.kwg import file_alphabet
 
         if klv.looks_like(data):
             try:
                 values = klv.read(data, what=name or "leave table")
-            except QueryError as e:
+            except SourceError as e:
                 raise LeaveError(str(e)) from None
-            except Exception as e:  # noqa: BLE001 - a SourceError is not a QueryError: one error class for callers
-                raise LeaveError(str(e)) from None
-            return cls(values, alphabet, name=name)
+            wanted = alphabet if alphabet is not None else Alphabet.preset("english")
+            return cls(values, file_alphabet(wanted), name=name).for_alphabet(wanted)
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError:
@@ -256,13 +259,15 @@ class LeaveTable(Mapping[bytes, float]):
     def to_bytes(self, kind: "KlvKind | str" = "klv2") -> bytes:
         """The table as a ``klv2``, ``klv`` or ``csv`` file."""
         from ..formats import klv
+        from ..formats.kwg import file_alphabet
 
         if kind == "csv":
             return self.to_csv().encode("utf-8")
         if kind not in ("klv2", "klv"):
             raise LeaveError(f"unknown leave table format {kind!r}; choose klv2, klv or csv")
+        numbered = self.for_alphabet(file_alphabet(self.alphabet))
         try:
-            return klv.build(self._values, kind=kind)  # type: ignore[arg-type]
+            return klv.build(numbered.by_key, kind=kind)  # type: ignore[arg-type]
         except klv.KlvError as e:
             raise LeaveError(str(e)) from None
 
