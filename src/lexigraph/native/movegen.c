@@ -110,14 +110,46 @@ static inline uint64_t kids_of(const Gen *G, uint32_t node) {
     return k;
 }
 
-static inline int highest_bit(uint64_t x) {
+static inline int lowest_bit(uint64_t x) {
 #if defined(__GNUC__) || defined(__clang__)
-    return 63 - __builtin_clzll(x);
+    return __builtin_ctzll(x);
 #else
     int b = 0;
-    while (x >>= 1) b++;
+    while (!(x & 1)) {
+        x >>= 1;
+        b++;
+    }
     return b;
 #endif
+}
+
+static inline int bit_count(uint64_t x) {
+#if defined(__POPCNT__)
+    return __builtin_popcountll(x);
+#else
+    /* Without the popcnt instruction GCC calls a library function: this inline count is faster. */
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
+/* The arc of tile t in the list at `node`, whose tiles are `kids` (t among them): tiles rise strictly along a
+ * list (WordGraph.check_structure), so it is the list's arc number popcount(kids below t). 1 and *rec, or 0 and
+ * G->err when the record there is not that tile (a forged graph). */
+static inline int arc_of(Gen *G, uint32_t node, uint64_t kids, unsigned t, uint64_t *rec) {
+    size_t k = (size_t)node + (size_t)bit_count(kids & (((uint64_t)1 << t) - 1));
+    if (k >= G->nrec) {
+        G->err = ERR_GRAPH;
+        return 0;
+    }
+    *rec = lx_arc_at(G->g, k);
+    if (LX_TILE(*rec) != t) {
+        G->err = ERR_GRAPH;
+        return 0;
+    }
+    return 1;
 }
 
 static inline void take(Gen *G, int slot) {
@@ -140,20 +172,14 @@ static double monotonic_seconds(void) {
 
 /* The arc of `tile` in the list starting at `node`: 1 and *rec if found. */
 static inline int step(Gen *G, uint32_t node, unsigned tile, uint64_t *rec) {
-    if (!node) return 0;
-    for (size_t i = node;; i++) {
-        if (i >= G->nrec) {
-            G->err = ERR_GRAPH;
-            return 0;
-        }
-        uint64_t r = lx_arc_at(G->g, i);
-        unsigned t = LX_TILE(r);
-        if (t == tile) {
-            *rec = r;
-            return 1;
-        }
-        if (t > tile || LX_IS_LAST(r)) return 0;
+    if (!node || tile >= 64) return 0;
+    if (node >= G->nrec) {
+        G->err = ERR_GRAPH;
+        return 0;
     }
+    uint64_t kids = kids_of(G, node);
+    if (!((kids >> tile) & 1u)) return 0;
+    return arc_of(G, node, kids, tile, rec);
 }
 
 /* The ranking key of a record: its equity, or its score. */
@@ -314,44 +340,39 @@ static void extend(Gen *G, uint32_t node, int c, int acc, int placed, int msum, 
         G->err = ERR_GRAPH;
         return;
     }
-    uint64_t want = kids_of(G, node) & G->mask[o][i];
+    const uint64_t kids = kids_of(G, node);
+    uint64_t want = kids & G->mask[o][i];
     if (!G->rack[0]) want &= G->avail;
     if (!want) return;
-    const unsigned top = (unsigned)highest_bit(want);
     const int lmv = G->LM[o][i], wmv = G->WM[o][i], hx = G->hasx[o][i], cs = G->csum[o][i];
     const int wl = G->wlen;
-    for (size_t k = node;; k++) {
-        if (k >= G->nrec) {
-            G->err = ERR_GRAPH;
-            break;
-        }
-        uint64_t r = lx_arc_at(G->g, k);
-        unsigned t = LX_TILE(r);
-        if (t > top) break;
-        if ((want >> t) & 1u) {
-            uint32_t tgt = (uint32_t)LX_TARGET(r);
-            int tacc = (int)LX_ACCEPTS(r);
-            if (tgt || tacc) {
-                if (G->rack[t]) {
-                    int p = G->points[t];
-                    take(G, (int)t);
-                    G->word[wl] = (uint8_t)t;
-                    G->wlen = wl + 1;
-                    extend(G, tgt, c + 1, tacc, placed + 1, msum + p * lmv, wmul * wmv,
-                           xtot + (hx ? (cs + p * lmv) * wmv : 0), i);
-                    put(G, (int)t);
-                }
-                if (G->rack[0]) {
-                    take(G, 0);
-                    G->word[wl] = (uint8_t)(t | LX_BLANK_FLAG);
-                    G->wlen = wl + 1;
-                    extend(G, tgt, c + 1, tacc, placed + 1, msum, wmul * wmv, xtot + (hx ? cs * wmv : 0), i);
-                    put(G, 0);
-                }
+    /* Only the wanted tiles' arcs are read: each found from the list's tile mask. */
+    while (want) {
+        unsigned t = (unsigned)lowest_bit(want);
+        want &= want - 1;
+        uint64_t r;
+        if (!arc_of(G, node, kids, t, &r)) break;
+        uint32_t tgt = (uint32_t)LX_TARGET(r);
+        int tacc = (int)LX_ACCEPTS(r);
+        if (tgt || tacc) {
+            if (G->rack[t]) {
+                int p = G->points[t];
+                take(G, (int)t);
+                G->word[wl] = (uint8_t)t;
+                G->wlen = wl + 1;
+                extend(G, tgt, c + 1, tacc, placed + 1, msum + p * lmv, wmul * wmv,
+                       xtot + (hx ? (cs + p * lmv) * wmv : 0), i);
+                put(G, (int)t);
             }
-            if (G->err) break;
+            if (G->rack[0]) {
+                take(G, 0);
+                G->word[wl] = (uint8_t)(t | LX_BLANK_FLAG);
+                G->wlen = wl + 1;
+                extend(G, tgt, c + 1, tacc, placed + 1, msum, wmul * wmv, xtot + (hx ? cs * wmv : 0), i);
+                put(G, 0);
+            }
         }
-        if (LX_IS_LAST(r)) break;
+        if (G->err) break;
     }
     G->wlen = wl;
 }
@@ -369,7 +390,7 @@ static void left_parts(Gen *G, uint32_t node, int depth) {
         const int n = G->n;
         for (int k = 0; k < G->n_anchors; k++) {
             const Anchor *A = &G->anchors[k];
-            if (A->limit < depth) continue;
+            if (A->limit < depth) break; /* anchors come longest room first */
             const int base = A->row * n;
             if (!(G->mask[A->o][base + A->a] & kids & avail)) continue;
             int msum = 0, wmul = 1;
@@ -389,26 +410,22 @@ static void left_parts(Gen *G, uint32_t node, int depth) {
         }
     }
     if (depth >= G->max_limit || !node) return;
-    for (size_t i = node;; i++) {
-        if (i >= G->nrec) {
-            G->err = ERR_GRAPH;
-            return;
+    uint64_t want = kids & avail; /* the tiles the rack can put next: their arcs only */
+    while (want) {
+        unsigned t = (unsigned)lowest_bit(want);
+        want &= want - 1;
+        uint64_t r;
+        if (!arc_of(G, node, kids, t, &r)) return;
+        for (int blank = 0; blank < 2; blank++) {
+            int slot = blank ? 0 : (int)t;
+            if (!G->rack[slot]) continue;
+            take(G, slot);
+            G->lp_code[depth] = (uint8_t)(blank ? (t | LX_BLANK_FLAG) : t);
+            G->lp_pts[depth] = blank ? 0 : G->points[t];
+            left_parts(G, (uint32_t)LX_TARGET(r), depth + 1);
+            put(G, slot);
+            if (G->err) return;
         }
-        uint64_t r = lx_arc_at(G->g, i);
-        unsigned t = LX_TILE(r);
-        if (t < LX_MAX_MOVE_TILE_CODES && t > 0) {
-            for (int blank = 0; blank < 2; blank++) {
-                int slot = blank ? 0 : (int)t;
-                if (!G->rack[slot]) continue;
-                take(G, slot);
-                G->lp_code[depth] = (uint8_t)(blank ? (t | LX_BLANK_FLAG) : t);
-                G->lp_pts[depth] = blank ? 0 : G->points[t];
-                left_parts(G, (uint32_t)LX_TARGET(r), depth + 1);
-                put(G, slot);
-                if (G->err) return;
-            }
-        }
-        if (LX_IS_LAST(r)) break;
     }
 }
 
@@ -478,6 +495,23 @@ static void prepare(Gen *G, int o, uint64_t all_mask, uint64_t wanted, int board
         G->mask[o][i] = m;
     }
     if (board_empty) G->anchor[o][start] = 1;
+}
+
+/* The queued anchors by room for a left part, most first (a counting sort: stable, limits are small), so that
+ * left_parts stops at the first anchor without room for the left part in hand. */
+static void sort_anchors(Gen *G) {
+    int count[LX_MAX_BOARD_SIZE + 1] = {0}, start[LX_MAX_BOARD_SIZE + 2];
+    for (int k = 0; k < G->n_anchors; k++) count[G->anchors[k].limit]++;
+    start[LX_MAX_BOARD_SIZE] = 0;
+    for (int l = LX_MAX_BOARD_SIZE; l > 0; l--) start[l - 1] = start[l] + count[l];
+    Anchor *sorted = malloc((size_t)G->n_anchors * sizeof(Anchor));
+    if (!sorted) {
+        G->err = ERR_MEMORY;
+        return;
+    }
+    for (int k = 0; k < G->n_anchors; k++) sorted[start[G->anchors[k].limit]++] = G->anchors[k];
+    memcpy(G->anchors, sorted, (size_t)G->n_anchors * sizeof(Anchor));
+    free(sorted);
 }
 
 /* Anchors with board tiles on their left extend at once; the others are queued for left_parts. */
@@ -670,6 +704,7 @@ static PyObject *generate_moves(PyObject *self, PyObject *args) {
         prepare(G, o, all_mask, G->rack[0] ? all_mask : G->avail, board_empty, st);
         if (!G->err) collect(G, o, total);
     }
+    if (!G->err && G->n_anchors) sort_anchors(G);
     if (!G->err && G->n_anchors) left_parts(G, G->root, 0);
     if (!G->err && G->top >= 0) sort_heap(G);
     Py_END_ALLOW_THREADS
