@@ -185,11 +185,14 @@ def _ranked(records: "np.ndarray", by_equity: bool) -> "np.ndarray":
     square (row, then column), length and the tiles placed."""
     import numpy as np
 
-    squares = records["squares"]
-    keys = [squares[:, j] for j in range(squares.shape[1] - 1, -1, -1)]
+    if len(records) < 2:
+        return records
+    # Six sort keys, not 36: the squares' 32 bytes as four big-endian words, the square and length in one.
+    words = np.ascontiguousarray(records["squares"]).view(">u8")
+    where = ((1 - records["across"].astype(np.int32)) << 24 | records["row"].astype(np.int32) << 16
+             | records["col"].astype(np.int32) << 8 | records["length"])
     key = records["equity"] if by_equity else records["score"].astype(np.float64)
-    keys += [records["length"], records["col"], records["row"], 1 - records["across"].astype(np.int16), -key]
-    return records[np.lexsort(keys)]
+    return records[np.lexsort((words[:, 3], words[:, 2], words[:, 1], words[:, 0], where, -key))]
 
 
 def _checked(position: Position) -> Position:
@@ -266,7 +269,8 @@ def generate(
         records = _ranked(records, by_equity)
     extra: list[tuple[float, int, Any]] = []  # (equity, order, how to build the move): built only if listed
     if with_exchanges and bag >= game.rack_size:
-        extra.extend(_exchanges(game, rack_codes, values, _cutoff(records, values, top, by_equity)))
+        extra.extend(_exchanges(game, rack_codes, values, _cutoff(records, values, top, by_equity),
+                                top if by_equity else None))
     if passes:
         rest = rack_text(game, rack_codes)
         extra.append((values[0], 1 << 30, lambda: Move("pass", 0, rest, notation="-", equity=values[0])))
@@ -297,11 +301,9 @@ def _merged(columns: MoveColumns, extra: list[tuple[float, int, Any]], top: int 
     cut to ``top``."""
     import numpy as np
 
-    play_keys = -columns.equity
-    extras: dict[int, Any] = {}
-    for k, (value, _order, build) in enumerate(extra):
-        before = int(np.searchsorted(play_keys, -value, side="right"))
-        extras[before + k] = build
+    values = np.array([-value for value, _order, _build in extra])
+    before = np.searchsorted(-columns.equity, values, side="right") + np.arange(len(extra))
+    extras: dict[int, Any] = dict(zip(before.tolist(), (build for _value, _order, build in extra)))
     size = len(columns) + len(extra)
     if top is not None and top < size:
         extras = {i: m for i, m in extras.items() if i < top}
@@ -355,32 +357,40 @@ def generate_columns(lex: "Engines", position: Position, rack: str | None = None
     return MoveColumns(pos, rack_codes, records)
 
 
-def _exchanges(game: Game, rack_codes: list[int], values: list[float],
-               cutoff: float | None) -> list[tuple[float, int, Any]]:
+def _exchanges(game: Game, rack_codes: list[int], values: list[float], cutoff: float | None,
+               top: int | None = None) -> list[tuple[float, int, Any]]:
     """Every distinct exchange of one or more of the rack's tiles, worth what it keeps: ``values`` by used tiles,
     so exchange ``i`` (in the index of :func:`lexigraph.scrabble.equity.place_values`) is worth ``values[i]``.
 
-    Those below ``cutoff`` cannot make the list and are left out; each entry
-    is (equity, order: fewer tiles first, then the tiles, a function that
-    builds the :class:`Move`).
+    Those below ``cutoff`` cannot make the list and are left out, and of the
+    rest the ``top`` best; each entry is (equity, order: fewer tiles first, then
+    the index, a function that builds the :class:`Move`).
     """
-    counts = sorted(Counter(rack_codes).items())
+    counts = [n for _code, n in sorted(Counter(rack_codes).items())]
+    digits = [0] * len(counts)
     out: list[tuple[float, int, Any]] = []
-    for index in range(1, len(values)):
-        value = values[index]
-        if cutoff is not None and value < cutoff:
-            continue
-        exchanged: list[int] = []
-        rest = index
-        for code, count in counts:  # the mixed-radix digits: how many of each code go back
-            rest, used = divmod(rest, count + 1)
-            exchanged.extend([code] * used)
-        order = len(exchanged) << 24 | index
-        out.append((value, order, partial(_exchange_move, game, rack_codes, exchanged, value)))
+    size = 0  # tiles exchanged: the digits' sum, kept as the odometer turns
+    for index, value in enumerate(values):
+        if index and (cutoff is None or value >= cutoff):
+            out.append((value, size << 24 | index, partial(_exchange_move, game, rack_codes, index, value)))
+        for d, count in enumerate(counts):
+            if digits[d] < count:
+                digits[d] += 1
+                size += 1
+                break
+            size -= digits[d]
+            digits[d] = 0
+    if top is not None and len(out) > top:
+        out.sort(key=lambda e: (-e[0], e[1]))
+        del out[top:]
     return out
 
 
-def _exchange_move(game: Game, rack_codes: list[int], exchanged: list[int], value: float) -> Move:
+def _exchange_move(game: Game, rack_codes: list[int], index: int, value: float) -> Move:
+    exchanged: list[int] = []
+    for code, count in sorted(Counter(rack_codes).items()):  # the mixed-radix digits: how many of each go back
+        index, used = divmod(index, count + 1)
+        exchanged.extend([code] * used)
     left = Counter(rack_codes)
     left.subtract(exchanged)
     text = rack_text(game, exchanged)
