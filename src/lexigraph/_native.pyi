@@ -163,6 +163,7 @@ def generate_moves(
     top: int = ...,
     by_equity: bool = ...,
     deadline: float = ...,
+    prune: bool = ...,
     /,
 ) -> tuple[bytes, int]: ...
 def rack_leave_values(keys: ReadableBuffer, values: ReadableBuffer, rack: bytes, /) -> bytes: ...

@@ -174,6 +174,10 @@ def test_equity_equals_the_oracle(abcd_lex, seed, size, fill, count, rack):
     assert {k: s for k, (s, _e) in got.items()} == plays
     for key, (score, equity) in got.items():
         assert equity == pytest.approx(oracle_equity(pos, rack, key, score, table), abs=1e-9), sorted(key)
+    full = ranked(generate(abcd_lex, pos, rack, leaves=leaves, exchanges=False))
+    for top in (1, 3):  # the best few, with shadow bounds skipping anchors, are the full ranking's first
+        assert ranked(generate(abcd_lex, pos, rack, leaves=leaves, exchanges=False, top=top, count_all=False)) == \
+            full[:top]
 
 
 SPANISH = ["chocho", "calle", "cacho", "hacha", "llama", "ocho", "lo", "la", "al", "ch", "olla", "callo", "chal",
@@ -222,17 +226,21 @@ def ranked(moves) -> list[tuple]:
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_the_best_n_are_the_first_n_of_the_full_ranking(enable_on, seed):
-    """Coarse leave values tie many equities: the bounded heap must break ties as the full sort does."""
+    """Coarse leave values tie many equities: the bounded heap must break ties as the full sort does; with shadow
+    bounds (count_all=False) the same moves come."""
     lex = enable_on
     pos, bag = midgame(lex, seed, 3)
     rng = random.Random(seed)
     leaves = random_table(rng, list(range(1, 27)), lex.alphabet, coarse=True)
-    for rack in ("".join(bag[-7:]), "".join(bag[-9:-4]), "AE?"):
+    for rack in ("".join(bag[-7:]), "".join(bag[-9:-4]), "AE?", "AEINR??"):
         for sort in ("equity", "score"):
             full = ranked(generate(lex, pos, rack, leaves=leaves, sort=sort, exchanges=False))
             for top in (0, 1, 5, 20, len(full) + 3):
                 assert ranked(generate(lex, pos, rack, leaves=leaves, sort=sort, exchanges=False, top=top)) == \
                     full[:top]
+                # shadow bounds skip anchors that cannot make the list: the same list, the total not counted
+                pruned = generate(lex, pos, rack, leaves=leaves, sort=sort, exchanges=False, top=top, count_all=False)
+                assert ranked(pruned) == full[:top] and pruned.total == (-1 if top else len(full))
             keys = [e if sort == "equity" else s for _k, _n, s, e in full]
             assert keys == sorted(keys, reverse=True)
 
@@ -251,8 +259,8 @@ def test_c_and_python_give_the_same_records(enable_on, open_python):
         for rack in ("".join(bag[-7:]), "".join(bag[-6:-1]) + "?"):
             codes = parse_rack(pos.game, rack)
             values = eq.rack_values(pos, codes, leaves, bag=eq.bag_size(pos, codes))
-            for top in (-1, 15):
-                request = move_request(pos, codes, values, top=None if top < 0 else top)
+            for top, prune in ((-1, False), (15, False), (15, True)):
+                request = move_request(pos, codes, values, top=None if top < 0 else top, prune=prune)
                 c_records, c_total = enable_on.engine.generate_moves(request)
                 p_records, p_total = pure.engine.generate_moves(request)
                 assert c_total == p_total

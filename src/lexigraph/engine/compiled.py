@@ -269,7 +269,7 @@ class CompiledEngine:
                 request.letter_multipliers, request.word_multipliers, request.points, request.rack,
                 request.start_square, request.rack_size, request.bingo_bonus, request.leave_values,
                 request.opening_penalty, request.vowels, request.top, request.by_equity,
-                -1.0 if deadline is None else deadline)
+                -1.0 if deadline is None else deadline, request.prune)
         except ValueError as e:
             raise FileFormatError(f"{self.store.name}: {e}") from None
         except TimeoutError:

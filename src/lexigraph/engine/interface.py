@@ -69,6 +69,9 @@ class MoveRequest(NamedTuple):
       particular order); ``by_equity``: rank by equity (else by score). Ties
       go across before down, then by row, column, length and the squares'
       bytes.
+    * ``prune`` (with ``top`` > 0): the generator may skip the anchors whose
+      best possible play cannot make the best ``top`` (a shadow bound); the
+      plays kept are the same, and the count of plays is then -1.
     """
 
     size: int
@@ -86,6 +89,7 @@ class MoveRequest(NamedTuple):
     vowels: bytes = b""
     top: int = -1
     by_equity: bool = True
+    prune: bool = False
 
 
 def leave_key(codes: bytes) -> int:
@@ -220,7 +224,8 @@ class Engine(Protocol):
     # -- the jobs' kernels ---------------------------------------------------------------
 
     def generate_moves(self, request: MoveRequest, deadline: float | None = None) -> "tuple[np.ndarray, int]":
-        """The plays for the rack as records of :func:`move_record_dtype`, and how many plays there are.
+        """The plays for the rack as records of :func:`move_record_dtype`, and how many plays there are (-1 with
+        ``request.prune``: not counted).
 
         Every play in no particular order (``request.top`` -1), or the best
         ``request.top`` best first. One-tile plays come once (as the across

@@ -22,7 +22,10 @@
  * so a play that cannot enter costs one comparison), and returned best first; the order is the key
  * (equity when `by_equity`, else score) descending, then across before down, row, column, length and
  * the squares' bytes ascending, as lexigraph.scrabble.movegen ranks. With `top` < 0 every play comes,
- * in generation order. `deadline` (a CLOCK_MONOTONIC time in seconds, the clock of Python's
+ * in generation order. With `prune` (and `top` > 0), once the heap is full an anchor is skipped when its shadow
+ * bound (the best key any play from it could reach: the rack's highest points on the squares that multiply them
+ * most, the bingo bonus, the best leave value for that many tiles) is below the heap's worst; the plays kept are
+ * the same, and `count` is then -1 (not every play was counted). `deadline` (a CLOCK_MONOTONIC time in seconds, the clock of Python's
  * time.monotonic on Linux; negative: none) is checked every few thousand extensions; past it the call
  * raises TimeoutError, which the engine turns into DeadlineExceeded.
  *
@@ -59,6 +62,7 @@
 
 typedef struct {
     int o, row, a, limit;
+    double bound; /* the best key a play from this anchor may reach (shadow bound; ranking with top > 0 only) */
 } Anchor;
 
 typedef struct {
@@ -98,6 +102,10 @@ typedef struct {
     /* ranking: top < 0 keeps every play (out, in order); else a heap of at most top records in out */
     Py_ssize_t top;
     int by_equity;
+    int prune;                                   /* skip anchors that cannot beat the heap's worst (top > 0) */
+    int pruning;                                 /* queued anchors sorted by bound: left_parts may stop early */
+    int rack_points[LX_MAX_BOARD_SIZE];          /* the rack's tile points, highest first (blanks 0) */
+    double best_adjust[LX_MAX_BOARD_SIZE + 1];   /* the best leave value of a play using m tiles */
     double deadline;
     unsigned steps;
     char *out;
@@ -309,6 +317,100 @@ static void record(Gen *G, int o, int row, int start_c, int score) {
     sift_up(G, G->kept++);
 }
 
+/* -- shadow bounds: anchors whose best possible play cannot enter the heap are skipped --------------------- */
+
+static inline int heap_full(const Gen *G) { return G->prune && G->kept == (size_t)G->top; }
+
+static inline double worst_key(const Gen *G) { return rec_key(G, slot_at(G, 0)); }
+
+/* The rack's points highest first, and per number of tiles used the best value the leave table gives. */
+static void prepare_bounds(Gen *G, int n_codes, long subsets) {
+    int m = 0;
+    for (int t = 0; t < n_codes && m < LX_MAX_BOARD_SIZE; t++)
+        for (int k = 0; k < G->rack[t] && m < LX_MAX_BOARD_SIZE; k++) {
+            int p = t ? G->points[t] : 0, j = m++;
+            while (j > 0 && G->rack_points[j - 1] < p) {
+                G->rack_points[j] = G->rack_points[j - 1];
+                j--;
+            }
+            G->rack_points[j] = p;
+        }
+    for (int j = m; j < LX_MAX_BOARD_SIZE; j++) G->rack_points[j] = 0;
+    for (int j = 0; j <= LX_MAX_BOARD_SIZE; j++) G->best_adjust[j] = G->leave_values ? -1e300 : 0.0;
+    if (!G->leave_values) return;
+    /* An odometer over the subsets (index order), counting the tiles each uses. */
+    int digits[LX_MAX_MOVE_TILE_CODES] = {0}, codes[LX_MAX_MOVE_TILE_CODES], distinct = 0, used = 0;
+    for (int t = 0; t < n_codes; t++)
+        if (G->rack[t]) codes[distinct++] = t;
+    for (long index = 0; index < subsets; index++) {
+        if (used <= LX_MAX_BOARD_SIZE && G->leave_values[index] > G->best_adjust[used])
+            G->best_adjust[used] = G->leave_values[index];
+        for (int d = 0; d < distinct; d++) {
+            if (digits[d] < G->rack[codes[d]]) {
+                digits[d]++;
+                used++;
+                break;
+            }
+            used -= digits[d];
+            digits[d] = 0;
+        }
+    }
+}
+
+/* The highest key any play generated from the anchor at (o, row, a) can have: plays whose left part is the board
+ * tiles from left_start (>= 0), or up to `limit` rack tiles on the free squares left of it (left_start -1). For each
+ * extent the play may cover (squares it must fill: fillable by some rack tile, no more than the rack holds; ending
+ * where no board tile follows), the rack's highest points go on the squares that multiply them most, as if every
+ * tile fitted every square; plus the bingo bonus and the best leave value for that many tiles. */
+static double anchor_bound(const Gen *G, int o, int row, int a, int left_start, int limit) {
+    const int n = G->n, base = row * n;
+    const uint8_t *C = G->C[o], *LM = G->LM[o], *WM = G->WM[o], *hasx = G->hasx[o];
+    const int *P = G->P[o], *csum = G->csum[o];
+    const uint64_t *mask = G->mask[o];
+    const uint64_t fillable = G->rack[0] ? ~(uint64_t)1 : G->avail;
+    const int tiles = G->left;
+    int left_board = 0;
+    if (left_start >= 0)
+        for (int j = left_start; j < a; j++) left_board += P[base + j];
+    double best = -1e300;
+    int lm[LX_MAX_BOARD_SIZE], cross[LX_MAX_BOARD_SIZE], coef[LX_MAX_BOARD_SIZE];
+    for (int d = 0; d <= (left_start >= 0 ? 0 : limit) && d <= tiles; d++) {
+        int m = 0, wm = 1, board = left_board, cross_sum = 0;
+        for (int j = a - d; j < a; j++) { /* left-part squares: free, no cross-words */
+            lm[m] = LM[base + j];
+            cross[m++] = 0;
+            wm *= WM[base + j];
+        }
+        const int start = left_start >= 0 ? left_start : a - d;
+        for (int e = a; e < n; e++) {
+            const int sq = base + e;
+            if (C[sq]) {
+                board += P[sq];
+            } else {
+                if (!(mask[sq] & fillable) || m == tiles) break;
+                lm[m] = LM[sq];
+                cross[m++] = hasx[sq] ? LM[sq] * WM[sq] : 0;
+                if (hasx[sq]) cross_sum += csum[sq] * WM[sq];
+                wm *= WM[sq];
+            }
+            if ((e + 1 < n && C[sq + 1]) || e - start < 1) continue; /* the word would go on, or one square */
+            for (int i = 0; i < m; i++) { /* each square's multiplier of a tile's points, highest first */
+                int c = lm[i] * wm + cross[i], j = i;
+                while (j > 0 && coef[j - 1] < c) {
+                    coef[j] = coef[j - 1];
+                    j--;
+                }
+                coef[j] = c;
+            }
+            int score = board * wm + cross_sum + (m == G->rack_size ? G->bingo : 0);
+            for (int i = 0; i < m; i++) score += coef[i] * G->rack_points[i];
+            double bound = (double)score + (G->by_equity ? G->best_adjust[m] : 0.0);
+            if (bound > best) best = bound;
+        }
+    }
+    return best;
+}
+
 /* Extend right from square c of the current line (G->o, G->row; anchor G->a; word from G->start_c). */
 static void extend(Gen *G, uint32_t node, int c, int acc, int placed, int msum, int wmul, int xtot, int last_sq) {
     const int n = G->n, o = G->o;
@@ -386,11 +488,19 @@ static void left_parts(Gen *G, uint32_t node, int depth) {
     }
     const uint64_t kids = node ? kids_of(G, node) : 0;
     const uint64_t avail = G->rack[0] ? ~(uint64_t)1 : G->avail;
+    int live_limit = G->max_limit; /* the most room an anchor still worth trying has */
     if (kids & avail) {
         const int n = G->n;
+        if (G->pruning) live_limit = 0;
         for (int k = 0; k < G->n_anchors; k++) {
             const Anchor *A = &G->anchors[k];
-            if (A->limit < depth) break; /* anchors come longest room first */
+            if (G->pruning) { /* anchors come best bound first; the heap's worst only rises */
+                if (A->bound < worst_key(G)) break;
+                if (A->limit > live_limit) live_limit = A->limit;
+                if (A->limit < depth) continue;
+            } else if (A->limit < depth) {
+                break; /* anchors come longest room first */
+            }
             const int base = A->row * n;
             if (!(G->mask[A->o][base + A->a] & kids & avail)) continue;
             int msum = 0, wmul = 1;
@@ -409,7 +519,7 @@ static void left_parts(Gen *G, uint32_t node, int depth) {
             if (G->err) return;
         }
     }
-    if (depth >= G->max_limit || !node) return;
+    if (depth >= live_limit || !node) return;
     uint64_t want = kids & avail; /* the tiles the rack can put next: their arcs only */
     while (want) {
         unsigned t = (unsigned)lowest_bit(want);
@@ -497,9 +607,27 @@ static void prepare(Gen *G, int o, uint64_t all_mask, uint64_t wanted, int board
     if (board_empty) G->anchor[o][start] = 1;
 }
 
+static int by_bound(const void *x, const void *y) {
+    const Anchor *a = x, *b = y;
+    if (a->bound != b->bound) return a->bound > b->bound ? -1 : 1;
+    if (a->o != b->o) return b->o - a->o;
+    if (a->row != b->row) return a->row - b->row;
+    return a->a - b->a;
+}
+
 /* The queued anchors by room for a left part, most first (a counting sort: stable, limits are small), so that
- * left_parts stops at the first anchor without room for the left part in hand. */
+ * left_parts stops at the first anchor without room for the left part in hand; or, when the heap is already full,
+ * by shadow bound, best first, so that it stops at the first that cannot beat the heap's worst. */
 static void sort_anchors(Gen *G) {
+    if (heap_full(G)) {
+        for (int k = 0; k < G->n_anchors; k++) {
+            Anchor *A = &G->anchors[k];
+            A->bound = anchor_bound(G, A->o, A->row, A->a, -1, A->limit);
+        }
+        qsort(G->anchors, (size_t)G->n_anchors, sizeof(Anchor), by_bound);
+        G->pruning = 1;
+        return;
+    }
     int count[LX_MAX_BOARD_SIZE + 1] = {0}, start[LX_MAX_BOARD_SIZE + 2];
     for (int k = 0; k < G->n_anchors; k++) count[G->anchors[k].limit]++;
     start[LX_MAX_BOARD_SIZE] = 0;
@@ -539,6 +667,7 @@ static void collect(Gen *G, int o, int total_rack) {
                     msum += G->P[o][base + j];
                     G->word[G->wlen++] = 0;
                 }
+                if (ok && heap_full(G) && anchor_bound(G, o, row, a, k, 0) < worst_key(G)) ok = 0;
                 if (ok) {
                     G->o = o;
                     G->row = row;
@@ -590,11 +719,11 @@ static PyObject *generate_moves(PyObject *self, PyObject *args) {
     Py_ssize_t lc, lb, llm, lwm, lp, lr;
     const char *leave_values = NULL, *opening = NULL, *vowels = NULL;
     Py_ssize_t llv = 0, lop = 0, lvw = 0, top = -1;
-    int by_equity = 1;
+    int by_equity = 1, prune = 0;
     double deadline = -1.0;
-    if (!PyArg_ParseTuple(args, "y*y*Iiy#y#y#y#y#y#iii|y#y#y#npd", &graph, &kids, &root, &n, &cells, &lc, &blanks,
+    if (!PyArg_ParseTuple(args, "y*y*Iiy#y#y#y#y#y#iii|y#y#y#npdp", &graph, &kids, &root, &n, &cells, &lc, &blanks,
                           &lb, &lm, &llm, &wm, &lwm, &points, &lp, &rack, &lr, &start, &rack_size, &bingo,
-                          &leave_values, &llv, &opening, &lop, &vowels, &lvw, &top, &by_equity, &deadline))
+                          &leave_values, &llv, &opening, &lop, &vowels, &lvw, &top, &by_equity, &deadline, &prune))
         return NULL;
     PyObject *result = NULL;
     /* Every array is written before it is read (prepare and the copy loop fill the board arrays for
@@ -620,6 +749,7 @@ static PyObject *generate_moves(PyObject *self, PyObject *args) {
     G->steps = 0;
     G->top = top;
     G->by_equity = by_equity;
+    G->pruning = 0;
     G->deadline = deadline;
     G->leave_values = NULL;
     G->opening = NULL;
@@ -681,6 +811,8 @@ static PyObject *generate_moves(PyObject *self, PyObject *args) {
         if (cells[i]) board_empty = 0;
     }
     G->board_empty = board_empty;
+    G->prune = prune && top > 0;
+    if (G->prune) prepare_bounds(G, (int)lp, subsets);
     if (deadline >= 0 && monotonic_seconds() > deadline) {
         PyErr_SetString(PyExc_TimeoutError, "generate_moves: past the deadline");
         goto done;
@@ -721,7 +853,7 @@ static PyObject *generate_moves(PyObject *self, PyObject *args) {
         goto done;
     }
     result = Py_BuildValue("(y#n)", G->out ? G->out : "", (Py_ssize_t)(G->kept * LX_MOVE_RECORD_SIZE),
-                           (Py_ssize_t)G->count);
+                           G->prune ? (Py_ssize_t)-1 : (Py_ssize_t)G->count);
 done:
     free(G->out);
     free(G->leave_values);
@@ -735,7 +867,7 @@ done:
 static PyMethodDef movegen_methods[] = {
     {"generate_moves", generate_moves, METH_VARARGS,
      "generate_moves(graph, kids, root, n, cells, blanks, letter_mult, word_mult, points, rack, start, rack_size, "
-     "bingo[, leave_values, opening_penalty, vowels, top, by_equity, deadline]) -> (records, count)\n\n"
+     "bingo[, leave_values, opening_penalty, vowels, top, by_equity, deadline, prune]) -> (records, count)\n\n"
      "Plays on a board for a rack as fixed records, valued by equity; every play, or the best `top` best first "
      "(see movegen.py)."},
     {NULL, NULL, 0, NULL}};

@@ -134,7 +134,7 @@ def _tables(game: Game) -> _GameTables:
 
 
 def move_request(position: Position, rack_codes: list[int], leave_values: list[float] | None = None, *,
-                 top: int | None = None, by_equity: bool = True) -> MoveRequest:
+                 top: int | None = None, by_equity: bool = True, prune: bool = False) -> MoveRequest:
     """The engine's view of a position and a rack (tile codes, 0 a blank), valued by ``leave_values``
     (:func:`lexigraph.scrabble.equity.rack_values`; None or all zero: no table), the best ``top`` kept."""
     game = position.game
@@ -146,7 +146,8 @@ def move_request(position: Position, rack_codes: list[int], leave_values: list[f
     opening = tables.opening if not any(position.codes) else b""
     return MoveRequest(game.size, bytes(position.codes), bytes(position.blanks), tables.letter_multipliers,
                        tables.word_multipliers, tables.points, bytes(counts), tables.start_square, game.rack_size,
-                       game.bingo_bonus, table, opening, tables.vowels, -1 if top is None else top, by_equity)
+                       game.bingo_bonus, table, opening, tables.vowels, -1 if top is None else top, by_equity,
+                       prune)
 
 
 def _rack_codes(pos: Position, rack: str | None) -> list[int]:
@@ -225,6 +226,7 @@ def generate(
     leaves: "LeavesSpec | None" = None,
     sort: SortKey | None = None,
     deadline: float | None = None,
+    count_all: bool = True,
 ) -> MoveList:
     """Every legal play for ``rack`` (default: the rack of the player on turn), best first.
 
@@ -245,7 +247,10 @@ def generate(
     :class:`~lexigraph.errors.DeadlineExceeded`.
 
     The moves come as a :class:`MoveList`: each :class:`Move` is built when
-    looked at, and ``.columns`` gives the plays as NumPy arrays.
+    looked at, and ``.columns`` gives the plays as NumPy arrays; ``.total``
+    counts every play. With ``top`` and ``count_all=False`` the generator
+    skips the anchors whose best possible play (a shadow bound) cannot make
+    the list: the same moves, sooner, and ``.total`` is -1.
     """
     if top is not None and (type(top) is not int or top < 0):
         raise GameError(f"top must be a non-negative integer, not {top!r}")
@@ -263,7 +268,7 @@ def generate(
         return out
     bag = eq.bag_size(pos, rack_codes)
     values = eq.rack_values(pos, rack_codes, table, bag=bag, engine=lex.engine)
-    request = move_request(pos, rack_codes, values, top=top, by_equity=by_equity)
+    request = move_request(pos, rack_codes, values, top=top, by_equity=by_equity, prune=not count_all)
     records, total = lex.engine.generate_moves(request, deadline)
     if top is None:
         records = _ranked(records, by_equity)

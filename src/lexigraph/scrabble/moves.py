@@ -184,7 +184,7 @@ class MoveColumns:
 class MoveList(Sequence[Move]):
     """The moves :func:`~lexigraph.scrabble.movegen.generate` returns, best first, each built when looked at.
 
-    ``total`` is the number of distinct plays before ``top``; ``columns``
+    ``total`` is the number of distinct plays before ``top`` (-1: not counted); ``columns``
     gives the plays as NumPy columns (:class:`MoveColumns`). It compares
     equal to a list of the same moves.
     """

@@ -332,7 +332,8 @@ def generate_moves(graph: "WordGraph", request: MoveRequest,
     if deadline is not None and time.monotonic() > deadline:
         raise DeadlineExceeded("move generation ran past its deadline")
     plays = _Generator(graph, request, deadline).run() if any(request.rack) else []
-    total = len(plays)
+    # The twin finds every play (it has no shadow bounds); with prune it reports the count as the C generator does.
+    total = -1 if request.prune and request.top > 0 else len(plays)
     if request.top >= 0:
         plays = sorted(plays, key=lambda p: rank_key(p, request.by_equity))[: request.top]
     records = np.zeros(len(plays), move_record_dtype())
