@@ -105,6 +105,7 @@ typedef struct {
     int prune;                                   /* skip anchors that cannot beat the heap's worst (top > 0) */
     int pruning;                                 /* queued anchors sorted by bound: left_parts may stop early */
     int rack_points[LX_MAX_BOARD_SIZE];          /* the rack's tile points, highest first (blanks 0) */
+    int rack_sums[LX_MAX_BOARD_SIZE + 1];        /* rack_sums[k]: the sum of the k highest */
     double best_adjust[LX_MAX_BOARD_SIZE + 1];   /* the best leave value of a play using m tiles */
     double deadline;
     unsigned steps;
@@ -336,6 +337,8 @@ static void prepare_bounds(Gen *G, int n_codes, long subsets) {
             G->rack_points[j] = p;
         }
     for (int j = m; j < LX_MAX_BOARD_SIZE; j++) G->rack_points[j] = 0;
+    G->rack_sums[0] = 0;
+    for (int j = 0; j < LX_MAX_BOARD_SIZE; j++) G->rack_sums[j + 1] = G->rack_sums[j] + G->rack_points[j];
     for (int j = 0; j <= LX_MAX_BOARD_SIZE; j++) G->best_adjust[j] = G->leave_values ? -1e300 : 0.0;
     if (!G->leave_values) return;
     /* An odometer over the subsets (index order), counting the tiles each uses. */
@@ -361,24 +364,28 @@ static void prepare_bounds(Gen *G, int n_codes, long subsets) {
  * tiles from left_start (>= 0), or up to `limit` rack tiles on the free squares left of it (left_start -1). For each
  * extent the play may cover (squares it must fill: fillable by some rack tile, no more than the rack holds; ending
  * where no board tile follows), the rack's highest points go on the squares that multiply them most, as if every
- * tile fitted every square; plus the bingo bonus and the best leave value for that many tiles. */
+ * tile fitted every square; plus the bingo bonus and the best leave value for that many tiles. The main word's
+ * letter multipliers (1 to 4) and the cross-words' are paired with the points apart (each sum at most its best
+ * pairing): a count per letter multiplier and a short sorted list of cross-word squares keep each extent's bound
+ * a few operations, where sorting every extent's squares cost more than the anchors it saved on small racks. */
 static double anchor_bound(const Gen *G, int o, int row, int a, int left_start, int limit) {
     const int n = G->n, base = row * n;
     const uint8_t *C = G->C[o], *LM = G->LM[o], *WM = G->WM[o], *hasx = G->hasx[o];
     const int *P = G->P[o], *csum = G->csum[o];
     const uint64_t *mask = G->mask[o];
     const uint64_t fillable = G->rack[0] ? ~(uint64_t)1 : G->avail;
-    const int tiles = G->left;
+    const int tiles = G->left, *sums = G->rack_sums;
     int left_board = 0;
     if (left_start >= 0)
         for (int j = left_start; j < a; j++) left_board += P[base + j];
     double best = -1e300;
-    int lm[LX_MAX_BOARD_SIZE], cross[LX_MAX_BOARD_SIZE], coef[LX_MAX_BOARD_SIZE];
     for (int d = 0; d <= (left_start >= 0 ? 0 : limit) && d <= tiles; d++) {
-        int m = 0, wm = 1, board = left_board, cross_sum = 0;
+        int m = 0, wm = 1, board = left_board, cross_sum = 0, ncross = 0;
+        int by_lm[5] = {0, 0, 0, 0, 0}; /* placed squares per letter multiplier (1-4: generate_moves checks) */
+        int cross[LX_MAX_BOARD_SIZE];    /* the cross-words' multipliers of a tile's points, highest first */
         for (int j = a - d; j < a; j++) { /* left-part squares: free, no cross-words */
-            lm[m] = LM[base + j];
-            cross[m++] = 0;
+            by_lm[LM[base + j]]++;
+            m++;
             wm *= WM[base + j];
         }
         const int start = left_start >= 0 ? left_start : a - d;
@@ -388,22 +395,28 @@ static double anchor_bound(const Gen *G, int o, int row, int a, int left_start, 
                 board += P[sq];
             } else {
                 if (!(mask[sq] & fillable) || m == tiles) break;
-                lm[m] = LM[sq];
-                cross[m++] = hasx[sq] ? LM[sq] * WM[sq] : 0;
-                if (hasx[sq]) cross_sum += csum[sq] * WM[sq];
+                by_lm[LM[sq]]++;
+                m++;
                 wm *= WM[sq];
+                if (hasx[sq]) {
+                    cross_sum += csum[sq] * WM[sq];
+                    int c = LM[sq] * WM[sq], j = ncross++;
+                    while (j > 0 && cross[j - 1] < c) {
+                        cross[j] = cross[j - 1];
+                        j--;
+                    }
+                    cross[j] = c;
+                }
             }
             if ((e + 1 < n && C[sq + 1]) || e - start < 1) continue; /* the word would go on, or one square */
-            for (int i = 0; i < m; i++) { /* each square's multiplier of a tile's points, highest first */
-                int c = lm[i] * wm + cross[i], j = i;
-                while (j > 0 && coef[j - 1] < c) {
-                    coef[j] = coef[j - 1];
-                    j--;
-                }
-                coef[j] = c;
+            /* the main word: the highest points on the highest letter multipliers */
+            int main = 0, taken = 0;
+            for (int lmv = 4; lmv >= 1; lmv--) {
+                main += lmv * (sums[taken + by_lm[lmv]] - sums[taken]);
+                taken += by_lm[lmv];
             }
-            int score = board * wm + cross_sum + (m == G->rack_size ? G->bingo : 0);
-            for (int i = 0; i < m; i++) score += coef[i] * G->rack_points[i];
+            int score = (board + main) * wm + cross_sum + (m == G->rack_size ? G->bingo : 0);
+            for (int i = 0; i < ncross; i++) score += cross[i] * G->rack_points[i];
             double bound = (double)score + (G->by_equity ? G->best_adjust[m] : 0.0);
             if (bound > best) best = bound;
         }
@@ -812,6 +825,8 @@ static PyObject *generate_moves(PyObject *self, PyObject *args) {
     }
     G->board_empty = board_empty;
     G->prune = prune && top > 0;
+    for (int i = 0; i < n * n; i++) /* the bounds pair letter multipliers 1-4 (every game's); else no pruning */
+        if ((unsigned char)lm[i] > 4) G->prune = 0;
     if (G->prune) prepare_bounds(G, (int)lp, subsets);
     if (deadline >= 0 && monotonic_seconds() > deadline) {
         PyErr_SetString(PyExc_TimeoutError, "generate_moves: past the deadline");

@@ -37,18 +37,16 @@ chooses). The generator values each play as it finds it and keeps the best
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from functools import partial
-from typing import TYPE_CHECKING, Any
-
-import os
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..engine.interface import MoveRequest
 from . import equity as eq
 from .game import Game, GameError
 from .leaves import LeaveTable, load_leaves
-from .moves import IllegalPlay, Move, MoveColumns, MoveList, Placed, RawPlay, move_from_record
+from .moves import IllegalPlay, Move, MoveColumns, MoveList, Placed, RawPlay
 from .position import Position
 from .tiles import parse_rack, rack_text
 

@@ -20,7 +20,6 @@ direction, score, equity, tiles) for programs that value moves themselves.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from struct import Struct
@@ -32,7 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
 from ..engine.interface import BLANK_FLAG, MOVE_RECORD_SQUARES
 from .game import GameError, column_letter
 from .position import Position
-from .tiles import rack_text, tile_text
+from .tiles import tile_text
 
 #: A move record (lexigraph.engine.interface.move_record_dtype) as struct reads it.
 _RECORD = Struct(f"<iBBBBd{MOVE_RECORD_SQUARES}s")
