@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import struct
 from collections import Counter
-from itertools import product
+from itertools import compress, product
 from typing import TYPE_CHECKING
 
 from .game import Game, GameError
@@ -103,10 +103,13 @@ def unseen_counts(position: Position, rack_codes: list[int]) -> list[int]:
         if len(_BAG) > 64:
             _BAG.clear()
         cached = _BAG[id(game)] = (game, game.counts_by_code())
-    counts = list(cached[1])
-    for code, blank in zip(position.codes, position.blanks):
-        if code:
-            counts[0 if blank else code] -= 1
+    board = bytes(position.codes)  # counted at C speed: a position is looked at once per generation
+    counts = [n - board.count(code) for code, n in enumerate(cached[1])]
+    counts[0] = cached[1][0]
+    if any(position.blanks):
+        for code in compress(position.codes, position.blanks):  # a blank counts as a blank, not as its letter
+            counts[code] += 1
+            counts[0] -= 1
     for code in rack_codes:
         counts[code] -= 1
     return [max(c, 0) for c in counts]

@@ -366,23 +366,25 @@ def _exchanges(game: Game, rack_codes: list[int], values: list[float], cutoff: f
     so exchange ``i`` (in the index of :func:`lexigraph.scrabble.equity.place_values`) is worth ``values[i]``.
 
     Those below ``cutoff`` cannot make the list and are left out, and of the
-    rest the ``top`` best; each entry is (equity, order: fewer tiles first, then
-    the index, a function that builds the :class:`Move`).
+    rest those below the ``top``-th best; each entry is (equity, order: fewer
+    tiles first, then the index, a function that builds the :class:`Move`).
     """
+    if cutoff is None:
+        chosen = list(range(1, len(values)))
+    else:
+        chosen = [i for i in range(1, len(values)) if values[i] >= cutoff]
+    if top is not None and len(chosen) > top:
+        least = sorted((values[i] for i in chosen), reverse=True)[top - 1] if top else float("inf")
+        chosen = [i for i in chosen if values[i] >= least]  # ties at the edge kept: the order decides below
     counts = [n for _code, n in sorted(Counter(rack_codes).items())]
-    digits = [0] * len(counts)
     out: list[tuple[float, int, Any]] = []
-    size = 0  # tiles exchanged: the digits' sum, kept as the odometer turns
-    for index, value in enumerate(values):
-        if index and (cutoff is None or value >= cutoff):
-            out.append((value, size << 24 | index, partial(_exchange_move, game, rack_codes, index, value)))
-        for d, count in enumerate(counts):
-            if digits[d] < count:
-                digits[d] += 1
-                size += 1
-                break
-            size -= digits[d]
-            digits[d] = 0
+    for index in chosen:
+        size, rest = 0, index
+        for count in counts:  # the mixed-radix digits: how many of each code go back
+            rest, used = divmod(rest, count + 1)
+            size += used
+        value = values[index]
+        out.append((value, size << 24 | index, partial(_exchange_move, game, rack_codes, index, value)))
     if top is not None and len(out) > top:
         out.sort(key=lambda e: (-e[0], e[1]))
         del out[top:]
