@@ -246,13 +246,15 @@ def main() -> None:
         if peer and ours:
             text, _ = ratio(peer, ours)
             print(f"total over positions: {label}: {text}; sums {med(peer)} / {med(ours)} us")
-    for peer_name, ours_name, label in (("w_ranked", "top20", "ranked/top20"), ("w_raw", "columns", "raw/columns"),
-                                        ("solver", "all", "solver/all")):
+    targets = (("w_ranked", "top20", "ranked/top20", 1.0), ("w_raw", "columns", "raw/columns", 1 / 3),
+               ("solver", "all", "solver/all", 10.0))
+    for peer_name, ours_name, label, target in targets:
         per_row = [ratio(t[peer_name][k], t[ours_name][k])[1] for k in range(len(rows)) if t[peer_name][k]]
         per_row = [r for r in per_row if r is not None]
         if per_row:
+            met = sum(1 for r in per_row if r >= target)
             print(f"per position, {label}: lowest {min(per_row):.2f}x, median {statistics.median(per_row):.2f}x, "
-                  f"rows >= target: {sum(1 for r in per_row if r >= {'ranked/top20': 1, 'raw/columns': 1 / 3, 'solver/all': 10}[label])} of {len(per_row)}")
+                  f"rows >= target ({target:.2f}x): {met} of {len(per_row)}")
     if any(w is not None for w in w_best):
         worst = max(abs((w or 0) - o) for w, o in zip(w_best, ours_best) if w is not None)
         print(f"best equity, lexigraph against wolges: largest difference {worst:.4f} over {len(rows)} positions")

@@ -72,19 +72,16 @@ def _nodes(data: bytes, what: str) -> "np.ndarray":
 
 
 def looks_like(data: bytes) -> bool:
-    """Node 0 (and node 1 when there is one) is a root pointer: tile 0, no word, a one-node list, an arc inside.
+    """Node 0 is a root pointer: tile 0, no word, a one-node list, an arc inside the file (DAWG-only files too).
 
-    >>> looks_like(build([b"\\x01\\x02"])), looks_like(b"\\x01\\x00\\x00\\x00")
-    (True, False)
+    >>> word = [b"\\x01\\x02"]
+    >>> looks_like(build(word)), looks_like(build(word, gaddag=False)), looks_like(b"\\x01\\x00\\x00\\x00")
+    (True, True, False)
     """
     if len(data) < 4 or len(data) % 4:
         return False
-    n = len(data) // 4
-    for k in range(min(2, n)):
-        node = int.from_bytes(data[4 * k : 4 * k + 4], "little")
-        if node >> 22 != 1 or (node & ARC_MASK) >= n:
-            return False
-    return True
+    node = int.from_bytes(data[:4], "little")
+    return node >> 22 == 1 and (node & ARC_MASK) < len(data) // 4
 
 
 def has_gaddag(data: bytes) -> bool:
@@ -405,7 +402,8 @@ def build(words: Iterable[bytes], *, gaddag: bool = True) -> bytes:
         if not w:
             raise KwgError("a KWG file cannot hold the empty word")
         if min(w) < 1 or max(w) > MAX_TILE:
-            raise KwgError(f"a KWG file holds tiles 1 to {MAX_TILE}; a word uses tile {min(w) if min(w) < 1 else max(w)}")
+            bad = min(w) if min(w) < 1 else max(w)
+            raise KwgError(f"a KWG file holds tiles 1 to {MAX_TILE}; a word uses tile {bad}")
     return layout(distinct, gaddag=gaddag)
 
 
@@ -477,11 +475,6 @@ def check_alphabet(alphabet: "Alphabet") -> None:
                        f"own alphabet; this lexicon has multi-letter tiles ({', '.join(t.upper() for t in multi[:5])})")
     if len(alphabet) > MAX_TILE:
         raise KwgError(f"a KWG file holds at most {MAX_TILE} tiles; the {alphabet.name} alphabet has {len(alphabet)}")
-
-
-def codes_of(words: Iterable[bytes]) -> list[bytes]:
-    """``words`` sorted and distinct, as :func:`build` lays them out (the DAWG's word order)."""
-    return sorted(set(words))
 
 
 __all__ = ["KwgError", "build", "build_words", "check_alphabet", "file_alphabet", "has_gaddag", "looks_like", "read",

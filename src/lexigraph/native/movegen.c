@@ -25,9 +25,11 @@
  * in generation order. With `prune` (and `top` > 0), once the heap is full an anchor is skipped when its shadow
  * bound (the best key any play from it could reach: the rack's highest points on the squares that multiply them
  * most, the bingo bonus, the best leave value for that many tiles) is below the heap's worst; the plays kept are
- * the same, and `count` is then -1 (not every play was counted). `deadline` (a CLOCK_MONOTONIC time in seconds, the clock of Python's
- * time.monotonic on Linux; negative: none) is checked every few thousand extensions; past it the call
- * raises TimeoutError, which the engine turns into DeadlineExceeded.
+ * the same, and `count` is then -1 (not every play was counted).
+ *
+ * `deadline` (a CLOCK_MONOTONIC time in seconds, the clock of Python's time.monotonic on Linux; negative: none)
+ * is checked at the start and every few thousand extensions; past it the call raises TimeoutError, which the
+ * engine turns into DeadlineExceeded.
  *
  * The pure-Python twin is lexigraph.engine.python.movegen; tests hold both to the same answers and to
  * brute-force oracles (plays, scores and equity).

@@ -83,14 +83,16 @@ class LeaveTable(Mapping[bytes, float]):
         self._values = dict(sorted(table.items()))
         #: The longest leave listed, in tiles.
         self.max_length = max(map(len, self._values), default=0)
-        self._packed: tuple[bytes, bytes] | None | bool = False
+        self._packed: tuple[bytes, bytes] | None = None
+        self._packed_done = False
+        self._by_alphabet: dict[tuple[str, ...], LeaveTable] = {}
 
     @property
     def packed(self) -> tuple[bytes, bytes] | None:
         """The table as the engines' leave lookups take it (``Engine.rack_leave_values``): sorted uint64 keys (a
         leave's codes, 6 bits each, its length in the top 4 bits) and a float64 each; None when a leave is too
         long for a key (over 10 tiles) or uses a code over 63."""
-        if self._packed is False:
+        if not self._packed_done:
             import struct
 
             from ..engine.interface import LEAVE_KEY_TILES, leave_key
@@ -101,7 +103,8 @@ class LeaveTable(Mapping[bytes, float]):
                 pairs = sorted((leave_key(k), v) for k, v in self._values.items())
                 self._packed = (struct.pack(f"<{len(pairs)}Q", *(k for k, _ in pairs)),
                                 struct.pack(f"<{len(pairs)}d", *(v for _, v in pairs)))
-        return self._packed  # type: ignore[return-value]
+            self._packed_done = True
+        return self._packed
 
     @property
     def by_key(self) -> dict[bytes, float]:
@@ -169,13 +172,17 @@ class LeaveTable(Mapping[bytes, float]):
         """The same table with another alphabet's codes (tiles matched by label; leaves of missing tiles dropped)."""
         if alphabet.labels == self.alphabet.labels:
             return self
+        done = self._by_alphabet.get(alphabet.labels)
+        if done is not None:  # remapped once per alphabet: a generation asks for it each time
+            return done
         remap = {0: 0}
         for code, label in enumerate(self.alphabet.labels, 1):
             other = alphabet.code(label)
             if other is not None:
                 remap[code] = other
         values = {bytes(remap[c] for c in k): v for k, v in self._values.items() if all(c in remap for c in k)}
-        return LeaveTable(values, alphabet, name=self.name)
+        done = self._by_alphabet[alphabet.labels] = LeaveTable(values, alphabet, name=self.name)
+        return done
 
     # -- files ------------------------------------------------------------------------------------
 

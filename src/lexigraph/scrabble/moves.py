@@ -206,7 +206,7 @@ class MoveList(Sequence[Move]):
 
     @property
     def columns(self) -> MoveColumns | None:
-        """The plays as columns (in this list's order, the exchanges and the pass left out); None if built from moves."""
+        """The plays as columns (in this list's order, without exchanges and the pass); None if built from moves."""
         return self._plays
 
     def __len__(self) -> int:
