@@ -377,17 +377,38 @@ def _exchanges(game: Game, rack_codes: list[int], values: list[float], cutoff: f
         least = sorted((values[i] for i in chosen), reverse=True)[top - 1] if top else float("inf")
         chosen = [i for i in chosen if values[i] >= least]  # ties at the edge kept: the order decides below
     counts = [n for _code, n in sorted(Counter(rack_codes).items())]
+    sizes = _subset_sizes(counts, len(values)) if len(chosen) > 16 else None
     out: list[tuple[float, int, Any]] = []
     for index in chosen:
-        size, rest = 0, index
-        for count in counts:  # the mixed-radix digits: how many of each code go back
-            rest, used = divmod(rest, count + 1)
-            size += used
+        if sizes is not None:
+            size = sizes[index]
+        else:
+            size, rest = 0, index
+            for count in counts:  # the mixed-radix digits: how many of each code go back
+                rest, used = divmod(rest, count + 1)
+                size += used
         value = values[index]
         out.append((value, size << 24 | index, partial(_exchange_move, game, rack_codes, index, value)))
     if top is not None and len(out) > top:
         out.sort(key=lambda e: (-e[0], e[1]))
         del out[top:]
+    return out
+
+
+def _subset_sizes(counts: list[int], size: int) -> list[int]:
+    """The number of tiles of each subset of a rack, in index order (an odometer over the digits)."""
+    digits = [0] * len(counts)
+    out = [0] * size
+    used = 0
+    for index in range(size):
+        out[index] = used
+        for d, count in enumerate(counts):
+            if digits[d] < count:
+                digits[d] += 1
+                used += 1
+                break
+            used -= digits[d]
+            digits[d] = 0
     return out
 
 
