@@ -423,3 +423,23 @@ def mutated(seeds, alphabet: str, *, binary: bool = False):
 @pytest.fixture(scope="session", name="mutated")
 def mutated_fixture():
     return mutated
+
+
+# -- peer programs (wolges): binaries and files their setup scripts build ---------------------------------
+
+#: Where the peers' setup scripts (../shared/peers/*/setup.sh) build programs and data.
+PEERS_CACHE = Path(os.environ.get("LEXIGRAPH_PEERS", Path.home() / ".cache" / "lexigraph-peers"))
+
+
+def peer_file(relative: str) -> Path:
+    path = PEERS_CACHE / relative
+    if not path.exists():
+        pytest.skip(f"{path} is not present (../shared/peers/wolges/setup.sh builds it; LEXIGRAPH_PEERS moves it)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def peer():
+    """A function: the path of a file the peers' setup built (``wolges/target/release/movegen-bench``,
+    ``data/TWL06.kwg``), or skip the test."""
+    return peer_file

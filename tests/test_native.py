@@ -25,7 +25,7 @@ from lexigraph.crossword import fill as crossword_fill
 from lexigraph.crossword.grid import Grid
 from lexigraph.engine import compiled, fileformat, interface, rotation, store, wordgraph
 from lexigraph.engine.store import little_endian_ints
-from lexigraph.scrabble import game
+from lexigraph.scrabble import equity, game
 
 native = pytest.importorskip("lexigraph._native", reason="the C extension lexigraph._native is not built")
 
@@ -77,6 +77,8 @@ def test_every_limit_equals_its_python_twin(engine_kind: str, monkeypatch: pytes
         "ROTATION_KEY_TILES": rotation.KEY_TILES,
         "MAX_BOARD_SIZE": game.MAX_SIZE,
         "MOVE_RECORD_SIZE": interface.MOVE_RECORD_SIZE,
+        "MAX_RACK_SUBSETS": equity.MAX_RACK_SUBSETS,
+        "LEAVE_KEY_TILES": interface.LEAVE_KEY_TILES,
         "BLANK_FLAG": interface.BLANK_FLAG,
         "MAX_FILL_SLOT": crossword_fill.MAX_SLOT,
     }

@@ -183,8 +183,16 @@ def generate_moves(
     start: int,
     rack_size: int,
     bingo: int,
+    leave_values: bytes = ...,
+    opening_penalty: bytes = ...,
+    vowels: bytes = ...,
+    top: int = ...,
+    by_equity: bool = ...,
+    deadline: float = ...,
+    prune: bool = ...,
     /,
 ) -> tuple[bytes, int]: ...
+def rack_leave_values(keys: ReadableBuffer, values: ReadableBuffer, rack: bytes, /) -> bytes: ...
 def filter_rows(
     rows: ReadableBuffer, width: int, idx: ReadableBuffer, masks: Iterable[int], check: ReadableBuffer, /
 ) -> tuple[bytes | None, tuple[int, ...]]: ...

@@ -89,7 +89,7 @@ def test_command_line(capsys, tmp_path):
     doc = json.loads(capsys.readouterr().out)
     assert [r["notation"] for r in doc["results"]] == ["8E QUIZ", "8F QUIZ"] and doc["total"] > 2
     assert main(["moves", "empty", "--rack", "QUIZ", "--top", "1"]) == 0
-    assert capsys.readouterr().out.split() == ["44", "8E", "QUIZ", "leave", "-"]
+    assert capsys.readouterr().out.split() == ["44", "43.30", "8E", "QUIZ", "leave", "-"]
     assert main(["score", "empty", "8A QUIZ"]) == 1
     assert "first move off the centre" in capsys.readouterr().out
     cgp = tmp_path / "p.cgp"
@@ -124,3 +124,61 @@ def test_analyze_command(tmp_path, gcg_text):
     assert doc["count"] == 5 and len(list(ANALYZE.text(doc))) == 5
     doc = ANALYZE.run(Context(), {"gcg": "sample", "top": 1})
     assert doc["players"] == ["ann", "bob"] and doc["count"] == 4 and doc["results"][0]["equals_best"]
+
+
+def test_moves_and_analyze_with_a_leave_table(tmp_path, gcg_text, capsys):
+    """--leaves (a CSV or a KLV2 file) ranks by equity, --sort chooses; the documents validate against their
+    schemas; a game file's own table is the default (a server takes no game file, so it reads no table)."""
+    import json
+    from pathlib import Path
+
+    jsonschema = pytest.importorskip("jsonschema")
+    import referencing
+
+    from lexigraph.cli.main import main
+    from lexigraph.scrabble.leaves import LeaveTable
+
+    table = LeaveTable.from_csv("S,8.0\nQ,-7.0\nI,-2.0\n")
+    (tmp_path / "t.csv").write_text(table.to_csv())
+    (tmp_path / "t.klv2").write_bytes(table.to_klv2())
+    schemas = Path(__file__).resolve().parents[2] / "docs" / "schema"
+    registry = referencing.Registry().with_resources(
+        (s["$id"], referencing.Resource.from_contents(s)) for s in
+        (json.loads(p.read_text()) for p in schemas.glob("*.json")))
+
+    def valid(doc, name):
+        jsonschema.Draft202012Validator(json.loads((schemas / f"{name}.json").read_text()),
+                                        registry=registry).validate(doc)
+        return doc
+
+    for name in ("t.csv", "t.klv2"):
+        doc = valid(MOVES.run(Context(), {"position": "empty", "rack": "QUIZS", "top": 3,
+                                          "leaves": str(tmp_path / name)}), "moves")
+        assert doc["sort"] == "equity" and doc["leaves"] == name
+        assert [r["equity"] for r in doc["results"]] == sorted((r["equity"] for r in doc["results"]), reverse=True)
+        assert doc["results"][0]["leave"] == "S" and doc["results"][0]["leave_value"] == pytest.approx(8.0 - 0.7)
+    by_score = MOVES.run(Context(), {"position": "empty", "rack": "QUIZS", "top": 3, "leaves": str(tmp_path / "t.csv"),
+                                     "sort": "score"})
+    scores = [r["score"] for r in by_score["results"]]
+    assert by_score["sort"] == "score" and scores == sorted(scores, reverse=True) and scores[0] == 44
+    game = tmp_path / "game.toml"
+    base = (Path(lexigraph.__file__).parent / "games" / "scrabble.toml").read_text()
+    game.write_text(base.replace('name = "scrabble"', 'name = "house"\nleaves = "t.csv"'))
+    doc = MOVES.run(Context(), {"position": "empty", "rack": "QUIZS", "top": 1, "game": str(game)})
+    assert doc["sort"] == "equity" and doc["results"][0]["equity"] == pytest.approx(44 - 0.7 + 8.0)
+    with pytest.raises(lexigraph.LexiconError):  # a server takes game presets only: no table file read there
+        MOVES.run(Context(options={"files": False}), {"position": "empty", "rack": "QUIZS",
+                                                      "game": game.read_text()})
+    (tmp_path / "g.gcg").write_text(gcg_text)
+    doc = valid(ANALYZE.run(Context(), {"gcg": str(tmp_path / "g.gcg"), "top": 2,
+                                        "leaves": str(tmp_path / "t.klv2")}), "analyze")
+    assert doc["sort"] == "equity"
+    for turn in doc["results"]:
+        if turn["best"]:
+            assert turn["best_equity"] == pytest.approx(turn["best"][0]["equity"], abs=1e-4)
+            if turn["equity"] is not None:
+                assert turn["equals_best"] == (turn["equity"] >= turn["best_equity"] - 1e-4)
+    assert main(["moves", "empty", "--rack", "QUIZS", "--leaves", str(tmp_path / "t.csv"), "--top", "1"]) == 0
+    assert capsys.readouterr().out.split() == ["44", "51.30", "8E", "QUIZ", "leave", "S"]
+    assert main(["moves", "empty", "--rack", "QUIZS", "--leaves", str(tmp_path / "missing.klv2")]) == 2
+    assert "no such leave table" in capsys.readouterr().err

@@ -187,6 +187,38 @@ def test_board_and_rack_show_the_best_move(page):
     shot(page, "board")
 
 
+def test_a_leave_table_ranks_the_board_by_equity(page, tmp_path):
+    """A CSV, then the same table as KLV2 (sent as Base64): the moves come ranked by equity, each with its equity
+    and leave, as the library ranks them."""
+    from lexigraph.scrabble.game import Game
+    from lexigraph.scrabble.leaves import LeaveTable
+    from lexigraph.scrabble.movegen import generate
+    from lexigraph.scrabble.position import Position
+
+    table = LeaveTable.from_csv("SS,60.0\n?,25.0\nE,2.0\n")
+    (tmp_path / "leaves.csv").write_text(table.to_csv())
+    (tmp_path / "leaves.klv2").write_bytes(table.to_klv2())
+    pos = Position.from_text("\n".join(["." * 15] * 7 + ["......." + "CAT" + "....."] + ["." * 15] * 7),
+                             Game.preset("scrabble"))
+    best = generate(lexigraph.open(), pos, "AERST?S", leaves=table, top=3)
+    page.click("#tab-board")
+    page.click("#board .cell >> nth=112")
+    page.keyboard.type("cat")
+    page.fill("#rack", "AERST?S")
+    for name in ("leaves.csv", "leaves.klv2"):
+        page.evaluate("document.querySelector('#moves').innerHTML = ''")
+        page.set_input_files("#leaves-file", str(tmp_path / name))  # a chosen table asks again by itself
+        page.wait_for_selector("#moves li")
+        page.wait_for_function("document.querySelector('#moves-status').textContent.includes('ranked by equity')")
+        shown = page.eval_on_selector_all("#moves li", "els => els.slice(0, 3).map(e => [e.querySelector('.leave')"
+                                          ".textContent, e.querySelector('.equity').textContent])")
+        assert shown == [[m.leave or "-", f"{m.equity:.1f}"] for m in best], name
+        assert "equity" in page.inner_text("#board-caption")
+    page.click("#leaves-clear")
+    page.wait_for_function("document.querySelector('#moves-status').textContent.includes('ranked by score')")
+    shot(page, "board-equity")
+
+
 def test_board_with_the_keyboard_alone(page):
     page.focus("#tab-search")
     page.keyboard.press("ArrowRight")                # to the Board tab

@@ -77,11 +77,23 @@ def _text_build(doc: Document) -> Iterator[str]:
 
 
 def _run_export(ctx: Context, params: Mapping[str, Any]) -> Document:
-    from ..formats.export import export, to_bytes
+    from ..formats.export import LEAVE_FORMATS, export, leaves_to_bytes, to_bytes
 
     source, fmt, output = params.get("source"), params.get("format"), params.get("output")
     if not source or not fmt or not output:
         raise QueryError(f"give a {ctx.spell('source')}, a {ctx.spell('format')} and an {ctx.spell('output')}")
+    if fmt in LEAVE_FORMATS:  # the source is a leave table, not a word list
+        data, leaves = leaves_to_bytes(str(source), fmt, ctx.options.get("alphabet"))
+        if output == "-":
+            sys.stdout.flush()
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
+        else:
+            from ..engine.fileformat import write_atomic
+
+            write_atomic(str(output), data)
+        return envelope("export", None, [], lexicon=os.path.basename(str(source)), path=str(output), format=fmt,
+                        bytes=len(data), word_count=leaves)
     lex = ctx.open(str(source))
     if output == "-":
         data = to_bytes(lex, fmt)
@@ -97,7 +109,8 @@ def _run_export(ctx: Context, params: Mapping[str, Any]) -> Document:
 def _text_export(doc: Document) -> Iterator[str]:
     if doc["path"] == "-":
         return
-    yield f"wrote {doc['path']}: {doc['word_count']:,} words as {doc['format']}, {doc['bytes']:,} bytes"
+    unit = "leaves" if doc["format"] in ("klv2", "klv", "leaves-csv") else "words"
+    yield f"wrote {doc['path']}: {doc['word_count']:,} {unit} as {doc['format']}, {doc['bytes']:,} bytes"
 
 
 # -- diff --------------------------------------------------------------------
@@ -202,11 +215,13 @@ COMMANDS = [
     ),
     Command(
         name="export",
-        summary="Write a lexicon as a plain or scored list, a .daw file or a dawg32 table.",
+        summary="Write a lexicon as a plain or scored list, a .daw file, a dawg32 table or a KWG; or a leave table "
+                "(CSV, KLV, KLV2) as KLV2, KLV or CSV.",
         params=(
-            Param("source", "lexicon file or any " + _SOURCE, positional=True, required=True, metavar="LEX",
-                  completer="lexicon"),
-            Param("format", "what to write", required=True, choices=("text", "scored", "daw", "dawg32"),
+            Param("source", "lexicon file or any " + _SOURCE + " (a leave table for klv2, klv, leaves-csv)",
+                  positional=True, required=True, metavar="LEX", completer="lexicon"),
+            Param("format", "what to write", required=True,
+                  choices=("text", "scored", "daw", "dawg32", "kwg", "klv2", "klv", "leaves-csv"),
                   flags=("-f", "--format")),
             Param("output", "file to write ('-': standard output)", required=True, flags=("-o", "--output"),
                   metavar="OUT", completer="file"),
@@ -219,7 +234,9 @@ COMMANDS = [
         writes_files=True,
         http_method="POST",
         examples=("lexigraph export words.lex --format daw -o WORDLIST.DAW",
-                  "lexigraph export words.lex --format scored -o - | head"),
+                  "lexigraph export words.lex --format scored -o - | head",
+                  "lexigraph export twl06.lex --format kwg -o TWL06.kwg",
+                  "lexigraph export leaves.csv --format klv2 -o leaves.klv2"),
     ),
     Command(
         name="diff",

@@ -7,12 +7,20 @@ read only when ``ctx.options.get("files", True)``: a server sets
 ``options={"files": False}`` so that a request cannot name a file of the host.
 ``analyze`` stops at ``ctx.deadline`` and says so (``"truncated": true``).
 
+A leave table (``leaves``) is a KLV2, KLV or CSV file; over HTTP, where
+no file of the host is read, its content: the CSV text, or a binary table
+as ``base64:`` and its Base64. With one (or a game file that names one)
+moves are ranked by equity, else by score (``sort`` chooses).
+
 >>> from lexigraph.commands import Context
 >>> doc = MOVES.run(Context(), {"position": "empty", "rack": "QUIZ", "top": 2})
->>> [(r["notation"], r["score"]) for r in doc["results"]]
-[('8E QUIZ', 44), ('8F QUIZ', 44)]
+>>> [(r["notation"], r["score"], r["equity"]) for r in doc["results"]]    # a vowel beside a premium: -0.7
+[('8E QUIZ', 44, 43.3), ('8F QUIZ', 44, 43.3)]
 >>> list(MOVES.text(doc))[0]
-' 44  8E QUIZ  leave -'
+' 44   43.30  8E QUIZ  leave -'
+>>> doc = MOVES.run(Context(), {"position": "empty", "rack": "QUIZS", "top": 1, "leaves": "S,8.5"})
+>>> doc["sort"], [(r["notation"], r["score"], r["equity"], r["leave"]) for r in doc["results"]]
+('equity', [('8E QUIZ', 44, 51.8, 'S')])
 """
 
 from __future__ import annotations
@@ -76,6 +84,46 @@ def _position(ctx: Context, params: Mapping[str, Any], game: Any) -> Any:
     return read_position(text, game)
 
 
+def _leaves(ctx: Context, params: Mapping[str, Any], game: Any, lex: Any) -> Any:
+    """The leave table a command ranks with: ``leaves`` (a file, or over HTTP its content), else the game's."""
+    import base64
+    import binascii
+
+    from ..scrabble.game import GameError
+    from ..scrabble.leaves import LeaveError, LeaveTable
+
+    spec = params.get("leaves")
+    files = ctx.options.get("files", True)
+    if not spec:
+        if game.leaves and not files:
+            raise GameError("the game names a leave table file, which is not read here; send the table itself")
+        return None
+    spec = str(spec)
+    if files and "\n" not in spec and len(spec) < 4096 and os.path.isfile(spec):
+        return LeaveTable.read(spec, lex.alphabet)
+    if spec.startswith("base64:"):
+        try:
+            data = base64.b64decode(spec[7:], validate=True)
+        except (binascii.Error, ValueError):
+            raise LeaveError("the leave table after 'base64:' is not Base64") from None
+        return LeaveTable.from_bytes(data, lex.alphabet, name="leave table")
+    if "," in spec:
+        if len(spec) > _MAX_INPUT:
+            raise LeaveError(f"the leave table is longer than {_MAX_INPUT} characters")
+        return LeaveTable.from_csv(spec, lex.alphabet, name="leave table")
+    raise LeaveError(f"no such leave table file: {spec}" if files else
+                     "give the leave table itself: CSV lines 'leave,value', or 'base64:' and a KLV2 file's Base64")
+
+
+def _sort(params: Mapping[str, Any]) -> Any:
+    from ..scrabble.game import GameError
+
+    sort = params.get("sort")
+    if sort not in (None, "", "equity", "score"):
+        raise GameError("--sort must be equity or score")
+    return sort or None
+
+
 def _top(params: Mapping[str, Any], default: int) -> int:
     from ..scrabble.game import GameError
 
@@ -99,7 +147,6 @@ def _bag_warnings(pos: Any, game: Any) -> list[str]:
 
 
 def _run_moves(ctx: Context, params: Mapping[str, Any]) -> Document:
-    from ..engine.deadline import check
     from ..scrabble.movegen import board_phonies, generate
 
     lex = ctx.lexicon()
@@ -111,14 +158,17 @@ def _run_moves(ctx: Context, params: Mapping[str, Any]) -> Document:
     top = _top(params, 20)
     if ctx.max_results is not None:
         top = min(top, ctx.max_results)
-    # The generator takes no deadline yet: checked before and after it (one board, one rack: bounded work).
-    check(ctx.deadline)
-    moves = generate(lex, pos, top=top, exchanges=bool(params.get("exchanges")), passes=bool(params.get("passes")))
-    check(ctx.deadline)
+    leaves = _leaves(ctx, params, game, lex)
+    sort = _sort(params)
+    moves = generate(lex, pos, top=top, exchanges=True if params.get("exchanges") else None,
+                     passes=bool(params.get("passes")), leaves=leaves, sort=sort, deadline=ctx.deadline)
     total = moves.total
+    by_equity = (leaves is not None or bool(game.leaves)) if sort is None else sort == "equity"
     doc: Document = {"command": "moves", "lexicon": _name(lex), "game": game.name, "position": pos.to_cgp(),
-                     "rack": pos.racks[0]}
+                     "rack": pos.racks[0], "sort": "equity" if by_equity else "score"}
     warnings = _bag_warnings(pos, game)
+    if leaves is not None:
+        doc["leaves"] = leaves.name or "leave table"
     phonies = board_phonies(lex, pos)
     if phonies:
         warnings.append(f"not in the lexicon but on the board: {', '.join(w.upper() for w in phonies)}")
@@ -134,24 +184,33 @@ def _text_moves(doc: Document) -> Iterator[str]:
     for w in doc.get("warnings", []):
         yield f"warning: {w}"
     for r in doc["results"]:
-        yield f"{r['score']:3d}  {r['notation']}  leave {r['leave'] or '-'}"
+        equity = f"{r['equity']:7.2f}" if r.get("equity") is not None else "      -"
+        yield f"{r['score']:3d} {equity}  {r['notation']}  leave {r['leave'] or '-'}"
 
+
+_LEAVES_HELP = ("a leave table to value leaves by: a KLV2, KLV or CSV (leave,value) file; ranks by equity "
+                "(default: the game's table, if any)")
 
 MOVES = Command(
     name="moves",
-    summary="every legal play on a board for a rack, best score first",
+    summary="every legal play on a board for a rack, best equity (or score) first",
     params=(
         Param("position", "CGP string, board (rows by newline or '/'), a file, or 'empty'", positional=True,
               required=True),
         Param("rack", "the tiles to play, '?' for a blank, [CH] for a multi-letter tile (default: the CGP's rack)"),
-        Param("top", "how many plays to list (0: none, only the total)", kind="int", default=20),
+        Param("top", "how many moves to list (0: none, only the total)", kind="int", default=20),
         Param("game", "game preset (scrabble, super) or game file", default="scrabble"),
-        Param("exchanges", "also list every exchange", kind="bool", default=False),
+        Param("leaves", _LEAVES_HELP, metavar="TABLE"),
+        Param("sort", "rank by equity (score + leave value) or by score (default: equity with a leave table)",
+              choices=("equity", "score")),
+        Param("exchanges", "also list every exchange (listed anyway when ranking by equity)", kind="bool",
+              default=False),
         Param("passes", "also list the pass", kind="bool", default=False),
     ),
     run=_run_moves,
     text=_text_moves,
-    examples=("lexigraph moves empty --rack 'AALNST?' --top 5", "lexigraph moves game.cgp --top 20 --json"),
+    examples=("lexigraph moves empty --rack 'AALNST?' --top 5", "lexigraph moves game.cgp --top 20 --json",
+              "lexigraph moves game.cgp --leaves leaves.klv2 --top 10"),
 )
 
 
@@ -234,9 +293,13 @@ def _run_analyze(ctx: Context, params: Mapping[str, Any]) -> Document:
         raise GameError(f"the game record is longer than {_MAX_INPUT} characters")
     record = read_gcg(text, game)
     top = _top(params, 3)
-    results = analyze(lex, record, top=top, deadline=ctx.deadline)
+    leaves = _leaves(ctx, params, game, lex)
+    sort = _sort(params)
+    results = analyze(lex, record, top=top, deadline=ctx.deadline, leaves=leaves, sort=sort)
     doc: Document = {"command": "analyze", "lexicon": _name(lex), "game": game.name, "players": record.players,
                      "game_lexicon": record.lexicon}
+    by_equity = (leaves is not None or bool(game.leaves)) if sort is None else sort == "equity"
+    doc["sort"] = "equity" if by_equity else "score"
     plays = sum(1 for e in record.events if e.kind in ("play", "exchange", "pass"))
     warnings = [f"turn {r['turn']} ({r['player']}, {r['play']}): the record says {r['recorded_score']} points, the"
                 f" board gives {r['score']}" for r in results if r.get("score_differs")]
@@ -251,11 +314,15 @@ def _run_analyze(ctx: Context, params: Mapping[str, Any]) -> Document:
 
 
 def _text_analyze(doc: Document) -> Iterator[str]:
+    by_equity = doc.get("sort") == "equity"
     for r in doc["results"]:
         made = f"{r['play']} {r['score'] if r['legal'] else 'illegal: ' + r.get('reason', '')}"
         if r.get("score_differs"):
             made += f" (recorded {r['recorded_score']})"
-        best = ", ".join(f"{b['notation']} {b['score']}" for b in r["best"]) or "-"
+        if by_equity and r.get("equity") is not None:
+            made += f" ({r['equity']:.2f})"
+        best = ", ".join(f"{b['notation']} {b['score']}" + (f" ({b['equity']:.2f})" if by_equity else "")
+                         for b in r["best"]) or "-"
         mark = "=" if r["equals_best"] else " "
         yield f"{r['turn']:3d} {r['player']}: {r['rack'] or '-'}  {made} {mark} best: {best}"
 
@@ -268,11 +335,13 @@ ANALYZE = Command(
               positional=True, required=True),
         Param("top", "how many best plays to list per turn", kind="int", default=3),
         Param("game", "game preset (scrabble, super) or game file", default="scrabble"),
+        Param("leaves", _LEAVES_HELP, metavar="TABLE"),
+        Param("sort", "rank by equity or by score (default: equity with a leave table)", choices=("equity", "score")),
     ),
     run=_run_analyze,
     text=_text_analyze,
     examples=("lexigraph analyze game.gcg", "lexigraph analyze game.gcg --top 5 --json",
-              "lexigraph analyze sample --top 1"),
+              "lexigraph analyze sample --top 1", "lexigraph analyze game.gcg --leaves leaves.klv2"),
     http_method="POST",
 )
 

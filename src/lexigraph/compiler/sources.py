@@ -1,4 +1,4 @@
-"""Word sources: plain and scored lists, the TWL06 table, Hasbro ``.daw``.
+"""Word sources: plain and scored lists, the TWL06 table, Hasbro ``.daw``, wolges's ``.kwg``.
 
 ``read`` returns the raw words of a source, before normalisation. The format
 is found from the content (``format=`` forces one): a lexicon file starts
@@ -28,7 +28,7 @@ from ..errors import SourceError
 from ..support.text import quote
 from ..engine.fileformat import is_lexicon
 
-FORMATS = ("text", "scored", "dawg32", "daw")
+FORMATS = ("text", "scored", "dawg32", "daw", "kwg")
 #: Largest source read, in bytes, before or after decompression (far above any word list).
 MAX_SOURCE_BYTES = 256 << 20
 _BOMS = (
@@ -230,17 +230,19 @@ def bom_encoding(data: bytes) -> str | None:
 
 
 def sniff(data: bytes) -> str:
-    """``"lexicon"``, ``"daw"``, ``"dawg32"``, ``"text"`` or ``"binary"``."""
+    """``"lexicon"``, ``"daw"``, ``"dawg32"``, ``"kwg"``, ``"text"`` or ``"binary"``."""
     if is_lexicon(data[:8]):
         return "lexicon"
     head = data[:65536]
     if b"\0" in head:
-        from ..formats import daw, dawg32  # NumPy: only for binary sources
+        from ..formats import daw, dawg32, kwg  # NumPy: only for binary sources
 
         if daw.looks_like(data):
             return "daw"
         if dawg32.looks_like(data):
             return "dawg32"
+        if kwg.looks_like(data):
+            return "kwg"
         return "binary"
     return "text"
 
@@ -266,12 +268,14 @@ def read(source: Source, *, format: str | None = None, encoding: str | None = No
     if data[:2] == b"\x1f\x8b":
         data = gunzip(data, name)
     kind = format
+    if kind is None and name.lower().endswith(".kwg"):
+        kind = "kwg"  # wolges's word graph has no magic number: its name says what it is
     if kind is None:
         kind = "text" if bom_encoding(data) or (encoding and not _is_utf8(encoding)) else sniff(data)
     if kind == "lexicon":
         raise SourceError(f"{name} is already a compiled lexicon")
     if kind == "binary":
-        raise SourceError(f"{name} is binary data, not a word list, a dawg32 table or a .daw file")
+        raise SourceError(f"{name} is binary data, not a word list, a dawg32 table, a .daw or a .kwg file")
     if kind == "dawg32":
         from ..formats import dawg32
 
@@ -282,6 +286,11 @@ def read(source: Source, *, format: str | None = None, encoding: str | None = No
 
         words = daw.read(data, what=name)
         return RawWords(name, "daw", words, lines=len(words))
+    if kind == "kwg":
+        from ..formats import kwg
+
+        words = kwg.read(data, what=name)
+        return RawWords(name, "kwg", words, lines=len(words))
     if (
         (encoding is None or _is_utf8(encoding))
         and bom_encoding(data) is None

@@ -286,15 +286,15 @@ class CompiledEngine:
 
     # -- jobs --------------------------------------------------------------------------------
 
-    def generate_moves(self, request: MoveRequest) -> "np.ndarray":
+    def generate_moves(self, request: MoveRequest, deadline: float | None = None) -> "tuple[np.ndarray, int]":
         import numpy as np
 
         from .interface import move_record_dtype
 
         limits = self._native.LIMITS
         if len(request.points) > limits["MAX_MOVE_TILE_CODES"] or max(request.points, default=0) > 255:
-            records: np.ndarray = self.python_twin().generate_moves(request)
-            return records
+            answer: tuple[np.ndarray, int] = self.python_twin().generate_moves(request, deadline)
+            return answer
         graph = self.graph
         graph.check_structure()
         self.check_consistent()
@@ -302,10 +302,23 @@ class CompiledEngine:
             data, count = self._native.generate_moves(
                 graph.buffer, graph.tile_masks(), graph.root, request.size, request.board, request.blanks,
                 request.letter_multipliers, request.word_multipliers, request.points, request.rack,
-                request.start_square, request.rack_size, request.bingo_bonus)
+                request.start_square, request.rack_size, request.bingo_bonus, request.leave_values,
+                request.opening_penalty, request.vowels, request.top, request.by_equity,
+                -1.0 if deadline is None else deadline, request.prune)
         except ValueError as e:
             raise FileFormatError(f"{self.store.name}: {e}") from None
-        return np.frombuffer(data, move_record_dtype(), count=count)
+        except TimeoutError:
+            raise DeadlineExceeded("move generation ran past its deadline") from None
+        return np.frombuffer(data, move_record_dtype()), count
+
+    def rack_leave_values(self, keys: bytes, values: bytes, rack: bytes) -> bytes:
+        if len(rack) > self._native.LIMITS["MAX_MOVE_TILE_CODES"]:
+            return self.python_twin().rack_leave_values(keys, values, rack)
+        try:
+            table: bytes = self._native.rack_leave_values(keys, values, rack)
+        except ValueError as e:
+            raise FileFormatError(f"leave table: {e}") from None
+        return table
 
     def filter_rows(self, rows: "np.ndarray", candidates: "np.ndarray", masks: Sequence[int],
                     check: Sequence[int] | None) -> "tuple[np.ndarray, list[int]]":

@@ -40,10 +40,13 @@ if TYPE_CHECKING:  # pragma: no cover
 UNDECIDED = -2
 #: In a move record's square byte, the bit that marks a blank (the tile code is in the other bits).
 BLANK_FLAG = 0x80
-#: Bytes per move record: int32 score, row, column, across (1/0), length of the main word, then a byte per square.
-MOVE_RECORD_SIZE = 40
+#: Bytes per move record: int32 score, row, column, across (1/0), length of the main word, float64 equity,
+#: then a byte per square.
+MOVE_RECORD_SIZE = 48
 #: Longest main word a move record holds, in squares.
-MOVE_RECORD_SQUARES = MOVE_RECORD_SIZE - 8
+MOVE_RECORD_SQUARES = MOVE_RECORD_SIZE - 16
+#: Most tiles of a leave a leave table's key holds (6 bits a tile, the length in the top 4 bits of a uint64).
+LEAVE_KEY_TILES = 10
 #: The three rack modes of a walk: some tiles, all of them, all and more.
 RackMode = Literal["sub", "exact", "super"]
 #: What :meth:`Engine.quick_cross` returns: the shared tile codes, each side's words, each side's count per tile.
@@ -59,6 +62,27 @@ class MoveRequest(NamedTuple):
     ``points`` the points of each tile code (index 0: the blank), at most
     255 each; ``rack`` how many of each tile code the rack holds (index 0:
     blanks). A tuple (cheap to make: a request is made per call).
+
+    Equity and ranking (:mod:`lexigraph.scrabble.equity` builds the tables):
+
+    * ``leave_values``: little-endian float64s, one per subset of the rack a
+      play may use, indexed in mixed radix over the rack's tile codes in
+      ascending order (the digit of code ``t`` counts the ``t`` tiles used;
+      its place value is the product of ``count + 1`` over the codes below
+      it): what keeping the rest is worth, end-of-game adjustments folded in.
+      Empty: nothing (equity is the score).
+    * ``opening_penalty``: float64s per square, added for each vowel
+      (``vowels``: a byte per tile code, 1 for a vowel) a play puts there on an
+      empty board; ``2 * size * size`` of them in line coordinates
+      (``line * size + position``): the across plays' (line = row), then the
+      down plays' (line = column). Empty: none.
+    * ``top``: keep the best ``top`` plays, best first (-1: every play, in no
+      particular order); ``by_equity``: rank by equity (else by score). Ties
+      go across before down, then by row, column, length and the squares'
+      bytes.
+    * ``prune`` (with ``top`` > 0): the generator may skip the anchors whose
+      best possible play cannot make the best ``top`` (a shadow bound); the
+      plays kept are the same, and the count of plays is then -1.
     """
 
     size: int
@@ -71,11 +95,31 @@ class MoveRequest(NamedTuple):
     start_square: int
     rack_size: int
     bingo_bonus: int
+    leave_values: bytes = b""
+    opening_penalty: bytes = b""
+    vowels: bytes = b""
+    top: int = -1
+    by_equity: bool = True
+    prune: bool = False
+
+
+def leave_key(codes: bytes) -> int:
+    """A leave's key in the engines' leave tables: its tile codes sorted, code ``i`` in bits ``6i .. 6i+5``, its
+    length in bits 60-63 (codes below 64, at most :data:`LEAVE_KEY_TILES` of them).
+
+    >>> hex(leave_key(bytes([19, 0])))     # S and a blank
+    '0x20000000000004c0'
+    """
+    key = len(codes) << 60
+    for i, code in enumerate(sorted(codes)):
+        key |= code << (6 * i)
+    return key
 
 
 def move_record_dtype() -> "np.dtype[Any]":
     """The NumPy dtype of one move record (little-endian), as both generators write it.
 
+    ``equity`` is the score plus the request's leave value and adjustments;
     ``squares`` holds a byte per square of the main word: 0 for a tile already
     on the board, else the tile code, with :data:`BLANK_FLAG` for a blank.
 
@@ -87,7 +131,7 @@ def move_record_dtype() -> "np.dtype[Any]":
         import numpy as np
 
         _MOVE_RECORD = np.dtype([("score", "<i4"), ("row", "u1"), ("col", "u1"), ("across", "u1"), ("length", "u1"),
-                                 ("squares", "u1", (MOVE_RECORD_SQUARES,))])
+                                 ("equity", "<f8"), ("squares", "u1", (MOVE_RECORD_SQUARES,))])
     return _MOVE_RECORD
 
 
@@ -201,11 +245,24 @@ class Engine(Protocol):
 
     # -- the jobs' kernels ---------------------------------------------------------------
 
-    def generate_moves(self, request: MoveRequest) -> "np.ndarray":
-        """Every play for the rack, as records of :func:`move_record_dtype`, in no particular order.
+    def generate_moves(self, request: MoveRequest, deadline: float | None = None) -> "tuple[np.ndarray, int]":
+        """The plays for the rack as records of :func:`move_record_dtype`, and how many plays there are (-1 with
+        ``request.prune``: not counted).
 
-        One-tile plays come once (as the across play when they make an across
-        word). ``size`` may be at most ``MAX_BOARD_SIZE`` (26).
+        Every play in no particular order (``request.top`` -1), or the best
+        ``request.top`` best first. One-tile plays come once (as the across
+        play when they make an across word). ``size`` may be at most
+        ``MAX_BOARD_SIZE`` (26). Past ``deadline`` (a :func:`time.monotonic`
+        value) it raises :class:`~lexigraph.errors.DeadlineExceeded`.
+        """
+
+    def rack_leave_values(self, keys: bytes, values: bytes, rack: bytes) -> bytes:
+        """What keeping the rest of ``rack`` (a count per tile code) is worth, for each subset a play may use.
+
+        ``keys`` and ``values``: a leave table as sorted uint64 keys and a
+        float64 each (:attr:`lexigraph.scrabble.leaves.LeaveTable.packed`).
+        Returns little-endian float64s indexed as :attr:`MoveRequest.leave_values`
+        (0 for a leave the table does not list).
         """
 
     def filter_rows(self, rows: "np.ndarray", candidates: "np.ndarray", masks: Sequence[int],

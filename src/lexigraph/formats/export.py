@@ -1,4 +1,5 @@
-"""Writing a lexicon back out: plain and scored lists, Hasbro ``.daw``, the TWL06 table."""
+"""Writing a lexicon back out: plain and scored lists, Hasbro ``.daw``, the TWL06 table, wolges's KWG; and leave
+tables (given as CSV, KLV or KLV2) as KLV2, KLV or CSV."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ from ..engine.store import Store
 if TYPE_CHECKING:  # pragma: no cover
     from ..lexicon import Lexicon
 
-EXPORT_FORMATS = ("text", "scored", "daw", "dawg32")
+EXPORT_FORMATS = ("text", "scored", "daw", "dawg32", "kwg")
+#: The formats of leave tables (the source is a leave table, not a word list).
+LEAVE_FORMATS = ("klv2", "klv", "leaves-csv")
 
 
 def _trie(store: Store) -> graph_builder.Trie:
@@ -32,7 +35,7 @@ def _trie(store: Store) -> graph_builder.Trie:
 
 
 def to_bytes(lex: "Lexicon", format: str) -> bytes:
-    """The lexicon in ``format`` (one of ``text``, ``scored``, ``daw``, ``dawg32``).
+    """The lexicon in ``format`` (one of ``text``, ``scored``, ``daw``, ``dawg32``, ``kwg``).
 
     >>> import lexigraph
     >>> to_bytes(lexigraph.load(["cat;70", "dog"]), "scored")
@@ -44,6 +47,18 @@ def to_bytes(lex: "Lexicon", format: str) -> bytes:
     if not isinstance(store, Store):
         raise LexiconError(f"export takes an open lexicon, not {type(lex).__name__}")
     labels = list(store.alphabet.labels)
+    if format == "kwg":
+        from . import kwg
+
+        kwg.check_alphabet(store.alphabet)
+        numbering = kwg.file_alphabet(store.alphabet)
+        # the lexicon's codes as the file numbers its tiles (English letters: A = 1 ... Z = 26)
+        table = bytes([0] + [numbering.code(label) or 0 for label in labels])
+        ids = store.sort_ids(np.arange(store.word_count))
+        lens = store.lengths_of_ids(ids)
+        width = int(lens.max()) if len(lens) else 0
+        padded = store.codes_of_ids(ids, width, lens).tobytes().translate(table + bytes(256 - len(table)))
+        return kwg.build([padded[k * width : k * width + n] for k, n in enumerate(lens.tolist())])
     if format in ("text", "scored"):
         ids = store.sort_ids(np.arange(store.word_count))
         words = store.words_of_ids(ids)
@@ -72,3 +87,17 @@ def export(lex: "Lexicon", dest: str | os.PathLike[str], format: str) -> int:
     data = to_bytes(lex, format)
     write_atomic(dest, data, inputs=inputs)
     return len(data)
+
+
+def leaves_to_bytes(source: str | os.PathLike[str], format: str, alphabet: str | None = None) -> tuple[bytes, int]:
+    """A leave table file (CSV, KLV or KLV2) written as ``klv2``, ``klv`` or ``leaves-csv``; and its leave count.
+
+    ``alphabet`` names the tiles' alphabet (default English: as wolges numbers them).
+    """
+    from ..alphabet import Alphabet
+    from ..scrabble.leaves import LeaveTable
+
+    if format not in LEAVE_FORMATS:
+        raise LexiconError(f"unknown leave table format {format!r}; choose one of {', '.join(LEAVE_FORMATS)}")
+    table = LeaveTable.read(source, Alphabet.load(alphabet) if alphabet else None)
+    return table.to_bytes("csv" if format == "leaves-csv" else format), len(table)

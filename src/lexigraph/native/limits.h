@@ -42,7 +42,15 @@
 #define LX_MAX_MOVE_TILE_CODES 64
 
 /* Bytes of one play the move generator returns: lexigraph.engine.interface.MOVE_RECORD_SIZE. */
-#define LX_MOVE_RECORD_SIZE 40
+#define LX_MOVE_RECORD_SIZE 48
+
+/* Longest leave table the move generator takes: entries, one per subset of the rack (a 16-tile rack of
+ * distinct tiles has 65,536): lexigraph.scrabble.equity.MAX_RACK_SUBSETS. */
+#define LX_MAX_RACK_SUBSETS 65536
+
+/* Most tiles of a leave the C leave table keys (6 bits a tile, the length in the top 4 bits of a uint64):
+ * lexigraph.scrabble.leaves.KEY_TILES; tables of longer leaves are looked up by the Python twin. */
+#define LX_LEAVE_KEY_TILES 10
 
 /* Set on a placed tile's code when a blank plays it: lexigraph.engine.interface.BLANK_FLAG. */
 #define LX_BLANK_FLAG 0x80
@@ -67,6 +75,8 @@
     X(MAX_BOARD_SIZE)                                                                                                  \
     X(MAX_MOVE_TILE_CODES)                                                                                             \
     X(MOVE_RECORD_SIZE)                                                                                                \
+    X(MAX_RACK_SUBSETS)                                                                                                \
+    X(LEAVE_KEY_TILES)                                                                                                 \
     X(BLANK_FLAG)                                                                                                      \
     X(MAX_FILL_SLOT)                                                                                                   \
     X(FILL_MAX_TILE_CODES)

@@ -11,6 +11,7 @@
  *   build_scan.c, build_graph.c,  the builder: plain lists read, the word graph, hash tables,
  *   build_tables.c                alphagram orders, bucket rows
  *   movegen.c                     move generation for board games
+ *   leaves.c                      leave tables: every subset of a rack valued at once
  *   fill.c                        crossword autofill propagation
  *   hash.c / hash.h               the one CRC-32 and hash slot formula the probe and builder share
  * Why one module: one import, one thing to build and report, and code shared between concerns
@@ -83,7 +84,8 @@ PyInit__native(void)
         return NULL;
     if (lx_add_hash(module) < 0 || lx_add_probe(module) < 0 || lx_add_facade(module) < 0 || lx_add_walks(module) < 0
         || lx_add_deadline(module) < 0 || lx_add_build_scan(module) < 0 || lx_add_build_graph(module) < 0
-        || lx_add_build_tables(module) < 0 || lx_add_movegen(module) < 0 || lx_add_fill(module) < 0
+        || lx_add_build_tables(module) < 0 || lx_add_movegen(module) < 0 || lx_add_leaves(module) < 0
+        || lx_add_fill(module) < 0
         || add_arc_layout(module) < 0 || add_limits(module) < 0) {
         Py_DECREF(module);
         return NULL;

@@ -69,7 +69,8 @@ class Game:
     ``board`` holds one string per row of premium characters (``PREMIUMS``);
     ``start`` is the (row, column) the first move must cover; ``tiles`` maps
     each tile label to ``(count, points)``; ``blanks`` is the number of blank
-    tiles (they score 0).
+    tiles (they score 0); ``leaves`` the path of its default leave table
+    (KLV2, KLV or CSV; relative paths from the game file's folder), or "".
     """
 
     name: str
@@ -81,6 +82,7 @@ class Game:
     rack_size: int = 7
     bingo_bonus: int = 50
     title: str = ""
+    leaves: str = ""
     letter_mult: tuple[int, ...] = field(default=(), repr=False, compare=False)
     word_mult: tuple[int, ...] = field(default=(), repr=False, compare=False)
 
@@ -168,7 +170,7 @@ class Game:
             raise GameError(f"{origin}: a game is a table of fields, not {type(data).__name__}")
         if alphabet is not None and not isinstance(alphabet, Alphabet):
             raise GameError(f"{origin}: alphabet must be an Alphabet, not {type(alphabet).__name__}")
-        known = {"name", "title", "alphabet", "rack_size", "bingo_bonus", "start", "board", "tiles", "blanks"}
+        known = {"name", "title", "alphabet", "rack_size", "bingo_bonus", "start", "board", "tiles", "blanks", "leaves"}
         extra = set(data) - known
         if extra:
             raise GameError(f"{origin}: unknown field(s) {cut(', '.join(sorted(map(str, extra))), 200)}")
@@ -220,6 +222,11 @@ class Game:
         title = data.get("title", name)
         if not isinstance(name, str) or not isinstance(title, str):
             raise GameError(f"{origin}: name and title must be text")
+        leaves = data.get("leaves", "")
+        if not isinstance(leaves, str):
+            raise GameError(f"{origin}: leaves must be the path of a leave table")
+        if leaves and not Path(leaves).is_absolute() and Path(origin).is_file():
+            leaves = str(Path(origin).parent / leaves)
         return cls(
             name=cut(name, 60),
             title=cut(title, 200),
@@ -230,6 +237,7 @@ class Game:
             blanks=blanks,
             rack_size=_int("rack_size", 7),
             bingo_bonus=_int("bingo_bonus", 50),
+            leaves=leaves,
         )
 
     def with_alphabet(self, alphabet: Alphabet) -> "Game":
@@ -249,6 +257,7 @@ class Game:
         return Game(
             name=self.name, alphabet=alphabet, board=self.board, start=self.start, tiles=tiles,
             blanks=self.blanks, rack_size=self.rack_size, bingo_bonus=self.bingo_bonus, title=self.title,
+            leaves=self.leaves,
         )
 
     def resized(self, size: int) -> "Game":
@@ -268,7 +277,7 @@ class Game:
         return Game(
             name=f"{self.name}-{size}", alphabet=self.alphabet, board=rows, start=(size // 2, size // 2),
             tiles=self.tiles, blanks=self.blanks, rack_size=min(self.rack_size, size),
-            bingo_bonus=self.bingo_bonus, title=self.title,
+            bingo_bonus=self.bingo_bonus, title=self.title, leaves=self.leaves,
         )
 
     # -- queries ----------------------------------------------------------

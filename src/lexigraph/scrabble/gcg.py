@@ -243,13 +243,17 @@ def _check_exchange(game: Game, ev: Event, no: int) -> None:
                             f" {quote(ev.rack)} does not hold")
 
 
-def analyze(lex: "Lexicon", record: GameRecord, *, top: int = 3, deadline: float | None = None) -> list[dict[str, Any]]:
+def analyze(lex: "Lexicon", record: GameRecord, *, top: int = 3, deadline: float | None = None,
+            leaves: Any = None, sort: Any = None) -> list[dict[str, Any]]:
     """For each play of the game: the play made, its score (recomputed), and the best plays.
 
     A play that the rules reject (a phony, say) comes with its reason instead
     of a score. ``score_differs`` marks a turn whose recorded score is not
-    what the board gives (``recorded_score`` keeps the record's). With ``deadline`` (a ``time.monotonic()`` value) the turns
-    analysed before it are returned.
+    what the board gives (``recorded_score`` keeps the record's). With
+    ``deadline`` (a ``time.monotonic()`` value) the turns analysed before it
+    are returned. ``leaves`` and ``sort`` rank the best plays as
+    :func:`~lexigraph.scrabble.movegen.generate` does; ranked by equity, each
+    turn also gives the equity of the move made.
     """
     import time
 
@@ -258,8 +262,8 @@ def analyze(lex: "Lexicon", record: GameRecord, *, top: int = 3, deadline: float
     if isinstance(top, bool) or not isinstance(top, int) or top < 0:
         raise GameError(f"top must be a whole number >= 0, not {quote(top)}")
 
-    from .movegen import generate
-    from .moves import IllegalPlay
+    from .movegen import generate, leave_table, play_equity
+    from .moves import IllegalPlay, Move
     from .scoring import score_play
 
     out: list[dict[str, Any]] = []
@@ -289,9 +293,19 @@ def analyze(lex: "Lexicon", record: GameRecord, *, top: int = 3, deadline: float
             entry["legal"] = True
         # the record's score is kept as written; a board that gives another is said, never silently replaced
         entry["score_differs"] = entry["score"] is not None and entry["score"] != e.score
-        best: list[Move] = generate(lex, pos, rack, top=top) if rack else []
+        table = leave_table(lex, pos, leaves)
+        by_equity = (table is not None) if sort is None else sort == "equity"
+        best = generate(lex, pos, rack, top=top, leaves=table, sort=sort) if rack else []
         entry["best"] = [m.to_dict() for m in best]
         entry["best_score"] = best[0].score if best else None
-        entry["equals_best"] = bool(made is not None and best and made.score >= best[0].score)
+        if by_equity and rack:
+            made_move = made if e.kind == "play" else Move(e.kind, 0, "", notation="-" + e.play,
+                                                           exchanged=e.play if e.kind == "exchange" else "")
+            value = None if made_move is None else play_equity(lex, pos, made_move, rack, leaves=table)
+            entry["equity"] = None if value is None else round(value, 4)
+            entry["best_equity"] = round(best[0].equity or 0.0, 4) if best else None
+            entry["equals_best"] = bool(best and value is not None and value >= (best[0].equity or 0.0) - 1e-9)
+        else:
+            entry["equals_best"] = bool(made is not None and best and made.score >= best[0].score)
         out.append(entry)
     return out

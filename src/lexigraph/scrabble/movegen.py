@@ -12,8 +12,14 @@ It runs in the lexicon's engine (:meth:`lexigraph.engine.interface.Engine.genera
 the C generator, or its Python twin (:mod:`lexigraph.engine.python.movegen`)
 when the lexicon was opened with ``pure_python=True``; both return the
 same records, which this module ranks and turns into :class:`Move` objects
-only for the moves asked for. The tests hold both generators to the same
-plays and scores and to a brute-force oracle.
+only for the moves looked at. The tests hold both generators to the same
+plays, scores and equities and to brute-force oracles.
+
+Plays are ranked by **equity** (score plus the leave's value and the
+adjustments of :mod:`lexigraph.scrabble.equity`) when a leave table is given
+(``leaves=``) or the game names one, and by score otherwise (``sort=``
+chooses). The generator values each play as it finds it and keeps the best
+``top`` in a bounded heap, so asking for 20 never builds the rest.
 
 >>> import lexigraph
 >>> from lexigraph.scrabble.game import Game
@@ -31,13 +37,16 @@ plays and scores and to a brute-force oracle.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
-from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from functools import partial
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..engine.interface import MoveRequest
+from . import equity as eq
 from .game import Game, GameError
-from .moves import IllegalPlay, Move, MoveList, Placed, RawPlay, move_from_record
+from .leaves import LeaveTable, load_leaves
+from .moves import IllegalPlay, Move, MoveColumns, MoveList, Placed, RawPlay
 from .position import Position
 from .tiles import parse_rack, rack_text
 
@@ -47,9 +56,14 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..engine import Engines
 
 __all__ = [
-    "IllegalPlay", "Move", "MoveList", "Placed", "aligned", "board_phonies", "count_placements", "generate",
-    "generate_placements",
+    "IllegalPlay", "LeavesSpec", "Move", "MoveColumns", "MoveList", "Placed", "aligned", "board_phonies",
+    "count_placements", "generate", "generate_columns", "generate_placements", "play_equity",
 ]
+
+#: A leave table, or the path of a KLV2, KLV or CSV file holding one.
+LeavesSpec = LeaveTable | str | os.PathLike[str]
+#: How moves are ranked: by equity (score + leave value + adjustments), or by score.
+SortKey = Literal["equity", "score"]
 
 _ALIGNED: dict[Any, tuple[Game, Game]] = {}
 
@@ -94,7 +108,8 @@ def board_phonies(lex: "Engines", position: Position) -> list[str]:
 class _GameTables:
     """What every request of one game shares: its squares' multipliers and its points, as the engine takes them."""
 
-    __slots__ = ("game", "letter_multipliers", "word_multipliers", "points", "start_square", "n_codes")
+    __slots__ = ("game", "letter_multipliers", "word_multipliers", "points", "start_square", "n_codes", "opening",
+                 "vowels")
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -103,6 +118,8 @@ class _GameTables:
         self.points = bytes(game.points_by_code())  # each at most 255 (checked when the game is loaded)
         self.start_square = game.start[0] * game.size + game.start[1]
         self.n_codes = len(game.alphabet) + 1
+        self.opening = eq.opening_penalties(game)
+        self.vowels = eq.vowel_flags(game)
 
 
 _TABLES: dict[int, _GameTables] = {}
@@ -117,20 +134,21 @@ def _tables(game: Game) -> _GameTables:
     return tables
 
 
-def move_request(position: Position, rack_codes: list[int]) -> MoveRequest:
-    """The engine's view of a position and a rack (tile codes, 0 a blank)."""
+def move_request(position: Position, rack_codes: list[int], leave_values: list[float] | None = None, *,
+                 top: int | None = None, by_equity: bool = True, prune: bool = False) -> MoveRequest:
+    """The engine's view of a position and a rack (tile codes, 0 a blank), valued by ``leave_values``
+    (:func:`lexigraph.scrabble.equity.rack_values`; None or all zero: no table), the best ``top`` kept."""
     game = position.game
     tables = _tables(game)
     counts = bytearray(tables.n_codes)
     for c in rack_codes:
         counts[c] += 1
+    table = eq.pack(leave_values) if leave_values and any(leave_values) else b""
+    opening = tables.opening if not any(position.codes) else b""
     return MoveRequest(game.size, bytes(position.codes), bytes(position.blanks), tables.letter_multipliers,
                        tables.word_multipliers, tables.points, bytes(counts), tables.start_square, game.rack_size,
-                       game.bingo_bonus)
-
-
-def _records(lex: "Engines", pos: Position, rack_codes: list[int]) -> "np.ndarray":
-    return lex.engine.generate_moves(move_request(pos, rack_codes))
+                       game.bingo_bonus, table, opening, tables.vowels, -1 if top is None else top, by_equity,
+                       prune)
 
 
 def _rack_codes(pos: Position, rack: str | None) -> list[int]:
@@ -143,7 +161,10 @@ def count_placements(lex: "Engines", position: Position, rack: str | None = None
     """The number of distinct plays (placements) for ``rack``: the generator's work without building moves."""
     pos = aligned(lex, _checked(position))
     codes = _rack_codes(pos, rack)
-    return len(_records(lex, pos, codes)) if codes else 0
+    if not codes:
+        return 0
+    _records, total = lex.engine.generate_moves(move_request(pos, codes, top=0))
+    return total
 
 
 def generate_placements(lex: "Engines", position: Position, rack: str | None = None) -> list[RawPlay]:
@@ -152,7 +173,8 @@ def generate_placements(lex: "Engines", position: Position, rack: str | None = N
     codes = _rack_codes(pos, rack)
     if not codes:
         return []
-    return _raw_plays(_records(lex, pos, codes))
+    records, _total = lex.engine.generate_moves(move_request(pos, codes))
+    return _raw_plays(records)
 
 
 def _raw_plays(records: "np.ndarray") -> list[RawPlay]:
@@ -160,23 +182,19 @@ def _raw_plays(records: "np.ndarray") -> list[RawPlay]:
             for r in records]
 
 
-def _ranked(records: "np.ndarray", top: int | None) -> "np.ndarray":
-    """The records best score first; ties: across before down, then by square, then by the tiles placed."""
+def _ranked(records: "np.ndarray", by_equity: bool) -> "np.ndarray":
+    """The records best first (equity or score), ties as the generator breaks them: across before down, then by
+    square (row, then column), length and the tiles placed."""
     import numpy as np
 
-    count = len(records)
-    scores = records["score"]
-    if top is not None and top < count:
-        cutoff = np.partition(scores, count - top)[count - top] if top > 0 else np.iinfo(np.int32).max
-        chosen = np.flatnonzero(scores >= cutoff)
-    else:
-        chosen = np.arange(count)
-    sub = records[chosen]
-    squares = sub["squares"]
-    keys = [squares[:, j] for j in range(squares.shape[1] - 1, -1, -1)]
-    keys += [sub["length"], sub["col"], sub["row"], 1 - sub["across"].astype(np.int16), -sub["score"]]
-    order = chosen[np.lexsort(keys)]
-    return records[order if top is None else order[:top]]
+    if len(records) < 2:
+        return records
+    # Six sort keys, not 36: the squares' 32 bytes as four big-endian words, the square and length in one.
+    words = np.ascontiguousarray(records["squares"]).view(">u8")
+    where = ((1 - records["across"].astype(np.int32)) << 24 | records["row"].astype(np.int32) << 16
+             | records["col"].astype(np.int32) << 8 | records["length"])
+    key = records["equity"] if by_equity else records["score"].astype(np.float64)
+    return records[np.lexsort((words[:, 3], words[:, 2], words[:, 1], words[:, 0], where, -key))]
 
 
 def _checked(position: Position) -> Position:
@@ -185,65 +203,225 @@ def _checked(position: Position) -> Position:
     return position
 
 
+def leave_table(lex: "Engines", position: Position, leaves: "LeavesSpec | None") -> LeaveTable | None:
+    """The leave table a generation uses: ``leaves`` (a table or a file), else the game's default, else None;
+    in the lexicon's alphabet."""
+    spec: LeavesSpec | None = leaves
+    if spec is None:
+        spec = position.game.leaves or None
+    if spec is None:
+        return None
+    if not isinstance(spec, (LeaveTable, str, os.PathLike)):
+        raise GameError(f"leaves must be a LeaveTable or a file path, not {type(spec).__name__}")
+    return load_leaves(spec, lex.store.alphabet)
+
+
 def generate(
     lex: "Engines",
     position: Position,
     rack: str | None = None,
     *,
     top: int | None = None,
-    exchanges: bool = False,
+    exchanges: bool | None = None,
     passes: bool = False,
+    leaves: "LeavesSpec | None" = None,
+    sort: SortKey | None = None,
+    deadline: float | None = None,
+    count_all: bool = True,
 ) -> MoveList:
-    """Every legal play for ``rack`` (default: the rack of the player on turn), best score first.
+    """Every legal play for ``rack`` (default: the rack of the player on turn), best first.
 
-    Ties: across plays before down ones, then by square (row, then
-    column), then by the tiles placed. ``top`` keeps the best ``top``
-    plays. ``exchanges`` adds every distinct exchange (when the bag, the
-    unseen tiles less the opponent's rack, holds at least a rack's worth of
-    tiles), ``passes`` the pass.
+    Each move carries its score and its ``equity`` (score plus the leave's
+    value and the adjustments of :mod:`lexigraph.scrabble.equity`).
+    ``leaves`` is a leave table (a :class:`~lexigraph.scrabble.leaves.LeaveTable`
+    or a KLV2, KLV or CSV file; default: the game's). ``sort`` ranks by
+    ``"equity"`` or ``"score"``; by default by equity when there is a leave
+    table, else by score. Ties: across plays before down ones, then by square
+    (row, then column), then by the tiles placed. ``top`` keeps the best
+    ``top`` moves (found in the generator: the rest are never built).
+
+    ``exchanges`` adds every distinct exchange (when the bag holds at least a
+    rack's worth of tiles), worth the value of what it keeps; ``passes`` the
+    pass. Ranked by equity, they are ranked with the plays (default: listed
+    when ranking by equity); ranked by score, they follow the plays. Past
+    ``deadline`` (a :func:`time.monotonic` value) the generation raises
+    :class:`~lexigraph.errors.DeadlineExceeded`.
+
+    The moves come as a :class:`MoveList`: each :class:`Move` is built when
+    looked at, and ``.columns`` gives the plays as NumPy arrays; ``.total``
+    counts every play. With ``top`` and ``count_all=False`` the generator
+    skips the anchors whose best possible play (a shadow bound) cannot make
+    the list: the same moves, sooner, and ``.total`` is -1.
     """
     if top is not None and (type(top) is not int or top < 0):
         raise GameError(f"top must be a non-negative integer, not {top!r}")
+    if sort not in (None, "equity", "score"):
+        raise GameError(f"sort must be 'equity' or 'score', not {sort!r}")
     pos = aligned(lex, _checked(position))
-    rack_s = pos.racks[0] if rack is None else rack
     rack_codes = _rack_codes(pos, rack)
-    records = _records(lex, pos, rack_codes) if rack_codes else None
-    total = 0 if records is None else len(records)
-    chosen = [] if records is None else _raw_plays(_ranked(records, top))
-    moves = [move_from_record(pos, rack_codes, raw) for raw in chosen]
-    extra: list[Move] = []
-    if exchanges and rack_codes:
-        unseen = len(pos.unseen(rack_s))
-        if unseen - _other_rack_size(pos, unseen) >= pos.game.rack_size:
-            extra.extend(_exchanges(pos.game, rack_codes))
+    table = leave_table(lex, pos, leaves)
+    by_equity = (table is not None) if sort is None else sort == "equity"
+    with_exchanges = by_equity if exchanges is None else bool(exchanges)
+    game = pos.game
+    if not rack_codes:
+        out = MoveList([Move("pass", 0, "", notation="-", equity=0.0)] if passes else [])
+        out.total = 0
+        return out
+    bag = eq.bag_size(pos, rack_codes)
+    values = eq.rack_values(pos, rack_codes, table, bag=bag, engine=lex.engine)
+    request = move_request(pos, rack_codes, values, top=top, by_equity=by_equity, prune=not count_all)
+    records, total = lex.engine.generate_moves(request, deadline)
+    if top is None:
+        records = _ranked(records, by_equity)
+    extra: list[tuple[float, int, Any]] = []  # (equity, order, how to build the move): built only if listed
+    if with_exchanges and bag >= game.rack_size:
+        extra.extend(_exchanges(game, rack_codes, values, _cutoff(records, values, top, by_equity),
+                                top if by_equity else None))
     if passes:
-        extra.append(Move("pass", 0, rack_text(pos.game, rack_codes), notation="-"))
-    out = MoveList(moves + extra)
-    out.total = total
+        rest = rack_text(game, rack_codes)
+        extra.append((values[0], 1 << 30, lambda: Move("pass", 0, rest, notation="-", equity=values[0])))
+    columns = MoveColumns(pos, rack_codes, records)
+    if not extra:
+        return MoveList(columns=columns, total=total)
+    extra.sort(key=lambda e: (-e[0], e[1]))
+    if not by_equity:  # by score: the plays, then the exchanges and the pass
+        return MoveList(columns=columns, extras={len(records) + k: e[2] for k, e in enumerate(extra)}, total=total)
+    return _merged(columns, extra, top, total)
+
+
+def _cutoff(records: "np.ndarray", values: list[float], top: int | None, by_equity: bool) -> float | None:
+    """The equity an exchange must reach to make the list (None: any): that of the last of ``top`` plays, and of
+    the ``top``-th best exchange."""
+    if top is None or not by_equity:
+        return None
+    if top == 0:
+        return float("inf")
+    cutoff = float(records["equity"][top - 1]) if len(records) >= top else -float("inf")
+    if len(values) - 1 > top:
+        cutoff = max(cutoff, sorted(values[1:], reverse=True)[top - 1])
+    return None if cutoff == -float("inf") else cutoff
+
+
+def _merged(columns: MoveColumns, extra: list[tuple[float, int, Any]], top: int | None, total: int) -> MoveList:
+    """Plays (ranked) and exchanges / the pass (sorted) in one ranking by equity, a play first at equal equity;
+    cut to ``top``."""
+    import numpy as np
+
+    values = np.array([-value for value, _order, _build in extra])
+    before = np.searchsorted(-columns.equity, values, side="right") + np.arange(len(extra))
+    extras: dict[int, Any] = dict(zip(before.tolist(), (build for _value, _order, build in extra)))
+    size = len(columns) + len(extra)
+    if top is not None and top < size:
+        extras = {i: m for i, m in extras.items() if i < top}
+        columns = MoveColumns(columns.position, columns.rack_codes, columns.records[: top - len(extras)])
+    return MoveList(columns=columns, extras=extras, total=total)
+
+
+def play_equity(lex: "Engines", position: Position, move: Move, rack: str | None = None, *,
+                leaves: "LeavesSpec | None" = None) -> float:
+    """The equity of one move (a play, an exchange or a pass) made from ``rack``, as :func:`generate` values it.
+
+    >>> import lexigraph
+    >>> from lexigraph.scrabble.game import Game
+    >>> from lexigraph.scrabble.leaves import LeaveTable
+    >>> lex, pos = lexigraph.load(["qi", "qis"]), Position(Game.preset("scrabble"))
+    >>> best = generate(lex, pos, "QIS", top=1, leaves=LeaveTable.from_csv("S,8.0"))[0]
+    >>> best.notation, best.equity, play_equity(lex, pos, best, "QIS", leaves=LeaveTable.from_csv("S,8.0"))
+    ('8G QI', 30.0, 30.0)
+    """
+    pos = aligned(lex, _checked(position))
+    rack_codes = _rack_codes(pos, rack)
+    table = leave_table(lex, pos, leaves)
+    values = eq.rack_values(pos, rack_codes, table, bag=eq.bag_size(pos, rack_codes), engine=lex.engine)
+    return eq.move_equity(pos, move, rack_codes, values)
+
+
+def generate_columns(lex: "Engines", position: Position, rack: str | None = None, *,
+                     leaves: "LeavesSpec | None" = None, deadline: float | None = None) -> MoveColumns:
+    """Every legal play as NumPy columns (:class:`MoveColumns`: square, direction, score, equity, tiles), in no
+    particular order, no :class:`Move` built: for programs that value or filter every move themselves.
+
+    >>> import lexigraph
+    >>> from lexigraph.scrabble.game import Game
+    >>> cols = generate_columns(lexigraph.load(["cat", "act", "at"]), Position(Game.preset("scrabble")), "CAT")
+    >>> len(cols), sorted(set(cols.score.tolist()))
+    (16, [4, 10])
+    >>> sorted({move.word for move in cols})          # a Move is built only here
+    ['act', 'at', 'cat']
+    """
+    pos = aligned(lex, _checked(position))
+    rack_codes = _rack_codes(pos, rack)
+    import numpy as np
+
+    from ..engine.interface import move_record_dtype
+
+    if not rack_codes:
+        return MoveColumns(pos, rack_codes, np.zeros(0, move_record_dtype()))
+    table = leave_table(lex, pos, leaves)
+    values = eq.rack_values(pos, rack_codes, table, bag=eq.bag_size(pos, rack_codes), engine=lex.engine)
+    records, _total = lex.engine.generate_moves(move_request(pos, rack_codes, values), deadline)
+    return MoveColumns(pos, rack_codes, records)
+
+
+def _exchanges(game: Game, rack_codes: list[int], values: list[float], cutoff: float | None,
+               top: int | None = None) -> list[tuple[float, int, Any]]:
+    """Every distinct exchange of one or more of the rack's tiles, worth what it keeps: ``values`` by used tiles,
+    so exchange ``i`` (in the index of :func:`lexigraph.scrabble.equity.place_values`) is worth ``values[i]``.
+
+    Those below ``cutoff`` cannot make the list and are left out, and of the
+    rest those below the ``top``-th best; each entry is (equity, order: fewer
+    tiles first, then the index, a function that builds the :class:`Move`).
+    """
+    if cutoff is None:
+        chosen = list(range(1, len(values)))
+    else:
+        chosen = [i for i in range(1, len(values)) if values[i] >= cutoff]
+    if top is not None and len(chosen) > top:
+        least = sorted((values[i] for i in chosen), reverse=True)[top - 1] if top else float("inf")
+        chosen = [i for i in chosen if values[i] >= least]  # ties at the edge kept: the order decides below
+    counts = [n for _code, n in sorted(Counter(rack_codes).items())]
+    sizes = _subset_sizes(counts, len(values)) if len(chosen) > 16 else None
+    out: list[tuple[float, int, Any]] = []
+    for index in chosen:
+        if sizes is not None:
+            size = sizes[index]
+        else:
+            size, rest = 0, index
+            for count in counts:  # the mixed-radix digits: how many of each code go back
+                rest, used = divmod(rest, count + 1)
+                size += used
+        value = values[index]
+        out.append((value, size << 24 | index, partial(_exchange_move, game, rack_codes, index, value)))
+    if top is not None and len(out) > top:
+        out.sort(key=lambda e: (-e[0], e[1]))
+        del out[top:]
     return out
 
 
-def _exchanges(game: Game, rack_codes: list[int]) -> list[Move]:
-    """Every distinct exchange of one or more of the rack's tiles."""
-    out = []
-    seen = set()
-    for k in range(1, len(rack_codes) + 1):
-        for combo in combinations(sorted(rack_codes), k):
-            if combo in seen:
-                continue
-            seen.add(combo)
-            left = Counter(rack_codes)
-            left.subtract(combo)
-            exchanged = rack_text(game, list(combo))
-            out.append(Move("exchange", 0, rack_text(game, list(left.elements())), notation="-" + exchanged,
-                            exchanged=exchanged))
+def _subset_sizes(counts: list[int], size: int) -> list[int]:
+    """The number of tiles of each subset of a rack, in index order (an odometer over the digits)."""
+    digits = [0] * len(counts)
+    out = [0] * size
+    used = 0
+    for index in range(size):
+        out[index] = used
+        for d, count in enumerate(counts):
+            if digits[d] < count:
+                digits[d] += 1
+                used += 1
+                break
+            used -= digits[d]
+            digits[d] = 0
     return out
 
 
-def _other_rack_size(pos: Position, unseen: int) -> int:
-    """The opponent's rack size: as the position gives it, else a full rack if the unseen tiles allow."""
-    try:
-        known = parse_rack(pos.game, pos.racks[1])
-    except GameError:
-        known = []
-    return len(known) if known else min(pos.game.rack_size, unseen)
+def _exchange_move(game: Game, rack_codes: list[int], index: int, value: float) -> Move:
+    exchanged: list[int] = []
+    for code, count in sorted(Counter(rack_codes).items()):  # the mixed-radix digits: how many of each go back
+        index, used = divmod(index, count + 1)
+        exchanged.extend([code] * used)
+    left = Counter(rack_codes)
+    left.subtract(exchanged)
+    text = rack_text(game, exchanged)
+    return Move("exchange", 0, rack_text(game, list(left.elements())), notation="-" + text, exchanged=text,
+                equity=value)

@@ -11,6 +11,7 @@ module                 what                          C twin (``native/``)
 :mod:`.walks`          rack and pattern walks        ``walks.c``
 :mod:`.anagrams`       exact anagrams (alphagrams)   ``alphagram.c``
 :mod:`.movegen`        move generation               ``movegen.c``
+:mod:`.leaves`         a rack's leave values         ``leaves.c``
 :mod:`.propagation`    fill propagation              ``fill.c``
 =====================  ============================  ===========================
 
@@ -171,12 +172,17 @@ class PythonEngine:
             raise FileFormatError(f"{store.name}: the word graph holds paths longer than its words") from None
         return sorted(self.id_of_codes(w) for w in words) == list(range(store.word_count))
 
-    def generate_moves(self, request: MoveRequest) -> "np.ndarray":
+    def generate_moves(self, request: MoveRequest, deadline: float | None = None) -> "tuple[np.ndarray, int]":
         from .movegen import generate_moves
 
         self.graph.check_structure()
         self.check_consistent()
-        return generate_moves(self.graph, request)
+        return generate_moves(self.graph, request, deadline)
+
+    def rack_leave_values(self, keys: bytes, values: bytes, rack: bytes) -> bytes:
+        from .leaves import rack_leave_values
+
+        return rack_leave_values(keys, values, rack)
 
     def filter_rows(self, rows: "np.ndarray", candidates: "np.ndarray", masks: Sequence[int],
                     check: Sequence[int] | None) -> "tuple[np.ndarray, list[int]]":

@@ -20,13 +20,23 @@ A play is recorded when it ends on a word, has placed a tile, reaches past
 its anchor and is two or more squares long. A one-tile play that makes
 words both ways is recorded once, by the across pass.
 
+Each play is valued as it is recorded: its score plus the request's leave
+value for the tiles it uses (an index into ``leave_values`` kept up to date
+as tiles leave and return to the rack) plus the opening penalty of each
+vowel it puts on an empty board, summed in the C generator's order so that
+the two agree to the bit. With ``top`` the plays are ranked as the C
+generator ranks them and cut.
+
 Arcs are read through :class:`~lexigraph.engine.wordgraph.WordGraph` only.
 """
 
 from __future__ import annotations
 
+import struct
+import time
 from typing import TYPE_CHECKING
 
+from ...errors import DeadlineExceeded
 from ..interface import BLANK_FLAG, MoveRequest, move_record_dtype
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -34,8 +44,33 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..wordgraph import Arc, WordGraph
 
-#: A play found: (score, row, column, across (1/0), a byte per square of the main word).
-Play = tuple[int, int, int, int, bytes]
+#: A play found: (score, row, column, across (1/0), a byte per square of the main word, equity).
+Play = tuple[int, int, int, int, bytes, float]
+#: Extensions between two looks at the clock (as in the C generator).
+DEADLINE_STEPS = 4096
+#: Most entries of a leave table (``native/limits.h``: LX_MAX_RACK_SUBSETS).
+MAX_RACK_SUBSETS = 1 << 16
+
+
+def place_values(rack: bytes | list[int]) -> tuple[list[int], int]:
+    """Each tile code's place value in the used-tile index, and the number of subsets of the rack.
+
+    Mixed radix over the codes on the rack, ascending: a code off the rack has
+    place value 0. When the subsets exceed :data:`MAX_RACK_SUBSETS` every place
+    value is 0 and the count is -1 (no table fits).
+
+    >>> place_values([1, 0, 2, 1])      # one blank, two of code 2, one of code 3
+    ([1, 0, 2, 6], 12)
+    """
+    places = [0] * len(rack)
+    size = 1
+    for code, count in enumerate(rack):
+        if count:
+            places[code] = size
+            size *= count + 1
+            if size > MAX_RACK_SUBSETS:
+                return [0] * len(rack), -1
+    return places, size
 
 
 class _Line:
@@ -63,7 +98,7 @@ class _Line:
 class _Generator:
     """The search for one request; the plays found are collected in :attr:`plays`."""
 
-    def __init__(self, graph: "WordGraph", request: MoveRequest) -> None:
+    def __init__(self, graph: "WordGraph", request: MoveRequest, deadline: float | None) -> None:
         self.graph = graph
         self.request = request
         self.points = request.points
@@ -72,6 +107,20 @@ class _Generator:
         n_codes = len(request.points)
         self.every_tile = ((1 << n_codes) - 1) & ~1  # bit t for each tile code 1..n
         self.board_empty = not any(request.board)
+        self.place, subsets = place_values(request.rack)
+        self.used = 0
+        self.leave_values: tuple[float, ...] | None = None
+        if request.leave_values:
+            if subsets < 0 or len(request.leave_values) != 8 * subsets:
+                raise ValueError("generate_moves: the leave table does not fit the rack")
+            self.leave_values = struct.unpack(f"<{subsets}d", request.leave_values)
+        n = request.size
+        self.opening: tuple[float, ...] | None = None
+        if request.opening_penalty and self.board_empty:
+            self.opening = struct.unpack(f"<{2 * n * n}d", request.opening_penalty)
+        self.vowels = frozenset(c for c, v in enumerate(request.vowels) if v)
+        self.deadline = deadline
+        self.steps = 0
 
     # -- the word graph ----------------------------------------------------------------
 
@@ -195,11 +244,13 @@ class _Generator:
                 if not self.rack[slot]:
                     continue
                 self.rack[slot] -= 1
+                self.used += self.place[slot]
                 left.append(self.points[arc.tile] if slot else 0)
                 self.word.append(code)
                 self.left_parts(arc.target, limit - 1, line, anchor, left)
                 self.word.pop()
                 left.pop()
+                self.used -= self.place[slot]
                 self.rack[slot] += 1
 
     def extend_right(self, node: int, position: int, line: int, anchor: int, start: int, accepts: bool, placed: int,
@@ -208,6 +259,10 @@ class _Generator:
         board = self.line
         n = board.size
         square = line * n + position
+        if self.deadline is not None:
+            self.steps += 1
+            if self.steps % DEADLINE_STEPS == 0 and time.monotonic() > self.deadline:
+                raise DeadlineExceeded("move generation ran past its deadline")
         if position < n and board.tiles[square]:
             arc = self.step(node, board.tiles[square])
             if arc is None:
@@ -232,33 +287,60 @@ class _Generator:
                 if not self.rack[slot]:
                     continue
                 self.rack[slot] -= 1
+                self.used += self.place[slot]
                 points = self.points[arc.tile] if slot else 0
                 cross = (self.cross_score[square] + points * letter) * word if self.has_cross[square] else 0
                 self.word.append(code)
                 self.extend_right(arc.target, position + 1, line, anchor, start, arc.accepts, placed + 1,
                                   main_points + points * letter, word_multiplier * word, cross_points + cross, square)
                 self.word.pop()
+                self.used -= self.place[slot]
                 self.rack[slot] += 1
 
     def record(self, line: int, start: int, placed: int, last_square: int, score: int) -> None:
         across = self.line.across
         if not across and placed == 1 and self.has_cross[last_square]:
             return  # a one-tile play making an across word too: the across pass has it
+        # The C generator's sum, in its order: the doubles agree bit for bit.
+        equity = float(score)
+        if self.leave_values is not None:
+            equity += self.leave_values[self.used]
+        if self.opening is not None:
+            n = self.line.size
+            base = (0 if across else n * n) + line * n + start
+            for k, b in enumerate(self.word):
+                if b and (b & ~BLANK_FLAG) in self.vowels:
+                    equity += self.opening[base + k]
         if across:
-            self.plays.append((score, line, start, 1, bytes(self.word)))
+            self.plays.append((score, line, start, 1, bytes(self.word), equity))
         else:
-            self.plays.append((score, start, line, 0, bytes(self.word)))
+            self.plays.append((score, start, line, 0, bytes(self.word), equity))
 
 
-def generate_moves(graph: "WordGraph", request: MoveRequest) -> "np.ndarray":
-    """Every play for the request's rack, as move records (see :func:`lexigraph.engine.interface.move_record_dtype`)."""
+def rank_key(play: Play, by_equity: bool) -> tuple[float, int, int, int, int, bytes]:
+    """The ranking order of the C generator: key descending, across first, then row, column, length, squares."""
+    score, row, col, across, squares, equity = play
+    return (-(equity if by_equity else float(score)), -across, row, col, len(squares), squares)
+
+
+def generate_moves(graph: "WordGraph", request: MoveRequest,
+                   deadline: float | None = None) -> "tuple[np.ndarray, int]":
+    """The plays for the request's rack as move records (see :func:`lexigraph.engine.interface.move_record_dtype`)
+    and how many there are: every play, or the best ``request.top`` best first."""
     import numpy as np
 
-    plays = _Generator(graph, request).run() if any(request.rack) else []
+    if deadline is not None and time.monotonic() > deadline:
+        raise DeadlineExceeded("move generation ran past its deadline")
+    plays = _Generator(graph, request, deadline).run() if any(request.rack) else []
+    # The twin finds every play (it has no shadow bounds); with prune it reports the count as the C generator does.
+    total = -1 if request.prune and request.top > 0 else len(plays)
+    if request.top >= 0:
+        plays = sorted(plays, key=lambda p: rank_key(p, request.by_equity))[: request.top]
     records = np.zeros(len(plays), move_record_dtype())
-    for k, (score, row, col, across, squares) in enumerate(plays):
+    for k, (score, row, col, across, squares, equity) in enumerate(plays):
         record = records[k]
         record["score"], record["row"], record["col"], record["across"] = score, row, col, across
         record["length"] = len(squares)
+        record["equity"] = equity
         record["squares"][: len(squares)] = np.frombuffer(squares, np.uint8)
-    return records
+    return records, total

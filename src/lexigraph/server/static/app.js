@@ -223,7 +223,7 @@ const PREMIUMS = [
   ".t...t...t...t.", "..d...d.d...d..", "T..d...D...d..T", "..d...d.d...d..", ".t...t...t...t.",
   "....D.....D....", "d..D...d...D..d", "..D...d.d...D..", ".D...t...t...D.", "T..d...T...d..T",
 ];
-const board = { rows: 15, cols: 15, r: 7, c: 7, across: true, cells: [], tiles: [], moves: [], chosen: -1 };
+const board = { rows: 15, cols: 15, r: 7, c: 7, across: true, cells: [], tiles: [], moves: [], chosen: -1, leaves: null };
 
 function setupBoard() {
   board.tiles = Array.from({ length: 15 * 15 }, () => null);
@@ -241,6 +241,37 @@ function setupBoard() {
     else if (e.key === "Enter") { e.preventDefault(); playChosen(); }
   });
   if (!has("moves")) setStatus($("moves-status"), "This server has no moves command yet: the board can be edited, not analysed.");
+  $("leaves-file").addEventListener("change", chooseLeaves);
+  $("leaves-clear").addEventListener("click", () => {
+    board.leaves = null; $("leaves-file").value = ""; $("leaves-clear").disabled = true;
+    setStatus($("leaves-status"), "No leave table: moves are ranked by score.");
+    if ($("rack").value.trim()) findMoves();
+  });
+  $("moves-sort").addEventListener("change", () => { if ($("rack").value.trim()) findMoves(); });
+  if (!paramNames("moves").includes("leaves")) {
+    for (const id of ["leaves-file", "leaves-clear", "moves-sort"]) $(id).disabled = true;
+    setStatus($("leaves-status"), "This server's moves command takes no leave table.");
+  }
+}
+
+// A leave table goes to the server as its content (the server reads no file of its own): CSV text as it is,
+// a binary KLV2 or KLV file as "base64:" and its Base64.
+async function chooseLeaves() {
+  const file = $("leaves-file").files[0];
+  if (!file) return;
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const text = /\.csv$/i.test(file.name) || !bytes.includes(0);
+  let spec;
+  if (text) spec = new TextDecoder().decode(bytes);
+  else {
+    let bin = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    spec = "base64:" + btoa(bin);
+  }
+  board.leaves = { name: file.name, spec };
+  $("leaves-clear").disabled = false;
+  setStatus($("leaves-status"), `Leave table ${file.name}: moves are ranked by equity.`);
+  if ($("rack").value.trim()) findMoves();
 }
 
 function putTile(r, c, k, blank) {
@@ -299,23 +330,31 @@ async function findMoves() {
   body.rack = rack;
   const names = paramNames("moves");
   if (names.includes("top")) body.top = 50; else if (names.includes("limit")) body.limit = 50;
+  if (board.leaves && names.includes("leaves")) body.leaves = board.leaves.spec;
+  if ($("moves-sort").value && names.includes("sort")) body.sort = $("moves-sort").value;
   try {
     const doc = await api("moves", body);
-    board.moves = (doc.results || []).filter((m) => (m.kind || "play") === "play");
+    board.moves = (doc.results || []).filter((m) => ["play", "exchange"].includes(m.kind || "play"));
     const list = $("moves");
     list.innerHTML = "";
     board.moves.forEach((m, i) => {
       const li = document.createElement("li");
       li.setAttribute("role", "option");
       li.id = "move-" + i;
-      li.innerHTML = `<span class="pos"></span><span class="word"></span><span class="score"></span>`;
-      li.querySelector(".pos").textContent = m.position || "";
-      li.querySelector(".word").textContent = m.notation ? m.notation.split(" ").slice(1).join(" ") : m.word;
+      if (m.kind === "exchange") li.classList.add("exchange");
+      li.innerHTML = `<span class="pos"></span><span class="word"></span><span class="leave"></span><span class="score"></span><span class="equity"></span>`;
+      li.querySelector(".pos").textContent = m.kind === "exchange" ? "exch." : (m.position || "");
+      li.querySelector(".word").textContent = m.kind === "exchange" ? m.notation : (m.notation ? m.notation.split(" ").slice(1).join(" ") : m.word);
+      li.querySelector(".leave").textContent = m.leave || "-";
       li.querySelector(".score").textContent = m.score;
+      li.querySelector(".equity").textContent = m.equity != null ? m.equity.toFixed(1) : "";
+      li.title = `score ${m.score}` + (m.equity != null ? `, equity ${m.equity.toFixed(2)}` : "") + `, leave ${m.leave || "-"}`;
       li.addEventListener("click", () => { chooseMove(i); list.focus(); });
       list.appendChild(li);
     });
-    setStatus($("moves-status"), board.moves.length ? `${doc.total || board.moves.length} moves; best ${board.moves[0].notation || board.moves[0].word} for ${board.moves[0].score}` : "no move for this rack");
+    const best = board.moves[0];
+    const by = doc.sort === "equity" ? `equity ${best && best.equity != null ? best.equity.toFixed(2) : ""}` : `${best ? best.score : ""} points`;
+    setStatus($("moves-status"), best ? `${doc.total || board.moves.length} moves, ranked by ${doc.sort || "score"}; best ${best.notation || best.word}, ${by}` : "no move for this rack");
     if (board.moves.length) chooseMove(0);
   } catch (err) { setStatus($("moves-status"), err.message, true); }
 }
@@ -326,14 +365,21 @@ function chooseMove(i) {
   const li = $("move-" + i);
   if (li) { li.scrollIntoView({ block: "nearest" }); $("moves").setAttribute("aria-activedescendant", li.id); }
   const m = board.moves[i];
+  const equity = m.equity != null ? `, equity ${m.equity.toFixed(2)} (leave ${m.leave_value >= 0 ? "+" : ""}${(m.leave_value || 0).toFixed(2)})` : "";
+  if (m.kind === "exchange") {
+    drawBoard();
+    $("board-caption").textContent = `exchange ${m.exchanged}${equity}, keeping ${m.leave || "nothing"}`;
+    $("board-play").disabled = true;
+    return;
+  }
   drawBoard({ tiles: moveTiles(m) });
-  $("board-caption").textContent = `${m.notation || m.word}: ${m.score} points${m.leave ? ", leave " + m.leave : ""}${m.words && m.words.length > 1 ? "; also " + m.words.slice(1).join(", ") : ""}`;
+  $("board-caption").textContent = `${m.notation || m.word}: ${m.score} points${equity}${m.leave ? ", leave " + m.leave : ""}${m.words && m.words.length > 1 ? "; also " + m.words.slice(1).join(", ") : ""}`;
   $("board-play").disabled = false;
 }
 
 function playChosen() {
   const m = board.moves[board.chosen];
-  if (!m) return;
+  if (!m || m.kind === "exchange") return;
   for (const t of moveTiles(m)) board.tiles[t.r * 15 + t.c] = { tile: t.tile, blank: t.blank };
   board.moves = []; board.chosen = -1; $("moves").innerHTML = ""; $("board-play").disabled = true;
   $("board-caption").textContent = "";

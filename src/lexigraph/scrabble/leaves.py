@@ -1,0 +1,312 @@
+"""Leave tables: what the tiles a player keeps are worth, read from KLV2, KLV or CSV and written back.
+
+A :class:`LeaveTable` maps each multiset of tiles (a *leave*, blanks
+included) to a value in points; a leave it does not list is worth 0. Engines
+rank plays by *equity*, the score plus the value of the leave
+(:mod:`lexigraph.scrabble.equity`). Three files hold them:
+
+* **KLV2** (wolges's leave table, shared by the engines that use its files):
+  the leaves as a KWG word graph plus a float32 per leave
+  (:mod:`lexigraph.formats.klv`);
+* **KLV**, its older form with int16 values in 1/256 points;
+* **CSV**: ``leave,value`` lines (``?`` a blank, multi-letter tiles in
+  brackets), as Macondo publishes leave values and as wolges's ``buildlex``
+  reads them. A first line whose value is not a number is a header.
+
+Values are held as floats exactly as a KLV2 holds them (each the float32
+nearest the CSV's decimal text), so a table read from a CSV and one read
+from the KLV2 built from it are equal. Tile numbers in the binary files are
+English letters (``?`` 0, ``A`` 1 ... ``Z`` 26, as in wolges) when the
+tiles are letters a-z, else the alphabet's own codes
+(:func:`lexigraph.formats.kwg.file_alphabet`).
+
+>>> t = LeaveTable.from_csv("?,25.5\\nS,8.0\\nQ,-7.25\\nQU,-4.0\\n")
+>>> t.value("S"), t.value("QU"), t.value("UQ"), t.value("ZZZ")
+(8.0, -4.0, -4.0, 0.0)
+>>> LeaveTable.from_bytes(t.to_klv2()) == t
+True
+>>> print(t.to_csv(), end="")
+?,25.5
+Q,-7.25
+S,8.0
+QU,-4.0
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..alphabet import Alphabet
+from .game import GameError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..formats.klv import KlvKind
+
+#: Largest leave table file read (bytes): the biggest published tables (every leave of up to 6 tiles) are ~10 MB.
+MAX_FILE_BYTES = 256 << 20
+_TOKEN = re.compile(r"\[[^\]]*\]|\?|[^\[\]?]+")
+
+
+class LeaveError(GameError):
+    """A leave table (file, CSV line or leave) is malformed."""
+
+
+class LeaveTable(Mapping[bytes, float]):
+    """Leave values by leave: keys are tile codes sorted ascending (0 the blank), values floats (float32-exact).
+
+    A mapping (``len``, ``in``, iteration in key order); :meth:`value` reads a
+    leave written as text or codes, unlisted leaves worth 0.
+    """
+
+    def __init__(self, values: Mapping[bytes, float], alphabet: Alphabet | None = None, *, name: str = "") -> None:
+        import struct
+
+        self.alphabet = alphabet if alphabet is not None else Alphabet.preset("english")
+        self.name = name
+        size = len(self.alphabet)
+        table: dict[bytes, float] = {}
+        for leave, value in values.items():
+            key = bytes(sorted(leave))
+            if not key:
+                raise LeaveError("a leave table lists leaves of one tile or more")
+            if max(key) > size:
+                raise LeaveError(f"a leave uses tile {max(key)}; the {self.alphabet.name} alphabet has {size} tiles")
+            # the float32 nearest the value, as a KLV2 stores it (too large a value becomes an error there)
+            try:
+                table[key] = struct.unpack("<f", struct.pack("<f", value))[0]
+            except (OverflowError, struct.error):
+                raise LeaveError(f"the leave {self.text(key)} has the value {value}, beyond a float32") from None
+        self._values = dict(sorted(table.items()))
+        #: The longest leave listed, in tiles.
+        self.max_length = max(map(len, self._values), default=0)
+        self._packed: tuple[bytes, bytes] | None = None
+        self._packed_done = False
+        self._by_alphabet: dict[tuple[str, ...], LeaveTable] = {}
+
+    @property
+    def packed(self) -> tuple[bytes, bytes] | None:
+        """The table as the engines' leave lookups take it (``Engine.rack_leave_values``): sorted uint64 keys (a
+        leave's codes, 6 bits each, its length in the top 4 bits) and a float64 each; None when a leave is too
+        long for a key (over 10 tiles) or uses a code over 63."""
+        if not self._packed_done:
+            import struct
+
+            from ..engine.interface import LEAVE_KEY_TILES, leave_key
+
+            if self.max_length > LEAVE_KEY_TILES or any(max(k) > 63 for k in self._values):
+                self._packed = None
+            else:
+                pairs = sorted((leave_key(k), v) for k, v in self._values.items())
+                self._packed = (struct.pack(f"<{len(pairs)}Q", *(k for k, _ in pairs)),
+                                struct.pack(f"<{len(pairs)}d", *(v for _, v in pairs)))
+            self._packed_done = True
+        return self._packed
+
+    @property
+    def by_key(self) -> dict[bytes, float]:
+        """The table as a dict keyed by sorted tile codes (read it, do not change it): the fast lookup."""
+        return self._values
+
+    # -- the mapping ------------------------------------------------------------------------------
+
+    def __getitem__(self, leave: bytes) -> float:
+        return self._values[bytes(sorted(leave))]
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LeaveTable):
+            return NotImplemented
+        return self._values == other._values and self.alphabet.labels == other.alphabet.labels
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __repr__(self) -> str:
+        return f"LeaveTable({len(self)} leaves{', ' + self.name if self.name else ''})"
+
+    def value(self, leave: str | bytes | Iterable[int]) -> float:
+        """The value of a leave (text such as ``"ERS?"``, or tile codes); 0 when the table does not list it."""
+        key = self.codes(leave) if isinstance(leave, str) else bytes(sorted(leave))
+        return self._values.get(key, 0.0)
+
+    def codes(self, text: str) -> bytes:
+        """A leave written as text (``?`` a blank, ``[CH]`` a multi-letter tile) as sorted tile codes."""
+        codes: list[int] = []
+        for token in _TOKEN.findall(text.strip()):
+            if token == "?":
+                codes.append(0)
+                continue
+            label = token[1:-1] if token.startswith("[") else token
+            encoded = self.alphabet.code(label) if token.startswith("[") else None
+            if encoded is not None:
+                codes.append(encoded)
+                continue
+            split = self.alphabet.encode(label)
+            if not label or split is None:
+                raise LeaveError(f"bad leave {text!r}: {token!r} is not made of tiles of the {self.alphabet.name} "
+                                 f"alphabet")
+            codes.extend(split)
+        return bytes(sorted(codes))
+
+    def text(self, leave: bytes) -> str:
+        """A leave as text: tiles upper case in code order, blanks last (``?``), multi-letter tiles bracketed."""
+        out = []
+        for code in sorted(leave, key=lambda c: (c == 0, c)):
+            if code == 0:
+                out.append("?")
+            else:
+                label = self.alphabet.label(code).upper()
+                out.append(f"[{label}]" if len(label) > 1 else label)
+        return "".join(out)
+
+    def for_alphabet(self, alphabet: Alphabet) -> "LeaveTable":
+        """The same table with another alphabet's codes (tiles matched by label; leaves of missing tiles dropped)."""
+        if alphabet.labels == self.alphabet.labels:
+            return self
+        done = self._by_alphabet.get(alphabet.labels)
+        if done is not None:  # remapped once per alphabet: a generation asks for it each time
+            return done
+        remap = {0: 0}
+        for code, label in enumerate(self.alphabet.labels, 1):
+            other = alphabet.code(label)
+            if other is not None:
+                remap[code] = other
+        values = {bytes(remap[c] for c in k): v for k, v in self._values.items() if all(c in remap for c in k)}
+        done = self._by_alphabet[alphabet.labels] = LeaveTable(values, alphabet, name=self.name)
+        return done
+
+    # -- files ------------------------------------------------------------------------------------
+
+    @classmethod
+    def from_csv(cls, text: str, alphabet: Alphabet | None = None, *, name: str = "") -> "LeaveTable":
+        """A table from ``leave,value`` lines (a header line allowed; blank lines and ``#`` comments skipped)."""
+        from ..formats.klv import float32_of_text
+
+        table = cls({}, alphabet, name=name)
+        values: dict[bytes, float] = {}
+        first = True
+        for number, line in enumerate(text.splitlines(), 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            parts = [p.strip() for p in line.split(",")]
+            if len(parts) != 2:
+                raise LeaveError(f"{name or 'CSV'} line {number}: expected 'leave,value', got {line[:60]!r}")
+            leave, raw = parts
+            try:
+                value = float32_of_text(raw)
+            except ValueError:
+                if first:
+                    first = False
+                    continue  # a header
+                raise LeaveError(f"{name or 'CSV'} line {number}: {raw!r} is not a number") from None
+            first = False
+            if value != value or value in (float("inf"), float("-inf")):
+                raise LeaveError(f"{name or 'CSV'} line {number}: the value {raw!r} is not a finite number")
+            try:
+                key = table.codes(leave)
+            except LeaveError as e:
+                raise LeaveError(f"{name or 'CSV'} line {number}: {e}") from None
+            if not key:
+                raise LeaveError(f"{name or 'CSV'} line {number}: the leave is empty")
+            if key in values:
+                raise LeaveError(f"{name or 'CSV'} line {number}: the leave {leave!r} is listed twice")
+            values[key] = value
+        return cls(values, table.alphabet, name=name)
+
+    @classmethod
+    def from_bytes(cls, data: bytes, alphabet: Alphabet | None = None, *, name: str = "") -> "LeaveTable":
+        """A table from the bytes of a KLV2, KLV or CSV file (told apart by their content), in ``alphabet``'s
+        codes (default English)."""
+        from ..errors import SourceError
+        from ..formats import klv
+        from ..formats.kwg import file_alphabet
+
+        if klv.looks_like(data):
+            try:
+                values = klv.read(data, what=name or "leave table")
+            except SourceError as e:
+                raise LeaveError(str(e)) from None
+            wanted = alphabet if alphabet is not None else Alphabet.preset("english")
+            return cls(values, file_alphabet(wanted), name=name).for_alphabet(wanted)
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise LeaveError(f"{name or 'leave table'}: neither a KLV2/KLV file nor a UTF-8 CSV") from None
+        if "\0" in text:
+            raise LeaveError(f"{name or 'leave table'}: neither a KLV2/KLV file nor a CSV of leave,value lines")
+        return cls.from_csv(text, alphabet, name=name)
+
+    @classmethod
+    def read(cls, path: str | os.PathLike[str], alphabet: Alphabet | None = None) -> "LeaveTable":
+        """A table from a KLV2, KLV or CSV file."""
+        p = Path(path)
+        try:
+            with open(p, "rb") as f:
+                data = f.read(MAX_FILE_BYTES + 1)
+        except OSError as e:
+            raise LeaveError(f"cannot read the leave table {path}: {e.strerror or e}") from None
+        if len(data) > MAX_FILE_BYTES:
+            raise LeaveError(f"the leave table {path} is larger than {MAX_FILE_BYTES >> 20} MiB")
+        return cls.from_bytes(data, alphabet, name=p.name)
+
+    def to_klv2(self) -> bytes:
+        """The table as a KLV2 file (byte for byte what wolges's ``buildlex ...-klv2`` writes from its CSV)."""
+        return self.to_bytes("klv2")
+
+    def to_bytes(self, kind: "KlvKind | str" = "klv2") -> bytes:
+        """The table as a ``klv2``, ``klv`` or ``csv`` file."""
+        from ..formats import klv
+        from ..formats.kwg import file_alphabet
+
+        if kind == "csv":
+            return self.to_csv().encode("utf-8")
+        if kind not in ("klv2", "klv"):
+            raise LeaveError(f"unknown leave table format {kind!r}; choose klv2, klv or csv")
+        numbered = self.for_alphabet(file_alphabet(self.alphabet))
+        try:
+            return klv.build(numbered.by_key, kind=kind)  # type: ignore[arg-type]
+        except klv.KlvError as e:
+            raise LeaveError(str(e)) from None
+
+    def to_csv(self) -> str:
+        """``leave,value`` lines, shortest leaves first (each value the shortest text that reads back the same)."""
+        lines = [f"{self.text(k)},{v!r}" for k, v in sorted(self._values.items(), key=lambda kv: (len(kv[0]), kv[0]))]
+        return "".join(line + "\n" for line in lines)
+
+
+_LOADED: dict[tuple[str, int, int, tuple[str, ...]], LeaveTable] = {}
+
+
+def load_leaves(spec: "LeaveTable | str | os.PathLike[str] | None", alphabet: Alphabet) -> LeaveTable | None:
+    """A leave table from a path (or one already read), in ``alphabet``'s codes; None stays None.
+
+    Files are read once while they stay the same (path, size and time of
+    change), so that a game's default table costs one read.
+    """
+    if spec is None:
+        return None
+    if isinstance(spec, LeaveTable):
+        return spec.for_alphabet(alphabet)
+    path = os.path.realpath(spec)
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        raise LeaveError(f"cannot read the leave table {os.fspath(spec)}: {e.strerror or e}") from None
+    key = (path, st.st_size, st.st_mtime_ns, alphabet.labels)
+    table = _LOADED.get(key)
+    if table is None:
+        table = LeaveTable.read(path, alphabet)
+        if len(_LOADED) >= 8:
+            _LOADED.clear()
+        _LOADED[key] = table
+    return table
