@@ -157,7 +157,7 @@ def test_improve_raises_the_floor(open_lexicon, fill_oracle):
     words = {"ab": 1, "ba": 1, "ac": 5, "ca": 5, "aa": 0}
     lex = _lexicon(open_lexicon, words)
     g = Grid.from_text("a.\n..")
-    best = fill(lex, g, allow_repeats=True, improve=5.0)
+    best = fill(lex, g, allow_repeats=True, improve=5.0, objective="min")
     assert best.status == "filled" and best.optimal
     assert best.min_priority == 5
     assert fill_oracle.verify(lex, g, best.grid, min_priority=5, allow_repeats=True) == []
