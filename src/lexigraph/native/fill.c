@@ -204,7 +204,8 @@ typedef struct {
     int32_t *cells;
     Py_ssize_t *ref_off;        /* per cell + 1: offsets into refs */
     int32_t *refs;              /* pairs (slot, position) */
-    Py_ssize_t *group_off;      /* per slot + 1 */
+    Py_ssize_t *group_off;      /* per slot: where its group starts in `group` (slots share one copy of a shared list) */
+    Py_ssize_t *group_len;      /* per slot */
     int32_t *group;
     unsigned char *complete, *fixed;
     int allow_repeats, max_shared;
@@ -259,7 +260,8 @@ static void fs_dealloc(FillState *S) {
     if (S->used)
         for (int i = 0; i < S->n_buckets; i++) PyMem_Free(S->used[i]);
     PyMem_Free(S->rows); PyMem_Free(S->width); PyMem_Free(S->count); PyMem_Free(S->cell_off); PyMem_Free(S->cells);
-    PyMem_Free(S->ref_off); PyMem_Free(S->refs); PyMem_Free(S->group_off); PyMem_Free(S->group);
+    PyMem_Free(S->ref_off); PyMem_Free(S->refs); PyMem_Free(S->group_off); PyMem_Free(S->group_len);
+    PyMem_Free(S->group);
     PyMem_Free(S->complete); PyMem_Free(S->fixed); PyMem_Free(S->bucket_id); PyMem_Free(S->used);
     PyMem_Free(S->shared_slots); PyMem_Free(S->keys); PyMem_Free(S->owners);
     PyMem_Free(S->start); PyMem_Free(S->perm); PyMem_Free(S->own); PyMem_Free(S->size); PyMem_Free(S->dom);
@@ -498,7 +500,7 @@ static long take_single(FillState *S, int32_t s, double deadline, Py_ssize_t *n_
         if (used[w]) return s;
         used[w] = s + 1;
         if (push_trail(S, TRAIL_USED, S->bucket_id[s], (uint64_t)w) < 0) return ERROR_RESULT;
-        for (Py_ssize_t g = S->group_off[s]; g < S->group_off[s + 1]; g++) {
+        for (Py_ssize_t g = S->group_off[s]; g < S->group_off[s] + S->group_len[s]; g++) {
             int32_t t = S->group[g];
             if (tick(S, deadline)) return -2;
             Py_ssize_t n = S->size[t];
@@ -609,7 +611,8 @@ static int fs_init(FillState *S, PyObject *args, PyObject *kwds) {
     Py_INCREF(wrap); S->wrap = wrap;
     S->rows = zalloc(NS, sizeof(Py_buffer)); S->start = zalloc(NS, sizeof(Py_buffer));
     S->width = zalloc(NS, sizeof(int)); S->count = zalloc(NS, sizeof(Py_ssize_t));
-    S->cell_off = zalloc(NS + 1, sizeof(Py_ssize_t)); S->group_off = zalloc(NS + 1, sizeof(Py_ssize_t));
+    S->cell_off = zalloc(NS + 1, sizeof(Py_ssize_t)); S->group_off = zalloc(NS, sizeof(Py_ssize_t));
+    S->group_len = zalloc(NS, sizeof(Py_ssize_t));
     S->ref_off = zalloc(NC + 1, sizeof(Py_ssize_t));
     S->complete = zalloc(NS, 1); S->fixed = zalloc(NS, 1); S->bucket_id = zalloc(NS, sizeof(int));
     S->used = zalloc(NS, sizeof(int32_t *)); S->shared_slots = zalloc(NS, sizeof(int32_t));
@@ -619,7 +622,7 @@ static int fs_init(FillState *S, PyObject *args, PyObject *kwds) {
     S->pending = zalloc(NS, sizeof(int32_t));
     S->n_singles_cap = 2 * NS + 16;
     S->singles = zalloc(S->n_singles_cap, sizeof(int32_t));
-    if (!S->rows || !S->start || !S->width || !S->count || !S->cell_off || !S->group_off || !S->ref_off
+    if (!S->rows || !S->start || !S->width || !S->count || !S->cell_off || !S->group_off || !S->group_len || !S->ref_off
         || !S->complete || !S->fixed || !S->bucket_id || !S->used || !S->shared_slots || !S->perm || !S->own
         || !S->size || !S->dom || !S->queued || !S->all_dirty || !S->dirty || !S->pending || !S->singles) {
         PyErr_NoMemory();
@@ -628,6 +631,11 @@ static int fs_init(FillState *S, PyObject *args, PyObject *kwds) {
     memcpy(S->complete, PyBytes_AS_STRING(complete), NS);
     memcpy(S->fixed, PyBytes_AS_STRING(fixed), NS);
     /* cells, groups, rows, starting candidates */
+    /* A group list shared by several slots (the usual case: one per length) is copied once: the
+     * previous slots' lists are compared by identity, the last few distinct ones remembered. */
+    enum { RECENT = 64 };
+    PyObject *recent[RECENT] = {NULL};
+    Py_ssize_t recent_at[RECENT] = {0}, n_recent = 0;
     Py_ssize_t total = 0, gtotal = 0, rtotal = 0, biggest = 1, n_keys_max = 16;
     for (Py_ssize_t s = 0; s < NS; s++) {
         PyObject *cl = PyList_GET_ITEM(slot_cells, s), *g = PyList_GET_ITEM(groups, s);
@@ -636,8 +644,15 @@ static int fs_init(FillState *S, PyObject *args, PyObject *kwds) {
             return -1;
         }
         total += PyList_GET_SIZE(cl);
-        gtotal += PyList_GET_SIZE(g);
+        int seen = 0;
+        for (Py_ssize_t r = 0; r < n_recent && !seen; r++) seen = recent[r] == g;
+        if (!seen) {
+            recent[n_recent++ % RECENT] = g;
+            if (n_recent > RECENT) n_recent = RECENT;
+            gtotal += PyList_GET_SIZE(g);
+        }
     }
+    n_recent = 0;
     for (Py_ssize_t c = 0; c < NC; c++) {
         PyObject *r = PyList_GET_ITEM(cell_slots, c);
         if (!PyList_Check(r)) { PyErr_SetString(PyExc_TypeError, "FillState: cell slots must be lists"); return -1; }
@@ -653,9 +668,19 @@ static int fs_init(FillState *S, PyObject *args, PyObject *kwds) {
         S->cell_off[s] = total;
         for (Py_ssize_t j = 0; j < PyList_GET_SIZE(cl); j++)
             if (as_index(PyList_GET_ITEM(cl, j), NC, "cell", &S->cells[total++]) < 0) return -1;
-        S->group_off[s] = gtotal;
-        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(g); j++)
-            if (as_index(PyList_GET_ITEM(g, j), NS, "slot", &S->group[gtotal++]) < 0) return -1;
+        Py_ssize_t r = 0;
+        while (r < n_recent && recent[r] != g) r++;
+        if (r < n_recent) {
+            S->group_off[s] = recent_at[r];
+        } else {
+            recent[n_recent % RECENT] = g;
+            recent_at[n_recent % RECENT] = gtotal;
+            if (n_recent < RECENT) n_recent++;
+            S->group_off[s] = gtotal;
+            for (Py_ssize_t j = 0; j < PyList_GET_SIZE(g); j++)
+                if (as_index(PyList_GET_ITEM(g, j), NS, "slot", &S->group[gtotal++]) < 0) return -1;
+        }
+        S->group_len[s] = PyList_GET_SIZE(g);
         if (PyObject_GetBuffer(PyList_GET_ITEM(rows, s), &S->rows[s], PyBUF_C_CONTIGUOUS) < 0) return -1;
         Py_ssize_t w = PyList_GET_SIZE(cl);
         if (w < 1 || w > LX_MAX_FILL_SLOT || S->rows[s].len % w) {
@@ -672,7 +697,10 @@ static int fs_init(FillState *S, PyObject *args, PyObject *kwds) {
         }
         S->perm[s] = (int32_t *)S->start[s].buf;
         S->size[s] = S->start[s].len / (Py_ssize_t)sizeof(int32_t);
-        for (Py_ssize_t i = 0; i < S->size[s]; i++)
+        /* slots of one length often start from one array: check it once per bucket */
+        int checked = s > 0 && S->start[s - 1].buf == S->start[s].buf && S->start[s - 1].len == S->start[s].len
+                      && S->count[s - 1] == S->count[s];
+        for (Py_ssize_t i = 0; !checked && i < S->size[s]; i++)
             if (S->perm[s][i] < 0 || S->perm[s][i] >= S->count[s]) {
                 PyErr_SetString(PyExc_IndexError, "FillState: a candidate row lies outside the bucket");
                 return -1;
@@ -684,7 +712,6 @@ static int fs_init(FillState *S, PyObject *args, PyObject *kwds) {
         }
     }
     S->cell_off[NS] = total;
-    S->group_off[NS] = gtotal;
     /* buckets: slots whose rows are one buffer share a used map */
     int32_t *bucket_first = zalloc(NS, sizeof(int32_t)); /* a slot of each bucket */
     if (bucket_first == NULL) { PyErr_NoMemory(); return -1; }

@@ -229,6 +229,7 @@ class _Session:
         self.progress = progress
         self.objective: Objective = objective
         self.stats = {"nodes": 0, "failures": 0, "restarts": 0, "filters": 0}
+        self.started = time.monotonic()
 
     # -- one grid ---------------------------------------------------------------------------------------
 
@@ -277,7 +278,7 @@ class _Session:
             if rule is not None and at_least > len(counted):
                 return _Found(fills, rows, True, False)
             search = FillSearch(p, state, seed=seed + len(rows), deadline=deadline, progress=self.progress,
-                                differ=rule, weights=weights)
+                                differ=rule, weights=weights, started=self.started)
             weights = search.weight
             if rule is not None:
                 got = search.check_differ(0)

@@ -69,7 +69,7 @@ class FillSearch:
 
     def __init__(self, p: FillProblem, state: FillState, *, seed: int, deadline: float | None,
                  progress: Progress | None, differ: Differ | None = None,
-                 weights: list[float] | None = None) -> None:
+                 weights: list[float] | None = None, started: float | None = None) -> None:
         self.p = p
         self.state = state
         self.seed = seed
@@ -83,7 +83,7 @@ class FillSearch:
         self.failures = 0
         self.restarts = 0
         self.best_decided = 0
-        self._started = time.monotonic()
+        self._started = time.monotonic() if started is None else started
         self._last_report = self._started
         self.noise: dict[int, np.ndarray] = {}
         self._wcache: dict[int, np.ndarray] = {}
