@@ -197,6 +197,25 @@ def _theme_words(lex: "Engines", grid: Grid, theme: Iterable[str]) -> list[tuple
     return out
 
 
+def _too_few_words(p: FillProblem) -> tuple[int, int, int] | None:
+    """A length whose complete slots outnumber the words that can fill any of them: (length, slots, words)."""
+    by_length: dict[int, list[int]] = {}
+    for si, s in enumerate(p.slots):
+        if p.complete[si]:
+            by_length.setdefault(len(s), []).append(si)
+    for length, group in sorted(by_length.items()):
+        arrays = {id(p.cand0[si]): p.cand0[si] for si in group}
+        if len(arrays) == 1:
+            words = len(next(iter(arrays.values())))
+        elif len(group) > max(len(a) for a in arrays.values()):  # else the union is large enough
+            words = len(np.unique(np.concatenate(list(arrays.values()))))
+        else:
+            continue
+        if len(group) > words:
+            return length, len(group), words
+    return None
+
+
 @dataclass
 class _Prepared:
     """A grid made into a problem and propagated: its state (at the root), counts, or why it cannot be filled."""
@@ -230,11 +249,31 @@ class _Session:
         self.objective: Objective = objective
         self.stats = {"nodes": 0, "failures": 0, "restarts": 0, "filters": 0}
         self.started = time.monotonic()
+        #: The slots given whole: those of the grid as the caller gave it, and theme words placed (None: all whole slots).
+        self.given_names: set[str] | None = None
 
     # -- one grid ---------------------------------------------------------------------------------------
 
+    def report(self, stage: str, deadline: float | None) -> None:
+        """Progress outside the search: the share of the time limit spent, when there is one."""
+        if self.progress is None:
+            return
+        if deadline is None:
+            self.progress(stage, 0, 1)
+        else:
+            now = time.monotonic()
+            self.progress(stage, int(1000 * (now - self.started)), max(1, int(1000 * (deadline - self.started))))
+
     def prepare(self, grid: Grid, rules: Rules, deadline: float | None) -> _Prepared:
-        p = FillProblem(self.lex, grid, rules=rules, region=self.region, buckets=self.buckets)
+        self.report("fill: reading the grid", deadline)
+        p = FillProblem(self.lex, grid, rules=rules, region=self.region, buckets=self.buckets,
+                        given_names=self.given_names)
+        if not p.allow_repeats:
+            themes = ["".join(v or "" for v in grid.word(s)).lower() for s in p.given_outside]
+            twice = sorted({w for w in themes if w in rules.given_ok and themes.count(w) > 1})
+            if twice:  # a theme word the lexicon lacks, twice in the grid
+                return _Prepared(p, None, [self._count(p, si, len(c)) for si, c in enumerate(p.cand0)], FillResult(
+                    "no_fill", reason=f"the word {twice[0]!r} fills two slots"))
         empty = p.first_empty()
         if empty is not None:
             floor = p.floors[empty]
@@ -244,6 +283,7 @@ class _Session:
                 "no_fill", reason=f"no word{at_least} fits {p.names[empty]} ({p.pattern(empty).upper()})",
                 culprits=[p.names[empty]]))
         state = p.state(EAGER_ALWAYS)  # exact at the root: the counts are those of arc consistency
+        self.report(f"fill: propagating over {len(p.slots):,} slots", deadline)
         got = state.propagate(p.initial_queue(), p.initial_singles(), deadline)
         self.stats["filters"] += state.filters
         counts = [self._count(p, si, n) for si, n in enumerate(state.sizes())]
@@ -254,6 +294,12 @@ class _Session:
             return _Prepared(p, None, counts, FillResult(
                 "no_fill", reason=f"the crossings leave no word for {p.names[got]} ({p.pattern(got).upper()})",
                 culprits=[p.names[got]]))
+        short = None if p.allow_repeats else _too_few_words(p)
+        if short is not None:
+            length, slots, words = short
+            return _Prepared(p, None, counts, FillResult(
+                "no_fill", reason=f"the grid has {slots:,} slots of {length} cells and only {words:,} words can fill "
+                f"them (each slot needs its own word)"))
         state.eager_limit = EAGER_LIMIT
         return _Prepared(p, state, counts, None)
 
@@ -342,6 +388,7 @@ class _Session:
               differ: int | None, deadline: float | None, improve: float) -> FillResult:
         self.culprits: list[str] = []
         self.theme_slots: dict[str, str] = {}
+        self.given_names = {s.name for s in grid.slots() if all(grid.word(s))}
         base = self.prepare(grid, rules, deadline)
         counts = base.counts
         if themes:
@@ -440,10 +487,12 @@ class _Session:
             if not slots:
                 return FillResult("no_fill", reason=f"no slot can take the theme word {word!r}")
         timed_out = False
+        constructor = set(self.given_names or ())
 
         def place(i: int, g: Grid, taken: dict[str, str]) -> "tuple[Grid, _Prepared, _Found, dict[str, str]] | None":
             nonlocal timed_out
             if i == len(todo):
+                self.given_names = constructor | set(taken)
                 prepared = self.prepare(g, rules, deadline)
                 if prepared.failure is not None:
                     timed_out |= prepared.failure.status == "timeout"
@@ -461,12 +510,9 @@ class _Session:
                 slot = g.slot(slot_name)
                 if any(v is not None and v != t for v, t in zip(g.word(slot), tiles)):
                     continue
+                # No pruning before every theme word is placed: a word still to place may be the one
+                # a crossing needs, so a placement is judged whole (propagation, then the search).
                 placed = g.with_cells({cell: t for cell, t in zip(slot.cells, tiles)})
-                if i + 1 < len(todo):  # prune: the placement so far must survive propagation
-                    probe = self.prepare(placed, rules, deadline)
-                    if probe.failure is not None:
-                        timed_out |= probe.failure.status == "timeout"
-                        continue
                 got = place(i + 1, placed, {**taken, slot_name: word})
                 if got is not None:
                     return got

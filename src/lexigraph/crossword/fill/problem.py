@@ -144,7 +144,9 @@ class FillProblem:
 
     ``cand0`` and ``dom0`` hold each slot's candidates filtered by the grid's
     fixed cells alone (no propagation); :meth:`state` makes the engine's fill
-    state from them.
+    state from them. A slot whose cells are all fixed is *given* (any
+    priority; it must be in the lexicon unless the rules allow it) unless
+    ``given_names`` leaves it out: then it is an entry like the others.
     """
 
     def __init__(
@@ -155,6 +157,7 @@ class FillProblem:
         rules: Rules,
         region: "set[tuple[int, int]] | None",
         buckets: WordBuckets | None = None,
+        given_names: "set[str] | None" = None,
     ) -> None:
         self.grid = grid
         self.rules = rules
@@ -203,7 +206,9 @@ class FillProblem:
         self.given_outside: list[Slot] = []  # whole words outside the slots searched
         for s in all_slots:
             ids = [r * width + c for r, c in s.cells]
-            whole = all(i in self.fixed_cells for i in ids)
+            # Given: the grid holds the whole word, and (when ``given_names`` says which) the constructor wrote it,
+            # rather than theme words placed across it.
+            whole = all(i in self.fixed_cells for i in ids) and (given_names is None or s.name in given_names)
             if whole:
                 word = "".join(grid.cell(r, c) or "" for r, c in s.cells)
                 codes = bytes(alphabet.code(grid.cell(r, c) or "") or 0 for r, c in s.cells)
