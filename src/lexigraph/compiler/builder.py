@@ -244,9 +244,15 @@ def compile_source(
         words = scores.score_words(words, score_by, language)
     if overrides or excludes:
         def layer(src: Source) -> tuple[str, WordSet]:
-            got = normalize(read(src, encoding=encoding), alphabet=words.alphabet, min_length=min_length,
-                            max_length=max_length, case=case, pure_python=pure_python)
-            return Path(source_name(src)).name, got
+            name = Path(source_name(src)).name
+            try:
+                got = normalize(read(src, encoding=encoding), alphabet=words.alphabet, min_length=min_length,
+                                max_length=max_length, case=case, pure_python=pure_python)
+            except BuildError:
+                # The options read the base list: a layer can only fail by leaving no word (empty, or
+                # every line outside the alphabet), which layers nothing.
+                got = WordSet(words.alphabet, [], np.zeros(0, np.uint8), False, None, Report())
+            return name, got
 
         words = scores.apply_layers(words, [layer(s) for s in overrides], [layer(s) for s in excludes],
                                     scorer=score_by, language=language)

@@ -119,8 +119,6 @@ def apply_layers(base: WordSet, overrides: Sequence[tuple[str, WordSet]], exclud
     report = base.report
     prio: dict[bytes, int] = dict(zip(base.keys, base.priorities.tolist()))
     for name, layer in overrides:
-        if layer.alphabet != base.alphabet:
-            raise BuildError(f"{name} reads with another alphabet than the base list")
         new_keys = [k for k in layer.keys if k not in prio]
         fresh: dict[bytes, int] = {}
         if new_keys and not layer.has_priorities:

@@ -234,6 +234,12 @@ typedef struct {
     int32_t *pending, *singles;
     Py_ssize_t n_singles_cap;
     int32_t *keep, *drop;       /* rows kept and struck by one filtering pass */
+    /* Per slot: the tiles its candidates use at each position (at support_off[s] + j), valid while
+     * support_ok[s]: when its candidates have not changed since. A filtering pass whose dirty positions
+     * all still allow those tiles would strike nothing: it is skipped. */
+    uint64_t *support;
+    Py_ssize_t *support_off;
+    unsigned char *support_ok;
     Py_ssize_t scratch_cap;
     long long filters, steps;
     PyObject *wrap;
@@ -267,6 +273,7 @@ static void fs_dealloc(FillState *S) {
     PyMem_Free(S->start); PyMem_Free(S->perm); PyMem_Free(S->own); PyMem_Free(S->size); PyMem_Free(S->dom);
     PyMem_Free(S->trail); PyMem_Free(S->queued); PyMem_Free(S->all_dirty); PyMem_Free(S->dirty);
     PyMem_Free(S->pending); PyMem_Free(S->singles); PyMem_Free(S->keep); PyMem_Free(S->drop);
+    PyMem_Free(S->support); PyMem_Free(S->support_off); PyMem_Free(S->support_ok);
     Py_XDECREF(S->wrap);
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
@@ -303,7 +310,7 @@ static void undo_to(FillState *S, Py_ssize_t mark) {
     while (S->trail_len > mark) {
         TrailEntry *e = &S->trail[--S->trail_len];
         switch (e->kind) {
-        case TRAIL_SIZE: S->size[e->a] = (Py_ssize_t)e->b; break;
+        case TRAIL_SIZE: S->size[e->a] = (Py_ssize_t)e->b; S->support_ok[e->a] = 0; break;
         case TRAIL_DOM: S->dom[e->a] = e->b; break;
         case TRAIL_USED: S->used[e->a][e->b] = 0; break;
         case TRAIL_KEY: /* last in, first out: no later probe passed over it */
@@ -328,6 +335,7 @@ static int own_rows(FillState *S, int32_t s) {
 static int set_size(FillState *S, int32_t s, Py_ssize_t n) {
     if (push_trail(S, TRAIL_SIZE, s, (uint64_t)S->size[s]) < 0) return -1;
     S->size[s] = n;
+    S->support_ok[s] = 0;
     return 0;
 }
 
@@ -428,6 +436,15 @@ static long filter_slot(FillState *S, int32_t si, Py_ssize_t *n_pending, Py_ssiz
         seen[j] = 0;
         if (S->all_dirty[si] || ((S->dirty[4 * si + (j >> 6)] >> (j & 63)) & 1)) pos[n_check++] = (unsigned char)j;
     }
+    uint64_t *support = S->support + S->support_off[si];
+    if (S->support_ok[si]) {
+        int strikes = 0;
+        for (int j = 0; j < n_check && !strikes; j++) strikes = (support[pos[j]] & ~m[pos[j]]) != 0;
+        if (!strikes) { /* every candidate still fits: its tiles are the slot's support */
+            for (int j = 0; j < width; j++) seen[j] = support[j];
+            goto domains;
+        }
+    }
     int check_used = S->complete[si] && !S->allow_repeats;
     int check_runs = S->complete[si] && S->max_shared && width >= S->max_shared && S->n_keys;
     const int32_t *used = check_used ? S->used[S->bucket_id[si]] : NULL;
@@ -460,6 +477,9 @@ static long filter_slot(FillState *S, int32_t si, Py_ssize_t *n_pending, Py_ssiz
         memcpy(S->perm[si] + kept, S->drop, (size_t)dropped * sizeof(int32_t));
         if (kept == 1 && push_single(S, n_singles, si) < 0) return ERROR_RESULT;
     }
+    memcpy(support, seen, (size_t)width * sizeof(uint64_t));
+    S->support_ok[si] = 1;
+domains:
     for (int j = 0; j < width; j++) {
         int32_t cid = cells[j];
         if (seen[j] == S->dom[cid]) continue;
@@ -755,6 +775,11 @@ static int fs_init(FillState *S, PyObject *args, PyObject *kwds) {
     }
     memcpy(S->dom, db.buf, (size_t)db.len);
     PyBuffer_Release(&db);
+    S->support_off = zalloc(NS, sizeof(Py_ssize_t));
+    S->support_ok = zalloc(NS, 1);
+    S->support = zalloc(total, sizeof(uint64_t));
+    if (!S->support_off || !S->support_ok || !S->support) { PyErr_NoMemory(); return -1; }
+    for (Py_ssize_t s = 0, at = 0; s < NS; at += S->width[s], s++) S->support_off[s] = at;
     /* scratch for one filtering pass */
     S->scratch_cap = biggest;
     S->keep = zalloc(biggest, sizeof(int32_t));

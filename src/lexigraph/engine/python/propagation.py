@@ -124,6 +124,9 @@ class PythonFillState:
             self.perm.append(c)
         self.own = [False] * n
         self.size = [len(c) for c in self.perm]
+        # Per slot: the tiles its candidates use at each position, while they have not changed (else None).
+        # A filtering pass whose dirty positions still allow them all would strike nothing: it is skipped.
+        self.support: list[list[int] | None] = [None] * n
         self.dom: list[int] = [int(m) for m in domains]
         self.trail: list[tuple[int, Any, Any]] = []
         self.owned_bytes = 0
@@ -166,6 +169,7 @@ class PythonFillState:
             kind, a, b = trail.pop()
             if kind == _SIZE:
                 self.size[a] = b
+                self.support[a] = None
             elif kind == _DOM:
                 self.dom[a] = b
             elif kind == _USED:
@@ -182,6 +186,7 @@ class PythonFillState:
     def _set_size(self, s: int, n: int) -> None:
         self.trail.append((_SIZE, s, self.size[s]))
         self.size[s] = n
+        self.support[s] = None
 
     def _set_dom(self, cell: int, mask: int) -> None:
         self.trail.append((_DOM, cell, self.dom[cell]))
@@ -281,6 +286,9 @@ class PythonFillState:
         cells = p.slot_cells[si]
         width = self.width[si]
         masks = [self.dom[c] for c in cells]
+        support = self.support[si]
+        if support is not None and all(not support[j] & ~masks[j] for j in (range(width) if dirty is None else dirty)):
+            return self._shrink_domains(si, support)  # every candidate still fits
         n = self.size[si]
         idx = self.perm[si][:n]
         rows = p.rows[si]
@@ -307,8 +315,14 @@ class PythonFillState:
             if len(kept) == 1:
                 self._singles.append(si)
         sub = sub[keep]
-        for j, cid in enumerate(cells):
-            m = _mask_of(sub[:, j])
+        seen = [_mask_of(sub[:, j]) for j in range(width)]
+        self.support[si] = seen
+        return self._shrink_domains(si, seen)
+
+    def _shrink_domains(self, si: int, seen: list[int]) -> int:
+        p = self.problem
+        for j, cid in enumerate(p.slot_cells[si]):
+            m = seen[j]
             if m == self.dom[cid]:
                 continue
             self._set_dom(cid, m)
