@@ -138,6 +138,9 @@ class FillState(Protocol):
     def counts(self, slot: int, position: int) -> "np.ndarray":
         """The slot's candidates per tile code at ``position`` (int32, at least 64 entries)."""
 
+    def has(self, slot: int, row: int) -> bool:
+        """Whether the row is one of the slot's candidates."""
+
     def domain(self, cell: int) -> int:
         """The tiles the cell may still hold (bit mask)."""
 

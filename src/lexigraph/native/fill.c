@@ -1005,6 +1005,18 @@ static PyObject *fs_counts(FillState *S, PyObject *args) {
     return out;
 }
 
+static PyObject *fs_has(FillState *S, PyObject *args) {
+    PyObject *o_s, *o_row;
+    int32_t s;
+    if (!PyArg_ParseTuple(args, "OO", &o_s, &o_row) || slot_arg(S, o_s, &s) < 0) return NULL;
+    long row = PyLong_AsLong(o_row);
+    if (row == -1 && PyErr_Occurred()) return NULL;
+    const int32_t *p = S->perm[s];
+    for (Py_ssize_t i = 0; i < S->size[s]; i++)
+        if (p[i] == row) Py_RETURN_TRUE;
+    Py_RETURN_FALSE;
+}
+
 static PyObject *fs_domain(FillState *S, PyObject *arg) {
     int32_t c;
     if (as_index(arg, S->n_cells, "cell", &c) < 0) return NULL;
@@ -1059,6 +1071,7 @@ static PyMethodDef fs_methods[] = {
     {"singles", (PyCFunction)fs_firsts, METH_NOARGS, "singles() -> each slot's one candidate row, or -1 when it has more or none"},
     {"candidates", (PyCFunction)fs_candidates, METH_O, "candidates(slot) -> its candidate rows (int32 array)"},
     {"counts", (PyCFunction)fs_counts, METH_VARARGS, "counts(slot, position) -> candidates per tile code at the position (64 int32)"},
+    {"has", (PyCFunction)fs_has, METH_VARARGS, "has(slot, row) -> whether the row is one of the slot's candidates"},
     {"domain", (PyCFunction)fs_domain, METH_O, "domain(cell) -> the tiles the cell may hold (bit mask)"},
     {"domains", (PyCFunction)fs_domains, METH_NOARGS, "domains() -> every cell's domain"},
     {NULL, NULL, 0, NULL}};

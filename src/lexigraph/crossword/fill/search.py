@@ -51,7 +51,17 @@ class Timeout(Exception):
 
 
 class BudgetOut(Exception):
-    """A run used up its budget of failures: restart."""
+    """A run used up its budget of failures: restart (``branch``: its decisions when it stopped)."""
+
+    def __init__(self, branch: list["Decision"]) -> None:
+        self.branch = branch
+
+
+#: A decision on the search's branch: (taken, kind, var, value): ``taken`` is False for a refutation
+#: (the value struck), ``kind`` is "slot" (var: a slot, value: a row) or "cell" (var: a cell, value: a tile).
+Decision = tuple[bool, str, int, int]
+#: Branches of interrupted runs kept as nogoods (the oldest are dropped beyond this many).
+_MAX_NOGOOD_BRANCHES = 64
 
 
 @dataclass
@@ -88,6 +98,10 @@ class FillSearch:
         self.noise: dict[int, np.ndarray] = {}
         self._wcache: dict[int, np.ndarray] = {}
         self._log_counts = np.log(np.arange(1 << 16) + 1.0)
+        #: Branches of the runs a restart interrupted. Every refutation on such a branch was taken once the
+        #: value's whole subtree had failed, so under the decisions taken before it the value fails again:
+        #: later runs strike it as soon as those decisions hold (reduced nld-nogoods, Lecoutre et al. 2007).
+        self.nogoods: list[list[Decision]] = []
 
     @property
     def filters(self) -> int:
@@ -211,9 +225,18 @@ class FillSearch:
         try:
             while True:
                 try:
+                    got = self.apply_nogoods(-1)
+                    if got == PAST_DEADLINE:
+                        raise Timeout()
+                    if got != CONSISTENT:
+                        state.undo(root)
+                        return False
                     return self._dfs(int(budget))
-                except BudgetOut:
+                except BudgetOut as out:
                     state.undo(root)
+                    if any(not taken for taken, _, _, _ in out.branch):
+                        self.nogoods.append(out.branch)
+                        del self.nogoods[:-_MAX_NOGOOD_BRANCHES]
                     self.restarts += 1
                     self.noise.clear()
                     budget *= _BUDGET_GROWTH
@@ -223,7 +246,8 @@ class FillSearch:
 
     def _dfs(self, budget: int) -> bool:
         state = self.state
-        stack: list[tuple[int, str, int, int]] = []
+        stack: list[tuple[int, str, int, int, int]] = []  # mark, kind, var, value, its place on the branch
+        branch: list[Decision] = []
         failures = 0
         while True:
             sizes = state.sizes()
@@ -239,7 +263,8 @@ class FillSearch:
             mark = state.mark()
             got = self._decide(kind, var, value)
             if got == CONSISTENT:
-                stack.append((mark, kind, var, value))
+                stack.append((mark, kind, var, value, len(branch)))
+                branch.append((True, kind, var, value))
                 continue
             self._failed(got, mark)
             # The choice failed: refute it, backing up while the refutation fails too.
@@ -247,16 +272,18 @@ class FillSearch:
                 failures += 1
                 self.failures += 1
                 if failures > budget:
-                    raise BudgetOut()
+                    raise BudgetOut(branch)
                 here = state.mark()
                 got = self._refute(kind, var, value)
                 if got == CONSISTENT:
+                    branch.append((False, kind, var, value))
                     break
                 self._failed(got, here)
                 if not stack:
                     return False
-                mark, kind, var, value = stack.pop()
+                mark, kind, var, value, at = stack.pop()
                 state.undo(mark)
+                del branch[at:]
 
     def _failed(self, got: int, mark: int) -> None:
         if got == PAST_DEADLINE:
@@ -269,18 +296,59 @@ class FillSearch:
             got = self.state.assign(var, value, self.deadline)
         else:
             got = self.state.set_tile(var, value, self.deadline)
-        if got == CONSISTENT and self.differ is not None:
-            got = self.check_differ(var if kind == "slot" else self.p.cell_slots[var][0][0])
-        return got
+        return self._after(got, var if kind == "slot" else self.p.cell_slots[var][0][0])
 
     def _refute(self, kind: str, var: int, value: int) -> int:
         if kind == "slot":
             got = self.state.exclude(var, value, self.deadline)
         else:
             got = self.state.exclude_tile(var, value, self.deadline)
+        return self._after(got, var if kind == "slot" else self.p.cell_slots[var][0][0])
+
+    def _after(self, got: int, blame: int) -> int:
+        """The rules beyond propagation, once a decision has propagated: nogoods, then differing fills."""
+        if got == CONSISTENT and self.nogoods:
+            got = self.apply_nogoods(blame)
         if got == CONSISTENT and self.differ is not None:
-            got = self.check_differ(var if kind == "slot" else self.p.cell_slots[var][0][0])
+            got = self.check_differ(blame)
         return got
+
+    def apply_nogoods(self, blame: int) -> int:
+        """Strike what the branches of interrupted runs proved to fail under the decisions that hold now."""
+        state = self.state
+        while self.nogoods:
+            singles = state.singles()
+            struck = False
+            for branch in self.nogoods:
+                for taken, kind, var, value in branch:
+                    if kind == "slot":
+                        holds = singles[var] == value
+                        present = holds or (singles[var] < 0 and state.has(var, value))
+                    else:
+                        m = state.domain(var)
+                        holds = m == 1 << value
+                        present = bool(m >> value & 1)
+                    if taken:
+                        if not holds:
+                            break  # the decisions before the next refutations no longer all hold
+                        continue
+                    if not present:
+                        continue
+                    if holds:
+                        return var if kind == "slot" else (blame if blame >= 0 else self.p.cell_slots[var][0][0])
+                    if kind == "slot":
+                        got = state.exclude(var, value, self.deadline)
+                    else:
+                        got = state.exclude_tile(var, value, self.deadline)
+                    if got != CONSISTENT:
+                        return got
+                    struck = True
+                    break  # singles changed: read them again
+                if struck:
+                    break
+            if not struck:
+                return CONSISTENT
+        return CONSISTENT
 
     def check_differ(self, blame: int) -> int:
         """Whether the fill can still differ enough from every earlier one; strikes what would make it agree too much."""

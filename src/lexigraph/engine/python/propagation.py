@@ -222,6 +222,10 @@ class PythonFillState:
         rows = self.problem.rows[slot][self.perm[slot][: self.size[slot]], position]
         return np.bincount(rows, minlength=64).astype(np.int32)
 
+    def has(self, slot: int, row: int) -> bool:
+        """Whether the row is one of the slot's candidates."""
+        return bool((self.perm[slot][: self.size[slot]] == row).any())
+
     def domain(self, cell: int) -> int:
         """The tiles the cell may hold (bit mask)."""
         return self.dom[cell]
