@@ -106,7 +106,7 @@ def apply_layers(base: WordSet, overrides: Sequence[tuple[str, WordSet]], exclud
     >>> from lexigraph.compiler.normalize import normalize
     >>> from lexigraph.compiler.sources import parse_lines
     >>> from lexigraph.alphabet import Alphabet
-    >>> abc = Alphabet.from_letters("abcdeort")
+    >>> abc = Alphabet.from_letters("abcdegort")
     >>> base = normalize(parse_lines(["cat;30", "dog;40", "rat;20"], "base"), alphabet=abc)
     >>> mine = normalize(parse_lines(["rat;60", "bee"], "mine"), alphabet=abc)
     >>> no = normalize(parse_lines(["dog"], "no"), alphabet=abc)

@@ -152,7 +152,7 @@ def slot_counts(
     >>> lex = lexigraph.open()
     >>> r = slot_counts(lex, Grid.from_text("jo.\\n...\\n..."))
     >>> [(s.slot, s.candidates, s.forced) for s in r.slots][:3]
-    [('1A', 8, False), ('4A', 718, False), ('5A', 718, False)]
+    [('1A', 6, False), ('4A', 166, False), ('5A', 405, False)]
     """
     check_fill_arguments(min_priority, 0, timeout)
     floor, by_length, by_slot, repeats, shared = check_rules(

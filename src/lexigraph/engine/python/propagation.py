@@ -90,7 +90,7 @@ class PythonFillState:
     >>> from lexigraph.engine.interface import PropagationProblem
     >>> rows = np.array([[1, 2], [2, 1], [2, 2]], np.uint8)    # ab, ba, bb
     >>> p = PropagationProblem([rows, rows], [[0, 1], [0, 2]], [[(0, 0), (1, 0)], [(0, 1)], [(1, 1)]],
-    ...                        b"\\1\\1", b"\\0\\0", [[0, 1], [0, 1]], False)
+    ...                        b"\\1\\1", b"\\0\\0", [[0, 1], [0, 1]], True)   # repeats allowed
     >>> s = PythonFillState(p, [np.arange(3, dtype=np.int32)] * 2, [0b110, 0b110, 0b110])
     >>> s.propagate({0: None, 1: None}, [], None), s.sizes()
     (-1, [3, 3])
