@@ -94,14 +94,20 @@ class FillState(Protocol):
     allow.
     """
 
-    #: Filtering passes run so far.
-    filters: int
-    #: Changes held for :meth:`undo`.
-    trail_length: int
-    #: Bytes of candidate rows copied so far.
-    owned_bytes: int
     #: A taken word or run is struck at once from the slots with at most this many candidates.
     eager_limit: int
+
+    @property
+    def filters(self) -> int:
+        """Filtering passes run so far."""
+
+    @property
+    def trail_length(self) -> int:
+        """Changes held for :meth:`undo`."""
+
+    @property
+    def owned_bytes(self) -> int:
+        """Bytes of candidate rows copied so far."""
 
     def propagate(self, queue: Mapping[int, Iterable[int] | None], singles: Sequence[int],
                   deadline: float | None) -> int:

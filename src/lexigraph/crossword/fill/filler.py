@@ -251,6 +251,10 @@ class _Session:
         self.started = time.monotonic()
         #: The slots given whole: those of the grid as the caller gave it, and theme words placed (None: all whole slots).
         self.given_names: set[str] | None = None
+        #: The slots that failed most in an exhaustive search that found nothing.
+        self.culprits: list[str] = []
+        #: Theme words placed (or found in the grid): slot name -> word.
+        self.theme_slots: dict[str, str] = {}
 
     # -- one grid ---------------------------------------------------------------------------------------
 
@@ -386,8 +390,8 @@ class _Session:
 
     def solve(self, grid: Grid, rules: Rules, themes: list[tuple[str, list[str]]], wanted: int,
               differ: int | None, deadline: float | None, improve: float) -> FillResult:
-        self.culprits: list[str] = []
-        self.theme_slots: dict[str, str] = {}
+        self.culprits = []
+        self.theme_slots = {}
         self.given_names = {s.name for s in grid.slots() if all(grid.word(s))}
         base = self.prepare(grid, rules, deadline)
         counts = base.counts
