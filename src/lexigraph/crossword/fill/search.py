@@ -19,6 +19,7 @@ fill exists" is a proof.
 from __future__ import annotations
 
 import math
+import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -40,6 +41,9 @@ _PRIORITY_WEIGHT = math.log(10) / 10
 _NOISE = 0.3
 #: A slot with more candidates than this is decided one cell at a time.
 _CELL_BRANCHING = 500
+#: The slot to decide is drawn among this many of the best (1: always the best), weighted by _TOP_WEIGHTS.
+_TOP_SLOTS = 1
+_TOP_WEIGHTS = (4, 2, 1, 1, 1)
 #: Seconds between two progress reports.
 _REPORT_EVERY = 0.25
 
@@ -96,6 +100,7 @@ class FillSearch:
         self._started = time.monotonic() if started is None else started
         self._last_report = self._started
         self.noise: dict[int, np.ndarray] = {}
+        self._rng = random.Random(seed)
         self._wcache: dict[int, np.ndarray] = {}
         self._log_counts = np.log(np.arange(1 << 16) + 1.0)
         #: Branches of the runs a restart interrupted. Every refutation on such a branch was taken once the
@@ -115,12 +120,18 @@ class FillSearch:
         best = None
         best_key = math.inf
         weight = self.weight
-        for si in self.complete_slots:
-            n = sizes[si]
-            if n > 1:
-                key = n / weight[si]
-                if key < best_key:
-                    best_key, best = key, si
+        if _TOP_SLOTS > 1:
+            ranked = sorted((sizes[si] / weight[si], si) for si in self.complete_slots if sizes[si] > 1)[:_TOP_SLOTS]
+            if ranked:
+                pick = self._rng.choices(range(len(ranked)), weights=_TOP_WEIGHTS[: len(ranked)])[0]
+                best = ranked[pick][1]
+        else:
+            for si in self.complete_slots:
+                n = sizes[si]
+                if n > 1:
+                    key = n / weight[si]
+                    if key < best_key:
+                        best_key, best = key, si
         state = self.state
         if best is not None:
             if sizes[best] > _CELL_BRANCHING:
@@ -239,6 +250,7 @@ class FillSearch:
                         del self.nogoods[:-_MAX_NOGOOD_BRANCHES]
                     self.restarts += 1
                     self.noise.clear()
+                    self._rng = random.Random(self.seed * 1_000_003 + self.restarts)
                     budget *= _BUDGET_GROWTH
         except Timeout:
             state.undo(root)
