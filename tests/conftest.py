@@ -248,8 +248,47 @@ def _runs_of(line, cells):
     return out
 
 
-def verify(lex, before: Grid, after: Grid, *, min_priority=0, allow_repeats=False, region=None) -> list[str]:
-    """Problems with a fill, judged from the cells alone (empty list: a valid fill)."""
+def named_runs(cells: list[list[str | None]]) -> list[tuple[str, list[tuple[int, int]]]]:
+    """Every run with its name (1A, 2D, ...), numbered as constructors number them, found from the cells alone."""
+    h, w = len(cells), len(cells[0])
+    starts: dict[tuple[int, int], int] = {}
+    out = []
+    for run in runs(cells):
+        starts.setdefault(run[0], 0)
+    number = 0
+    numbers = {}
+    for r in range(h):
+        for c in range(w):
+            if (r, c) in starts:
+                number += 1
+                numbers[(r, c)] = number
+    for run in runs(cells):
+        across = len(run) > 1 and run[0][0] == run[1][0]
+        out.append((f"{numbers[run[0]]}{'A' if across else 'D'}", run))
+    return out
+
+
+def _floor(name: str, length: int, min_priority: int, min_by_length, min_by_slot) -> int:
+    if min_by_slot and name in min_by_slot:
+        return min_by_slot[name]
+    if min_by_length and length in min_by_length:
+        return min_by_length[length]
+    return min_priority
+
+
+def _shares_run(a: str, b: str, n: int) -> bool:
+    return bool(n) and any(a[i : i + n] in b for i in range(len(a) - n + 1))
+
+
+def verify(lex, before: Grid, after: Grid, *, min_priority=0, allow_repeats=False, region=None, min_by_length=None,
+           min_by_slot=None, max_shared=0, theme=()) -> list[str]:
+    """Problems with a fill, judged from the cells alone (empty list: a valid fill).
+
+    Every entry is in the lexicon at or above its minimum (the slot's, else its length's, else ``min_priority``;
+    entries the grid gave whole, or theme words, take any priority and theme words need not be in the lexicon),
+    no word repeats, no two entries share a run of ``max_shared`` tiles (two given entries excepted), every theme
+    word is an entry, the fixed letters are kept, and nothing outside ``region`` is written.
+    """
     problems = []
     if after.height != before.height or after.width != before.width:
         return ["the grid changed size"]
@@ -260,8 +299,9 @@ def verify(lex, before: Grid, after: Grid, *, min_priority=0, allow_repeats=Fals
                 problems.append(f"cell {r},{c} was {b!r}, now {a!r}")
             if b is None and region is not None and (r, c) not in region and a is not None:
                 problems.append(f"cell {r},{c} outside the region was filled")
-    seen = []
-    for run in runs([list(row) for row in after.cells]):
+    themes = set(theme)
+    entries = []  # (word, given)
+    for name, run in named_runs([list(row) for row in after.cells]):
         tiles = [after.cell(r, c) for r, c in run]
         if any(t is None for t in tiles):
             if region is None:
@@ -276,57 +316,136 @@ def verify(lex, before: Grid, after: Grid, *, min_priority=0, allow_repeats=Fals
         was_fixed = all(before.cell(r, c) is not None for r, c in run)
         if was_fixed and region is not None and word not in lex:
             continue  # a region fill leaves the rest of the grid as it is, non-words included
+        given = was_fixed or word in themes
         if word not in lex:
-            problems.append(f"{word!r} is not in the lexicon")
-        elif not was_fixed and (lex.priority(word) or 0) < min_priority:
-            problems.append(f"{word!r} has priority {lex.priority(word)} < {min_priority}")
-        seen.append(word)
+            if word not in themes:
+                problems.append(f"{word!r} is not in the lexicon")
+        elif not given:
+            floor = _floor(name, len(run), min_priority, min_by_length, min_by_slot)
+            if (lex.priority(word) or 0) < floor:
+                problems.append(f"{word!r} at {name} has priority {lex.priority(word)} < {floor}")
+        entries.append((word, given))
+    seen = [w for w, _ in entries]
     if not allow_repeats and len(seen) != len(set(seen)):
         problems.append(f"repeated words: {sorted(w for w in set(seen) if seen.count(w) > 1)}")
+    if max_shared:
+        for i, (a, ga) in enumerate(entries):
+            for b, gb in entries[i + 1 :]:
+                if not (ga and gb) and _shares_run(a, b, max_shared):
+                    problems.append(f"{a!r} and {b!r} share a run of {max_shared} tiles")
+    for t in themes - set(seen):
+        problems.append(f"theme word {t!r} is not in the grid")
     return problems
 
 
-def brute_force_exists(words: dict[str, int], grid: Grid, *, min_priority=0, allow_repeats=False) -> bool:
-    """Exhaustive search, run by run, over the word list (small inputs only)."""
+def brute_force_fills(words: dict[str, int], grid: Grid, *, min_priority=0, allow_repeats=False, min_by_length=None,
+                      min_by_slot=None, max_shared=0, theme=(), limit=None) -> list[dict[str, str]]:
+    """Every fill (slot name -> word), by exhaustive search over the word list, run by run (small inputs only).
+
+    Theme words may fill any slot of their length (whatever their priority, in the list or not) and count as given.
+    """
     cells = [list(row) for row in grid.cells]
-    all_runs = runs(cells)
-    pool = {w for w, p in words.items() if p >= min_priority}
-    # a run the grid already holds whole may use any word of the lexicon, whatever its priority
-    given_whole = [all(cells[r][c] is not None for r, c in run) for run in all_runs]
+    named = named_runs(cells)
+    themes = set(theme)
+    given_whole = [all(cells[r][c] is not None for r, c in run) for _, run in named]
+    pools = [
+        {w for w, p in words.items() if len(w) == len(run) and p >= _floor(name, len(run), min_priority, min_by_length, min_by_slot)}
+        | {t for t in themes if len(t) == len(run)}
+        for name, run in named
+    ]
+    out: list[dict[str, str]] = []
 
     def fits(word, run):
-        return len(word) == len(run) and all(cells[r][c] in (None, ch) for ch, (r, c) in zip(word, run))
+        return all(cells[r][c] in (None, ch) for ch, (r, c) in zip(word, run))
 
-    def go(i, used):
-        if i == len(all_runs):
-            return True
-        run = all_runs[i]
+    def go(i, chosen):
+        if limit is not None and len(out) >= limit:
+            return
+        if i == len(named):
+            if themes <= {w for w, _ in chosen}:
+                out.append({name: w for (name, _), (w, _) in zip(named, chosen)})
+            return
+        name, run = named[i]
         if given_whole[i]:
             word = "".join(cells[r][c] for r, c in run)
-            options = [word] if word in words else []
+            options = [word] if word in words or word in themes else []
         else:
-            options = [w for w in pool if fits(w, run)]
+            options = sorted(w for w in pools[i] if fits(w, run))
         for w in options:
-            if not allow_repeats and w in used:
+            given = given_whole[i] or w in themes
+            if not allow_repeats and any(w == x for x, _ in chosen):
+                continue
+            if max_shared and any(not (given and g) and _shares_run(w, x, max_shared) for x, g in chosen):
                 continue
             saved = [cells[r][c] for r, c in run]
             for ch, (r, c) in zip(w, run):
                 cells[r][c] = ch
-            if go(i + 1, used | {w}):
-                return True
+            go(i + 1, chosen + [(w, given)])
             for v, (r, c) in zip(saved, run):
                 cells[r][c] = v
-        return False
 
-    return go(0, frozenset())
+    go(0, [])
+    return out
+
+
+def brute_force_exists(words: dict[str, int], grid: Grid, **rules) -> bool:
+    """Whether any fill exists under the rules (see :func:`brute_force_fills`)."""
+    return bool(brute_force_fills(words, grid, limit=1, **rules))
+
+
+def brute_force_counts(words: dict[str, int], grid: Grid, *, min_priority=0, allow_repeats=False, min_by_length=None,
+                       min_by_slot=None, max_shared=0) -> dict[str, int] | None:
+    """Each slot's candidates at the arc-consistency fixpoint (None: a slot is left without any), found naively:
+    candidates fit the cells' letter sets, each cell's set is what every slot through it still allows, and a slot
+    left with one word takes it (and, with ``max_shared``, its runs) from the other slots."""
+    cells = [list(row) for row in grid.cells]
+    named = named_runs(cells)
+    given = [all(cells[r][c] is not None for r, c in run) for _, run in named]
+    cand = []
+    for (name, run), g in zip(named, given):
+        floor = 0 if g else _floor(name, len(run), min_priority, min_by_length, min_by_slot)
+        cand.append({w for w, p in words.items() if len(w) == len(run) and p >= floor
+                     and all(cells[r][c] in (None, ch) for ch, (r, c) in zip(w, run))})
+    through: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for i, (_, run) in enumerate(named):
+        for k, cell in enumerate(run):
+            through.setdefault(cell, []).append((i, k))
+    changed = True
+    while changed:
+        changed = False
+        if any(not c for c in cand):
+            return None
+        for cell, refs in through.items():
+            letters = set.intersection(*({w[k] for w in cand[i]} for i, k in refs))
+            for i, k in refs:
+                kept = {w for w in cand[i] if w[k] in letters}
+                if kept != cand[i]:
+                    cand[i], changed = kept, True
+        for i, c in enumerate(cand):
+            if len(c) != 1:
+                continue
+            (w,) = c
+            for j in range(len(cand)):
+                if j == i:
+                    continue
+                kept = cand[j]
+                if not allow_repeats:
+                    kept = kept - {w}
+                if max_shared and not (given[i] and given[j]):
+                    kept = {x for x in kept if not _shares_run(w, x, max_shared)}
+                if kept != cand[j]:
+                    cand[j], changed = kept, True
+    return {name: len(c) for (name, _), c in zip(named, cand)}
 
 
 @pytest.fixture(scope="session")
 def fill_oracle():
-    """``fill_oracle.runs``, ``.verify`` (a fill's problems, from the cells alone) and ``.brute_force_exists``."""
+    """``fill_oracle.runs``, ``.named_runs``, ``.verify`` (a fill's problems, from the cells alone),
+    ``.brute_force_fills``, ``.brute_force_exists`` and ``.brute_force_counts`` (arc consistency, naively)."""
     import types
 
-    return types.SimpleNamespace(runs=runs, verify=verify, brute_force_exists=brute_force_exists)
+    return types.SimpleNamespace(runs=runs, named_runs=named_runs, verify=verify, brute_force_fills=brute_force_fills,
+                                 brute_force_exists=brute_force_exists, brute_force_counts=brute_force_counts)
 
 
 # -- hostile inputs: generated and mutated, run in a child with a memory cap --------------------------

@@ -81,6 +81,7 @@ def test_every_limit_equals_its_python_twin(engine_kind: str, monkeypatch: pytes
         "LEAVE_KEY_TILES": interface.LEAVE_KEY_TILES,
         "BLANK_FLAG": interface.BLANK_FLAG,
         "MAX_FILL_SLOT": crossword_fill.MAX_SLOT,
+        "FILL_MAX_SHARED": crossword_fill.MAX_SHARED,
     }
     for name, value in constants.items():
         assert LIMITS[name] == value, name
@@ -147,31 +148,46 @@ def test_filter_rows_checks_its_arguments() -> None:
 # -- fills against brute force on small generated lexicons -----------------------------------------
 
 
-def test_propagator_checks_its_arguments() -> None:
-    P = native.Propagator
+def test_fill_state_checks_its_arguments() -> None:
+    F = native.FillState
     rows = np.ones((2, 2), np.uint8)
     wrap = lambda b: np.frombuffer(b, np.int32)  # noqa: E731
-    ok = ([rows], [[0, 1]], [[(0, 0)], [(0, 1)]], b"\x01", [[0]], False, wrap, lambda: 0.0)
-    prop = P(*ok)
-    cand = [np.array([0, 1], np.int32)]
-    dom = array_q([2, 2])
-    assert prop.propagate(cand, dom, {0: None}, [], None) == -1
-    assert cand[0].tolist() == [0, 1] and list(dom) == [2, 2]
-    assert prop.propagate(cand, array_q([4, 2]), {0: {0}}, [], None) == 0  # wiped out: slot 0
+    start = [np.array([0, 1], np.int32)]
+
+    def args(**change):
+        base = dict(rows=[rows], cells=[[0, 1]], refs=[[(0, 0)], [(0, 1)]], complete=b"\x01", fixed=b"\x00",
+                    groups=[[0]], repeats=False, shared=0, eager=8, given=[], cand=start, dom=array_q([2, 2]))
+        base.update(change)
+        return (*base.values(), wrap)
+
+    state = F(*args())
+    assert state.propagate({0: None}, [], None) == -1
+    assert state.candidates(0).tolist() == [0, 1] and state.domains() == [2, 2]
+    mark = state.mark()
+    assert state.exclude(0, 1, None) == -1 and state.sizes() == [1] and state.singles() == [0]
+    state.undo(mark)
+    assert state.sizes() == [2] and state.trail_length == mark
+    assert state.set_tile(0, 2, None) == 0  # tile 2 is not in the row: wiped out, slot 0
     for bad in (
-        ([rows], [[0, 5]], [[(0, 0)], [(0, 1)]], b"\x01", [[0]], False, wrap, None),  # cell out of range
-        ([rows], [[0, 1]], [[(0, 0)], [(0, 1)]], b"", [[0]], False, wrap, None),  # one flag per slot
-        ([rows], [[0, 1, 1]], [[(0, 0)], [(0, 1)]], b"\x01", [[0]], False, wrap, None),  # width
-        ([rows], [[0, 1]], [[(3, 0)], [(0, 1)]], b"\x01", [[0]], False, wrap, None),  # slot out of range
+        args(cells=[[0, 5]]),  # cell out of range
+        args(complete=b""),  # one flag per slot
+        args(cells=[[0, 1, 1]]),  # width
+        args(refs=[[(3, 0)], [(0, 1)]]),  # slot out of range
+        args(shared=1),  # a run of one tile
+        args(shared=11),  # longer than a 64-bit key holds
+        args(eager=-1),
+        args(dom=array_q([2])),  # one domain per cell
     ):
         with pytest.raises((ValueError, TypeError)):
-            P(*bad)
-    with pytest.raises(ValueError):
-        prop.propagate(cand, array_q([2]), {0: None}, [], None)
-    with pytest.raises(ValueError):
-        prop.propagate(cand, dom, {0: {9}}, [], None)
+            F(*bad)
     with pytest.raises(IndexError):
-        prop.propagate([np.array([7], np.int32)], dom, {0: None}, [], None)
+        F(*args(cand=[np.array([7], np.int32)]))
+    with pytest.raises(ValueError):
+        state.propagate({0: {9}}, [], None)
+    with pytest.raises(ValueError):
+        state.assign(0, 5, None)  # not a candidate
+    with pytest.raises(ValueError):
+        state.undo(state.mark() + 1)
 
 
 def array_q(values):
@@ -260,14 +276,14 @@ def test_the_stub_lists_exactly_what_the_module_exports() -> None:
     public = {name for name in dir(native) if not name.startswith("_")}
     assert {name for name in _defined(stub.body) if not name.startswith("_")} == public
     classes = {node.name: node for node in stub.body if isinstance(node, ast.ClassDef)}
-    for name in ("Probe", "Facade", "Propagator"):
+    for name in ("Probe", "Facade", "FillState"):
         own = {m for m in vars(getattr(native, name)) if not (m.startswith("__") and m.endswith("__"))}
         typed = {m for m in _defined(classes[name].body) if not (m.startswith("__") and m.endswith("__"))}
         assert typed == own, name
 
 
 def test_the_types_are_named_in_the_module() -> None:
-    for name in ("Probe", "Facade", "Propagator"):
+    for name in ("Probe", "Facade", "FillState"):
         assert getattr(native, name).__module__ == "lexigraph._native"
         assert getattr(native, name).__qualname__ == name
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -169,3 +170,74 @@ def test_cli_json_output_file_and_suggest(capsys, tmp_path, enable, fill_oracle)
     code, out, err = cli(capsys, "fill", str(grid), "--suggest", "1D", "--limit", "4", "--jsonl")
     lines = [json.loads(x) for x in out.splitlines()]
     assert code == 0 and len(lines) == 4 and all(r["word"].startswith("c") for r in lines)
+
+
+# -- rules, several fills, counts and the time limit on the command line (issue 25; issue 21's items) -----------
+
+
+def test_cli_time_limit_is_on_by_default_and_none_lifts_it(capsys, monkeypatch):
+    from lexigraph.commands import fill as fill_command
+
+    seen = []
+    real = fill_command.parse_timeout
+    monkeypatch.setattr(fill_command, "parse_timeout", lambda v: seen.append(real(v)) or seen[-1])
+    assert cli(capsys, "fill", "--grid-text", "..../..../....")[0] == 0
+    assert cli(capsys, "fill", "--grid-text", "..../..../....", "--timeout", "none")[0] == 0
+    assert cli(capsys, "fill", "--grid-text", "..../..../....", "--timeout", "2.5")[0] == 0
+    assert seen == [fill_command.DEFAULT_TIMEOUT, None, 2.5]
+    for bad in ("0", "-1", "soon", "inf"):
+        code, out, err = cli(capsys, "fill", "--grid-text", "..../..../....", "--timeout", bad)
+        assert code == 2 and err.count("\n") == 1 and "--timeout" in err, bad
+
+
+def test_cli_refuses_bad_rules_in_one_line(capsys):
+    for argv in (["--improve", "nan"], ["--improve", "inf"], ["--max-shared", "1"], ["--fills", "0"],
+                 ["--min-by-slot", "9A:40"], ["--min-by-length", "x:40"], ["--differ", "0"], ["--theme", "a1b"]):
+        code, out, err = cli(capsys, "fill", "--grid-text", "..../..../....", *argv)
+        assert code == 2 and err.count("\n") == 1 and err.startswith("lexigraph: error:"), argv
+
+
+def test_cli_region_without_a_whole_slot_says_so(capsys):
+    code, out, err = cli(capsys, "fill", "--grid-text", "..../..../....", "--region", "r1c1:r1c1")
+    lines = out.splitlines()
+    assert code == 0 and lines[0][0] != "." and lines[0][1:] == "..."
+    assert lines[-1] == "filled 0 slots; no slot lies wholly in the region, so no word is complete"
+
+
+def test_rules_fills_and_counts_documents(enable, fill_oracle, grid_file):
+    jsonschema = pytest.importorskip("jsonschema")
+    from pathlib import Path
+
+    schema = json.loads((Path(__file__).resolve().parents[2] / "docs" / "schema" / "fill.json").read_text())
+    doc = run(grid=str(grid_file), fills=3, differ=2, max_shared=3, theme=["oboe"], min_by_length="3:0")
+    jsonschema.validate(json.loads(json.dumps(doc)), schema)
+    assert doc["status"] == "filled" and len(doc["fills"]) == 3
+    assert doc["fills"][0]["grid"] == doc["grid"] and doc["fills"][0]["results"] == doc["results"]
+    before = Grid.read(grid_file)
+    for f in doc["fills"]:
+        filled = Grid.from_text("\n".join(f["grid"]))
+        assert fill_oracle.verify(enable, before, filled, max_shared=3, theme=["oboe"]) == []
+    assert [r["word"] for r in doc["results"] if r["theme"]] == ["oboe"]
+    # oboe and ergo both: two of the three rows, any word in the third, the downs words, nothing shared
+    both = run(grid=str(grid_file), max_shared=3, theme=["oboe,ergo"])
+    fours = [w for w in enable if len(w) == 4]
+    shares = lambda a, b: any(a[i : i + 3] in b for i in range(len(a) - 2))  # noqa: E731
+    exists = False
+    for first, second in itertools.permutations(range(3), 2):
+        for w in fours:
+            rows = [w] * 3
+            rows[first], rows[second] = "oboe", "ergo"
+            entries = rows + ["".join(r[c] for r in rows) for c in range(4)]
+            exists = exists or (all(e in enable for e in entries) and len(set(entries)) == 7 and not any(
+                shares(a, b) for i, a in enumerate(entries) for b in entries[i + 1 :] if {a, b} != {"oboe", "ergo"}))
+    assert both["status"] == ("filled" if exists else "no_fill")
+    lines = list(FILL.text(doc))
+    assert lines[0].startswith("fill 1 of 3: mean") and lines[-1].startswith("filled 7 slots")
+    counts = run(grid=str(grid_file), counts=True)
+    jsonschema.validate(json.loads(json.dumps(counts)), schema)
+    assert [r["slot"] for r in counts["results"]] == [s.name for s in Grid.read(grid_file).slots()]
+    assert {r["slot"]: r["candidates"] for r in counts["results"]} == {s["slot"]: s["candidates"] for s in doc["slots"]}
+    assert exit_status(counts) == 0 and list(FILL.text(counts))[0] in ("4444", "3444", "4443", "3333", "4433")
+    none = FILL.run(Context(), {"grid_text": "qz.\n...", "counts": True})
+    jsonschema.validate(json.loads(json.dumps(none)), schema)
+    assert none["status"] == "no_fill" and exit_status(none) == EXIT_NO_FILL

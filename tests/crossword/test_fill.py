@@ -157,7 +157,7 @@ def test_improve_raises_the_floor(open_lexicon, fill_oracle):
     words = {"ab": 1, "ba": 1, "ac": 5, "ca": 5, "aa": 0}
     lex = _lexicon(open_lexicon, words)
     g = Grid.from_text("a.\n..")
-    best = fill(lex, g, allow_repeats=True, improve=5.0)
+    best = fill(lex, g, allow_repeats=True, improve=5.0, objective="min")
     assert best.status == "filled" and best.optimal
     assert best.min_priority == 5
     assert fill_oracle.verify(lex, g, best.grid, min_priority=5, allow_repeats=True) == []
@@ -230,12 +230,14 @@ def test_fixed_cells_are_kept(fill_oracle, enable):
 
 
 def test_large_grid_is_bounded_by_the_time_limit(enable):
-    # 1,024 separate 3x3 squares need 6,144 different 3-letter words: ENABLE has about a thousand.
-    rows = ["#" * 127 if i % 4 == 3 else ("...#" * 32)[:127] for i in range(127)]
-    r = fill(enable, Grid.from_text("\n".join(rows)), timeout=0.3)
+    # 441 separate 5x5 squares: more to fill than a time limit of a fifth of a second allows
+    rows = ["#" * 125 if i % 6 == 5 else "".join("#" if c % 6 == 5 else "." for c in range(125)) for i in range(125)]
+    r = fill(enable, Grid.from_text("\n".join(rows)), timeout=0.2)
     assert r.status == "timeout"
     with pytest.raises(QueryError, match="at most 255"):
         Grid.from_text("\n".join(["." * 1000] * 1000))
+
+
 @pytest.mark.parametrize("engine_kind", ["c"], indirect=True)
 @pytest.mark.parametrize("seed", [0, 1])
 def test_c_and_python_search_step_for_step(enable_on, open_python, fill_oracle, seed):

@@ -20,6 +20,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Pyt
 
 import lexigraph  # noqa: E402
 from lexigraph.commands import all_commands  # noqa: E402
+from lexigraph.crossword.grid import Grid  # noqa: E402
 from lexigraph.server import create_app  # noqa: E402
 from lexigraph.server.background import serve_in_thread  # noqa: E402
 
@@ -254,3 +255,61 @@ def test_filling_a_small_grid_shows_a_valid_fill(page):
     lex = lexigraph.open()
     assert all(w in lex for w in rows + cols), (rows, cols)
     shot(page, "grid-filled")
+
+
+def _grid_letters(page, rows: int, cols: int) -> list[str]:
+    letters = page.eval_on_selector_all("#grid .cell", "els => els.map(e => e.classList.contains('block') ? '#' : (e.firstChild && e.firstChild.nodeType === 3 ? e.firstChild.textContent : '.'))")
+    return ["".join(letters[i * cols:(i + 1) * cols]) for i in range(rows)]
+
+
+def test_several_fills_flip_and_keep_the_theme_word(page, fill_oracle):
+    if "fill" not in COMMANDS:
+        pytest.skip("no fill command")
+    page.click("#tab-grid")
+    page.fill("#grid-rows", "4")
+    page.fill("#grid-cols", "4")
+    page.click("#grid-new")
+    page.fill("#grid-theme", "oboe")
+    page.fill("#grid-fills", "3")
+    page.click("#grid-fill")
+    page.wait_for_selector("#grid-pager:not([hidden])")
+    lex = lexigraph.open()
+    seen = []
+    for _ in range(3):
+        rows = _grid_letters(page, 4, 4)
+        assert fill_oracle.verify(lex, Grid.from_text("....\n....\n....\n...."), Grid.from_text("\n".join(rows)),
+                                  theme=["oboe"]) == [], rows
+        seen.append(rows)
+        page.click("#grid-next")
+    assert len({tuple(r) for r in seen}) == 3  # three different fills
+    assert page.inner_text("#grid-which").startswith("fill 1 of 3")  # back to the first
+    shot(page, "grid-fills")
+
+
+def test_the_heat_map_shows_each_slots_candidates(page):
+    if "fill" not in COMMANDS:
+        pytest.skip("no fill command")
+    from lexigraph.crossword.fill import slot_counts
+
+    page.click("#tab-grid")
+    page.fill("#grid-rows", "3")
+    page.fill("#grid-cols", "4")
+    page.click("#grid-new")
+    page.focus("#grid .cell >> nth=0")
+    page.keyboard.type("qu")
+    page.click("#grid-heat")
+    page.wait_for_selector("#grid .cell.heat-1, #grid .cell.heat-2, #grid .cell.heat-3, #grid .cell.heat-4")
+    counts = {s.slot: s.candidates for s in slot_counts(lexigraph.open(), Grid.from_text("qu..\n....\n....")).slots}
+    titles = page.eval_on_selector_all("#grid .cell", "els => els.map(e => e.title)")
+    shown = {}
+    for t in titles:
+        for part in filter(None, t.split(", ")):
+            name, n = part.split(": ")
+            shown[name] = int(n.replace(",", ""))
+    assert shown == counts
+    least = min(counts["1A"], counts["1D"])
+    classes = page.eval_on_selector("#grid .cell >> nth=0", "e => [...e.classList]")
+    want = "heat-0" if least == 0 else "heat-1" if least == 1 else "heat-2" if least < 10 else "heat-3" if least < 100 else "heat-4" if least < 1000 else None
+    assert want is None or want in classes, (least, classes)
+    assert page.is_visible("#grid-heat-legend")
+    shot(page, "grid-heat")

@@ -40,7 +40,9 @@ def _run_build(ctx: Context, params: Mapping[str, Any]) -> Document:
         result = build(
             source, output, format=params.get("format"), name=params.get("name"), alphabet=params.get("alphabet"),
             min_length=2 if min_length is None else min_length, max_length=max_length,
-            encoding=params.get("encoding"), progress=ctx.progress,
+            encoding=params.get("encoding"), progress=ctx.progress, score_by=params.get("score_by"),
+            language=params.get("language"), overrides=params.get("override") or (),
+            excludes=params.get("exclude") or (),
         )
     seconds = time.perf_counter() - start
     if rejects_path and rejects is not None:
@@ -200,6 +202,14 @@ COMMANDS = [
                   "words, or drop them as proper nouns", default="fold", choices=("fold", "drop-proper")),
             Param("rejects", "write every skipped or changed line to this file (line, action, reason, text, "
                   "result; tab-separated)", metavar="FILE", completer="file"),
+            Param("score_by", "give every word a priority from its frequency in the language (wordfreq: 20 + 10 x "
+                  "Zipf frequency; pip install 'lexigraph[wordfreq]')", choices=("wordfreq",)),
+            Param("language", "the language of --score-by (en, es, fr, ...; default: the alphabet's, else English)",
+                  metavar="CODE"),
+            Param("override", "a personal word list layered on the source: its scores win and its words are added "
+                  "(repeat for more lists)", many=True, metavar="FILE", completer="file"),
+            Param("exclude", "a word list whose words are left out (repeat for more lists)", many=True,
+                  metavar="FILE", completer="file"),
             Param("quiet", "print nothing but errors", kind="bool", default=False, flags=("-q", "--quiet"),
                   cli_only=True),
         ),
@@ -211,7 +221,8 @@ COMMANDS = [
         http_method="POST",
         examples=("lexigraph build words.txt -o words.lex",
                   "lexigraph build lista.txt -o es.lex --alphabet spanish --encoding latin-1",
-                  "zcat big.txt.gz | lexigraph build - -o big.lex --json"),
+                  "zcat big.txt.gz | lexigraph build - -o big.lex --json",
+                  "lexigraph build twl06.txt --score-by wordfreq --override mine.txt --exclude no.txt -o scored.lex"),
     ),
     Command(
         name="export",

@@ -91,8 +91,96 @@ def _read_grid(params: Mapping[str, Any], alphabet: Any) -> Any:
     return Grid.read(path, alphabet=alphabet)
 
 
+#: The command line's time limit for a fill, in seconds, unless ``--timeout`` says otherwise (``none``: no limit).
+DEFAULT_TIMEOUT = 60.0
+
+
+def parse_timeout(value: object) -> float | None:
+    """``--timeout``: a positive number of seconds, or ``none`` (no limit).
+
+    >>> parse_timeout("2.5"), parse_timeout("none"), parse_timeout(None)
+    (2.5, None, 60.0)
+    """
+    from ..errors import QueryError
+
+    if value is None:
+        return DEFAULT_TIMEOUT
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        number = float(value)
+    elif isinstance(value, str) and value.strip().lower() in ("none", "off", "no"):
+        return None
+    else:
+        try:
+            number = float(str(value).strip())
+        except ValueError:
+            raise QueryError(f"--timeout takes a number of seconds or 'none', not {value!r}") from None
+    if not number > 0 or number == float("inf"):
+        raise QueryError(f"--timeout takes a positive number of seconds or 'none', not {value!r}")
+    return number
+
+
+def parse_minimums(text: object, what: str, key_kind: str) -> dict[Any, int]:
+    """``'4:40,5:45'`` (lengths) or ``'1A:60,17D:30'`` (slots): a key and a priority per item.
+
+    >>> parse_minimums("3:30, 4:40", "min_by_length", "length")
+    {3: 30, 4: 40}
+    >>> parse_minimums("1a:60", "min_by_slot", "slot")
+    {'1A': 60}
+    """
+    from ..errors import QueryError
+
+    if text is None or text == "":
+        return {}
+    if not isinstance(text, str):
+        raise QueryError(f"{what} is written KEY:PRIORITY,... ('4:40,5:45')")
+    out: dict[Any, int] = {}
+    for item in text.replace(";", ",").replace(" ", ",").split(","):
+        if not item:
+            continue
+        key, sep, value = item.partition(":")
+        try:
+            priority = int(value)
+            parsed: Any = int(key) if key_kind == "length" else key.strip().upper()
+        except ValueError:
+            raise QueryError(f"{what}: {item!r} is not {key_kind}:priority (e.g. {'4:40' if key_kind == 'length' else '1A:60'})") from None
+        if not sep or not parsed:
+            raise QueryError(f"{what}: {item!r} is not {key_kind}:priority")
+        out[parsed] = priority
+    return out
+
+
+def _theme_words(values: object) -> list[str]:
+    from ..errors import QueryError
+
+    if values is None:
+        return []
+    if isinstance(values, str):
+        values = [values]
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise QueryError("theme: a list of words")
+    return [w for v in values for w in v.replace(",", " ").split() if w]
+
+
+def _rules(params: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "min_priority": params.get("min_priority") or 0,
+        "min_by_length": parse_minimums(params.get("min_by_length"), "min_by_length", "length"),
+        "min_by_slot": parse_minimums(params.get("min_by_slot"), "min_by_slot", "slot"),
+        "allow_repeats": bool(params.get("allow_repeats")),
+        "max_shared": params.get("max_shared") or 0,
+    }
+
+
+def _slot_documents(counts: Any) -> list[dict[str, Any]]:
+    return [{"slot": c.slot, "candidates": c.candidates, "forced": c.forced, "given": c.given} for c in counts]
+
+
+def _words_document(words: Any) -> list[dict[str, Any]]:
+    return [{"slot": w.slot, "word": w.word, "priority": w.priority, "fixed": w.fixed, "theme": w.theme} for w in words]
+
+
 def _run(ctx: Context, params: Mapping[str, Any]) -> Document:
-    from ..crossword.fill import fill, suggest
+    from ..crossword.fill import fill, slot_counts, suggest
     from ..errors import QueryError
 
     lex = ctx.lexicon()
@@ -114,30 +202,47 @@ def _run(ctx: Context, params: Mapping[str, Any]) -> Document:
         ]
         doc["count"] = len(got)
         return doc
-    timeout = params.get("timeout")
+    # The command line's own spelling (--timeout S|none, default DEFAULT_TIMEOUT); the server sends a number.
+    timeout = parse_timeout(params["cli_timeout"]) if "cli_timeout" in params else params.get("timeout")
     if ctx.deadline is not None:
         left = max(ctx.deadline - time.monotonic(), 1e-3)
         timeout = left if timeout is None else min(timeout, left)
+    rules = _rules(params)
+    region = params.get("region") or None
+    if params.get("counts"):
+        result = slot_counts(lex, grid, region=region, timeout=timeout, **rules)
+        doc["status"] = result.status
+        doc["grid"] = grid.to_text().split("\n")
+        doc["results"] = _slot_documents(result.slots)
+        doc["count"] = len(result.slots)
+        doc["counts"] = True
+        doc["reason"] = result.reason
+        doc["culprits"] = result.culprits
+        return doc
     output = params.get("output")
     inputs = [params["grid"]] if params.get("grid") not in (None, "-") else []
     if output:
         from ..support.files import refuse_overwrite
 
         refuse_overwrite(output, inputs)  # before the search, not after it
+    fills = params.get("fills")
     result = fill(
         lex,
         grid,
-        min_priority=min_priority,
+        theme=_theme_words(params.get("theme")),
+        fills=1 if fills is None else fills,
+        differ=params.get("differ"),
+        objective=params.get("objective") or "mean",
         seed=params.get("seed") or 0,
         timeout=timeout,
-        allow_repeats=bool(params.get("allow_repeats")),
-        region=params.get("region") or None,
+        region=region,
         improve=params.get("improve") or 0.0,
         progress=ctx.progress,
+        **rules,
     )
     doc["status"] = result.status
     doc["grid"] = (result.grid or grid).to_text().split("\n")
-    doc["results"] = [{"slot": w.slot, "word": w.word, "priority": w.priority, "fixed": w.fixed} for w in result.words]
+    doc["results"] = _words_document(result.words)
     doc["count"] = len(result.words)
     doc["lowest_priority"] = result.min_priority
     mean = result.mean_priority
@@ -145,11 +250,40 @@ def _run(ctx: Context, params: Mapping[str, Any]) -> Document:
     doc["optimal"] = result.optimal
     doc["reason"] = result.reason
     doc["culprits"] = result.culprits
+    doc["fills"] = [
+        {"grid": f.grid.to_text().split("\n"), "results": _words_document(f.words), "lowest_priority": f.min_priority,
+         "mean_priority": None if f.mean_priority is None else round(f.mean_priority, 3)}
+        for f in result.fills
+    ]
+    doc["slots"] = _slot_documents(result.slots)
     doc["stats"] = dict(result.stats, seconds=round(result.seconds, 4))
     if output and result.grid is not None:
         result.grid.write(output, inputs=inputs)
         doc["output"] = os.fspath(output)
     return doc
+
+
+def _hardest(slots: list[dict[str, Any]], n: int = 5) -> str:
+    open_slots = sorted((s for s in slots if not s["given"]), key=lambda s: (s["candidates"], s["slot"]))
+    return ", ".join(f"{s['slot']} {s['candidates']:,}" for s in open_slots[:n])
+
+
+def _heat_rows(doc: Document) -> Iterator[str]:
+    """The grid with each open cell's fewest candidates (of its slots) as a digit: their number of digits."""
+    from ..crossword.grid import Grid
+
+    grid = Grid.from_text("\n".join(doc["grid"]))
+    count = {r["slot"]: r["candidates"] for r in doc["results"]}
+    least: dict[tuple[int, int], int] = {}
+    for s in grid.slots():
+        if s.name in count:
+            for cell in s.cells:
+                least[cell] = min(least.get(cell, count[s.name]), count[s.name])
+    for r in range(grid.height):
+        yield "".join(
+            "#" if grid.is_block(r, c) else "." if (r, c) not in least else str(min(9, len(str(least[(r, c)]))) if least[(r, c)] else 0)
+            for c in range(grid.width)
+        )
 
 
 def _text(doc: Document) -> Iterator[str]:
@@ -161,24 +295,54 @@ def _text(doc: Document) -> Iterator[str]:
             yield f"{r['word']}\t{r['score']}\t{cross}"
         return
     status = doc.get("status")
-    if status == "filled":
-        yield from doc["grid"]
+    if doc.get("counts"):
+        yield from _heat_rows(doc)
         yield ""
+        for r in sorted(doc["results"], key=lambda r: (r["candidates"], r["slot"])):
+            note = " (given)" if r["given"] else " (forced)" if r["forced"] else ""
+            yield f"{r['slot']}\t{r['candidates']}{note}"
+        yield ""
+        if status == "no_fill":
+            yield f"no fill exists: {doc['reason']}"
+        elif status == "timeout":
+            yield "propagation did not finish within the time limit"
+        else:
+            yield "each cell: the number of digits of its slots' fewest candidates (0: none left)"
+        return
+    if status == "filled":
+        fills = doc.get("fills") or []
+        for k, f in enumerate(fills[1:], 2):
+            if k == 2:
+                yield f"fill 1 of {len(fills)}: mean {doc['mean_priority']:.1f}, lowest {doc['lowest_priority']}"
+                yield from doc["grid"]
+                yield ""
+            yield f"fill {k} of {len(fills)}: mean {f['mean_priority']:.1f}, lowest {f['lowest_priority']}"
+            yield from f["grid"]
+            yield ""
+        if len(fills) <= 1:
+            yield from doc["grid"]
+            yield ""
         for r in doc["results"]:
-            yield f"{r['slot']} {r['word']}" + (" (given)" if r["fixed"] else "")
+            yield f"{r['slot']} {r['word']}" + (" (theme)" if r.get("theme") else " (given)" if r["fixed"] else "")
         yield ""
         free = [r for r in doc["results"] if not r["fixed"]]
         n = len(doc["results"])
         summary = f"filled {n} slot{'' if n == 1 else 's'}"
         if free:
             summary += f"; lowest priority {doc['lowest_priority']}, mean {doc['mean_priority']:.1f}"
+        elif not n:
+            summary += "; no slot lies wholly in the region, so no word is complete"
         if doc.get("optimal"):
             summary += " (the lowest priority is the best possible)"
         yield summary
+        if doc.get("reason"):
+            yield doc["reason"]
     elif status == "no_fill":
         yield f"no fill exists: {doc['reason']}"
     else:
         yield "no fill found within the time limit"
+    if status == "timeout" and doc.get("slots"):
+        yield f"hardest slots (candidates after propagation): {_hardest(doc['slots'])}"
 
 
 FILL = Command(
@@ -187,12 +351,21 @@ FILL = Command(
     params=(
         Param("grid", "the grid file: plain text ('.' empty, '#' block, letters fixed), .ipuz or .puz; '-' reads text from standard input", positional=True, metavar="GRID", cli_only=True),
         Param("grid_text", "the grid itself instead of a file: text rows (on one line, separated by '/') or ipuz JSON", metavar="ROWS"),
-        Param("min_priority", "use only words of at least this priority (0-255)", kind="int", default=0, metavar="N"),
+        Param("min_priority", "use only words of at least this priority (0-255), the minimum score of every entry the fill chooses", kind="int", default=0, metavar="N"),
+        Param("min_by_length", "minimum priorities for some lengths, e.g. '3:30,4:40' (they replace --min-priority there)", metavar="LEN:N,..."),
+        Param("min_by_slot", "minimum priorities for some slots, e.g. '1A:60,17A:50' (they replace the others there)", metavar="SLOT:N,..."),
+        Param("max_shared", "no two entries may share a run of this many tiles or more (2-10; 0: no limit)", kind="int", default=0, metavar="N"),
+        Param("theme", "theme words to place: the fill chooses their slots (by length and crossings) before filling the rest; repeat the option or separate words with commas", many=True, metavar="WORD"),
+        Param("fills", "find this many fills (1-100), ranked by the objective", kind="int", default=1, metavar="N"),
+        Param("differ", "each fill differs from the others in at least this many entries (default: a fifth of them)", kind="int", metavar="N"),
+        Param("objective", "rank fills by their mean priority, or by their lowest priority first", default="mean", choices=("mean", "min")),
         Param("seed", "seed of the tie-breaks: the same seed gives the same fill", kind="int", default=0, metavar="N"),
-        Param("timeout", "give up after this many seconds", kind="float", metavar="S"),
+        Param("timeout", "give up after this many seconds", kind="float", metavar="S", http_only=True),
+        Param("cli_timeout", f"give up after this many seconds ('none': no limit; default: {DEFAULT_TIMEOUT:g})", flags=("--timeout",), metavar="S", cli_only=True),
         Param("allow_repeats", "let a word fill more than one slot", kind="bool", default=False),
         Param("region", "fill only these slots ('1A,3D') or this rectangle ('r1c1:r3c5', rows and columns from 1)", metavar="REGION"),
-        Param("improve", "spend up to this many more seconds raising the fill's lowest priority", kind="float", default=0.0, metavar="S"),
+        Param("improve", "spend up to this many more seconds on the objective: a higher lowest priority (--objective min) or better fills (mean)", kind="float", default=0.0, metavar="S"),
+        Param("counts", "instead of filling, give each slot's candidates after propagation: where the grid will be hard", kind="bool", default=False),
         Param("suggest", "instead of filling, rank the candidates of this slot (e.g. 12A) by what they leave its crossings", metavar="SLOT"),
         Param("limit", "at most this many suggestions (default 50)", kind="int", metavar="N"),
         Param("output", "write the filled grid here (format from the extension: .txt, .ipuz, .puz)", flags=("-o", "--output"), metavar="OUT", cli_only=True),
@@ -202,8 +375,8 @@ FILL = Command(
     examples=(
         "lexigraph fill --grid-text '#..../...../...../...../....#' --seed 7",
         "lexigraph fill --grid-text 'c..../.#.#./.....' --suggest 1A --limit 3",
-        "lexigraph fill grid.ipuz --min-priority 30 --timeout 10 -o filled.puz",
-        "lexigraph fill grid.txt --region r1c1:r3c5 --improve 5",
+        "lexigraph fill grid.ipuz -L scored.lex --min-priority 40 --max-shared 5 --theme lexicon --fills 5 -o filled.puz",
+        "lexigraph fill grid.txt -L scored.lex --min-priority 50 --counts --timeout none",
     ),
     found=_found,
     status=exit_status,

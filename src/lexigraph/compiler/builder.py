@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,6 +18,7 @@ from ..engine import wordgraph
 from ..alphabet import Alphabet
 from ..buildinfo import __version__, c_module
 from ..errors import BuildError
+from . import scores
 from .normalize import Reject, Report, WordSet, normalize
 from .sources import Source, read, source_name
 
@@ -164,6 +165,10 @@ def build(
     progress: Progress | None = None,
     case: str | None = None,
     rejects: "list[Reject] | None" = None,
+    score_by: str | None = None,
+    language: str | None = None,
+    overrides: Sequence[Source] = (),
+    excludes: Sequence[Source] = (),
 ) -> BuildResult:
     """Compile a word source into a lexicon file at ``dest``.
 
@@ -177,6 +182,11 @@ def build(
     :func:`compile_source`). ``case``: what to do with entries that are
     capitalised only (``"fold"``, the default, or ``"drop-proper"``);
     ``rejects``: a list that receives every line skipped or changed.
+    ``score_by="wordfreq"`` gives every word a priority from its frequency in
+    ``language`` (default: the alphabet's; see :mod:`lexigraph.compiler.scores`);
+    ``overrides`` (word sources whose scores win and whose words are added)
+    and ``excludes`` (word sources whose words are left out) layer other
+    lists on the source.
 
     >>> import tempfile, os, lexigraph
     >>> path = os.path.join(tempfile.mkdtemp(), "pets.lex")
@@ -199,6 +209,7 @@ def build(
     data, result = compile_source(
         source, format=format, name=name, alphabet=alphabet, min_length=min_length,
         max_length=max_length, encoding=encoding, progress=progress, case=case, rejects=rejects,
+        score_by=score_by, language=language, overrides=overrides, excludes=excludes,
     )
     if dest is not None:
         if progress:
@@ -250,6 +261,10 @@ def compile_source(
     case: str | None = None,
     rejects: "list[Reject] | None" = None,
     pure_python: bool = False,
+    score_by: str | None = None,
+    language: str | None = None,
+    overrides: Sequence[Source] = (),
+    excludes: Sequence[Source] = (),
 ) -> tuple[bytes, BuildResult]:
     """Compile ``source`` in memory; returns the file's bytes and the build result (options as :func:`build`).
 
@@ -259,10 +274,30 @@ def compile_source(
                         encoding=encoding, progress=progress, case=case, rejects=rejects)
     if progress:
         progress("reading", 0, 1)
+    if score_by is not None and score_by not in scores.SCORERS:
+        raise BuildError(f"unknown scorer {score_by!r}; choose one of {', '.join(scores.SCORERS)}")
     raw = read(source, format=format, encoding=encoding)
     alpha = Alphabet.load(alphabet) if alphabet is not None else None
     words = normalize(raw, alphabet=alpha, min_length=min_length, max_length=max_length, progress=progress,
                       case=case, rejects=rejects, pure_python=pure_python)
+    if score_by is not None:
+        if progress:
+            progress("scoring", 0, 1)
+        words = scores.score_words(words, score_by, language)
+    if overrides or excludes:
+        def layer(src: Source) -> tuple[str, WordSet]:
+            name = Path(source_name(src)).name
+            try:
+                got = normalize(read(src, encoding=encoding), alphabet=words.alphabet, min_length=min_length,
+                                max_length=max_length, case=case, pure_python=pure_python)
+            except BuildError:
+                # The options read the base list: a layer can only fail by leaving no word (empty, or
+                # every line outside the alphabet), which layers nothing.
+                got = WordSet(words.alphabet, [], np.zeros(0, np.uint8), False, None, Report())
+            return name, got
+
+        words = scores.apply_layers(words, [layer(s) for s in overrides], [layer(s) for s in excludes],
+                                    scorer=score_by, language=language)
     if progress:
         progress("compiling", 0, 1)
     src = source_name(source)

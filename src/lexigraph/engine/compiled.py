@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..buildinfo import c_module
 from ..errors import DeadlineExceeded, FileFormatError
 from .deadline import exceeded
-from .interface import CrossAnswer, MoveRequest, PropagationProblem, Propagator, RackMode
+from .interface import CrossAnswer, FillState, MoveRequest, PropagationProblem, RackMode
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -332,16 +332,19 @@ class CompiledEngine:
         kept, used = self._native.filter_rows(rows, width, candidates, masks, positions)
         return (candidates if kept is None else np.frombuffer(kept, np.int32)), list(used)
 
-    def propagator(self, problem: PropagationProblem) -> Propagator:
+    def fill_state(self, problem: PropagationProblem, candidates: Sequence["np.ndarray"],
+                   domains: Sequence[int]) -> FillState:
         import numpy as np
 
         if self._alphabet_size > self._native.LIMITS["FILL_MAX_TILE_CODES"]:
-            twin: Propagator = self.python_twin().propagator(problem)
+            twin: FillState = self.python_twin().fill_state(problem, candidates, domains)
             return twin
-        propagator: Propagator = self._native.Propagator(
-            problem.rows, problem.slot_cells, problem.cell_slots, problem.complete, problem.same_length,
-            problem.allow_repeats, partial(np.frombuffer, dtype=np.int32), time.monotonic)
-        return propagator
+        masks = np.asarray(domains, np.uint64)
+        state: FillState = self._native.FillState(
+            problem.rows, problem.slot_cells, problem.cell_slots, problem.complete, problem.fixed,
+            problem.same_length, problem.allow_repeats, problem.max_shared, problem.eager_limit,
+            problem.given_words, list(candidates), masks, partial(np.frombuffer, dtype=np.int32))
+        return state
 
     def close(self) -> None:
         self.probe.release()

@@ -29,8 +29,8 @@ to the query, the query to the engine.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -138,34 +138,108 @@ def move_record_dtype() -> "np.dtype[Any]":
 _MOVE_RECORD: "np.dtype[Any] | None" = None
 
 
-class Propagator(Protocol):
-    """Arc consistency over a grid's slots: the fill's hot loop (see :mod:`lexigraph.crossword.fill`)."""
+class FillState(Protocol):
+    """A grid's candidates and cell domains kept arc consistent as a fill decides, with a trail to undo.
 
-    #: Filtering passes run so far.
-    filters: int
+    The fill's hot loop (see :mod:`lexigraph.crossword.fill`). Operations
+    return -1 (consistent), -2 (past ``deadline``, a ``time.monotonic()``
+    value) or the slot left without candidates; after anything but -1 the
+    caller undoes to a mark taken before. Memory: at most one copy of each
+    slot's starting candidates, and a trail no longer than the changes they
+    allow.
+    """
 
-    def propagate(self, candidates: list["np.ndarray"], domains: Any, queue: dict[int, Any],
-                  singles: Sequence[int], deadline: float | None) -> int:
-        """Filter until nothing changes: -1 done, -2 past ``deadline``, else the slot left without candidates."""
+    #: A taken word or run is struck at once from the slots with at most this many candidates.
+    eager_limit: int
+
+    @property
+    def filters(self) -> int:
+        """Filtering passes run so far."""
+
+    @property
+    def trail_length(self) -> int:
+        """Changes held for :meth:`undo`."""
+
+    @property
+    def owned_bytes(self) -> int:
+        """Bytes of candidate rows copied so far."""
+
+    def propagate(self, queue: Mapping[int, Iterable[int] | None], singles: Sequence[int],
+                  deadline: float | None) -> int:
+        """Filter from the slots in ``queue`` (slot -> positions whose domain shrank; ``None``: all) after
+        taking the words of ``singles`` (slots left with one candidate)."""
+
+    def assign(self, slot: int, row: int, deadline: float | None) -> int:
+        """The slot takes the word ``row`` (one of its candidates); propagate."""
+
+    def exclude(self, slot: int, row: int, deadline: float | None) -> int:
+        """Strike the word ``row`` from the slot's candidates; propagate."""
+
+    def set_tile(self, cell: int, code: int, deadline: float | None) -> int:
+        """The cell takes the tile ``code``; propagate."""
+
+    def exclude_tile(self, cell: int, code: int, deadline: float | None) -> int:
+        """Strike the tile ``code`` from the cell's domain; propagate."""
+
+    def mark(self) -> int:
+        """The trail's length, for :meth:`undo`."""
+
+    def undo(self, mark: int) -> None:
+        """Unwind every change made since ``mark``."""
+
+    def sizes(self) -> list[int]:
+        """Each slot's number of candidates."""
+
+    def singles(self) -> list[int]:
+        """Each slot's one candidate row, or -1 when it has more or none."""
+
+    def candidates(self, slot: int) -> "np.ndarray":
+        """The slot's candidate rows (int32)."""
+
+    def counts(self, slot: int, position: int) -> "np.ndarray":
+        """The slot's candidates per tile code at ``position`` (int32, at least 64 entries)."""
+
+    def has(self, slot: int, row: int) -> bool:
+        """Whether the row is one of the slot's candidates."""
+
+    def domain(self, cell: int) -> int:
+        """The tiles the cell may still hold (bit mask)."""
+
+    def domains(self) -> list[int]:
+        """Every cell's domain."""
+
+
+#: ``eager_limit`` that strikes a taken word from every slot at once (exact propagation, for counting).
+EAGER_ALWAYS = 1 << 62
 
 
 @dataclass(frozen=True)
 class PropagationProblem:
-    """What a :class:`Propagator` is built from: the slots, their cells and their candidate rows.
+    """What a :class:`FillState` is built from: the slots, their cells, their candidate rows and the rules.
 
     ``rows[s]``: the length bucket of slot ``s`` as a ``(count, length)`` uint8
     array; ``slot_cells[s]``: its cell ids; ``cell_slots[c]``: the ``(slot,
     position)`` pairs through cell ``c``; ``complete[s]``: 1 when slot ``s``
-    must become a word; ``same_length[s]``: the complete slots of its length
-    (no repeats among them unless ``allow_repeats``).
+    must become a word; ``fixed[s]``: 1 when the grid gives its whole word;
+    ``same_length[s]``: the complete slots of its length (no repeats among
+    them unless ``allow_repeats``). ``max_shared``: 0, or N: no two entries
+    share a run of N tiles (two given entries excepted), nor an entry and a
+    word of ``given_words`` (tile codes of whole words outside the slots).
+    A word or run taken by a slot is struck at once from the slots with at
+    most ``eager_limit`` candidates, and from the others when they are next
+    filtered (a faster search; :data:`EAGER_ALWAYS` strikes it everywhere).
     """
 
     rows: list["np.ndarray"]
     slot_cells: list[list[int]]
     cell_slots: list[list[tuple[int, int]]]
     complete: bytes
+    fixed: bytes
     same_length: list[list[int]]
     allow_repeats: bool
+    max_shared: int = 0
+    eager_limit: int = EAGER_ALWAYS
+    given_words: list[bytes] = field(default_factory=list)
 
 
 class Engine(Protocol):
@@ -269,8 +343,9 @@ class Engine(Protocol):
                     check: Sequence[int] | None) -> tuple["np.ndarray", list[int]]:
         """The candidate rows whose tile at each position ``check`` names its mask allows, and the tiles they use."""
 
-    def propagator(self, problem: PropagationProblem) -> Propagator:
-        """A propagator for one grid."""
+    def fill_state(self, problem: PropagationProblem, candidates: Sequence["np.ndarray"],
+                   domains: Sequence[int]) -> FillState:
+        """The fill state of one grid: each slot's starting candidate rows, each cell's domain."""
 
     def close(self) -> None:
         """Release what the engine holds of the mapped file."""

@@ -63,6 +63,10 @@
  * runs for alphabets of at most this many tiles (lexigraph.engine.compiled hands larger alphabets to the Python twin). */
 #define LX_FILL_MAX_TILE_CODES 63
 
+/* Longest run of tiles two fill entries may be forbidden to share (--max-shared): a run is one
+ * 64-bit key of 6-bit tile codes in fill.c: lexigraph.crossword.fill.MAX_SHARED. */
+#define LX_FILL_MAX_SHARED 10
+
 /* Every limit above, by its Python-visible name, for module.c's LIMITS dict. */
 #define LX_LIMITS(X)                                                                                                   \
     X(MAX_WORD_LENGTH)                                                                                                 \
@@ -79,6 +83,7 @@
     X(LEAVE_KEY_TILES)                                                                                                 \
     X(BLANK_FLAG)                                                                                                      \
     X(MAX_FILL_SLOT)                                                                                                   \
-    X(FILL_MAX_TILE_CODES)
+    X(FILL_MAX_TILE_CODES)                                                                                             \
+    X(FILL_MAX_SHARED)
 
 #endif

@@ -44,14 +44,15 @@ TEN
 
 from __future__ import annotations
 
-from .filler import check_fill_arguments, fill
-from .problem import MAX_SLOT, Domains, FillProblem, WordBuckets
+from .filler import MAX_FILLS, check_fill_arguments, fill, slot_counts
+from .problem import MAX_CANDIDATE_BYTES, MAX_SHARED, MAX_SLOT, Domains, FillProblem, Rules, WordBuckets
 from .regions import Region, region_cells
-from .results import FilledWord, FillResult, Status, Suggestion
+from .results import Fill, FilledWord, FillResult, Objective, SlotCount, Status, Suggestion
 from .search import Progress
 from .suggestions import suggest
 
 __all__ = [
-    "MAX_SLOT", "Domains", "FillProblem", "FillResult", "FilledWord", "Progress", "Region", "Status", "Suggestion",
-    "WordBuckets", "check_fill_arguments", "fill", "region_cells", "suggest",
+    "MAX_CANDIDATE_BYTES", "MAX_FILLS", "MAX_SHARED", "MAX_SLOT", "Domains", "Fill", "FillProblem", "FillResult",
+    "FilledWord", "Objective", "Progress", "Region", "Rules", "SlotCount", "Status", "Suggestion", "WordBuckets",
+    "check_fill_arguments", "fill", "region_cells", "slot_counts", "suggest",
 ]

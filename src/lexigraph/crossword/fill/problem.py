@@ -1,33 +1,86 @@
-"""A grid turned into a fill problem: slots, cells, their domains, candidate rows and crossings.
+"""A grid turned into a fill problem: slots, cells, their domains, candidate rows, crossings and rules.
 
 Every open cell has a *domain*, the set of tiles it may still hold (a bit
 mask over tile codes); every slot has a *candidate set*, the rows of the
 lexicon's length bucket that fit its cells' domains, drawn from the words
-whose priority is at least ``min_priority``. The problem holds what the
-search and the engine's propagator (:meth:`lexigraph.engine.interface.Engine.propagator`)
-share.
+whose priority is at least the slot's minimum (:class:`Rules`). The problem
+holds what the search and the engine's fill state
+(:meth:`lexigraph.engine.interface.Engine.fill_state`) share.
 """
 
 from __future__ import annotations
 
 from array import array
-from collections.abc import MutableSequence
+from collections.abc import Iterable, Mapping, MutableSequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeAlias
 
 import numpy as np
 
-from ...engine.interface import PropagationProblem
+from ...engine.interface import EAGER_ALWAYS, FillState, PropagationProblem
 from ...errors import QueryError
 from ..grid import Grid, Slot
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...engine import Engines
+    from ...engine.interface import Engine
     from ...engine.store import Store
 
 #: Cell domains, indexed by cell id (row * width + column): tile bit masks.
 Domains: TypeAlias = "array[int] | MutableSequence[int]"
 #: Longest slot the filler accepts (the C pass keeps per-position masks on the stack).
 MAX_SLOT = 255
+#: Longest run ``max_shared`` may forbid (a run is one 64-bit key of 6-bit tile codes in C).
+MAX_SHARED = 10
+#: Most bytes of candidate rows a fill may hold: each slot's starting candidates (4 bytes a word),
+#: copied at most once by the search. A grid whose slots would need more is refused up front.
+MAX_CANDIDATE_BYTES = 1 << 30
+#: A word taken by a slot is struck at once from the slots with at most this many candidates, and
+#: from larger ones when they are next filtered: they seldom lose more than that one word.
+EAGER_LIMIT = 128
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What a fill must respect besides the grid.
+
+    ``min_priority``: every entry the fill chooses has at least this priority;
+    ``min_by_length`` (length -> priority) and ``min_by_slot`` (slot name ->
+    priority) set other minimums for some entries (the most specific wins:
+    slot, then length, then ``min_priority``). Entries the grid gives whole
+    take any priority. ``allow_repeats``: a word may fill more than one slot.
+    ``max_shared``: 0, or N: no two entries share a run of N or more tiles
+    (two entries the grid gives whole excepted). ``given_ok``: words (as the
+    lexicon spells them) the grid may give whole even when the lexicon lacks
+    them (theme entries).
+
+    >>> r = Rules(40, {3: 30}, {"1A": 60})
+    >>> r.floor("1A", 5), r.floor("2D", 3), r.floor("2D", 4)
+    (60, 30, 40)
+    """
+
+    min_priority: int = 0
+    min_by_length: Mapping[int, int] = field(default_factory=dict)
+    min_by_slot: Mapping[str, int] = field(default_factory=dict)
+    allow_repeats: bool = False
+    max_shared: int = 0
+    given_ok: frozenset[str] = frozenset()
+
+    def floor(self, slot: str, length: int) -> int:
+        """The lowest priority an entry of this slot may have."""
+        got = self.min_by_slot.get(slot)
+        if got is None:
+            got = self.min_by_length.get(length, self.min_priority)
+        return got
+
+    def raised(self, floor: int) -> "Rules":
+        """The same rules with no minimum below ``floor``."""
+        return Rules(
+            max(self.min_priority, floor),
+            {k: max(v, floor) for k, v in self.min_by_length.items()},
+            {k: max(v, floor) for k, v in self.min_by_slot.items()},
+            self.allow_repeats, self.max_shared, self.given_ok,
+        )
 
 
 class WordBuckets:
@@ -76,37 +129,52 @@ class WordBuckets:
             self._base[key] = got
         return got
 
+    def row_of(self, engine: "Engine", codes: bytes) -> int:
+        """The row of the word spelled ``codes`` in its length bucket, or -1."""
+        word_id = engine.id_of_codes(codes)
+        b = self.store.bucket(len(codes))
+        return word_id - b.first if b is not None and b.first <= word_id < b.stop else -1
+
     def word(self, length: int, row: int) -> str:
         return self.alphabet.decode(bytes(self.rows(length)[row]))
 
 
 class FillProblem:
-    """A grid turned into slots, cells, domains and candidate sets, ready to search."""
+    """A grid turned into slots, cells, domains and starting candidates, ready to search.
+
+    ``cand0`` and ``dom0`` hold each slot's candidates filtered by the grid's
+    fixed cells alone (no propagation); :meth:`state` makes the engine's fill
+    state from them. A slot whose cells are all fixed is *given* (any
+    priority; it must be in the lexicon unless the rules allow it) unless
+    ``given_names`` leaves it out: then it is an entry like the others.
+    """
 
     def __init__(
         self,
         lex: "Engines",
         grid: Grid,
         *,
-        min_priority: int,
-        allow_repeats: bool,
+        rules: Rules,
         region: "set[tuple[int, int]] | None",
         buckets: WordBuckets | None = None,
+        given_names: "set[str] | None" = None,
     ) -> None:
         self.grid = grid
+        self.rules = rules
         self.buckets = buckets or WordBuckets(lex.store)
         alphabet = lex.store.alphabet
         n_codes = len(alphabet)
         self.engine = lex.engine
-        self.filter = self.engine.filter_rows
         self.full = ((1 << (n_codes + 1)) - 1) & ~1  # bits 1..n
-        self.allow_repeats = allow_repeats
-        self.min_priority = min_priority
+        self.allow_repeats = rules.allow_repeats
         width = grid.width
         self.width = width
         all_slots = grid.slots()
         if not all_slots:
             raise QueryError("the grid has no slot (no run of two or more open cells)")
+        for s in all_slots:
+            if len(s) > MAX_SLOT:
+                raise QueryError(f"slot {s.name} is {len(s)} cells long; at most {MAX_SLOT} are accepted")
         # Cells and their starting domains (a uint64 per cell id for the C loop; ints beyond 63 tiles).
         dom: Domains = array("Q", bytes(8 * grid.height * width)) if n_codes <= 63 else [0] * (grid.height * width)
         open_ids: set[int] = set()
@@ -130,23 +198,36 @@ class FillProblem:
         in_slot = {r * width + c for s in all_slots for r, c in s.cells}
         # The cells the fill writes (a cell in no slot is left as it is).
         self.target = (target - self.fixed_cells) & in_slot
-        # Slots: those with a cell in the region; complete ones must become words, partial ones must stay possible.
+        # Slots: those with a cell in the region; complete ones must become words, partial ones must stay
+        # possible. A whole word the grid gives that the lexicon lacks is left out when the rules allow it.
         slots: list[Slot] = []
         complete: list[bool] = []
+        given_whole: list[bool] = []
+        self.given_outside: list[Slot] = []  # whole words outside the slots searched
         for s in all_slots:
             ids = [r * width + c for r, c in s.cells]
+            # Given: the grid holds the whole word, and (when ``given_names`` says which) the constructor wrote it,
+            # rather than theme words placed across it.
+            whole = all(i in self.fixed_cells for i in ids) and (given_names is None or s.name in given_names)
+            if whole:
+                word = "".join(grid.cell(r, c) or "" for r, c in s.cells)
+                codes = bytes(alphabet.code(grid.cell(r, c) or "") or 0 for r, c in s.cells)
+                if self.buckets.row_of(self.engine, codes) < 0:
+                    if self.buckets.alphabet.decode(codes) in rules.given_ok:
+                        self.given_outside.append(s)
+                        continue
+                    if region is None or any(i in target for i in ids):
+                        raise QueryError(f"the fixed word {word!r} at {s.name} is not in the lexicon")
             if region is not None and not any(i in target for i in ids):
+                if whole:
+                    self.given_outside.append(s)
                 continue
-            if len(s) > MAX_SLOT:
-                raise QueryError(f"slot {s.name} is {len(s)} cells long; at most {MAX_SLOT} are accepted")
             slots.append(s)
             complete.append(all(i in self.target or i in self.fixed_cells for i in ids))
+            given_whole.append(whole)
         self.slots = slots
         self.complete = complete
-        # Whole words already in the grid outside the slots searched: no slot may repeat them.
-        self.words_outside = [
-            s for s in all_slots if s not in slots and all(r * width + c in self.fixed_cells for r, c in s.cells)
-        ]
+        self.given_whole = given_whole
         self.slot_cells = [[r * width + c for r, c in s.cells] for s in slots]
         self.cell_slots: dict[int, list[tuple[int, int]]] = {}
         for si, cells in enumerate(self.slot_cells):
@@ -171,48 +252,116 @@ class FillProblem:
         # Cells to decide one by one: target cells in no complete slot.
         in_complete = {cid for si, cells in enumerate(self.slot_cells) if complete[si] for cid in cells}
         self.free_cells = sorted(cid for cid in self.target if cid not in in_complete)
-        self.dom0 = dom
         self.names = [s.name for s in slots]
-        by_cell: list[list[tuple[int, int]]] = [[] for _ in range(len(dom))]
-        for cid, refs in self.cell_slots.items():
-            by_cell[cid] = refs
-        self.propagator = self.engine.propagator(PropagationProblem(
-            self.rows, self.slot_cells, by_cell, bytes(self.complete), self.same_len, allow_repeats))
+        self.floors = [0 if given_whole[si] else rules.floor(s.name, len(s)) for si, s in enumerate(slots)]
+        self.dom0 = dom
+        self.cand0 = self._starting_candidates(dom)
+        size = sum(len(c) for c in self.cand0) * 4
+        if size > MAX_CANDIDATE_BYTES:
+            raise QueryError(
+                f"the grid's {len(slots):,} slots would hold {size >> 20:,} MiB of candidate words; a fill holds at "
+                f"most {MAX_CANDIDATE_BYTES >> 20:,} MiB (fill a region, or use a smaller grid or list)"
+            )
 
-    # -- initial state -------------------------------------------------------------------------
-
-    def initial(self) -> tuple[list[np.ndarray], Domains]:
-        """Candidates filtered by the fixed cells alone (no propagation); raises for a fixed word not in the lexicon."""
+    def _starting_candidates(self, dom: Domains) -> list[np.ndarray]:
         cand: list[np.ndarray] = []
-        dom = self.dom0[:]
+        filtered: dict[tuple[int, int, tuple[int, ...]], np.ndarray] = {}
         for si, s in enumerate(self.slots):
-            cells = self.slot_cells[si]
-            fully_fixed = all(c in self.fixed_cells for c in cells)
-            base = self.buckets.base(len(s), 0 if fully_fixed else self.min_priority)
-            masks = [dom[c] for c in cells]
+            masks = [dom[c] for c in self.slot_cells[si]]
+            base = self.buckets.base(len(s), self.floors[si])
             if all(m == self.full for m in masks):
                 kept = base
             else:
-                kept, _ = self.filter(self.rows[si], base, masks, None)
-            if fully_fixed and not len(kept):
-                word = "".join(self.grid.cell(r, c) or "" for r, c in s.cells)
-                raise QueryError(f"the fixed word {word!r} at {s.name} is not in the lexicon")
+                key = (len(s), self.floors[si], tuple(masks))
+                got = filtered.get(key)
+                if got is None:
+                    got, _ = self.engine.filter_rows(self.rows[si], base, masks, None)
+                    filtered[key] = got
+                kept = got
             cand.append(kept)
+        # Whole words the grid gives outside the slots searched: no complete slot may repeat them.
         if not self.allow_repeats:
-            for s in self.words_outside:
-                length = len(s)
-                rows = self.buckets.rows(length)
-                masks = [dom[r * self.width + c] for r, c in s.cells]
-                here, _ = self.filter(rows, self.buckets.base(length, 0), masks, None)
-                if not len(here):
-                    continue  # not a word: the grid keeps it, nothing can repeat it
-                for si, t in enumerate(self.slots):
-                    if len(t) == length and self.complete[si]:
-                        cand[si] = cand[si][cand[si] != here[0]]
-        return cand, dom
+            by_length: dict[int, set[int]] = {}
+            for s in self.given_outside:
+                codes = bytes(self.buckets.alphabet.code(self.grid.cell(r, c) or "") or 0 for r, c in s.cells)
+                row = self.buckets.row_of(self.engine, codes)
+                if row >= 0:
+                    by_length.setdefault(len(s), set()).add(row)
+            for si, s in enumerate(self.slots):
+                taken = by_length.get(len(s))
+                if taken and self.complete[si]:
+                    cand[si] = cand[si][~np.isin(cand[si], np.fromiter(taken, np.int32, len(taken)))]
+        return cand
+
+    def given_codes(self) -> list[bytes]:
+        """The tile codes of the whole words the grid gives outside the slots searched."""
+        alphabet = self.buckets.alphabet
+        return [bytes(alphabet.code(self.grid.cell(r, c) or "") or 0 for r, c in s.cells) for s in self.given_outside]
+
+    def state(self, eager_limit: int = EAGER_LIMIT) -> FillState:
+        """The engine's fill state, before any propagation."""
+        by_cell: list[list[tuple[int, int]]] = [[] for _ in range(len(self.dom0))]
+        for cid, refs in self.cell_slots.items():
+            by_cell[cid] = refs
+        problem = PropagationProblem(
+            self.rows, self.slot_cells, by_cell, bytes(self.complete), bytes(self.given_whole), self.same_len,
+            self.allow_repeats, self.rules.max_shared, eager_limit, self.given_codes(),
+        )
+        return self.engine.fill_state(problem, self.cand0, self.dom0)
+
+    def first_empty(self) -> int | None:
+        """A slot left without starting candidates (before propagation), or None."""
+        for si, c in enumerate(self.cand0):
+            if not len(c):
+                return si
+        return None
 
     def pattern(self, si: int) -> str:
         return "".join((v if len(v) == 1 else f"[{v}]") if v else "?" for v in self.grid.word(self.slots[si]))
 
+    def initial_queue(self) -> dict[int, Iterable[int] | None]:
+        """Every slot, every position: the first propagation."""
+        return dict.fromkeys(range(len(self.slots)))
 
-# -- propagation -------------------------------------------------------------------------------------
+    def initial_singles(self) -> list[int]:
+        return [si for si, c in enumerate(self.cand0) if len(c) == 1]
+
+
+def check_rules(
+    grid: Grid,
+    *,
+    min_priority: object,
+    min_by_length: object,
+    min_by_slot: object,
+    allow_repeats: object,
+    max_shared: object,
+) -> tuple[int, dict[int, int], dict[str, int], bool, int]:
+    """The rules' arguments checked (one :class:`QueryError` for anything wrong), slot names resolved."""
+    def priority(value: object, what: str) -> int:
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 255:
+            raise QueryError(f"{what} must be an integer from 0 to 255")
+        return value
+
+    floor = priority(min_priority, "min_priority")
+    by_length: dict[int, int] = {}
+    if min_by_length is not None:
+        if not isinstance(min_by_length, Mapping):
+            raise QueryError("min_by_length must map lengths to priorities")
+        for k, v in min_by_length.items():
+            if not isinstance(k, int) or isinstance(k, bool) or not 2 <= k <= MAX_SLOT:
+                raise QueryError(f"min_by_length: {k!r} is not a slot length (2 to {MAX_SLOT})")
+            by_length[k] = priority(v, f"min_by_length[{k}]")
+    by_slot: dict[str, int] = {}
+    if min_by_slot is not None:
+        if not isinstance(min_by_slot, Mapping):
+            raise QueryError("min_by_slot must map slot names to priorities")
+        for k, v in min_by_slot.items():
+            if not isinstance(k, str):
+                raise QueryError(f"min_by_slot: {k!r} is not a slot name")
+            by_slot[grid.slot(k).name] = priority(v, f"min_by_slot[{k}]")
+    if not isinstance(allow_repeats, bool):
+        raise QueryError("allow_repeats must be True or False")
+    shared = 0 if max_shared is None else max_shared
+    if not isinstance(shared, int) or isinstance(shared, bool) or not (shared == 0 or 2 <= shared <= MAX_SHARED):
+        raise QueryError(f"max_shared must be an integer from 2 to {MAX_SHARED} (or 0: no limit)")
+    return floor, by_length, by_slot, allow_repeats, shared

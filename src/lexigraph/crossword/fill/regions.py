@@ -43,7 +43,7 @@ def region_cells(grid: Grid, region: "Region | None") -> set[tuple[int, int]] | 
         if not chosen:
             raise QueryError("the region is empty")
         return chosen
-    if isinstance(region, tuple) and len(region) == 4 and all(isinstance(v, int) for v in region):
+    if isinstance(region, tuple) and len(region) == 4 and all(isinstance(v, int) and not isinstance(v, bool) for v in region):
         return _rectangle(grid, *region)
     if isinstance(region, str):
         text = region.strip()
@@ -51,8 +51,13 @@ def region_cells(grid: Grid, region: "Region | None") -> set[tuple[int, int]] | 
             corners = [_parse_corner(part) for part in text.split(":", 1)]
             return _rectangle(grid, corners[0][0], corners[0][1], corners[1][0], corners[1][1])
         items: list[str] = [x for x in text.replace(";", ",").replace(" ", ",").split(",") if x]
+    elif isinstance(region, (list, tuple)) and all(isinstance(x, str) for x in region):
+        items = list(region)
     else:
-        items = [str(x) for x in region]
+        raise QueryError(
+            "a region is slot names ('1A,3D' or a list of them), a rectangle ('r1c1:r3c5' or (1, 1, 3, 5)) "
+            f"or a set of (row, column) cells, not {type(region).__name__} {region!r}"[:300]
+        )
     if not items:
         raise QueryError("the region is empty")
     cells: set[tuple[int, int]] = set()

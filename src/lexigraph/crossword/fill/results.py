@@ -1,4 +1,4 @@
-"""What a fill returns: the filled words, the result with its status, and ranked suggestions for a slot."""
+"""What a fill returns: the filled words, the fills, the slots' candidate counts and the result with its status."""
 
 from __future__ import annotations
 
@@ -9,28 +9,72 @@ from ..grid import Grid
 
 #: ``filled``; ``no_fill`` (the search was exhaustive: no fill exists); ``timeout`` (none found in time).
 Status = Literal["filled", "no_fill", "timeout"]
+#: How fills are ranked: by mean priority, or by lowest priority first (then mean).
+Objective = Literal["mean", "min"]
 
 
 @dataclass(frozen=True)
 class FilledWord:
-    """One slot of a fill: its name, word, priority and whether the grid already held the whole word."""
+    """One slot of a fill: its name, word and priority; ``fixed``: the grid (or a theme word placed by the
+    fill, ``theme``) gave the whole word, so it does not count in the fill's priorities."""
 
     slot: str
     word: str
     priority: int
     fixed: bool
+    theme: bool = False
+
+
+@dataclass(frozen=True)
+class Fill:
+    """One fill of a grid: the filled grid and its words."""
+
+    grid: Grid
+    words: list[FilledWord]
+
+    @property
+    def min_priority(self) -> int | None:
+        """The lowest priority of the words the fill chose (None when it chose none)."""
+        ps = [w.priority for w in self.words if not w.fixed]
+        return min(ps) if ps else None
+
+    @property
+    def mean_priority(self) -> float | None:
+        """The mean priority of the words the fill chose (None when it chose none)."""
+        ps = [w.priority for w in self.words if not w.fixed]
+        return sum(ps) / len(ps) if ps else None
+
+    def rank_key(self, objective: Objective) -> tuple[float, ...]:
+        """Larger is better: the mean, or the lowest priority then the mean."""
+        mean = self.mean_priority if self.mean_priority is not None else 0.0
+        low = self.min_priority if self.min_priority is not None else 0
+        return (mean,) if objective == "mean" else (float(low), mean)
+
+
+@dataclass(frozen=True)
+class SlotCount:
+    """A slot after propagation: how many words can still fill it (``forced``: exactly one; ``given``:
+    the grid gives the whole word)."""
+
+    slot: str
+    candidates: int
+    forced: bool
+    given: bool = False
 
 
 @dataclass
 class FillResult:
-    """The answer of :func:`fill`.
+    """The answer of :func:`~lexigraph.crossword.fill.fill`.
 
     ``status``: ``"filled"``; ``"no_fill"`` (the search was exhaustive:
     no fill exists); ``"timeout"`` (none found within the time limit).
-    ``grid``: the filled grid (``None`` unless filled). ``reason`` and
-    ``culprits`` (slot names) say why there is none, when that is known.
+    ``grid`` and ``words``: the best fill (``None`` and empty unless
+    filled); ``fills``: every fill found, best first (several when asked
+    for). ``reason`` and ``culprits`` (slot names) say why there is none,
+    or why fewer fills than asked were found, when that is known.
     ``optimal``: the lowest priority of the fill was proved the best
-    possible. ``stats``: counts of the search.
+    possible. ``slots``: each slot's candidates after propagation, before
+    the search (the hard slots have few). ``stats``: counts of the search.
     """
 
     status: Status
@@ -41,6 +85,8 @@ class FillResult:
     optimal: bool = False
     seconds: float = 0.0
     stats: dict[str, int] = field(default_factory=dict)
+    fills: list[Fill] = field(default_factory=list)
+    slots: list[SlotCount] = field(default_factory=list)
 
     @property
     def min_priority(self) -> int | None:

@@ -1,47 +1,51 @@
 """The fill's search: dom/wdeg variable order, value order by priority and room, two-way branching, restarts.
 
-The search picks the slot with the fewest candidates per unit of conflict
-weight (slots whose filtering wiped out get heavier: *dom/wdeg*), tries
-its best candidate (highest priority first, then the one that leaves the
-crossing slots the most candidates, perturbed by a small seeded random
-amount), and on failure removes that candidate and propagates again
-(two-way branching). A slot with very many candidates is decided one cell
-at a time instead. Runs restart with a growing budget of failures, keeping
-the weights; a run that ends within its budget has searched everything,
-so "no fill exists" is a proof.
+The search works on the engine's fill state (:class:`~lexigraph.engine.interface.FillState`),
+which propagates every decision and keeps a trail: a decision is a mark on
+the trail, backtracking is undoing to it, so the search holds no copy of
+the grid per level and its memory does not grow with its depth.
+
+It picks the slot with the fewest candidates per unit of conflict weight
+(slots whose filtering wiped out get heavier: *dom/wdeg*), tries its best
+candidate (highest priority first, then the one that leaves the crossing
+slots the most candidates, perturbed by a small seeded random amount), and
+on failure strikes that candidate and propagates again (two-way
+branching). A slot with very many candidates is decided one cell at a time
+instead. Runs restart with a growing budget of failures, keeping the
+weights; a run that ends within its budget has searched everything, so "no
+fill exists" is a proof.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
-from .problem import Domains, FillProblem
+from ...engine.interface import FillState
+from .problem import FillProblem
 
 Progress = Callable[[str, int, int], None]
 
-#: Longest slot the filler accepts (the C pass keeps per-position masks on the stack).
-MAX_SLOT = 255
 #: Failures allowed in the first run; each restart allows half as many more.
 _FIRST_BUDGET = 60
-#: A priority difference of 10 weighs like a factor of 10 in the crossings' room (qxw's 10^score).
-_PRIORITY_WEIGHT = math.log(10) / 10
+_BUDGET_GROWTH = 1.5
+#: A priority difference of 10 weighs like a factor of e in the crossings' room: enough for fills of a
+#: high mean, little enough that the room decides between words of close scores (measured on scored
+#: TWL06 at minimums 0, 40 and 50: a factor of 10 per 10 points filled fewer grids, no higher mean).
+_PRIORITY_WEIGHT = 0.1
 #: Size of the seeded random perturbation of the value order, in units of log(room): enough
-#: for different seeds to give different fills, small beside a factor of 10 in priority.
+#: for different seeds to give different fills, worth three points of priority.
 _NOISE = 0.3
 #: A slot with more candidates than this is decided one cell at a time.
 _CELL_BRANCHING = 500
-_BUDGET_GROWTH = 1.5
+#: Seconds between two progress reports.
+_REPORT_EVERY = 0.25
 
-
-class Conflict(Exception):
-    """A slot was left without candidates (``slot``: its index)."""
-
-    def __init__(self, slot: int) -> None:
-        self.slot = slot
+CONSISTENT, PAST_DEADLINE = -1, -2
 
 
 class Timeout(Exception):
@@ -49,64 +53,88 @@ class Timeout(Exception):
 
 
 class BudgetOut(Exception):
-    """A run used up its budget of failures: restart."""
+    """A run used up its budget of failures: restart (``branch``: its decisions when it stopped)."""
+
+    def __init__(self, branch: list["Decision"]) -> None:
+        self.branch = branch
+
+
+#: A decision on the search's branch: (taken, kind, var, value): ``taken`` is False for a refutation
+#: (the value struck), ``kind`` is "slot" (var: a slot, value: a row) or "cell" (var: a cell, value: a tile).
+Decision = tuple[bool, str, int, int]
+#: Branches of interrupted runs kept as nogoods (the oldest are dropped beyond this many).
+_MAX_NOGOOD_BRANCHES = 64
+
+
+@dataclass
+class Differ:
+    """Fills found before (each: a row per slot, -1 for slots outside the count): a new fill must differ
+    from each in at least ``at_least`` of the ``counted`` slots."""
+
+    previous: list[list[int]]
+    counted: list[int]
+    at_least: int
 
 
 class FillSearch:
-    def __init__(self, p: FillProblem, *, seed: int, deadline: float | None, progress: Progress | None) -> None:
+    """One search over a propagated fill state; :meth:`run` leaves a fill in the state, or proves none."""
+
+    def __init__(self, p: FillProblem, state: FillState, *, seed: int, deadline: float | None,
+                 progress: Progress | None, differ: Differ | None = None,
+                 weights: list[float] | None = None, started: float | None = None) -> None:
         self.p = p
+        self.state = state
         self.seed = seed
         self.deadline = deadline
         self.progress = progress
-        self.weight = [1.0] * len(p.slots)
+        self.differ = differ
+        self.weight = weights if weights is not None else [1.0] * len(p.slots)
+        self.complete_slots = [si for si in range(len(p.slots)) if p.complete[si]]
+        self._filters0 = state.filters
         self.nodes = 0
-        self.filters = 0
         self.failures = 0
         self.restarts = 0
-        self.best_depth = 0
-        self._last_report = 0.0
+        self.best_decided = 0
+        self._started = time.monotonic() if started is None else started
+        self._last_report = self._started
         self.noise: dict[int, np.ndarray] = {}
         self._wcache: dict[int, np.ndarray] = {}
+        self._log_counts = np.log(np.arange(1 << 16) + 1.0)
+        #: Branches of the runs a restart interrupted. Every refutation on such a branch was taken once the
+        #: value's whole subtree had failed, so under the decisions taken before it the value fails again:
+        #: later runs strike it as soon as those decisions hold (reduced nld-nogoods, Lecoutre et al. 2007).
+        self.nogoods: list[list[Decision]] = []
 
-    def propagate(
-        self, cand: list[np.ndarray], dom: Domains, queue: "dict[int, set[int] | None]", singles: Iterable[int] = ()
-    ) -> None:
-        """Arc consistency from the slots in ``queue``; raises :class:`Conflict` at a wipe-out.
-
-        ``queue`` maps a slot to the positions whose cell domain shrank
-        since it was last filtered (``None``: all of them; an empty set: none,
-        only its candidates changed). The engine's propagator runs the loop
-        (C, or its Python twin :class:`lexigraph.engine.python.propagation.PythonPropagator`).
-        """
-        propagator = self.p.propagator
-        got = propagator.propagate(cand, dom, queue, list(singles), self.deadline)
-        self.filters = propagator.filters
-        if got == -2:
-            raise Timeout()
-        if got >= 0:
-            raise Conflict(got)
+    @property
+    def filters(self) -> int:
+        """Filtering passes this search ran."""
+        return self.state.filters - self._filters0
 
     # -- choices ---------------------------------------------------------------------------------------
 
-    def choose(self, cand: list[np.ndarray], dom: Domains) -> tuple[str, int] | None:
+    def choose(self, sizes: Sequence[int]) -> tuple[str, int] | None:
         p = self.p
         best = None
         best_key = math.inf
-        for si, c in enumerate(cand):
-            n = len(c)
-            if n > 1 and p.complete[si]:
-                key = n / self.weight[si]
+        weight = self.weight
+        for si in self.complete_slots:
+            n = sizes[si]
+            if n > 1:
+                key = n / weight[si]
                 if key < best_key:
                     best_key, best = key, si
+        state = self.state
         if best is not None:
-            if len(cand[best]) > _CELL_BRANCHING:
+            if sizes[best] > _CELL_BRANCHING:
                 # Many candidates: decide one cell of the slot first (its smallest domain).
-                cells = [c for c in p.slot_cells[best] if dom[c] & (dom[c] - 1)]
+                doms = [(state.domain(c), c) for c in p.slot_cells[best]]
+                cells = [(m.bit_count(), c) for m, c in doms if m & (m - 1)]
                 if cells:
-                    return ("cell", min(cells, key=lambda c: (dom[c].bit_count(), c)))
+                    return ("cell", min(cells)[1])
             return ("slot", best)
         for cid in p.free_cells:
-            if dom[cid] & (dom[cid] - 1):
+            m = state.domain(cid)
+            if m & (m - 1):
                 return ("cell", cid)
         return None
 
@@ -118,29 +146,41 @@ class FillSearch:
             self.noise[length] = got
         return got
 
-    def ranked_value(self, cand: list[np.ndarray], si: int) -> int:
+    def taken(self, si: int, singles: Sequence[int]) -> list[int]:
+        """Rows the other complete slots of the slot's length hold (no repeats)."""
+        if self.p.allow_repeats:
+            return []
+        return [singles[t] for t in self.p.same_len[si] if t != si and singles[t] >= 0]
+
+    def ranked_value(self, si: int, sizes: Sequence[int], singles: Sequence[int]) -> int:
         """The best candidate of a slot: priority, then the crossings' room (log of the product), then noise."""
         p = self.p
-        c = cand[si]
+        state = self.state
+        c = state.candidates(si)
+        taken = self.taken(si, singles)
+        if taken:
+            free = ~np.isin(c, np.array(taken, np.int32))
+            if free.any():
+                c = c[free]
         rows = p.rows[si]
         sub = rows[c]
-        score = np.zeros(len(c))
+        key = p.prio[si][c].astype(np.float64) * _PRIORITY_WEIGHT + self._noise(rows.shape[1], rows.shape[0])[c]
+        log_counts = self._log_counts
         for j, t, k in p.crossings[si]:
-            ct = cand[t]
-            if len(ct) <= 1:
+            if sizes[t] <= 1:
                 continue
-            counts = np.bincount(p.rows[t][ct, k], minlength=256)
-            score += np.log(counts + 1.0)[sub[:, j]]
-        key = p.prio[si][c].astype(np.float64) * _PRIORITY_WEIGHT + score + self._noise(rows.shape[1], rows.shape[0])[c]
+            counts = state.counts(t, k)
+            key += log_counts[counts][sub[:, j]]
         return int(c[int(np.argmax(key))])
 
-    def cell_value(self, cand: list[np.ndarray], dom: Domains, cid: int) -> int:
+    def cell_value(self, cid: int) -> int:
         """The tile for a cell that leaves its slots the most (priority-weighted) candidates."""
         p = self.p
-        m = dom[cid]
+        state = self.state
+        m = state.domain(cid)
         score = np.zeros(256)
         for t, k in p.cell_slots[cid]:
-            ct = cand[t]
+            ct = state.candidates(t)
             weights = self._weights(t)[ct]
             score += np.log(np.bincount(p.rows[t][ct, k], weights=weights, minlength=256) + 1e-9)
         codes = [c for c in range(256) if (m >> c) & 1]
@@ -158,94 +198,181 @@ class FillSearch:
 
     # -- the search ---------------------------------------------------------------------------------------
 
-    def _tick(self, depth: int) -> None:
+    def _tick(self, sizes: Sequence[int]) -> None:
         self.nodes += 1
-        if depth > self.best_depth:
-            self.best_depth = depth
         if self.deadline is not None or self.progress is not None:
             now = time.monotonic()
             if self.deadline is not None and now > self.deadline:
                 raise Timeout()
-            if self.progress is not None and now - self._last_report > 0.25:
+            if self.progress is not None and now - self._last_report > _REPORT_EVERY:
                 self._last_report = now
-                self.progress("fill", self.best_depth, self._decisions_total)
+                decided = sum(1 for si in self.complete_slots if sizes[si] == 1)
+                self.best_decided = max(self.best_decided, decided)
+                total = len(self.complete_slots)
+                stage = f"fill: {self.best_decided}/{total} slots at best, {self.restarts} restarts"
+                if self.deadline is not None:  # the share of the time limit spent: it always moves
+                    span = self.deadline - self._started
+                    self.progress(stage, int(1000 * (now - self._started)), max(1, int(1000 * span)))
+                else:
+                    self.progress(stage, self.best_decided, total)
 
-    def run(self, cand0: list[np.ndarray], dom0: Domains) -> tuple[list[np.ndarray], Domains] | None:
-        """Search from a propagated state with restarts; the filled state, or ``None`` when none exists."""
-        p = self.p
-        self._decisions_total = sum(1 for si, c in enumerate(cand0) if p.complete[si] and len(c) > 1) + len(p.free_cells)
+    def run(self) -> bool:
+        """Search with restarts from the state as it is (propagated); True: the state holds a fill; False: none exists.
+
+        Raises :class:`Timeout` past the deadline (the state is then back where it started).
+        """
+        state = self.state
+        root = state.mark()
         budget = float(_FIRST_BUDGET)
-        while True:
-            try:
-                return self._dfs(list(cand0), dom0[:], int(budget))
-            except BudgetOut:
-                self.restarts += 1
-                self.noise.clear()
-                budget *= _BUDGET_GROWTH
+        try:
+            while True:
+                try:
+                    got = self.apply_nogoods(-1)
+                    if got == PAST_DEADLINE:
+                        raise Timeout()
+                    if got != CONSISTENT:
+                        state.undo(root)
+                        return False
+                    return self._dfs(int(budget))
+                except BudgetOut as out:
+                    state.undo(root)
+                    if any(not taken for taken, _, _, _ in out.branch):
+                        self.nogoods.append(out.branch)
+                        del self.nogoods[:-_MAX_NOGOOD_BRANCHES]
+                    self.restarts += 1
+                    self.noise.clear()
+                    budget *= _BUDGET_GROWTH
+        except Timeout:
+            state.undo(root)
+            raise
 
-    def _dfs(self, cand: list[np.ndarray], dom: Domains, budget: int) -> tuple[list[np.ndarray], Domains] | None:
-        stack: list[tuple[list[np.ndarray], Domains, str, int, int]] = []
+    def _dfs(self, budget: int) -> bool:
+        state = self.state
+        stack: list[tuple[int, str, int, int, int]] = []  # mark, kind, var, value, its place on the branch
+        branch: list[Decision] = []
         failures = 0
         while True:
-            self._tick(len(stack))
-            choice = self.choose(cand, dom)
+            sizes = state.sizes()
+            self._tick(sizes)
+            choice = self.choose(sizes)
             if choice is None:
-                return cand, dom
+                return True
             kind, var = choice
             if kind == "slot":
-                value = self.ranked_value(cand, var)
+                value = self.ranked_value(var, sizes, state.singles())
             else:
-                value = self.cell_value(cand, dom, var)
-            child_c, child_d = list(cand), dom[:]
-            try:
-                self._assign(child_c, child_d, kind, var, value)
-                stack.append((cand, dom, kind, var, value))
-                cand, dom = child_c, child_d
+                value = self.cell_value(var)
+            mark = state.mark()
+            got = self._decide(kind, var, value)
+            if got == CONSISTENT:
+                stack.append((mark, kind, var, value, len(branch)))
+                branch.append((True, kind, var, value))
                 continue
-            except Conflict as e:
-                self.weight[e.slot] += 1
+            self._failed(got, mark)
             # The choice failed: refute it, backing up while the refutation fails too.
             while True:
                 failures += 1
                 self.failures += 1
                 if failures > budget:
-                    raise BudgetOut()
-                try:
-                    self._refute(cand, dom, kind, var, value)
+                    raise BudgetOut(branch)
+                here = state.mark()
+                got = self._refute(kind, var, value)
+                if got == CONSISTENT:
+                    branch.append((False, kind, var, value))
                     break
-                except Conflict as e:
-                    self.weight[e.slot] += 1
-                    if not stack:
-                        return None
-                    cand, dom, kind, var, value = stack.pop()
+                self._failed(got, here)
+                if not stack:
+                    return False
+                mark, kind, var, value, at = stack.pop()
+                state.undo(mark)
+                del branch[at:]
 
-    def _assign(self, cand: list[np.ndarray], dom: Domains, kind: str, var: int, value: int) -> None:
-        p = self.p
-        if kind == "slot":
-            cand[var] = np.array([value], np.int32)
-            for j, cid in enumerate(p.slot_cells[var]):
-                dom[cid] = 1 << int(p.rows[var][value, j])
-            queue: dict[int, set[int] | None] = {}
-            for _, t, k in p.crossings[var]:
-                got = queue.setdefault(t, set())
-                assert got is not None
-                got.add(k)
-            self.propagate(cand, dom, queue, singles=[var])
-        else:
-            dom[var] = 1 << value
-            self.propagate(cand, dom, {t: {k} for t, k in p.cell_slots[var]})
+    def _failed(self, got: int, mark: int) -> None:
+        if got == PAST_DEADLINE:
+            raise Timeout()
+        self.weight[got] += 1
+        self.state.undo(mark)
 
-    def _refute(self, cand: list[np.ndarray], dom: Domains, kind: str, var: int, value: int) -> None:
-        p = self.p
+    def _decide(self, kind: str, var: int, value: int) -> int:
         if kind == "slot":
-            c = cand[var]
-            rest = c[c != value]
-            if not len(rest):
-                raise Conflict(var)
-            cand[var] = rest
-            self.propagate(cand, dom, {var: set()}, singles=[var] if len(rest) == 1 else ())
+            got = self.state.assign(var, value, self.deadline)
         else:
-            dom[var] &= ~(1 << value)
-            if not dom[var]:
-                raise Conflict(p.cell_slots[var][0][0])
-            self.propagate(cand, dom, {t: {k} for t, k in p.cell_slots[var]})
+            got = self.state.set_tile(var, value, self.deadline)
+        return self._after(got, var if kind == "slot" else self.p.cell_slots[var][0][0])
+
+    def _refute(self, kind: str, var: int, value: int) -> int:
+        if kind == "slot":
+            got = self.state.exclude(var, value, self.deadline)
+        else:
+            got = self.state.exclude_tile(var, value, self.deadline)
+        return self._after(got, var if kind == "slot" else self.p.cell_slots[var][0][0])
+
+    def _after(self, got: int, blame: int) -> int:
+        """The rules beyond propagation, once a decision has propagated: nogoods, then differing fills."""
+        if got == CONSISTENT and self.nogoods:
+            got = self.apply_nogoods(blame)
+        if got == CONSISTENT and self.differ is not None:
+            got = self.check_differ(blame)
+        return got
+
+    def apply_nogoods(self, blame: int) -> int:
+        """Strike what the branches of interrupted runs proved to fail under the decisions that hold now."""
+        state = self.state
+        while self.nogoods:
+            singles = state.singles()
+            struck = False
+            for branch in self.nogoods:
+                for taken, kind, var, value in branch:
+                    if kind == "slot":
+                        holds = singles[var] == value
+                        present = holds or (singles[var] < 0 and state.has(var, value))
+                    else:
+                        m = state.domain(var)
+                        holds = m == 1 << value
+                        present = bool(m >> value & 1)
+                    if taken:
+                        if not holds:
+                            break  # the decisions before the next refutations no longer all hold
+                        continue
+                    if not present:
+                        continue
+                    if holds:
+                        return var if kind == "slot" else (blame if blame >= 0 else self.p.cell_slots[var][0][0])
+                    if kind == "slot":
+                        got = state.exclude(var, value, self.deadline)
+                    else:
+                        got = state.exclude_tile(var, value, self.deadline)
+                    if got != CONSISTENT:
+                        return got
+                    struck = True
+                    break  # singles changed: read them again
+                if struck:
+                    break
+            if not struck:
+                return CONSISTENT
+        return CONSISTENT
+
+    def check_differ(self, blame: int) -> int:
+        """Whether the fill can still differ enough from every earlier one; strikes what would make it agree too much."""
+        differ = self.differ
+        assert differ is not None
+        state = self.state
+        while True:
+            singles = state.singles()
+            struck = False
+            for previous in differ.previous:
+                agree = [si for si in differ.counted if singles[si] == previous[si]]
+                room = len(differ.counted) - differ.at_least - len(agree)
+                if room < 0:
+                    return blame
+                if room == 0:  # every slot still open must differ from this fill
+                    for si in differ.counted:
+                        if singles[si] < 0 and state.sizes()[si] > 1 and previous[si] in state.candidates(si):
+                            got = state.exclude(si, previous[si], self.deadline)
+                            if got != CONSISTENT:
+                                return got if got == PAST_DEADLINE else blame
+                            struck = True
+                    if struck:
+                        break
+            if not struck:
+                return CONSISTENT

@@ -8,10 +8,11 @@ import numpy as np
 
 from ...errors import QueryError
 from ..grid import Grid
+from ...engine.interface import EAGER_ALWAYS
 from .filler import check_fill_arguments
-from .problem import FillProblem
+from .problem import FillProblem, Rules
 from .results import Suggestion
-from .search import Conflict, FillSearch
+from .search import CONSISTENT
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...engine import Engines
@@ -39,30 +40,32 @@ def suggest(
     ['qats', 'qoph', 'qaid']
     """
     check_fill_arguments(min_priority, 0, None)
-    if limit is not None and (not isinstance(limit, int) or limit < 0):
+    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 0):
         raise QueryError("limit must be a non-negative integer")
+    if not isinstance(allow_repeats, bool):
+        raise QueryError("allow_repeats must be True or False")
     target = grid.slot(slot)
-    p = FillProblem(lex, grid, min_priority=min_priority, allow_repeats=allow_repeats, region=set(target.cells))
     # With the slot as the region, its crossings are partial slots: they must stay possible.
-    cand, dom = p.initial()
-    search = FillSearch(p, seed=0, deadline=None, progress=None)
-    try:
-        search.propagate(cand, dom, dict.fromkeys(range(len(cand))), singles=[si for si, c in enumerate(cand) if len(c) == 1])
-    except Conflict:
+    p = FillProblem(lex, grid, rules=Rules(min_priority, allow_repeats=allow_repeats), region=set(target.cells))
+    if p.first_empty() is not None:
+        return []
+    state = p.state(EAGER_ALWAYS)
+    if state.propagate(p.initial_queue(), p.initial_singles(), None) != CONSISTENT:
         return []
     si = p.names.index(target.name)
-    c = cand[si]
+    sizes = state.sizes()
+    c = state.candidates(si)
     rows = p.rows[si]
     sub = rows[c]
     score = np.ones(len(c), dtype=np.float64)
     per: list[tuple[str, np.ndarray]] = []
     for j, t, k in p.crossings[si]:
-        counts = np.bincount(p.rows[t][cand[t], k], minlength=256)
+        counts = state.counts(t, k) if sizes[t] else np.zeros(256, np.int32)
         got = counts[sub[:, j]]
         per.append((p.names[t], got))
         score *= got
     prio = p.prio[si][c]
-    # Rows are sorted, so ascending row order is alphabetical order.
+    # Ties: priority, then the row (rows are sorted, so ascending row order is alphabetical order).
     order = np.lexsort((c, -prio.astype(np.int64), -score))
     if limit is not None:
         order = order[:limit]

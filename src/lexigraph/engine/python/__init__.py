@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from ...errors import FileFormatError
-from ..interface import UNDECIDED, CrossAnswer, MoveRequest, PropagationProblem, Propagator, RackMode
+from ..interface import UNDECIDED, CrossAnswer, FillState, MoveRequest, PropagationProblem, RackMode
 from .probe import PythonProbe
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -190,10 +190,11 @@ class PythonEngine:
 
         return filter_rows(rows, candidates, masks, check)
 
-    def propagator(self, problem: PropagationProblem) -> Propagator:
-        from .propagation import PythonPropagator
+    def fill_state(self, problem: PropagationProblem, candidates: Sequence["np.ndarray"],
+                   domains: Sequence[int]) -> FillState:
+        from .propagation import PythonFillState
 
-        return PythonPropagator(problem)
+        return PythonFillState(problem, candidates, domains)
 
     def close(self) -> None:
         self._probe.close()

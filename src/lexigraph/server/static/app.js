@@ -388,12 +388,13 @@ function playChosen() {
 
 // --------------------------------------------------------------------------------------------- grid
 
-const grid = { rows: 5, cols: 5, r: 0, c: 0, across: true, cells: [], v: [], filled: new Set(), anchor: null, region: null, seq: 0 };
+const grid = { rows: 5, cols: 5, r: 0, c: 0, across: true, cells: [], v: [], filled: new Set(), anchor: null, region: null, seq: 0,
+  fills: [], which: 0, base: null, heat: null, heatOn: false, heatSeq: 0, heatTimer: 0 };
 
 function setupGrid() {
   newGrid();
   $("grid-new").addEventListener("click", newGrid);
-  $("grid-clear").addEventListener("click", () => { grid.v = grid.v.map((x) => (x === "#" ? "#" : "")); grid.filled.clear(); drawGrid(); });
+  $("grid-clear").addEventListener("click", () => { grid.v = grid.v.map((x) => (x === "#" ? "#" : "")); grid.filled.clear(); gridEdited(); drawGrid(); });
   $("grid-fill").addEventListener("click", () => fillGrid(false));
   $("grid-fill-region").addEventListener("click", () => fillGrid(true));
   $("candidates").addEventListener("keydown", (e) => {
@@ -403,14 +404,78 @@ function setupGrid() {
     if (e.key === "ArrowDown" || e.key === "ArrowUp") { e.preventDefault(); i = Math.max(0, Math.min(items.length - 1, i + (e.key === "ArrowDown" ? 1 : -1))); selectCandidate(i); }
     else if (e.key === "Enter" && i >= 0) { e.preventDefault(); writeSlot(items[i].dataset.word); }
   });
-  if (!has("fill")) { $("grid-fill").disabled = true; $("grid-fill-region").disabled = true; }
+  $("grid-prev").addEventListener("click", () => showFill(grid.which - 1));
+  $("grid-next").addEventListener("click", () => showFill(grid.which + 1));
+  $("grid-heat").addEventListener("click", () => { grid.heatOn = !grid.heatOn; $("grid-heat").setAttribute("aria-pressed", grid.heatOn); refreshHeat(); });
+  for (const id of ["grid-min", "grid-theme"]) $(id).addEventListener("change", () => { grid.heat = null; refreshHeat(); });
+  if (!has("fill")) { for (const id of ["grid-fill", "grid-fill-region", "grid-heat"]) $(id).disabled = true; }
 }
+
+// The grid as the user wrote it changed: earlier fills and counts no longer describe it.
+function gridEdited() {
+  grid.fills = []; grid.base = null; grid.heat = null;
+  $("grid-pager").hidden = true;
+  if (grid.heatOn) { clearTimeout(grid.heatTimer); grid.heatTimer = setTimeout(refreshHeat, 200); }
+}
+
+function rules() {
+  const body = {};
+  const min = Math.max(0, Math.min(255, +$("grid-min").value || 0));
+  if (min) body.min_priority = min;
+  const theme = $("grid-theme").value.split(/[\s,]+/).filter((w) => w);
+  if (theme.length) body.theme = theme;
+  return body;
+}
+
+function allSlots() {
+  // Every slot of two or more cells, with its name: across slots, then down slots.
+  const out = [], nums = numbering();
+  for (const across of [true, false]) {
+    for (let r = 0; r < grid.rows; r++) for (let c = 0; c < grid.cols; c++) {
+      const cells = slotCells(r, c, across);
+      if (cells.length && cells[0][0] === r && cells[0][1] === c) out.push({ name: `${nums.get(r * grid.cols + c)}${across ? "A" : "D"}`, cells });
+    }
+  }
+  return out;
+}
+
+async function refreshHeat() {
+  $("grid-heat-legend").hidden = !grid.heatOn;
+  if (!grid.heatOn || !has("fill")) { drawGrid(); return; }
+  if (grid.heat) { drawGrid(); return; }
+  const seq = ++grid.heatSeq;
+  const body = Object.assign(rules(), { counts: true });
+  delete body.theme;  // counts are of the grid as it is
+  body[firstParam("fill", ["grid_text", "grid", "text"])] = gridText(grid.base);
+  try {
+    const doc = await api("fill", body);
+    if (seq !== grid.heatSeq) return;
+    const count = new Map((doc.results || []).map((r) => [r.slot, r.candidates]));
+    const heat = new Map();
+    for (const s of allSlots()) {
+      if (!count.has(s.name)) continue;
+      for (const [r, c] of s.cells) {
+        const i = r * grid.cols + c, n = count.get(s.name);
+        const cell = heat.get(i) || { least: Infinity, slots: [] };
+        cell.least = Math.min(cell.least, n); cell.slots.push(`${s.name}: ${n.toLocaleString()}`);
+        heat.set(i, cell);
+      }
+    }
+    grid.heat = heat;
+    const hard = [...count.entries()].sort((a, b) => a[1] - b[1]).slice(0, 5).map(([k, v]) => `${k} ${v.toLocaleString()}`);
+    setStatus($("grid-status"), doc.status === "no_fill" ? `no fill exists: ${doc.reason || ""}` : `hardest slots: ${hard.join(", ")}`, doc.status === "no_fill");
+  } catch (err) { setStatus($("grid-status"), err.message, true); }
+  drawGrid();
+}
+
+function heatClass(n) { return n === 0 ? "heat-0" : n === 1 ? "heat-1" : n < 10 ? "heat-2" : n < 100 ? "heat-3" : n < 1000 ? "heat-4" : ""; }
 
 function newGrid() {
   grid.rows = Math.max(2, Math.min(25, +$("grid-rows").value || 5));
   grid.cols = Math.max(2, Math.min(25, +$("grid-cols").value || 5));
   grid.v = Array.from({ length: grid.rows * grid.cols }, () => "");
   grid.filled = new Set(); grid.region = null; grid.anchor = null; grid.r = 0; grid.c = 0;
+  grid.fills = []; grid.base = null; grid.heat = null; $("grid-pager").hidden = true;
   grid.cells = makeCells($("grid"), grid.rows, grid.cols, gridKey);
   grid.cells.forEach((d) => d.addEventListener("mousedown", () => { grid.wasFocused = document.activeElement === d; }));
   grid.cells.forEach((d, i) => d.addEventListener("click", (e) => {
@@ -441,11 +506,11 @@ function gridKey(e, r, c) {
     const i = r * grid.cols + c;
     grid.v[i] = grid.v[i] === "#" ? "" : "#"; grid.filled.delete(i);
     const step = grid.across ? [0, 1] : [1, 0];
-    drawGrid(); moveBy(grid, step[0], step[1]);
+    gridEdited(); drawGrid(); moveBy(grid, step[0], step[1]);
     return;
   }
   if (!e.shiftKey && e.key.startsWith("Arrow")) grid.region = null;
-  editorKeys(grid, e, r, c, (rr, cc, k) => { const i = rr * grid.cols + cc; if (grid.v[i] !== "#" || k) grid.v[i] = k.toLowerCase(); grid.filled.delete(i); drawGrid(); showCandidates(); });
+  editorKeys(grid, e, r, c, (rr, cc, k) => { const i = rr * grid.cols + cc; if (grid.v[i] !== "#" || k) grid.v[i] = k.toLowerCase(); grid.filled.delete(i); gridEdited(); drawGrid(); showCandidates(); });
 }
 
 function slotCells(r, c, across) {
@@ -488,17 +553,22 @@ function drawGrid() {
     if (v === "#") d.classList.add("block"); else if (slot.has(i)) d.classList.add("inslot");
     if (grid.filled.has(i)) d.classList.add("filled");
     if (box && r >= box.top && r <= box.bottom && c >= box.left && c <= box.right) d.classList.add("region");
+    const heat = grid.heatOn && grid.heat ? grid.heat.get(i) : null;
+    if (heat) { const k = heatClass(heat.least); if (k) d.classList.add(k); }
     d.textContent = v === "#" ? "" : v;
     if (nums.has(i)) { const s = document.createElement("span"); s.className = "num"; s.textContent = nums.get(i); d.appendChild(s); }
-    d.setAttribute("aria-label", `row ${r + 1} column ${c + 1}: ${v === "#" ? "block" : v || "empty"}`);
+    d.title = heat ? heat.slots.join(", ") : "";
+    d.setAttribute("aria-label", `row ${r + 1} column ${c + 1}: ${v === "#" ? "block" : v || "empty"}` + (heat ? `; candidates ${heat.slots.join(", ")}` : ""));
   });
 }
 
-function gridText() {
+function gridText(values) {
+  // The grid as text: the letters written (values: those before a fill, when one is shown).
+  const vs = values || grid.v;
   const lines = [];
   for (let r = 0; r < grid.rows; r++) {
     let s = "";
-    for (let c = 0; c < grid.cols; c++) { const v = grid.v[r * grid.cols + c]; s += v === "#" ? "#" : v ? (v.length > 1 ? "[" + v + "]" : v) : "."; }
+    for (let c = 0; c < grid.cols; c++) { const v = vs[r * grid.cols + c]; s += v === "#" ? "#" : v ? (v.length > 1 ? "[" + v + "]" : v) : "."; }
     lines.push(s);
   }
   return lines.join("\n") + "\n";
@@ -554,7 +624,7 @@ function writeSlot(word) {
   const tiles = [...word];
   if (tiles.length !== cells.length) return;
   cells.forEach(([r, c], k) => { grid.v[r * grid.cols + c] = tiles[k]; });
-  drawGrid(); showCandidates();
+  gridEdited(); drawGrid(); showCandidates();
 }
 
 function applyFill(doc) {
@@ -571,6 +641,18 @@ function applyFill(doc) {
   return false;
 }
 
+function showFill(k) {
+  // Several fills: each is drawn over the letters the user had written.
+  if (!grid.fills.length || !grid.base) return;
+  grid.which = (k + grid.fills.length) % grid.fills.length;
+  const f = grid.fills[grid.which];
+  grid.v = grid.base.slice(); grid.filled.clear();
+  applyFill(f);
+  $("grid-pager").hidden = grid.fills.length < 2;
+  $("grid-which").textContent = `fill ${grid.which + 1} of ${grid.fills.length}` + (f.mean_priority != null ? `: mean score ${f.mean_priority}, lowest ${f.lowest_priority}` : "");
+  drawGrid(); showCandidates();
+}
+
 async function fillGrid(regionOnly) {
   if (!has("fill")) return;
   const body = {}; body[firstParam("fill", ["grid_text", "grid", "text"])] = gridText();
@@ -579,13 +661,23 @@ async function fillGrid(regionOnly) {
     if (b) body.region = `r${b.top + 1}c${b.left + 1}:r${b.bottom + 1}c${b.right + 1}`;
     else { const cells = slotCells(grid.r, grid.c, grid.across); if (!cells.length) return; body.region = slotName(cells, grid.across); }
   }
+  Object.assign(body, rules());
+  const wanted = Math.max(1, Math.min(20, +$("grid-fills").value || 1));
+  if (wanted > 1) body.fills = wanted;
+  const base = grid.base || grid.v.slice();  // fill the grid as the user wrote it, not a fill shown before
+  body[firstParam("fill", ["grid_text", "grid", "text"])] = gridText(base);
   setStatus($("grid-status"), "filling…");
   try {
     const doc = await api("fill", body);
-    if (applyFill(doc)) { drawGrid(); showCandidates(); }
     const done = doc.status === "filled";
-    const text = done ? `filled ${doc.count} slots${doc.lowest_priority != null ? `; lowest priority ${doc.lowest_priority}, mean ${doc.mean_priority}` : ""}`
+    if (done) {
+      grid.base = base;
+      grid.fills = doc.fills && doc.fills.length ? doc.fills : [doc];
+      showFill(0);
+    }
+    let text = done ? `filled ${doc.count} slots${doc.lowest_priority != null ? `; lowest priority ${doc.lowest_priority}, mean ${doc.mean_priority}` : ""}`
       : doc.status === "no_fill" ? `no fill exists: ${doc.reason || ""}` : "no fill found within the time limit";
+    if (done && doc.reason) text += ` (${doc.reason})`;
     setStatus($("grid-status"), text, !done);
   } catch (err) { setStatus($("grid-status"), err.message, true); }
 }
