@@ -250,10 +250,12 @@ _BOUNDED = textwrap.dedent("""
     rows = ["#" * 125 if i % 6 == 5 else "".join("#" if c % 6 == 5 else "." for c in range(125)) for i in range(125)]
     lex = lexigraph.open(pure_python=sys.argv[1] == "python")
     seen = []
+    grid = Grid.from_text("\\n".join(rows))
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # the lexicon opened (maybe compiled) first
     start = time.monotonic()
-    r = fill(lex, Grid.from_text("\\n".join(rows)), timeout=float(sys.argv[2]), progress=lambda *a: seen.append(a))
+    r = fill(lex, grid, timeout=float(sys.argv[2]), progress=lambda *a: seen.append(a))
     print(json.dumps({"status": r.status, "late": time.monotonic() - start - float(sys.argv[2]),
-                      "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                      "search_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 - before,
                       "reports": len(seen), "moved": len({a[1] for a in seen})}))
 """)
 
@@ -266,7 +268,7 @@ def test_a_long_search_keeps_its_deadline_and_bounded_memory(engine_kind):
                          timeout=120, env=env)
     doc = json.loads(out.stdout)
     assert doc["status"] == "timeout", doc
-    assert doc["rss_mb"] < 400, doc
+    assert doc["search_mb"] < 300, doc  # the problem's candidate lists and trail: about 80-100 MB here
     assert doc["reports"] >= 2 and doc["moved"] >= 2, doc  # progress reported, and it moves
 
 
