@@ -225,14 +225,17 @@ def ranked(moves) -> list[tuple]:
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-def test_the_best_n_are_the_first_n_of_the_full_ranking(enable_on, seed):
+def test_the_best_n_are_the_first_n_of_the_full_ranking(enable_on, engine_kind, seed):
     """Coarse leave values tie many equities: the bounded heap must break ties as the full sort does; with shadow
     bounds (count_all=False) the same moves come."""
     lex = enable_on
     pos, bag = midgame(lex, seed, 3)
     rng = random.Random(seed)
     leaves = random_table(rng, list(range(1, 27)), lex.alphabet, coarse=True)
-    for rack in ("".join(bag[-7:]), "".join(bag[-9:-4]), "AE?", "AEINR??"):
+    racks = ["".join(bag[-7:]), "".join(bag[-9:-4]), "AE?"]
+    if engine_kind == "c":  # tens of thousands of moves: the Python twin is held to the C records below
+        racks.append("AEINR??")
+    for rack in racks:
         for sort in ("equity", "score"):
             full = ranked(generate(lex, pos, rack, leaves=leaves, sort=sort, exchanges=False))
             for top in (0, 1, 5, 20, len(full) + 3):
