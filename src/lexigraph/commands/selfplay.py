@@ -133,6 +133,7 @@ def _run_leaves(ctx: Context, params: Mapping[str, Any]) -> Document:
     game = _game(ctx, params, lex)
     seed = need_int(ctx, params, "seed", minimum=0, maximum=2 ** 64 - 100)
     max_length = need_int(ctx, params, "max_length", minimum=1, maximum=game.rack_size - 1)
+    keep_length = need_int(ctx, params, "keep_length", minimum=1, maximum=game.rack_size - 1)
     start_spec = params.get("start")
     start = load_leaves(str(start_spec), lex.alphabet) if start_spec else None
     refuse_overwrite(output, [start_spec])
@@ -155,7 +156,8 @@ def _run_leaves(ctx: Context, params: Mapping[str, Any]) -> Document:
 
     result = build_leaves(lex, game, generations=generations, seed=seed or 0, workers=_workers(ctx, params),
                           cluster=params.get("cluster") or None, max_length=max_length, smoothing=smoothing_value,
-                          start=start, progress=progress, name=os.path.splitext(os.path.basename(str(output)))[0])
+                          start=start, progress=progress, name=os.path.splitext(os.path.basename(str(output)))[0],
+                          keep_length=keep_length)
     data = result.table.to_klv2()
     write_atomic(output, data, inputs=[start_spec] if start_spec else [])
     return envelope("leaves", lex, [{"generation": k + 1, "games": g, "samples": s, "seconds": round(sec, 2)}
@@ -214,6 +216,8 @@ LEAVES = Command(
         *_COMMON,
         Param("max_length", "longest leave valued, in tiles (default: the rack size less one)", kind="int",
               metavar="N"),
+        Param("keep_length", "longest leave written, in tiles (default: every leave valued); a smaller file loads "
+              "faster, and a leave it lacks is worth 0", kind="int", metavar="N"),
         Param("smoothing", "samples a leave's own mean weighs as much as its prior at (default 50)",
               metavar="K"),
         Param("start", "a leave table the first generation plays with (default: none)", metavar="FILE",

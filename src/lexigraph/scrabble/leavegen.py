@@ -202,10 +202,12 @@ def build_leaves(lex: "Engines", game: Game, *, generations: Sequence[int], seed
                  cluster: str | None = None, max_length: int | None = None, smoothing: float = SMOOTHING,
                  start: LeaveTable | None = None, batch: int = BATCH_GAMES * 5,
                  progress: Callable[[int, int, int], Callable[[int], None] | None] | None = None,
-                 name: str = "") -> BuildResult:
+                 name: str = "", keep_length: int | None = None) -> BuildResult:
     """Learn a leave table from self-play: one generation per entry of ``generations`` (its games), each played
     with the table of the one before (``start``, default none, for the first), the seeds ``seed``,
-    ``seed + 1``, ... (``progress(generation, games, of)`` may give a progress callback per generation)."""
+    ``seed + 1``, ... (``progress(generation, games, of)`` may give a progress callback per generation).
+    ``keep_length``: the table returned keeps the leaves of at most that many tiles (:func:`shortened`); the
+    generations value and play with every leave up to ``max_length``."""
     import time
 
     if not generations or any(not isinstance(g, int) or not 2 <= g <= MAX_GENERATION_GAMES for g in generations):
@@ -235,5 +237,15 @@ def build_leaves(lex: "Engines", game: Game, *, generations: Sequence[int], seed
         result.samples.append(sums.samples)
         result.seconds.append(time.monotonic() - began)
     assert table is not None
-    result.table = table
+    result.table = table if keep_length is None else shortened(table, keep_length)
     return result
+
+
+def shortened(table: LeaveTable, length: int) -> LeaveTable:
+    """The table without its leaves of more than ``length`` tiles (a smaller file that loads faster; an equity
+    player values the leaves it lacks at 0).
+
+    >>> shortened(LeaveTable({b"\\x01": 1.0, b"\\x01\\x02": 2.0}), 1).by_key
+    {b'\\x01': 1.0}
+    """
+    return LeaveTable({k: v for k, v in table.by_key.items() if len(k) <= length}, table.alphabet, name=table.name)
