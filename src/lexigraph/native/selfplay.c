@@ -201,13 +201,12 @@ static int play_one(const Setup *S, uint64_t seed, int64_t index, unsigned char 
         int *rack = st.racks[p];
         unsigned char *rec = begin_turn(turns + (size_t)n_turns * TURN_SIZE, &st, p, nc);
         n_turns++;
-        /* Place values of the used-tile index (movegen.c's mixed radix) and the table per subset. */
-        int place[LX_MAX_MOVE_TILE_CODES], codes[LX_MAX_MOVE_TILE_CODES], distinct = 0;
+        /* The rack's codes, ascending: the digits of the used-tile index (movegen.c's mixed radix), and the
+         * number of subsets; then the table per subset, in index order (the first code turning fastest). */
+        int codes[LX_MAX_MOVE_TILE_CODES], distinct = 0;
         long size = 1;
         for (int t = 0; t < nc; t++) {
-            place[t] = 0;
             if (!rack[t]) continue;
-            place[t] = (int)size;
             codes[distinct++] = t;
             size *= rack[t] + 1;
         }

@@ -131,8 +131,8 @@ class Totals:
         return dict(self.__dict__)
 
 
-def totals(games: "np.ndarray", turns: "np.ndarray", rack_size: int) -> Totals:
-    """The :class:`Totals` of game and turn records (time fields left at 0)."""
+def totals(games: "np.ndarray", bingos: int, turn_count: int) -> Totals:
+    """The :class:`Totals` of game records, with the bingos and turns their games had (time fields left at 0)."""
     import numpy as np
 
     n = len(games)
@@ -147,8 +147,8 @@ def totals(games: "np.ndarray", turns: "np.ndarray", rack_size: int) -> Totals:
     units = result.reshape(-1, 2).mean(axis=1) if n % 2 == 0 and n >= 4 else result
     t.standard_error = float(units.std(ddof=1) / math.sqrt(len(units))) if len(units) > 1 else 0.0
     t.mean_spread = float(diff.mean())
-    t.bingos_per_game = bingo_count(turns, rack_size) / n
-    t.turns_per_game = len(turns) / n
+    t.bingos_per_game = bingos / n
+    t.turns_per_game = turn_count / n
     return t
 
 
@@ -436,31 +436,19 @@ def autoplay(lex: "Engines", game: Game, players: Sequence[Player], *, games: in
     results = list(run_batches(ref, request, parts, workers=workers, cluster=cluster, reducer=reducer,
                                progress=progress))
     seconds = time.monotonic() - start
+    all_turns = None
     if keep_games:
         all_turns = np.concatenate([r[0] for r in results])
         all_games = np.concatenate([r[1] for r in results])
-        t = totals(all_games, all_turns, game.rack_size)
+        t = totals(all_games, bingo_count(all_turns, game.rack_size), len(all_turns))
     else:
-        all_turns = None
         all_games = np.concatenate([r[0] for r in results])
-        t = totals(all_games, all_turns_stub(sum(r[1] for r in results), sum(r[2] for r in results)),
-                   game.rack_size)
-        t.bingos_per_game = sum(r[1] for r in results) / len(all_games)
-        t.turns_per_game = sum(r[2] for r in results) / len(all_games)
+        t = totals(all_games, sum(r[1] for r in results), sum(r[2] for r in results))
     t.seconds = seconds
     t.games_per_second = games / seconds if seconds > 0 else 0.0
     t.workers = 1 if cluster is None and (workers == 1 or len(parts) == 1) else (workers or os.cpu_count() or 1)
     name = str(getattr(lex, "info", {}).get("name", "") or "")
     return Run(game, pair, seed, t, all_turns, all_games, name)
-
-
-def all_turns_stub(_bingos: int, _turns: int) -> "np.ndarray":
-    """An empty turn array (the totals' turn counts come from the batches' summaries)."""
-    import numpy as np
-
-    from ..engine.interface import turn_record_dtype
-
-    return np.zeros(0, turn_record_dtype())
 
 
 def _summary(rack_size: int, turns: "np.ndarray", games: "np.ndarray") -> "tuple[np.ndarray, int, int]":
