@@ -252,8 +252,13 @@ _BOUNDED = textwrap.dedent("""
     seen = []
     start = time.monotonic()
     r = fill(lex, Grid.from_text("\\n".join(rows)), timeout=float(sys.argv[2]), progress=lambda *a: seen.append(a))
+    # this process's own peak (VmHWM: ru_maxrss also counts the parent's memory at the fork, kept through exec)
+    try:
+        peak = int(next(l for l in open("/proc/self/status") if l.startswith("VmHWM")).split()[1])
+    except (OSError, StopIteration):
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(json.dumps({"status": r.status, "late": time.monotonic() - start - float(sys.argv[2]),
-                      "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                      "rss_mb": peak / 1024,
                       "reports": len(seen), "moved": len({a[1] for a in seen})}))
 """)
 
