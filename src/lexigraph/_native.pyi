@@ -208,6 +208,27 @@ def generate_moves(
     /,
 ) -> tuple[bytes, int]: ...
 def rack_leave_values(keys: ReadableBuffer, values: ReadableBuffer, rack: bytes, /) -> bytes: ...
+def play_games(
+    graph: ReadableBuffer,
+    kids: ReadableBuffer,
+    root: int,
+    n: int,
+    letter_mult: bytes,
+    word_mult: bytes,
+    points: bytes,
+    counts: bytes,
+    start: int,
+    rack_size: int,
+    bingo: int,
+    opening: bytes,
+    vowels: bytes,
+    player_a: tuple[bool, ReadableBuffer, ReadableBuffer],
+    player_b: tuple[bool, ReadableBuffer, ReadableBuffer],
+    seed: int,
+    first: int,
+    count: int,
+    /,
+) -> tuple[bytes, bytes]: ...
 def filter_rows(
     rows: ReadableBuffer, width: int, idx: ReadableBuffer, masks: Iterable[int], check: ReadableBuffer, /
 ) -> tuple[bytes | None, tuple[int, ...]]: ...

@@ -26,8 +26,9 @@ def test_moves_command_matches_api(enable):
     assert all(r["word"] == r["word"].lower() for r in doc["results"])
     lines = list(MOVES.text(doc))
     assert lines[0].split()[0] == str(best[0].score)
-    ex = MOVES.run(Context(), {"position": "empty", "rack": "AB", "top": 0, "exchanges": True, "passes": True})
-    assert [r["kind"] for r in ex["results"]] == ["exchange"] * 3 + ["pass"]
+    ex = MOVES.run(Context(), {"position": "empty", "rack": "AB", "top": 0, "exchanges": True, "passes": True,
+                               "sort": "score"})  # by score, exchanges come beside the plays, not among them
+    assert sorted(r["kind"] for r in ex["results"]) == ["exchange"] * 3 + ["pass"]   # valued by the default table
 
 
 def test_score_command_reasons():
@@ -106,7 +107,7 @@ def test_command_line(capsys, tmp_path):
 def test_exchanges_need_a_full_rack_in_the_bag(enable):
     game = Game.preset("scrabble")
     pos = Position(game)
-    assert sum(m.kind == "exchange" for m in generate(enable, pos, "AB", top=0, exchanges=True)) == 3
+    assert sum(m.kind == "exchange" for m in generate(enable, pos, "AB", top=0, exchanges=True, sort="score")) == 3
     # Fill the board so that fewer than 7 tiles stay in the bag after both racks.
     full = Position(game)
     counts = game.counts_by_code()
@@ -114,7 +115,7 @@ def test_exchanges_need_a_full_rack_in_the_bag(enable):
     for i, c in enumerate(bag[:90]):
         full.codes[i] = c
     assert len(full.unseen("??")) - 7 < 7
-    assert not [m for m in generate(enable, full, "??", top=0, exchanges=True) if m.kind == "exchange"]
+    assert not [m for m in generate(enable, full, "??", top=0, exchanges=True, sort="score") if m.kind == "exchange"]
 
 
 def test_analyze_command(tmp_path, gcg_text):
@@ -122,7 +123,7 @@ def test_analyze_command(tmp_path, gcg_text):
     path.write_text(gcg_text)
     doc = ANALYZE.run(Context(), {"gcg": str(path), "top": 1})
     assert doc["count"] == 5 and len(list(ANALYZE.text(doc))) == 5
-    doc = ANALYZE.run(Context(), {"gcg": "sample", "top": 1})
+    doc = ANALYZE.run(Context(), {"gcg": "sample", "top": 1, "sort": "score"})
     assert doc["players"] == ["ann", "bob"] and doc["count"] == 4 and doc["results"][0]["equals_best"]
 
 
@@ -162,7 +163,8 @@ def test_moves_and_analyze_with_a_leave_table(tmp_path, gcg_text, capsys):
     scores = [r["score"] for r in by_score["results"]]
     assert by_score["sort"] == "score" and scores == sorted(scores, reverse=True) and scores[0] == 44
     game = tmp_path / "game.toml"
-    base = (Path(lexigraph.__file__).parent / "games" / "scrabble.toml").read_text()
+    base = "\n".join(line for line in (Path(lexigraph.__file__).parent / "games" / "scrabble.toml").read_text()
+                     .splitlines() if not line.startswith("leaves"))
     game.write_text(base.replace('name = "scrabble"', 'name = "house"\nleaves = "t.csv"'))
     doc = MOVES.run(Context(), {"position": "empty", "rack": "QUIZS", "top": 1, "game": str(game)})
     assert doc["sort"] == "equity" and doc["results"][0]["equity"] == pytest.approx(44 - 0.7 + 8.0)

@@ -58,6 +58,8 @@ CASES = {
     "fill": "files",
     "export": "files",
     "diff": "files",
+    "autoplay": "files",
+    "leaves": "files",
 }
 
 
@@ -74,6 +76,10 @@ def files(tmp_path):
         "export": [["export", str(a), "--format", "text", "-o", str(tmp_path / "a.out")]],
         "diff": [["diff", str(a), str(b)], ["diff", str(a), str(b), "--only-a"], ["diff", str(a), str(a)]],
         "fill": [["fill", str(grid)], ["fill", str(grid), "--suggest", "1A"]],
+        "autoplay": [["autoplay", "-n", "4", "--workers", "1"],
+                     ["autoplay", "-n", "2", "--workers", "1", "--gcg", str(tmp_path / "games")]],
+        "leaves": [["leaves", "build", "-o", str(tmp_path / "l.klv2"), "--generations", "10", "--max-length", "2",
+                    "--workers", "1"]],
     }
 
 

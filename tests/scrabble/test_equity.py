@@ -290,7 +290,7 @@ def test_exchanges_are_valued_by_what_they_keep(enable):
         assert m.equity == kept_value.get(m.leave, 0.0), m.notation
     equities = [m.equity for m in moves]
     assert equities == sorted(equities, reverse=True)  # ranked with the plays
-    assert not [m for m in generate(enable, pos, "QES?") if m.kind == "exchange"]  # by score: asked for only
+    assert not [m for m in generate(enable, pos, "QES?", sort="score") if m.kind == "exchange"]  # asked for only
 
 
 def board_with(game: Game, rack: str, unseen: str, squares: list[int]) -> Position:
@@ -354,7 +354,7 @@ def test_moves_are_built_when_looked_at(enable, monkeypatch):
         return real(self, raw, equity)
 
     monkeypatch.setattr(moves_module.MoveBuilder, "build", counting)
-    moves = generate(enable, Position(Game.preset("scrabble")), "AEINRST?"[:7])
+    moves = generate(enable, Position(Game.preset("scrabble")), "AEINRST?"[:7], sort="score")
     assert len(moves) == moves.total > 1000 and not built
     first = moves[0]
     assert len(built) == 1 and moves[0] is first and moves[-1].score <= first.score

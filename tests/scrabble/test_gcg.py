@@ -27,7 +27,7 @@ def test_gcg_replay_and_analyze(open_lexicon, gcg_text):
     withdrawn = rec.replay(3)
     assert withdrawn.tile_at(3, 7) is None and withdrawn.racks[0] == "OOPSXYZ"
     assert rec.replay().scores == [113, 5]
-    report = analyze(enable, rec, top=2)
+    report = analyze(enable, rec, top=2, sort="score")
     assert [r["turn"] for r in report] == [1, 2, 4, 5, 6]
     first = report[0]
     assert first["legal"] and first["score"] == 66 and first["equals_best"]

@@ -215,8 +215,11 @@ def test_a_leave_table_ranks_the_board_by_equity(page, tmp_path):
                                           ".textContent, e.querySelector('.equity').textContent])")
         assert shown == [[m.leave or "-", f"{m.equity:.1f}"] for m in best], name
         assert "equity" in page.inner_text("#board-caption")
-    page.click("#leaves-clear")
-    page.wait_for_function("document.querySelector('#moves-status').textContent.includes('ranked by score')")
+    page.click("#leaves-clear")  # back to the game's own table (the scrabble preset names one): still by equity
+    default = generate(lexigraph.open(), pos, "AERST?S", top=1)[0]
+    page.wait_for_function("document.querySelector('#moves li .equity') && document.querySelector('#moves li "
+                           f".equity').textContent === '{default.equity:.1f}' && document.querySelector("
+                           "'#moves-status').textContent.includes('ranked by equity')")
     shot(page, "board-equity")
 
 

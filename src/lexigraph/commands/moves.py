@@ -84,6 +84,15 @@ def _position(ctx: Context, params: Mapping[str, Any], game: Any) -> Any:
     return read_position(text, game)
 
 
+def _shipped(path: str) -> bool:
+    """Whether ``path`` is a leave table that ships in the package (a preset's default): read even where no file of
+    the host is, since no request chooses it."""
+    from importlib import resources
+
+    data = os.path.realpath(str(resources.files("lexigraph").joinpath("data")))
+    return os.path.dirname(os.path.realpath(path)) == data and path.endswith(".klv2")
+
+
 def _leaves(ctx: Context, params: Mapping[str, Any], game: Any, lex: Any) -> Any:
     """The leave table a command ranks with: ``leaves`` (a file, or over HTTP its content), else the game's."""
     import base64
@@ -95,7 +104,7 @@ def _leaves(ctx: Context, params: Mapping[str, Any], game: Any, lex: Any) -> Any
     spec = params.get("leaves")
     files = ctx.options.get("files", True)
     if not spec:
-        if game.leaves and not files:
+        if game.leaves and not files and not _shipped(game.leaves):
             raise GameError("the game names a leave table file, which is not read here; send the table itself")
         return None
     spec = str(spec)

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..buildinfo import c_module
 from ..errors import DeadlineExceeded, FileFormatError
 from .deadline import exceeded
-from .interface import CrossAnswer, FillState, MoveRequest, PropagationProblem, RackMode
+from .interface import CrossAnswer, FillState, MoveRequest, PropagationProblem, RackMode, SelfPlayRequest
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -310,6 +310,29 @@ class CompiledEngine:
         except TimeoutError:
             raise DeadlineExceeded("move generation ran past its deadline") from None
         return np.frombuffer(data, move_record_dtype()), count
+
+    def play_games(self, request: SelfPlayRequest, first: int, count: int) -> "tuple[np.ndarray, np.ndarray]":
+        import numpy as np
+
+        from .interface import game_record_dtype, turn_record_dtype
+
+        limits = self._native.LIMITS
+        if len(request.points) > limits["MAX_MOVE_TILE_CODES"] or max(request.points, default=0) > 255:
+            answer: tuple[np.ndarray, np.ndarray] = self.python_twin().play_games(request, first, count)
+            return answer
+        graph = self.graph
+        graph.check_structure()
+        self.check_consistent()
+        a, b = request.players
+        try:
+            turns, games = self._native.play_games(
+                graph.buffer, graph.tile_masks(), graph.root, request.size, request.letter_multipliers,
+                request.word_multipliers, request.points, request.counts, request.start_square, request.rack_size,
+                request.bingo_bonus, request.opening_penalty, request.vowels, (a.by_equity, a.keys, a.values),
+                (b.by_equity, b.keys, b.values), request.seed, first, count)
+        except ValueError as e:
+            raise FileFormatError(f"{self.store.name}: {e}") from None
+        return np.frombuffer(turns, turn_record_dtype()), np.frombuffer(games, game_record_dtype())
 
     def rack_leave_values(self, keys: bytes, values: bytes, rack: bytes) -> bytes:
         if len(rack) > self._native.LIMITS["MAX_MOVE_TILE_CODES"]:

@@ -103,6 +103,93 @@ class MoveRequest(NamedTuple):
     prune: bool = False
 
 
+class SelfPlayer(NamedTuple):
+    """One side of self-play, as the game loop reads it: ranks plays by equity (``by_equity``: score plus the
+    value of the tiles kept in the table ``keys``/``values``, as :attr:`lexigraph.scrabble.leaves.LeaveTable.packed`
+    makes them, and the end-of-game and opening adjustments; exchanges when an exchange keeps a leave worth
+    more) or by score alone (exchanging the whole rack only when it has no play)."""
+
+    by_equity: bool
+    keys: bytes = b""
+    values: bytes = b""
+
+
+class SelfPlayRequest(NamedTuple):
+    """Games of self-play, as the game loops read them (``docs/selfplay.md``).
+
+    The game: its squares' multipliers, each tile code's points and count in
+    the bag (index 0: blanks), the start square, rack size and bingo bonus,
+    and the opening adjustments (:class:`MoveRequest`). ``players``: player A
+    and player B. ``seed``: the run's seed; game ``i`` depends only on
+    ``(seed, i)``: games ``2k`` and ``2k + 1`` share the bag order of pair
+    ``k``, A moving first in the even one and B in the odd one.
+    """
+
+    size: int
+    letter_multipliers: bytes
+    word_multipliers: bytes
+    points: bytes
+    counts: bytes
+    start_square: int
+    rack_size: int
+    bingo_bonus: int
+    opening_penalty: bytes
+    vowels: bytes
+    players: tuple[SelfPlayer, SelfPlayer]
+    seed: int
+
+
+#: Bytes per turn record of self-play (:func:`turn_record_dtype`) and per game record (:func:`game_record_dtype`).
+TURN_RECORD_SIZE = 96
+GAME_RECORD_SIZE = 64
+#: A turn record's kinds.
+TURN_PLAY, TURN_EXCHANGE, TURN_PASS = 0, 1, 2
+
+
+def turn_record_dtype() -> "np.dtype[Any]":
+    """The NumPy dtype of one self-play turn (little-endian), as both game loops write it.
+
+    ``kind`` (:data:`TURN_PLAY`, :data:`TURN_EXCHANGE`, :data:`TURN_PASS`),
+    ``player`` (0: A, 1: B), ``rack`` the tiles before the turn (codes
+    ascending, ``rack_length`` of them), ``bag_before`` / ``bag_after`` the
+    tiles in the bag before the turn and after its draw, ``score`` and
+    ``total`` (the player's, after the turn), ``equity`` (the chooser's value
+    of the turn), ``leave`` the key of the tiles kept (:func:`leave_key`; 0
+    for none), and for a play ``row``, ``col``, ``across`` and the main
+    word's squares (as in :func:`move_record_dtype`), for an exchange the
+    tiles put back (``length`` of them).
+
+    >>> turn_record_dtype().itemsize == TURN_RECORD_SIZE
+    True
+    """
+    import numpy as np
+
+    return np.dtype([("kind", "u1"), ("player", "u1"), ("rack_length", "u1"), ("length", "u1"), ("row", "u1"),
+                     ("col", "u1"), ("across", "u1"), ("_pad0", "u1"), ("bag_before", "<u2"), ("bag_after", "<u2"),
+                     ("score", "<i4"), ("total", "<i4"), ("_pad1", "<u4"), ("equity", "<f8"), ("leave", "<u8"),
+                     ("rack", "u1", (16,)), ("squares", "u1", (MOVE_RECORD_SQUARES,)), ("_pad2", "u1", (8,))])
+
+
+def game_record_dtype() -> "np.dtype[Any]":
+    """The NumPy dtype of one self-play game's result (little-endian).
+
+    ``index`` (the game's number in its run), ``final`` (A's and B's scores,
+    end adjustments included), ``adjust`` (the end's rack points, each
+    player's), ``turns``, ``first`` (0: A moved first), ``ending`` (0: a
+    player went out, ``out`` says which; 1: six turns without a play),
+    ``racks`` (the tiles left on each rack, codes ascending, 255 after the
+    last).
+
+    >>> game_record_dtype().itemsize == GAME_RECORD_SIZE
+    True
+    """
+    import numpy as np
+
+    return np.dtype([("index", "<i8"), ("final", "<i4", (2,)), ("adjust", "<i4", (2,)), ("turns", "<u2"),
+                     ("first", "u1"), ("ending", "u1"), ("out", "u1"), ("_pad", "u1", (3,)),
+                     ("racks", "u1", (2, 16))])
+
+
 def leave_key(codes: bytes) -> int:
     """A leave's key in the engines' leave tables: its tile codes sorted, code ``i`` in bits ``6i .. 6i+5``, its
     length in bits 60-63 (codes below 64, at most :data:`LEAVE_KEY_TILES` of them).
@@ -329,6 +416,10 @@ class Engine(Protocol):
         ``MAX_BOARD_SIZE`` (26). Past ``deadline`` (a :func:`time.monotonic`
         value) it raises :class:`~lexigraph.errors.DeadlineExceeded`.
         """
+
+    def play_games(self, request: SelfPlayRequest, first: int, count: int) -> "tuple[np.ndarray, np.ndarray]":
+        """Games ``first .. first + count - 1`` of the run ``request.seed``, each played to its end: their turns
+        (:func:`turn_record_dtype`, game by game, in order) and results (:func:`game_record_dtype`)."""
 
     def rack_leave_values(self, keys: bytes, values: bytes, rack: bytes) -> bytes:
         """What keeping the rest of ``rack`` (a count per tile code) is worth, for each subset a play may use.

@@ -85,7 +85,7 @@ PyInit__native(void)
     if (lx_add_hash(module) < 0 || lx_add_probe(module) < 0 || lx_add_facade(module) < 0 || lx_add_walks(module) < 0
         || lx_add_deadline(module) < 0 || lx_add_build_scan(module) < 0 || lx_add_build_graph(module) < 0
         || lx_add_build_tables(module) < 0 || lx_add_movegen(module) < 0 || lx_add_leaves(module) < 0
-        || lx_add_fill(module) < 0
+        || lx_add_fill(module) < 0 || lx_add_selfplay(module) < 0
         || add_arc_layout(module) < 0 || add_limits(module) < 0) {
         Py_DECREF(module);
         return NULL;

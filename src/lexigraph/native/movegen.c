@@ -47,6 +47,7 @@
 
 #include "arc.h"
 #include "limits.h"
+#include "movegen.h"
 
 /* Squares of the largest board: the per-square arrays of Gen are this long. */
 #define MAX_SQUARES (LX_MAX_BOARD_SIZE * LX_MAX_BOARD_SIZE)
@@ -726,6 +727,120 @@ static long place_values(Gen *G, int n_codes) {
     return size;
 }
 
+/* The generation itself, without Python objects (the caller may hold the GIL or not): see movegen.h. */
+int lx_movegen_run(const LxMoveInput *in, LxMoveOutput *result) {
+    result->records = NULL;
+    result->kept = 0;
+    result->count = 0;
+    const int n = in->n, lp = in->n_codes;
+    /* Every array is written before it is read (prepare and the copy loop fill the board arrays for
+     * all squares), so only the scalars need zeroing: calloc of the whole struct cost more than a
+     * small generation. */
+    Gen *G = malloc(sizeof(Gen));
+    if (!G) return LX_MOVEGEN_MEMORY;
+    int status = LX_MOVEGEN_OK;
+    G->err = 0;
+    G->wlen = 0;
+    G->lp_len = 0;
+    G->n_anchors = 0;
+    G->max_limit = 0;
+    G->avail = 0;
+    G->out = NULL;
+    G->count = 0;
+    G->kept = 0;
+    G->cap = 0;
+    G->used = 0;
+    G->steps = 0;
+    G->top = in->top;
+    G->by_equity = in->by_equity;
+    G->pruning = 0;
+    G->deadline = in->deadline;
+    G->leave_values = NULL;
+    G->opening = NULL;
+    G->vowels = 0;
+    memset(G->rack, 0, sizeof G->rack);
+    memset(G->points, 0, sizeof G->points);
+    G->g = in->graph;
+    G->nrec = in->n_records;
+    G->kids = in->kids;
+    G->root = in->root;
+    G->n = n;
+    G->rack_size = in->rack_size;
+    G->bingo = in->bingo;
+    uint64_t all_mask = 0;
+    for (int t = 1; t < lp; t++) all_mask |= (uint64_t)1 << t;
+    int total = 0;
+    for (int t = 0; t < lp; t++) {
+        G->points[t] = in->points[t];
+        G->rack[t] = in->rack[t];
+        total += G->rack[t];
+        if (t && G->rack[t]) G->avail |= (uint64_t)1 << t;
+        if (in->vowels && in->vowels[t]) G->vowels |= (uint64_t)1 << t;
+    }
+    long subsets = place_values(G, lp);
+    if (in->leave_values) {
+        if (subsets < 0 || in->n_leave_values != (size_t)subsets) {
+            status = LX_MOVEGEN_BAD_TABLE;
+            goto done;
+        }
+        G->leave_values = (double *)in->leave_values; /* read only */
+    }
+    G->opening = (double *)in->opening; /* read only; NULL: none */
+    G->left = total;
+    G->n_codes = lp;
+    int board_empty = 1;
+    for (int i = 0; i < n * n; i++) {
+        if (in->cells[i] >= lp) {
+            status = LX_MOVEGEN_BAD_BOARD;
+            goto done;
+        }
+        if (in->cells[i]) board_empty = 0;
+    }
+    G->board_empty = board_empty;
+    G->prune = in->prune && in->top > 0;
+    for (int i = 0; i < n * n; i++) /* the bounds pair letter multipliers 1-4 (every game's); else no pruning */
+        if (in->letter_mult[i] > 4) G->prune = 0;
+    if (G->prune) prepare_bounds(G, lp, subsets);
+    if (in->deadline >= 0 && monotonic_seconds() > in->deadline) {
+        status = LX_MOVEGEN_DEADLINE;
+        goto done;
+    }
+    if (total == 0 || in->root >= G->nrec) goto done;
+    for (int o = 1; o >= 0 && !G->err; o--) {
+        for (int r = 0; r < n; r++)
+            for (int c = 0; c < n; c++) {
+                int src = o ? r * n + c : c * n + r, dst = r * n + c;
+                unsigned char code = in->cells[src];
+                G->C[o][dst] = code;
+                G->P[o][dst] = (code && !in->blanks[src]) ? G->points[code] : 0;
+                G->LM[o][dst] = in->letter_mult[src];
+                G->WM[o][dst] = in->word_mult[src];
+            }
+        int st = o ? in->start : (in->start % n) * n + in->start / n;
+        prepare(G, o, all_mask, G->rack[0] ? all_mask : G->avail, board_empty, st);
+        if (!G->err) collect(G, o, total);
+    }
+    if (!G->err && G->n_anchors) sort_anchors(G);
+    if (!G->err && G->n_anchors) left_parts(G, G->root, 0);
+    if (!G->err && G->top >= 0) sort_heap(G);
+    if (G->err == ERR_GRAPH)
+        status = LX_MOVEGEN_GRAPH;
+    else if (G->err == ERR_MEMORY)
+        status = LX_MOVEGEN_MEMORY;
+    else if (G->err == ERR_DEADLINE)
+        status = LX_MOVEGEN_DEADLINE;
+    else {
+        result->records = (unsigned char *)G->out;
+        G->out = NULL;
+        result->kept = G->kept;
+        result->count = G->prune ? -1 : (Py_ssize_t)G->count;
+    }
+done:
+    free(G->out);
+    free(G);
+    return status;
+}
+
 static PyObject *generate_moves(PyObject *self, PyObject *args) {
     Py_buffer graph, kids;
     unsigned int root;
@@ -741,141 +856,85 @@ static PyObject *generate_moves(PyObject *self, PyObject *args) {
                           &leave_values, &llv, &opening, &lop, &vowels, &lvw, &top, &by_equity, &deadline, &prune))
         return NULL;
     PyObject *result = NULL;
-    /* Every array is written before it is read (prepare and the copy loop fill the board arrays for
-     * all squares), so only the scalars need zeroing: calloc of the whole struct cost more than a
-     * small generation. */
-    Gen *G = malloc(sizeof(Gen));
-    if (!G) {
-        PyBuffer_Release(&graph);
-        PyBuffer_Release(&kids);
-        return PyErr_NoMemory();
-    }
-    G->err = 0;
-    G->wlen = 0;
-    G->lp_len = 0;
-    G->n_anchors = 0;
-    G->max_limit = 0;
-    G->avail = 0;
-    G->out = NULL;
-    G->count = 0;
-    G->kept = 0;
-    G->cap = 0;
-    G->used = 0;
-    G->steps = 0;
-    G->top = top;
-    G->by_equity = by_equity;
-    G->pruning = 0;
-    G->deadline = deadline;
-    G->leave_values = NULL;
-    G->opening = NULL;
-    G->vowels = 0;
-    memset(G->rack, 0, sizeof G->rack);
-    memset(G->points, 0, sizeof G->points);
+    double *table = NULL, *open_table = NULL;
     if (n < 1 || n > LX_MAX_BOARD_SIZE || lc != (Py_ssize_t)n * n || lb != lc || llm != lc || lwm != lc || lp < 2 ||
         lp > LX_MAX_MOVE_TILE_CODES || lr != lp || start < 0 || start >= n * n || graph.len % 8 ||
-        kids.len != graph.len || (lop && lop != 2 * lc * (Py_ssize_t)sizeof(double)) || (lvw && lvw != lp)) {
+        kids.len != graph.len || (lop && lop != 2 * lc * (Py_ssize_t)sizeof(double)) || (lvw && lvw != lp) ||
+        llv % (Py_ssize_t)sizeof(double)) {
         PyErr_SetString(PyExc_ValueError, "generate_moves: inconsistent arguments");
         goto done;
     }
-    G->g = (const unsigned char *)graph.buf;
-    G->nrec = (size_t)graph.len / 8;
-    G->kids = (const unsigned char *)kids.buf;
-    G->root = root;
-    G->n = n;
-    G->rack_size = rack_size;
-    G->bingo = bingo;
-    uint64_t all_mask = 0;
-    for (int t = 1; t < lp; t++) all_mask |= (uint64_t)1 << t;
-    int total = 0;
-    for (int t = 0; t < lp; t++) {
-        G->points[t] = (unsigned char)points[t];
-        G->rack[t] = (unsigned char)rack[t];
-        total += G->rack[t];
-        if (t && G->rack[t]) G->avail |= (uint64_t)1 << t;
-        if (lvw && vowels[t]) G->vowels |= (uint64_t)1 << t;
-    }
-    long subsets = place_values(G, (int)lp);
+    /* copies: the arguments' bytes need not be aligned for doubles */
     if (llv) {
-        if (subsets < 0 || llv != subsets * (Py_ssize_t)sizeof(double)) {
-            PyErr_SetString(PyExc_ValueError, "generate_moves: the leave table does not fit the rack");
-            goto done;
-        }
-        G->leave_values = malloc((size_t)llv);
-        if (!G->leave_values) {
+        table = malloc((size_t)llv);
+        if (!table) {
             PyErr_NoMemory();
             goto done;
         }
-        memcpy(G->leave_values, leave_values, (size_t)llv);
+        memcpy(table, leave_values, (size_t)llv);
     }
     if (lop) {
-        G->opening = malloc((size_t)lop);
-        if (!G->opening) {
+        open_table = malloc((size_t)lop);
+        if (!open_table) {
             PyErr_NoMemory();
             goto done;
         }
-        memcpy(G->opening, opening, (size_t)lop);
+        memcpy(open_table, opening, (size_t)lop);
     }
-    G->left = total;
-    G->n_codes = (int)lp;
-    int board_empty = 1;
-    for (int i = 0; i < n * n; i++) {
-        if ((unsigned char)cells[i] >= lp) {
-            PyErr_SetString(PyExc_ValueError, "generate_moves: a board tile is outside the alphabet");
-            goto done;
-        }
-        if (cells[i]) board_empty = 0;
-    }
-    G->board_empty = board_empty;
-    G->prune = prune && top > 0;
-    for (int i = 0; i < n * n; i++) /* the bounds pair letter multipliers 1-4 (every game's); else no pruning */
-        if ((unsigned char)lm[i] > 4) G->prune = 0;
-    if (G->prune) prepare_bounds(G, (int)lp, subsets);
-    if (deadline >= 0 && monotonic_seconds() > deadline) {
-        PyErr_SetString(PyExc_TimeoutError, "generate_moves: past the deadline");
-        goto done;
-    }
-    if (total == 0 || root >= G->nrec) {
-        result = Py_BuildValue("(y#n)", "", (Py_ssize_t)0, (Py_ssize_t)0);
-        goto done;
-    }
+    LxMoveInput in = {
+        .graph = (const unsigned char *)graph.buf,
+        .n_records = (size_t)graph.len / 8,
+        .kids = (const unsigned char *)kids.buf,
+        .root = root,
+        .n = n,
+        .cells = (const unsigned char *)cells,
+        .blanks = (const unsigned char *)blanks,
+        .letter_mult = (const unsigned char *)lm,
+        .word_mult = (const unsigned char *)wm,
+        .points = (const unsigned char *)points,
+        .rack = (const unsigned char *)rack,
+        .n_codes = (int)lp,
+        .start = start,
+        .rack_size = rack_size,
+        .bingo = bingo,
+        .leave_values = table,
+        .n_leave_values = (size_t)llv / sizeof(double),
+        .opening = open_table,
+        .vowels = lvw ? (const unsigned char *)vowels : NULL,
+        .top = top,
+        .by_equity = by_equity,
+        .deadline = deadline,
+        .prune = prune,
+    };
+    LxMoveOutput out;
+    int status;
     Py_BEGIN_ALLOW_THREADS
-    for (int o = 1; o >= 0 && !G->err; o--) {
-        for (int r = 0; r < n; r++)
-            for (int c = 0; c < n; c++) {
-                int src = o ? r * n + c : c * n + r, dst = r * n + c;
-                unsigned char code = (unsigned char)cells[src];
-                G->C[o][dst] = code;
-                G->P[o][dst] = (code && !blanks[src]) ? G->points[code] : 0;
-                G->LM[o][dst] = (uint8_t)lm[src];
-                G->WM[o][dst] = (uint8_t)wm[src];
-            }
-        int st = o ? start : (start % n) * n + start / n;
-        prepare(G, o, all_mask, G->rack[0] ? all_mask : G->avail, board_empty, st);
-        if (!G->err) collect(G, o, total);
-    }
-    if (!G->err && G->n_anchors) sort_anchors(G);
-    if (!G->err && G->n_anchors) left_parts(G, G->root, 0);
-    if (!G->err && G->top >= 0) sort_heap(G);
+    status = lx_movegen_run(&in, &out);
     Py_END_ALLOW_THREADS
-    if (G->err == ERR_GRAPH) {
+    switch (status) {
+    case LX_MOVEGEN_OK:
+        result = Py_BuildValue("(y#n)", out.records ? (const char *)out.records : "",
+                               (Py_ssize_t)(out.kept * LX_MOVE_RECORD_SIZE), out.count);
+        free(out.records);
+        break;
+    case LX_MOVEGEN_BAD_TABLE:
+        PyErr_SetString(PyExc_ValueError, "generate_moves: the leave table does not fit the rack");
+        break;
+    case LX_MOVEGEN_BAD_BOARD:
+        PyErr_SetString(PyExc_ValueError, "generate_moves: a board tile is outside the alphabet");
+        break;
+    case LX_MOVEGEN_GRAPH:
         PyErr_SetString(PyExc_ValueError, "the word graph points outside itself");
-        goto done;
-    }
-    if (G->err == ERR_MEMORY) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    if (G->err == ERR_DEADLINE) {
+        break;
+    case LX_MOVEGEN_DEADLINE:
         PyErr_SetString(PyExc_TimeoutError, "generate_moves: past the deadline");
-        goto done;
+        break;
+    default:
+        PyErr_NoMemory();
     }
-    result = Py_BuildValue("(y#n)", G->out ? G->out : "", (Py_ssize_t)(G->kept * LX_MOVE_RECORD_SIZE),
-                           G->prune ? (Py_ssize_t)-1 : (Py_ssize_t)G->count);
 done:
-    free(G->out);
-    free(G->leave_values);
-    free(G->opening);
-    free(G);
+    free(table);
+    free(open_table);
     PyBuffer_Release(&graph);
     PyBuffer_Release(&kids);
     return result;

@@ -18,6 +18,7 @@ from the alphabet preset the game names unless the file lists its own.
 from __future__ import annotations
 
 import re
+from importlib import resources
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -70,7 +71,9 @@ class Game:
     ``start`` is the (row, column) the first move must cover; ``tiles`` maps
     each tile label to ``(count, points)``; ``blanks`` is the number of blank
     tiles (they score 0); ``leaves`` the path of its default leave table
-    (KLV2, KLV or CSV; relative paths from the game file's folder), or "".
+    (KLV2, KLV or CSV; relative paths from the game file's folder, a preset's from the package's ``data``
+    folder), or "". The ``scrabble`` preset names ``english-leaves.klv2``, learned by self-play
+    (``docs/selfplay.md``).
     """
 
     name: str
@@ -227,6 +230,9 @@ class Game:
             raise GameError(f"{origin}: leaves must be the path of a leave table")
         if leaves and not Path(leaves).is_absolute() and Path(origin).is_file():
             leaves = str(Path(origin).parent / leaves)
+        elif leaves and not Path(leaves).is_absolute() and origin.startswith("preset "):
+            # a preset's table ships in the package's data folder
+            leaves = str(Path(str(resources.files("lexigraph").joinpath("data"))) / leaves)
         return cls(
             name=cut(name, 60),
             title=cut(title, 200),

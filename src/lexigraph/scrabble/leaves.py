@@ -63,23 +63,30 @@ class LeaveTable(Mapping[bytes, float]):
     """
 
     def __init__(self, values: Mapping[bytes, float], alphabet: Alphabet | None = None, *, name: str = "") -> None:
-        import struct
+        import numpy as np
 
         self.alphabet = alphabet if alphabet is not None else Alphabet.preset("english")
         self.name = name
         size = len(self.alphabet)
-        table: dict[bytes, float] = {}
-        for leave, value in values.items():
-            key = bytes(sorted(leave))
-            if not key:
-                raise LeaveError("a leave table lists leaves of one tile or more")
-            if max(key) > size:
-                raise LeaveError(f"a leave uses tile {max(key)}; the {self.alphabet.name} alphabet has {size} tiles")
-            # the float32 nearest the value, as a KLV2 stores it (too large a value becomes an error there)
-            try:
-                table[key] = struct.unpack("<f", struct.pack("<f", value))[0]
-            except (OverflowError, struct.error):
-                raise LeaveError(f"the leave {self.text(key)} has the value {value}, beyond a float32") from None
+        # In bulk (a learned table holds every leave of up to six tiles, 914,624 in English): sorted keys, the
+        # float32 nearest each value, as a KLV2 stores it.
+        keys = [bytes(sorted(leave)) for leave in values]
+        if not all(keys):
+            raise LeaveError("a leave table lists leaves of one tile or more")
+        top = max(map(max, keys), default=0)
+        if top > size:
+            raise LeaveError(f"a leave uses tile {top}; the {self.alphabet.name} alphabet has {size} tiles")
+        try:
+            wide = np.fromiter(values.values(), np.float64, len(keys))
+        except (TypeError, ValueError):
+            raise LeaveError("a leave's value is not a number") from None
+        with np.errstate(over="ignore", invalid="ignore"):
+            narrow = wide.astype(np.float32)
+        too_large = np.isfinite(wide) & ~np.isfinite(narrow)  # too large a value becomes an error in a KLV2
+        if too_large.any():
+            at = int(np.argmax(too_large))
+            raise LeaveError(f"the leave {self.text(keys[at])} has the value {wide[at]}, beyond a float32")
+        table: dict[bytes, float] = dict(zip(keys, narrow.astype(np.float64).tolist()))
         self._values = dict(sorted(table.items()))
         #: The longest leave listed, in tiles.
         self.max_length = max(map(len, self._values), default=0)
@@ -93,16 +100,26 @@ class LeaveTable(Mapping[bytes, float]):
         leave's codes, 6 bits each, its length in the top 4 bits) and a float64 each; None when a leave is too
         long for a key (over 10 tiles) or uses a code over 63."""
         if not self._packed_done:
-            import struct
+            import numpy as np
 
-            from ..engine.interface import LEAVE_KEY_TILES, leave_key
+            from ..engine.interface import LEAVE_KEY_TILES
 
-            if self.max_length > LEAVE_KEY_TILES or any(max(k) > 63 for k in self._values):
+            keys = list(self._values)
+            n = len(keys)
+            if self.max_length > LEAVE_KEY_TILES or any(k[-1] > 63 for k in keys):  # keys are sorted: last is most
                 self._packed = None
             else:
-                pairs = sorted((leave_key(k), v) for k, v in self._values.items())
-                self._packed = (struct.pack(f"<{len(pairs)}Q", *(k for k, _ in pairs)),
-                                struct.pack(f"<{len(pairs)}d", *(v for _, v in pairs)))
+                # interface.leave_key for every leave at once: code i (keys are sorted) in bits 6i.., the length
+                # in the top four bits; the padding's zeros add nothing
+                width = max(self.max_length, 1)
+                codes = np.frombuffer(b"".join(k.ljust(width, b"\0") for k in keys), np.uint8)
+                codes = codes.reshape(n, width).astype(np.uint64)
+                packed = np.fromiter(map(len, keys), np.uint64, n) << np.uint64(60)
+                for i in range(width):
+                    packed |= codes[:, i] << np.uint64(6 * i)
+                order = np.argsort(packed, kind="stable")
+                values = np.fromiter(self._values.values(), np.float64, n)
+                self._packed = (packed[order].astype("<u8").tobytes(), values[order].astype("<f8").tobytes())
             self._packed_done = True
         return self._packed
 

@@ -28,8 +28,8 @@ chooses). The generator values each play as it finds it and keeps the best
 >>> lex = lexigraph.load(["cat", "cats", "at", "as", "ta", "act", "scat"])
 >>> pos = Position(Game.preset("scrabble"))
 >>> best = generate(lex, pos, "CATS")[:3]
->>> [(m.notation, m.score, m.leave) for m in best]
-[('8E CATS', 12, ''), ('8E SCAT', 12, ''), ('8F CATS', 12, '')]
+>>> [(m.notation, m.score, m.leave) for m in best]       # the game's leave table: an S is worth keeping
+[('8F ACT', 10, 'S'), ('8G CAT', 10, 'S'), ('8H ACT', 10, 'S')]
 >>> m = score_play(lex, pos.with_play(best[0]), "F8 (A)T", rack="T")
 >>> m.words, m.score
 (('at',), 2)

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from ...errors import FileFormatError
-from ..interface import UNDECIDED, CrossAnswer, FillState, MoveRequest, PropagationProblem, RackMode
+from ..interface import UNDECIDED, CrossAnswer, FillState, MoveRequest, PropagationProblem, RackMode, SelfPlayRequest
 from .probe import PythonProbe
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -178,6 +178,13 @@ class PythonEngine:
         self.graph.check_structure()
         self.check_consistent()
         return generate_moves(self.graph, request, deadline)
+
+    def play_games(self, request: SelfPlayRequest, first: int, count: int) -> "tuple[np.ndarray, np.ndarray]":
+        from .selfplay import play_games
+
+        self.graph.check_structure()
+        self.check_consistent()
+        return play_games(self, request, first, count)
 
     def rack_leave_values(self, keys: bytes, values: bytes, rack: bytes) -> bytes:
         from .leaves import rack_leave_values
