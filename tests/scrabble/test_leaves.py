@@ -183,3 +183,21 @@ def test_a_leave_table_over_http_is_its_content():
         MOVES.run(ctx, {"position": "empty", "rack": "QUIZS", "leaves": "base64:%%%"})
     with pytest.raises(LeaveError, match="give the leave table itself"):
         MOVES.run(ctx, {"position": "empty", "rack": "QUIZS", "leaves": "leaves.klv2"})
+
+
+@settings(max_examples=60)
+@given(values=tables, probes=st.lists(leave_codes, max_size=10))
+def test_a_table_read_in_bulk_equals_the_one_read_leave_by_leave(values, probes):
+    """klv.read_arrays (what LeaveTable.from_bytes uses: no object per leave) against klv.read (a dict), and the
+    table's lookups from the arrays (a binary search) against the dict."""
+    data = LeaveTable(values).to_klv2()
+    rows, lengths, got = klv.read_arrays(data)
+    expected = klv.read(data)
+    assert {bytes(r[:n]): v for r, n, v in zip(rows.tolist(), lengths.tolist(), got.tolist())} == expected
+    assert [bytes(r[:n]) for r, n in zip(rows.tolist(), lengths.tolist())] == sorted(expected)  # the file's order
+    bulk = LeaveTable.from_bytes(data)
+    for leave in list(values) + probes:
+        assert bulk.value(leave) == expected.get(bytes(sorted(leave)), 0.0)
+    assert len(bulk) == len(expected) and bulk == LeaveTable(expected)
+    spanish = Alphabet.preset("spanish")  # another alphabet's codes: remapped in bulk as leave by leave
+    assert bulk.for_alphabet(spanish) == LeaveTable(expected).for_alphabet(spanish)

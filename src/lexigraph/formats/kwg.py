@@ -114,6 +114,26 @@ def _expand(nodes: "np.ndarray", root: int, what: str, *, skip_separator: bool) 
     return out
 
 
+def read_code_rows(data: bytes, *, what: str = "KWG file") -> dict[int, "np.ndarray"]:
+    """The words of the DAWG part as tile numbers, one 2-D uint8 array per word length (rows unsorted).
+
+    The bulk form of :func:`read_codes` for large graphs (a leave table of
+    every leave up to six tiles holds 914,624): no object per word.
+    """
+    import numpy as np
+
+    from ..compiler.graph_builder import expand_words
+
+    nodes = _nodes(data, what)
+    root = int(nodes[0]) & ARC_MASK
+    if root == 0:
+        return {}
+    letter = (nodes >> TILE_SHIFT).astype(np.uint16) + 1  # expand_words skips letter 0: tile 0 (a blank) counts
+    by_length = expand_words(letter, (nodes & ACCEPTS) != 0, (nodes & IS_END) != 0,
+                             (nodes & ARC_MASK).astype(np.int64), root, what=what)
+    return {length: (rows - 1).astype(np.uint8) for length, rows in by_length.items()}
+
+
 def read_codes(data: bytes, *, what: str = "KWG file", check_gaddag: bool = True) -> list[bytes]:
     """The words of the DAWG part, as tile-number strings (unsorted).
 

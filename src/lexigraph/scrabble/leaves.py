@@ -44,6 +44,8 @@ from ..alphabet import Alphabet
 from .game import GameError
 
 if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
     from ..formats.klv import KlvKind
 
 #: Largest leave table file read (bytes): the biggest published tables (every leave of up to 6 tiles) are ~10 MB.
@@ -87,12 +89,56 @@ class LeaveTable(Mapping[bytes, float]):
             at = int(np.argmax(too_large))
             raise LeaveError(f"the leave {self.text(keys[at])} has the value {wide[at]}, beyond a float32")
         table: dict[bytes, float] = dict(zip(keys, narrow.astype(np.float64).tolist()))
-        self._values = dict(sorted(table.items()))
+        self._dict: dict[bytes, float] | None = dict(sorted(table.items()))
+        self._rows: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         #: The longest leave listed, in tiles.
-        self.max_length = max(map(len, self._values), default=0)
+        self.max_length = max(map(len, self._dict), default=0)
         self._packed: tuple[bytes, bytes] | None = None
         self._packed_done = False
         self._by_alphabet: dict[tuple[str, ...], LeaveTable] = {}
+
+    @classmethod
+    def from_arrays(cls, rows: "np.ndarray", lengths: "np.ndarray", values: "np.ndarray",
+                    alphabet: Alphabet | None = None, *, name: str = "") -> "LeaveTable":
+        """A table from arrays, as :func:`lexigraph.formats.klv.read_arrays` gives them: one leave per row of
+        ``rows`` (tile codes ascending, zero-padded past ``lengths``), its value in ``values`` (float32-exact).
+
+        Nothing is built per leave until a leave is asked for by key or the table is iterated: a table of
+        every leave up to six tiles (914,624 in English) opens in a fraction of a second and its lookups for
+        move generation (:attr:`packed`) are made from the arrays at once.
+
+        >>> import numpy as np
+        >>> t = LeaveTable.from_arrays(np.array([[19, 0], [19, 19]], np.uint8), np.array([1, 2]), np.array([8.0, 5.5]))
+        >>> len(t), t.value("S"), t.value("SS"), t.value("Q")
+        (2, 8.0, 5.5, 0.0)
+        """
+        import numpy as np
+
+        table = cls({}, alphabet, name=name)
+        rows = np.ascontiguousarray(rows, np.uint8)
+        lengths = np.asarray(lengths, np.int64)
+        values = np.asarray(values, np.float64)
+        if rows.ndim != 2 or len(rows) != len(lengths) or len(values) != len(lengths):
+            raise LeaveError("a leave table's arrays differ in length")
+        if len(lengths) and (lengths.min() < 1 or lengths.max() > rows.shape[1]):
+            raise LeaveError("a leave table lists leaves of one tile or more, within their rows")
+        top = int(rows.max(initial=0))
+        if top > len(table.alphabet):
+            raise LeaveError(f"a leave uses tile {top}; the {table.alphabet.name} alphabet has {len(table.alphabet)} tiles")
+        table._dict = None
+        table._rows = (rows, lengths, values)
+        table.max_length = int(lengths.max(initial=0))
+        return table
+
+    @property
+    def _values(self) -> dict[bytes, float]:
+        """Leave (sorted codes) to value, built on first use from the arrays when the table came as arrays."""
+        if self._dict is None:
+            assert self._rows is not None
+            rows, lengths, values = self._rows
+            keys = [row[:n].tobytes() for row, n in zip(rows, lengths.tolist())]
+            self._dict = dict(sorted(zip(keys, values.tolist())))
+        return self._dict
 
     @property
     def packed(self) -> tuple[bytes, bytes] | None:
@@ -104,6 +150,10 @@ class LeaveTable(Mapping[bytes, float]):
 
             from ..engine.interface import LEAVE_KEY_TILES
 
+            if self._rows is not None:
+                self._packed = self._packed_from_arrays()
+                self._packed_done = True
+                return self._packed
             keys = list(self._values)
             n = len(keys)
             if self.max_length > LEAVE_KEY_TILES or any(k[-1] > 63 for k in keys):  # keys are sorted: last is most
@@ -123,6 +173,22 @@ class LeaveTable(Mapping[bytes, float]):
             self._packed_done = True
         return self._packed
 
+    def _packed_from_arrays(self) -> tuple[bytes, bytes] | None:
+        import numpy as np
+
+        from ..engine.interface import LEAVE_KEY_TILES
+
+        assert self._rows is not None
+        rows, lengths, values = self._rows
+        if self.max_length > LEAVE_KEY_TILES or int(rows.max(initial=0)) > 63:
+            return None
+        packed = lengths.astype(np.uint64) << np.uint64(60)
+        for i in range(rows.shape[1]):
+            column = np.where(lengths > i, rows[:, i], 0).astype(np.uint64)  # past a leave's end: nothing
+            packed |= column << np.uint64(6 * i)
+        order = np.argsort(packed, kind="stable")
+        return packed[order].astype("<u8").tobytes(), values[order].astype("<f8").tobytes()
+
     @property
     def by_key(self) -> dict[bytes, float]:
         """The table as a dict keyed by sorted tile codes (read it, do not change it): the fast lookup."""
@@ -137,7 +203,7 @@ class LeaveTable(Mapping[bytes, float]):
         return iter(self._values)
 
     def __len__(self) -> int:
-        return len(self._values)
+        return len(self._rows[1]) if self._rows is not None and self._dict is None else len(self._values)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, LeaveTable):
@@ -153,6 +219,19 @@ class LeaveTable(Mapping[bytes, float]):
     def value(self, leave: str | bytes | Iterable[int]) -> float:
         """The value of a leave (text such as ``"ERS?"``, or tile codes); 0 when the table does not list it."""
         key = self.codes(leave) if isinstance(leave, str) else bytes(sorted(leave))
+        if self._dict is None and self.packed is not None:  # a table from arrays: one search, no dict built
+            import numpy as np
+
+            from ..engine.interface import LEAVE_KEY_TILES, leave_key
+
+            if not key or len(key) > LEAVE_KEY_TILES or key[-1] > 63:
+                return 0.0
+            keys = np.frombuffer(self.packed[0], "<u8")
+            wanted = leave_key(key)
+            at = int(np.searchsorted(keys, np.uint64(wanted)))
+            if at < len(keys) and int(keys[at]) == wanted:
+                return float(np.frombuffer(self.packed[1], "<f8")[at])
+            return 0.0
         return self._values.get(key, 0.0)
 
     def codes(self, text: str) -> bytes:
@@ -197,6 +276,22 @@ class LeaveTable(Mapping[bytes, float]):
             other = alphabet.code(label)
             if other is not None:
                 remap[code] = other
+        if self._dict is None and self._rows is not None:  # in bulk: codes mapped, leaves re-sorted
+            import numpy as np
+
+            rows, lengths, values_in = self._rows
+            lookup = np.full(256, -1, np.int16)
+            for old_code, new_code in remap.items():
+                lookup[old_code] = new_code
+            mapped = lookup[rows]
+            inside = np.arange(rows.shape[1]) < lengths[:, None]
+            keep = ~((mapped < 0) & inside).any(axis=1)
+            mapped = np.where(inside, mapped, 256)[keep]  # past the end sorts last, then is zeroed
+            mapped.sort(axis=1)
+            rows_out = np.where(mapped == 256, 0, mapped).astype(np.uint8)
+            done = self._by_alphabet[alphabet.labels] = LeaveTable.from_arrays(
+                rows_out, lengths[keep], values_in[keep], alphabet, name=self.name)
+            return done
         values = {bytes(remap[c] for c in k): v for k, v in self._values.items() if all(c in remap for c in k)}
         done = self._by_alphabet[alphabet.labels] = LeaveTable(values, alphabet, name=self.name)
         return done
@@ -250,11 +345,11 @@ class LeaveTable(Mapping[bytes, float]):
 
         if klv.looks_like(data):
             try:
-                values = klv.read(data, what=name or "leave table")
+                rows, lengths, values = klv.read_arrays(data, what=name or "leave table")
             except SourceError as e:
                 raise LeaveError(str(e)) from None
             wanted = alphabet if alphabet is not None else Alphabet.preset("english")
-            return cls(values, file_alphabet(wanted), name=name).for_alphabet(wanted)
+            return cls.from_arrays(rows, lengths, values, file_alphabet(wanted), name=name).for_alphabet(wanted)
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError:

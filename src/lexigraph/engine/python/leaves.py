@@ -16,7 +16,7 @@ keeps is looked up.
 
 from __future__ import annotations
 
-import struct
+import numpy as np
 
 from ..interface import LEAVE_KEY_TILES as KEY_TILES
 from .movegen import MAX_RACK_SUBSETS
@@ -26,8 +26,10 @@ def rack_leave_values(keys: bytes, values: bytes, rack: bytes) -> bytes:
     """A float64 per subset of ``rack`` (a count per tile code): the value of the leave it keeps, or 0."""
     if len(keys) % 8 or len(values) != len(keys) or len(rack) > 64:
         raise ValueError("rack_leave_values: inconsistent arguments")
-    n = len(keys) // 8
-    table = dict(zip(struct.unpack(f"<{n}Q", keys), struct.unpack(f"<{n}d", values)))
+    # A binary search per subset over the sorted keys, as the C twin does: a table of every leave up to six
+    # tiles holds 914,624, too many to turn into a dict on each call.
+    sorted_keys = np.frombuffer(keys, "<u8")
+    sorted_values = np.frombuffer(values, "<f8")
     codes = [(code, count) for code, count in enumerate(rack) if count]
     size = 1
     for _code, count in codes:
@@ -36,10 +38,10 @@ def rack_leave_values(keys: bytes, values: bytes, rack: bytes) -> bytes:
         raise ValueError("rack_leave_values: the rack has too many subsets")
     total = sum(count for _code, count in codes)
     digits = [0] * len(codes)
-    out = []
+    wanted: list[int] = []
     for _index in range(size):
         kept = total - sum(digits)
-        value = 0.0
+        key = 0  # no key has length 0: worth 0
         if 0 < kept <= KEY_TILES:
             key = kept << 60
             at = 0
@@ -47,11 +49,15 @@ def rack_leave_values(keys: bytes, values: bytes, rack: bytes) -> bytes:
                 for _ in range(count - used):
                     key |= code << (6 * at)
                     at += 1
-            value = table.get(key, 0.0)
-        out.append(value)
+        wanted.append(key)
         for d, (_code, count) in enumerate(codes):
             digits[d] += 1
             if digits[d] <= count:
                 break
             digits[d] = 0
-    return struct.pack(f"<{size}d", *out)
+    asked = np.array(wanted, np.uint64)
+    if not len(sorted_keys):
+        return bytes(8 * size)
+    place = np.minimum(np.searchsorted(sorted_keys, asked), len(sorted_keys) - 1)
+    out = np.where((sorted_keys[place] == asked) & (asked != 0), sorted_values[place], 0.0)
+    return out.astype("<f8").tobytes()
