@@ -19,7 +19,7 @@ from ..alphabet import Alphabet
 from ..buildinfo import __version__, c_module
 from ..errors import BuildError
 from . import scores
-from .normalize import Reject, Report, WordSet, normalize
+from .normalize import Reject, Report, WordSet, check_build_options, normalize
 from .sources import Source, read, source_name
 
 Progress = Callable[[str, int, int], None]
@@ -217,35 +217,6 @@ def build(
         write_atomic(dest, data, inputs=inputs)
         result.path = os.fspath(dest)
     return result
-
-
-def check_build_options(*, format: object = None, name: object = None, alphabet: object = None,  # noqa: A002
-                        min_length: object = 2, max_length: object = None, encoding: object = None,
-                        progress: object = None, case: object = None, rejects: object = None) -> None:
-    """Refuse build options of the wrong type with a :class:`BuildError` (values are checked where used).
-
-    >>> check_build_options(min_length="2")
-    Traceback (most recent call last):
-    ...
-    lexigraph.errors.BuildError: min_length must be a whole number from 1 to 255, not '2'
-    """
-    from ..alphabet import Alphabet
-    from ..support.text import quote
-
-    for key, value in (("format", format), ("name", name), ("encoding", encoding), ("case", case)):
-        if value is not None and not isinstance(value, str):
-            raise BuildError(f"{key} must be text, not {type(value).__name__}")
-    if alphabet is not None and not isinstance(alphabet, (str, os.PathLike, Alphabet)):
-        raise BuildError(f"alphabet must be a preset name, a file path or an Alphabet, not {type(alphabet).__name__}")
-    for key, value, optional in (("min_length", min_length, False), ("max_length", max_length, True)):
-        if value is None and optional:
-            continue
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 255:
-            raise BuildError(f"{key} must be a whole number from 1 to 255, not {quote(value)}")
-    if progress is not None and not callable(progress):
-        raise BuildError("progress must be a function (stage, done, total)")
-    if rejects is not None and not isinstance(rejects, list):
-        raise BuildError(f"rejects must be a list that receives the rejected lines, not {type(rejects).__name__}")
 
 
 def compile_source(

@@ -7,6 +7,7 @@ say exactly what it left out and why.
 
 from __future__ import annotations
 
+import os
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -183,6 +184,32 @@ def _is_letters(word: str) -> bool:
     return all(unicodedata.category(ch)[0] in "LM" for ch in word) and unicodedata.category(word[0])[0] == "L"
 
 
+def check_build_options(*, format: object = None, name: object = None, alphabet: object = None,  # noqa: A002
+                        min_length: object = 2, max_length: object = None, encoding: object = None,
+                        progress: object = None, case: object = None, rejects: object = None) -> None:
+    """Refuse build options of the wrong type with a :class:`BuildError` (values are checked where used).
+
+    >>> check_build_options(min_length="2")
+    Traceback (most recent call last):
+    ...
+    lexigraph.errors.BuildError: min_length must be a whole number from 1 to 255, not '2'
+    """
+    for key, value in (("format", format), ("name", name), ("encoding", encoding), ("case", case)):
+        if value is not None and not isinstance(value, str):
+            raise BuildError(f"{key} must be text, not {type(value).__name__}")
+    if alphabet is not None and not isinstance(alphabet, (str, os.PathLike, Alphabet)):
+        raise BuildError(f"alphabet must be a preset name, a file path or an Alphabet, not {type(alphabet).__name__}")
+    for key, value, optional in (("min_length", min_length, False), ("max_length", max_length, True)):
+        if value is None and optional:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 255:
+            raise BuildError(f"{key} must be a whole number from 1 to 255, not {quote(value)}")
+    if progress is not None and not callable(progress):
+        raise BuildError("progress must be a function (stage, done, total)")
+    if rejects is not None and not isinstance(rejects, list):
+        raise BuildError(f"rejects must be a list that receives the rejected lines, not {type(rejects).__name__}")
+
+
 def normalize(
     raw: RawWords,
     *,
@@ -214,7 +241,6 @@ def normalize(
     4	changed	spaces trimmed	 pear	pear
     5	skipped	digits	x1
     """
-    from .builder import check_build_options
     from .sources import RawWords
 
     if not isinstance(raw, RawWords):
