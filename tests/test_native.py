@@ -24,8 +24,9 @@ from lexigraph.compiler.builder import compile_source
 from lexigraph.crossword import fill as crossword_fill
 from lexigraph.crossword.grid import Grid
 from lexigraph.engine import compiled, fileformat, interface, rotation, store, wordgraph
+from lexigraph.engine.python import movegen as python_movegen
 from lexigraph.engine.store import little_endian_ints
-from lexigraph.scrabble import equity, game
+from lexigraph.scrabble import game
 
 native = pytest.importorskip("lexigraph._native", reason="the C extension lexigraph._native is not built")
 
@@ -77,7 +78,7 @@ def test_every_limit_equals_its_python_twin(engine_kind: str, monkeypatch: pytes
         "ROTATION_KEY_TILES": rotation.KEY_TILES,
         "MAX_BOARD_SIZE": game.MAX_SIZE,
         "MOVE_RECORD_SIZE": interface.MOVE_RECORD_SIZE,
-        "MAX_RACK_SUBSETS": equity.MAX_RACK_SUBSETS,
+        "MAX_RACK_SUBSETS": python_movegen.MAX_RACK_SUBSETS,
         "LEAVE_KEY_TILES": interface.LEAVE_KEY_TILES,
         "BLANK_FLAG": interface.BLANK_FLAG,
         "MAX_FILL_SLOT": crossword_fill.MAX_SLOT,

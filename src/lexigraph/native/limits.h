@@ -45,7 +45,7 @@
 #define LX_MOVE_RECORD_SIZE 48
 
 /* Longest leave table the move generator takes: entries, one per subset of the rack (a 16-tile rack of
- * distinct tiles has 65,536): lexigraph.scrabble.equity.MAX_RACK_SUBSETS. */
+ * distinct tiles has 65,536): lexigraph.engine.python.movegen.MAX_RACK_SUBSETS. */
 #define LX_MAX_RACK_SUBSETS 65536
 
 /* Most tiles of a leave the C leave table keys (6 bits a tile, the length in the top 4 bits of a uint64):

@@ -44,6 +44,7 @@ from collections import Counter
 from itertools import compress, product
 from typing import TYPE_CHECKING
 
+from ..engine.python.movegen import MAX_RACK_SUBSETS, place_values as engine_place_values
 from .game import Game, GameError
 from .position import Position
 from .tiles import parse_rack
@@ -53,8 +54,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from .leaves import LeaveTable
     from .moves import Move
 
-#: Most entries of a rack's table (native/limits.h: LX_MAX_RACK_SUBSETS): a 16-tile rack of distinct tiles.
-MAX_RACK_SUBSETS = 1 << 16
 #: Points a vowel costs on a square beside a premium next to the start row or column, first play only.
 OPENING_VOWEL_PENALTY = 0.7
 #: What keeping tiles costs when the bag is empty, on top of twice their points.
@@ -62,7 +61,8 @@ ENDGAME_PENALTY = 10.0
 
 
 def place_values(rack_codes: list[int], n_codes: int) -> tuple[list[int], int]:
-    """Each code's place value in the used-tile index and the number of subsets (-1: more than allowed).
+    """Each code's place value in the used-tile index and the number of subsets (-1: more than allowed): the
+    engines' index (:func:`lexigraph.engine.python.movegen.place_values`) for a rack given as its codes.
 
     >>> place_values([0, 2, 2, 3], 5)
     ([1, 0, 2, 6, 0], 12)
@@ -70,15 +70,7 @@ def place_values(rack_codes: list[int], n_codes: int) -> tuple[list[int], int]:
     counts = [0] * n_codes
     for c in rack_codes:
         counts[c] += 1
-    places = [0] * n_codes
-    size = 1
-    for code, count in enumerate(counts):
-        if count:
-            places[code] = size
-            size *= count + 1
-            if size > MAX_RACK_SUBSETS:
-                return [0] * n_codes, -1
-    return places, size
+    return engine_place_values(counts)
 
 
 def other_rack_size(position: Position, unseen: int) -> int:
