@@ -86,28 +86,15 @@ def _layout(data: bytes, what: str) -> tuple[bytes, int, int, KlvKind]:
 
 def read(data: bytes, *, what: str = "leave table") -> dict[bytes, float]:
     """The table: each leave (its tiles as sorted tile numbers, 0 the blank) and its value (a float, exactly
-    the file's float32, or its int16 / 256)."""
-    graph, count, start, kind = _layout(data, what)
-    leaves = sorted(kwg.read_codes(graph, what=what, check_gaddag=False))
-    if len(leaves) != count:
-        raise KlvError(f"{what}: the graph holds {len(leaves):,} leaves but the file has {count:,} values")
-    for leave in leaves:
-        if list(leave) != sorted(leave):
-            raise KlvError(f"{what}: the leave {list(leave)} is not in tile order")
-    if kind == "klv2":
-        values = struct.unpack_from(f"<{count}f", data, start)
-        bad = [v for v in values if not math.isfinite(v)]
-        if bad:
-            raise KlvError(f"{what}: a leave's value is {bad[0]}")
-    else:
-        values = tuple(v / KLV_SCALE for v in struct.unpack_from(f"<{count}h", data, start))
-    return dict(zip(leaves, values))
+    the file's float32, or its int16 / 256); :func:`read_arrays` as a dict."""
+    rows, lengths, values = read_arrays(data, what=what)
+    return {bytes(row[:n]): value for row, n, value in zip(rows.tolist(), lengths.tolist(), values.tolist())}
 
 
 def read_arrays(data: bytes, *, what: str = "leave table") -> tuple["np.ndarray", "np.ndarray", "np.ndarray"]:
     """The table in bulk, in the file's order (leaves sorted as byte strings, as their values are stored):
     ``rows`` (one leave per row, tile numbers ascending, zero-padded), ``lengths`` and ``values`` (float64,
-    exactly the file's float32, or its int16 / 256). The same table as :func:`read`, with no object per leave.
+    exactly the file's float32, or its int16 / 256), with no object per leave.
     """
     import numpy as np
 

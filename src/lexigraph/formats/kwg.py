@@ -93,23 +93,29 @@ def has_gaddag(data: bytes) -> bool:
     return node >> 22 == 1 and (node & ARC_MASK) < len(data) // 4
 
 
-def _expand(nodes: "np.ndarray", root: int, what: str, *, skip_separator: bool) -> list[bytes]:
-    """The words of the list at ``root`` (none when 0); with ``skip_separator``, paths through tile 0 are left out."""
+def _expand_rows(nodes: "np.ndarray", root: int, what: str, *, skip_separator: bool) -> dict[int, "np.ndarray"]:
+    """The words of the list at ``root`` (none when 0), one uint8 array of tile numbers per length; with
+    ``skip_separator``, paths through tile 0 are left out."""
     import numpy as np
 
     from ..compiler.graph_builder import expand_words
 
     if root == 0:
-        return []
+        return {}
     # expand_words skips "letter" 0: shift the tiles by one, so that tile 0 (a blank in a leave) counts
     letter = (nodes >> TILE_SHIFT).astype(np.uint16) + 1
     if skip_separator:
         letter[letter == 1] = 0
     by_length = expand_words(letter, (nodes & ACCEPTS) != 0, (nodes & IS_END) != 0,
                              (nodes & ARC_MASK).astype(np.int64), root, what=what)
+    return {length: (rows - 1).astype(np.uint8) for length, rows in by_length.items()}
+
+
+def _expand(nodes: "np.ndarray", root: int, what: str, *, skip_separator: bool) -> list[bytes]:
+    """:func:`_expand_rows` as one bytes object per word."""
     out: list[bytes] = []
-    for length, rows in by_length.items():
-        flat = (rows - 1).astype(np.uint8).tobytes()
+    for length, rows in _expand_rows(nodes, root, what, skip_separator=skip_separator).items():
+        flat = rows.tobytes()
         out.extend(flat[i : i + length] for i in range(0, len(flat), length))
     return out
 
@@ -120,18 +126,8 @@ def read_code_rows(data: bytes, *, what: str = "KWG file") -> dict[int, "np.ndar
     The bulk form of :func:`read_codes` for large graphs (a leave table of
     every leave up to six tiles holds 914,624): no object per word.
     """
-    import numpy as np
-
-    from ..compiler.graph_builder import expand_words
-
     nodes = _nodes(data, what)
-    root = int(nodes[0]) & ARC_MASK
-    if root == 0:
-        return {}
-    letter = (nodes >> TILE_SHIFT).astype(np.uint16) + 1  # expand_words skips letter 0: tile 0 (a blank) counts
-    by_length = expand_words(letter, (nodes & ACCEPTS) != 0, (nodes & IS_END) != 0,
-                             (nodes & ARC_MASK).astype(np.int64), root, what=what)
-    return {length: (rows - 1).astype(np.uint8) for length, rows in by_length.items()}
+    return _expand_rows(nodes, int(nodes[0]) & ARC_MASK, what, skip_separator=False)
 
 
 def read_codes(data: bytes, *, what: str = "KWG file", check_gaddag: bool = True) -> list[bytes]:

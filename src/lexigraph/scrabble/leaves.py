@@ -146,40 +146,27 @@ class LeaveTable(Mapping[bytes, float]):
         leave's codes, 6 bits each, its length in the top 4 bits) and a float64 each; None when a leave is too
         long for a key (over 10 tiles) or uses a code over 63."""
         if not self._packed_done:
-            import numpy as np
-
-            from ..engine.interface import LEAVE_KEY_TILES
-
-            if self._rows is not None:
-                self._packed = self._packed_from_arrays()
-                self._packed_done = True
-                return self._packed
-            keys = list(self._values)
-            n = len(keys)
-            if self.max_length > LEAVE_KEY_TILES or any(k[-1] > 63 for k in keys):  # keys are sorted: last is most
-                self._packed = None
-            else:
-                # interface.leave_key for every leave at once: code i (keys are sorted) in bits 6i.., the length
-                # in the top four bits; the padding's zeros add nothing
-                width = max(self.max_length, 1)
-                codes = np.frombuffer(b"".join(k.ljust(width, b"\0") for k in keys), np.uint8)
-                codes = codes.reshape(n, width).astype(np.uint64)
-                packed = np.fromiter(map(len, keys), np.uint64, n) << np.uint64(60)
-                for i in range(width):
-                    packed |= codes[:, i] << np.uint64(6 * i)
-                order = np.argsort(packed, kind="stable")
-                values = np.fromiter(self._values.values(), np.float64, n)
-                self._packed = (packed[order].astype("<u8").tobytes(), values[order].astype("<f8").tobytes())
+            self._packed = self._pack(*(self._rows if self._rows is not None else self._arrays_of_dict()))
             self._packed_done = True
         return self._packed
 
-    def _packed_from_arrays(self) -> tuple[bytes, bytes] | None:
+    def _arrays_of_dict(self) -> tuple["np.ndarray", "np.ndarray", "np.ndarray"]:
+        """The dict's leaves as :meth:`from_arrays` takes them (rows zero-padded, lengths, values)."""
+        import numpy as np
+
+        keys = list(self._values)
+        width = max(self.max_length, 1)
+        rows = np.frombuffer(b"".join(k.ljust(width, b"\0") for k in keys), np.uint8).reshape(len(keys), width)
+        lengths = np.fromiter(map(len, keys), np.int64, len(keys))
+        return rows, lengths, np.fromiter(self._values.values(), np.float64, len(keys))
+
+    def _pack(self, rows: "np.ndarray", lengths: "np.ndarray", values: "np.ndarray") -> tuple[bytes, bytes] | None:
+        """interface.leave_key for every leave at once (code i of a sorted leave in bits 6i.., its length in the
+        top four bits), keys sorted with their values; None when a leave does not fit a key."""
         import numpy as np
 
         from ..engine.interface import LEAVE_KEY_TILES
 
-        assert self._rows is not None
-        rows, lengths, values = self._rows
         if self.max_length > LEAVE_KEY_TILES or int(rows.max(initial=0)) > 63:
             return None
         packed = lengths.astype(np.uint64) << np.uint64(60)
