@@ -25,6 +25,18 @@ class FilledWord:
     theme: bool = False
 
 
+def lowest_priority(words: list[FilledWord]) -> int | None:
+    """The lowest priority of the words a fill chose (the fixed ones do not count; None when it chose none)."""
+    ps = [w.priority for w in words if not w.fixed]
+    return min(ps) if ps else None
+
+
+def mean_priority(words: list[FilledWord]) -> float | None:
+    """The mean priority of the words a fill chose (the fixed ones do not count; None when it chose none)."""
+    ps = [w.priority for w in words if not w.fixed]
+    return sum(ps) / len(ps) if ps else None
+
+
 @dataclass(frozen=True)
 class Fill:
     """One fill of a grid: the filled grid and its words."""
@@ -35,14 +47,12 @@ class Fill:
     @property
     def min_priority(self) -> int | None:
         """The lowest priority of the words the fill chose (None when it chose none)."""
-        ps = [w.priority for w in self.words if not w.fixed]
-        return min(ps) if ps else None
+        return lowest_priority(self.words)
 
     @property
     def mean_priority(self) -> float | None:
         """The mean priority of the words the fill chose (None when it chose none)."""
-        ps = [w.priority for w in self.words if not w.fixed]
-        return sum(ps) / len(ps) if ps else None
+        return mean_priority(self.words)
 
     def rank_key(self, objective: Objective) -> tuple[float, ...]:
         """Larger is better: the mean, or the lowest priority then the mean."""
@@ -90,13 +100,13 @@ class FillResult:
 
     @property
     def min_priority(self) -> int | None:
-        ps = [w.priority for w in self.words if not w.fixed]
-        return min(ps) if ps else None
+        """The lowest priority of the best fill's chosen words."""
+        return lowest_priority(self.words)
 
     @property
     def mean_priority(self) -> float | None:
-        ps = [w.priority for w in self.words if not w.fixed]
-        return sum(ps) / len(ps) if ps else None
+        """The mean priority of the best fill's chosen words."""
+        return mean_priority(self.words)
 
 
 @dataclass(frozen=True)
