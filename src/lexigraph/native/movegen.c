@@ -864,23 +864,8 @@ static PyObject *generate_moves(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "generate_moves: inconsistent arguments");
         goto done;
     }
-    /* copies: the arguments' bytes need not be aligned for doubles */
-    if (llv) {
-        table = malloc((size_t)llv);
-        if (!table) {
-            PyErr_NoMemory();
-            goto done;
-        }
-        memcpy(table, leave_values, (size_t)llv);
-    }
-    if (lop) {
-        open_table = malloc((size_t)lop);
-        if (!open_table) {
-            PyErr_NoMemory();
-            goto done;
-        }
-        memcpy(open_table, opening, (size_t)lop);
-    }
+    if (llv && !(table = lx_aligned_doubles((const char *)leave_values, llv))) goto done;
+    if (lop && !(open_table = lx_aligned_doubles((const char *)opening, lop))) goto done;
     LxMoveInput in = {
         .graph = (const unsigned char *)graph.buf,
         .n_records = (size_t)graph.len / 8,

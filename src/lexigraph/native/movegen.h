@@ -11,6 +11,8 @@
 #include <Python.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define LX_MOVEGEN_OK 0
 #define LX_MOVEGEN_GRAPH 1     /* the word graph points outside itself */
@@ -45,5 +47,17 @@ typedef struct {
 } LxMoveOutput;
 
 int lx_movegen_run(const LxMoveInput *in, LxMoveOutput *out);
+
+/* A copy of a table of doubles passed as bytes (an argument's bytes need not be aligned for doubles), or NULL
+ * with MemoryError set. */
+static inline double *lx_aligned_doubles(const char *bytes, Py_ssize_t size) {
+    double *copy = malloc((size_t)size);
+    if (!copy) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    memcpy(copy, bytes, (size_t)size);
+    return copy;
+}
 
 #endif

@@ -433,14 +433,7 @@ static PyObject *play_games(PyObject *self, PyObject *args) {
     parsed = 1;
     if (parse_player(spec_b, &S.players[1], &keys[1], &values[1]) < 0) goto done;
     parsed = 2;
-    if (lop) {
-        open_table = malloc((size_t)lop);
-        if (!open_table) {
-            PyErr_NoMemory();
-            goto done;
-        }
-        memcpy(open_table, opening, (size_t)lop);
-    }
+    if (lop && !(open_table = lx_aligned_doubles((const char *)opening, lop))) goto done;
     S.graph = graph.buf;
     S.kids = kids.buf;
     S.n_records = (size_t)graph.len / 8;
