@@ -248,7 +248,12 @@ class Match:
         if words or (t.startswith("-") and " " not in t):
             tiles = words.group(1) if words else t[1:]
             return _valued(self._exchange(tiles), 0.0, lex, pos, table)
-        move = score_play(lex, pos, t, rack=rack)  # the rule a play breaks, in the scorer's words
+        try:
+            move = score_play(lex, pos, t, rack=rack)  # the rule a play breaks, in the scorer's words
+        except IllegalPlay:
+            raise
+        except GameError as e:  # a tile the game lacks, a blank written '?' on the board...
+            raise IllegalPlay(str(e), "malformed") from None
         # ... and the generator must list it: the play and its score are the generator's.
         plays = generate(lex, pos, rack, leaves=table, sort="equity", exchanges=False, deadline=deadline)
         found = _find_play(plays, move)
