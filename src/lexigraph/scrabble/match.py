@@ -73,6 +73,8 @@ ZERO_TURNS_TO_END = 6
 MAX_MOVE_TEXT = 200
 #: Turns in the analysis: the best plays shown after each of the person's turns.
 BEST_SHOWN = 5
+#: Most seconds the simulation player thinks over a move made under a deadline (a server's request).
+SIMULATION_SECONDS = 3.0
 #: Nicknames in the game record.
 NICKS = ("player", "lexigraph")
 
@@ -218,8 +220,9 @@ class Match:
             raise GameError("the game is over")
         if self.turn != HUMAN:
             raise GameError("it is not your turn")
-        move = self.parse_move(lex, text, deadline=deadline)
-        moves = self.legal_moves(lex, HUMAN, deadline=deadline)
+        move, moves = self._checked(lex, text, deadline)
+        if moves is None:
+            moves = self.legal_moves(lex, HUMAN, deadline=deadline)
         analysis = _analysis(moves, move)
         self._make(HUMAN, move, analysis)
         reply = None
@@ -230,7 +233,11 @@ class Match:
     def parse_move(self, lex: "Engines", text: str, *, deadline: float | None = None) -> Move:
         """The person's move text as a legal :class:`Move` of the person's rack (its equity as the generator
         values it); :class:`IllegalPlay` naming the rule it breaks."""
-        from .movegen import generate, play_equity
+        return self._checked(lex, text, deadline)[0]
+
+    def _checked(self, lex: "Engines", text: str, deadline: float | None) -> "tuple[Move, MoveList | None]":
+        """The move of :meth:`parse_move`, and for a play every legal move (generated to find it), else None."""
+        from .movegen import play_equity
         from .scoring import score_play
 
         if not isinstance(text, str):
@@ -243,11 +250,11 @@ class Match:
         table = self.leaves(lex)
         if t.lower() in ("-", "pass"):
             move = Move("pass", 0, rack, notation="-")
-            return _valued(move, play_equity(lex, pos, move, rack, leaves=table))
+            return _valued(move, play_equity(lex, pos, move, rack, leaves=table)), None
         words = _EXCHANGE_WORDS.match(t)
         if words or (t.startswith("-") and " " not in t):
             tiles = words.group(1) if words else t[1:]
-            return _valued(self._exchange(tiles), 0.0, lex, pos, table)
+            return _valued(self._exchange(tiles), 0.0, lex, pos, table), None
         try:
             move = score_play(lex, pos, t, rack=rack)  # the rule a play breaks, in the scorer's words
         except IllegalPlay:
@@ -255,11 +262,11 @@ class Match:
         except GameError as e:  # a tile the game lacks, a blank written '?' on the board...
             raise IllegalPlay(str(e), "malformed") from None
         # ... and the generator must list it: the play and its score are the generator's.
-        plays = generate(lex, pos, rack, leaves=table, sort="equity", exchanges=False, deadline=deadline)
-        found = _find_play(plays, move)
+        moves = self.legal_moves(lex, HUMAN, deadline=deadline)
+        found = _find_play(moves, move)
         if found is None:
             raise IllegalPlay(f"{t} is not among the legal plays for the rack {rack}", "not generated")
-        return found
+        return found, moves
 
     def _exchange(self, tiles: str) -> Move:
         if len(self.bag) < self.game.rack_size:
@@ -304,8 +311,9 @@ class Match:
         try:
             if self.opponent == "simulation":
                 choose_move = _simulation()
-                limit = None if deadline is None else max(0.05, 0.8 * (deadline - time.monotonic()))
-                chosen = choose_move(lex, pos, leaves=self.leaves(lex), seed=self.seed + len(self.turns),
+                limit = None if deadline is None else \
+                    max(0.05, min(SIMULATION_SECONDS, 0.8 * (deadline - time.monotonic())))
+                chosen = choose_move(lex, pos, leaves=self.leaves(lex), seed=(self.seed + len(self.turns)) % (1 << 64),
                                      time_limit=limit)
                 return passed if chosen is None else chosen
             if self.opponent == "equity":
@@ -469,11 +477,11 @@ def _placed(move: Move) -> frozenset[tuple[int, int, str, bool]]:
     return frozenset((t.row, t.col, t.tile, t.blank) for t in move.tiles)
 
 
-def _find_play(plays: "MoveList", move: Move) -> Move | None:
+def _find_play(moves: "MoveList", move: Move) -> Move | None:
     """The generator's play that puts down the same tiles as ``move``, or None."""
-    columns = plays.columns
+    columns = moves.columns
     if columns is None:
-        candidates: Any = (m for m in plays if m.kind == "play")
+        candidates: Any = (m for m in moves if m.kind == "play")
     else:
         import numpy as np
 
