@@ -103,7 +103,7 @@ def test_a_whole_game_on_each_engine(open_lexicon, opponent):
     check_end(m)
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**64 - 1), human_first=st.booleans(), opponent=st.sampled_from(["score", "equity"]))
 def test_random_games_keep_every_tile_and_every_score(enable, seed, human_first, opponent):
     m = Match(enable, SCRABBLE, opponent=opponent, human_first=human_first, seed=seed)

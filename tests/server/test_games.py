@@ -31,6 +31,20 @@ def client():
         yield c
 
 
+def unseen_by_hand(doc) -> dict[str, int]:
+    """The tiles the person has not seen, counted from the game's tile set, the board rows and the rack."""
+    game = Game.preset("scrabble")
+    left = {label.upper(): count for label, (count, _points) in game.tiles.items()}
+    left["?"] = game.blanks
+    for row in doc["board"]:
+        for ch in row:
+            if ch != ".":
+                left["?" if ch.islower() else ch] -= 1
+    for ch in doc["rack"]:
+        left[ch] -= 1
+    return {tile: n for tile, n in left.items() if n}
+
+
 def new_game(client, **fields):
     r = client.post("/api/games", json=fields)
     assert r.status_code == 201, r.text
@@ -53,6 +67,8 @@ def test_a_game_over_http_is_the_python_match(client):
         doc = r.json()
         assert doc["analysis"] == expected["analysis"] and doc["reply"] == expected["reply"]
         assert doc["board"] == twin.state()["board"]
+        assert doc["unseen"] == unseen_by_hand(doc)
+        assert sum(doc["unseen"].values()) == doc["bag"] + doc["opponent_rack_size"]
     assert doc["over"] and doc["result"]["scores"] == {"you": twin.scores[0], "lexigraph": twin.scores[1]}
     gcg = client.get(f"/api/games/{doc['id']}/gcg")
     assert gcg.status_code == 200 and gcg.headers["content-type"].startswith("text/plain")
