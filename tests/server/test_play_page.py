@@ -90,12 +90,12 @@ def active_id(pg) -> str:
     return pg.evaluate("document.activeElement.id")
 
 
-def tab_to(pg, element_id: str, limit: int = 12) -> None:
-    """Press Tab until ``element_id`` has the focus, each stop showing where the focus is."""
+def tab_to(pg, element_id: str, limit: int = 12, back: bool = False) -> None:
+    """Press Tab (Shift+Tab: ``back``) until ``element_id`` has the focus, each stop showing where the focus is."""
     for _ in range(limit):
         if active_id(pg) == element_id:
             return
-        pg.keyboard.press("Tab")
+        pg.keyboard.press("Shift+Tab" if back else "Tab")
         assert focus_is_visible(pg), f"no visible focus on {pg.evaluate('document.activeElement.outerHTML')[:80]}"
     assert active_id(pg) == element_id, f"Tab never reached #{element_id}"
 
@@ -208,11 +208,24 @@ def play_a_whole_game(pg, server, width: int, height: int, use_board: bool) -> N
         assert pg.evaluate("document.querySelector('#play-status').classList.contains('error')") is False, \
             pg.inner_text("#play-status")
         assert pg.inner_text("#play-analysis").startswith(move + ":") or move.startswith("-")
+        if turns_seen == 1:                              # the analysis shown is the server's
+            mine = json.loads(get(f"{server}/api/games/{game}"))["turns"][len(doc["turns"])]["analysis"]
+            shown = pg.eval_on_selector_all("#play-best li", "els => els.map(e => [e.querySelector('.word')"
+                                            ".textContent, e.querySelector('.equity').textContent])")
+            assert shown == [[b["notation"].split(" ", 1)[-1] if b["kind"] == "play" else b["notation"],
+                              f"{b['equity']:.1f}"] for b in mine["best"]]
+            assert f"rank {mine['rank']} of {mine['of']}" in pg.inner_text("#play-analysis")
+            rack = sorted(pg.inner_text("#play-rack").split())
+            tab_to(pg, "play-shuffle", back=True)        # the rack shuffled by keyboard keeps its tiles
+            pg.keyboard.press("Enter")
+            assert sorted(pg.inner_text("#play-rack").split()) == rack
+            tab_to(pg, "play-move")
         if turns_seen == 2:
             assert no_page_overflow(pg) <= 0, f"the Play view is wider than the screen at {width}px"
     else:
         raise AssertionError(f"the game did not end within {MAX_TURNS} turns")
     pg.wait_for_selector("#play-result:not([hidden])")
+    assert active_id(pg) == "play-gcg" and focus_is_visible(pg)  # the end hands the focus to the record
     assert no_page_overflow(pg) <= 0, f"the Play view is wider than the screen at {width}px"
     shown = {"player": int(pg.inner_text("#play-final-you")), "lexigraph": int(pg.inner_text("#play-final-engine"))}
     record = get(f"{server}/api/games/{game}/gcg").decode()

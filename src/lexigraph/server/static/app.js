@@ -752,7 +752,7 @@ async function sendMove(text) {
     const reply = doc.reply;
     const said = reply ? `lexigraph ${reply.kind === "play" ? "played " + reply.notation + " for " + reply.score : reply.kind === "exchange" ? "exchanged " + reply.exchanged.length + " tiles" : "passed"}.` : "";
     setStatus($("play-status"), doc.over ? "The game is over. " + said : said + " Your turn.");
-    $("play-move").focus();
+    (doc.over ? $("play-gcg") : $("play-move")).focus();   // at the end the move field is off: the record is next
   } catch (err) {
     setStatus($("play-status"), err.message, true);
     $("play-move").focus();
