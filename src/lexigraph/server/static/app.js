@@ -732,11 +732,27 @@ async function newGame() {
     if (state.lexicon) body.lexicon = state.lexicon;
     const doc = await gameApi("", body);
     play.id = doc.id;
+    history.replaceState(null, "", "?game=" + encodeURIComponent(doc.id) + location.hash);  // a reload resumes it
     $("play-analysis").textContent = ""; $("play-best").innerHTML = ""; $("play-endgame").textContent = "";
     showGame(doc);
     setStatus($("play-status"), doc.turn === "you" ? "Your turn." : "");
     $("play-move").focus();
   } catch (err) { setStatus($("play-status"), err.message, true); }
+}
+
+// A game named in the address (?game=ID): shown again, as the server keeps it.
+async function resumeGame(id) {
+  $("play-game").hidden = false;
+  try {
+    const doc = await gameApi("/" + encodeURIComponent(id));
+    play.id = doc.id;
+    showGame(doc);
+    if (doc.turns.length) {
+      const mine = [...doc.turns].reverse().find((t) => t.player === "you" && t.analysis);
+      if (mine) showAnalysis({ analysis: mine.analysis, played: { notation: mine.notation } });
+    }
+    setStatus($("play-status"), doc.over ? "The game is over." : "Your turn.");
+  } catch (err) { setStatus($("play-status"), `${err.message}: start a new game`, true); }
 }
 
 async function sendMove(text) {
@@ -934,7 +950,9 @@ async function start() {
   sel.addEventListener("change", () => { state.lexicon = sel.value; runSearch(0); showCandidates(); });
   setupSearch(); setupBoard(); setupGrid(); setupPlay();
   const tab = location.hash.slice(1);
-  showTab(TABS.includes(tab) ? tab : "search");
+  const resume = new URLSearchParams(location.search).get("game");
+  showTab(resume ? "play" : TABS.includes(tab) ? tab : "search");
+  if (resume) await resumeGame(resume);
   document.body.dataset.ready = "1";
 }
 start();
