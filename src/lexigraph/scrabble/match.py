@@ -299,34 +299,41 @@ class Match:
         return _move_doc(move) | {"player": NICKS[ENGINE]}
 
     def choose(self, lex: "Engines", *, deadline: float | None = None) -> Move:
-        """The engine player's choice for its rack (a pass when its time ran out before it found a move)."""
+        """The engine player's choice for its rack.
+
+        The simulation player that fails (or finds nothing in its time) falls back on the equity player's
+        choice; a player whose time ran out before it found a move passes.
+        """
         import time
 
-        from ..errors import DeadlineExceeded
+        from ..errors import DeadlineExceeded, LexiconError
         from .movegen import generate
 
         pos = self.position(ENGINE)
         rack = pos.racks[0]
         passed = Move("pass", 0, rack, notation="-", equity=0.0)
-        try:
-            if self.opponent == "simulation":
-                choose_move = _simulation()
-                limit = None if deadline is None else \
-                    max(0.05, min(SIMULATION_SECONDS, 0.8 * (deadline - time.monotonic())))
+        if self.opponent == "simulation":
+            choose_move = _simulation()
+            limit = None if deadline is None else \
+                max(0.05, min(SIMULATION_SECONDS, 0.8 * (deadline - time.monotonic())))
+            try:
                 chosen = choose_move(lex, pos, leaves=self.leaves(lex), seed=(self.seed + len(self.turns)) % (1 << 64),
                                      time_limit=limit)
                 return passed if chosen is None else chosen
-            if self.opponent == "equity":
+            except LexiconError:
+                deadline = None  # the equity choice instead: one generation, bounded by the board
+        try:
+            if self.opponent != "score":
                 best = generate(lex, pos, rack, top=1, leaves=self.leaves(lex), sort="equity", deadline=deadline)
                 return best[0] if len(best) else passed
             best = generate(lex, pos, rack, top=1, sort="score", exchanges=False, deadline=deadline)
-            if len(best):
-                return best[0]
-            if len(self.bag) >= self.game.rack_size:  # no play: the score player gives back its whole rack
-                return Move("exchange", 0, "", notation="-" + rack, exchanged=rack, equity=0.0)
-            return passed
         except DeadlineExceeded:
             return passed
+        if len(best):
+            return best[0]
+        if len(self.bag) >= self.game.rack_size:  # no play: the score player gives back its whole rack
+            return Move("exchange", 0, "", notation="-" + rack, exchanged=rack, equity=0.0)
+        return passed
 
     def _make(self, seat: int, move: Move, analysis: dict[str, Any] | None) -> None:
         """Put a checked move on the board and the racks, draw, record it; end the game if it ends."""

@@ -50,12 +50,23 @@ GAME_PRESETS = ("scrabble", "super")
 
 @dataclass
 class Entry:
-    """One live game: the match, the lexicon it is played with, its lock and when it was last used."""
+    """One live game: the match, the lexicon it is played with, its lock and when it was last used.
+
+    ``shown`` is the game's document as of its last finished move: a request that reads the game while a
+    move is being made (in a worker thread) reads that, never a match half way through a turn.
+    """
 
     match: Match
     lexicon: str
     used: float = field(default_factory=time.monotonic)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    shown: dict[str, Any] = field(default_factory=dict)
+    record: str = ""
+
+    def settle(self) -> None:
+        """Take the document and the record of the game as it stands (after a move, under the lock)."""
+        self.shown = self.match.state()
+        self.record = self.match.gcg()
 
 
 class GameStore:
@@ -129,7 +140,7 @@ def game_routes(server: "Server", store: GameStore) -> list[Route]:
         return body
 
     def answer(key: str, entry: Entry, extra: dict[str, Any] | None = None, status: int = 200) -> Response:
-        doc = {"id": key, **entry.match.state(), **(extra or {})}
+        doc = {"id": key, **entry.shown, **(extra or {})}
         return Response(dump(doc), status_code=status, media_type="application/json")
 
     async def new_game(request: Request) -> Response:
@@ -158,7 +169,9 @@ def game_routes(server: "Server", store: GameStore) -> list[Route]:
                 match = Match(lex, Game.preset(preset), opponent=opponent, human_first=first == "you", seed=seed,
                               lexicon_name=name, deadline=deadline)
             key = store.add(match, name)
-            return key, store.get(key)
+            entry = store.get(key)
+            entry.settle()
+            return key, entry
 
         key, entry = await server.run(work, what="POST /api/games", arrived=arrival(request))
         return answer(key, entry, status=201)
@@ -181,7 +194,9 @@ def game_routes(server: "Server", store: GameStore) -> list[Route]:
                 raise ApiError(409, "Busy", "a move of this game is being made; wait for its answer")
             try:
                 with server.pool.use(entry.lexicon) as lex:
-                    return entry.match.play(lex, text, deadline=deadline)
+                    done = entry.match.play(lex, text, deadline=deadline)
+                entry.settle()
+                return done
             finally:
                 entry.lock.release()
 
@@ -191,7 +206,7 @@ def game_routes(server: "Server", store: GameStore) -> list[Route]:
     async def gcg(request: Request) -> Response:
         check_query(request, server.limits.max_query)
         key, entry = entry_of(request)
-        return Response(entry.match.gcg(), media_type="text/plain; charset=utf-8",
+        return Response(entry.record, media_type="text/plain; charset=utf-8",
                         headers={"content-disposition": f'attachment; filename="lexigraph-{key}.gcg"'})
 
     return [
