@@ -139,3 +139,15 @@ def test_the_simulation_opponent_plays(client):
     pytest.importorskip("lexigraph.scrabble.simulation")
     doc = new_game(client, opponent="simulation", first="lexigraph", seed=4)
     assert len(doc["turns"]) == 1 and doc["turns"][0]["player"] == "lexigraph"
+
+
+def test_one_move_of_a_game_at_a_time():
+    app = create_app()
+    with TestClient(app) as c:
+        doc = new_game(c, opponent="score", seed=1)
+        entry = app.state.games.get(doc["id"])
+        with entry.lock:                                  # a move of this game is being made
+            r = c.post(f"/api/games/{doc['id']}/play", json={"move": "-"})
+            assert r.status_code == 409 and r.json()["error"]["type"] == "Busy"
+            assert c.get(f"/api/games/{doc['id']}").json() == doc  # reading it meanwhile reads the game as it stood
+        assert c.post(f"/api/games/{doc['id']}/play", json={"move": "-"}).status_code == 200
