@@ -749,7 +749,7 @@ async function resumeGame(id) {
     showGame(doc);
     if (doc.turns.length) {
       const mine = [...doc.turns].reverse().find((t) => t.player === "you" && t.analysis);
-      if (mine) showAnalysis({ analysis: mine.analysis, played: { notation: mine.notation } });
+      if (mine) showAnalysis({ analysis: mine.analysis, played: { kind: mine.kind, notation: mine.notation, exchanged: mine.notation.slice(1) } });
     }
     setStatus($("play-status"), doc.over ? "The game is over." : "Your turn.");
   } catch (err) { setStatus($("play-status"), `${err.message}: start a new game`, true); }
@@ -778,7 +778,8 @@ async function sendMove(text) {
 function showAnalysis(doc) {
   const a = doc.analysis, m = doc.played;
   if (!a) return;
-  $("play-analysis").textContent = `${m.notation}: rank ${a.rank} of ${a.of} by equity; equity ${a.equity.toFixed(1)}, score ${a.score}.`;
+  const named = m.kind === "pass" ? "pass" : m.kind === "exchange" ? `exchange ${m.exchanged}` : m.notation;
+  $("play-analysis").textContent = `${named}: rank ${a.rank} of ${a.of} by equity; equity ${a.equity.toFixed(1)}, score ${a.score}.`;
   const list = $("play-best");
   list.innerHTML = "";
   for (const b of a.best) {
