@@ -57,6 +57,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-fills", type=int, metavar="N", default=2, help="fills and suggestions running at once (default 2)")
     parser.add_argument("--client-timeout", type=float, metavar="SECONDS", default=10.0,
                         help="seconds a request's headers, and then its body, may take to arrive (default 10)")
+    parser.add_argument("--max-games", type=int, metavar="N", default=100,
+                        help="games against lexigraph kept at once; the least recently used is dropped (default 100)")
+    parser.add_argument("--game-idle", type=float, metavar="SECONDS", default=3600.0,
+                        help="seconds a game is kept after its last request (default 3600)")
     parser.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"),
                         help="server log detail (default warning)")
 
@@ -66,16 +70,16 @@ def _limits_from(args: argparse.Namespace) -> "Limits":
 
     if args.quick_workers < 0:
         raise LexiconError("--quick-workers must be at least 0")
-    for name in ("max_results", "workers", "max_body", "max_fills", "max_pending", "max_values"):
+    for name in ("max_results", "workers", "max_body", "max_fills", "max_pending", "max_values", "max_games"):
         if getattr(args, name) < 1:
             raise LexiconError(f"--{name.replace('_', '-')} must be at least 1")
-    for name in ("timeout", "client_timeout"):
+    for name in ("timeout", "client_timeout", "game_idle"):
         if not 0 < getattr(args, name) < float("inf"):
             raise LexiconError(f"--{name.replace('_', '-')} must be more than 0")
     return Limits(max_body=args.max_body, max_results=args.max_results, timeout=args.timeout,
                   workers=args.workers, quick_workers=args.quick_workers, max_heavy=args.max_fills,
                   max_pending=args.max_pending, max_values=args.max_values, header_timeout=args.client_timeout,
-                  body_timeout=args.client_timeout)
+                  body_timeout=args.client_timeout, max_games=args.max_games, game_idle=args.game_idle)
 
 
 def create_app(

@@ -74,6 +74,8 @@ class Limits:
     grace: float = 0.5                 # extra seconds a command past its deadline has to hand back its answer
     header_timeout: float = 10.0       # seconds a request's headers may take to arrive (the protocol's)
     body_timeout: float = 10.0         # seconds a request's body may take to arrive
+    max_games: int = 100               # games against lexigraph kept at once (the least recently used dropped)
+    game_idle: float = 3600.0          # seconds a game is kept after its last request
 
 
 @dataclass
@@ -352,6 +354,10 @@ async def _read_body(request: Request, limit: int, timeout: float) -> Any:
     return body
 
 
+#: A request's JSON body, bounded in size and in time (the routes beyond the commands' read theirs with it).
+read_body = _read_body
+
+
 def arrival(request: Request) -> float | None:
     """When the request's first byte was read (:mod:`lexigraph.server.protocol` notes it), or None."""
     value = request.scope.get("state", {}).get(ARRIVED)
@@ -401,6 +407,10 @@ class OneLineErrors:
 def _check_query(request: Request, limit: int) -> None:
     if len(request.url.query.encode()) > limit:
         raise ApiError(414, "TooLarge", f"the query string is longer than the limit of {limit} bytes")
+
+
+#: Refuse a query string over the limit (414).
+check_query = _check_query
 
 
 def _pop_lexicon(items: list[tuple[str, Any]]) -> tuple[str | None, list[tuple[str, Any]]]:
@@ -550,10 +560,14 @@ def build_app(
         finally:
             server.stop()
 
+    from .games import GameStore, game_routes
+
+    games = GameStore(server.limits.max_games, server.limits.game_idle)
     routes = [
         Route("/", index),
         Route("/api", api_index),
         Route("/api/lexicons", api_lexicons),
+        *game_routes(server, games),
         Route("/api/{name}", api_command, methods=["GET", "POST"]),
         Route("/openapi.json", openapi_json),
         Route("/words", datamuse_words),
@@ -573,4 +587,5 @@ def build_app(
         },
     )
     app.state.server = server
+    app.state.games = games
     return app

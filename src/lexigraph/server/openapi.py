@@ -27,6 +27,7 @@ def _responses(ok: dict[str, Any], *extra: int) -> dict[str, Any]:
     out: dict[str, Any] = {"200": {"description": "the answer", "content": {"application/json": {"schema": ok}}}}
     texts = {400: "bad input", 404: "no such command or lexicon", 413: "request body too large",
              414: "query string too long", 503: "busy or over the time limit"}
+    texts[409] = "a move of this game is being made"
     for code in (400, *extra, 503):
         out[str(code)] = {"description": texts[code], "content": {"application/json": {"schema": _ERROR}}}
     return out
@@ -85,6 +86,7 @@ def openapi(
         "responses": {"200": {"description": "names, files, word counts, swap generation",
                               "content": {"application/json": {"schema": {"type": "object"}}}}},
     }}
+    paths.update(_game_paths(lex_schema))
     return {
         "openapi": "3.1.0",
         "info": {"title": "lexigraph", "version": __version__,
@@ -101,5 +103,45 @@ def openapi(
             "Error": {"type": "object", "required": ["error"], "properties": {"error": {
                 "type": "object", "required": ["type", "message"],
                 "properties": {"type": {"type": "string"}, "message": {"type": "string"}}}}},
+            "Game": {"type": "object", "description": "a game as the person sees it (docs/server.md, Play)",
+                     "required": ["id", "board", "rack", "scores", "bag", "unseen", "turn", "turns", "over"],
+                     "additionalProperties": True},
         }},
+    }
+
+
+def _game_paths(lex_schema: dict[str, Any]) -> dict[str, Any]:
+    """The games against lexigraph (:mod:`lexigraph.server.games`)."""
+    game = {"$ref": "#/components/schemas/Game"}
+    game_id = {"name": "id", "in": "path", "required": True, "schema": {"type": "string"},
+               "description": "the id a new game answered"}
+    new_body = {"type": "object", "additionalProperties": False, "properties": {
+        "opponent": {"type": "string", "enum": ["score", "equity", "simulation"], "default": "equity"},
+        "first": {"type": "string", "enum": ["you", "lexigraph"], "default": "you"},
+        "seed": {"type": "integer", "minimum": 0, "description": "the bag's seed (default: a random one)"},
+        "game": {"type": "string", "enum": ["scrabble", "super"], "default": "scrabble"},
+        "lexicon": {**lex_schema, "description": "which of the server's lexicons judges the game"}}}
+    move_body = {"type": "object", "additionalProperties": False, "required": ["move"], "properties": {
+        "move": {"type": "string", "description": "'8D WORD' across, 'D8 WORD' down, '-' a pass, '-ABC' an exchange"}}}
+
+    def json_body(schema: dict[str, Any]) -> dict[str, Any]:
+        return {"required": True, "content": {"application/json": {"schema": schema}}}
+
+    created = _responses(game, 404, 413)
+    created["201"] = created.pop("200")
+    return {
+        "/api/games": {"post": {"operationId": "game_new", "tags": ["games"], "summary": "A new game against "
+                                "lexigraph (the engine moves first when asked to).", "requestBody": json_body(new_body),
+                                "responses": created}},
+        "/api/games/{id}": {"get": {"operationId": "game_get", "tags": ["games"], "parameters": [game_id],
+                                    "summary": "The game as the person sees it.", "responses": _responses(game, 404)}},
+        "/api/games/{id}/play": {"post": {
+            "operationId": "game_play", "tags": ["games"], "parameters": [game_id], "requestBody": json_body(move_body),
+            "summary": "The person's move, checked; its analysis (rank, equity, the best five) and the engine's reply.",
+            "responses": _responses(game, 404, 409, 413)}},
+        "/api/games/{id}/gcg": {"get": {
+            "operationId": "game_gcg", "tags": ["games"], "parameters": [game_id], "summary": "The game record (GCG).",
+            "responses": {"200": {"description": "GCG text", "content": {"text/plain": {"schema": {"type": "string"}}}},
+                          "404": {"description": "no such game",
+                                  "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}}},
     }
