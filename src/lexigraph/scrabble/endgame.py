@@ -220,3 +220,47 @@ def _moves_of(position: Position, racks: list[list[int]], records: Any) -> list[
             racks[side] = sorted(left.elements())
         side = 1 - side
     return out
+
+
+def first_endgame(run: Any, k: int, *, most_tiles: int | None = None) -> Position | None:
+    """The position of the ``k``-th game of a self-play run (:func:`lexigraph.scrabble.selfplay.autoplay` with
+    ``keep_games=True``) at its first turn with the bag empty (and, with ``most_tiles``, at most that many tiles
+    on the two racks together): the board, the mover's rack first and the other's, the scores and the turns
+    without a play; None when the game ended before.
+
+    >>> import lexigraph
+    >>> from lexigraph.scrabble.game import Game
+    >>> from lexigraph.scrabble.selfplay import Player, autoplay
+    >>> lex = lexigraph.load()
+    >>> run = autoplay(lex, Game.preset("scrabble"), [Player.score("a"), Player.score("b")], games=2, workers=1,
+    ...                keep_games=True)
+    >>> pos = first_endgame(run, 0)
+    >>> pos is None or sorted(pos.unseen()) == sorted(parse_rack(pos.game, pos.racks[1]))
+    True
+    """
+    from ..engine.interface import TURN_PLAY
+
+    game = run.game
+    turns = run.game_turns(k)
+    pos = Position(game)
+    totals = [0, 0]
+    zeros = 0
+    for t in turns:
+        who = int(t["player"])
+        mover = [int(c) for c in t["rack"][: t["rack_length"]]]
+        if int(t["bag_before"]) == 0 and (most_tiles is None or len(pos.unseen("")) <= most_tiles):
+            pos.racks = [rack_text(game, mover), ""]
+            pos.racks[1] = rack_text(game, pos.unseen())
+            pos.scores = [totals[who], totals[1 - who]]
+            pos.zero_turns = zeros
+            return pos
+        if t["kind"] == TURN_PLAY:
+            row, col, across = int(t["row"]), int(t["col"]), bool(t["across"])
+            for j, b in enumerate(int(x) for x in t["squares"][: t["length"]]):
+                if b:
+                    pos.place(row + (0 if across else j), col + (j if across else 0), b & 0x7F, bool(b & 0x80))
+            zeros = 0
+        else:
+            zeros += 1
+        totals[who] = int(t["total"])
+    return None

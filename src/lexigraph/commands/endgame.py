@@ -1,0 +1,77 @@
+"""The ``endgame`` command: the exact best play when the bag is empty (``lexigraph.scrabble.endgame``).
+
+The POSITION is taken as ``moves`` takes it (a CGP string or a file
+holding one); its two racks are the side to move's and the opponent's,
+which must be exactly the unseen tiles. The answer: the value (the spread
+from here to the end, the side to move's view), the best play, the
+principal variation, whether the search finished (``--time-limit`` stops it
+and answers the best found so far), the nodes, the depth and the time.
+
+>>> from lexigraph.commands import Context
+>>> doc = ENDGAME.run(Context(), {"position": "empty"})
+Traceback (most recent call last):
+...
+lexigraph.scrabble.game.GameError: the side to move has no tiles: the game is over
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from . import Command, Context, Document, Param
+
+
+def _run_endgame(ctx: Context, params: Mapping[str, Any]) -> Document:
+    from ..scrabble.endgame import DEFAULT_TABLE_MB, solve_endgame
+    from ..scrabble.game import GameError
+    from .moves import _game, _name, _position
+
+    lex = ctx.lexicon()
+    game = _game(ctx, params, lex)
+    pos = _position(ctx, params, game)
+    time_limit = params.get("time_limit")
+    if isinstance(time_limit, str):
+        try:
+            time_limit = float(time_limit)
+        except ValueError:
+            raise GameError(f"--time-limit takes a number of seconds, not {time_limit!r}") from None
+    table = params.get("table_mb")
+    solution = solve_endgame(lex, pos, time_limit=time_limit,
+                             table_megabytes=DEFAULT_TABLE_MB if table is None else table, deadline=ctx.deadline)
+    doc: Document = {"command": "endgame", "lexicon": _name(lex), "game": game.name, "position": pos.to_cgp()}
+    doc.update(solution.as_dict())
+    return doc
+
+
+def _text_endgame(doc: Document) -> Iterator[str]:
+    done = "complete" if doc["complete"] else "complete: false (stopped at the time limit: the best found so far)"
+    yield f"value {doc['value']:+d}  ({done})"
+    best = doc["best"]
+    yield f"best  {best.get('notation', 'pass') if best['kind'] == 'play' else 'pass'}" + (
+        f"  {best['score']}" if best["kind"] == "play" else "")
+    for k, m in enumerate(doc["pv"], 1):
+        side = "mover   " if k % 2 else "opponent"
+        play = f"{m['notation']}  {m['score']}" if m["kind"] == "play" else "pass"
+        yield f"{k:3d}. {side}  {play}"
+    yield f"nodes {doc['nodes']:,}  depth {doc['depth']}  time {doc['seconds']:.2f} s"
+
+
+ENDGAME = Command(
+    name="endgame",
+    summary="the exact best play when the bag is empty: its value, the principal variation",
+    params=(
+        Param("position", "CGP string with both racks (the mover's first), or a file holding one",
+              positional=True, required=True),
+        Param("time_limit", "stop after this many seconds and answer the best found so far (complete: false)",
+              kind="float", metavar="S"),
+        Param("table_mb", "the transposition table's memory in megabytes (1-4096; default 64)", kind="int",
+              metavar="MB"),
+        Param("game", "game preset (scrabble, super) or game file", default="scrabble"),
+    ),
+    run=_run_endgame,
+    text=_text_endgame,
+    examples=("lexigraph endgame endgame.cgp", "lexigraph endgame endgame.cgp --time-limit 10 --json"),
+)
+
+COMMANDS = [ENDGAME]
