@@ -16,7 +16,8 @@
  * score. A line cut by the depth limit is valued by the racks' points (the value if both passed out from there)
  * and marks the iteration as inexact; the first iteration that no cut touched is the exact answer (`complete`
  * 1). Past `deadline` (CLOCK_MONOTONIC seconds, as time.monotonic; negative: none) the search stops and answers
- * the last iteration it finished (or, before the first, the partial one), with `complete` 0.
+ * the last iteration it finished, with `complete` 0 (the first iteration, one ply valued by the racks' points,
+ * always finishes, so that there is a move to answer).
  *
  * The best move at the root is, among the moves of the best value, the first in a fixed order (score
  * descending, across before down, row, column, length, the squares' bytes; the pass last), so that the Python
@@ -468,12 +469,10 @@ static PyObject *solve_endgame(PyObject *self, PyObject *args) {
     unsigned first = NO_MOVE;
     for (int depth = 1; !status && depth <= MAX_PLY; depth++) {
         s->cut = 0;
+        s->deadline = depth == 1 ? -1.0 : deadline; /* the first iteration always finishes: a move to answer */
         search_root(s, depth, zero_turns, first, &answer);
         if (s->status) status = s->status;
-        if (s->stop) {
-            if (!depth_done && answer.have) last = answer; /* nothing finished: the partial answer */
-            break;
-        }
+        if (s->stop) break;
         last = answer;
         depth_done = depth;
         first = answer.best < s->plies[0].count ? (unsigned)answer.best : PASS_MOVE;

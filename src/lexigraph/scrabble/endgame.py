@@ -25,16 +25,16 @@ last). With ``time_limit`` the answer is the best found so far, and says so
 
 >>> import lexigraph
 >>> from lexigraph.scrabble.game import Game
->>> from lexigraph.scrabble.position import Position
->>> lex = lexigraph.load(["cat", "cats", "at", "as", "ta", "act", "scat", "za", "zas"])
->>> game = Game.preset("scrabble").resized(5)
->>> board = "...../...../.CAT./...../....."
->>> pos = Position.from_text(board.replace("/", chr(10)), game)
->>> pos.racks = ["SZ", "A" * 9 + "BBCCDDDDEEEEEEEEEEEEFFGGGHHIIIIIIIIIJKLLLLMMNNNNNNOOOOOOOOPPQRRRRRRSSSTTTTTUUUUVVWWXYYZ??"]
->>> solve_endgame(lex, pos)
+>>> lex = lexigraph.load(["cat", "cats", "scat", "at", "as", "ta", "za", "zas"])
+>>> tiny = Game.from_dict({"name": "tiny", "board": ["....."] * 5, "rack_size": 3, "blanks": 0,
+...                        "tiles": {"a": [2, 1], "c": [1, 3], "s": [1, 1], "t": [1, 1], "z": [1, 10]}})
+>>> solution = solve_endgame(lex, Position.from_cgp("5/5/1CAT1/5/5 ZA/S 0/0 0", tiny))
+>>> solution.value, solution.complete, solution.best.notation, solution.best.score   # out: 24 + 2 x 1
+(26, True, '2C ZA', 24)
+>>> solve_endgame(lex, Position.from_cgp("5/5/1CAT1/5/5 ZA/T 0/0 0", tiny))
 Traceback (most recent call last):
 ...
-lexigraph.scrabble.game.GameError: the bag is not empty: the opponent's rack holds 94 tiles, more than the rack size (7)
+lexigraph.scrabble.game.GameError: the opponent's rack T is not the unseen tiles S
 """
 
 from __future__ import annotations
@@ -163,12 +163,12 @@ def solve_endgame(engines: "Engines", position: Position, *, time_limit: float |
 
     >>> import lexigraph
     >>> from lexigraph.scrabble.game import Game
-    >>> lex = lexigraph.load(["za", "zas", "as", "ta", "at", "tas", "sat", "cat", "cats", "scat"])
-    >>> game = Game.preset("scrabble").resized(5)
-    >>> pos = Position.from_text("...../...../.CAT./...../.....".replace("/", chr(10)), game)
-    >>> pos.racks = ["SZ", "".join(sorted(game.alphabet.decode(bytes(c for c in pos.unseen("SZ") if c)).upper()))]
-    >>> len(pos.racks[1]) > game.rack_size      # the whole bag is unseen: not an endgame
-    True
+    >>> lex = lexigraph.load(["cat", "cats", "scat", "at", "as", "ta", "za", "zas"])
+    >>> tiny = Game.from_dict({"name": "tiny", "board": ["....."] * 5, "rack_size": 3, "blanks": 0,
+    ...                        "tiles": {"a": [2, 1], "c": [1, 3], "s": [1, 1], "t": [1, 1], "z": [1, 10]}})
+    >>> doc = solve_endgame(lex, Position.from_cgp("5/5/1CAT1/5/5 S/ZA 0/0 0", tiny), time_limit=5).as_dict()
+    >>> doc["value"], doc["complete"], [m.get("notation", "pass") for m in doc["pv"]]
+    (28, True, ['3A S(CAT)'])
     """
     if not isinstance(position, Position):
         raise GameError(f"a position must be a Position, not {type(position).__name__}")
@@ -231,7 +231,7 @@ def first_endgame(run: Any, k: int, *, most_tiles: int | None = None) -> Positio
     >>> import lexigraph
     >>> from lexigraph.scrabble.game import Game
     >>> from lexigraph.scrabble.selfplay import Player, autoplay
-    >>> lex = lexigraph.load()
+    >>> lex = lexigraph.open()
     >>> run = autoplay(lex, Game.preset("scrabble"), [Player.score("a"), Player.score("b")], games=2, workers=1,
     ...                keep_games=True)
     >>> pos = first_endgame(run, 0)

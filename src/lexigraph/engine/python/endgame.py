@@ -24,7 +24,6 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ...errors import DeadlineExceeded
 from ..interface import BLANK_FLAG, EndgameAnswer, EndgameRequest, MoveRequest, move_record_dtype
 from .movegen import generate_moves
 
@@ -187,8 +186,6 @@ def solve_endgame(graph: "WordGraph", request: EndgameRequest, deadline: float |
     """The exact endgame of ``request`` (see the module docstring)."""
     import numpy as np
 
-    if deadline is not None and time.monotonic() >= deadline:
-        raise DeadlineExceeded("the endgame solver ran past its deadline before it started")
     s = _Search(graph, request, deadline, bytearray(request.board), bytearray(request.blanks),
                 [list(request.racks[0]), list(request.racks[1])])
     plays = s.plays(0)
@@ -197,10 +194,9 @@ def solve_endgame(graph: "WordGraph", request: EndgameRequest, deadline: float |
     max_ply = (2 * sum(request.racks[0]) + 2 * sum(request.racks[1]) + 1) * ZERO_TURNS_TO_END + 2
     for depth in range(1, max_ply + 1):
         s.cut = False
+        s.deadline = None if depth == 1 else deadline  # the first iteration always finishes: a move to answer
         answer = s.root(plays, depth, request.zero_turns, first)
         if s.stop:
-            if not done and answer is not None:
-                last = answer
             break
         last, done, first = answer, depth, answer[1] if answer else None
         if not s.cut:
