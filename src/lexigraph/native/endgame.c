@@ -470,6 +470,7 @@ static PyObject *solve_endgame(PyObject *self, PyObject *args) {
     for (int depth = 1; !status && depth <= MAX_PLY; depth++) {
         s->cut = 0;
         s->deadline = depth == 1 ? -1.0 : deadline; /* the first iteration always finishes: a move to answer */
+        if (depth > 1 && deadline >= 0 && lx_monotonic() >= deadline) break;
         search_root(s, depth, zero_turns, first, &answer);
         if (s->status) status = s->status;
         if (s->stop) break;

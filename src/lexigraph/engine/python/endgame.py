@@ -195,6 +195,8 @@ def solve_endgame(graph: "WordGraph", request: EndgameRequest, deadline: float |
     for depth in range(1, max_ply + 1):
         s.cut = False
         s.deadline = None if depth == 1 else deadline  # the first iteration always finishes: a move to answer
+        if depth > 1 and deadline is not None and time.monotonic() >= deadline:
+            break
         answer = s.root(plays, depth, request.zero_turns, first)
         if s.stop:
             break
