@@ -22,14 +22,52 @@ from typing import Any
 from . import Command, Context, Document, Param
 
 
+_MAX_INPUT = 1 << 20
+
+
+def _position(ctx: Context, params: Mapping[str, Any], lex: Any) -> Any:
+    """The game (``game``, in the lexicon's alphabet) and the position (``position``: a CGP or a file holding one,
+    read as ``moves`` reads positions: files only where the context reads them, with a bounded size)."""
+    import os
+
+    from ..scrabble.game import PRESETS, Game, GameError
+    from ..scrabble.position import Position, read_position
+    from ..support.files import read_limited
+    from ._common import preset_or_file
+
+    game = Game.load(preset_or_file(ctx, params.get("game") or "scrabble", PRESETS, "game"))
+    if game.alphabet.labels != lex.alphabet.labels:
+        game = game.with_alphabet(lex.alphabet)
+    spec = str(params.get("position") or "")
+    if not spec:
+        raise GameError("give a position: a CGP string with both racks, or a file holding one")
+    if spec.strip().lower() == "empty":
+        return game, Position(game)
+    text = spec
+    if ctx.options.get("files", True) and "\n" not in spec and len(spec) < 4096 and os.path.lexists(spec):
+        data = read_limited(spec, limit=_MAX_INPUT, what="a position file", error=GameError)
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            raise GameError(f"cannot read position file {spec}: not UTF-8 text (byte {e.start})") from None
+    elif spec.lower().endswith((".cgp", ".txt")):
+        raise GameError(f"no such position file: {spec}")
+    if len(text) > _MAX_INPUT:
+        raise GameError(f"the position is longer than {_MAX_INPUT} characters")
+    return game, read_position(text, game)
+
+
+#: An endgame from self-play with ENDGAME's words: the side to move holds GILN, the opponent ER.
+EXAMPLE = ("7T7/7R1AH4/6XU1BOARTS/3bRAINILY3E/2HEED1K1AS3N/1FOG1J3Z2TWO/QAT2O2AE4P/U3WISED5I/O3EN2U3VIA/"
+           "I2OBE2N3IF1/N2RED2CIVET2/S1PAR7T2/1GULs7L2/2M6COMEDY/2A10OE GILN/ER 430/362 0")
+
+
 def _run_endgame(ctx: Context, params: Mapping[str, Any]) -> Document:
     from ..scrabble.endgame import DEFAULT_TABLE_MB, solve_endgame
     from ..scrabble.game import GameError
-    from .moves import _game, _name, _position
 
     lex = ctx.lexicon()
-    game = _game(ctx, params, lex)
-    pos = _position(ctx, params, game)
+    game, pos = _position(ctx, params, lex)
     time_limit = params.get("time_limit")
     if isinstance(time_limit, str):
         try:
@@ -39,8 +77,11 @@ def _run_endgame(ctx: Context, params: Mapping[str, Any]) -> Document:
     table = params.get("table_mb")
     solution = solve_endgame(lex, pos, time_limit=time_limit,
                              table_megabytes=DEFAULT_TABLE_MB if table is None else table, deadline=ctx.deadline)
-    doc: Document = {"command": "endgame", "lexicon": _name(lex), "game": game.name, "position": pos.to_cgp()}
+    name = lex.info.get("name") or str(lex.path)
+    doc: Document = {"command": "endgame", "lexicon": str(name), "game": game.name, "position": pos.to_cgp()}
     doc.update(solution.as_dict())
+    doc["results"] = doc["pv"]  # the envelope's list (--jsonl: a move a line)
+    doc["count"] = len(doc["pv"])
     return doc
 
 
@@ -71,7 +112,8 @@ ENDGAME = Command(
     ),
     run=_run_endgame,
     text=_text_endgame,
-    examples=("lexigraph endgame endgame.cgp", "lexigraph endgame endgame.cgp --time-limit 10 --json"),
+    examples=("lexigraph endgame endgame.cgp", "lexigraph endgame endgame.cgp --time-limit 10 --json",
+              f"lexigraph endgame '{EXAMPLE}' --time-limit 30"),
 )
 
 COMMANDS = [ENDGAME]
