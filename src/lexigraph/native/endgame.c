@@ -10,7 +10,8 @@
  * points on its own rack. `value` is the spread from here to the end (the side to move's points minus the
  * other's, end adjustments included) under best play by both.
  *
- * The search: negamax with alpha-beta (fail-soft), iterative deepening one ply at a time, a transposition table
+ * The search: negamax with alpha-beta (fail-soft; after a node's first move, null windows that are searched again
+ * when a move proves better: principal variation search), iterative deepening one ply at a time, a transposition table
  * of `table_entries` 16-byte entries (a power of two; Zobrist keys of the board, both racks, the side to move
  * and the passes in a row; always-replace), moves ordered by the table's move, then the plays that go out, then
  * score. A line cut by the depth limit is valued by the racks' points (the value if both passed out from there)
@@ -280,7 +281,13 @@ static int negamax(Search *s, int ply_index, int depth, int alpha, int beta, int
     unsigned best_move = NO_MOVE;
     for (size_t k = 0; k <= ply->count; k++) {
         size_t i = ply->order[k].index;
-        int v = child_value(s, ply, ply_index, i, depth, alpha, beta, zeros);
+        int v;
+        if (k == 0 || beta - alpha <= 1) {
+            v = child_value(s, ply, ply_index, i, depth, alpha, beta, zeros);
+        } else { /* principal variation search: prove the move no better with a null window, else search again */
+            v = child_value(s, ply, ply_index, i, depth, alpha, alpha + 1, zeros);
+            if (!s->stop && v > alpha && v < beta) v = child_value(s, ply, ply_index, i, depth, alpha, beta, zeros);
+        }
         if (s->stop) return 0;
         if (v > best) {
             best = v;
