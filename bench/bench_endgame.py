@@ -118,6 +118,8 @@ def main() -> None:
         for i, pos in enumerate(positions):
             value, cpu, nodes, depth = run_lexigraph(lex, pos, args.table_mb)
             w_value, w_cpu, rss = run_wolges(pos)
+            print(f"round {_round + 1}, {pos.racks[0]} / {pos.racks[1]}: lexigraph {value} in {cpu:.3f} s, wolges {w_value}"
+                  f" in {w_cpu:.3f} s", file=sys.stderr, flush=True)
             times[i][0].append(cpu)
             times[i][1].append(w_cpu)
             values[i] = (value, w_value)
