@@ -34,7 +34,6 @@
  */
 #include "module.h"
 
-#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
