@@ -193,7 +193,6 @@ def test_c_and_python_name_the_same_value_and_move(engine_kind, abcd, open_pytho
     for pos in _positions(abcd, 10, first=200, unseen=6):
         a, b = solve_endgame(abcd, pos), solve_endgame(twin, pos)
         assert (a.value, a.complete, a.best) == (b.value, b.complete, b.best), pos.to_cgp()
-        assert a.depth == b.depth
 
 
 @pytest.mark.parametrize("zero_turns", [0, 2, 5])
