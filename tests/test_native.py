@@ -83,6 +83,8 @@ def test_every_limit_equals_its_python_twin(engine_kind: str, monkeypatch: pytes
         "BLANK_FLAG": interface.BLANK_FLAG,
         "MAX_FILL_SLOT": crossword_fill.MAX_SLOT,
         "FILL_MAX_SHARED": crossword_fill.MAX_SHARED,
+        "ENDGAME_MAX_RACK": interface.ENDGAME_MAX_RACK,
+        "ENDGAME_MAX_TABLE_MB": interface.ENDGAME_MAX_TABLE_MB,
     }
     for name, value in constants.items():
         assert LIMITS[name] == value, name

@@ -229,6 +229,26 @@ def play_games(
     count: int,
     /,
 ) -> tuple[bytes, bytes]: ...
+def solve_endgame(
+    graph: ReadableBuffer,
+    kids: ReadableBuffer,
+    root: int,
+    n: int,
+    cells: bytes,
+    blanks: bytes,
+    letter_mult: bytes,
+    word_mult: bytes,
+    points: bytes,
+    rack_a: bytes,
+    rack_b: bytes,
+    start: int,
+    rack_size: int,
+    bingo: int,
+    zero_turns: int,
+    table_entries: int,
+    deadline: float,
+    /,
+) -> tuple[int, int, int, int, bytes]: ...
 def filter_rows(
     rows: ReadableBuffer, width: int, idx: ReadableBuffer, masks: Iterable[int], check: ReadableBuffer, /
 ) -> tuple[bytes | None, tuple[int, ...]]: ...

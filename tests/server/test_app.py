@@ -693,3 +693,22 @@ def test_hot_swap_under_the_registrys_commands(tmp_path):
         generation = httpx.get(url + "/api/lexicons").json()["results"][0]["generation"]
     assert failures == [] and generation >= 1
     assert needed & set(reg) <= {name for name, _ in calls}
+
+
+def test_the_endgame_is_served(lexfile):
+    """``/api/endgame`` answers the solver's document (GET and POST); a bad position is one JSON error."""
+    from lexigraph.commands.endgame import EXAMPLE
+    from lexigraph.scrabble.endgame import solve_endgame
+    from lexigraph.scrabble.position import Position
+
+    app = create_app([("enable", None)])
+    expected = solve_endgame(lexigraph.open(), Position.from_cgp(EXAMPLE))
+    with TestClient(app) as c:
+        for doc in (c.get("/api/endgame", params={"position": EXAMPLE}).json(),
+                    c.post("/api/endgame", json={"position": EXAMPLE, "time_limit": 20}).json()):
+            assert doc["command"] == "endgame" and doc["complete"] is True
+            assert doc["value"] == expected.value and doc["best"]["notation"] == expected.best.notation
+        r = c.post("/api/endgame", json={"position": EXAMPLE.replace("GILN/ER", "GILN/EE")})
+        assert r.status_code == 400 and "unseen" in r.json()["error"]["message"]
+        r = c.post("/api/endgame", json={"position": EXAMPLE, "time_limit": -5})
+        assert r.status_code == 400 and "time limit" in r.json()["error"]["message"]

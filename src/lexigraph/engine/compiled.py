@@ -43,6 +43,7 @@ from ..buildinfo import c_module
 from ..errors import DeadlineExceeded, FileFormatError
 from .deadline import exceeded
 from .interface import CrossAnswer, FillState, MoveRequest, PropagationProblem, RackMode, SelfPlayRequest
+from .interface import EndgameAnswer, EndgameRequest
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -333,6 +334,29 @@ class CompiledEngine:
         except ValueError as e:
             raise FileFormatError(f"{self.store.name}: {e}") from None
         return np.frombuffer(turns, turn_record_dtype()), np.frombuffer(games, game_record_dtype())
+
+    def solve_endgame(self, request: EndgameRequest, deadline: float | None = None) -> EndgameAnswer:
+        import numpy as np
+
+        from .interface import move_record_dtype
+
+        limits = self._native.LIMITS
+        if len(request.points) > limits["MAX_MOVE_TILE_CODES"] or max(request.points, default=0) > 255:
+            return self.python_twin().solve_endgame(request, deadline)
+        graph = self.graph
+        graph.check_structure()
+        self.check_consistent()
+        try:
+            value, complete, depth, nodes, pv = self._native.solve_endgame(
+                graph.buffer, graph.tile_masks(), graph.root, request.size, request.board, request.blanks,
+                request.letter_multipliers, request.word_multipliers, request.points, request.racks[0],
+                request.racks[1], request.start_square, request.rack_size, request.bingo_bonus, request.zero_turns,
+                request.table_entries, -1.0 if deadline is None else deadline)
+        except ValueError as e:
+            raise FileFormatError(f"{self.store.name}: {e}") from None
+        except MemoryError:
+            raise FileFormatError(f"{self.store.name}: no memory for the endgame's transposition table") from None
+        return EndgameAnswer(value, bool(complete), depth, nodes, np.frombuffer(pv, move_record_dtype()))
 
     def rack_leave_values(self, keys: bytes, values: bytes, rack: bytes) -> bytes:
         if len(rack) > self._native.LIMITS["MAX_MOVE_TILE_CODES"]:

@@ -139,6 +139,52 @@ class SelfPlayRequest(NamedTuple):
     seed: int
 
 
+class EndgameRequest(NamedTuple):
+    """One endgame (the bag empty, both racks known), as the solvers read it (``docs/games.md``).
+
+    The board and the game's tables as in :class:`MoveRequest`; ``racks``:
+    the side to move's and the other side's tile counts per code (index 0:
+    blanks), each of 1 to :data:`ENDGAME_MAX_RACK` tiles; ``zero_turns``:
+    the turns without a play just made (0-5; six end the game);
+    ``table_entries``: the transposition table's 16-byte entries (a power of
+    two, at most :data:`ENDGAME_MAX_TABLE_MB` megabytes' worth).
+    """
+
+    size: int
+    board: bytes
+    blanks: bytes
+    letter_multipliers: bytes
+    word_multipliers: bytes
+    points: bytes
+    racks: tuple[bytes, bytes]
+    start_square: int
+    rack_size: int
+    bingo_bonus: int
+    zero_turns: int
+    table_entries: int
+
+
+class EndgameAnswer(NamedTuple):
+    """What an endgame solver answers: the value (the spread from here to the end, the side to move's view),
+    whether the search finished (False: stopped at its deadline, the best found so far), the depth of the last
+    finished iteration, the nodes searched, and the principal variation as move records
+    (:func:`move_record_dtype`; a pass has length 0), the best move first."""
+
+    value: int
+    complete: bool
+    depth: int
+    nodes: int
+    pv: "np.ndarray"
+
+
+#: Most tiles on either rack of an endgame the solvers take.
+ENDGAME_MAX_RACK = 16
+#: Largest transposition table of the endgame solver, in megabytes.
+ENDGAME_MAX_TABLE_MB = 4096
+#: Bytes per entry of the endgame solver's transposition table.
+ENDGAME_ENTRY_BYTES = 16
+
+
 #: Bytes per turn record of self-play (:func:`turn_record_dtype`) and per game record (:func:`game_record_dtype`).
 TURN_RECORD_SIZE = 96
 GAME_RECORD_SIZE = 64
@@ -420,6 +466,12 @@ class Engine(Protocol):
     def play_games(self, request: SelfPlayRequest, first: int, count: int) -> "tuple[np.ndarray, np.ndarray]":
         """Games ``first .. first + count - 1`` of the run ``request.seed``, each played to its end: their turns
         (:func:`turn_record_dtype`, game by game, in order) and results (:func:`game_record_dtype`)."""
+
+    def solve_endgame(self, request: EndgameRequest, deadline: float | None = None) -> EndgameAnswer:
+        """The exact endgame (see :mod:`lexigraph.scrabble.endgame`): negamax with alpha-beta, iterative deepening
+        and a transposition table; past ``deadline`` (a :func:`time.monotonic` value) the best found so far,
+        ``complete`` False. Among the best moves the answer names the first by score (descending), then across
+        before down, row, column, length and the squares' bytes, the pass last: both engines name the same."""
 
     def rack_leave_values(self, keys: bytes, values: bytes, rack: bytes) -> bytes:
         """What keeping the rest of ``rack`` (a count per tile code) is worth, for each subset a play may use.

@@ -67,6 +67,14 @@
  * 64-bit key of 6-bit tile codes in fill.c: lexigraph.crossword.fill.MAX_SHARED. */
 #define LX_FILL_MAX_SHARED 10
 
+/* Most tiles on either rack of an endgame the solver takes (endgame.c sizes its plies by it):
+ * lexigraph.engine.interface.ENDGAME_MAX_RACK. */
+#define LX_ENDGAME_MAX_RACK 16
+
+/* Largest transposition table of the endgame solver, in megabytes (--table-mb; bounded memory):
+ * lexigraph.engine.interface.ENDGAME_MAX_TABLE_MB. */
+#define LX_ENDGAME_MAX_TABLE_MB 4096
+
 /* Every limit above, by its Python-visible name, for module.c's LIMITS dict. */
 #define LX_LIMITS(X)                                                                                                   \
     X(MAX_WORD_LENGTH)                                                                                                 \
@@ -84,6 +92,8 @@
     X(BLANK_FLAG)                                                                                                      \
     X(MAX_FILL_SLOT)                                                                                                   \
     X(FILL_MAX_TILE_CODES)                                                                                             \
-    X(FILL_MAX_SHARED)
+    X(FILL_MAX_SHARED)                                                                                                 \
+    X(ENDGAME_MAX_RACK)                                                                                                \
+    X(ENDGAME_MAX_TABLE_MB)
 
 #endif

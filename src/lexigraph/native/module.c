@@ -86,6 +86,7 @@ PyInit__native(void)
         || lx_add_deadline(module) < 0 || lx_add_build_scan(module) < 0 || lx_add_build_graph(module) < 0
         || lx_add_build_tables(module) < 0 || lx_add_movegen(module) < 0 || lx_add_leaves(module) < 0
         || lx_add_fill(module) < 0 || lx_add_selfplay(module) < 0
+        || lx_add_endgame(module) < 0
         || add_arc_layout(module) < 0 || add_limits(module) < 0) {
         Py_DECREF(module);
         return NULL;

@@ -29,6 +29,7 @@ int lx_add_movegen(PyObject *module);     /* movegen.c: generate_moves() */
 int lx_add_leaves(PyObject *module);      /* leaves.c: rack_leave_values() */
 int lx_add_fill(PyObject *module);        /* fill.c: filter_rows() and the FillState type */
 int lx_add_selfplay(PyObject *module);    /* selfplay.c: play_games() */
+int lx_add_endgame(PyObject *module);     /* endgame.c: solve_endgame() */
 
 /* Ready `type` and add it to `module` under its short name; 0 or -1. */
 static inline int

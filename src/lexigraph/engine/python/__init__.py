@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ...errors import FileFormatError
 from ..interface import UNDECIDED, CrossAnswer, FillState, MoveRequest, PropagationProblem, RackMode, SelfPlayRequest
+from ..interface import EndgameAnswer, EndgameRequest
 from .probe import PythonProbe
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -185,6 +186,13 @@ class PythonEngine:
         self.graph.check_structure()
         self.check_consistent()
         return play_games(self, request, first, count)
+
+    def solve_endgame(self, request: EndgameRequest, deadline: float | None = None) -> EndgameAnswer:
+        from .endgame import solve_endgame
+
+        self.graph.check_structure()
+        self.check_consistent()
+        return solve_endgame(self.graph, request, deadline)
 
     def rack_leave_values(self, keys: bytes, values: bytes, rack: bytes) -> bytes:
         from .leaves import rack_leave_values

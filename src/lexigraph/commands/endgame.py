@@ -1,0 +1,119 @@
+"""The ``endgame`` command: the exact best play when the bag is empty (``lexigraph.scrabble.endgame``).
+
+The POSITION is taken as ``moves`` takes it (a CGP string or a file
+holding one); its two racks are the side to move's and the opponent's,
+which must be exactly the unseen tiles. The answer: the value (the spread
+from here to the end, the side to move's view), the best play, the
+principal variation, whether the search finished (``--time-limit`` stops it
+and answers the best found so far), the nodes, the depth and the time.
+
+>>> from lexigraph.commands import Context
+>>> doc = ENDGAME.run(Context(), {"position": "empty"})
+Traceback (most recent call last):
+...
+lexigraph.scrabble.game.GameError: the side to move has no tiles: the game is over
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from . import Command, Context, Document, Param
+
+
+_MAX_INPUT = 1 << 20
+
+
+def _position(ctx: Context, params: Mapping[str, Any], lex: Any) -> Any:
+    """The game (``game``, in the lexicon's alphabet) and the position (``position``: a CGP or a file holding one,
+    read as ``moves`` reads positions: files only where the context reads them, with a bounded size)."""
+    import os
+
+    from ..scrabble.game import PRESETS, Game, GameError
+    from ..scrabble.position import Position, read_position
+    from ..support.files import read_limited
+    from ._common import preset_or_file
+
+    game = Game.load(preset_or_file(ctx, params.get("game") or "scrabble", PRESETS, "game"))
+    if game.alphabet.labels != lex.alphabet.labels:
+        game = game.with_alphabet(lex.alphabet)
+    spec = str(params.get("position") or "")
+    if not spec:
+        raise GameError("give a position: a CGP string with both racks, or a file holding one")
+    if spec.strip().lower() == "empty":
+        return game, Position(game)
+    text = spec
+    if ctx.options.get("files", True) and "\n" not in spec and len(spec) < 4096 and os.path.lexists(spec):
+        data = read_limited(spec, limit=_MAX_INPUT, what="a position file", error=GameError)
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            raise GameError(f"cannot read position file {spec}: not UTF-8 text (byte {e.start})") from None
+    elif spec.lower().endswith((".cgp", ".txt")):
+        raise GameError(f"no such position file: {spec}")
+    if len(text) > _MAX_INPUT:
+        raise GameError(f"the position is longer than {_MAX_INPUT} characters")
+    return game, read_position(text, game)
+
+
+#: An endgame from self-play with ENDGAME's words: the side to move holds GILN, the opponent ER.
+EXAMPLE = ("7T7/7R1AH4/6XU1BOARTS/3bRAINILY3E/2HEED1K1AS3N/1FOG1J3Z2TWO/QAT2O2AE4P/U3WISED5I/O3EN2U3VIA/"
+           "I2OBE2N3IF1/N2RED2CIVET2/S1PAR7T2/1GULs7L2/2M6COMEDY/2A10OE GILN/ER 430/362 0")
+
+
+def _run_endgame(ctx: Context, params: Mapping[str, Any]) -> Document:
+    from ..scrabble.endgame import DEFAULT_TABLE_MB, solve_endgame
+    from ..scrabble.game import GameError
+
+    lex = ctx.lexicon()
+    game, pos = _position(ctx, params, lex)
+    time_limit = params.get("time_limit")
+    if isinstance(time_limit, str):
+        try:
+            time_limit = float(time_limit)
+        except ValueError:
+            raise GameError(f"--time-limit takes a number of seconds, not {time_limit!r}") from None
+    table = params.get("table_mb")
+    solution = solve_endgame(lex, pos, time_limit=time_limit,
+                             table_megabytes=DEFAULT_TABLE_MB if table is None else table, deadline=ctx.deadline)
+    name = lex.info.get("name") or str(lex.path)
+    doc: Document = {"command": "endgame", "lexicon": str(name), "game": game.name, "position": pos.to_cgp()}
+    doc.update(solution.as_dict())
+    doc["results"] = doc["pv"]  # the envelope's list (--jsonl: a move a line)
+    doc["count"] = len(doc["pv"])
+    return doc
+
+
+def _text_endgame(doc: Document) -> Iterator[str]:
+    done = "complete" if doc["complete"] else "complete: false (stopped at the time limit: the best found so far)"
+    yield f"value {doc['value']:+d}  ({done})"
+    best = doc["best"]
+    yield f"best  {best.get('notation', 'pass') if best['kind'] == 'play' else 'pass'}" + (
+        f"  {best['score']}" if best["kind"] == "play" else "")
+    for k, m in enumerate(doc["pv"], 1):
+        side = "mover   " if k % 2 else "opponent"
+        play = f"{m['notation']}  {m['score']}" if m["kind"] == "play" else "pass"
+        yield f"{k:3d}. {side}  {play}"
+    yield f"nodes {doc['nodes']:,}  depth {doc['depth']}  time {doc['seconds']:.2f} s"
+
+
+ENDGAME = Command(
+    name="endgame",
+    summary="the exact best play when the bag is empty: its value, the principal variation",
+    params=(
+        Param("position", "CGP string with both racks (the mover's first), or a file holding one",
+              positional=True, required=True),
+        Param("time_limit", "stop after this many seconds and answer the best found so far (complete: false)",
+              kind="float", metavar="S"),
+        Param("table_mb", "the transposition table's memory in megabytes (1-4096; default 64)", kind="int",
+              metavar="MB"),
+        Param("game", "game preset (scrabble, super) or game file", default="scrabble"),
+    ),
+    run=_run_endgame,
+    text=_text_endgame,
+    examples=("lexigraph endgame endgame.cgp", "lexigraph endgame endgame.cgp --time-limit 10 --json",
+              f"lexigraph endgame '{EXAMPLE}' --time-limit 30"),
+)
+
+COMMANDS = [ENDGAME]
