@@ -31,7 +31,9 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from ...errors import FileFormatError
-from ..interface import UNDECIDED, CrossAnswer, FillState, MoveRequest, PropagationProblem, RackMode, SelfPlayRequest
+from ..interface import (
+    UNDECIDED, CrossAnswer, FillState, MoveRequest, PropagationProblem, RackMode, SelfPlayRequest, SimulationRequest,
+)
 from .probe import PythonProbe
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -185,6 +187,14 @@ class PythonEngine:
         self.graph.check_structure()
         self.check_consistent()
         return play_games(self, request, first, count)
+
+    def simulate_plays(self, request: SimulationRequest, first: int, count: int,
+                       deadline: float | None = None) -> "np.ndarray":
+        from .simulation import simulate_plays
+
+        self.graph.check_structure()
+        self.check_consistent()
+        return simulate_plays(self, request, first, count, deadline)
 
     def rack_leave_values(self, keys: bytes, values: bytes, rack: bytes) -> bytes:
         from .leaves import rack_leave_values
