@@ -272,7 +272,8 @@ class LexiconRef:
 _OPEN: dict[LexiconRef, Any] = {}
 
 
-def _opened(ref: LexiconRef) -> Any:
+def opened_lexicon(ref: LexiconRef) -> Any:
+    """The lexicon ``ref`` names, opened once per process (a worker keeps what it opened)."""
     lex = _OPEN.get(ref)
     if lex is None:
         # A worker keeps what it opened: the next batch of the run costs no open (and no check of the graph).
@@ -295,7 +296,7 @@ def run_batch(ref: LexiconRef, request: SelfPlayRequest, first: int, count: int,
               reducer: "Callable[[np.ndarray, np.ndarray], Any] | None" = None) -> Any:
     """A batch in a worker: games ``first .. first + count - 1``, their records, or what ``reducer`` makes of
     them (a picklable function of turns and games: leave learning sums in the worker)."""
-    turns, games = play_batch(_opened(ref), request, first, count)
+    turns, games = play_batch(opened_lexicon(ref), request, first, count)
     return reducer(turns, games) if reducer is not None else (turns, games)
 
 

@@ -1,0 +1,444 @@
+"""Simulation: the top candidates by equity, each played out a few turns ahead against many draws, ranked.
+
+For the best ``candidates`` moves by equity (plays, exchanges and the pass,
+as :func:`lexigraph.scrabble.movegen.generate` ranks them with the leave
+table), :func:`simulate` plays out the next ``plies`` turns (default 2: the
+opponent's reply and our next turn, as wolges's simmer does) ``iterations``
+times. Iteration ``i`` deals the tiles the side to move cannot see (the
+opponent's rack and the bag) from ``(seed, i)`` alone, and **every candidate
+meets the same deal** (common random numbers: the differences between
+candidates are measured on the same racks). Each turn of a play-out is made
+by self-play's equity player (the best play by equity, or an exchange, or a
+pass), in C (``native/selfplay.c``) or in its Python twin.
+
+The value of a play-out is simmer's final equity spread: our points from the
+candidate on minus the opponent's, plus the leave value of our last leave
+minus that of the opponent's last leave (none once the game has ended: the
+end's rack points are then in the points). ``mean_spread`` is its mean.
+
+**Win chance.** A play-out's final spread is the current score difference
+plus its value. When the game ended in the play-out the result is known (1,
+½ or 0); otherwise the chance is simmer's sigmoid, a lead of ``L`` points
+with ``u`` tiles still unseen at the end (the bag and both racks) reading as
+``1 / (1 + exp(-L / w))`` with ``w = (30 + u) / ln 9`` (a lead of ``30 + u``
+points wins 90% of the time). ``win_rate`` is the mean over iterations.
+
+**Ranking and the stopping rule.** Candidates are ranked by simmer's
+objective, ``mean_spread + weight × win_rate``, the weight 10 points while
+the game cannot end within the plies, rising to 10,000 (win chance first)
+when the unseen tiles fit in the plies' racks. Standard errors are those of
+the means over iterations. After ``min_iterations`` (default 64), at every
+checkpoint (each :data:`CHECKPOINT` iterations, counted from the first), a
+candidate whose objective's mean + z·se (z = :data:`Z`, 2.0) falls below the
+leader's mean − z·se is dropped: it keeps the statistics it had and is no
+longer played out. The simulation stops when one candidate is left, at
+``iterations``, or at ``time_limit`` (the iterations done so far answer,
+and the result says it was cut short).
+
+**Reproducible whatever the workers.** Iterations are handed to the workers
+in ranges between two checkpoints and put back in order, and the stopping
+rule is only read at checkpoints: a seed gives the same ranking and the same
+statistics on one worker or several.
+
+>>> import lexigraph
+>>> from lexigraph.scrabble.position import Position
+>>> from lexigraph.scrabble.game import Game
+>>> lex = lexigraph.open()
+>>> pos = Position(Game.preset("scrabble"), racks=["AEINRST", ""])
+>>> result = simulate(lex, pos, leaves=None, candidates=2, iterations=8, seed=1)
+>>> len(result.ranked), result.ranked[0].iterations
+(2, 8)
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..engine.interface import (
+    BLANK_FLAG, TURN_EXCHANGE, TURN_PASS, TURN_PLAY, SimulationRequest, simulation_candidate,
+)
+from . import equity as eq
+from .game import GameError
+from .movegen import LeavesSpec, aligned, generate, leave_table
+from .moves import Move
+from .position import Position
+from .tiles import parse_rack
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+    from ..engine import Engines
+
+__all__ = ["SimulatedPlay", "SimulationResult", "choose_move", "simulate", "win_chance"]
+
+#: Most candidates, plies and iterations a simulation takes.
+MAX_CANDIDATES = 100
+MAX_PLIES = 10
+MAX_ITERATIONS = 1_000_000
+#: Iterations a simulation runs by default.
+DEFAULT_ITERATIONS = 1000
+#: The stopping rule: checked every CHECKPOINT iterations once min_iterations are done, z standard errors apart.
+CHECKPOINT = 32
+DEFAULT_MIN_ITERATIONS = 64
+Z = 2.0
+#: simmer's win-chance weights (points per unit of win chance) and sigmoid: a lead of SIGMOID_SPREAD + unseen
+#: tiles wins SIGMOID_PROB of the time.
+WIN_WEIGHT = 10.0
+WIN_WEIGHT_OUT = 10000.0
+SIGMOID_SPREAD = 30.0
+SIGMOID_PROB = 0.9
+
+
+@dataclass(frozen=True)
+class SimulatedPlay:
+    """One candidate's statistics: its static ``equity``, the mean final equity spread of its play-outs
+    (``mean_spread``) and its win chance (``win_rate``), their standard errors, the play-outs it had
+    (``iterations``), and whether the stopping rule dropped it; ``objective`` is what it was ranked by."""
+
+    move: Move
+    equity: float
+    mean_spread: float
+    win_rate: float
+    spread_stderr: float
+    win_stderr: float
+    iterations: int
+    dropped: bool
+    objective: float = 0.0
+    objective_stderr: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        """The candidate as plain values (the move as the ``moves`` command renders it)."""
+        return {"move": self.move.to_dict(), "equity": round(self.equity, 4),
+                "mean_spread": round(self.mean_spread, 4), "spread_stderr": round(self.spread_stderr, 4),
+                "win_rate": round(self.win_rate, 6), "win_stderr": round(self.win_stderr, 6),
+                "objective": round(self.objective, 4), "iterations": self.iterations, "dropped": self.dropped}
+
+
+@dataclass
+class SimulationResult:
+    """The candidates ranked (those still in first, by objective), the best move, and how the run went:
+    ``iterations`` done, ``complete`` (False when the time limit cut it short), ``stopped_early`` (one
+    candidate left before ``iterations``)."""
+
+    ranked: list[SimulatedPlay]
+    plies: int
+    seed: int
+    iterations: int
+    complete: bool
+    stopped_early: bool
+    seconds: float
+    workers: int
+    score_difference: int
+    win_weight: float
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def best(self) -> Move:
+        return self.ranked[0].move
+
+    def as_dict(self) -> dict[str, Any]:
+        """The result as plain values (the JSON of ``lexigraph sim``)."""
+        return {"best": self.best.to_dict(), "ranked": [p.as_dict() for p in self.ranked], "plies": self.plies,
+                "seed": self.seed, "iterations": self.iterations, "complete": self.complete,
+                "stopped_early": self.stopped_early, "seconds": round(self.seconds, 4), "workers": self.workers,
+                "score_difference": self.score_difference, "win_weight": self.win_weight, "notes": list(self.notes)}
+
+
+def win_chance(final_spread: "np.ndarray", left: "np.ndarray", ended: "np.ndarray") -> "np.ndarray":
+    """The win chance of play-outs from their final spread (the current difference plus the value), the tiles
+    left unseen at their end, and whether the game ended (see the module docstring).
+
+    >>> import numpy as np
+    >>> [round(float(x), 3) for x in win_chance(np.array([40.0, 0.0, -5.0]), np.array([10, 10, 0]),
+    ...                                           np.array([0, 0, 1]))]
+    [0.9, 0.5, 0.0]
+    """
+    import numpy as np
+
+    width = (SIGMOID_SPREAD + left.astype(np.float64)) / math.log(SIGMOID_PROB / (1.0 - SIGMOID_PROB))
+    sigmoid = 1.0 / (1.0 + np.exp(-final_spread / width))
+    known = np.where(final_spread > 0, 1.0, np.where(final_spread < 0, 0.0, 0.5))
+    out: np.ndarray = np.where(ended.astype(bool), known, sigmoid)
+    return out
+
+
+def win_weight(unseen: int, plies: int, rack_size: int) -> float:
+    """simmer's weight of the win chance in the objective: 10,000 when the unseen tiles fit in the racks of the
+    plies (the game may end), 10 from twice that, in between linearly.
+
+    >>> win_weight(80, 2, 7), win_weight(10, 2, 7)
+    (10.0, 10000.0)
+    """
+    matter = plies * rack_size
+    if matter <= 0 or unseen <= matter:
+        return WIN_WEIGHT_OUT
+    if unseen < 2 * matter:
+        return WIN_WEIGHT_OUT + (unseen - matter) / matter * (WIN_WEIGHT - WIN_WEIGHT_OUT)
+    return WIN_WEIGHT
+
+
+def _whole(name: str, value: object, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise GameError(f"{name} must be a whole number from {low:,} to {high:,}, not {value!r}")
+    return value
+
+
+def _candidate_bytes(pos: Position, move: Move) -> bytes:
+    game = pos.game
+    if move.kind == "play":
+        squares, tiles = [], []
+        for t in move.tiles:
+            code = game.alphabet.code(t.tile)
+            if code is None:
+                raise GameError(f"tile {t.tile!r} is not in the {game.name} game")
+            squares.append(t.row * game.size + t.col)
+            tiles.append(code | (BLANK_FLAG if t.blank else 0))
+        return simulation_candidate(TURN_PLAY, move.score, squares, tiles)
+    if move.kind == "exchange":
+        return simulation_candidate(TURN_EXCHANGE, 0, [], parse_rack(game, move.exchanged))
+    return simulation_candidate(TURN_PASS, 0, [], [])
+
+
+@dataclass(frozen=True)
+class _Job:
+    """What a worker needs for a range of iterations."""
+
+    ref: Any
+    request: SimulationRequest
+
+
+def _run_range(job: _Job, first: int, count: int, deadline: float | None) -> "np.ndarray":
+    from .selfplay import opened_lexicon
+
+    return opened_lexicon(job.ref).engine.simulate_plays(job.request, first, count, deadline)
+
+
+def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | None", candidates: int = 10,
+             plies: int = 2, iterations: int = DEFAULT_ITERATIONS, seed: int = 0, workers: int | None = 1,
+             time_limit: float | None = None, min_iterations: int = DEFAULT_MIN_ITERATIONS, stopping: bool = True,
+             moves: Sequence[Move] | None = None) -> SimulationResult:
+    """Simulate the best ``candidates`` moves for the side to move of ``position`` (see the module docstring).
+
+    ``leaves``: the leave table both sides play by (a
+    :class:`~lexigraph.scrabble.leaves.LeaveTable` or a KLV2, KLV or CSV
+    file; None: the game's, if any). ``workers``: processes (None: every
+    core). ``time_limit`` (seconds): answer with the iterations done by then.
+    ``stopping=False`` plays every candidate to ``iterations``. ``moves``:
+    the candidates to simulate instead of the best by equity.
+    """
+    start_time = time.monotonic()
+    candidates = _whole("candidates", candidates, 1, MAX_CANDIDATES)
+    plies = _whole("plies", plies, 0, MAX_PLIES)
+    iterations = _whole("iterations", iterations, 1, MAX_ITERATIONS)
+    min_iterations = _whole("min_iterations", min_iterations, 1, MAX_ITERATIONS)
+    seed = _whole("seed", seed, 0, (1 << 64) - 1)
+    if workers is not None:
+        workers = _whole("workers", workers, 1, 1024)
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                   or not 0 < time_limit <= 86400 or math.isnan(time_limit)):
+        raise GameError(f"time_limit must be a number of seconds above 0 and at most 86400, not {time_limit!r}")
+    deadline = None if time_limit is None else start_time + float(time_limit)
+    pos = aligned(engines, position)
+    game = pos.game
+    rack_codes = parse_rack(game, pos.racks[0])
+    if not rack_codes:
+        raise GameError("the side to move has no tiles: there is nothing to simulate")
+    overdrawn = pos.overdrawn()
+    if overdrawn:
+        raise GameError(f"the board and the rack hold more tiles than the {game.name} game has: "
+                        + ", ".join(overdrawn))
+    unseen = eq.unseen_counts(pos, rack_codes)
+    n_unseen = sum(unseen)
+    if n_unseen == 0:
+        raise GameError("no tiles are unseen (the bag and the opponent's rack are empty): the game is over, "
+                        "there is nothing to simulate")
+    opponent_tiles = eq.other_rack_size(pos, n_unseen)
+    if opponent_tiles > n_unseen:
+        raise GameError(f"the opponent's rack holds {opponent_tiles} tiles but only {n_unseen} are unseen")
+    table = leave_table(engines, pos, leaves)
+    packed = table.packed if table is not None and len(table) else None
+    if table is not None and len(table) and packed is None:
+        raise GameError("the leave table has leaves the play-outs cannot key (more than 10 tiles, or codes past 63)")
+    if moves is None:
+        found = generate(engines, pos, top=candidates, exchanges=True, passes=True, leaves=table, sort="equity",
+                         count_all=False)
+        chosen = list(found[:candidates])
+    else:
+        chosen = list(moves)[:candidates]
+        if not chosen or not all(isinstance(m, Move) for m in chosen):
+            raise GameError("moves must be a non-empty list of Move")
+    blob = b"".join(_candidate_bytes(pos, m) for m in chosen)
+    n_codes = len(game.alphabet) + 1
+    rack = bytearray(n_codes)
+    for c in rack_codes:
+        rack[c] += 1
+    keys, values = packed if packed is not None else (b"", b"")
+    base = SimulationRequest(
+        game.size, bytes(game.letter_mult), bytes(game.word_mult), bytes(game.points_by_code()),
+        game.start[0] * game.size + game.start[1], game.rack_size, game.bingo_bonus, eq.opening_penalties(game),
+        eq.vowel_flags(game), keys, values, bytes(pos.codes), bytes(pos.blanks), bytes(rack), bytes(unseen),
+        opponent_tiles, pos.zero_turns, blob, plies, seed)
+    diff = pos.scores[0] - pos.scores[1]
+    weight = win_weight(n_unseen, plies, game.rack_size)
+    n_workers = workers or os.cpu_count() or 1
+    runner = _Runner(engines, n_workers)
+    try:
+        stats = _simulate_loop(engines, runner, base, len(chosen), iterations, min_iterations if stopping else
+                               iterations + 1, deadline, diff, weight)
+    finally:
+        runner.close()
+    done, complete, values_of, wins_of, dropped = stats
+    ranked = []
+    for c, move in enumerate(chosen):
+        v = values_of[c]
+        w = wins_of[c]
+        obj = v + weight * w
+        n = len(v)
+        ranked.append(SimulatedPlay(
+            move, float(move.equity if move.equity is not None else move.score), _mean(v), _mean(w), _stderr(v),
+            _stderr(w), n, dropped[c], _mean(obj), _stderr(obj)))
+    order = sorted(range(len(ranked)), key=lambda c: (ranked[c].dropped, -ranked[c].objective, c))
+    survivors = sum(1 for p in ranked if not p.dropped)
+    notes = []
+    if not complete:
+        notes.append(f"the time limit stopped the simulation after {done:,} of {iterations:,} iterations")
+    return SimulationResult([ranked[c] for c in order], plies, seed, done, complete,
+                            complete and survivors == 1 and done < iterations and len(chosen) > 1,
+                            time.monotonic() - start_time, n_workers, diff, weight, notes)
+
+
+def _mean(a: "np.ndarray") -> float:
+    return float(a.mean()) if len(a) else 0.0
+
+
+def _stderr(a: "np.ndarray") -> float:
+    return float(a.std(ddof=1) / math.sqrt(len(a))) if len(a) > 1 else 0.0
+
+
+class _Runner:
+    """Ranges of iterations run here (one worker) or on a local process pool, answered in order."""
+
+    def __init__(self, engines: "Engines", workers: int) -> None:
+        self.engines = engines
+        self.workers = workers
+        self.pool: Any = None
+        self.ref: Any = None
+        if workers > 1:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            from .selfplay import LexiconRef
+
+            self.ref = LexiconRef.of(engines)
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context("fork" if "fork" in methods and sys.platform != "darwin"
+                                                  else "spawn")
+            self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+
+    def run(self, request: SimulationRequest, first: int, count: int, deadline: float | None) -> "np.ndarray":
+        """Iterations ``first .. first + count - 1``: the whole prefix done (all of them unless the deadline
+        passed)."""
+        import numpy as np
+
+        if self.pool is None:
+            return self.engines.engine.simulate_plays(request, first, count, deadline)
+        size = -(-count // self.workers)
+        parts = [(s, min(size, first + count - s)) for s in range(first, first + count, size)]
+        job = _Job(self.ref, request)
+        futures = [self.pool.submit(_run_range, job, s, k, deadline) for s, k in parts]
+        out = []
+        for (_s, k), future in zip(parts, futures):
+            got = future.result()
+            out.append(got)
+            if len(got) < k:  # the deadline: keep the iterations done without a gap
+                for rest in futures:
+                    rest.cancel()
+                break
+        return np.concatenate(out) if out else np.zeros((0, 0))
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _simulate_loop(engines: "Engines", runner: _Runner, base: SimulationRequest, n_cands: int, iterations: int,
+                   min_iterations: int, deadline: float | None, diff: int, weight: float) \
+        -> "tuple[int, bool, list[np.ndarray], list[np.ndarray], list[bool]]":
+    import numpy as np
+
+    from ..engine.interface import SIMULATION_CANDIDATE_SIZE
+
+    active = list(range(n_cands))
+    dropped = [False] * n_cands
+    values: list[list[np.ndarray]] = [[] for _ in range(n_cands)]
+    wins: list[list[np.ndarray]] = [[] for _ in range(n_cands)]
+    done = 0
+    complete = True
+    while done < iterations:
+        # the next stop: the next checkpoint, never before min_iterations
+        nxt = min(iterations, max(min_iterations, (done // CHECKPOINT + 1) * CHECKPOINT))
+        blob = b"".join(base.candidates[c * SIMULATION_CANDIDATE_SIZE:(c + 1) * SIMULATION_CANDIDATE_SIZE]
+                        for c in active)
+        request = base._replace(candidates=blob)
+        got = runner.run(request, done, nxt - done, deadline)
+        got = got.reshape(-1, len(active)) if got.size else np.zeros((0, len(active)), got.dtype)
+        if len(got):
+            win = win_chance(diff + got["value"], got["left"], got["ended"])
+            for k, c in enumerate(active):
+                values[c].append(got["value"][:, k].astype(np.float64))
+                wins[c].append(win[:, k])
+        done += len(got)
+        if done < nxt:
+            complete = False
+            break
+        if deadline is not None and time.monotonic() > deadline and done < iterations:
+            complete = False
+            break
+        if done >= min_iterations and done % CHECKPOINT == 0 or done == min_iterations:
+            objectives = {c: np.concatenate(values[c]) + weight * np.concatenate(wins[c]) for c in active}
+            means = {c: float(o.mean()) for c, o in objectives.items()}
+            errors = {c: _stderr(o) for c, o in objectives.items()}
+            leader = max(active, key=lambda c: (means[c], -c))
+            floor = means[leader] - Z * errors[leader]
+            for c in list(active):
+                if c != leader and means[c] + Z * errors[c] < floor:
+                    dropped[c] = True
+                    active.remove(c)
+            if len(active) == 1:
+                break
+    empty = np.zeros(0)
+    return (done, complete, [np.concatenate(v) if v else empty for v in values],
+            [np.concatenate(w) if w else empty for w in wins], dropped)
+
+
+def choose_move(engines: "Engines", position: Position, *, leaves: "LeavesSpec | None", seed: int = 0,
+                time_limit: float | None = None, candidates: int = 10, iterations: int = DEFAULT_ITERATIONS,
+                plies: int = 2, workers: int | None = 1) -> Move | None:
+    """The simulation's choice for the side to move: a play or an exchange (a :class:`Move`), or None to pass.
+
+    One candidate (or none) needs no play-outs: the best move by equity is
+    answered at once.
+    """
+    pos = aligned(engines, position)
+    game = pos.game
+    rack_codes = parse_rack(game, pos.racks[0])
+    if not rack_codes:
+        return None
+    table = leave_table(engines, pos, leaves)
+    found = list(generate(engines, pos, top=_whole("candidates", candidates, 1, MAX_CANDIDATES), exchanges=True,
+                          passes=True, leaves=table, sort="equity", count_all=False))
+    if not found:
+        return None
+    if len(found) == 1 or sum(eq.unseen_counts(pos, rack_codes)) == 0:
+        best = found[0]
+    else:
+        best = simulate(engines, pos, leaves=table, candidates=candidates, plies=plies, iterations=iterations,
+                        seed=seed, workers=workers, time_limit=time_limit, moves=found).best
+    return None if best.kind == "pass" else best
+
