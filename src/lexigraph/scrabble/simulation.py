@@ -64,7 +64,7 @@ from ..engine.interface import (
     BLANK_FLAG, TURN_EXCHANGE, TURN_PASS, TURN_PLAY, SimulationRequest, simulation_candidate,
 )
 from . import equity as eq
-from .game import GameError
+from .game import Game, GameError
 from .movegen import LeavesSpec, aligned, generate, leave_table
 from .moves import Move
 from .position import Position
@@ -74,8 +74,9 @@ if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
     from ..engine import Engines
+    from .selfplay import Player
 
-__all__ = ["SimulatedPlay", "SimulationResult", "choose_move", "simulate", "win_chance"]
+__all__ = ["SimulatedPlay", "SimulationResult", "choose_move", "play_simulated_games", "simulate", "win_chance"]
 
 #: Most candidates, plies and iterations a simulation takes.
 MAX_CANDIDATES = 100
@@ -442,3 +443,171 @@ def choose_move(engines: "Engines", position: Position, *, leaves: "LeavesSpec |
                         seed=seed, workers=workers, time_limit=time_limit, moves=found).best
     return None if best.kind == "pass" else best
 
+
+
+# -- self-play with a simulation player: games turn by turn ---------------------------------------------------
+
+
+def play_simulated_games(engines: "Engines", game: Game, players: "Sequence[Player]", seed: int, first: int,
+                         count: int) -> "tuple[np.ndarray, np.ndarray]":
+    """Games ``first .. first + count - 1`` of the run ``seed`` between ``players`` (A, B), one of them (or
+    both) a simulation player, played turn by turn: the same records as the engine's game loop
+    (:func:`lexigraph.engine.interface.turn_record_dtype`, :func:`~lexigraph.engine.interface.game_record_dtype`).
+
+    The rules are self-play's (mirrored pairs: games ``2k`` and ``2k + 1``
+    shuffle the same bag, A first in the even one; the ends); the bag of pair
+    ``k`` is shuffled by NumPy's PCG64 seeded with ``(seed, k)``, so a game
+    depends only on ``(seed, i)``. The equity player plays the best move by
+    equity (:func:`lexigraph.scrabble.movegen.generate`, exchanges
+    included), the score player its best-scoring play (its whole rack back
+    when it has none); the simulation player simulates with the seed
+    ``(seed, i, turn)`` folded into 64 bits.
+    """
+    import numpy as np
+
+    from ..engine.interface import game_record_dtype, turn_record_dtype
+
+    turns: list[bytes] = []
+    games: list[bytes] = []
+    for index in range(first, first + count):
+        t, g = _one_game(engines, game, players, seed, index)
+        turns.append(t)
+        games.append(g)
+    return (np.frombuffer(b"".join(turns), turn_record_dtype()),
+            np.frombuffer(b"".join(games), game_record_dtype()))
+
+
+def _turn_seed(seed: int, index: int, turn: int) -> int:
+    return (seed * 0x9E3779B97F4A7C15 + index * 0xBF58476D1CE4E5B9 + turn * 0x94D049BB133111EB) % (1 << 64)
+
+
+def _choose(engines: "Engines", player: "Player", pos: Position, seed: int, bag: int) -> Move | None:
+    from .leaves import LeaveTable
+
+    game = pos.game
+    if player.simulating is not None:
+        s = player.simulating
+        table = player.leaves if player.leaves is not None else LeaveTable({}, engines.store.alphabet)
+        return choose_move(engines, pos, leaves=table, seed=seed, candidates=s.candidates, iterations=s.iterations,
+                           plies=s.plies, workers=1)
+    if player.by_equity:
+        table = player.leaves if player.leaves is not None else LeaveTable({}, engines.store.alphabet)
+        found = generate(engines, pos, top=1, exchanges=True, leaves=table, sort="equity", count_all=False)
+        return found[0] if len(found) else None
+    found = generate(engines, pos, top=1, exchanges=False, sort="score", count_all=False)
+    if len(found):
+        return found[0]
+    if bag >= game.rack_size:  # no play: the whole rack back
+        return Move("exchange", 0, "", notation="-" + pos.racks[0], exchanged=pos.racks[0], equity=0.0)
+    return None
+
+
+def _one_game(engines: "Engines", game: Game, players: "Sequence[Player]", seed: int, index: int) \
+        -> tuple[bytes, bytes]:
+    import struct
+
+    import numpy as np
+
+    from ..engine.interface import GAME_RECORD_SIZE, TURN_RECORD_SIZE, leave_key
+    from .tiles import rack_text
+
+    size = game.size
+    points = game.points_by_code()
+    nc = len(points)
+    rng = np.random.default_rng([seed & 0xFFFFFFFF, seed >> 32, index >> 1])
+    tiles = [t for t, n in enumerate(game.counts_by_code()) for _ in range(n)]
+    bag = [tiles[i] for i in rng.permutation(len(tiles))]
+    board = [0] * (size * size)
+    blanks = [False] * (size * size)
+    racks: list[list[int]] = [[], []]
+    scores = [0, 0]
+
+    def draw(p: int) -> None:
+        while len(racks[p]) < game.rack_size and bag:
+            racks[p].append(bag.pop())
+
+    def rack_points(codes: list[int]) -> int:
+        return sum(points[c] for c in codes if c)
+
+    first = index & 1
+    draw(first)
+    draw(1 - first)
+    p, zeros, ending, turn = first, 0, 1, 0
+    out = bytearray()
+    while zeros < 6:
+        rack = sorted(racks[p])
+        pos = Position(game, list(board), list(blanks), [rack_text(game, rack), rack_text(game, racks[1 - p])],
+                       [scores[p], scores[1 - p]], zeros)
+        bag_before = len(bag)
+        move = _choose(engines, players[p], pos, _turn_seed(seed, index, turn), bag_before)
+        rec = bytearray(TURN_RECORD_SIZE)
+        rec[1] = p
+        rec[2] = min(len(rack), 16)
+        rec[40:40 + rec[2]] = bytes(rack[:16])
+        kept = list(rack)
+        if move is not None and move.kind == "play":
+            rec[0] = TURN_PLAY
+            for t in move.tiles:
+                code = game.alphabet.code(t.tile)
+                assert code is not None
+                sq = t.row * size + t.col
+                board[sq], blanks[sq] = code, t.blank
+                kept.remove(0 if t.blank else code)
+            length = 0
+            r, c = move.row, move.col
+            squares = bytearray()
+            placed = {(t.row, t.col): t for t in move.tiles}
+            while r < size and c < size and board[r * size + c]:
+                t = placed.get((r, c))
+                squares.append(0 if t is None else board[r * size + c] | (BLANK_FLAG if t.blank else 0))
+                length += 1
+                r, c = (r, c + 1) if move.across else (r + 1, c)
+            rec[3:7] = bytes([min(length, 32), move.row, move.col, 1 if move.across else 0])
+            rec[56:56 + min(length, 32)] = bytes(squares[:32])
+            struct.pack_into("<i", rec, 12, move.score)
+            scores[p] += move.score
+            racks[p] = kept
+            draw(p)
+            zeros = 0
+        elif move is not None and move.kind == "exchange":
+            rec[0] = TURN_EXCHANGE
+            back = sorted(parse_rack(game, move.exchanged))
+            for code in back:
+                kept.remove(code)
+            racks[p] = kept
+            draw(p)
+            for code in back:  # put back one by one at a uniform place
+                bag.append(code)
+                at = int(rng.integers(len(bag)))
+                bag[-1], bag[at] = bag[at], code
+            rec[3] = len(back)
+            rec[56:56 + len(back)] = bytes(back)
+            zeros += 1
+        else:
+            rec[0] = TURN_PASS
+            zeros += 1
+        equity = move.equity if move is not None and move.equity is not None else 0.0
+        struct.pack_into("<HH", rec, 8, bag_before, len(bag))
+        struct.pack_into("<i", rec, 16, scores[p])
+        struct.pack_into("<d", rec, 24, equity)
+        key = leave_key(bytes(sorted(kept))) if 0 < len(kept) <= 10 else 0
+        struct.pack_into("<Q", rec, 32, key)
+        out += rec
+        turn += 1
+        if not racks[p] and not bag:
+            ending = 0
+            break
+        p = 1 - p
+    adjust = [0, 0]
+    if ending == 0:
+        adjust[p] = 2 * rack_points(racks[1 - p])
+    else:
+        adjust = [-rack_points(racks[0]), -rack_points(racks[1])]
+    rec_game = bytearray(GAME_RECORD_SIZE)
+    struct.pack_into("<q4iHBBB", rec_game, 0, index, scores[0] + adjust[0], scores[1] + adjust[1], adjust[0],
+                     adjust[1], len(out) // TURN_RECORD_SIZE, first, ending, p if ending == 0 else 0)
+    rec_game[32:64] = b"\xff" * 32
+    for q in range(2):
+        left = sorted(racks[q])[:16]
+        rec_game[32 + 16 * q:32 + 16 * q + len(left)] = bytes(left)
+    return bytes(out), bytes(rec_game)
