@@ -9,7 +9,8 @@ opponent's rack and the bag) from ``(seed, i)`` alone, and **every candidate
 meets the same deal** (common random numbers: the differences between
 candidates are measured on the same racks). Each turn of a play-out is made
 by self-play's equity player (the best play by equity, or an exchange, or a
-pass), in C (``native/selfplay.c``) or in its Python twin.
+pass), in C (``native/selfplay.c``) or in its Python twin. The opponent's rack
+is always drawn: when the position gives it, only its size is taken.
 
 The value of a play-out is simmer's final equity spread: our points from the
 candidate on minus the opponent's, plus the leave value of our last leave
@@ -76,7 +77,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..engine import Engines
     from .selfplay import Player
 
-__all__ = ["SimulatedPlay", "SimulationResult", "choose_move", "play_simulated_games", "simulate", "win_chance"]
+__all__ = [
+    "SimulatedPlay", "SimulationResult", "choose_move", "play_simulated_games", "prepare", "simulate", "win_chance",
+]
 
 #: Most candidates, plies and iterations a simulation takes.
 MAX_CANDIDATES = 100
@@ -217,39 +220,26 @@ class _Job:
 def _run_range(job: _Job, first: int, count: int, deadline: float | None) -> "np.ndarray":
     from .selfplay import opened_lexicon
 
-    return opened_lexicon(job.ref).engine.simulate_plays(job.request, first, count, deadline)
+    answer: np.ndarray = opened_lexicon(job.ref).engine.simulate_plays(job.request, first, count, deadline)
+    return answer
 
 
-def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | None", candidates: int = 10,
-             plies: int = 2, iterations: int = DEFAULT_ITERATIONS, seed: int = 0, workers: int | None = 1,
-             time_limit: float | None = None, min_iterations: int = DEFAULT_MIN_ITERATIONS, stopping: bool = True,
-             moves: Sequence[Move] | None = None) -> SimulationResult:
-    """Simulate the best ``candidates`` moves for the side to move of ``position`` (see the module docstring).
-
-    ``leaves``: the leave table both sides play by (a
-    :class:`~lexigraph.scrabble.leaves.LeaveTable` or a KLV2, KLV or CSV
-    file; None: the game's, if any). ``workers``: processes (None: every
-    core). ``time_limit`` (seconds): answer with the iterations done by then.
-    ``stopping=False`` plays every candidate to ``iterations``. ``moves``:
-    the candidates to simulate instead of the best by equity.
-    """
-    start_time = time.monotonic()
+def prepare(engines: "Engines", position: Position, *, leaves: "LeavesSpec | None", candidates: int = 10,
+            plies: int = 2, seed: int = 0, moves: Sequence[Move] | None = None) \
+        -> tuple[Position, list[Move], SimulationRequest]:
+    """The position in the lexicon's alphabet, the candidates (``moves``, else the best ``candidates`` by
+    equity: plays, exchanges and the pass) and the engine's request for their play-outs; every argument
+    checked (a :class:`~lexigraph.scrabble.game.GameError` for anything wrong)."""
     candidates = _whole("candidates", candidates, 1, MAX_CANDIDATES)
     plies = _whole("plies", plies, 0, MAX_PLIES)
-    iterations = _whole("iterations", iterations, 1, MAX_ITERATIONS)
-    min_iterations = _whole("min_iterations", min_iterations, 1, MAX_ITERATIONS)
     seed = _whole("seed", seed, 0, (1 << 64) - 1)
-    if workers is not None:
-        workers = _whole("workers", workers, 1, 1024)
-    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
-                                   or not 0 < time_limit <= 86400 or math.isnan(time_limit)):
-        raise GameError(f"time_limit must be a number of seconds above 0 and at most 86400, not {time_limit!r}")
-    deadline = None if time_limit is None else start_time + float(time_limit)
     pos = aligned(engines, position)
     game = pos.game
     rack_codes = parse_rack(game, pos.racks[0])
     if not rack_codes:
         raise GameError("the side to move has no tiles: there is nothing to simulate")
+    if len(rack_codes) > game.rack_size:
+        raise GameError(f"the rack holds {len(rack_codes)} tiles; a {game.name} rack holds {game.rack_size}")
     overdrawn = pos.overdrawn()
     if overdrawn:
         raise GameError(f"the board and the rack hold more tiles than the {game.name} game has: "
@@ -285,6 +275,38 @@ def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | No
         game.start[0] * game.size + game.start[1], game.rack_size, game.bingo_bonus, eq.opening_penalties(game),
         eq.vowel_flags(game), keys, values, bytes(pos.codes), bytes(pos.blanks), bytes(rack), bytes(unseen),
         opponent_tiles, pos.zero_turns, blob, plies, seed)
+    return pos, chosen, base
+
+
+def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | None", candidates: int = 10,
+             plies: int = 2, iterations: int = DEFAULT_ITERATIONS, seed: int = 0, workers: int | None = 1,
+             time_limit: float | None = None, min_iterations: int = DEFAULT_MIN_ITERATIONS, stopping: bool = True,
+             moves: Sequence[Move] | None = None) -> SimulationResult:
+    """Simulate the best ``candidates`` moves for the side to move of ``position`` (see the module docstring).
+
+    ``leaves``: the leave table both sides play by (a
+    :class:`~lexigraph.scrabble.leaves.LeaveTable` or a KLV2, KLV or CSV
+    file; None: the game's, if any). ``workers``: processes (None: every
+    core). ``time_limit`` (seconds): answer with the iterations done by then.
+    ``stopping=False`` plays every candidate to ``iterations``. ``moves``:
+    the candidates to simulate instead of the best by equity.
+    """
+    start_time = time.monotonic()
+    candidates = _whole("candidates", candidates, 1, MAX_CANDIDATES)
+    plies = _whole("plies", plies, 0, MAX_PLIES)
+    iterations = _whole("iterations", iterations, 1, MAX_ITERATIONS)
+    min_iterations = _whole("min_iterations", min_iterations, 1, MAX_ITERATIONS)
+    seed = _whole("seed", seed, 0, (1 << 64) - 1)
+    if workers is not None:
+        workers = _whole("workers", workers, 1, 1024)
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                   or not 0 < time_limit <= 86400 or math.isnan(time_limit)):
+        raise GameError(f"time_limit must be a number of seconds above 0 and at most 86400, not {time_limit!r}")
+    deadline = None if time_limit is None else start_time + float(time_limit)
+    pos, chosen, base = prepare(engines, position, leaves=leaves, candidates=candidates, plies=plies, seed=seed,
+                                moves=moves)
+    game = pos.game
+    n_unseen = sum(base.unseen)
     diff = pos.scores[0] - pos.scores[1]
     weight = win_weight(n_unseen, plies, game.rack_size)
     n_workers = workers or os.cpu_count() or 1
@@ -558,8 +580,8 @@ def _one_game(engines: "Engines", game: Game, players: "Sequence[Player]", seed:
             squares = bytearray()
             placed = {(t.row, t.col): t for t in move.tiles}
             while r < size and c < size and board[r * size + c]:
-                t = placed.get((r, c))
-                squares.append(0 if t is None else board[r * size + c] | (BLANK_FLAG if t.blank else 0))
+                new = placed.get((r, c))
+                squares.append(0 if new is None else board[r * size + c] | (BLANK_FLAG if new.blank else 0))
                 length += 1
                 r, c = (r, c + 1) if move.across else (r + 1, c)
             rec[3:7] = bytes([min(length, 32), move.row, move.col, 1 if move.across else 0])
