@@ -323,9 +323,29 @@ def _reopen(ref: LexiconRef) -> Any:
     return Lexicon(mapped, pure_python=ref.pure_python)
 
 
+#: The games and players of the runs with a simulation player under way, by key: a worker forked from this
+#: process finds them here (a Game's alphabet does not pickle).
+_TURN_BY_TURN: dict[int, tuple[Game, tuple["Player", "Player"]]] = {}
+
+
+@dataclass(frozen=True)
+class TurnByTurn:
+    """A run with a simulation player, as its batches name it: a key to its game and players in this process
+    (and in the workers forked from it)."""
+
+    key: int
+
+    def resolve(self) -> tuple[Game, tuple["Player", "Player"]]:
+        """The run's game and players."""
+        found = _TURN_BY_TURN.get(self.key)
+        if found is None:
+            raise GameError("a simulation player's games run in this process or in workers forked from it")
+        return found
+
+
 def run_batch(ref: LexiconRef, request: SelfPlayRequest, first: int, count: int,
               reducer: "Callable[[np.ndarray, np.ndarray], Any] | None" = None,
-              turn_by_turn: "tuple[Game, tuple[Player, Player]] | None" = None) -> Any:
+              turn_by_turn: "TurnByTurn | None" = None) -> Any:
     """A batch in a worker: games ``first .. first + count - 1``, their records, or what ``reducer`` makes of
     them (a picklable function of turns and games: leave learning sums in the worker). ``turn_by_turn``: the
     game and players of a run with a simulation player, played turn by turn
@@ -333,7 +353,7 @@ def run_batch(ref: LexiconRef, request: SelfPlayRequest, first: int, count: int,
     if turn_by_turn is not None:
         from .simulation import play_simulated_games
 
-        game, players = turn_by_turn
+        game, players = turn_by_turn.resolve()
         turns, games = play_simulated_games(opened_lexicon(ref), game, players, request.seed, first, count)
     else:
         turns, games = play_batch(opened_lexicon(ref), request, first, count)
@@ -353,7 +373,7 @@ def batches(first: int, games: int, size: int = BATCH_GAMES) -> list[tuple[int, 
 def run_batches(ref: LexiconRef, request: SelfPlayRequest, parts: list[tuple[int, int]], *, workers: int | None,
                 cluster: str | None, reducer: "Callable[[np.ndarray, np.ndarray], Any] | None" = None,
                 progress: Callable[[int], None] | None = None,
-                turn_by_turn: "tuple[Game, tuple[Player, Player]] | None" = None) -> Iterator[Any]:
+                turn_by_turn: "TurnByTurn | None" = None) -> Iterator[Any]:
     """Each batch's result in batch order, whatever order they finish in: in this process (one worker), on a
     local process pool, or on the Dask cluster at ``cluster``."""
     if cluster:
@@ -386,7 +406,7 @@ def run_batches(ref: LexiconRef, request: SelfPlayRequest, parts: list[tuple[int
 def _dask_batches(ref: LexiconRef, request: SelfPlayRequest, parts: list[tuple[int, int]], address: str,
                   reducer: "Callable[[np.ndarray, np.ndarray], Any] | None",
                   progress: Callable[[int], None] | None,
-                  turn_by_turn: "tuple[Game, tuple[Player, Player]] | None" = None) -> Iterator[Any]:
+                  turn_by_turn: "TurnByTurn | None" = None) -> Iterator[Any]:
     try:
         import distributed
     except ImportError:
@@ -478,11 +498,20 @@ def autoplay(lex: "Engines", game: Game, players: Sequence[Player], *, games: in
     start = time.monotonic()
     reducer = None if keep_games else partial(_summary, game.rack_size)
     # A simulation player chooses turn by turn (Python around the engine's play-outs), in batches of a few games.
-    turn_by_turn = (game, pair) if any(p.simulating is not None for p in pair) else None
-    if turn_by_turn is not None and batch == BATCH_GAMES:
-        parts = batches(first, games, SIMULATION_BATCH_GAMES)
-    results = list(run_batches(ref, request, parts, workers=workers, cluster=cluster, reducer=reducer,
-                               progress=progress, turn_by_turn=turn_by_turn))
+    turn_by_turn = None
+    if any(p.simulating is not None for p in pair):
+        if cluster:
+            raise GameError("a simulation player plays on this machine (workers), not on a cluster")
+        turn_by_turn = TurnByTurn(id(pair))
+        _TURN_BY_TURN[turn_by_turn.key] = (game, pair)
+        if batch == BATCH_GAMES:
+            parts = batches(first, games, SIMULATION_BATCH_GAMES)
+    try:
+        results = list(run_batches(ref, request, parts, workers=workers, cluster=cluster, reducer=reducer,
+                                   progress=progress, turn_by_turn=turn_by_turn))
+    finally:
+        if turn_by_turn is not None:
+            _TURN_BY_TURN.pop(turn_by_turn.key, None)
     seconds = time.monotonic() - start
     all_turns = None
     if keep_games:
