@@ -29,10 +29,14 @@ objective, ``mean_spread + weight × win_rate``, the weight 10 points while
 the game cannot end within the plies, rising to 10,000 (win chance first)
 when the unseen tiles fit in the plies' racks. Standard errors are those of
 the means over iterations. After ``min_iterations`` (default 64), at every
-checkpoint (each :data:`CHECKPOINT` iterations, counted from the first), a
-candidate whose objective's mean + z·se (z = :data:`Z`, 2.0) falls below the
-leader's mean − z·se is dropped: it keeps the statistics it had and is no
-longer played out. The simulation stops when one candidate is left, at
+checkpoint (each :data:`CHECKPOINT` iterations, counted from the first), each
+candidate is compared with the leader (the best mean objective) on the same
+draws: when the mean of its objective minus the leader's, iteration by
+iteration, plus z standard errors of that difference (z = :data:`Z`, 2.0) is
+below 0, it is dropped: it keeps the statistics it had and is no longer
+played out. (Paired on common draws, the difference's standard error is far
+smaller than either candidate's: the rule drops what cannot win much sooner
+than comparing mean + z·se with the leader's mean − z·se would.) The simulation stops when one candidate is left, at
 ``iterations``, or at ``time_limit`` (the iterations done so far answer,
 and the result says it was cut short).
 
@@ -426,11 +430,11 @@ def _simulate_loop(engines: "Engines", runner: _Runner, base: SimulationRequest,
         if done >= min_iterations and done % CHECKPOINT == 0 or done == min_iterations:
             objectives = {c: np.concatenate(values[c]) + weight * np.concatenate(wins[c]) for c in active}
             means = {c: float(o.mean()) for c, o in objectives.items()}
-            errors = {c: _stderr(o) for c, o in objectives.items()}
             leader = max(active, key=lambda c: (means[c], -c))
-            floor = means[leader] - Z * errors[leader]
             for c in list(active):
-                if c != leader and means[c] + Z * errors[c] < floor:
+                # paired on the same draws (every candidate still in has had the same iterations)
+                difference = objectives[c] - objectives[leader]
+                if c != leader and float(difference.mean()) + Z * _stderr(difference) < 0:
                     dropped[c] = True
                     active.remove(c)
             if len(active) == 1:
