@@ -101,7 +101,9 @@ def simmer_round(pos: Position, iterations: int, candidates: int, seed: int) -> 
     fields = dict(re.findall(r"(\w+)=([\d.]+)", line))
     del before, after  # simmer reports its own thread's CPU time (the prune and the load excluded)
     best = next((x.strip() for x in out.splitlines() if x.strip().startswith("1 obj")), "")
-    return float(fields["iters_per_cpu_s"]), float(fields["rollouts_per_cpu_s"]), best
+    found = re.search(r"n=(\S+) (.*)$", best)
+    return (float(fields["iters_per_cpu_s"]), float(fields["rollouts_per_cpu_s"]),
+            f"{found.group(2)} n={found.group(1)}" if found else best)
 
 
 def lexigraph_round(lex: lexigraph.Lexicon, table: LeaveTable, pos: Position, iterations: int, candidates: int,
@@ -145,7 +147,7 @@ def speed(lex: lexigraph.Lexicon, positions: int, rounds: int, iterations: int, 
               + (f"{med(theirs_it):,.0f} ({min(theirs_it):,.0f}-{max(theirs_it):,.0f}) | " if theirs_it else "- | ")
               + f"{med(ours_ro):,.0f} ({min(ours_ro):,.0f}-{max(ours_ro):,.0f}) | "
               + (f"{med(theirs_ro):,.0f} ({min(theirs_ro):,.0f}-{max(theirs_ro):,.0f}) | " if theirs_ro else "- | ")
-              + f"{ratio:.2f}x | {notes[0]}; {' '.join(notes[1].split()[-1:])} |")
+              + f"{ratio:.2f}x | {notes[0]}; {notes[1]} |")
         sys.stdout.flush()
     if have:
         print()
