@@ -213,18 +213,31 @@ def _candidate_bytes(pos: Position, move: Move) -> bytes:
     return simulation_candidate(TURN_PASS, 0, [], [])
 
 
+#: The requests of the simulations under way on a process pool, by key: workers forked from this process find
+#: them here, so that a range of iterations travels as a key and the candidates still in (a leave table's
+#: request is megabytes).
+_SHARED: dict[int, SimulationRequest] = {}
+
+
 @dataclass(frozen=True)
 class _Job:
-    """What a worker needs for a range of iterations."""
+    """What a worker needs for a range of iterations: the lexicon, the request's key (or the request itself,
+    for workers that were not forked) and the candidates still in."""
 
     ref: Any
-    request: SimulationRequest
+    key: int
+    request: SimulationRequest | None
+    candidates: bytes
 
 
 def _run_range(job: _Job, first: int, count: int, deadline: float | None) -> "np.ndarray":
     from .selfplay import opened_lexicon
 
-    answer: np.ndarray = opened_lexicon(job.ref).engine.simulate_plays(job.request, first, count, deadline)
+    base = job.request if job.request is not None else _SHARED.get(job.key)
+    if base is None:
+        raise GameError("a simulation's workers must be forked from the process that runs it")
+    request = base._replace(candidates=job.candidates)
+    answer: np.ndarray = opened_lexicon(job.ref).engine.simulate_plays(request, first, count, deadline)
     return answer
 
 
@@ -314,7 +327,7 @@ def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | No
     diff = pos.scores[0] - pos.scores[1]
     weight = win_weight(n_unseen, plies, game.rack_size)
     n_workers = workers or os.cpu_count() or 1
-    runner = _Runner(engines, n_workers)
+    runner = _Runner(engines, n_workers, base)
     try:
         stats = _simulate_loop(engines, runner, base, len(chosen), iterations, min_iterations if stopping else
                                iterations + 1, deadline, diff, weight)
@@ -351,11 +364,13 @@ def _stderr(a: "np.ndarray") -> float:
 class _Runner:
     """Ranges of iterations run here (one worker) or on a local process pool, answered in order."""
 
-    def __init__(self, engines: "Engines", workers: int) -> None:
+    def __init__(self, engines: "Engines", workers: int, base: SimulationRequest) -> None:
         self.engines = engines
         self.workers = workers
         self.pool: Any = None
         self.ref: Any = None
+        self.key = id(base)
+        self.forked = False
         if workers > 1:
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
@@ -364,8 +379,10 @@ class _Runner:
 
             self.ref = LexiconRef.of(engines)
             methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context("fork" if "fork" in methods and sys.platform != "darwin"
-                                                  else "spawn")
+            self.forked = "fork" in methods and sys.platform != "darwin"
+            if self.forked:
+                _SHARED[self.key] = base  # before the pool forks its workers
+            context = multiprocessing.get_context("fork" if self.forked else "spawn")
             self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
 
     def run(self, request: SimulationRequest, first: int, count: int, deadline: float | None) -> "np.ndarray":
@@ -377,7 +394,7 @@ class _Runner:
             return self.engines.engine.simulate_plays(request, first, count, deadline)
         size = -(-count // self.workers)
         parts = [(s, min(size, first + count - s)) for s in range(first, first + count, size)]
-        job = _Job(self.ref, request)
+        job = _Job(self.ref, self.key, None if self.forked else request, request.candidates)
         futures = [self.pool.submit(_run_range, job, s, k, deadline) for s, k in parts]
         out = []
         for (_s, k), future in zip(parts, futures):
@@ -392,6 +409,7 @@ class _Runner:
     def close(self) -> None:
         if self.pool is not None:
             self.pool.shutdown(wait=True, cancel_futures=True)
+        _SHARED.pop(self.key, None)
 
 
 def _simulate_loop(engines: "Engines", runner: _Runner, base: SimulationRequest, n_cands: int, iterations: int,
