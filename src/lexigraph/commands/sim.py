@@ -100,8 +100,8 @@ SIM = Command(
     run=_run_sim,
     text=_text_sim,
     examples=("lexigraph sim game.cgp --candidates 5 --iterations 2000",
-              "lexigraph sim empty --rack AEINRST --candidates 3 --iterations 100 --workers 1 --json",
-              "lexigraph sim empty --rack AEINRST --candidates 3 --iterations 64 --workers 2 --time-limit 60"),
+              "lexigraph sim empty --rack QUIZ --candidates 2 --iterations 16 --workers 1 --json",
+              "lexigraph sim empty --rack QUIZ --candidates 2 --iterations 16 --workers 2 --time-limit 600"),
 )
 
 COMMANDS = [SIM]
