@@ -42,9 +42,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..buildinfo import c_module
 from ..errors import DeadlineExceeded, FileFormatError
 from .deadline import exceeded
-from .interface import (
-    CrossAnswer, FillState, MoveRequest, PropagationProblem, RackMode, SelfPlayRequest, SimulationRequest,
-)
+from .interface import CrossAnswer, FillState, MoveRequest, PropagationProblem, RackMode, SelfPlayRequest
+from .interface import SimulationRequest
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np

@@ -31,9 +31,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from ...errors import FileFormatError
-from ..interface import (
-    UNDECIDED, CrossAnswer, FillState, MoveRequest, PropagationProblem, RackMode, SelfPlayRequest, SimulationRequest,
-)
+from ..interface import UNDECIDED, CrossAnswer, FillState, MoveRequest, PropagationProblem, RackMode, SelfPlayRequest
+from ..interface import SimulationRequest
 from .probe import PythonProbe
 
 if TYPE_CHECKING:  # pragma: no cover
