@@ -249,6 +249,35 @@ def solve_endgame(
     deadline: float,
     /,
 ) -> tuple[int, int, int, int, bytes]: ...
+def simulate_plays(
+    graph: ReadableBuffer,
+    kids: ReadableBuffer,
+    root: int,
+    n: int,
+    letter_mult: bytes,
+    word_mult: bytes,
+    points: bytes,
+    start: int,
+    rack_size: int,
+    bingo: int,
+    opening: bytes,
+    vowels: bytes,
+    keys: bytes,
+    values: bytes,
+    board: bytes,
+    blanks: bytes,
+    rack: bytes,
+    unseen: bytes,
+    opponent_tiles: int,
+    zero_turns: int,
+    candidates: bytes,
+    plies: int,
+    seed: int,
+    first: int,
+    count: int,
+    deadline: float,
+    /,
+) -> bytes: ...
 def filter_rows(
     rows: ReadableBuffer, width: int, idx: ReadableBuffer, masks: Iterable[int], check: ReadableBuffer, /
 ) -> tuple[bytes | None, tuple[int, ...]]: ...

@@ -355,3 +355,6 @@ ANALYZE = Command(
 )
 
 COMMANDS = [MOVES, SCORE, ANALYZE]
+
+# How the other board-game commands (sim) read a game, a position and a leave table: as these commands do.
+game_param, position_param, leaves_param = _game, _position, _leaves

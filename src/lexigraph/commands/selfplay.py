@@ -5,7 +5,9 @@ offers neither (they run long and ``leaves build`` writes a file).
 
 A player is ``score`` (its highest-scoring play), ``equity`` (its best play
 by equity with the game's default leave table), ``equity:none`` (equity with
-no leave values) or a leave table's file (KLV2, KLV or CSV: equity with it).
+no leave values), a leave table's file (KLV2, KLV or CSV: equity with it) or
+``sim`` (``sim:CANDIDATES:ITERATIONS``: it simulates its best moves by equity,
+:mod:`lexigraph.scrabble.simulation`, and plays the winner).
 
 >>> from lexigraph.commands import Context
 >>> doc = AUTOPLAY.run(Context(), {"games": 2, "seed": 3, "workers": 1, "player_a": "equity:none"})
@@ -23,8 +25,9 @@ from ..errors import QueryError
 from . import Command, Context, Document, Param, always_found
 from ._common import envelope, need_int
 
-_PLAYER = ("a player: score, equity (the game's leave table), equity:none, or a leave table file (KLV2, KLV, CSV) "
-           "played by equity")
+_PLAYER = ("a player: score, equity (the game's leave table), equity:none, a leave table file (KLV2, KLV, CSV) "
+           "played by equity, or sim (sim:CANDIDATES:ITERATIONS, default sim:5:64: simulates its best moves by "
+           "equity with the game's leave table)")
 
 
 def _game(ctx: Context, params: Mapping[str, Any], lex: Any) -> Any:
@@ -40,6 +43,8 @@ def _player(ctx: Context, spec: Any, game: Any, lex: Any, default_name: str) -> 
     from ..scrabble.selfplay import Player
 
     text = str(spec or "").strip()
+    if text == "sim" or text.startswith("sim:"):
+        return _simulation_player(ctx, text, game, lex, default_name)
     if text == "score":
         return Player.score(f"{default_name}-score")
     if text == "equity:none":
@@ -52,6 +57,28 @@ def _player(ctx: Context, spec: Any, game: Any, lex: Any, default_name: str) -> 
         raise QueryError(f"{ctx.spell('player')} {text!r} is not score, equity, equity:none or a leave table file")
     name = os.path.splitext(os.path.basename(text))[0]
     return Player.equity(load_leaves(text, lex.alphabet), f"{default_name}-{name}")
+
+
+def _simulation_player(ctx: Context, text: str, game: Any, lex: Any, default_name: str) -> Any:
+    from ..scrabble.leaves import load_leaves
+    from ..scrabble.selfplay import Player
+
+    parts = text.split(":")[1:]
+    try:
+        numbers = [int(x) for x in parts]
+    except ValueError:
+        numbers = []
+    if len(parts) > 2 or len(numbers) != len(parts):
+        raise QueryError(f"{ctx.spell('player')} {text!r}: a simulation player is sim or sim:CANDIDATES:ITERATIONS")
+    if not game.leaves:
+        raise QueryError(f"the {game.name} game names no leave table for a simulation player")
+    candidates, iterations = (numbers + [5, 64][len(numbers):])[:2]
+    return Player.simulation(load_leaves(game.leaves, lex.alphabet), candidates=candidates, iterations=iterations,
+                             name=f"{default_name}-sim")
+
+
+def _kind(player: Any) -> str:
+    return "simulation" if player.simulating is not None else "equity" if player.by_equity else "score"
 
 
 def _workers(ctx: Context, params: Mapping[str, Any]) -> int | None:
@@ -92,7 +119,7 @@ def _run_autoplay(ctx: Context, params: Mapping[str, Any]) -> Document:
                 "games_per_second"):
         t[key] = round(t[key], 4)
     return envelope("autoplay", lex, [], game=game.name, seed=seed or 0, first=first or 0,
-                    players=[{"name": p.name, "kind": "equity" if p.by_equity else "score",
+                    players=[{"name": p.name, "kind": _kind(p),
                               "leaves": (p.leaves.name or None) if p.leaves is not None else None}
                              for p in players],
                     totals=t, gcg=str(folder) if folder else None, gcg_files=len(written))

@@ -43,7 +43,7 @@ from ..buildinfo import c_module
 from ..errors import DeadlineExceeded, FileFormatError
 from .deadline import exceeded
 from .interface import CrossAnswer, FillState, MoveRequest, PropagationProblem, RackMode, SelfPlayRequest
-from .interface import EndgameAnswer, EndgameRequest
+from .interface import EndgameAnswer, EndgameRequest, SimulationRequest
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -357,6 +357,31 @@ class CompiledEngine:
         except MemoryError:
             raise FileFormatError(f"{self.store.name}: no memory for the endgame's transposition table") from None
         return EndgameAnswer(value, bool(complete), depth, nodes, np.frombuffer(pv, move_record_dtype()))
+
+    def simulate_plays(self, request: SimulationRequest, first: int, count: int,
+                       deadline: float | None = None) -> "np.ndarray":
+        import numpy as np
+
+        from .interface import SIMULATION_CANDIDATE_SIZE, simulation_result_dtype
+
+        limits = self._native.LIMITS
+        if len(request.points) > limits["MAX_MOVE_TILE_CODES"] or max(request.points, default=0) > 255:
+            answer: np.ndarray = self.python_twin().simulate_plays(request, first, count, deadline)
+            return answer
+        graph = self.graph
+        graph.check_structure()
+        self.check_consistent()
+        r = request
+        try:
+            raw = self._native.simulate_plays(
+                graph.buffer, graph.tile_masks(), graph.root, r.size, r.letter_multipliers, r.word_multipliers,
+                r.points, r.start_square, r.rack_size, r.bingo_bonus, r.opening_penalty, r.vowels, r.keys, r.values,
+                r.board, r.blanks, r.rack, r.unseen, r.opponent_tiles, r.zero_turns, r.candidates, r.plies, r.seed,
+                first, count, -1.0 if deadline is None else deadline)
+        except ValueError as e:
+            raise FileFormatError(f"{self.store.name}: {e}") from None
+        n = len(r.candidates) // SIMULATION_CANDIDATE_SIZE
+        return np.frombuffer(raw, simulation_result_dtype()).reshape(-1, n)
 
     def rack_leave_values(self, keys: bytes, values: bytes, rack: bytes) -> bytes:
         if len(rack) > self._native.LIMITS["MAX_MOVE_TILE_CODES"]:

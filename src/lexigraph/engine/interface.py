@@ -183,6 +183,84 @@ ENDGAME_MAX_RACK = 16
 ENDGAME_MAX_TABLE_MB = 4096
 #: Bytes per entry of the endgame solver's transposition table.
 ENDGAME_ENTRY_BYTES = 16
+class SimulationRequest(NamedTuple):
+    """A simulation's play-outs, as the engines read them (:mod:`lexigraph.scrabble.simulation`).
+
+    The game's tables as in :class:`SelfPlayRequest`; the position: ``board``
+    and ``blanks`` (a byte per square), ``rack`` (a count per tile code) of the
+    side to move, ``unseen`` (a count per code: the opponent's rack and the
+    bag), ``opponent_tiles`` (the opponent's rack size), ``zero_turns`` (the
+    consecutive zero-score turns so far); ``keys``/``values`` the leave table
+    both sides play by (:attr:`lexigraph.scrabble.leaves.LeaveTable.packed`);
+    ``candidates`` :data:`SIMULATION_CANDIDATE_SIZE` bytes each
+    (:func:`simulation_candidate`); ``plies`` the turns played after the
+    candidate; ``seed`` the run's seed (iteration ``i`` deals the unseen tiles
+    from ``(seed, i)`` alone, ``native/selfplay.c`` says how).
+    """
+
+    size: int
+    letter_multipliers: bytes
+    word_multipliers: bytes
+    points: bytes
+    start_square: int
+    rack_size: int
+    bingo_bonus: int
+    opening_penalty: bytes
+    vowels: bytes
+    keys: bytes
+    values: bytes
+    board: bytes
+    blanks: bytes
+    rack: bytes
+    unseen: bytes
+    opponent_tiles: int
+    zero_turns: int
+    candidates: bytes
+    plies: int
+    seed: int
+
+
+#: Bytes per simulation candidate (:func:`simulation_candidate`) and per play-out result
+#: (:func:`simulation_result_dtype`); the most plies a play-out takes after its candidate.
+SIMULATION_CANDIDATE_SIZE = 64
+SIMULATION_RESULT_SIZE = 16
+SIMULATION_MAX_PLIES = 64
+
+
+def simulation_candidate(kind: int, score: int, squares: Sequence[int], tiles: Sequence[int]) -> bytes:
+    """One candidate as the play-outs read it: ``kind`` (:data:`TURN_PLAY`, :data:`TURN_EXCHANGE`,
+    :data:`TURN_PASS`), the play's score, its new tiles' squares (``row * size + col``) and tiles (the code,
+    :data:`BLANK_FLAG` for a blank); for an exchange, ``tiles`` are the codes put back.
+
+    >>> len(simulation_candidate(TURN_PLAY, 10, [112, 113], [1, 2])) == SIMULATION_CANDIDATE_SIZE
+    True
+    """
+    import struct
+
+    if len(tiles) > 16 or len(squares) > 16:
+        raise ValueError("a candidate places or puts back at most 16 tiles")
+    out = bytearray(SIMULATION_CANDIDATE_SIZE)
+    struct.pack_into("<BBxxi", out, 0, kind, len(tiles), score)
+    struct.pack_into(f"<{len(squares)}H", out, 8, *squares)
+    out[40:40 + len(tiles)] = bytes(tiles)
+    return bytes(out)
+
+
+def simulation_result_dtype() -> "np.dtype[Any]":
+    """The NumPy dtype of one play-out's result (little-endian), as both engines write it.
+
+    ``value``: the side to move's points from the candidate on minus the
+    opponent's, plus the value of its last leave minus the opponent's last
+    leave (0 once the game has ended); ``spread``: the same without the
+    leaves; ``left``: the tiles in the bag and on both racks at the end;
+    ``ended``: 1 when the game ended in the play-out.
+
+    >>> simulation_result_dtype().itemsize == SIMULATION_RESULT_SIZE
+    True
+    """
+    import numpy as np
+
+    return np.dtype([("value", "<f8"), ("spread", "<i4"), ("left", "<u2"), ("ended", "u1"), ("_pad", "u1")])
 
 
 #: Bytes per turn record of self-play (:func:`turn_record_dtype`) and per game record (:func:`game_record_dtype`).
@@ -472,6 +550,11 @@ class Engine(Protocol):
         and a transposition table; past ``deadline`` (a :func:`time.monotonic` value) the best found so far,
         ``complete`` False. Among the best moves the answer names the first by score (descending), then across
         before down, row, column, length and the squares' bytes, the pass last: both engines name the same."""
+    def simulate_plays(self, request: SimulationRequest, first: int, count: int,
+                       deadline: float | None = None) -> "np.ndarray":
+        """The play-outs of iterations ``first .. first + count - 1`` for every candidate of ``request``: an array
+        of :func:`simulation_result_dtype` of shape ``(iterations, candidates)``. Past ``deadline`` it stops
+        between iterations and answers the iterations done (fewer rows)."""
 
     def rack_leave_values(self, keys: bytes, values: bytes, rack: bytes) -> bytes:
         """What keeping the rest of ``rack`` (a count per tile code) is worth, for each subset a play may use.

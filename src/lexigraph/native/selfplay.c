@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "deadline.h"
 #include "limits.h"
 #include "movegen.h"
 
@@ -174,11 +175,172 @@ static unsigned char *begin_turn(unsigned char *rec, const State *st, int p, int
 
 static void put_i32(unsigned char *at, int32_t v) { memcpy(at, &v, 4); }
 
+/* One turn of player p by its rule: the board, racks, bag and scores of `st` updated, the turn recorded in `rec`
+ * (begin_turn's fields first: kind, leave key, score, equity, squares). `values` has room for LX_MAX_RACK_SUBSETS
+ * doubles. Returns 0 after a play, 1 after an exchange or a pass (a zero turn), or -status on an error. Self-play
+ * and the simulation's play-outs both take their turns here. */
+static int take_turn(const Setup *S, State *st, int p, double *values, unsigned char *rec) {
+    const int nn = S->n * S->n, nc = S->n_codes;
+    int zero = 0;
+    const Player *pl = &S->players[p];
+    int *rack = st->racks[p];
+    /* The rack's codes, ascending: the digits of the used-tile index (movegen.c's mixed radix), and the
+     * number of subsets; then the table per subset, in index order (the first code turning fastest). */
+    int codes[LX_MAX_MOVE_TILE_CODES], distinct = 0;
+    long size = 1;
+    for (int t = 0; t < nc; t++) {
+        if (!rack[t]) continue;
+        codes[distinct++] = t;
+        size *= rack[t] + 1;
+    }
+    int used[LX_MAX_MOVE_TILE_CODES] = {0};
+    if (pl->by_equity) {
+        int opp_points = rack_points(S, st->racks[1 - p]);
+        for (long index_ = 0; index_ < size; index_++) {
+            int kept = 0, kept_points = 0;
+            for (int d = 0; d < distinct; d++) {
+                int t = codes[d];
+                kept += rack[t] - used[t];
+                if (t) kept_points += (rack[t] - used[t]) * S->points[t];
+            }
+            double v;
+            if (st->bag_len > 0)
+                v = (kept > 0 && kept <= LX_LEAVE_KEY_TILES) ? lookup(pl, leave_key(rack, used, nc)) : 0.0;
+            else
+                v = kept == 0 ? 2.0 * opp_points : -ENDGAME_PENALTY - 2.0 * kept_points;
+            values[index_] = v;
+            for (int d = 0; d < distinct; d++) {
+                int t = codes[d];
+                if (++used[t] <= rack[t]) break;
+                used[t] = 0;
+            }
+        }
+    }
+    unsigned char rack_counts[LX_MAX_MOVE_TILE_CODES];
+    for (int t = 0; t < nc; t++) rack_counts[t] = (unsigned char)rack[t];
+    int empty = 1;
+    for (int i = 0; i < nn; i++)
+        if (st->board[i]) {
+            empty = 0;
+            break;
+        }
+    LxMoveInput in = {
+        .graph = S->graph, .n_records = S->n_records, .kids = S->kids, .root = S->root, .n = S->n,
+        .cells = st->board, .blanks = st->blanks, .letter_mult = S->lm, .word_mult = S->wm,
+        .points = S->points, .rack = rack_counts, .n_codes = nc, .start = S->start,
+        .rack_size = S->rack_size, .bingo = S->bingo,
+        .leave_values = pl->by_equity ? values : NULL, .n_leave_values = pl->by_equity ? (size_t)size : 0,
+        .opening = (pl->by_equity && empty) ? S->opening : NULL, .vowels = S->vowels, .top = 1,
+        .by_equity = pl->by_equity, .deadline = -1.0, .prune = 1,
+    };
+    LxMoveOutput out;
+    int status = lx_movegen_run(&in, &out);
+    if (status != LX_MOVEGEN_OK) {
+        return -status;
+    }
+    int have_play = out.kept > 0;
+    double play_key = 0.0;
+    if (have_play) {
+        if (pl->by_equity) {
+            memcpy(&play_key, out.records + 8, 8);
+        } else {
+            int32_t s;
+            memcpy(&s, out.records, 4);
+            play_key = (double)s;
+        }
+    }
+    /* Exchanges: the subset (by used-tile index, lowest first among equals) whose leave is worth most-> */
+    long exchange = -1;
+    if (st->bag_len >= S->rack_size) {
+        if (pl->by_equity) {
+            double best = 0.0;
+            for (long i = 1; i < size; i++)
+                if (exchange < 0 || values[i] > best) {
+                    best = values[i];
+                    exchange = i;
+                }
+            if (have_play && !(best > play_key)) exchange = -1;
+        } else if (!have_play) {
+            exchange = size - 1; /* the whole rack */
+        }
+    }
+    if (exchange >= 0) {
+        int gone[LX_MAX_MOVE_TILE_CODES] = {0};
+        long rest = exchange;
+        int k = 0;
+        for (int d = 0; d < distinct; d++) {
+            int t = codes[d], radix = rack[t] + 1;
+            gone[t] = (int)(rest % radix);
+            rest /= radix;
+        }
+        rec[0] = KIND_EXCHANGE;
+        double e = pl->by_equity ? values[exchange] : 0.0;
+        memcpy(rec + 24, &e, 8);
+        uint64_t lk = leave_key(rack, gone, nc);
+        memcpy(rec + 32, &lk, 8);
+        for (int t = 0; t < nc; t++)
+            for (int j = 0; j < gone[t]; j++) rec[56 + k++] = (unsigned char)t;
+        rec[3] = (unsigned char)k;
+        for (int t = 0; t < nc; t++) {
+            rack[t] -= gone[t];
+            st->rack_len[p] -= gone[t];
+        }
+        draw(st, p, S->rack_size);
+        for (int t = 0; t < nc; t++)
+            for (int j = 0; j < gone[t]; j++) {
+                st->bag[st->bag_len] = (unsigned char)t;
+                int at = (int)rng_below(&st->rng, (uint64_t)st->bag_len + 1);
+                st->bag[st->bag_len] = st->bag[at];
+                st->bag[at] = (unsigned char)t;
+                st->bag_len++;
+            }
+        zero = 1;
+    } else if (have_play) {
+        const unsigned char *r = out.records;
+        int32_t score;
+        memcpy(&score, r, 4);
+        int row = r[4], col = r[5], across = r[6], len = r[7];
+        rec[0] = KIND_PLAY;
+        rec[3] = (unsigned char)len;
+        rec[4] = (unsigned char)row;
+        rec[5] = (unsigned char)col;
+        rec[6] = (unsigned char)across;
+        put_i32(rec + 12, score);
+        memcpy(rec + 24, r + 8, 8);
+        memcpy(rec + 56, r + 16, (size_t)len);
+        int gone[LX_MAX_MOVE_TILE_CODES] = {0};
+        for (int k = 0; k < len; k++) {
+            unsigned char b = r[16 + k];
+            if (!b) continue;
+            int sq = across ? row * S->n + col + k : (row + k) * S->n + col;
+            st->board[sq] = b & (unsigned char)~LX_BLANK_FLAG;
+            st->blanks[sq] = (b & LX_BLANK_FLAG) ? 1 : 0;
+            gone[(b & LX_BLANK_FLAG) ? 0 : b]++;
+        }
+        uint64_t lk = leave_key(rack, gone, nc);
+        memcpy(rec + 32, &lk, 8);
+        for (int t = 0; t < nc; t++) {
+            rack[t] -= gone[t];
+            st->rack_len[p] -= gone[t];
+        }
+        st->score[p] += score;
+        draw(st, p, S->rack_size);
+        zero = 0;
+    } else {
+        rec[0] = KIND_PASS;
+        uint64_t lk = leave_key(rack, NULL, nc);
+        memcpy(rec + 32, &lk, 8);
+        zero = 1;
+    }
+    free(out.records);
+    return zero;
+}
+
 /* One game. `turns` has room for MAX_TURNS records; returns the number of turns, or -status on an error. */
 static int play_one(const Setup *S, uint64_t seed, int64_t index, unsigned char *turns, unsigned char *game) {
     State st;
     memset(&st, 0, sizeof st);
-    const int nn = S->n * S->n, nc = S->n_codes;
+    const int nc = S->n_codes;
     for (int t = 0; t < nc; t++)
         for (int j = 0; j < S->counts[t]; j++) st.bag[st.bag_len++] = (unsigned char)t;
     rng_seed(&st.rng, seed, (uint64_t)index >> 1);
@@ -197,160 +359,14 @@ static int play_one(const Setup *S, uint64_t seed, int64_t index, unsigned char 
     for (;;) {
         if (zeros >= ZERO_TURNS_TO_END) break;
         if (n_turns >= MAX_TURNS) break; /* cannot happen: a bound for the buffer */
-        const Player *pl = &S->players[p];
-        int *rack = st.racks[p];
         unsigned char *rec = begin_turn(turns + (size_t)n_turns * TURN_SIZE, &st, p, nc);
         n_turns++;
-        /* The rack's codes, ascending: the digits of the used-tile index (movegen.c's mixed radix), and the
-         * number of subsets; then the table per subset, in index order (the first code turning fastest). */
-        int codes[LX_MAX_MOVE_TILE_CODES], distinct = 0;
-        long size = 1;
-        for (int t = 0; t < nc; t++) {
-            if (!rack[t]) continue;
-            codes[distinct++] = t;
-            size *= rack[t] + 1;
-        }
-        int used[LX_MAX_MOVE_TILE_CODES] = {0};
-        if (pl->by_equity) {
-            int opp_points = rack_points(S, st.racks[1 - p]);
-            for (long index_ = 0; index_ < size; index_++) {
-                int kept = 0, kept_points = 0;
-                for (int d = 0; d < distinct; d++) {
-                    int t = codes[d];
-                    kept += rack[t] - used[t];
-                    if (t) kept_points += (rack[t] - used[t]) * S->points[t];
-                }
-                double v;
-                if (st.bag_len > 0)
-                    v = (kept > 0 && kept <= LX_LEAVE_KEY_TILES) ? lookup(pl, leave_key(rack, used, nc)) : 0.0;
-                else
-                    v = kept == 0 ? 2.0 * opp_points : -ENDGAME_PENALTY - 2.0 * kept_points;
-                values[index_] = v;
-                for (int d = 0; d < distinct; d++) {
-                    int t = codes[d];
-                    if (++used[t] <= rack[t]) break;
-                    used[t] = 0;
-                }
-            }
-        }
-        unsigned char rack_counts[LX_MAX_MOVE_TILE_CODES];
-        for (int t = 0; t < nc; t++) rack_counts[t] = (unsigned char)rack[t];
-        int empty = 1;
-        for (int i = 0; i < nn; i++)
-            if (st.board[i]) {
-                empty = 0;
-                break;
-            }
-        LxMoveInput in = {
-            .graph = S->graph, .n_records = S->n_records, .kids = S->kids, .root = S->root, .n = S->n,
-            .cells = st.board, .blanks = st.blanks, .letter_mult = S->lm, .word_mult = S->wm,
-            .points = S->points, .rack = rack_counts, .n_codes = nc, .start = S->start,
-            .rack_size = S->rack_size, .bingo = S->bingo,
-            .leave_values = pl->by_equity ? values : NULL, .n_leave_values = pl->by_equity ? (size_t)size : 0,
-            .opening = (pl->by_equity && empty) ? S->opening : NULL, .vowels = S->vowels, .top = 1,
-            .by_equity = pl->by_equity, .deadline = -1.0, .prune = 1,
-        };
-        LxMoveOutput out;
-        int status = lx_movegen_run(&in, &out);
-        if (status != LX_MOVEGEN_OK) {
+        int turn = take_turn(S, &st, p, values, rec);
+        if (turn < 0) {
             free(values);
-            return -status;
+            return turn;
         }
-        int have_play = out.kept > 0;
-        double play_key = 0.0;
-        if (have_play) {
-            if (pl->by_equity) {
-                memcpy(&play_key, out.records + 8, 8);
-            } else {
-                int32_t s;
-                memcpy(&s, out.records, 4);
-                play_key = (double)s;
-            }
-        }
-        /* Exchanges: the subset (by used-tile index, lowest first among equals) whose leave is worth most. */
-        long exchange = -1;
-        if (st.bag_len >= S->rack_size) {
-            if (pl->by_equity) {
-                double best = 0.0;
-                for (long i = 1; i < size; i++)
-                    if (exchange < 0 || values[i] > best) {
-                        best = values[i];
-                        exchange = i;
-                    }
-                if (have_play && !(best > play_key)) exchange = -1;
-            } else if (!have_play) {
-                exchange = size - 1; /* the whole rack */
-            }
-        }
-        if (exchange >= 0) {
-            int gone[LX_MAX_MOVE_TILE_CODES] = {0};
-            long rest = exchange;
-            int k = 0;
-            for (int d = 0; d < distinct; d++) {
-                int t = codes[d], radix = rack[t] + 1;
-                gone[t] = (int)(rest % radix);
-                rest /= radix;
-            }
-            rec[0] = KIND_EXCHANGE;
-            double e = pl->by_equity ? values[exchange] : 0.0;
-            memcpy(rec + 24, &e, 8);
-            uint64_t lk = leave_key(rack, gone, nc);
-            memcpy(rec + 32, &lk, 8);
-            for (int t = 0; t < nc; t++)
-                for (int j = 0; j < gone[t]; j++) rec[56 + k++] = (unsigned char)t;
-            rec[3] = (unsigned char)k;
-            for (int t = 0; t < nc; t++) {
-                rack[t] -= gone[t];
-                st.rack_len[p] -= gone[t];
-            }
-            draw(&st, p, S->rack_size);
-            for (int t = 0; t < nc; t++)
-                for (int j = 0; j < gone[t]; j++) {
-                    st.bag[st.bag_len] = (unsigned char)t;
-                    int at = (int)rng_below(&st.rng, (uint64_t)st.bag_len + 1);
-                    st.bag[st.bag_len] = st.bag[at];
-                    st.bag[at] = (unsigned char)t;
-                    st.bag_len++;
-                }
-            zeros++;
-        } else if (have_play) {
-            const unsigned char *r = out.records;
-            int32_t score;
-            memcpy(&score, r, 4);
-            int row = r[4], col = r[5], across = r[6], len = r[7];
-            rec[0] = KIND_PLAY;
-            rec[3] = (unsigned char)len;
-            rec[4] = (unsigned char)row;
-            rec[5] = (unsigned char)col;
-            rec[6] = (unsigned char)across;
-            put_i32(rec + 12, score);
-            memcpy(rec + 24, r + 8, 8);
-            memcpy(rec + 56, r + 16, (size_t)len);
-            int gone[LX_MAX_MOVE_TILE_CODES] = {0};
-            for (int k = 0; k < len; k++) {
-                unsigned char b = r[16 + k];
-                if (!b) continue;
-                int sq = across ? row * S->n + col + k : (row + k) * S->n + col;
-                st.board[sq] = b & (unsigned char)~LX_BLANK_FLAG;
-                st.blanks[sq] = (b & LX_BLANK_FLAG) ? 1 : 0;
-                gone[(b & LX_BLANK_FLAG) ? 0 : b]++;
-            }
-            uint64_t lk = leave_key(rack, gone, nc);
-            memcpy(rec + 32, &lk, 8);
-            for (int t = 0; t < nc; t++) {
-                rack[t] -= gone[t];
-                st.rack_len[p] -= gone[t];
-            }
-            st.score[p] += score;
-            draw(&st, p, S->rack_size);
-            zeros = 0;
-        } else {
-            rec[0] = KIND_PASS;
-            uint64_t lk = leave_key(rack, NULL, nc);
-            memcpy(rec + 32, &lk, 8);
-            zeros++;
-        }
-        free(out.records);
+        zeros = turn ? zeros + 1 : 0;
         put_i32(rec + 16, st.score[p]);
         uint16_t bag_after = (uint16_t)st.bag_len;
         memcpy(rec + 10, &bag_after, 2);
@@ -502,11 +518,278 @@ done:
     return result;
 }
 
+
+/* -- Simulation: play-outs of candidate moves (lexigraph.scrabble.simulation orchestrates them) -----------------
+ *
+ * simulate_plays(graph, kids, root, n, letter_mult, word_mult, points, start, rack_size, bingo, opening, vowels,
+ *                keys, values, board, blanks, rack, unseen, opponent_tiles, zero_turns, candidates, plies, seed,
+ *                first, count, deadline) -> bytes
+ *
+ * The side to move (player 0) holds `rack` (a count per code); `unseen` counts the tiles it cannot see (the
+ * opponent's rack and the bag). Iteration i deals them alone: xoshiro256** seeded as pair i of the run `seed`
+ * (rng_seed above), the unseen tiles (codes ascending) shuffled by Fisher-Yates from the end as self-play shuffles
+ * its bag, `opponent_tiles` drawn from the end onto the opponent's rack, the rest the bag. So iteration i depends
+ * only on (seed, i), and every candidate of an iteration meets the same draws (common random numbers: each
+ * candidate starts from a copy of the dealt state, random number generator included).
+ *
+ * Each candidate (SIM_CANDIDATE_SIZE bytes: kind, tile count, 2 spare, int32 score, uint16 squares[16] of a
+ * play's new tiles, uint8 tiles[16]: the tile put there (BLANK_FLAG for a blank) or, for an exchange, the codes
+ * put back) is made by player 0, then `plies` more turns follow, the opponent first, each by the equity player
+ * of self-play (take_turn: the best play by equity with the leave table, or an exchange, or a pass). The game
+ * may end on the way: a player plays out with the bag empty (gaining twice the other rack's points), or six
+ * consecutive zero turns counting the position's `zero_turns` (each loses its own rack's points).
+ *
+ * The value of a play-out is wolges's simmer's final equity spread: player 0's points from the candidate on
+ * minus the opponent's, plus the leave value of player 0's last leave in the play-out minus that of the
+ * opponent's last leave (the leave table's raw value; 0 for a side that did not move, and both 0 once the game
+ * has ended). Each (iteration, candidate) gives SIM_RESULT_SIZE bytes: float64 value, int32 the same spread
+ * without the leaves, uint16 the tiles left unseen by nobody at the end (bag and both racks), uint8 1 when the
+ * game ended, 1 spare; iteration by iteration, candidates in order. Past `deadline` (a time.monotonic value;
+ * < 0: none) it stops between iterations and answers the whole iterations done.
+ */
+#define SIM_CANDIDATE_SIZE 64
+#define SIM_RESULT_SIZE 16
+#define SIM_MAX_PLIES 64
+
+/* Player 0 makes the candidate `cand` on `st`; its leave's value in *leave. 0 after a play, 1 after an exchange or
+ * a pass, -LX_MOVEGEN_BAD_BOARD for a candidate the position does not allow. */
+static int make_candidate(const Setup *S, State *st, const unsigned char *cand, double *leave) {
+    const int nn = S->n * S->n, nc = S->n_codes, kind = cand[0], k = cand[1];
+    int gone[LX_MAX_MOVE_TILE_CODES] = {0};
+    if (k > MAX_RACK || kind > KIND_PASS) return -LX_MOVEGEN_BAD_BOARD;
+    if (kind == KIND_PLAY) {
+        if (k < 1) return -LX_MOVEGEN_BAD_BOARD;
+        for (int i = 0; i < k; i++) {
+            uint16_t sq;
+            memcpy(&sq, cand + 8 + 2 * i, 2);
+            unsigned char b = cand[40 + i], code = b & (unsigned char)~LX_BLANK_FLAG;
+            if (sq >= nn || st->board[sq] || code < 1 || code >= nc) return -LX_MOVEGEN_BAD_BOARD;
+            gone[(b & LX_BLANK_FLAG) ? 0 : code]++;
+        }
+    } else if (kind == KIND_EXCHANGE) {
+        if (k < 1 || st->bag_len < k) return -LX_MOVEGEN_BAD_BOARD;
+        for (int i = 0; i < k; i++) {
+            if (cand[40 + i] >= nc) return -LX_MOVEGEN_BAD_BOARD;
+            gone[cand[40 + i]]++;
+        }
+    }
+    for (int t = 0; t < nc; t++)
+        if (gone[t] > st->racks[0][t]) return -LX_MOVEGEN_BAD_BOARD;
+    uint64_t lk = leave_key(st->racks[0], gone, nc);
+    *leave = lk ? lookup(&S->players[0], lk) : 0.0;
+    if (kind == KIND_PLAY) {
+        int32_t score;
+        memcpy(&score, cand + 4, 4);
+        for (int i = 0; i < k; i++) {
+            uint16_t sq;
+            memcpy(&sq, cand + 8 + 2 * i, 2);
+            unsigned char b = cand[40 + i];
+            st->board[sq] = b & (unsigned char)~LX_BLANK_FLAG;
+            st->blanks[sq] = (b & LX_BLANK_FLAG) ? 1 : 0;
+        }
+        st->score[0] += score;
+    }
+    for (int t = 0; t < nc; t++) {
+        st->racks[0][t] -= gone[t];
+        st->rack_len[0] -= gone[t];
+    }
+    draw(st, 0, S->rack_size);
+    if (kind == KIND_EXCHANGE)
+        for (int t = 0; t < nc; t++)
+            for (int j = 0; j < gone[t]; j++) { /* put back as self-play does */
+                st->bag[st->bag_len] = (unsigned char)t;
+                int at = (int)rng_below(&st->rng, (uint64_t)st->bag_len + 1);
+                st->bag[st->bag_len] = st->bag[at];
+                st->bag[at] = (unsigned char)t;
+                st->bag_len++;
+            }
+    return kind == KIND_PLAY ? 0 : 1;
+}
+
+/* One play-out of one candidate from the dealt state `dealt`; its result record in `out`. */
+static int play_out(const Setup *S, const State *dealt, int zero_turns, const unsigned char *cand, int plies,
+                    double *values, State *st, unsigned char *out) {
+    memcpy(st, dealt, sizeof *st);
+    double leave[2] = {0.0, 0.0};
+    unsigned char rec[TURN_SIZE];
+    int turn = make_candidate(S, st, cand, &leave[0]);
+    if (turn < 0) return turn;
+    int zeros = turn ? zero_turns + 1 : 0, p = 0, out_player = -1;
+    if (st->rack_len[0] == 0 && st->bag_len == 0) out_player = 0;
+    for (int ply = 1; out_player < 0 && zeros < ZERO_TURNS_TO_END && ply <= plies; ply++) {
+        p = ply & 1;
+        memset(rec, 0, TURN_SIZE);
+        turn = take_turn(S, st, p, values, rec);
+        if (turn < 0) return turn;
+        zeros = turn ? zeros + 1 : 0;
+        uint64_t key;
+        memcpy(&key, rec + 32, 8);
+        leave[p] = key ? lookup(&S->players[p], key) : 0.0;
+        if (st->rack_len[p] == 0 && st->bag_len == 0) out_player = p;
+    }
+    int ended = 0;
+    if (out_player >= 0) {
+        st->score[out_player] += 2 * rack_points(S, st->racks[1 - out_player]);
+        ended = 1;
+    } else if (zeros >= ZERO_TURNS_TO_END) {
+        st->score[0] -= rack_points(S, st->racks[0]);
+        st->score[1] -= rack_points(S, st->racks[1]);
+        ended = 1;
+    }
+    int32_t spread = (st->score[0] - dealt->score[0]) - (st->score[1] - dealt->score[1]);
+    double value = (double)spread + (ended ? 0.0 : leave[0] - leave[1]);
+    uint16_t left = (uint16_t)(st->bag_len + st->rack_len[0] + st->rack_len[1]);
+    memset(out, 0, SIM_RESULT_SIZE);
+    memcpy(out, &value, 8);
+    memcpy(out + 8, &spread, 4);
+    memcpy(out + 12, &left, 2);
+    out[14] = (unsigned char)ended;
+    return 0;
+}
+
+/* Deal iteration i: the unseen tiles shuffled, the opponent's rack drawn, the rest the bag. */
+static void deal(const State *base, const unsigned char *unseen_codes, int n_unseen, int opponent_tiles,
+                 uint64_t seed, uint64_t i, State *st) {
+    memcpy(st, base, sizeof *st);
+    memcpy(st->bag, unseen_codes, (size_t)n_unseen);
+    st->bag_len = n_unseen;
+    rng_seed(&st->rng, seed, i);
+    for (int k = n_unseen - 1; k > 0; k--) {
+        int j = (int)rng_below(&st->rng, (uint64_t)k + 1);
+        unsigned char tmp = st->bag[k];
+        st->bag[k] = st->bag[j];
+        st->bag[j] = tmp;
+    }
+    draw(st, 1, opponent_tiles);
+}
+
+static PyObject *simulate_plays(PyObject *self, PyObject *args) {
+    Py_buffer graph, kids;
+    unsigned int root;
+    int n, start, rack_size, bingo, opponent_tiles, zero_turns, plies;
+    const char *lm, *wm, *points, *opening, *vowels, *keys, *values, *board, *blanks, *rack, *unseen, *cands;
+    Py_ssize_t llm, lwm, lp, lop, lvw, lk, lv, lb, lbl, lr, lu, lcand, count;
+    unsigned long long seed;
+    long long first;
+    double deadline;
+    if (!PyArg_ParseTuple(args, "y*y*Iiy#y#y#iiiy#y#y#y#y#y#y#y#iiy#iKLnd", &graph, &kids, &root, &n, &lm, &llm,
+                          &wm, &lwm, &points, &lp, &start, &rack_size, &bingo, &opening, &lop, &vowels, &lvw, &keys,
+                          &lk, &values, &lv, &board, &lb, &blanks, &lbl, &rack, &lr, &unseen, &lu, &opponent_tiles,
+                          &zero_turns, &cands, &lcand, &plies, &seed, &first, &count, &deadline))
+        return NULL;
+    PyObject *result = NULL;
+    double *open_table = NULL, *subsets = NULL;
+    State *base = NULL, *dealt = NULL, *work = NULL;
+    long n_unseen = 0, on_rack = 0;
+    int bad = n < 1 || n > LX_MAX_BOARD_SIZE || llm != (Py_ssize_t)n * n || lwm != llm || lb != llm || lbl != llm ||
+              lp < 2 || lp > LX_MAX_MOVE_TILE_CODES || lr != lp || lu != lp || start < 0 || start >= n * n ||
+              graph.len % 8 || kids.len != graph.len || (lop && lop != 2 * llm * (Py_ssize_t)sizeof(double)) ||
+              (lvw && lvw != lp) || rack_size < 1 || rack_size >= MAX_RACK || lk % 8 || lv != lk ||
+              lcand % SIM_CANDIDATE_SIZE || plies < 0 || plies > SIM_MAX_PLIES || count < 0 || first < 0 ||
+              zero_turns < 0 || opponent_tiles < 0 || opponent_tiles > rack_size;
+    if (!bad) {
+        for (Py_ssize_t t = 0; t < lp; t++) {
+            n_unseen += (unsigned char)unseen[t];
+            on_rack += (unsigned char)rack[t];
+        }
+        for (Py_ssize_t i = 0; i < lb; i++)
+            if ((unsigned char)board[i] >= lp || (unsigned char)blanks[i] > 1) bad = 1;
+        bad = bad || n_unseen > MAX_BAG || opponent_tiles > n_unseen || on_rack > rack_size ||
+              (lcand / SIM_CANDIDATE_SIZE) > 4096 || count > (1 << 24);
+    }
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "simulate_plays: inconsistent arguments");
+        goto done;
+    }
+    if (lop && !(open_table = lx_aligned_doubles(opening, lop))) goto done;
+    Setup S;
+    S.graph = graph.buf;
+    S.kids = kids.buf;
+    S.n_records = (size_t)graph.len / 8;
+    S.root = root;
+    S.n = n;
+    S.n_codes = (int)lp;
+    S.start = start;
+    S.rack_size = rack_size;
+    S.bingo = bingo;
+    S.lm = (const unsigned char *)lm;
+    S.wm = (const unsigned char *)wm;
+    S.points = (const unsigned char *)points;
+    S.counts = NULL;
+    S.opening = open_table;
+    S.vowels = lvw ? (const unsigned char *)vowels : NULL;
+    for (int q = 0; q < 2; q++) {
+        S.players[q].by_equity = 1;
+        S.players[q].keys = (const unsigned char *)keys;
+        S.players[q].values = (const unsigned char *)values;
+        S.players[q].n = (size_t)lk / 8;
+    }
+    const Py_ssize_t n_cands = lcand / SIM_CANDIDATE_SIZE;
+    result = PyBytes_FromStringAndSize(NULL, count * n_cands * SIM_RESULT_SIZE);
+    base = calloc(1, sizeof *base);
+    dealt = malloc(sizeof *dealt);
+    work = malloc(sizeof *work);
+    subsets = malloc(LX_MAX_RACK_SUBSETS * sizeof(double));
+    if (!result || !base || !dealt || !work || !subsets) {
+        Py_CLEAR(result);
+        PyErr_NoMemory();
+        goto done;
+    }
+    unsigned char unseen_codes[MAX_BAG];
+    int k = 0;
+    for (int t = 0; t < (int)lp; t++)
+        for (int j = 0; j < (unsigned char)unseen[t]; j++) unseen_codes[k++] = (unsigned char)t;
+    memcpy(base->board, board, (size_t)lb);
+    memcpy(base->blanks, blanks, (size_t)lbl);
+    for (int t = 0; t < (int)lp; t++) base->racks[0][t] = (unsigned char)rack[t];
+    base->rack_len[0] = (int)on_rack;
+    unsigned char *answer = (unsigned char *)PyBytes_AS_STRING(result);
+    const unsigned char *cand_bytes = (const unsigned char *)cands;
+    int status = 0;
+    Py_ssize_t done_iterations = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < count && !status; i++) {
+        if (deadline >= 0 && i > 0 && lx_monotonic() > deadline) break;
+        deal(base, unseen_codes, (int)n_unseen, opponent_tiles, (uint64_t)seed, (uint64_t)(first + i), dealt);
+        for (Py_ssize_t c = 0; c < n_cands && !status; c++) {
+            int got = play_out(&S, dealt, zero_turns, cand_bytes + c * SIM_CANDIDATE_SIZE, plies, subsets, work,
+                               answer + (i * n_cands + c) * SIM_RESULT_SIZE);
+            if (got < 0) status = -got;
+        }
+        if (!status) done_iterations = i + 1;
+    }
+    Py_END_ALLOW_THREADS
+    if (status) {
+        Py_CLEAR(result);
+        if (status == LX_MOVEGEN_GRAPH)
+            PyErr_SetString(PyExc_ValueError, "the word graph points outside itself");
+        else if (status == LX_MOVEGEN_BAD_BOARD || status == LX_MOVEGEN_BAD_TABLE)
+            PyErr_SetString(PyExc_ValueError, "simulate_plays: a candidate the position does not allow");
+        else
+            PyErr_NoMemory();
+    } else if (done_iterations < count) {
+        _PyBytes_Resize(&result, done_iterations * n_cands * SIM_RESULT_SIZE);
+    }
+done:
+    free(open_table);
+    free(subsets);
+    free(base);
+    free(dealt);
+    free(work);
+    PyBuffer_Release(&graph);
+    PyBuffer_Release(&kids);
+    return result;
+}
+
 static PyMethodDef selfplay_methods[] = {
     {"play_games", play_games, METH_VARARGS,
      "play_games(graph, kids, root, n, letter_mult, word_mult, points, counts, start, rack_size, bingo, opening, "
      "vowels, player_a, player_b, seed, first, count) -> (turns, games)\n\nWhole games of self-play (see "
      "selfplay.c)."},
+    {"simulate_plays", simulate_plays, METH_VARARGS,
+     "simulate_plays(graph, kids, root, n, letter_mult, word_mult, points, start, rack_size, bingo, opening, vowels, "
+     "keys, values, board, blanks, rack, unseen, opponent_tiles, zero_turns, candidates, plies, seed, first, count, "
+     "deadline) -> bytes\n\nPlay-outs of candidate moves for the simulation (see selfplay.c)."},
     {NULL, NULL, 0, NULL}};
 
 int lx_add_selfplay(PyObject *module) { return PyModule_AddFunctions(module, selfplay_methods); }

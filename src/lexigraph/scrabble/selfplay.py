@@ -45,21 +45,36 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..engine import Engines
 
-__all__ = ["Player", "Run", "Totals", "autoplay", "game_gcg", "play_batch", "selfplay_request"]
+__all__ = ["Player", "Run", "SimulationSettings", "Totals", "autoplay", "game_gcg", "play_batch", "selfplay_request"]
 
 #: Games per batch handed to a worker: large enough that a batch costs far more than its dispatch.
 BATCH_GAMES = 200
+#: Games per batch when a simulation player plays (its games take seconds each).
+SIMULATION_BATCH_GAMES = 2
 #: Most games in one run.
 MAX_GAMES = 100_000_000
 
 
 @dataclass(frozen=True)
+class SimulationSettings:
+    """How a simulation player simulates each turn (:func:`lexigraph.scrabble.simulation.simulate`): the best
+    ``candidates`` moves by equity, ``iterations`` play-outs of ``plies`` turns each (fewer when the stopping
+    rule leaves one candidate)."""
+
+    candidates: int = 5
+    iterations: int = 64
+    plies: int = 2
+
+
+@dataclass(frozen=True)
 class Player:
-    """A self-play player: its name, and its leave table (``by_equity``) or None with score-only play."""
+    """A self-play player: its name, and its leave table (``by_equity``) or None with score-only play; a
+    simulation player (``simulating``: how) also simulates its best moves by equity before it chooses."""
 
     name: str
     by_equity: bool
     leaves: LeaveTable | None = None
+    simulating: SimulationSettings | None = None
 
     @classmethod
     def score(cls, name: str = "score") -> "Player":
@@ -70,6 +85,22 @@ class Player:
     def equity(cls, leaves: LeaveTable | None, name: str = "equity") -> "Player":
         """The player that plays its best play by equity with ``leaves`` (None: no leave values)."""
         return cls(name, True, leaves)
+
+    @classmethod
+    def simulation(cls, leaves: LeaveTable | None, *, candidates: int = 5, iterations: int = 64, plies: int = 2,
+                   name: str = "simulation") -> "Player":
+        """The player that simulates its best ``candidates`` moves by equity with ``leaves`` (``iterations``
+        play-outs of ``plies`` turns, see :mod:`lexigraph.scrabble.simulation`) and plays the winner. Its games
+        are played turn by turn in Python around the engine's play-outs (slower than the C game loop)."""
+        from .simulation import MAX_CANDIDATES, MAX_ITERATIONS, MAX_PLIES
+
+        for what, value, high in (("candidates", candidates, MAX_CANDIDATES), ("iterations", iterations,
+                                  MAX_ITERATIONS), ("plies", plies, MAX_PLIES)):
+            if isinstance(value, bool) or not isinstance(value, int) or not (0 if what == "plies" else 1) <= value \
+                    <= high:
+                raise GameError(f"a simulation player's {what} must be a whole number up to {high:,}, "
+                                f"not {value!r}")
+        return cls(name, True, leaves, SimulationSettings(candidates, iterations, plies))
 
     def engine_player(self) -> SelfPlayer:
         """The player as the game loop reads it."""
@@ -272,7 +303,8 @@ class LexiconRef:
 _OPEN: dict[LexiconRef, Any] = {}
 
 
-def _opened(ref: LexiconRef) -> Any:
+def opened_lexicon(ref: LexiconRef) -> Any:
+    """The lexicon ``ref`` names, opened once per process (a worker keeps what it opened)."""
     lex = _OPEN.get(ref)
     if lex is None:
         # A worker keeps what it opened: the next batch of the run costs no open (and no check of the graph).
@@ -291,11 +323,40 @@ def _reopen(ref: LexiconRef) -> Any:
     return Lexicon(mapped, pure_python=ref.pure_python)
 
 
+#: The games and players of the runs with a simulation player under way, by key: a worker forked from this
+#: process finds them here (a Game's alphabet does not pickle).
+_TURN_BY_TURN: dict[int, tuple[Game, tuple["Player", "Player"]]] = {}
+
+
+@dataclass(frozen=True)
+class TurnByTurn:
+    """A run with a simulation player, as its batches name it: a key to its game and players in this process
+    (and in the workers forked from it)."""
+
+    key: int
+
+    def resolve(self) -> tuple[Game, tuple["Player", "Player"]]:
+        """The run's game and players."""
+        found = _TURN_BY_TURN.get(self.key)
+        if found is None:
+            raise GameError("a simulation player's games run in this process or in workers forked from it")
+        return found
+
+
 def run_batch(ref: LexiconRef, request: SelfPlayRequest, first: int, count: int,
-              reducer: "Callable[[np.ndarray, np.ndarray], Any] | None" = None) -> Any:
+              reducer: "Callable[[np.ndarray, np.ndarray], Any] | None" = None,
+              turn_by_turn: "TurnByTurn | None" = None) -> Any:
     """A batch in a worker: games ``first .. first + count - 1``, their records, or what ``reducer`` makes of
-    them (a picklable function of turns and games: leave learning sums in the worker)."""
-    turns, games = play_batch(_opened(ref), request, first, count)
+    them (a picklable function of turns and games: leave learning sums in the worker). ``turn_by_turn``: the
+    game and players of a run with a simulation player, played turn by turn
+    (:func:`lexigraph.scrabble.simulation.play_simulated_games`) instead of in the engine's game loop."""
+    if turn_by_turn is not None:
+        from .simulation import play_simulated_games
+
+        game, players = turn_by_turn.resolve()
+        turns, games = play_simulated_games(opened_lexicon(ref), game, players, request.seed, first, count)
+    else:
+        turns, games = play_batch(opened_lexicon(ref), request, first, count)
     return reducer(turns, games) if reducer is not None else (turns, games)
 
 
@@ -311,16 +372,17 @@ def batches(first: int, games: int, size: int = BATCH_GAMES) -> list[tuple[int, 
 
 def run_batches(ref: LexiconRef, request: SelfPlayRequest, parts: list[tuple[int, int]], *, workers: int | None,
                 cluster: str | None, reducer: "Callable[[np.ndarray, np.ndarray], Any] | None" = None,
-                progress: Callable[[int], None] | None = None) -> Iterator[Any]:
+                progress: Callable[[int], None] | None = None,
+                turn_by_turn: "TurnByTurn | None" = None) -> Iterator[Any]:
     """Each batch's result in batch order, whatever order they finish in: in this process (one worker), on a
     local process pool, or on the Dask cluster at ``cluster``."""
     if cluster:
-        yield from _dask_batches(ref, request, parts, cluster, reducer, progress)
+        yield from _dask_batches(ref, request, parts, cluster, reducer, progress, turn_by_turn)
         return
     n = workers or os.cpu_count() or 1
     if n <= 1 or len(parts) <= 1:
         for first, count in parts:
-            result = run_batch(ref, request, first, count, reducer)
+            result = run_batch(ref, request, first, count, reducer, turn_by_turn)
             if progress:
                 progress(count)
             yield result
@@ -332,7 +394,8 @@ def run_batches(ref: LexiconRef, request: SelfPlayRequest, parts: list[tuple[int
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods and sys.platform != "darwin" else "spawn")
     with ProcessPoolExecutor(max_workers=min(n, len(parts)), mp_context=context) as pool:
-        futures = [pool.submit(run_batch, ref, request, first, count, reducer) for first, count in parts]
+        futures = [pool.submit(run_batch, ref, request, first, count, reducer, turn_by_turn)
+                   for first, count in parts]
         for (_first, count), future in zip(parts, futures):
             result = future.result()
             if progress:
@@ -342,7 +405,8 @@ def run_batches(ref: LexiconRef, request: SelfPlayRequest, parts: list[tuple[int
 
 def _dask_batches(ref: LexiconRef, request: SelfPlayRequest, parts: list[tuple[int, int]], address: str,
                   reducer: "Callable[[np.ndarray, np.ndarray], Any] | None",
-                  progress: Callable[[int], None] | None) -> Iterator[Any]:
+                  progress: Callable[[int], None] | None,
+                  turn_by_turn: "TurnByTurn | None" = None) -> Iterator[Any]:
     try:
         import distributed
     except ImportError:
@@ -355,7 +419,7 @@ def _dask_batches(ref: LexiconRef, request: SelfPlayRequest, parts: list[tuple[i
         raise GameError(f"cannot reach the Dask scheduler at {address}: {e}") from None
     try:
         # The lexicon travels by path when it has one: every machine of the cluster must hold the file there.
-        futures = [client.submit(run_batch, ref, request, first, count, reducer, pure=False)
+        futures = [client.submit(run_batch, ref, request, first, count, reducer, turn_by_turn, pure=False)
                    for first, count in parts]
         for (_first, count), future in zip(parts, futures):
             result = future.result()
@@ -433,8 +497,21 @@ def autoplay(lex: "Engines", game: Game, players: Sequence[Player], *, games: in
     parts = batches(first, games, batch)
     start = time.monotonic()
     reducer = None if keep_games else partial(_summary, game.rack_size)
-    results = list(run_batches(ref, request, parts, workers=workers, cluster=cluster, reducer=reducer,
-                               progress=progress))
+    # A simulation player chooses turn by turn (Python around the engine's play-outs), in batches of a few games.
+    turn_by_turn = None
+    if any(p.simulating is not None for p in pair):
+        if cluster:
+            raise GameError("a simulation player plays on this machine (workers), not on a cluster")
+        turn_by_turn = TurnByTurn(id(pair))
+        _TURN_BY_TURN[turn_by_turn.key] = (game, pair)
+        if batch == BATCH_GAMES:
+            parts = batches(first, games, SIMULATION_BATCH_GAMES)
+    try:
+        results = list(run_batches(ref, request, parts, workers=workers, cluster=cluster, reducer=reducer,
+                                   progress=progress, turn_by_turn=turn_by_turn))
+    finally:
+        if turn_by_turn is not None:
+            _TURN_BY_TURN.pop(turn_by_turn.key, None)
     seconds = time.monotonic() - start
     all_turns = None
     if keep_games:

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ...errors import FileFormatError
 from ..interface import UNDECIDED, CrossAnswer, FillState, MoveRequest, PropagationProblem, RackMode, SelfPlayRequest
-from ..interface import EndgameAnswer, EndgameRequest
+from ..interface import EndgameAnswer, EndgameRequest, SimulationRequest
 from .probe import PythonProbe
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -193,6 +193,14 @@ class PythonEngine:
         self.graph.check_structure()
         self.check_consistent()
         return solve_endgame(self.graph, request, deadline)
+
+    def simulate_plays(self, request: SimulationRequest, first: int, count: int,
+                       deadline: float | None = None) -> "np.ndarray":
+        from .simulation import simulate_plays
+
+        self.graph.check_structure()
+        self.check_consistent()
+        return simulate_plays(self, request, first, count, deadline)
 
     def rack_leave_values(self, keys: bytes, values: bytes, rack: bytes) -> bytes:
         from .leaves import rack_leave_values

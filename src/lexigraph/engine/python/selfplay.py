@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from ..interface import (
     BLANK_FLAG, GAME_RECORD_SIZE, LEAVE_KEY_TILES, TURN_EXCHANGE, TURN_PASS, TURN_PLAY, TURN_RECORD_SIZE,
-    MoveRequest, SelfPlayer, SelfPlayRequest, game_record_dtype, turn_record_dtype,
+    MoveRequest, SelfPlayer, SelfPlayRequest, SimulationRequest, game_record_dtype, turn_record_dtype,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -93,7 +93,7 @@ class Xoshiro:
             yield self.below(k)
 
 
-def _leave_key(rack: list[int], used: list[int] | None) -> int:
+def leave_key_of(rack: list[int], used: list[int] | None) -> int:
     key = 0
     at = 0
     for t, n in enumerate(rack):
@@ -129,8 +129,6 @@ def play_games(engine: "PythonEngine", request: SelfPlayRequest, first: int, cou
 
 def _play_one(engine: "PythonEngine", req: SelfPlayRequest, tables: list[dict[int, float]], index: int) \
         -> tuple[bytes, bytes]:
-    from .movegen import generate_moves
-
     nc = len(req.points)
     points = list(req.points)
     n = req.size
@@ -144,16 +142,9 @@ def _play_one(engine: "PythonEngine", req: SelfPlayRequest, tables: list[dict[in
     racks = [[0] * nc, [0] * nc]
     scores = [0, 0]
 
-    def draw(p: int) -> None:
-        while sum(racks[p]) < req.rack_size and bag:
-            racks[p][bag.pop()] += 1
-
-    def rack_points(rack: list[int]) -> int:
-        return sum(rack[t] * points[t] for t in range(1, nc))
-
     first = index & 1
-    draw(first)
-    draw(1 - first)
+    draw_tiles(racks[first], bag, req.rack_size)
+    draw_tiles(racks[1 - first], bag, req.rack_size)
     p, zeros, ending = first, 0, 1
     out = bytearray()
     while zeros < ZERO_TURNS_TO_END:
@@ -165,98 +156,8 @@ def _play_one(engine: "PythonEngine", req: SelfPlayRequest, tables: list[dict[in
         rec[2] = len(codes_on_rack)
         rec[40:40 + len(codes_on_rack)] = bytes(codes_on_rack)
         struct.pack_into("<H", rec, 8, len(bag))
-        codes = [t for t in range(nc) if rack[t]]
-        size = 1
-        for t in codes:
-            size *= rack[t] + 1
-        values: list[float] = []
-        if player.by_equity:
-            opp = rack_points(racks[1 - p])
-            used = [0] * nc
-            for _ in range(size):
-                kept = sum(rack[t] - used[t] for t in codes)
-                kept_points = sum((rack[t] - used[t]) * points[t] for t in codes if t)
-                if bag:
-                    v = tables[p].get(_leave_key(rack, used), 0.0) if 0 < kept <= LEAVE_KEY_TILES else 0.0
-                else:
-                    v = 2.0 * opp if kept == 0 else -ENDGAME_PENALTY - 2.0 * kept_points
-                values.append(v)
-                for t in codes:
-                    used[t] += 1
-                    if used[t] <= rack[t]:
-                        break
-                    used[t] = 0
-        empty = not any(board)
-        request = MoveRequest(n, bytes(board), bytes(blanks), req.letter_multipliers, req.word_multipliers,
-                              req.points, bytes(rack), req.start_square, req.rack_size, req.bingo_bonus,
-                              struct.pack(f"<{size}d", *values) if player.by_equity else b"",
-                              req.opening_penalty if player.by_equity and empty else b"", req.vowels, 1,
-                              player.by_equity, True)
-        records, _count = generate_moves(engine.graph, request, None)
-        have_play = len(records) > 0
-        play_key = 0.0
-        if have_play:
-            play_key = float(records[0]["equity"]) if player.by_equity else float(records[0]["score"])
-        exchange = -1
-        if len(bag) >= req.rack_size:
-            if player.by_equity:
-                best = 0.0
-                for i in range(1, size):
-                    if exchange < 0 or values[i] > best:
-                        best, exchange = values[i], i
-                if have_play and not best > play_key:
-                    exchange = -1
-            elif not have_play:
-                exchange = size - 1
-        if exchange >= 0:
-            gone = [0] * nc
-            rest = exchange
-            for t in codes:
-                gone[t] = rest % (rack[t] + 1)
-                rest //= rack[t] + 1
-            rec[0] = TURN_EXCHANGE
-            struct.pack_into("<d", rec, 24, values[exchange] if player.by_equity else 0.0)
-            struct.pack_into("<Q", rec, 32, _leave_key(rack, gone))
-            back = [t for t in range(nc) for _ in range(gone[t])]
-            rec[56:56 + len(back)] = bytes(back)
-            rec[3] = len(back)
-            for t in range(nc):
-                rack[t] -= gone[t]
-            draw(p)
-            for t in back:
-                bag.append(t)
-                at = rng.below(len(bag))
-                bag[-1] = bag[at]
-                bag[at] = t
-            zeros += 1
-        elif have_play:
-            r = records[0]
-            score, row, col, across, length = int(r["score"]), int(r["row"]), int(r["col"]), int(r["across"]), \
-                int(r["length"])
-            squares = bytes(r["squares"][:length])
-            rec[0] = TURN_PLAY
-            rec[3:7] = bytes([length, row, col, across])
-            struct.pack_into("<i", rec, 12, score)
-            struct.pack_into("<d", rec, 24, float(r["equity"]))
-            rec[56:56 + length] = squares
-            gone = [0] * nc
-            for k, b in enumerate(squares):
-                if not b:
-                    continue
-                sq = row * n + col + k if across else (row + k) * n + col
-                board[sq] = b & ~BLANK_FLAG
-                blanks[sq] = 1 if b & BLANK_FLAG else 0
-                gone[0 if b & BLANK_FLAG else b] += 1
-            struct.pack_into("<Q", rec, 32, _leave_key(rack, gone))
-            for t in range(nc):
-                rack[t] -= gone[t]
-            scores[p] += score
-            draw(p)
-            zeros = 0
-        else:
-            rec[0] = TURN_PASS
-            struct.pack_into("<Q", rec, 32, _leave_key(rack, None))
-            zeros += 1
+        zero = take_turn(engine, req, player.by_equity, tables[p], p, board, blanks, racks, bag, scores, rng, rec)
+        zeros = zeros + 1 if zero else 0
         struct.pack_into("<i", rec, 16, scores[p])
         struct.pack_into("<H", rec, 10, len(bag))
         out += rec
@@ -266,9 +167,9 @@ def _play_one(engine: "PythonEngine", req: SelfPlayRequest, tables: list[dict[in
         p = 1 - p
     adjust = [0, 0]
     if ending == 0:
-        adjust[p] = 2 * rack_points(racks[1 - p])
+        adjust[p] = 2 * rack_points(points, racks[1 - p])
     else:
-        adjust = [-rack_points(racks[0]), -rack_points(racks[1])]
+        adjust = [-rack_points(points, racks[0]), -rack_points(points, racks[1])]
     game = bytearray(GAME_RECORD_SIZE)
     struct.pack_into("<q4iHBBB", game, 0, index, scores[0] + adjust[0], scores[1] + adjust[1], adjust[0], adjust[1],
                      len(out) // TURN_RECORD_SIZE, first, ending, p if ending == 0 else 0)
@@ -277,3 +178,120 @@ def _play_one(engine: "PythonEngine", req: SelfPlayRequest, tables: list[dict[in
         left = [t for t in range(nc) for _ in range(racks[q][t])][:MAX_RACK]
         game[32 + 16 * q:32 + 16 * q + len(left)] = bytes(left)
     return bytes(out), bytes(game)
+
+
+def draw_tiles(rack: list[int], bag: list[int], rack_size: int) -> None:
+    while sum(rack) < rack_size and bag:
+        rack[bag.pop()] += 1
+
+
+def rack_points(points: list[int], rack: list[int]) -> int:
+    return sum(rack[t] * points[t] for t in range(1, len(points)))
+
+
+def take_turn(engine: "PythonEngine", req: "SelfPlayRequest | SimulationRequest", by_equity: bool,
+              table: dict[int, float], p: int, board: bytearray, blanks: bytearray, racks: list[list[int]],
+              bag: list[int], scores: list[int], rng: Xoshiro, rec: bytearray) -> bool:
+    """One turn of player ``p`` by its rule (``selfplay.c``'s ``take_turn``): the board, racks, bag and scores
+    updated, the turn written in ``rec`` (kind, leave key, score, equity, squares); True for a zero turn (an
+    exchange or a pass). Self-play and the simulation's play-outs take their turns here."""
+    from .movegen import generate_moves
+
+    nc = len(req.points)
+    points = list(req.points)
+    n = req.size
+    zero = False
+    rack = racks[p]
+    codes = [t for t in range(nc) if rack[t]]
+    size = 1
+    for t in codes:
+        size *= rack[t] + 1
+    values: list[float] = []
+    if by_equity:
+        opp = rack_points(points, racks[1 - p])
+        used = [0] * nc
+        for _ in range(size):
+            kept = sum(rack[t] - used[t] for t in codes)
+            kept_points = sum((rack[t] - used[t]) * points[t] for t in codes if t)
+            if bag:
+                v = table.get(leave_key_of(rack, used), 0.0) if 0 < kept <= LEAVE_KEY_TILES else 0.0
+            else:
+                v = 2.0 * opp if kept == 0 else -ENDGAME_PENALTY - 2.0 * kept_points
+            values.append(v)
+            for t in codes:
+                used[t] += 1
+                if used[t] <= rack[t]:
+                    break
+                used[t] = 0
+    empty = not any(board)
+    request = MoveRequest(n, bytes(board), bytes(blanks), req.letter_multipliers, req.word_multipliers,
+                          req.points, bytes(rack), req.start_square, req.rack_size, req.bingo_bonus,
+                          struct.pack(f"<{size}d", *values) if by_equity else b"",
+                          req.opening_penalty if by_equity and empty else b"", req.vowels, 1,
+                          by_equity, True)
+    records, _count = generate_moves(engine.graph, request, None)
+    have_play = len(records) > 0
+    play_key = 0.0
+    if have_play:
+        play_key = float(records[0]["equity"]) if by_equity else float(records[0]["score"])
+    exchange = -1
+    if len(bag) >= req.rack_size:
+        if by_equity:
+            best = 0.0
+            for i in range(1, size):
+                if exchange < 0 or values[i] > best:
+                    best, exchange = values[i], i
+            if have_play and not best > play_key:
+                exchange = -1
+        elif not have_play:
+            exchange = size - 1
+    if exchange >= 0:
+        gone = [0] * nc
+        rest = exchange
+        for t in codes:
+            gone[t] = rest % (rack[t] + 1)
+            rest //= rack[t] + 1
+        rec[0] = TURN_EXCHANGE
+        struct.pack_into("<d", rec, 24, values[exchange] if by_equity else 0.0)
+        struct.pack_into("<Q", rec, 32, leave_key_of(rack, gone))
+        back = [t for t in range(nc) for _ in range(gone[t])]
+        rec[56:56 + len(back)] = bytes(back)
+        rec[3] = len(back)
+        for t in range(nc):
+            rack[t] -= gone[t]
+        draw_tiles(racks[p], bag, req.rack_size)
+        for t in back:
+            bag.append(t)
+            at = rng.below(len(bag))
+            bag[-1] = bag[at]
+            bag[at] = t
+        zero = True
+    elif have_play:
+        r = records[0]
+        score, row, col, across, length = int(r["score"]), int(r["row"]), int(r["col"]), int(r["across"]), \
+            int(r["length"])
+        squares = bytes(r["squares"][:length])
+        rec[0] = TURN_PLAY
+        rec[3:7] = bytes([length, row, col, across])
+        struct.pack_into("<i", rec, 12, score)
+        struct.pack_into("<d", rec, 24, float(r["equity"]))
+        rec[56:56 + length] = squares
+        gone = [0] * nc
+        for k, b in enumerate(squares):
+            if not b:
+                continue
+            sq = row * n + col + k if across else (row + k) * n + col
+            board[sq] = b & ~BLANK_FLAG
+            blanks[sq] = 1 if b & BLANK_FLAG else 0
+            gone[0 if b & BLANK_FLAG else b] += 1
+        struct.pack_into("<Q", rec, 32, leave_key_of(rack, gone))
+        for t in range(nc):
+            rack[t] -= gone[t]
+        scores[p] += score
+        draw_tiles(racks[p], bag, req.rack_size)
+        zero = False
+    else:
+        rec[0] = TURN_PASS
+        struct.pack_into("<Q", rec, 32, leave_key_of(rack, None))
+        zero = True
+    return zero

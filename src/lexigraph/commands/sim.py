@@ -1,0 +1,107 @@
+"""``sim``: the best moves by equity, each played out a few turns ahead against many draws, ranked by mean
+spread and win chance (:mod:`lexigraph.scrabble.simulation`).
+
+The position is read as ``moves`` reads it (a CGP string, a board, a file;
+the side to move's rack from the CGP or ``--rack``; the scores from the
+CGP); the opponent's rack and the bag are drawn from the unseen tiles.
+``--workers`` runs the play-outs on a process pool (default: every core;
+over HTTP, one); a seed gives the same ranking whatever the workers.
+``--time-limit`` answers with the iterations done by then and says so.
+
+>>> from lexigraph.commands import Context
+>>> doc = SIM.run(Context(), {"position": "empty", "rack": "QUIZ", "candidates": 2, "iterations": 4,
+...                           "workers": 1})
+>>> doc["count"], doc["iterations"], doc["results"][0]["move"]["notation"]
+(2, 4, '8E QUIZ')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from . import Command, Context, Document, Param
+from ._common import envelope, need_int
+
+
+def _run_sim(ctx: Context, params: Mapping[str, Any]) -> Document:
+    import time
+
+    from ..errors import QueryError
+    from ..scrabble.simulation import (
+        DEFAULT_ITERATIONS, MAX_CANDIDATES, MAX_ITERATIONS, MAX_PLIES, simulate,
+    )
+    from .moves import game_param, leaves_param, position_param
+
+    lex = ctx.lexicon()
+    game = game_param(ctx, params, lex)
+    pos = position_param(ctx, params, game)
+    rack = params.get("rack")
+    if rack is not None:
+        pos.racks[0] = str(rack).upper()
+    candidates = need_int(ctx, params, "candidates", minimum=1, maximum=MAX_CANDIDATES)
+    plies = need_int(ctx, params, "plies", minimum=0, maximum=MAX_PLIES)
+    iterations = need_int(ctx, params, "iterations", minimum=1, maximum=MAX_ITERATIONS)
+    seed = need_int(ctx, params, "seed", minimum=0, maximum=2 ** 64 - 1)
+    workers = need_int(ctx, params, "workers", minimum=1, maximum=1024)
+    if not ctx.options.get("files", True):
+        workers = 1  # a server answers each request in its own lane: no process pool per request
+    limit = params.get("time_limit")
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, float))
+                              or not 0 < limit <= 86400):
+        raise QueryError(f"{ctx.spell('time_limit')} must be a number of seconds above 0 and at most 86400")
+    if ctx.deadline is not None:
+        left = max(ctx.deadline - time.monotonic(), 0.001)
+        limit = left if limit is None else min(float(limit), left)
+    leaves = leaves_param(ctx, params, game, lex)
+    result = simulate(lex, pos, leaves=leaves, candidates=10 if candidates is None else candidates,
+                      plies=2 if plies is None else plies,
+                      iterations=DEFAULT_ITERATIONS if iterations is None else iterations,
+                      seed=seed or 0, workers=workers, time_limit=limit)
+    body = result.as_dict()
+    ranked = body.pop("ranked")
+    return envelope("sim", lex, ranked, game=game.name, position=pos.to_cgp(), rack=pos.racks[0],
+                    leaves=(leaves.name or "leave table") if leaves is not None else (game.leaves or None), **body)
+
+
+def _text_sim(doc: Document) -> Iterator[str]:
+    state = "complete" if doc["complete"] else "cut short by the time limit"
+    yield (f"{doc['iterations']:,} iterations of {doc['plies']} plies, seed {doc['seed']}, {doc['workers']} "
+           f"worker(s), {doc['seconds']:.2f} s: {state}")
+    for note in doc.get("notes", []):
+        yield f"note: {note}"
+    yield "  equity   spread (se)      win% (se)     iters  move"
+    for r in doc["results"]:
+        mark = " dropped" if r["dropped"] else ""
+        yield (f"{r['equity']:8.2f} {r['mean_spread']:+8.2f} ({r['spread_stderr']:.2f}) "
+               f"{100 * r['win_rate']:6.2f} ({100 * r['win_stderr']:.2f}) {r['iterations']:7,}  "
+               f"{r['move']['notation']}{mark}")
+
+
+SIM = Command(
+    name="sim",
+    summary="simulate the best moves by equity a few turns ahead against random draws; rank by mean spread and "
+            "win chance, with standard errors",
+    params=(
+        Param("position", "CGP string, board (rows by newline or '/'), a file, or 'empty'", positional=True,
+              required=True),
+        Param("rack", "the side to move's tiles, '?' for a blank (default: the CGP's rack)"),
+        Param("candidates", "how many of the best moves by equity to simulate", kind="int", default=10),
+        Param("plies", "turns played out after each candidate (the opponent's first)", kind="int", default=2),
+        Param("iterations", "play-outs per candidate at most (fewer for a candidate the stopping rule drops)",
+              kind="int", default=1000),
+        Param("seed", "the draws' seed: the same seed, the same ranking", kind="int", default=0),
+        Param("workers", "processes (default: every core)", kind="int", metavar="N"),
+        Param("time_limit", "seconds: answer with the iterations done by then", kind="float", metavar="SECONDS"),
+        Param("game", "game preset (scrabble, super) or game file", default="scrabble"),
+        Param("leaves", "the leave table both sides play by: a KLV2, KLV or CSV file (default: the game's)",
+              metavar="TABLE"),
+    ),
+    run=_run_sim,
+    text=_text_sim,
+    examples=("lexigraph sim game.cgp --candidates 5 --iterations 2000",
+              "lexigraph sim empty --rack QUIZ --candidates 2 --iterations 16 --workers 1 --json",
+              "lexigraph sim empty --rack QUIZ --candidates 2 --iterations 16 --workers 2 --time-limit 600"),
+)
+
+COMMANDS = [SIM]

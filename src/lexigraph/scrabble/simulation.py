@@ -1,0 +1,657 @@
+"""Simulation: the top candidates by equity, each played out a few turns ahead against many draws, ranked.
+
+For the best ``candidates`` moves by equity (plays, exchanges and the pass,
+as :func:`lexigraph.scrabble.movegen.generate` ranks them with the leave
+table), :func:`simulate` plays out the next ``plies`` turns (default 2: the
+opponent's reply and our next turn, as wolges's simmer does) ``iterations``
+times. Iteration ``i`` deals the tiles the side to move cannot see (the
+opponent's rack and the bag) from ``(seed, i)`` alone, and **every candidate
+meets the same deal** (common random numbers: the differences between
+candidates are measured on the same racks). Each turn of a play-out is made
+by self-play's equity player (the best play by equity, or an exchange, or a
+pass), in C (``native/selfplay.c``) or in its Python twin. The opponent's rack
+is always drawn: when the position gives it, only its size is taken.
+
+The value of a play-out is simmer's final equity spread: our points from the
+candidate on minus the opponent's, plus the leave value of our last leave
+minus that of the opponent's last leave (none once the game has ended: the
+end's rack points are then in the points). ``mean_spread`` is its mean.
+
+**Win chance.** A play-out's final spread is the current score difference
+plus its value. When the game ended in the play-out the result is known (1,
+½ or 0); otherwise the chance is simmer's sigmoid, a lead of ``L`` points
+with ``u`` tiles still unseen at the end (the bag and both racks) reading as
+``1 / (1 + exp(-L / w))`` with ``w = (30 + u) / ln 9`` (a lead of ``30 + u``
+points wins 90% of the time). ``win_rate`` is the mean over iterations.
+
+**Ranking and the stopping rule.** Candidates are ranked by simmer's
+objective, ``mean_spread + weight × win_rate``, the weight 10 points while
+the game cannot end within the plies, rising to 10,000 (win chance first)
+when the unseen tiles fit in the plies' racks. Standard errors are those of
+the means over iterations. After ``min_iterations`` (default 64), at every
+checkpoint (each :data:`CHECKPOINT` iterations, counted from the first), each
+candidate is compared with the leader (the best mean objective) on the same
+draws: when the mean of its objective minus the leader's, iteration by
+iteration, plus z standard errors of that difference (z = :data:`Z`, 2.0) is
+below 0, it is dropped: it keeps the statistics it had and is no longer
+played out. (Paired on common draws, the difference's standard error is far
+smaller than either candidate's: the rule drops what cannot win much sooner
+than comparing mean + z·se with the leader's mean − z·se would.) The simulation stops when one candidate is left, at
+``iterations``, or at ``time_limit`` (the iterations done so far answer,
+and the result says it was cut short).
+
+**Reproducible whatever the workers.** Iterations are handed to the workers
+in ranges between two checkpoints and put back in order, and the stopping
+rule is only read at checkpoints: a seed gives the same ranking and the same
+statistics on one worker or several.
+
+>>> import lexigraph
+>>> from lexigraph.scrabble.position import Position
+>>> from lexigraph.scrabble.game import Game
+>>> lex = lexigraph.open()
+>>> pos = Position(Game.preset("scrabble"), racks=["AEINRST", ""])
+>>> result = simulate(lex, pos, leaves=None, candidates=2, iterations=8, seed=1)
+>>> len(result.ranked), result.ranked[0].iterations
+(2, 8)
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..engine.interface import (
+    BLANK_FLAG, TURN_EXCHANGE, TURN_PASS, TURN_PLAY, SimulationRequest, simulation_candidate,
+)
+from . import equity as eq
+from .game import Game, GameError
+from .movegen import LeavesSpec, aligned, generate, leave_table
+from .moves import Move
+from .position import Position
+from .tiles import parse_rack
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+    from ..engine import Engines
+    from .selfplay import Player
+
+__all__ = [
+    "SimulatedPlay", "SimulationResult", "choose_move", "play_simulated_games", "prepare", "simulate", "win_chance",
+]
+
+#: Most candidates, plies and iterations a simulation takes.
+MAX_CANDIDATES = 100
+MAX_PLIES = 10
+MAX_ITERATIONS = 1_000_000
+#: Iterations a simulation runs by default.
+DEFAULT_ITERATIONS = 1000
+#: The stopping rule: checked every CHECKPOINT iterations once min_iterations are done, z standard errors apart.
+CHECKPOINT = 32
+DEFAULT_MIN_ITERATIONS = 64
+Z = 2.0
+#: simmer's win-chance weights (points per unit of win chance) and sigmoid: a lead of SIGMOID_SPREAD + unseen
+#: tiles wins SIGMOID_PROB of the time.
+WIN_WEIGHT = 10.0
+WIN_WEIGHT_OUT = 10000.0
+SIGMOID_SPREAD = 30.0
+SIGMOID_PROB = 0.9
+
+
+@dataclass(frozen=True)
+class SimulatedPlay:
+    """One candidate's statistics: its static ``equity``, the mean final equity spread of its play-outs
+    (``mean_spread``) and its win chance (``win_rate``), their standard errors, the play-outs it had
+    (``iterations``), and whether the stopping rule dropped it; ``objective`` is what it was ranked by."""
+
+    move: Move
+    equity: float
+    mean_spread: float
+    win_rate: float
+    spread_stderr: float
+    win_stderr: float
+    iterations: int
+    dropped: bool
+    objective: float = 0.0
+    objective_stderr: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        """The candidate as plain values (the move as the ``moves`` command renders it)."""
+        return {"move": self.move.to_dict(), "equity": round(self.equity, 4),
+                "mean_spread": round(self.mean_spread, 4), "spread_stderr": round(self.spread_stderr, 4),
+                "win_rate": round(self.win_rate, 6), "win_stderr": round(self.win_stderr, 6),
+                "objective": round(self.objective, 4), "iterations": self.iterations, "dropped": self.dropped}
+
+
+@dataclass
+class SimulationResult:
+    """The candidates ranked (those still in first, by objective), the best move, and how the run went:
+    ``iterations`` done, ``complete`` (False when the time limit cut it short), ``stopped_early`` (one
+    candidate left before ``iterations``)."""
+
+    ranked: list[SimulatedPlay]
+    plies: int
+    seed: int
+    iterations: int
+    complete: bool
+    stopped_early: bool
+    seconds: float
+    workers: int
+    score_difference: int
+    win_weight: float
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def best(self) -> Move:
+        return self.ranked[0].move
+
+    def as_dict(self) -> dict[str, Any]:
+        """The result as plain values (the JSON of ``lexigraph sim``)."""
+        return {"best": self.best.to_dict(), "ranked": [p.as_dict() for p in self.ranked], "plies": self.plies,
+                "seed": self.seed, "iterations": self.iterations, "complete": self.complete,
+                "stopped_early": self.stopped_early, "seconds": round(self.seconds, 4), "workers": self.workers,
+                "score_difference": self.score_difference, "win_weight": self.win_weight, "notes": list(self.notes)}
+
+
+def win_chance(final_spread: "np.ndarray", left: "np.ndarray", ended: "np.ndarray") -> "np.ndarray":
+    """The win chance of play-outs from their final spread (the current difference plus the value), the tiles
+    left unseen at their end, and whether the game ended (see the module docstring).
+
+    >>> import numpy as np
+    >>> [round(float(x), 3) for x in win_chance(np.array([40.0, 0.0, -5.0]), np.array([10, 10, 0]),
+    ...                                           np.array([0, 0, 1]))]
+    [0.9, 0.5, 0.0]
+    """
+    import numpy as np
+
+    width = (SIGMOID_SPREAD + left.astype(np.float64)) / math.log(SIGMOID_PROB / (1.0 - SIGMOID_PROB))
+    sigmoid = 1.0 / (1.0 + np.exp(-final_spread / width))
+    known = np.where(final_spread > 0, 1.0, np.where(final_spread < 0, 0.0, 0.5))
+    out: np.ndarray = np.where(ended.astype(bool), known, sigmoid)
+    return out
+
+
+def win_weight(unseen: int, plies: int, rack_size: int) -> float:
+    """simmer's weight of the win chance in the objective: 10,000 when the unseen tiles fit in the racks of the
+    plies (the game may end), 10 from twice that, in between linearly.
+
+    >>> win_weight(80, 2, 7), win_weight(10, 2, 7)
+    (10.0, 10000.0)
+    """
+    matter = plies * rack_size
+    if matter <= 0 or unseen <= matter:
+        return WIN_WEIGHT_OUT
+    if unseen < 2 * matter:
+        return WIN_WEIGHT_OUT + (unseen - matter) / matter * (WIN_WEIGHT - WIN_WEIGHT_OUT)
+    return WIN_WEIGHT
+
+
+def _whole(name: str, value: object, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise GameError(f"{name} must be a whole number from {low:,} to {high:,}, not {value!r}")
+    return value
+
+
+def _candidate_bytes(pos: Position, move: Move) -> bytes:
+    game = pos.game
+    if move.kind == "play":
+        squares, tiles = [], []
+        for t in move.tiles:
+            code = game.alphabet.code(t.tile)
+            if code is None:
+                raise GameError(f"tile {t.tile!r} is not in the {game.name} game")
+            squares.append(t.row * game.size + t.col)
+            tiles.append(code | (BLANK_FLAG if t.blank else 0))
+        return simulation_candidate(TURN_PLAY, move.score, squares, tiles)
+    if move.kind == "exchange":
+        return simulation_candidate(TURN_EXCHANGE, 0, [], parse_rack(game, move.exchanged))
+    return simulation_candidate(TURN_PASS, 0, [], [])
+
+
+#: The requests of the simulations under way on a process pool, by key: workers forked from this process find
+#: them here, so that a range of iterations travels as a key and the candidates still in (a leave table's
+#: request is megabytes).
+_SHARED: dict[int, SimulationRequest] = {}
+
+
+@dataclass(frozen=True)
+class _Job:
+    """What a worker needs for a range of iterations: the lexicon, the request's key (or the request itself,
+    for workers that were not forked) and the candidates still in."""
+
+    ref: Any
+    key: int
+    request: SimulationRequest | None
+    candidates: bytes
+
+
+def _run_range(job: _Job, first: int, count: int, deadline: float | None) -> "np.ndarray":
+    from .selfplay import opened_lexicon
+
+    base = job.request if job.request is not None else _SHARED.get(job.key)
+    if base is None:
+        raise GameError("a simulation's workers must be forked from the process that runs it")
+    request = base._replace(candidates=job.candidates)
+    answer: np.ndarray = opened_lexicon(job.ref).engine.simulate_plays(request, first, count, deadline)
+    return answer
+
+
+def prepare(engines: "Engines", position: Position, *, leaves: "LeavesSpec | None", candidates: int = 10,
+            plies: int = 2, seed: int = 0, moves: Sequence[Move] | None = None) \
+        -> tuple[Position, list[Move], SimulationRequest]:
+    """The position in the lexicon's alphabet, the candidates (``moves``, else the best ``candidates`` by
+    equity: plays, exchanges and the pass) and the engine's request for their play-outs; every argument
+    checked (a :class:`~lexigraph.scrabble.game.GameError` for anything wrong)."""
+    candidates = _whole("candidates", candidates, 1, MAX_CANDIDATES)
+    plies = _whole("plies", plies, 0, MAX_PLIES)
+    seed = _whole("seed", seed, 0, (1 << 64) - 1)
+    pos = aligned(engines, position)
+    game = pos.game
+    rack_codes = parse_rack(game, pos.racks[0])
+    if not rack_codes:
+        raise GameError("the side to move has no tiles: there is nothing to simulate")
+    if len(rack_codes) > game.rack_size:
+        raise GameError(f"the rack holds {len(rack_codes)} tiles; a {game.name} rack holds {game.rack_size}")
+    overdrawn = pos.overdrawn()
+    if overdrawn:
+        raise GameError(f"the board and the rack hold more tiles than the {game.name} game has: "
+                        + ", ".join(overdrawn))
+    unseen = eq.unseen_counts(pos, rack_codes)
+    n_unseen = sum(unseen)
+    if n_unseen == 0:
+        raise GameError("no tiles are unseen (the bag and the opponent's rack are empty): the game is over, "
+                        "there is nothing to simulate")
+    opponent_tiles = eq.other_rack_size(pos, n_unseen)
+    if opponent_tiles > n_unseen:
+        raise GameError(f"the opponent's rack holds {opponent_tiles} tiles but only {n_unseen} are unseen")
+    table = leave_table(engines, pos, leaves)
+    packed = table.packed if table is not None and len(table) else None
+    if table is not None and len(table) and packed is None:
+        raise GameError("the leave table has leaves the play-outs cannot key (more than 10 tiles, or codes past 63)")
+    if moves is None:
+        found = generate(engines, pos, top=candidates, exchanges=True, passes=True, leaves=table, sort="equity",
+                         count_all=False)
+        chosen = list(found[:candidates])
+    else:
+        chosen = list(moves)[:candidates]
+        if not chosen or not all(isinstance(m, Move) for m in chosen):
+            raise GameError("moves must be a non-empty list of Move")
+    blob = b"".join(_candidate_bytes(pos, m) for m in chosen)
+    n_codes = len(game.alphabet) + 1
+    rack = bytearray(n_codes)
+    for c in rack_codes:
+        rack[c] += 1
+    keys, values = packed if packed is not None else (b"", b"")
+    base = SimulationRequest(
+        game.size, bytes(game.letter_mult), bytes(game.word_mult), bytes(game.points_by_code()),
+        game.start[0] * game.size + game.start[1], game.rack_size, game.bingo_bonus, eq.opening_penalties(game),
+        eq.vowel_flags(game), keys, values, bytes(pos.codes), bytes(pos.blanks), bytes(rack), bytes(unseen),
+        opponent_tiles, pos.zero_turns, blob, plies, seed)
+    return pos, chosen, base
+
+
+def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | None", candidates: int = 10,
+             plies: int = 2, iterations: int = DEFAULT_ITERATIONS, seed: int = 0, workers: int | None = 1,
+             time_limit: float | None = None, min_iterations: int = DEFAULT_MIN_ITERATIONS, stopping: bool = True,
+             moves: Sequence[Move] | None = None) -> SimulationResult:
+    """Simulate the best ``candidates`` moves for the side to move of ``position`` (see the module docstring).
+
+    ``leaves``: the leave table both sides play by (a
+    :class:`~lexigraph.scrabble.leaves.LeaveTable` or a KLV2, KLV or CSV
+    file; None: the game's, if any). ``workers``: processes (None: every
+    core). ``time_limit`` (seconds): answer with the iterations done by then.
+    ``stopping=False`` plays every candidate to ``iterations``. ``moves``:
+    the candidates to simulate instead of the best by equity.
+    """
+    start_time = time.monotonic()
+    candidates = _whole("candidates", candidates, 1, MAX_CANDIDATES)
+    plies = _whole("plies", plies, 0, MAX_PLIES)
+    iterations = _whole("iterations", iterations, 1, MAX_ITERATIONS)
+    min_iterations = _whole("min_iterations", min_iterations, 1, MAX_ITERATIONS)
+    seed = _whole("seed", seed, 0, (1 << 64) - 1)
+    if workers is not None:
+        workers = _whole("workers", workers, 1, 1024)
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                   or not 0 < time_limit <= 86400 or math.isnan(time_limit)):
+        raise GameError(f"time_limit must be a number of seconds above 0 and at most 86400, not {time_limit!r}")
+    deadline = None if time_limit is None else start_time + float(time_limit)
+    pos, chosen, base = prepare(engines, position, leaves=leaves, candidates=candidates, plies=plies, seed=seed,
+                                moves=moves)
+    game = pos.game
+    n_unseen = sum(base.unseen)
+    diff = pos.scores[0] - pos.scores[1]
+    weight = win_weight(n_unseen, plies, game.rack_size)
+    n_workers = workers or os.cpu_count() or 1
+    runner = _Runner(engines, n_workers, base)
+    try:
+        stats = _simulate_loop(engines, runner, base, len(chosen), iterations, min_iterations if stopping else
+                               iterations + 1, deadline, diff, weight)
+    finally:
+        runner.close()
+    done, complete, values_of, wins_of, dropped = stats
+    ranked = []
+    for c, move in enumerate(chosen):
+        v = values_of[c]
+        w = wins_of[c]
+        obj = v + weight * w
+        n = len(v)
+        ranked.append(SimulatedPlay(
+            move, float(move.equity if move.equity is not None else move.score), _mean(v), _mean(w), _stderr(v),
+            _stderr(w), n, dropped[c], _mean(obj), _stderr(obj)))
+    order = sorted(range(len(ranked)), key=lambda c: (ranked[c].dropped, -ranked[c].objective, c))
+    survivors = sum(1 for p in ranked if not p.dropped)
+    notes = []
+    if not complete:
+        notes.append(f"the time limit stopped the simulation after {done:,} of {iterations:,} iterations")
+    return SimulationResult([ranked[c] for c in order], plies, seed, done, complete,
+                            complete and survivors == 1 and done < iterations and len(chosen) > 1,
+                            time.monotonic() - start_time, n_workers, diff, weight, notes)
+
+
+def _mean(a: "np.ndarray") -> float:
+    return float(a.mean()) if len(a) else 0.0
+
+
+def _stderr(a: "np.ndarray") -> float:
+    return float(a.std(ddof=1) / math.sqrt(len(a))) if len(a) > 1 else 0.0
+
+
+class _Runner:
+    """Ranges of iterations run here (one worker) or on a local process pool, answered in order."""
+
+    def __init__(self, engines: "Engines", workers: int, base: SimulationRequest) -> None:
+        self.engines = engines
+        self.workers = workers
+        self.pool: Any = None
+        self.ref: Any = None
+        self.key = id(base)
+        self.forked = False
+        if workers > 1:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            from .selfplay import LexiconRef
+
+            self.ref = LexiconRef.of(engines)
+            methods = multiprocessing.get_all_start_methods()
+            self.forked = "fork" in methods and sys.platform != "darwin"
+            if self.forked:
+                _SHARED[self.key] = base  # before the pool forks its workers
+            context = multiprocessing.get_context("fork" if self.forked else "spawn")
+            self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+
+    def run(self, request: SimulationRequest, first: int, count: int, deadline: float | None) -> "np.ndarray":
+        """Iterations ``first .. first + count - 1``: the whole prefix done (all of them unless the deadline
+        passed)."""
+        import numpy as np
+
+        if self.pool is None:
+            return self.engines.engine.simulate_plays(request, first, count, deadline)
+        size = -(-count // self.workers)
+        parts = [(s, min(size, first + count - s)) for s in range(first, first + count, size)]
+        job = _Job(self.ref, self.key, None if self.forked else request, request.candidates)
+        futures = [self.pool.submit(_run_range, job, s, k, deadline) for s, k in parts]
+        out = []
+        for (_s, k), future in zip(parts, futures):
+            got = future.result()
+            out.append(got)
+            if len(got) < k:  # the deadline: keep the iterations done without a gap
+                for rest in futures:
+                    rest.cancel()
+                break
+        return np.concatenate(out) if out else np.zeros((0, 0))
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+        _SHARED.pop(self.key, None)
+
+
+def _simulate_loop(engines: "Engines", runner: _Runner, base: SimulationRequest, n_cands: int, iterations: int,
+                   min_iterations: int, deadline: float | None, diff: int, weight: float) \
+        -> "tuple[int, bool, list[np.ndarray], list[np.ndarray], list[bool]]":
+    import numpy as np
+
+    from ..engine.interface import SIMULATION_CANDIDATE_SIZE
+
+    active = list(range(n_cands))
+    dropped = [False] * n_cands
+    values: list[list[np.ndarray]] = [[] for _ in range(n_cands)]
+    wins: list[list[np.ndarray]] = [[] for _ in range(n_cands)]
+    done = 0
+    complete = True
+    while done < iterations:
+        # the next stop: the next checkpoint, never before min_iterations
+        nxt = min(iterations, max(min_iterations, (done // CHECKPOINT + 1) * CHECKPOINT))
+        blob = b"".join(base.candidates[c * SIMULATION_CANDIDATE_SIZE:(c + 1) * SIMULATION_CANDIDATE_SIZE]
+                        for c in active)
+        request = base._replace(candidates=blob)
+        got = runner.run(request, done, nxt - done, deadline)
+        got = got.reshape(-1, len(active)) if got.size else np.zeros((0, len(active)), got.dtype)
+        if len(got):
+            win = win_chance(diff + got["value"], got["left"], got["ended"])
+            for k, c in enumerate(active):
+                values[c].append(got["value"][:, k].astype(np.float64))
+                wins[c].append(win[:, k])
+        done += len(got)
+        if done < nxt:
+            complete = False
+            break
+        if deadline is not None and time.monotonic() > deadline and done < iterations:
+            complete = False
+            break
+        if done >= min_iterations and done % CHECKPOINT == 0 or done == min_iterations:
+            objectives = {c: np.concatenate(values[c]) + weight * np.concatenate(wins[c]) for c in active}
+            means = {c: float(o.mean()) for c, o in objectives.items()}
+            leader = max(active, key=lambda c: (means[c], -c))
+            for c in list(active):
+                # paired on the same draws (every candidate still in has had the same iterations)
+                difference = objectives[c] - objectives[leader]
+                if c != leader and float(difference.mean()) + Z * _stderr(difference) < 0:
+                    dropped[c] = True
+                    active.remove(c)
+            if len(active) == 1:
+                break
+    empty = np.zeros(0)
+    return (done, complete, [np.concatenate(v) if v else empty for v in values],
+            [np.concatenate(w) if w else empty for w in wins], dropped)
+
+
+def choose_move(engines: "Engines", position: Position, *, leaves: "LeavesSpec | None", seed: int = 0,
+                time_limit: float | None = None, candidates: int = 10, iterations: int = DEFAULT_ITERATIONS,
+                plies: int = 2, workers: int | None = 1) -> Move | None:
+    """The simulation's choice for the side to move: a play or an exchange (a :class:`Move`), or None to pass.
+
+    One candidate (or none) needs no play-outs: the best move by equity is
+    answered at once.
+    """
+    pos = aligned(engines, position)
+    game = pos.game
+    rack_codes = parse_rack(game, pos.racks[0])
+    if not rack_codes:
+        return None
+    table = leave_table(engines, pos, leaves)
+    found = list(generate(engines, pos, top=_whole("candidates", candidates, 1, MAX_CANDIDATES), exchanges=True,
+                          passes=True, leaves=table, sort="equity", count_all=False))
+    if not found:
+        return None
+    if len(found) == 1 or sum(eq.unseen_counts(pos, rack_codes)) == 0:
+        best = found[0]
+    else:
+        best = simulate(engines, pos, leaves=table, candidates=candidates, plies=plies, iterations=iterations,
+                        seed=seed, workers=workers, time_limit=time_limit, moves=found).best
+    return None if best.kind == "pass" else best
+
+
+
+# -- self-play with a simulation player: games turn by turn ---------------------------------------------------
+
+
+def play_simulated_games(engines: "Engines", game: Game, players: "Sequence[Player]", seed: int, first: int,
+                         count: int) -> "tuple[np.ndarray, np.ndarray]":
+    """Games ``first .. first + count - 1`` of the run ``seed`` between ``players`` (A, B), one of them (or
+    both) a simulation player, played turn by turn: the same records as the engine's game loop
+    (:func:`lexigraph.engine.interface.turn_record_dtype`, :func:`~lexigraph.engine.interface.game_record_dtype`).
+
+    The rules are self-play's (mirrored pairs: games ``2k`` and ``2k + 1``
+    shuffle the same bag, A first in the even one; the ends); the bag of pair
+    ``k`` is shuffled by NumPy's PCG64 seeded with ``(seed, k)``, so a game
+    depends only on ``(seed, i)``. The equity player plays the best move by
+    equity (:func:`lexigraph.scrabble.movegen.generate`, exchanges
+    included), the score player its best-scoring play (its whole rack back
+    when it has none); the simulation player simulates with the seed
+    ``(seed, i, turn)`` folded into 64 bits.
+    """
+    import numpy as np
+
+    from ..engine.interface import game_record_dtype, turn_record_dtype
+
+    turns: list[bytes] = []
+    games: list[bytes] = []
+    for index in range(first, first + count):
+        t, g = _one_game(engines, game, players, seed, index)
+        turns.append(t)
+        games.append(g)
+    return (np.frombuffer(b"".join(turns), turn_record_dtype()),
+            np.frombuffer(b"".join(games), game_record_dtype()))
+
+
+def _turn_seed(seed: int, index: int, turn: int) -> int:
+    return (seed * 0x9E3779B97F4A7C15 + index * 0xBF58476D1CE4E5B9 + turn * 0x94D049BB133111EB) % (1 << 64)
+
+
+def _choose(engines: "Engines", player: "Player", pos: Position, seed: int, bag: int) -> Move | None:
+    from .leaves import LeaveTable
+
+    game = pos.game
+    if player.simulating is not None:
+        s = player.simulating
+        table = player.leaves if player.leaves is not None else LeaveTable({}, engines.store.alphabet)
+        return choose_move(engines, pos, leaves=table, seed=seed, candidates=s.candidates, iterations=s.iterations,
+                           plies=s.plies, workers=1)
+    if player.by_equity:
+        table = player.leaves if player.leaves is not None else LeaveTable({}, engines.store.alphabet)
+        found = generate(engines, pos, top=1, exchanges=True, leaves=table, sort="equity", count_all=False)
+        return found[0] if len(found) else None
+    found = generate(engines, pos, top=1, exchanges=False, sort="score", count_all=False)
+    if len(found):
+        return found[0]
+    if bag >= game.rack_size:  # no play: the whole rack back
+        return Move("exchange", 0, "", notation="-" + pos.racks[0], exchanged=pos.racks[0], equity=0.0)
+    return None
+
+
+def _one_game(engines: "Engines", game: Game, players: "Sequence[Player]", seed: int, index: int) \
+        -> tuple[bytes, bytes]:
+    import struct
+
+    import numpy as np
+
+    from ..engine.interface import GAME_RECORD_SIZE, TURN_RECORD_SIZE, leave_key
+    from .tiles import rack_text
+
+    size = game.size
+    points = game.points_by_code()
+    nc = len(points)
+    rng = np.random.default_rng([seed & 0xFFFFFFFF, seed >> 32, index >> 1])
+    tiles = [t for t, n in enumerate(game.counts_by_code()) for _ in range(n)]
+    bag = [tiles[i] for i in rng.permutation(len(tiles))]
+    board = [0] * (size * size)
+    blanks = [False] * (size * size)
+    racks: list[list[int]] = [[], []]
+    scores = [0, 0]
+
+    def draw(p: int) -> None:
+        while len(racks[p]) < game.rack_size and bag:
+            racks[p].append(bag.pop())
+
+    def rack_points(codes: list[int]) -> int:
+        return sum(points[c] for c in codes if c)
+
+    first = index & 1
+    draw(first)
+    draw(1 - first)
+    p, zeros, ending, turn = first, 0, 1, 0
+    out = bytearray()
+    while zeros < 6:
+        rack = sorted(racks[p])
+        pos = Position(game, list(board), list(blanks), [rack_text(game, rack), rack_text(game, racks[1 - p])],
+                       [scores[p], scores[1 - p]], zeros)
+        bag_before = len(bag)
+        move = _choose(engines, players[p], pos, _turn_seed(seed, index, turn), bag_before)
+        rec = bytearray(TURN_RECORD_SIZE)
+        rec[1] = p
+        rec[2] = min(len(rack), 16)
+        rec[40:40 + rec[2]] = bytes(rack[:16])
+        kept = list(rack)
+        if move is not None and move.kind == "play":
+            rec[0] = TURN_PLAY
+            for t in move.tiles:
+                code = game.alphabet.code(t.tile)
+                assert code is not None
+                sq = t.row * size + t.col
+                board[sq], blanks[sq] = code, t.blank
+                kept.remove(0 if t.blank else code)
+            length = 0
+            r, c = move.row, move.col
+            squares = bytearray()
+            placed = {(t.row, t.col): t for t in move.tiles}
+            while r < size and c < size and board[r * size + c]:
+                new = placed.get((r, c))
+                squares.append(0 if new is None else board[r * size + c] | (BLANK_FLAG if new.blank else 0))
+                length += 1
+                r, c = (r, c + 1) if move.across else (r + 1, c)
+            rec[3:7] = bytes([min(length, 32), move.row, move.col, 1 if move.across else 0])
+            rec[56:56 + min(length, 32)] = bytes(squares[:32])
+            struct.pack_into("<i", rec, 12, move.score)
+            scores[p] += move.score
+            racks[p] = kept
+            draw(p)
+            zeros = 0
+        elif move is not None and move.kind == "exchange":
+            rec[0] = TURN_EXCHANGE
+            back = sorted(parse_rack(game, move.exchanged))
+            for code in back:
+                kept.remove(code)
+            racks[p] = kept
+            draw(p)
+            for code in back:  # put back one by one at a uniform place
+                bag.append(code)
+                at = int(rng.integers(len(bag)))
+                bag[-1], bag[at] = bag[at], code
+            rec[3] = len(back)
+            rec[56:56 + len(back)] = bytes(back)
+            zeros += 1
+        else:
+            rec[0] = TURN_PASS
+            zeros += 1
+        equity = move.equity if move is not None and move.equity is not None else 0.0
+        struct.pack_into("<HH", rec, 8, bag_before, len(bag))
+        struct.pack_into("<i", rec, 16, scores[p])
+        struct.pack_into("<d", rec, 24, equity)
+        key = leave_key(bytes(sorted(kept))) if 0 < len(kept) <= 10 else 0
+        struct.pack_into("<Q", rec, 32, key)
+        out += rec
+        turn += 1
+        if not racks[p] and not bag:
+            ending = 0
+            break
+        p = 1 - p
+    adjust = [0, 0]
+    if ending == 0:
+        adjust[p] = 2 * rack_points(racks[1 - p])
+    else:
+        adjust = [-rack_points(racks[0]), -rack_points(racks[1])]
+    rec_game = bytearray(GAME_RECORD_SIZE)
+    struct.pack_into("<q4iHBBB", rec_game, 0, index, scores[0] + adjust[0], scores[1] + adjust[1], adjust[0],
+                     adjust[1], len(out) // TURN_RECORD_SIZE, first, ending, p if ending == 0 else 0)
+    rec_game[32:64] = b"\xff" * 32
+    for q in range(2):
+        left = sorted(racks[q])[:16]
+        rec_game[32 + 16 * q:32 + 16 * q + len(left)] = bytes(left)
+    return bytes(out), bytes(rec_game)

@@ -1,0 +1,393 @@
+"""Simulation (scrabble/simulation.py, simulate_plays in native/selfplay.c and its Python twin): the C play-outs
+equal the Python twin's; every play-out's value equals an independent replay of its draws with the ``moves`` API
+(the oracle below); the same seed gives the same ranking and statistics on 1 and 2 workers; one candidate is the
+equity player's move; the win chance; the stopping rule; the time limit; the simulation player in autoplay;
+bad arguments refused with one clear error."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+
+import numpy as np
+import pytest
+
+import lexigraph
+from lexigraph.alphabet import Alphabet
+from lexigraph.engine import compiled
+from lexigraph.engine.python.selfplay import Xoshiro
+from lexigraph.errors import LexiconError
+from lexigraph.scrabble.game import Game, GameError
+from lexigraph.scrabble.leaves import LeaveTable
+from lexigraph.scrabble.movegen import generate
+from lexigraph.scrabble.position import Position
+from lexigraph.scrabble.selfplay import Player, autoplay
+from lexigraph.scrabble.simulation import choose_move, prepare, simulate, win_chance
+from lexigraph.scrabble.tiles import parse_rack, rack_text
+
+SMALL_WORDS = sorted({
+    "ab", "ba", "ad", "da", "ca", "ac", "abc", "cab", "bad", "dab", "cad", "add", "dad", "abba", "baba",
+    "acad", "bach", "cadd", "dada", "aba", "bab", "dabs", "bacd", "abcd", "aa", "bb", "cc", "dd", "abcab",
+})
+SHIPPED = "src/lexigraph/data/english-leaves.klv2"
+
+needs_c = pytest.mark.skipif(not compiled.available(), reason="the C engine is not available")
+
+
+def small_game(size: int = 7, count: int = 6) -> Game:
+    base = Game.preset("scrabble").resized(size)
+    alpha = Alphabet(["a", "b", "c", "d"], name="abcd", counts={t: count for t in "abcd"},
+                     points={"a": 1, "b": 3, "c": 4, "d": 2}, blanks=2, vowels=["a"])
+    return Game(name="abcd", alphabet=alpha, board=base.board, start=base.start,
+                tiles={t: (count, p) for t, p in zip("abcd", (1, 3, 4, 2))}, blanks=2, rack_size=4, bingo_bonus=20)
+
+
+def small_table(alphabet: Alphabet) -> LeaveTable:
+    """A value for every leave of up to 3 tiles, all distinct: no two exchanges (or a play and an exchange) tie,
+    so the oracle's choice by ``generate`` and the engine's cannot differ by a tie-break."""
+    rng = random.Random(24)
+    leaves = {bytes(c) for n in (1, 2, 3) for c in itertools.combinations_with_replacement(range(5), n)}
+    return LeaveTable({k: round(rng.uniform(-12, 12), 3) for k in sorted(leaves)}, alphabet)
+
+
+@pytest.fixture(scope="module")
+def abcd():
+    game = small_game()
+    lex = lexigraph.load(SMALL_WORDS, alphabet=game.alphabet)
+    lex_py = lexigraph.load(SMALL_WORDS, alphabet=game.alphabet, pure_python=True)
+    return game, lex, lex_py, small_table(game.alphabet)
+
+
+def harvested(lex, game: Game, table: LeaveTable, seed: int, at: int) -> Position:
+    """The position before turn ``at`` of a self-play game (equity against equity), the mover's rack known."""
+    run = autoplay(lex, game, [Player.equity(table, "a"), Player.equity(table, "b")], games=1, seed=seed,
+                   workers=1, keep_games=True)
+    turns = run.game_turns(0)
+    at = min(at, len(turns) - 1)
+    pos = Position(run.game)
+    totals = [0, 0]
+    for t in turns[:at]:
+        if t["kind"] == 0:
+            for i, b in enumerate(int(x) for x in t["squares"][: t["length"]]):
+                if b:
+                    r, c = (int(t["row"]), int(t["col"]) + i) if t["across"] else (int(t["row"]) + i, int(t["col"]))
+                    pos.place(r, c, b & 0x7F, bool(b & 0x80))
+        totals[int(t["player"])] = int(t["total"])
+    turn = turns[at]
+    mover = int(turn["player"])
+    pos.racks = [rack_text(run.game, [int(c) for c in turn["rack"][: turn["rack_length"]]]), ""]
+    pos.scores = [totals[mover], totals[1 - mover]]
+    return pos
+
+
+# -- the oracle: a play-out replayed with the moves API --------------------------------------------------------
+
+
+def oracle_value(lex, pos: Position, move, table: LeaveTable, plies: int, seed: int, iteration: int) -> float:
+    """The documented value of one play-out, recomputed from the documented draws: the unseen tiles (codes
+    ascending) shuffled by xoshiro256** seeded as pair ``iteration`` of ``seed`` (Fisher-Yates from the end), the
+    opponent's rack drawn from the end; then the candidate and ``plies`` turns of the equity player (the best of
+    ``generate`` with exchanges), spread plus our last leave's value minus the opponent's."""
+    game = pos.game
+    rng = Xoshiro(seed, iteration)
+    bag = sorted(pos.unseen())
+    for k in range(len(bag) - 1, 0, -1):
+        j = rng.below(k + 1)
+        bag[k], bag[j] = bag[j], bag[k]
+    racks = [parse_rack(game, pos.racks[0]), []]
+    while len(racks[1]) < min(game.rack_size, len(pos.unseen())):
+        racks[1].append(bag.pop())
+    cur = pos.copy()
+    scores = [0, 0]
+    leaves = [0.0, 0.0]
+    zeros = pos.zero_turns
+    points = game.points_by_code()
+
+    def rack_points(codes):
+        return sum(points[c] for c in codes if c)
+
+    def make(p: int, m) -> bool:
+        nonlocal cur, zeros
+        rack = racks[p]
+        if m is None:  # a pass
+            leaves[p] = table.value(bytes(sorted(rack))) if 0 < len(rack) <= 10 else 0.0
+            zeros += 1
+            return False
+        if m.kind == "play":
+            cur = cur.with_play(m)
+            for t in m.tiles:
+                rack.remove(0 if t.blank else game.alphabet.code(t.tile))
+            scores[p] += m.score
+            zeros = 0
+        elif m.kind == "exchange":
+            back = sorted(parse_rack(game, m.exchanged))
+            for c in back:
+                rack.remove(c)
+            zeros += 1
+        else:
+            back = []
+            zeros += 1
+        leaves[p] = table.value(bytes(sorted(rack))) if 0 < len(rack) <= 10 else 0.0
+        while len(rack) < game.rack_size and bag:
+            rack.append(bag.pop())
+        if m.kind == "exchange":
+            for c in back:
+                bag.append(c)
+                at = rng.below(len(bag))
+                bag[-1], bag[at] = bag[at], c
+        return not rack and not bag
+
+    ended = make(0, move if move.kind != "pass" else None)
+    out = 0 if ended else -1
+    for ply in range(1, plies + 1):
+        if ended or zeros >= 6:
+            break
+        p = ply & 1
+        view = Position(game, list(cur.codes), list(cur.blanks), [rack_text(game, racks[p]),
+                                                                     rack_text(game, racks[1 - p])])
+        best = generate(lex, view, top=1, exchanges=True, leaves=table, sort="equity")
+        ended = make(p, best[0] if len(best) else None)
+        if ended:
+            out = p
+    if out >= 0:
+        scores[out] += 2 * rack_points(racks[1 - out])
+        return float(scores[0] - scores[1])
+    if zeros >= 6:
+        return float(scores[0] - rack_points(racks[0]) - scores[1] + rack_points(racks[1]))
+    return scores[0] - scores[1] + leaves[0] - leaves[1]
+
+
+@pytest.mark.parametrize("kind", ["c", "python"])
+def test_values_equal_the_oracle_small_game(abcd, kind):
+    game, lex_c, lex_py, table = abcd
+    if kind == "c" and not compiled.available():
+        pytest.skip("the C engine is not available")
+    lex = lex_c if kind == "c" else lex_py
+    checked = 0
+    for seed, at in ((1, 0), (2, 2), (3, 4), (5, 6), (8, 9)):
+        pos = harvested(lex_py, game, table, seed, at)
+        if not pos.unseen():
+            continue
+        for plies in (1, 2, 3):
+            _pos, moves, request = prepare(lex, pos, leaves=table, candidates=6, plies=plies, seed=seed)
+            got = lex.engine.simulate_plays(request, 0, 3)
+            assert got.shape == (3, len(moves))
+            for i in range(3):
+                for c, move in enumerate(moves):
+                    assert got["value"][i, c] == pytest.approx(oracle_value(lex_py, pos, move, table, plies, seed, i),
+                                                               abs=1e-9), (seed, at, plies, i, move.notation)
+                    checked += 1
+    assert checked > 100
+
+
+@needs_c
+def test_values_equal_the_oracle_scrabble():
+    lex = lexigraph.open()
+    table = LeaveTable.read(SHIPPED, lex.store.alphabet)
+    for seed, at in ((11, 3), (12, 8)):
+        pos = harvested(lex, Game.preset("scrabble"), table, seed, at)
+        _pos, moves, request = prepare(lex, pos, leaves=table, candidates=4, plies=2, seed=seed)
+        got = lex.engine.simulate_plays(request, 5, 2)
+        for i in range(2):
+            for c, move in enumerate(moves):
+                assert got["value"][i, c] == pytest.approx(oracle_value(lex, pos, move, table, 2, seed, 5 + i),
+                                                           abs=1e-9)
+
+
+@needs_c
+def test_c_play_outs_equal_the_python_twin(abcd):
+    game, lex_c, lex_py, table = abcd
+    for seed, at in ((4, 1), (6, 3), (7, 7), (9, 11)):
+        pos = harvested(lex_c, game, table, seed, at)
+        if not pos.unseen():
+            continue
+        for plies in (0, 2, 4):
+            _p, _m, request = prepare(lex_c, pos, leaves=table, candidates=8, plies=plies, seed=seed)
+            got_c = lex_c.engine.simulate_plays(request, 10, 6)
+            got_py = lex_py.engine.simulate_plays(request, 10, 6)
+            assert bytes(got_c) == bytes(got_py)
+
+
+@needs_c
+def test_c_and_python_rank_the_same_on_the_real_game():
+    lex_c, lex_py = lexigraph.open(), lexigraph.open(pure_python=True)
+    pos = Position(Game.preset("scrabble"), racks=["AEIQRST", ""])
+    a = simulate(lex_c, pos, leaves=SHIPPED, candidates=3, iterations=3, seed=1)
+    b = simulate(lex_py, pos, leaves=SHIPPED, candidates=3, iterations=3, seed=1)
+    assert [p.as_dict() for p in a.ranked] == [p.as_dict() for p in b.ranked]
+
+
+# -- reproducibility, the stopping rule ------------------------------------------------------------------------
+
+
+@needs_c
+def test_same_seed_same_ranking_on_one_and_two_workers():
+    lex = lexigraph.open()
+    table = LeaveTable.read(SHIPPED, lex.store.alphabet)
+    pos = harvested(lex, Game.preset("scrabble"), table, 21, 5)
+    kwargs = dict(leaves=table, candidates=6, iterations=160, seed=99, min_iterations=32)
+    one = simulate(lex, pos, workers=1, **kwargs)
+    two = simulate(lex, pos, workers=2, **kwargs)
+    assert [p.as_dict() for p in one.ranked] == [p.as_dict() for p in two.ranked]
+    assert one.iterations == two.iterations
+    other = simulate(lex, pos, workers=1, **{**kwargs, "seed": 100})
+    assert [p.as_dict() for p in other.ranked] != [p.as_dict() for p in one.ranked]
+
+
+def test_stopping_rule_drops_only_what_cannot_win(abcd):
+    game, lex, _lex_py, table = abcd
+    pos = harvested(lex, game, table, 3, 2)
+    result = simulate(lex, pos, leaves=table, candidates=8, iterations=320, seed=4, min_iterations=32)
+    full = simulate(lex, pos, leaves=table, candidates=8, iterations=320, seed=4, stopping=False)
+    assert not any(p.dropped for p in full.ranked) and all(p.iterations == 320 for p in full.ranked)
+    kept = [p for p in result.ranked if not p.dropped]
+    dropped = [p for p in result.ranked if p.dropped]
+    assert dropped and kept and result.ranked[: len(kept)] == kept  # those still in come first
+    # the rule, recomputed from the raw play-outs: at the checkpoint where a candidate went, the mean of its
+    # objective minus the leader's (the best mean among those still in), plus 2 se of that difference, was below 0
+    _p, moves, request = prepare(lex, pos, leaves=table, candidates=8, seed=4)
+    raw = lex.engine.simulate_plays(request, 0, 320)
+    diff = pos.scores[0] - pos.scores[1]
+    objective = raw["value"] + result.win_weight * win_chance(diff + raw["value"], raw["left"], raw["ended"])
+    got = {p.move.notation: p for p in result.ranked}
+    n_of = [got[m.notation].iterations for m in moves]
+    for c, move in enumerate(moves):
+        n = n_of[c]
+        assert n == 32 or n % 32 == 0
+        assert got[move.notation].mean_spread == pytest.approx(float(raw["value"][:n, c].mean()))
+        if not got[move.notation].dropped:
+            continue
+        live = [k for k in range(len(moves)) if n_of[k] >= n]
+        leader = max(live, key=lambda k: float(objective[:n, k].mean()))
+        difference = objective[:n, c] - objective[:n, leader]
+        assert float(difference.mean()) + 2 * float(difference.std(ddof=1)) / math.sqrt(n) < 0
+
+
+def test_win_chance_and_statistics(abcd):
+    game, lex, _lex_py, table = abcd
+    pos = harvested(lex, game, table, 5, 3)
+    pos.scores = [pos.scores[0] + 17, pos.scores[1]]
+    _p, moves, request = prepare(lex, pos, leaves=table, candidates=3, plies=2, seed=7)
+    raw = lex.engine.simulate_plays(request, 0, 40)
+    result = simulate(lex, pos, leaves=table, candidates=3, iterations=40, seed=7, stopping=False)
+    for c, move in enumerate(moves):
+        values = raw["value"][:, c]
+        final = 17 + (pos.scores[0] - 17 - pos.scores[1]) + values
+        win = []
+        for v, left, ended in zip(final, raw["left"][:, c], raw["ended"][:, c]):
+            if ended:
+                win.append(1.0 if v > 0 else 0.5 if v == 0 else 0.0)
+            else:
+                win.append(1 / (1 + math.exp(-v * math.log(9) / (30 + int(left)))))
+        p = next(x for x in result.ranked if x.move == move)
+        assert p.mean_spread == pytest.approx(float(np.mean(values)))
+        assert p.spread_stderr == pytest.approx(float(np.std(values, ddof=1) / math.sqrt(40)))
+        assert p.win_rate == pytest.approx(float(np.mean(win)))
+        assert p.win_stderr == pytest.approx(float(np.std(win, ddof=1) / math.sqrt(40)))
+    assert list(win_chance(np.array([0.0]), np.array([0]), np.array([0]))) == [0.5]
+
+
+def test_one_candidate_is_the_equity_move(abcd):
+    game, lex, _lex_py, table = abcd
+    for seed, at in ((1, 1), (2, 3), (3, 5)):
+        pos = harvested(lex, game, table, seed, at)
+        if not pos.unseen():
+            continue
+        best = generate(lex, pos, top=1, exchanges=True, passes=True, leaves=table, sort="equity")[0]
+        result = simulate(lex, pos, leaves=table, candidates=1, iterations=8, seed=seed)
+        assert result.best == best and len(result.ranked) == 1
+        chosen = choose_move(lex, pos, leaves=table, seed=seed, candidates=1)
+        assert chosen == (None if best.kind == "pass" else best)
+
+
+def test_time_limit_answers_what_it_has(abcd):
+    game, lex, _lex_py, table = abcd
+    pos = harvested(lex, game, table, 2, 1)
+    result = simulate(lex, pos, leaves=table, candidates=3, iterations=1_000_000, seed=1, time_limit=1e-9)
+    assert not result.complete and 1 <= result.iterations < 1_000_000
+    assert "time limit" in result.notes[0]
+    assert result.as_dict()["complete"] is False
+
+
+# -- the simulation player -----------------------------------------------------------------------------------
+
+
+def test_simulation_player_in_autoplay(abcd):
+    game, lex, _lex_py, table = abcd
+    players = [Player.simulation(table, candidates=3, iterations=6, name="sim"), Player.equity(table, "eq")]
+    run = autoplay(lex, game, players, games=4, seed=11, workers=1, keep_games=True)
+    assert run.totals.games == 4
+    again = autoplay(lex, game, players, games=4, seed=11, workers=2, keep_games=True)
+    assert [run.gcg(k) for k in range(4)] == [again.gcg(k) for k in range(4)]
+    for k in range(4):
+        turns = run.game_turns(k)
+        record = run.games[k]
+        # mirrored pairs: the same first racks, the seats swapped
+        assert int(record["first"]) == k % 2
+        final = [0, 0]
+        for t in turns:
+            final[int(t["player"])] = int(t["total"])
+        assert [final[q] + int(record["adjust"][q]) for q in (0, 1)] == [int(x) for x in record["final"]]
+    assert bytes(run.game_turns(0)[0]["rack"]) == bytes(run.game_turns(1)[0]["rack"])
+
+
+def test_simulation_player_refuses_absurd_settings():
+    for kwargs in ({"candidates": 0}, {"iterations": 0}, {"plies": 99}, {"candidates": True}):
+        with pytest.raises(GameError):
+            Player.simulation(None, **kwargs)
+
+
+# -- bad arguments -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"candidates": 0}, "candidates"), ({"candidates": 10 ** 9}, "candidates"), ({"plies": -1}, "plies"),
+    ({"plies": 1000}, "plies"), ({"iterations": 0}, "iterations"), ({"iterations": 10 ** 12}, "iterations"),
+    ({"workers": 0}, "workers"), ({"seed": -1}, "seed"), ({"time_limit": -1.0}, "time_limit"),
+    ({"time_limit": float("nan")}, "time_limit"), ({"candidates": "5"}, "candidates"),
+])
+def test_absurd_parameters_refused(abcd, kwargs, words):
+    game, lex, _lex_py, table = abcd
+    pos = Position(game, racks=["abcd", ""])
+    with pytest.raises(GameError, match=words):
+        simulate(lex, pos, leaves=table, **kwargs)
+
+
+def test_positions_that_cannot_be_simulated(abcd):
+    game, lex, _lex_py, table = abcd
+    # every tile on the board or the rack: nothing unseen
+    pos = Position(game, racks=["ab", ""])
+    tiles = [c for c, n in enumerate(game.counts_by_code()) for _ in range(n)]
+    tiles.remove(1)
+    tiles.remove(2)
+    for square, code in enumerate(tiles):
+        pos.place(square // game.size, square % game.size, code if code else 1, code == 0)
+    with pytest.raises(GameError, match="unseen"):
+        simulate(lex, pos, leaves=table)
+    for rack, words in (("", "no tiles"), ("aaaaaaa", "more|holds"), ("abcda", "holds")):
+        with pytest.raises(LexiconError, match=words):
+            simulate(lex, Position(game, racks=[rack, ""]), leaves=table)
+    with pytest.raises(LexiconError):
+        simulate(lex, Position(game, racks=["zz", ""]), leaves=table)
+
+
+@needs_c
+def test_engine_refuses_forged_requests(abcd):
+    game, lex, _lex_py, table = abcd
+    pos = Position(game, racks=["abcd", ""])
+    _p, _m, request = prepare(lex, pos, leaves=table, candidates=2, seed=1)
+    forged = [
+        request._replace(rack=bytes([0, 9, 0, 0, 0])),                      # more tiles than a rack holds
+        request._replace(unseen=bytes([255] * 5)),                          # more unseen tiles than a bag
+        request._replace(candidates=request.candidates[:-1]),               # a torn candidate
+        request._replace(candidates=bytes([0, 1, 0, 0]) + bytes(60)),       # a tile on square 0 from nowhere
+        request._replace(candidates=bytes([1, 2, 0, 0]) + bytes(36) + bytes([4, 4]) + bytes(22)),  # one d, not 2
+        request._replace(board=bytes([77]) + request.board[1:]),            # a tile outside the alphabet
+        request._replace(plies=10 ** 4),
+    ]
+    for bad in forged:
+        with pytest.raises(LexiconError):
+            lex.engine.simulate_plays(bad, 0, 2)
+        with pytest.raises(ValueError):
+            lexigraph.load(SMALL_WORDS, alphabet=game.alphabet, pure_python=True).engine.simulate_plays(bad, 0, 2)
