@@ -18,8 +18,10 @@ all cells connected, 36 to 40 blocks, 72 to 78 entries), from ``--seeds``
 seeds. Each round runs every grid at every minimum with each filler in
 turn, in a fresh process each time (its whole CPU time, user + system,
 is measured: word-list loading and start-up included, as a constructor
-waits for them). A run past ``--timeout`` seconds counts as a failure that
-took the timeout. Every fill is checked by the verifier below (every entry
+waits for them). Each run may use ``--timeout`` seconds of CPU (a hard
+``RLIMIT_CPU``, so that a loaded machine takes nobody's time away; a wall
+clock limit of six times that guards against a stall); a run stopped by it
+counts as a failure that took the timeout. Every fill is checked by the verifier below (every entry
 in the list at or above the minimum, no repeats, fixed letters kept).
 
 Targets (issue 25), per minimum: lexigraph fills every grid Ingrid fills;
@@ -32,10 +34,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import resource
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -156,15 +160,30 @@ def _child_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _run(argv: list[str], timeout: float, env: dict[str, str] | None = None) -> tuple[int, str, float]:
-    """Exit status (124: timeout), standard output, CPU seconds of the process (and its children)."""
+#: The wall-clock guard, as a multiple of the CPU limit: generous, so that only a stall trips it.
+WALL_FACTOR = 6
+
+
+def _run(argv: list[str], cpu_limit: float, env: dict[str, str] | None = None) -> tuple[int, str, float, bool]:
+    """Exit status, standard output, CPU seconds of the process (and its children), and whether the CPU
+    limit (or the wall-clock guard) stopped it."""
+
+    def limit_cpu() -> None:  # in the child, before exec: inherited by what it starts (qxw under sh)
+        seconds = max(1, math.ceil(cpu_limit))
+        resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
+
     before = _child_cpu()
     try:
-        proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=env)
+        proc = subprocess.run(argv, capture_output=True, text=True, timeout=cpu_limit * WALL_FACTOR + 10, env=env,
+                              preexec_fn=limit_cpu)
         code, out = proc.returncode, proc.stdout
+        stopped = False
     except subprocess.TimeoutExpired as e:
         code, out = 124, (e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or ""))
-    return code, out, _child_cpu() - before
+        stopped = True
+    # SIGXCPU (or SIGKILL at the hard limit) ends the process; under sh it comes back as 128 + the signal
+    killed = code in (-signal.SIGXCPU, -signal.SIGKILL, 128 + signal.SIGXCPU, 128 + signal.SIGKILL)
+    return code, out, _child_cpu() - before, stopped or killed
 
 
 Outcome = tuple[bool, "list[str] | None", float, bool]  # filled, the filled rows, CPU seconds, timed out
@@ -181,31 +200,33 @@ def _lexigraph_env() -> dict[str, str]:
 def run_lexigraph(lex: Path, grid: Path, minimum: int, timeout: float, seed: int) -> Outcome:
     env = _lexigraph_env()
     argv = [sys.executable, "-m", "lexigraph", "fill", str(grid), "-L", str(lex), "--min-priority", str(minimum),
-            "--seed", str(seed), "--timeout", str(timeout), "--json"]
-    code, out, cpu = _run(argv, timeout + 5, env)
+            "--seed", str(seed), "--timeout", "none", "--json"]
+    code, out, cpu, late = _run(argv, timeout, env)
     try:
         doc = json.loads(out)
     except ValueError:
-        return False, None, cpu, code == 124
+        return False, None, cpu, late
     filled = doc.get("status") == "filled"
     rows = [row.lower() for row in doc.get("grid") or []]
-    return filled, rows if filled else None, cpu, doc.get("status") == "timeout"
+    return filled, rows if filled else None, cpu, late and not filled
 
 
 def run_ingrid(words: Path, grid: Path, minimum: int, timeout: float) -> Outcome:
-    code, out, cpu = _run([str(INGRID), "--wordlist", str(words), "--min-score", str(minimum), str(grid)], timeout)
+    code, out, cpu, late = _run([str(INGRID), "--wordlist", str(words), "--min-score", str(minimum), str(grid)],
+                                timeout)
     rows = [line.strip().lower() for line in out.splitlines() if line.strip()]
-    return code == 0, rows if code == 0 else None, cpu, code == 124
+    return code == 0, rows if code == 0 else None, cpu, late and code != 0
 
 
 def run_qxw(lists: dict[int, Path], grid: Path, minimum: int, timeout: float) -> Outcome:
-    code, out, cpu = _run(["sh", str(QXW), str(grid), str(lists[minimum]), str(int(timeout))], timeout + 5)
+    wall = str(int(timeout * WALL_FACTOR))
+    code, out, cpu, late = _run(["sh", str(QXW), str(grid), str(lists[minimum]), wall], timeout)
     try:
         doc = json.loads(out.strip().splitlines()[-1])
     except (ValueError, IndexError):
-        return False, None, cpu, code == 124
+        return False, None, cpu, late
     if doc.get("rc") != 0:
-        return False, None, cpu, doc.get("rc") == 124
+        return False, None, cpu, late or doc.get("rc") in (124, 128 + signal.SIGXCPU, 128 + signal.SIGKILL)
     # qxw answers with its words, slot by slot: rebuild the grid from the deck's order (across, then down)
     template = [line.rstrip("\n") for line in grid.read_text().splitlines() if line.strip()]
     rows = [list(r) for r in template]
@@ -296,7 +317,7 @@ def main() -> int:
             grids.append(path)
         print(f"TWL06 scored by wordfreq: {len(scores):,} words; {sum(p >= 40 for p in scores.values()):,} at 40 or more, "
               f"{sum(p >= 50 for p in scores.values()):,} at 50 or more")
-        print(f"{len(grids)} grids ({args.generated} generated), minimums {args.minimums}, timeout {args.timeout:g} s, "
+        print(f"{len(grids)} grids ({args.generated} generated), minimums {args.minimums}, limit {args.timeout:g} s of CPU per run, "
               f"{args.rounds} round(s); load average at start {os.getloadavg()[0]:.2f}", flush=True)
         runs: list[dict] = []
         for rnd in range(args.rounds):

@@ -144,7 +144,7 @@ def cli(capsys, *argv):
 
 def test_cli_exit_statuses(capsys, tmp_path):
     code, out, err = cli(capsys, "fill", "--grid-text", "#..../...../...../...../....#", "--seed", "7")
-    assert code == 0 and out.splitlines()[0] == "#CASH" and err == ""
+    assert code == 0 and out.splitlines()[0] == "#TAVS" and err == ""
     code, out, err = cli(capsys, "fill", "--grid-text", "jq.../.....")
     assert code == 3 and out.strip() == "no fill exists: no word fits 1A (JQ???)"
     code, out, err = cli(capsys, "fill", "--grid-text", "/".join(["......"] * 6), "--timeout", "0.000001")

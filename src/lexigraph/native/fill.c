@@ -581,7 +581,15 @@ static long run_queue(FillState *S, double deadline, Py_ssize_t n_pending, Py_ss
         if (result != -1 || !n_pending) break;
         S->filters++;
         if (deadline >= 0 && !(S->filters & 255) && monotonic_now() > deadline) { result = -2; break; }
-        int32_t si = S->pending[--n_pending];
+        /* The pending slot with the fewest candidates first (the last one among equals): small
+         * slots settle cheaply and shrink the cells of the large ones before a large one is
+         * scanned, which otherwise is scanned again after each small one. On stacked 15-letter
+         * rows this made a decision's propagation about eight times cheaper. */
+        Py_ssize_t pick = n_pending - 1;
+        for (Py_ssize_t i = 0; i < n_pending - 1; i++)
+            if (S->size[S->pending[i]] < S->size[S->pending[pick]]) pick = i;
+        int32_t si = S->pending[pick];
+        S->pending[pick] = S->pending[--n_pending];
         S->queued[si] = 0;
         result = filter_slot(S, si, &n_pending, &n_singles);
     }

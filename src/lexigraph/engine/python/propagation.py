@@ -263,7 +263,15 @@ class PythonFillState:
             if deadline is not None and not self.filters & 255 and self.clock() > deadline:
                 result = PAST_DEADLINE
                 break
-            si = pending.pop()
+            # the pending slot with the fewest candidates first, the last among equals (as fill.c)
+            size = self.size
+            pick = len(pending) - 1
+            for i in range(pick):
+                if size[pending[i]] < size[pending[pick]]:
+                    pick = i
+            si = pending[pick]
+            pending[pick] = pending[-1]
+            pending.pop()
             result = self._filter(si, self._dirty.pop(si))
         pending.clear()
         singles.clear()
