@@ -7,11 +7,6 @@ Skips with the reason when Playwright or the browser is missing: ``apt-get insta
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
-from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 
@@ -21,56 +16,27 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Pyt
 import lexigraph  # noqa: E402
 from lexigraph.commands import all_commands  # noqa: E402
 from lexigraph.crossword.grid import Grid  # noqa: E402
-from lexigraph.server import create_app  # noqa: E402
-from lexigraph.server.background import serve_in_thread  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("LEXIGRAPH_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-SHOTS = Path(os.environ.get("LEXIGRAPH_SCREENSHOTS", ROOT / "build" / "screenshots"))
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run"]
+from helpers.browser import SHOTS, browser_context as _browser_context, opened_page, served, skip_without_chromium  # noqa: E402
 
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+skip_without_chromium()
 
 COMMANDS = {c.name for c in all_commands()}
 
 
 @pytest.fixture(scope="module")
 def server():
-    with serve_in_thread(create_app()) as url:
-        yield url
+    yield from served()
 
 
 @pytest.fixture(scope="module")
 def browser_context():
-    profile = tempfile.mkdtemp(prefix="lexigraph-chromium-")
-    with sync_api.sync_playwright() as p:
-        try:
-            ctx = p.chromium.launch_persistent_context(
-                profile, executable_path=CHROMIUM, args=FLAGS, headless=True, viewport={"width": 1100, "height": 820})
-        except Exception as e:  # the browser is there but cannot start here
-            pytest.skip(f"Chromium did not start: {str(e).splitlines()[0]}")
-        yield ctx
-        ctx.close()
-    shutil.rmtree(profile, ignore_errors=True)
+    yield from _browser_context()
 
 
 @pytest.fixture()
 def page(browser_context, server):
-    pg = browser_context.new_page()
-    requests: list[str] = []
-    errors: list[str] = []
-    pg.on("request", lambda r: requests.append(r.url))
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.goto(server + "/")
-    pg.wait_for_selector("body[data-ready='1']")
-    yield pg
-    # Nothing but the server itself was asked for anything, and no script failed.
-    origin = urlsplit(server).netloc
-    assert [u for u in requests if not u.startswith("data:") and urlsplit(u).netloc != origin] == []
-    assert errors == []
-    pg.close()
+    yield from opened_page(browser_context, server)
 
 
 def shot(pg, name: str) -> None:

@@ -7,14 +7,9 @@ Same set-up as ``test_page.py`` (Debian's Chromium through Playwright; skips cle
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import tempfile
 import urllib.request
 from collections import defaultdict
-from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 
@@ -29,14 +24,9 @@ from lexigraph.scrabble.position import Position  # noqa: E402
 from lexigraph.server import create_app  # noqa: E402
 from lexigraph.server.background import serve_in_thread  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("LEXIGRAPH_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-SHOTS = Path(os.environ.get("LEXIGRAPH_SCREENSHOTS", ROOT / "build" / "screenshots"))
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run"]
+from helpers.browser import SHOTS, browser_context as _browser_context, opened_page, served, skip_without_chromium  # noqa: E402
 
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+skip_without_chromium()
 
 #: Most turns a game may take before the test calls it stuck (a game of two players is rarely past 40).
 MAX_TURNS = 120
@@ -44,38 +34,17 @@ MAX_TURNS = 120
 
 @pytest.fixture(scope="module")
 def server():
-    with serve_in_thread(create_app()) as url:
-        yield url
+    yield from served()
 
 
 @pytest.fixture(scope="module")
 def browser_context():
-    profile = tempfile.mkdtemp(prefix="lexigraph-chromium-")
-    with sync_api.sync_playwright() as p:
-        try:
-            ctx = p.chromium.launch_persistent_context(
-                profile, executable_path=CHROMIUM, args=FLAGS, headless=True, viewport={"width": 1100, "height": 820})
-        except Exception as e:  # the browser is there but cannot start here
-            pytest.skip(f"Chromium did not start: {str(e).splitlines()[0]}")
-        yield ctx
-        ctx.close()
-    shutil.rmtree(profile, ignore_errors=True)
+    yield from _browser_context()
 
 
 @pytest.fixture()
 def page(browser_context, server):
-    pg = browser_context.new_page()
-    requests: list[str] = []
-    errors: list[str] = []
-    pg.on("request", lambda r: requests.append(r.url))
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.goto(server + "/")
-    pg.wait_for_selector("body[data-ready='1']")
-    yield pg
-    origin = urlsplit(server).netloc
-    assert [u for u in requests if not u.startswith("data:") and urlsplit(u).netloc != origin] == []
-    assert errors == []
-    pg.close()
+    yield from opened_page(browser_context, server)
 
 
 def get(url: str) -> bytes:
