@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 import lexigraph
-from lexigraph.alphabet import Alphabet
 from lexigraph.cli.main import main
 from lexigraph.scrabble.endgame import (
     ZERO_TURNS_TO_END, EndgameSolution, first_endgame, solve_endgame, table_entries,
@@ -22,6 +21,7 @@ from lexigraph.scrabble.movegen import generate_placements
 from lexigraph.scrabble.moves import move_from_record
 from lexigraph.scrabble.position import Position
 from lexigraph.scrabble.tiles import parse_rack, rack_text
+from helpers.games import abcd_game
 
 WORDS = ["ab", "ba", "ad", "da", "aa", "bad", "dab", "cab", "abc", "acad", "bach", "cadd", "dada", "aba", "bab",
          "bacd", "abcd", "bb", "cc", "dd", "abcab", "cad", "dac", "caca", "dacb"]
@@ -32,12 +32,7 @@ WOLGES_KWG = PEERS / "data" / "TWL06.kwg"
 
 
 def small_game(size: int = 7, count: int = 3, blanks: int = 1, rack_size: int = 3) -> Game:
-    base = Game.preset("scrabble").resized(size)
-    alpha = Alphabet(["a", "b", "c", "d"], name="abcd", counts={t: count for t in "abcd"},
-                     points={"a": 1, "b": 3, "c": 4, "d": 2}, blanks=blanks, vowels=["a"])
-    return Game(name="abcd", alphabet=alpha, board=base.board, start=base.start,
-                tiles={t: (count, p) for t, p in zip("abcd", (1, 3, 4, 2))}, blanks=blanks, rack_size=rack_size,
-                bingo_bonus=20)
+    return abcd_game(size, count, blanks, rack_size)
 
 
 GAME = small_game()

@@ -27,6 +27,7 @@ from lexigraph.scrabble.moves import IllegalPlay
 from lexigraph.scrabble.position import Position
 from lexigraph.scrabble.scoring import score_placements
 from lexigraph.scrabble.tiles import parse_rack
+from helpers.games import abcd_game
 
 SMALL_WORDS = sorted({
     "ab", "ba", "ad", "da", "ca", "ac", "abc", "cab", "bad", "dab", "cad", "add", "dad", "abba", "baba",
@@ -36,11 +37,7 @@ SMALL_WORDS = sorted({
 
 def small_game(size: int, count: int) -> Game:
     """A small board whose bag holds ``count`` of each of a, b, c, d and two blanks (a small count empties it)."""
-    base = Game.preset("scrabble").resized(size)
-    alpha = Alphabet(["a", "b", "c", "d"], name="abcd", counts={t: count for t in "abcd"},
-                     points={"a": 1, "b": 3, "c": 4, "d": 2}, blanks=2, vowels=["a"])
-    return Game(name="abcd", alphabet=alpha, board=base.board, start=base.start,
-                tiles={t: (count, p) for t, p in zip("abcd", (1, 3, 4, 2))}, blanks=2, rack_size=4, bingo_bonus=20)
+    return abcd_game(size, count)
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lexigraph.alphabet import Alphabet
 from lexigraph.engine.interface import leave_key
 from lexigraph.scrabble.game import Game, GameError
 from lexigraph.scrabble.leavegen import LeaveSums, build_leaves, leave_samples, multisets, shortened, smoothed_values
@@ -20,19 +19,7 @@ from lexigraph.scrabble.leaves import LeaveTable
 from lexigraph.scrabble.movegen import generate
 from lexigraph.scrabble.position import Position
 from lexigraph.scrabble.selfplay import Player, selfplay_request
-
-SMALL_WORDS = sorted({
-    "ab", "ba", "ad", "da", "ca", "ac", "abc", "cab", "bad", "dab", "cad", "add", "dad", "abba", "baba",
-    "acad", "bach", "cadd", "dada", "aba", "bab", "dabs", "bacd", "abcd", "aa", "bb", "cc", "dd", "abcab",
-})
-
-
-def small_game() -> Game:
-    base = Game.preset("scrabble").resized(7)
-    alpha = Alphabet(["a", "b", "c", "d"], name="abcd", counts={t: 6 for t in "abcd"},
-                     points={"a": 1, "b": 3, "c": 4, "d": 2}, blanks=2, vowels=["a"])
-    return Game(name="abcd", alphabet=alpha, board=base.board, start=base.start,
-                tiles={t: (6, p) for t, p in zip("abcd", (1, 3, 4, 2))}, blanks=2, rack_size=4, bingo_bonus=20)
+from helpers.games import ABCD_WORDS as SMALL_WORDS, abcd_game as small_game
 
 
 @given(st.lists(st.integers(0, 3), min_size=1, max_size=5), st.integers(1, 4))

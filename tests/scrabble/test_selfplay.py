@@ -19,19 +19,7 @@ from lexigraph.scrabble.leaves import LeaveTable
 from lexigraph.scrabble.position import Position
 from lexigraph.scrabble.scoring import score_placements
 from lexigraph.scrabble.selfplay import Player, autoplay, selfplay_request, totals
-
-SMALL_WORDS = sorted({
-    "ab", "ba", "ad", "da", "ca", "ac", "abc", "cab", "bad", "dab", "cad", "add", "dad", "abba", "baba",
-    "acad", "bach", "cadd", "dada", "aba", "bab", "dabs", "bacd", "abcd", "aa", "bb", "cc", "dd", "abcab",
-})
-
-
-def small_game(size: int = 7, count: int = 6) -> Game:
-    base = Game.preset("scrabble").resized(size)
-    alpha = Alphabet(["a", "b", "c", "d"], name="abcd", counts={t: count for t in "abcd"},
-                     points={"a": 1, "b": 3, "c": 4, "d": 2}, blanks=2, vowels=["a"])
-    return Game(name="abcd", alphabet=alpha, board=base.board, start=base.start,
-                tiles={t: (count, p) for t, p in zip("abcd", (1, 3, 4, 2))}, blanks=2, rack_size=4, bingo_bonus=20)
+from helpers.games import ABCD_WORDS as SMALL_WORDS, abcd_game as small_game
 
 
 def small_table(alphabet: Alphabet) -> LeaveTable:

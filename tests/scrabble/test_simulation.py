@@ -25,22 +25,11 @@ from lexigraph.scrabble.position import Position
 from lexigraph.scrabble.selfplay import Player, autoplay
 from lexigraph.scrabble.simulation import choose_move, prepare, simulate, win_chance
 from lexigraph.scrabble.tiles import parse_rack, rack_text
+from helpers.games import ABCD_WORDS as SMALL_WORDS, abcd_game as small_game
 
-SMALL_WORDS = sorted({
-    "ab", "ba", "ad", "da", "ca", "ac", "abc", "cab", "bad", "dab", "cad", "add", "dad", "abba", "baba",
-    "acad", "bach", "cadd", "dada", "aba", "bab", "dabs", "bacd", "abcd", "aa", "bb", "cc", "dd", "abcab",
-})
 SHIPPED = "src/lexigraph/data/english-leaves.klv2"
 
 needs_c = pytest.mark.skipif(not compiled.available(), reason="the C engine is not available")
-
-
-def small_game(size: int = 7, count: int = 6) -> Game:
-    base = Game.preset("scrabble").resized(size)
-    alpha = Alphabet(["a", "b", "c", "d"], name="abcd", counts={t: count for t in "abcd"},
-                     points={"a": 1, "b": 3, "c": 4, "d": 2}, blanks=2, vowels=["a"])
-    return Game(name="abcd", alphabet=alpha, board=base.board, start=base.start,
-                tiles={t: (count, p) for t, p in zip("abcd", (1, 3, 4, 2))}, blanks=2, rack_size=4, bingo_bonus=20)
 
 
 def small_table(alphabet: Alphabet) -> LeaveTable:
