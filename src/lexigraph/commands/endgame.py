@@ -22,39 +22,15 @@ from typing import Any
 from . import Command, Context, Document, Param
 
 
-_MAX_INPUT = 1 << 20
-
-
 def _position(ctx: Context, params: Mapping[str, Any], lex: Any) -> Any:
-    """The game (``game``, in the lexicon's alphabet) and the position (``position``: a CGP or a file holding one,
-    read as ``moves`` reads positions: files only where the context reads them, with a bounded size)."""
-    import os
+    """The game (``game``, in the lexicon's alphabet) and the position (``position``), read as ``moves`` reads them."""
+    from ..scrabble.game import GameError
+    from .moves import game_param, position_param
 
-    from ..scrabble.game import PRESETS, Game, GameError
-    from ..scrabble.position import Position, read_position
-    from ..support.files import read_limited
-    from ._common import preset_or_file
-
-    game = Game.load(preset_or_file(ctx, params.get("game") or "scrabble", PRESETS, "game"))
-    if game.alphabet.labels != lex.alphabet.labels:
-        game = game.with_alphabet(lex.alphabet)
-    spec = str(params.get("position") or "")
-    if not spec:
+    if not params.get("position"):
         raise GameError("give a position: a CGP string with both racks, or a file holding one")
-    if spec.strip().lower() == "empty":
-        return game, Position(game)
-    text = spec
-    if ctx.options.get("files", True) and "\n" not in spec and len(spec) < 4096 and os.path.lexists(spec):
-        data = read_limited(spec, limit=_MAX_INPUT, what="a position file", error=GameError)
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as e:
-            raise GameError(f"cannot read position file {spec}: not UTF-8 text (byte {e.start})") from None
-    elif spec.lower().endswith((".cgp", ".txt")):
-        raise GameError(f"no such position file: {spec}")
-    if len(text) > _MAX_INPUT:
-        raise GameError(f"the position is longer than {_MAX_INPUT} characters")
-    return game, read_position(text, game)
+    game = game_param(ctx, params, lex)
+    return game, position_param(ctx, params, game)
 
 
 #: An endgame from self-play with ENDGAME's words: the side to move holds GILN, the opponent ER.
