@@ -3,7 +3,7 @@
     pip install -e '.[wordfreq]'      # lexigraph with the C extension, and wordfreq for the scores
     sh ../shared/peers/ingrid/setup.sh  # Ingrid (ingrid_core); INGRID_BIN names another build
     apt-get install qxw                 # qxw (skipped with a note when missing)
-    python bench/bench_fill.py [--generated 24] [--seeds 3] [--timeout 20] [--rounds 1] [--json out.jsonl]
+    python bench/bench_fill.py [--generated 24] [--seeds 3] [--first-seed 0] [--timeout 20] [--rounds 1] [--json out.jsonl]
 
 The list: TWL06 scored by ``lexigraph build --score-by wordfreq`` (20 + 10 x
 Zipf frequency; see lexigraph.compiler.scores). Every filler gets the same
@@ -275,6 +275,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--generated", type=int, default=24, help="generated 15x15 grids (at least 20 for the issue)")
     ap.add_argument("--seeds", type=int, default=3, help="seeds the generated grids come from")
+    ap.add_argument("--first-seed", type=int, default=0,
+                    help="the first of those seeds (3 with --seeds 3: grids none of the defaults' runs has seen)")
     ap.add_argument("--timeout", type=float, default=20.0)
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--minimums", type=int, nargs="*", default=list(MINIMUMS))
@@ -312,8 +314,9 @@ def main() -> int:
             qxw_lists[m].write_text("".join(f"{w.upper()} {(p - 20) / 10:.1f}\n" for w, p in scores.items() if p >= m))
         grids = sorted((SHARED / "grids").glob("*.txt"))
         for i in range(args.generated):
-            path = tmp / f"us15-s{i % args.seeds}-{i // args.seeds:02d}.txt"
-            path.write_text(us_grid(1000 * (i % args.seeds) + i // args.seeds))
+            grid_seed = args.first_seed + i % args.seeds
+            path = tmp / f"us15-s{grid_seed}-{i // args.seeds:02d}.txt"
+            path.write_text(us_grid(1000 * grid_seed + i // args.seeds))
             grids.append(path)
         print(f"TWL06 scored by wordfreq: {len(scores):,} words; {sum(p >= 40 for p in scores.values()):,} at 40 or more, "
               f"{sum(p >= 50 for p in scores.values()):,} at 50 or more")
