@@ -104,6 +104,27 @@ typedef struct {
     Player players[2];
 } Setup;
 
+/* The lexicon, board and rules both entry points share (the players are filled by each). */
+static void setup_game(Setup *S, const Py_buffer *graph, const Py_buffer *kids, uint32_t root, int n, int n_codes,
+                       int start, int rack_size, int bingo, const char *letter_mult, const char *word_mult,
+                       const char *points, const char *counts, const double *opening, const char *vowels) {
+    S->graph = graph->buf;
+    S->kids = kids->buf;
+    S->n_records = (size_t)graph->len / 8;
+    S->root = root;
+    S->n = n;
+    S->n_codes = n_codes;
+    S->start = start;
+    S->rack_size = rack_size;
+    S->bingo = bingo;
+    S->lm = (const unsigned char *)letter_mult;
+    S->wm = (const unsigned char *)word_mult;
+    S->points = (const unsigned char *)points;
+    S->counts = (const unsigned char *)counts;
+    S->opening = opening;
+    S->vowels = (const unsigned char *)vowels;
+}
+
 static uint64_t key_at(const unsigned char *keys, size_t i) {
     uint64_t k;
     memcpy(&k, keys + 8 * i, 8);
@@ -450,21 +471,8 @@ static PyObject *play_games(PyObject *self, PyObject *args) {
     if (parse_player(spec_b, &S.players[1], &keys[1], &values[1]) < 0) goto done;
     parsed = 2;
     if (lop && !(open_table = lx_aligned_doubles((const char *)opening, lop))) goto done;
-    S.graph = graph.buf;
-    S.kids = kids.buf;
-    S.n_records = (size_t)graph.len / 8;
-    S.root = root;
-    S.n = n;
-    S.n_codes = (int)lp;
-    S.start = start;
-    S.rack_size = rack_size;
-    S.bingo = bingo;
-    S.lm = (const unsigned char *)lm;
-    S.wm = (const unsigned char *)wm;
-    S.points = (const unsigned char *)points;
-    S.counts = (const unsigned char *)counts;
-    S.opening = open_table;
-    S.vowels = lvw ? (const unsigned char *)vowels : NULL;
+    setup_game(&S, &graph, &kids, root, n, (int)lp, start, rack_size, bingo, lm, wm, points, counts, open_table,
+               lvw ? vowels : NULL);
     size_t cap = 1024, used_bytes = 0;
     turns = malloc(cap);
     games = malloc((size_t)(count ? count : 1) * GAME_SIZE);
@@ -703,21 +711,8 @@ static PyObject *simulate_plays(PyObject *self, PyObject *args) {
     }
     if (lop && !(open_table = lx_aligned_doubles(opening, lop))) goto done;
     Setup S;
-    S.graph = graph.buf;
-    S.kids = kids.buf;
-    S.n_records = (size_t)graph.len / 8;
-    S.root = root;
-    S.n = n;
-    S.n_codes = (int)lp;
-    S.start = start;
-    S.rack_size = rack_size;
-    S.bingo = bingo;
-    S.lm = (const unsigned char *)lm;
-    S.wm = (const unsigned char *)wm;
-    S.points = (const unsigned char *)points;
-    S.counts = NULL;
-    S.opening = open_table;
-    S.vowels = lvw ? (const unsigned char *)vowels : NULL;
+    setup_game(&S, &graph, &kids, root, n, (int)lp, start, rack_size, bingo, lm, wm, points, NULL, open_table,
+               lvw ? vowels : NULL);
     for (int q = 0; q < 2; q++) {
         S.players[q].by_equity = 1;
         S.players[q].keys = (const unsigned char *)keys;
