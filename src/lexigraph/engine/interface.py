@@ -407,6 +407,14 @@ class FillState(Protocol):
     def candidates(self, slot: int) -> "np.ndarray":
         """The slot's candidate rows (int32)."""
 
+    def best_row(self, slot: int, keys: "np.ndarray", crossings: "np.ndarray", room: "np.ndarray",
+                 taken: Sequence[int]) -> int:
+        """The slot's candidate (other than the rows in ``taken``, unless those are all it has) with the
+        highest ``keys[row]`` plus, for each crossing ``(j, t, k)`` (an int32 triple of ``crossings``)
+        whose slot ``t`` has several candidates, ``room[n]``, ``n`` being the candidates of ``t`` with the
+        row's tile at position ``k``; the lowest row among equals. ``keys`` holds a float64 per row of the
+        slot's bucket; ``room`` a float64 per count, up to the largest bucket's size."""
+
     def counts(self, slot: int, position: int) -> "np.ndarray":
         """The slot's candidates per tile code at ``position`` (int32, at least 64 entries)."""
 

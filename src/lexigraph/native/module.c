@@ -12,7 +12,7 @@
  *   build_tables.c                alphagram orders, bucket rows
  *   movegen.c                     move generation for board games
  *   leaves.c                      leave tables: every subset of a rack valued at once
- *   fill.c                        crossword autofill propagation
+ *   fill.c, fill_state.c          crossword autofill: starting candidates, propagation (FillState)
  *   hash.c / hash.h               the one CRC-32 and hash slot formula the probe and builder share
  * Why one module: one import, one thing to build and report, and code shared between concerns
  * (the hash, the limits, the arc layout) compiled once instead of copied per module.
@@ -85,7 +85,7 @@ PyInit__native(void)
     if (lx_add_hash(module) < 0 || lx_add_probe(module) < 0 || lx_add_facade(module) < 0 || lx_add_walks(module) < 0
         || lx_add_deadline(module) < 0 || lx_add_build_scan(module) < 0 || lx_add_build_graph(module) < 0
         || lx_add_build_tables(module) < 0 || lx_add_movegen(module) < 0 || lx_add_leaves(module) < 0
-        || lx_add_fill(module) < 0 || lx_add_selfplay(module) < 0
+        || lx_add_fill(module) < 0 || lx_add_fill_state(module) < 0 || lx_add_selfplay(module) < 0
         || lx_add_endgame(module) < 0
         || add_arc_layout(module) < 0 || add_limits(module) < 0) {
         Py_DECREF(module);

@@ -27,7 +27,8 @@ int lx_add_build_tables(PyObject *module); /* build_tables.c: hash_table(), alph
 int lx_add_build_scan(PyObject *module);  /* build_scan.c: scan_ascii() */
 int lx_add_movegen(PyObject *module);     /* movegen.c: generate_moves() */
 int lx_add_leaves(PyObject *module);      /* leaves.c: rack_leave_values() */
-int lx_add_fill(PyObject *module);        /* fill.c: filter_rows() and the FillState type */
+int lx_add_fill(PyObject *module);        /* fill.c: filter_rows() */
+int lx_add_fill_state(PyObject *module);  /* fill_state.c: the FillState type */
 int lx_add_selfplay(PyObject *module);    /* selfplay.c: play_games() */
 int lx_add_endgame(PyObject *module);     /* endgame.c: solve_endgame() */
 

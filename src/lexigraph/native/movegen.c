@@ -46,6 +46,7 @@
 #include <time.h>
 
 #include "arc.h"
+#include "bits.h"
 #include "limits.h"
 #include "movegen.h"
 
@@ -120,31 +121,6 @@ static inline uint64_t kids_of(const Gen *G, uint32_t node) {
     uint64_t k;
     memcpy(&k, G->kids + 8 * (size_t)node, 8);
     return k;
-}
-
-static inline int lowest_bit(uint64_t x) {
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_ctzll(x);
-#else
-    int b = 0;
-    while (!(x & 1)) {
-        x >>= 1;
-        b++;
-    }
-    return b;
-#endif
-}
-
-static inline int bit_count(uint64_t x) {
-#if defined(__POPCNT__)
-    return __builtin_popcountll(x);
-#else
-    /* Without the popcnt instruction GCC calls a library function: this inline count is faster. */
-    x = x - ((x >> 1) & 0x5555555555555555ULL);
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return (int)((x * 0x0101010101010101ULL) >> 56);
-#endif
 }
 
 /* The arc of tile t in the list at `node`, whose tiles are `kids` (t among them): tiles rise strictly along a

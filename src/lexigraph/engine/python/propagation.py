@@ -121,6 +121,8 @@ class PythonFillState:
             c = np.asarray(candidates[s], np.int32)
             if len(c) and (int(c.min()) < 0 or int(c.max()) >= len(p.rows[s])):
                 raise IndexError("FillState: a candidate row lies outside the bucket")
+            if len(c) > 1 and not bool((c[1:] > c[:-1]).all()):
+                raise ValueError("FillState: a slot's candidate rows must be ascending")
             self.perm.append(c)
         self.own = [False] * n
         self.size = [len(c) for c in self.perm]
@@ -221,6 +223,24 @@ class PythonFillState:
         """Candidates of the slot per tile code at ``position`` (at least 64 entries)."""
         rows = self.problem.rows[slot][self.perm[slot][: self.size[slot]], position]
         return np.bincount(rows, minlength=64).astype(np.int32)
+
+    def best_row(self, slot: int, keys: np.ndarray, crossings: np.ndarray, room: np.ndarray,
+                 taken: Sequence[int]) -> int:
+        """The candidate with the highest ``keys[row]`` plus the room it leaves its crossings (see the protocol)."""
+        c = self.candidates(slot)
+        if len(taken):
+            free = ~np.isin(c, np.asarray(taken, np.int32))
+            if free.any():
+                c = c[free]
+        if not len(c):
+            raise ValueError(f"best_row: slot {slot} has no candidates")
+        sub = self.problem.rows[slot][c]
+        key = keys[c]
+        for j, t, k in np.asarray(crossings, np.int32).reshape(-1, 3).tolist():
+            if self.size[t] <= 1:
+                continue
+            key += room[self.counts(t, k)][sub[:, j]]
+        return int(c[int(np.argmax(key))])
 
     def has(self, slot: int, row: int) -> bool:
         """Whether the row is one of the slot's candidates."""
