@@ -99,11 +99,17 @@ class FillSearch:
         self._last_report = self._started
         self.noise: dict[int, np.ndarray] = {}
         self._wcache: dict[int, np.ndarray] = {}
-        self._log_counts = np.log(np.arange(1 << 16) + 1.0)
+        #: Per length: each row's priority x weight + its noise, the value order's key before the room.
+        self._keys: dict[int, np.ndarray] = {}
+        #: The room a crossing slot keeps, by its number of candidates: log(n + 1), up to the largest bucket.
+        self._room = np.log(np.arange(max(len(r) for r in p.rows) + 1 if p.rows else 1) + 1.0)
+        self._crossings = [np.array(c, np.int32).reshape(-1, 3) for c in p.crossings]
         #: Branches of the runs a restart interrupted. Every refutation on such a branch was taken once the
         #: value's whole subtree had failed, so under the decisions taken before it the value fails again:
         #: later runs strike it as soon as those decisions hold (reduced nld-nogoods, Lecoutre et al. 2007).
-        self.nogoods: list[list[Decision]] = []
+        #: Each with its head: the slot and word of its first decision when that takes a slot's word (a
+        #: branch whose head does not hold strikes nothing, and most are skipped on that test alone).
+        self.nogoods: list[tuple[tuple[int, int] | None, list[Decision]]] = []
 
     @property
     def filters(self) -> int:
@@ -149,26 +155,15 @@ class FillSearch:
             return []
         return [singles[t] for t in self.p.same_len[si] if t != si and singles[t] >= 0]
 
-    def ranked_value(self, si: int, sizes: Sequence[int], singles: Sequence[int]) -> int:
+    def ranked_value(self, si: int, singles: Sequence[int]) -> int:
         """The best candidate of a slot: priority, then the crossings' room (log of the product), then noise."""
-        p = self.p
-        state = self.state
-        c = state.candidates(si)
-        taken = self.taken(si, singles)
-        if taken:
-            free = ~np.isin(c, np.array(taken, np.int32))
-            if free.any():
-                c = c[free]
-        rows = p.rows[si]
-        sub = rows[c]
-        key = p.prio[si][c].astype(np.float64) * _PRIORITY_WEIGHT + self._noise(rows.shape[1], rows.shape[0])[c]
-        log_counts = self._log_counts
-        for j, t, k in p.crossings[si]:
-            if sizes[t] <= 1:
-                continue
-            counts = state.counts(t, k)
-            key += log_counts[counts][sub[:, j]]
-        return int(c[int(np.argmax(key))])
+        rows = self.p.rows[si]
+        length = rows.shape[1]
+        keys = self._keys.get(length)
+        if keys is None:
+            keys = self.p.prio[si].astype(np.float64) * _PRIORITY_WEIGHT + self._noise(length, rows.shape[0])
+            self._keys[length] = keys
+        return self.state.best_row(si, keys, self._crossings[si], self._room, self.taken(si, singles))
 
     def cell_value(self, cid: int) -> int:
         """The tile for a cell that leaves its slots the most (priority-weighted) candidates."""
@@ -234,10 +229,13 @@ class FillSearch:
                 except BudgetOut as out:
                     state.undo(root)
                     if any(not taken for taken, _, _, _ in out.branch):
-                        self.nogoods.append(out.branch)
+                        first = out.branch[0]
+                        head = (first[2], first[3]) if first[0] and first[1] == "slot" else None
+                        self.nogoods.append((head, out.branch))
                         del self.nogoods[:-_MAX_NOGOOD_BRANCHES]
                     self.restarts += 1
                     self.noise.clear()
+                    self._keys.clear()
                     budget *= _BUDGET_GROWTH
         except Timeout:
             state.undo(root)
@@ -256,7 +254,7 @@ class FillSearch:
                 return True
             kind, var = choice
             if kind == "slot":
-                value = self.ranked_value(var, sizes, state.singles())
+                value = self.ranked_value(var, state.singles())
             else:
                 value = self.cell_value(var)
             mark = state.mark()
@@ -318,7 +316,9 @@ class FillSearch:
         while self.nogoods:
             singles = state.singles()
             struck = False
-            for branch in self.nogoods:
+            for head, branch in self.nogoods:
+                if head is not None and singles[head[0]] != head[1]:
+                    continue
                 for taken, kind, var, value in branch:
                     if kind == "slot":
                         holds = singles[var] == value
