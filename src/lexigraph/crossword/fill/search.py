@@ -6,7 +6,9 @@ the trail, backtracking is undoing to it, so the search holds no copy of
 the grid per level and its memory does not grow with its depth.
 
 It picks the slot with the fewest candidates per unit of conflict weight
-(slots whose filtering wiped out get heavier: *dom/wdeg*), tries its best
+(slots whose filtering wiped out get heavier: *dom/wdeg*), except that after
+a word fails it stays on that slot until one of its words holds (*last
+conflict*), tries its best
 candidate (highest priority first, then the one that leaves the crossing
 slots the most candidates, perturbed by a small seeded random amount), and
 on failure strikes that candidate and propagates again (two-way
@@ -98,6 +100,11 @@ class FillSearch:
         self._started = time.monotonic() if started is None else started
         self._last_report = self._started
         self.noise: dict[int, np.ndarray] = {}
+        #: The slot whose word last failed, chosen again until a word of it holds, or -1 (last-conflict
+        #: reasoning, Lecoutre et al. 2009: the search goes back to the culprit of a failure instead of
+        #: filling other slots first. On the stacked grids at minimum 0 it filled 16 of 16 seed runs within
+        #: 20 s of CPU, against 12 without; on the nine hardest default pairs, 43 of 45 against 41.)
+        self.last_conflict = -1
         self._wcache: dict[int, np.ndarray] = {}
         #: Per length: each row's priority x weight + its noise, the value order's key before the room.
         self._keys: dict[int, np.ndarray] = {}
@@ -123,6 +130,10 @@ class FillSearch:
         best = None
         best_key = math.inf
         weight = self.weight
+        if self.last_conflict >= 0:
+            if sizes[self.last_conflict] > 1:
+                return ("slot", self.last_conflict)
+            self.last_conflict = -1
         for si in self.complete_slots:
             n = sizes[si]
             if n > 1:
@@ -234,6 +245,7 @@ class FillSearch:
                         self.nogoods.append((head, out.branch))
                         del self.nogoods[:-_MAX_NOGOOD_BRANCHES]
                     self.restarts += 1
+                    self.last_conflict = -1
                     self.noise.clear()
                     self._keys.clear()
                     budget *= _BUDGET_GROWTH
@@ -260,10 +272,14 @@ class FillSearch:
             mark = state.mark()
             got = self._decide(kind, var, value)
             if got == CONSISTENT:
+                if var == self.last_conflict and kind == "slot":
+                    self.last_conflict = -1
                 stack.append((mark, kind, var, value, len(branch)))
                 branch.append((True, kind, var, value))
                 continue
             self._failed(got, mark)
+            if kind == "slot":
+                self.last_conflict = var
             # The choice failed: refute it, backing up while the refutation fails too.
             while True:
                 failures += 1
