@@ -405,7 +405,7 @@ class FillState(Protocol):
         """Each slot's one candidate row, or -1 when it has more or none."""
 
     def candidates(self, slot: int) -> "np.ndarray":
-        """The slot's candidate rows (int32)."""
+        """The slot's candidate rows, ascending (int32)."""
 
     def best_row(self, slot: int, keys: "np.ndarray", crossings: "np.ndarray", room: "np.ndarray",
                  taken: Sequence[int]) -> int:

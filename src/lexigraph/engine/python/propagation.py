@@ -216,8 +216,8 @@ class PythonFillState:
         self._eager_limit = value
 
     def candidates(self, slot: int) -> np.ndarray:
-        """The slot's candidate rows (int32)."""
-        return self.perm[slot][: self.size[slot]].copy()
+        """The slot's candidate rows, ascending (int32), as the C state's bit sets give them."""
+        return np.sort(self.perm[slot][: self.size[slot]])
 
     def counts(self, slot: int, position: int) -> np.ndarray:
         """Candidates of the slot per tile code at ``position`` (at least 64 entries)."""
