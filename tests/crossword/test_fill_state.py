@@ -80,9 +80,30 @@ def _same(c, py, problem: PropagationProblem, rng: np.random.Generator) -> None:
         assert best == min(r for r in pool if key(r) == top)
 
 
+def _random_nogoods(rng: np.random.Generator, state, problem: PropagationProblem, n_cells: int,
+                    n_tiles: int) -> np.ndarray:
+    """Packed branches (see FillState.set_nogoods) of decisions drawn mostly from what holds or is possible now."""
+    flat: list[int] = []
+    singles = state.singles()
+    for _ in range(int(rng.integers(0, 4))):
+        decisions = []
+        for _ in range(int(rng.integers(1, 5))):
+            taken = int(rng.random() < 0.5)
+            if rng.random() < 0.8:
+                s = int(rng.integers(0, len(problem.rows)))
+                cand = state.candidates(s).tolist()
+                row = singles[s] if singles[s] >= 0 and rng.random() < 0.7 else (
+                    int(rng.choice(cand)) if cand and rng.random() < 0.8 else int(rng.integers(0, len(problem.rows[s]))))
+                decisions += [taken, s, row]
+            else:
+                decisions += [taken | 2, int(rng.integers(0, n_cells)), int(rng.integers(1, n_tiles + 1))]
+        flat += [len(decisions) // 3, *decisions]
+    return np.array(flat, np.int32)
+
+
 @pytest.mark.parametrize("engine_kind", ["c"], indirect=True)
 @given(st.integers(0, 2**32 - 1), st.integers(2, 4), st.integers(2, 5), st.integers(2, 6), st.booleans(),
-       st.sampled_from([0, 0, 2]), st.sampled_from([0, 1, 3, EAGER_ALWAYS]), st.lists(st.integers(0, 9), max_size=14))
+       st.sampled_from([0, 0, 2]), st.sampled_from([0, 1, 3, EAGER_ALWAYS]), st.lists(st.integers(0, 11), max_size=14))
 @settings(max_examples=60, deadline=None)
 def test_c_state_is_its_python_twin(enable_on, open_python, seed, height, width, n_tiles, repeats, max_shared, eager,
                                     ops):
@@ -102,6 +123,20 @@ def test_c_state_is_its_python_twin(enable_on, open_python, seed, height, width,
     for op in ops:
         sizes = c.sizes()
         open_slots = [s for s, n in enumerate(sizes) if n > 1]
+        if op >= 10:  # nogoods: random branches of decisions, some holding now
+            packed = _random_nogoods(rng, c, problem, height * width, n_tiles)
+            c.set_nogoods(packed)
+            py.set_nogoods(packed)
+            marks.append(c.mark())
+            py_marks.append(py.mark())
+            blame = int(rng.integers(-1, len(problem.rows)))
+            got = c.apply_nogoods(blame, None)
+            assert got == py.apply_nogoods(blame, None)
+            if got != -1:
+                c.undo(marks.pop())
+                py.undo(py_marks.pop())
+            _same(c, py, problem, rng)
+            continue
         if op >= 8 and len(marks) > 1:  # back to an earlier mark
             at = int(rng.integers(0, len(marks)))
             c.undo(marks[at])
@@ -139,6 +174,9 @@ def test_c_state_refuses_what_its_bit_sets_cannot_hold(enable_on):
     with pytest.raises(IndexError):
         state(base, [np.array([0, 2], np.int32)], [6, 6])
     s = state(base, [np.array([0, 1], np.int32)], [6, 6])
+    for packed in ([1, 0, 0], [2, 1, 0, 0], [1, 4, 0, 0], [1, 1, 1, 0], [1, 1, 0, 2], [1, 3, 2, 1], [1, 3, 0, 64], [-1]):
+        with pytest.raises(ValueError):  # short, bad flags, no such slot, row outside the bucket, no such cell or tile
+            s.set_nogoods(np.array(packed, np.int32))
     room = np.log(np.arange(3) + 1.0)
     for keys, crossings, short_room in (
         (np.zeros(3), np.zeros((0, 3), np.int32), room),  # a key per row of the bucket

@@ -392,6 +392,22 @@ class FillState(Protocol):
     def exclude_tile(self, cell: int, code: int, deadline: float | None) -> int:
         """Strike the tile ``code`` from the cell's domain; propagate."""
 
+    def set_nogoods(self, packed: "np.ndarray") -> None:
+        """The branches of interrupted runs that :meth:`apply_nogoods` reads, checked once.
+
+        ``packed`` (int32): branch after branch, its number of decisions, then a
+        ``(flags, var, value)`` triple per decision (flags bit 0: taken, else a
+        refutation; bit 1: a cell's tile, else a slot's word)."""
+
+    def apply_nogoods(self, blame: int, deadline: float | None) -> int:
+        """Strike what the nogood branches prove under the decisions that hold now.
+
+        A branch is read while its taken decisions hold; a refutation met on the
+        way whose value is still possible is struck and propagated (then the
+        branches are read again), and one that holds ends the call: the result
+        is then the slot to blame (the refuted slot; for a cell, ``blame``, or
+        when negative the cell's first slot). -1 when nothing is left to strike."""
+
     def mark(self) -> int:
         """The trail's length, for :meth:`undo`."""
 

@@ -122,6 +122,15 @@ typedef struct {
     Py_ssize_t *support_off;
     unsigned char *support_ok;
     long long filters, steps;
+    /* Per slot: a stamp of its candidates, new at each change and restored by undo; per slot and position,
+     * its candidates' tiles counted (tile_counts, 64 a position, at 64 x support_off[s] + 64 j) and the stamp
+     * they were counted at. The value order counts the tiles of the same crossing slots again after each
+     * failure undone; those counts are read back. */
+    uint64_t *version, clock;
+    int32_t *tile_counts;
+    uint64_t *counted_at;
+    int32_t *nogoods;           /* the branches apply_nogoods reads (set_nogoods) */
+    Py_ssize_t n_nogoods;
     PyObject *wrap;
 } FillState;
 
@@ -160,7 +169,8 @@ static void fs_dealloc(FillState *S) {
     PyMem_Free(S->n_live); PyMem_Free(S->size); PyMem_Free(S->dom); PyMem_Free(S->trail);
     PyMem_Free(S->queued); PyMem_Free(S->all_dirty); PyMem_Free(S->dirty); PyMem_Free(S->pending);
     PyMem_Free(S->singles); PyMem_Free(S->next_bits); PyMem_Free((void *)S->tests);
-    PyMem_Free(S->support); PyMem_Free(S->support_off); PyMem_Free(S->support_ok);
+    PyMem_Free(S->support); PyMem_Free(S->support_off); PyMem_Free(S->support_ok); PyMem_Free(S->nogoods);
+    PyMem_Free(S->version); PyMem_Free(S->tile_counts); PyMem_Free(S->counted_at);
     Py_XDECREF(S->wrap);
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
@@ -209,7 +219,11 @@ static void undo_to(FillState *S, Py_ssize_t mark) {
     while (S->trail_len > mark) {
         TrailEntry *e = &S->trail[--S->trail_len];
         switch (e->kind) {
-        case TRAIL_SIZE: S->size[e->target] = (Py_ssize_t)e->old; S->support_ok[e->target] = 0; break;
+        case TRAIL_SIZE:
+            S->size[e->target] = e->word;
+            S->version[e->target] = e->old;
+            S->support_ok[e->target] = 0;
+            break;
         case TRAIL_DOM: S->dom[e->target] = e->old; break;
         case TRAIL_USED: {
             Bucket *B = &S->buckets[e->target];
@@ -226,8 +240,9 @@ static void undo_to(FillState *S, Py_ssize_t mark) {
 }
 
 static int set_size(FillState *S, int32_t s, Py_ssize_t n) {
-    if (push_trail(S, TRAIL_SIZE, s, 0, (uint64_t)S->size[s]) < 0) return -1;
+    if (push_trail(S, TRAIL_SIZE, s, (int32_t)S->size[s], S->version[s]) < 0) return -1;
     S->size[s] = n;
+    S->version[s] = ++S->clock;
     S->support_ok[s] = 0;
     return 0;
 }
@@ -838,6 +853,11 @@ static int fs_init(FillState *S, PyObject *args, PyObject *kwds) {
     S->support_off = zalloc(NS, sizeof(Py_ssize_t));
     S->support_ok = zalloc(NS, 1);
     S->support = zalloc(total, sizeof(uint64_t));
+    S->version = zalloc(NS, sizeof(uint64_t));
+    S->tile_counts = zalloc(64 * total, sizeof(int32_t));
+    S->counted_at = zalloc(total, sizeof(uint64_t)); /* 0: never (stamps start at 1) */
+    if (!S->version || !S->tile_counts || !S->counted_at) { PyErr_NoMemory(); return -1; }
+    for (Py_ssize_t s = 0; s < NS; s++) S->version[s] = ++S->clock;
     if (!S->support_off || !S->support_ok || !S->support) { PyErr_NoMemory(); return -1; }
     for (Py_ssize_t s = 0, at = 0; s < NS; at += S->width[s], s++) S->support_off[s] = at;
     /* scratch for one filtering pass */
@@ -976,17 +996,35 @@ static PyObject *fs_assign(FillState *S, PyObject *args) {
     return result_of(run_queue(S, deadline, n_pending, n_singles));
 }
 
+/* Strike a candidate row (known to be one) from slot s and propagate: -1, -2 or the slot left without candidates. */
+static long exclude_row(FillState *S, int32_t s, Py_ssize_t row, double deadline) {
+    Py_ssize_t n = S->size[s], n_pending = 0, n_singles = 0;
+    if (n == 1) return s;
+    if (strike_row(S, s, row) < 0) return ERROR_RESULT;
+    enqueue(S, &n_pending, s, -1);
+    if (n - 1 == 1 && push_single(S, &n_singles, s) < 0) return ERROR_RESULT;
+    return run_queue(S, deadline, n_pending, n_singles);
+}
+
 static PyObject *fs_exclude(FillState *S, PyObject *args) {
     int32_t s;
-    Py_ssize_t row, n_pending = 0, n_singles = 0;
+    Py_ssize_t row;
     double deadline;
     if (slot_and_row(S, args, &s, &row, &deadline) < 0) return NULL;
-    Py_ssize_t n = S->size[s];
-    if (n == 1) return PyLong_FromLong(s);
-    if (strike_row(S, s, row) < 0) return NULL;
-    enqueue(S, &n_pending, s, -1);
-    if (n - 1 == 1 && push_single(S, &n_singles, s) < 0) return NULL;
-    return result_of(run_queue(S, deadline, n_pending, n_singles));
+    return result_of(exclude_row(S, s, row, deadline));
+}
+
+/* Cell cid (in some slot) keeps only the tile `code`, or loses it; propagate. */
+static long change_cell(FillState *S, int32_t cid, int32_t code, int keep_only, double deadline) {
+    uint64_t bit = (uint64_t)1 << code, m = keep_only ? (S->dom[cid] & bit) : (S->dom[cid] & ~bit);
+    if (!m) return S->refs[2 * S->ref_off[cid]];
+    Py_ssize_t n_pending = 0;
+    if (m != S->dom[cid]) {
+        if (set_dom(S, cid, m) < 0) return ERROR_RESULT;
+        for (Py_ssize_t q = S->ref_off[cid]; q < S->ref_off[cid + 1]; q++)
+            enqueue(S, &n_pending, S->refs[2 * q], S->refs[2 * q + 1]);
+    }
+    return run_queue(S, deadline, n_pending, 0);
 }
 
 static PyObject *cell_change(FillState *S, PyObject *args, int keep_only) {
@@ -1001,19 +1039,94 @@ static PyObject *cell_change(FillState *S, PyObject *args, int keep_only) {
         PyErr_Format(PyExc_ValueError, "cell %d lies in no slot", (int)cid);
         return NULL;
     }
-    uint64_t bit = (uint64_t)1 << code, m = keep_only ? (S->dom[cid] & bit) : (S->dom[cid] & ~bit);
-    if (!m) return PyLong_FromLong(S->refs[2 * S->ref_off[cid]]);
-    Py_ssize_t n_pending = 0;
-    if (m != S->dom[cid]) {
-        if (set_dom(S, cid, m) < 0) return NULL;
-        for (Py_ssize_t q = S->ref_off[cid]; q < S->ref_off[cid + 1]; q++)
-            enqueue(S, &n_pending, S->refs[2 * q], S->refs[2 * q + 1]);
-    }
-    return result_of(run_queue(S, deadline, n_pending, 0));
+    return result_of(change_cell(S, cid, code, keep_only, deadline));
 }
 
 static PyObject *fs_set_tile(FillState *S, PyObject *args) { return cell_change(S, args, 1); }
 static PyObject *fs_exclude_tile(FillState *S, PyObject *args) { return cell_change(S, args, 0); }
+
+/* set_nogoods(packed): the branches of interrupted runs that apply_nogoods reads, checked and copied once
+ * (packed, int32: branch after branch, each its number of decisions then a (flags, var, value) triple per
+ * decision, flags bit 0 for a decision taken (else a refutation), bit 1 for a cell's tile (else a slot's
+ * word)). */
+static PyObject *fs_set_nogoods(FillState *S, PyObject *arg) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    const int32_t *packed = view.buf;
+    Py_ssize_t n = view.len / (Py_ssize_t)sizeof(int32_t);
+    int ok = view.len % (Py_ssize_t)sizeof(int32_t) == 0;
+    for (Py_ssize_t i = 0; ok && i < n;) {
+        int32_t count = packed[i++];
+        ok = count >= 0 && 3 * (Py_ssize_t)count <= n - i;
+        for (const int32_t *d = packed + i, *end = d + 3 * (Py_ssize_t)(ok ? count : 0); ok && d < end; d += 3) {
+            int32_t flags = d[0], var = d[1], value = d[2];
+            ok = flags >= 0 && flags <= 3 && var >= 0 && value >= 0
+                 && (flags & 2 ? var < S->n_cells && S->ref_off[var] < S->ref_off[var + 1] && value <= 63
+                               : var < S->n_slots && value < bucket_of(S, var)->count);
+        }
+        i += 3 * (Py_ssize_t)count;
+    }
+    if (!ok) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "set_nogoods: packed branches are malformed or name a decision outside the grid");
+        return NULL;
+    }
+    int32_t *copy = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(int32_t));
+    if (copy == NULL) { PyBuffer_Release(&view); return PyErr_NoMemory(); }
+    memcpy(copy, packed, (size_t)n * sizeof(int32_t));
+    PyBuffer_Release(&view);
+    PyMem_Free(S->nogoods);
+    S->nogoods = copy;
+    S->n_nogoods = n;
+    Py_RETURN_NONE;
+}
+
+/* apply_nogoods(blame, deadline): strike what the nogood branches (set_nogoods) prove under the decisions
+ * that hold now (see lexigraph.crossword.fill.search). A branch is read while its decisions taken hold; a
+ * refutation met on the way whose value is still possible is struck (then the branches are read again from
+ * the first), or, when it holds, the search must back up: the result is then the slot to blame (its own, or
+ * for a cell `blame`, or when that is negative the cell's first slot). -1 when nothing is left to strike,
+ * -2 past the deadline, else the slot to blame. */
+static PyObject *fs_apply_nogoods(FillState *S, PyObject *args) {
+    PyObject *o_deadline;
+    long blame;
+    double deadline;
+    if (!PyArg_ParseTuple(args, "lO", &blame, &o_deadline) || parse_deadline(o_deadline, &deadline) < 0) return NULL;
+    const int32_t *packed = S->nogoods;
+    Py_ssize_t n = S->n_nogoods;
+    long result = -1;
+    for (int struck = 1; struck;) {
+        struck = 0;
+        for (Py_ssize_t i = 0; i < n && !struck;) {
+            int32_t count = packed[i++];
+            const int32_t *d = packed + i;
+            i += 3 * (Py_ssize_t)count;
+            for (int32_t k = 0; k < count; k++, d += 3) {
+                int taken = d[0] & 1, cell = d[0] & 2;
+                int32_t var = d[1], value = d[2];
+                int holds, present;
+                if (cell) {
+                    holds = S->dom[var] == (uint64_t)1 << value;
+                    present = (S->dom[var] >> value) & 1;
+                } else {
+                    present = holds_row(S, var, value);
+                    holds = present && S->size[var] == 1;
+                }
+                if (taken) {
+                    if (!holds) break; /* the decisions before the next refutations no longer all hold */
+                    continue;
+                }
+                if (!present) continue;
+                if (holds) return PyLong_FromLong(!cell ? var : blame >= 0 ? blame : S->refs[2 * S->ref_off[var]]);
+                result = cell ? change_cell(S, var, value, 0, deadline) : exclude_row(S, var, value, deadline);
+                if (result != -1) return result_of(result);
+                struck = 1;
+                break;
+            }
+        }
+    }
+    return result_of(result);
+}
 
 static PyObject *fs_mark(FillState *S, PyObject *unused) { return PyLong_FromSsize_t(S->trail_len); }
 
@@ -1064,18 +1177,20 @@ static PyObject *fs_candidates(FillState *S, PyObject *arg) {
     return result;
 }
 
-/* Slot s's candidates per tile at position k, into counts (64 entries). */
-static void count_tiles(FillState *S, int32_t s, int32_t k, Py_ssize_t *counts) {
+/* Slot s's candidates per tile at position k, into counts (64 entries), counted afresh. */
+static void count_tiles_now(FillState *S, int32_t s, int32_t k, int32_t *counts) {
     Bucket *B = bucket_of(S, s);
     const uint64_t *bits = S->bits[s];
     const int32_t *live = S->live[s];
     Py_ssize_t n_live = S->n_live[s];
-    memset(counts, 0, 64 * sizeof(Py_ssize_t));
+    memset(counts, 0, 64 * sizeof(int32_t));
     if (S->size[s] > (Py_ssize_t)bit_count(B->present[k]) * n_live) { /* dense: each tile's rows a word at a time */
         for (uint64_t tiles = B->present[k]; tiles; tiles &= tiles - 1) {
             int c = lowest_bit(tiles);
             const uint64_t *rows = B->tile_rows + B->tile_rows_at[64 * k + c];
-            for (Py_ssize_t i = 0; i < n_live; i++) counts[c] += bit_count(bits[live[i]] & rows[live[i]]);
+            Py_ssize_t n = 0;
+            for (Py_ssize_t i = 0; i < n_live; i++) n += bit_count(bits[live[i]] & rows[live[i]]);
+            counts[c] = (int32_t)n;
         }
         return;
     }
@@ -1087,16 +1202,23 @@ static void count_tiles(FillState *S, int32_t s, int32_t k, Py_ssize_t *counts) 
     }
 }
 
+/* The same, read back when the slot's candidates have not changed since they were last counted. */
+static const int32_t *count_tiles(FillState *S, int32_t s, int32_t k) {
+    Py_ssize_t at = S->support_off[s] + k;
+    int32_t *counts = S->tile_counts + 64 * at;
+    if (S->counted_at[at] != S->version[s]) {
+        count_tiles_now(S, s, k, counts);
+        S->counted_at[at] = S->version[s];
+    }
+    return counts;
+}
+
 static PyObject *fs_counts(FillState *S, PyObject *args) {
     PyObject *o_s, *o_k;
     int32_t s, k;
     if (!PyArg_ParseTuple(args, "OO", &o_s, &o_k) || slot_arg(S, o_s, &s) < 0) return NULL;
     if (as_index(o_k, S->width[s], "position", &k) < 0) return NULL;
-    Py_ssize_t counts[64];
-    int32_t out[64];
-    count_tiles(S, s, k, counts);
-    for (int c = 0; c < 64; c++) out[c] = (int32_t)counts[c];
-    return wrapped(S, out, sizeof(out));
+    return wrapped(S, count_tiles(S, s, k), 64 * sizeof(int32_t));
 }
 
 /* best_row(slot, keys, crossings, room, taken): the candidate of the slot (other than the taken rows,
@@ -1139,8 +1261,7 @@ static PyObject *fs_best_row(FillState *S, PyObject *args) {
             goto done;
         }
         if (S->size[t] <= 1) continue;
-        Py_ssize_t counts[64];
-        count_tiles(S, t, k, counts);
+        const int32_t *counts = count_tiles(S, t, k);
         for (int c = 0; c < 64; c++) {
             if (counts[c] >= n_room) {
                 PyErr_SetString(PyExc_ValueError, "best_row: room is shorter than a slot's candidates");
@@ -1245,6 +1366,10 @@ static PyMethodDef fs_methods[] = {
     {"exclude", (PyCFunction)fs_exclude, METH_VARARGS, "exclude(slot, row, deadline): strike the word from the slot and propagate"},
     {"set_tile", (PyCFunction)fs_set_tile, METH_VARARGS, "set_tile(cell, code, deadline): the cell takes the tile and propagates"},
     {"exclude_tile", (PyCFunction)fs_exclude_tile, METH_VARARGS, "exclude_tile(cell, code, deadline): strike the tile from the cell and propagate"},
+    {"set_nogoods", (PyCFunction)fs_set_nogoods, METH_O,
+     "set_nogoods(packed): the nogood branches apply_nogoods reads (int32: per branch its length, then (flags, var, value) per decision)"},
+    {"apply_nogoods", (PyCFunction)fs_apply_nogoods, METH_VARARGS,
+     "apply_nogoods(blame, deadline) -> -1, -2 or a slot: strike what the nogood branches prove"},
     {"mark", (PyCFunction)fs_mark, METH_NOARGS, "mark() -> the trail's length, for undo"},
     {"undo", (PyCFunction)fs_undo, METH_O, "undo(mark): unwind every change made since the mark"},
     {"sizes", (PyCFunction)fs_sizes, METH_NOARGS, "sizes() -> each slot's number of candidates"},

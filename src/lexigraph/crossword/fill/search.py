@@ -68,6 +68,17 @@ Decision = tuple[bool, str, int, int]
 _MAX_NOGOOD_BRANCHES = 64
 
 
+def _packed(branches: list[list[Decision]]) -> np.ndarray:
+    """Branches as FillState.apply_nogoods reads them: per branch its length, then (flags, var, value) per
+    decision (flags: 1 taken, 2 a cell's tile)."""
+    flat: list[int] = []
+    for branch in branches:
+        flat.append(len(branch))
+        for taken, kind, var, value in branch:
+            flat += [int(taken) | (2 if kind == "cell" else 0), var, value]
+    return np.array(flat, np.int32)
+
+
 @dataclass
 class Differ:
     """Fills found before (each: a row per slot, -1 for slots outside the count): a new fill must differ
@@ -114,9 +125,8 @@ class FillSearch:
         #: Branches of the runs a restart interrupted. Every refutation on such a branch was taken once the
         #: value's whole subtree had failed, so under the decisions taken before it the value fails again:
         #: later runs strike it as soon as those decisions hold (reduced nld-nogoods, Lecoutre et al. 2007).
-        #: Each with its head: the slot and word of its first decision when that takes a slot's word (a
-        #: branch whose head does not hold strikes nothing, and most are skipped on that test alone).
-        self.nogoods: list[tuple[tuple[int, int] | None, list[Decision]]] = []
+        self.nogoods: list[list[Decision]] = []
+        state.set_nogoods(_packed(self.nogoods))  # the state walks them in C (a state may serve several searches)
 
     @property
     def filters(self) -> int:
@@ -240,10 +250,9 @@ class FillSearch:
                 except BudgetOut as out:
                     state.undo(root)
                     if any(not taken for taken, _, _, _ in out.branch):
-                        first = out.branch[0]
-                        head = (first[2], first[3]) if first[0] and first[1] == "slot" else None
-                        self.nogoods.append((head, out.branch))
+                        self.nogoods.append(out.branch)
                         del self.nogoods[:-_MAX_NOGOOD_BRANCHES]
+                        state.set_nogoods(_packed(self.nogoods))
                     self.restarts += 1
                     self.last_conflict = -1
                     self.noise.clear()
@@ -328,42 +337,9 @@ class FillSearch:
 
     def apply_nogoods(self, blame: int) -> int:
         """Strike what the branches of interrupted runs proved to fail under the decisions that hold now."""
-        state = self.state
-        while self.nogoods:
-            singles = state.singles()
-            struck = False
-            for head, branch in self.nogoods:
-                if head is not None and singles[head[0]] != head[1]:
-                    continue
-                for taken, kind, var, value in branch:
-                    if kind == "slot":
-                        holds = singles[var] == value
-                        present = holds or (singles[var] < 0 and state.has(var, value))
-                    else:
-                        m = state.domain(var)
-                        holds = m == 1 << value
-                        present = bool(m >> value & 1)
-                    if taken:
-                        if not holds:
-                            break  # the decisions before the next refutations no longer all hold
-                        continue
-                    if not present:
-                        continue
-                    if holds:
-                        return var if kind == "slot" else (blame if blame >= 0 else self.p.cell_slots[var][0][0])
-                    if kind == "slot":
-                        got = state.exclude(var, value, self.deadline)
-                    else:
-                        got = state.exclude_tile(var, value, self.deadline)
-                    if got != CONSISTENT:
-                        return got
-                    struck = True
-                    break  # singles changed: read them again
-                if struck:
-                    break
-            if not struck:
-                return CONSISTENT
-        return CONSISTENT
+        if not self.nogoods:
+            return CONSISTENT
+        return self.state.apply_nogoods(blame, self.deadline)
 
     def check_differ(self, blame: int) -> int:
         """Whether the fill can still differ enough from every earlier one; strikes what would make it agree too much."""

@@ -129,6 +129,7 @@ class PythonFillState:
         # Per slot: the tiles its candidates use at each position, while they have not changed (else None).
         # A filtering pass whose dirty positions still allow them all would strike nothing: it is skipped.
         self.support: list[list[int] | None] = [None] * n
+        self.nogoods: list[list[tuple[int, int, int]]] = []  # set_nogoods: (flags, var, value) per decision
         self.dom: list[int] = [int(m) for m in domains]
         self.trail: list[tuple[int, Any, Any]] = []
         self.owned_bytes = 0
@@ -529,3 +530,56 @@ class PythonFillState:
     def exclude_tile(self, cell: int, code: int, deadline: float | None) -> int:
         """Strike the tile from the cell; propagate."""
         return self._cell_change(cell, code, False, deadline)
+
+    def set_nogoods(self, packed: np.ndarray) -> None:
+        """The nogood branches :meth:`apply_nogoods` reads (see the protocol), checked once."""
+        flat = np.asarray(packed, np.int32).tolist()
+        branches: list[list[tuple[int, int, int]]] = []
+        i = 0
+        while i < len(flat):
+            count = flat[i]
+            if count < 0 or i + 1 + 3 * count > len(flat):
+                raise ValueError("set_nogoods: packed branches are malformed or name a decision outside the grid")
+            decisions = [(flat[j], flat[j + 1], flat[j + 2]) for j in range(i + 1, i + 1 + 3 * count, 3)]
+            for flags, var, value in decisions:
+                cell = flags & 2
+                if (flags not in range(4) or var < 0 or value < 0
+                        or (cell and (var >= len(self.dom) or not self.problem.cell_slots[var] or value > 63))
+                        or (not cell and (var >= len(self.size) or value >= len(self.problem.rows[var])))):
+                    raise ValueError("set_nogoods: packed branches are malformed or name a decision outside the grid")
+            branches.append(decisions)
+            i += 1 + 3 * count
+        self.nogoods = branches
+
+    def apply_nogoods(self, blame: int, deadline: float | None) -> int:
+        """Strike what the nogood branches prove under the decisions that hold now (see the protocol)."""
+        branches = self.nogoods
+        struck = True
+        while struck:
+            struck = False
+            for branch in branches:
+                for flags, var, value in branch:
+                    if flags & 2:
+                        m = self.dom[var]
+                        holds, present = m == 1 << value, bool(m >> value & 1)
+                    else:
+                        present = self.has(var, value)
+                        holds = present and self.size[var] == 1
+                    if flags & 1:
+                        if not holds:
+                            break  # the decisions before the next refutations no longer all hold
+                        continue
+                    if not present:
+                        continue
+                    if holds:
+                        if not flags & 2:
+                            return var
+                        return blame if blame >= 0 else self.problem.cell_slots[var][0][0]
+                    got = self.exclude_tile(var, value, deadline) if flags & 2 else self.exclude(var, value, deadline)
+                    if got != -1:
+                        return got
+                    struck = True
+                    break
+                if struck:
+                    break
+        return -1
