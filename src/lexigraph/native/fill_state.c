@@ -115,6 +115,7 @@ typedef struct {
     Py_ssize_t n_singles_cap;
     uint64_t *next_bits;        /* one pass's new candidate words, by word index */
     const uint64_t **tests;     /* one pass's tile row sets */
+    double *room_scratch;       /* best_row: per crossing, the room of each tile (64 a crossing) */
     /* Per slot: the tiles its candidates hold at each position (at support_off[s] + j), valid while
      * support_ok[s]: when its candidates have not changed since. A filtering pass whose dirty positions
      * all still allow those tiles would strike nothing: it is skipped. */
@@ -169,6 +170,7 @@ static void fs_dealloc(FillState *S) {
     PyMem_Free(S->n_live); PyMem_Free(S->size); PyMem_Free(S->dom); PyMem_Free(S->trail);
     PyMem_Free(S->queued); PyMem_Free(S->all_dirty); PyMem_Free(S->dirty); PyMem_Free(S->pending);
     PyMem_Free(S->singles); PyMem_Free(S->next_bits); PyMem_Free((void *)S->tests);
+    PyMem_Free(S->room_scratch);
     PyMem_Free(S->support); PyMem_Free(S->support_off); PyMem_Free(S->support_ok); PyMem_Free(S->nogoods);
     PyMem_Free(S->version); PyMem_Free(S->tile_counts); PyMem_Free(S->counted_at);
     Py_XDECREF(S->wrap);
@@ -863,7 +865,8 @@ static int fs_init(FillState *S, PyObject *args, PyObject *kwds) {
     /* scratch for one filtering pass */
     S->next_bits = zalloc(most_words, sizeof(uint64_t));
     S->tests = zalloc(64 * widest, sizeof(uint64_t *));
-    if (!S->next_bits || !S->tests) { PyErr_NoMemory(); return -1; }
+    S->room_scratch = zalloc(64 * widest, sizeof(double));
+    if (!S->next_bits || !S->tests || !S->room_scratch) { PyErr_NoMemory(); return -1; }
     /* runs of the given words outside the slots */
     if (max_shared) {
         for (Py_ssize_t i = 0; i < PyList_GET_SIZE(given); i++) {
@@ -1251,7 +1254,7 @@ static PyObject *fs_best_row(FillState *S, PyObject *args) {
     taken = PySequence_Fast(o_taken, "best_row: taken must be a sequence of rows");
     if (taken == NULL) goto done;
     /* per crossing: the room each tile at position j leaves slot t at position k */
-    double tile_room[LX_MAX_FILL_SLOT][64];
+    double (*tile_room)[64] = (double (*)[64])S->room_scratch; /* on the heap: 130 KB on a thread's stack is too much */
     int cross_at[LX_MAX_FILL_SLOT], n_used = 0;
     const int32_t *triple = crossings.buf;
     for (Py_ssize_t x = 0; x < n_cross; x++, triple += 3) {
