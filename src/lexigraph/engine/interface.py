@@ -355,9 +355,10 @@ class FillState(Protocol):
     The fill's hot loop (see :mod:`lexigraph.crossword.fill`). Operations
     return -1 (consistent), -2 (past ``deadline``, a ``time.monotonic()``
     value) or the slot left without candidates; after anything but -1 the
-    caller undoes to a mark taken before. Memory: at most one copy of each
-    slot's starting candidates, and a trail no longer than the changes they
-    allow.
+    caller undoes to a mark taken before. Memory: the C state holds a bit per
+    row of its bucket for each slot and, per length, the rows holding each tile
+    at each position; the Python twin at most one copy of each slot's starting
+    candidates. Both keep a trail no longer than the changes they allow.
     """
 
     #: A taken word or run is struck at once from the slots with at most this many candidates.
