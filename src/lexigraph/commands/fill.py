@@ -14,14 +14,14 @@ search was exhaustive), 2 an error. The document's ``status`` says which.
 >>> for line in FILL.text(doc): print(line)
 CAT
 ANA
-PES
+BID
 <BLANKLINE>
 1A cat
 4A ana
-5A pes
-1D cap
-2D ane
-3D tas
+5A bid
+1D cab
+2D ani
+3D tad
 <BLANKLINE>
 filled 6 slots; lowest priority 50, mean 50.0
 >>> doc = FILL.run(Context(), {"grid": path, "suggest": "1D", "limit": 2})
