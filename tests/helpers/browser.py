@@ -1,8 +1,9 @@
 """The page's browser tests' one set-up: Debian's Chromium driven by Playwright, a server in a thread, a page
 that fails its test when it asks anything of another origin or a script fails.
 
-A test module imports what it needs from here after its own ``importorskip`` of Playwright and the server
-extra, and calls :func:`skip_without_chromium` at import time.
+``tests/server/conftest.py`` makes fixtures of them (``server``, ``browser_context``, ``page``); a test module
+does its own ``importorskip`` of Playwright and the server extra, and calls :func:`skip_without_chromium` at
+import time.
 """
 
 from __future__ import annotations

@@ -17,26 +17,11 @@ import lexigraph  # noqa: E402
 from lexigraph.commands import all_commands  # noqa: E402
 from lexigraph.crossword.grid import Grid  # noqa: E402
 
-from helpers.browser import SHOTS, browser_context as _browser_context, opened_page, served, skip_without_chromium  # noqa: E402
+from helpers.browser import SHOTS, skip_without_chromium  # noqa: E402
 
 skip_without_chromium()
 
 COMMANDS = {c.name for c in all_commands()}
-
-
-@pytest.fixture(scope="module")
-def server():
-    yield from served()
-
-
-@pytest.fixture(scope="module")
-def browser_context():
-    yield from _browser_context()
-
-
-@pytest.fixture()
-def page(browser_context, server):
-    yield from opened_page(browser_context, server)
 
 
 def shot(pg, name: str) -> None:

@@ -24,27 +24,12 @@ from lexigraph.scrabble.position import Position  # noqa: E402
 from lexigraph.server import create_app  # noqa: E402
 from lexigraph.server.background import serve_in_thread  # noqa: E402
 
-from helpers.browser import SHOTS, browser_context as _browser_context, opened_page, served, skip_without_chromium  # noqa: E402
+from helpers.browser import SHOTS, skip_without_chromium  # noqa: E402
 
 skip_without_chromium()
 
 #: Most turns a game may take before the test calls it stuck (a game of two players is rarely past 40).
 MAX_TURNS = 120
-
-
-@pytest.fixture(scope="module")
-def server():
-    yield from served()
-
-
-@pytest.fixture(scope="module")
-def browser_context():
-    yield from _browser_context()
-
-
-@pytest.fixture()
-def page(browser_context, server):
-    yield from opened_page(browser_context, server)
 
 
 def get(url: str) -> bytes:
