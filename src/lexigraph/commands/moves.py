@@ -84,6 +84,16 @@ def _position(ctx: Context, params: Mapping[str, Any], game: Any) -> Any:
     return read_position(text, game)
 
 
+def _position_with_rack(ctx: Context, params: Mapping[str, Any], lex: Any) -> tuple[Any, Any]:
+    """The game and the position, the side to move holding ``rack`` when it is given (else the position's rack)."""
+    game = _game(ctx, params, lex)
+    pos = _position(ctx, params, game)
+    rack = params.get("rack")
+    if rack is not None:
+        pos.racks[0] = str(rack).upper()
+    return game, pos
+
+
 def _shipped(path: str) -> bool:
     """Whether ``path`` is a leave table that ships in the package (a preset's default): read even where no file of
     the host is, since no request chooses it."""
@@ -159,11 +169,7 @@ def _run_moves(ctx: Context, params: Mapping[str, Any]) -> Document:
     from ..scrabble.movegen import board_phonies, generate
 
     lex = ctx.lexicon()
-    game = _game(ctx, params, lex)
-    pos = _position(ctx, params, game)
-    rack = params.get("rack")
-    if rack is not None:
-        pos.racks[0] = str(rack).upper()
+    game, pos = _position_with_rack(ctx, params, lex)
     top = _top(params, 20)
     if ctx.max_results is not None:
         top = min(top, ctx.max_results)
@@ -356,5 +362,6 @@ ANALYZE = Command(
 
 COMMANDS = [MOVES, SCORE, ANALYZE]
 
-# How the other board-game commands (sim) read a game, a position and a leave table: as these commands do.
-game_param, position_param, leaves_param = _game, _position, _leaves
+# How the other board-game commands (sim, endgame, autoplay) read a game, a position (with the rack given) and a
+# leave table: as these commands do.
+game_param, position_param, position_with_rack_param, leaves_param = _game, _position, _position_with_rack, _leaves

@@ -24,18 +24,11 @@ from typing import Any
 from ..errors import QueryError
 from . import Command, Context, Document, Param, always_found
 from ._common import envelope, need_int
+from .moves import game_param
 
 _PLAYER = ("a player: score, equity (the game's leave table), equity:none, a leave table file (KLV2, KLV, CSV) "
            "played by equity, or sim (sim:CANDIDATES:ITERATIONS, default sim:5:64: simulates its best moves by "
            "equity with the game's leave table)")
-
-
-def _game(ctx: Context, params: Mapping[str, Any], lex: Any) -> Any:
-    from ..scrabble.game import PRESETS, Game
-    from ._common import preset_or_file
-
-    game = Game.load(preset_or_file(ctx, params.get("game") or "scrabble", PRESETS, "game"))
-    return game.with_alphabet(lex.alphabet) if game.alphabet.labels != lex.alphabet.labels else game
 
 
 def _player(ctx: Context, spec: Any, game: Any, lex: Any, default_name: str) -> Any:
@@ -102,7 +95,7 @@ def _run_autoplay(ctx: Context, params: Mapping[str, Any]) -> Document:
     from ..scrabble.selfplay import autoplay
 
     lex = ctx.lexicon()
-    game = _game(ctx, params, lex)
+    game = game_param(ctx, params, lex)
     games = need_int(ctx, params, "games", minimum=1, maximum=100_000_000)
     seed = need_int(ctx, params, "seed", minimum=0, maximum=2 ** 64 - 1)
     first = need_int(ctx, params, "first", minimum=0)
@@ -157,7 +150,7 @@ def _run_leaves(ctx: Context, params: Mapping[str, Any]) -> Document:
     if not generations or len(generations) > 100:
         raise QueryError(f"{ctx.spell('generations')} names 1 to 100 generations, each its games (40000,80000)")
     lex = ctx.lexicon()
-    game = _game(ctx, params, lex)
+    game = game_param(ctx, params, lex)
     seed = need_int(ctx, params, "seed", minimum=0, maximum=2 ** 64 - 100)
     max_length = need_int(ctx, params, "max_length", minimum=1, maximum=game.rack_size - 1)
     keep_length = need_int(ctx, params, "keep_length", minimum=1, maximum=game.rack_size - 1)

@@ -31,14 +31,10 @@ def _run_sim(ctx: Context, params: Mapping[str, Any]) -> Document:
     from ..scrabble.simulation import (
         DEFAULT_ITERATIONS, MAX_CANDIDATES, MAX_ITERATIONS, MAX_PLIES, simulate,
     )
-    from .moves import game_param, leaves_param, position_param
+    from .moves import leaves_param, position_with_rack_param
 
     lex = ctx.lexicon()
-    game = game_param(ctx, params, lex)
-    pos = position_param(ctx, params, game)
-    rack = params.get("rack")
-    if rack is not None:
-        pos.racks[0] = str(rack).upper()
+    game, pos = position_with_rack_param(ctx, params, lex)
     candidates = need_int(ctx, params, "candidates", minimum=1, maximum=MAX_CANDIDATES)
     plies = need_int(ctx, params, "plies", minimum=0, maximum=MAX_PLIES)
     iterations = need_int(ctx, params, "iterations", minimum=1, maximum=MAX_ITERATIONS)
