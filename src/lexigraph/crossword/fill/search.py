@@ -358,7 +358,7 @@ class FillSearch:
                     return blame
                 if room == 0:  # every slot still open must differ from this fill
                     for si in differ.counted:
-                        if singles[si] < 0 and state.sizes()[si] > 1 and previous[si] in state.candidates(si):
+                        if singles[si] < 0 and state.sizes()[si] > 1 and state.has(si, previous[si]):
                             got = state.exclude(si, previous[si], self.deadline)
                             if got != CONSISTENT:
                                 return got if got == PAST_DEADLINE else blame
