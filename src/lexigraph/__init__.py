@@ -18,6 +18,7 @@ from .errors import (
     FileFormatError,
     LexiconError,
     QueryError,
+    ResourceBusy,
     SourceError,
 )
 from .lexicon import Lexicon, load
@@ -61,6 +62,7 @@ __all__ = [
     "Move",
     "Position",
     "QueryError",
+    "ResourceBusy",
     "SourceError",
     "build",
     "extensions",

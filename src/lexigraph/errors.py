@@ -41,3 +41,19 @@ class DeadlineExceeded(LexiconError):
     (None: no limit) and raise this once it has passed; the server answers
     it with a 503, the command line with exit 2.
     """
+
+
+class ResourceBusy(LexiconError):
+    """Not enough of a resource (memory, workers) for this job right now; the same request may succeed later.
+
+    ``retry_after`` (seconds) is the server's ``Retry-After``: it answers with
+    a 503, the command line with exit 2.
+
+    >>> e = ResourceBusy("no memory for a 4096 MB endgame table now", retry_after=30)
+    >>> str(e), e.retry_after
+    ('no memory for a 4096 MB endgame table now', 30.0)
+    """
+
+    def __init__(self, message: str, *, retry_after: float = 10.0) -> None:
+        super().__init__(message)
+        self.retry_after = float(retry_after)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import os
 import time
 import traceback
@@ -42,7 +43,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..commands import Command, Context, Document, Param, all_commands
-from ..errors import DeadlineExceeded, FileFormatError, LexiconError, QueryError
+from ..errors import DeadlineExceeded, FileFormatError, LexiconError, QueryError, ResourceBusy
 from . import params as P
 from .lexicons import LexiconPool, UnknownLexicon
 from .openapi import openapi
@@ -114,9 +115,11 @@ def dump(doc: Any) -> bytes:
     return json.dumps(doc, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
 
 
-def error_response(status: int, type_: str, message: str) -> JSONResponse:
+def error_response(status: int, type_: str, message: str, *, retry_after: float | None = None) -> JSONResponse:
     # A request whose body did not arrive leaves the connection in an unknown state: closed after the answer.
-    headers = {"connection": "close"} if status == 408 else None
+    headers = {"connection": "close"} if status == 408 else {}
+    if retry_after is not None:  # a resource that may free up (memory): the client is told when to try again
+        headers["retry-after"] = str(max(1, math.ceil(retry_after)))
     return JSONResponse({"error": {"type": type_, "message": message}}, status_code=status, headers=headers)
 
 
@@ -125,7 +128,7 @@ def _status_of(e: LexiconError) -> int:
         return 404
     if isinstance(e, FileFormatError):
         return 500  # the server's own file is bad, not the request
-    if isinstance(e, DeadlineExceeded):
+    if isinstance(e, (DeadlineExceeded, ResourceBusy)):
         return 503
     return 400
 
@@ -537,7 +540,8 @@ def build_app(
         assert isinstance(exc, LexiconError)
         if isinstance(exc, DeadlineExceeded):  # the query stopped at its deadline: the server's time limit
             return on_api_error_now(time_limit(server.limits.timeout))
-        return error_response(_status_of(exc), type(exc).__name__, str(exc))
+        retry = exc.retry_after if isinstance(exc, ResourceBusy) else None
+        return error_response(_status_of(exc), type(exc).__name__, str(exc), retry_after=retry)
 
     def on_api_error_now(exc: ApiError) -> Response:
         return error_response(exc.status, exc.type, exc.message)
