@@ -315,13 +315,13 @@ def test_jsonl_streams_one_result_per_line(capsys):
 
 
 def test_start_up_imports_nothing_heavy(tmp_path):
-    """`check dog`, on the built-in lexicon or a cached word list, never imports NumPy or argcomplete."""
+    """`check dog`, on the built-in lexicon or a cached word list, never imports NumPy, argcomplete or tqdm."""
     src = tmp_path / "w.txt"
     src.write_text("dog\ncat\n")
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
     code = ("import sys, io, contextlib\nfrom lexigraph.cli.main import main\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n    main(sys.argv[1:])\n"
-            "print(sorted(m for m in ('numpy', 'argcomplete', 'jsonschema') if m in sys.modules))")
+            "print(sorted(m for m in ('numpy', 'argcomplete', 'jsonschema', 'tqdm') if m in sys.modules))")
     subprocess.run([sys.executable, "-c", code, "-L", str(src), "check", "dog"], env=env, check=True,
                    capture_output=True)  # compiles and caches the list
     for argv in (["check", "dog"], ["-L", str(src), "check", "dog"]):

@@ -15,13 +15,13 @@ import importlib
 import json
 import os
 import sys
-import time
 from collections.abc import Iterable, Sequence
 from typing import IO, Any, NoReturn
 
 from ..commands import Command, Context, Document, Param, all_commands
 from ..errors import LexiconError
 from ..support.text import one_line
+from .progress import TerminalProgress
 
 PROG = "lexigraph"
 
@@ -155,6 +155,12 @@ def _output_options(suppress: bool) -> argparse.ArgumentParser:
     return p
 
 
+def _quiet_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--quiet", "-q", action="store_true", default=False, dest="quiet",
+                        help="draw no progress on standard error (it is drawn only on a terminal, and never with "
+                        "--json or --jsonl)")
+
+
 def _lexicon_option(suppress: bool) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(add_help=False)
     a = p.add_argument("--lexicon", "-L", metavar="FILE", dest="lexicon",
@@ -208,6 +214,8 @@ def build_parser(commands: Sequence[Command] | None = None, *, serve: Any = None
         for prm in cmd.params:
             if not prm.http_only:
                 _add_param(p, prm)
+        if "--quiet" not in own:  # build's own --quiet prints nothing but errors, progress included
+            _quiet_option(p)
         if cmd.uses_lexicon or cmd.reads_sources:
             g = p.add_argument_group("word sources")
             for prm in SOURCE_OPTIONS:
@@ -236,31 +244,6 @@ def build_parser(commands: Sequence[Command] | None = None, *, serve: Any = None
 
 
 # -- running -------------------------------------------------------------------
-
-
-class _Progress:
-    """Progress on stderr, only when it is a terminal."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled and sys.stderr.isatty()
-        self.last = 0.0
-        self.stage = ""
-
-    def __call__(self, stage: str, done: int, total: int) -> None:
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if stage == self.stage and now - self.last < 0.1:
-            return
-        self.stage, self.last = stage, now
-        pct = f" {100 * done // total:3d}%" if total > 1 else ""
-        sys.stderr.write(f"\r\033[K{stage}…{pct}")
-        sys.stderr.flush()
-
-    def done(self) -> None:
-        if self.enabled:
-            sys.stderr.write("\r\033[K")
-            sys.stderr.flush()
 
 
 def read_stdin_lines(stream: IO[str] | None = None) -> list[str]:
@@ -328,8 +311,12 @@ def _write_text(lines: Iterable[str], out: IO[str]) -> None:
         out.write("\n".join(chunk) + "\n")
 
 
-def print_document(cmd: Command, doc: Document, mode: str, out: IO[str] | None = None) -> None:
-    """Print ``doc`` as ``text``, ``json`` or ``jsonl`` (see docs/json.md)."""
+def print_document(cmd: Command, doc: Document, mode: str, out: IO[str] | None = None,
+                   progress: TerminalProgress | None = None) -> None:
+    """Print ``doc`` as ``text``, ``json`` or ``jsonl`` (see docs/json.md).
+
+    ``progress``: the command's progress, whose notes were printed already (the text leaves them out).
+    """
     out = sys.stdout if out is None else out
     if mode == "json":
         out.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
@@ -340,7 +327,7 @@ def print_document(cmd: Command, doc: Document, mode: str, out: IO[str] | None =
             dumps = json.JSONEncoder(ensure_ascii=False).encode
             _write_text((dumps(r) for r in doc["results"]), out)
     else:
-        _write_text(cmd.text(doc), out)
+        _write_text(cmd.text(doc) if progress is None else progress.unshown(cmd.text(doc)), out)
 
 
 def _error_document(e: BaseException) -> Document:
@@ -432,15 +419,16 @@ def run(argv: Sequence[str] | None = None) -> int:
     if cmd.name == "export" and params.get("output") == "-" and mode != "text":
         raise UsageError(f"--{mode} cannot go with -o - (the exported file goes to standard output)")
     options = {k: getattr(args, f"source_{k}", None) for k in ("alphabet", "encoding", "format", "case")}
-    progress = _Progress(mode == "text" and not params.get("quiet"))
+    quiet = bool(getattr(args, "quiet", False) or params.get("quiet"))
+    progress = TerminalProgress(draw=mode == "text" and not quiet, notes=sys.stdout if mode == "text" else None)
     ctx = Context(lexicon_spec=lexicon, options=options, spell=_spell(cmd, argv), progress=progress)
     try:
         doc = cmd.run(ctx, params)
     finally:
-        progress.done()
+        progress.close()
     for warning in doc.get("warnings", ()):
         sys.stderr.write(f"{PROG}: warning: {one_line(str(warning))}\n")
-    print_document(cmd, doc, mode)
+    print_document(cmd, doc, mode, progress=progress)
     return cmd.exit_status(doc)
 
 

@@ -23,7 +23,7 @@ import importlib
 import pkgutil
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..lexicon import Lexicon
@@ -73,6 +73,36 @@ class Param:
         return long[0] if long else self.flags[0] if self.flags else "--" + self.name.replace("_", "-")
 
 
+class Progress(Protocol):
+    """How a long job reports: ``progress(stage, done, total, unit=, detail=, note=)``, a plain callable.
+
+    ``stage`` names the work under way ("autoplay", "generation 2 of 5");
+    ``done`` of ``total`` counts it in ``unit`` ("games", "play-outs"; ""
+    when nothing is counted); ``total`` 0: unknown. ``done`` never goes
+    down within a stage; ``unit`` "ms" is a time budget (the fill's time
+    limit: milliseconds spent of it). ``detail`` is a short text that may change with
+    each report ("41/76 slots at best, 3 restarts"). ``note`` is a line of
+    the command's text output that is ready before the end (``leaves
+    build``'s line for a generation just finished): the command line prints
+    it at once, and not again with the rest of the text. Calls come a few
+    times a second at most; the server passes no progress and jobs then
+    report nothing.
+
+    >>> seen = []
+    >>> def record(stage: str, done: int, total: int, **extras: str) -> None:
+    ...     seen.append((stage, done, total, extras.get("unit", "")))
+    >>> ctx = Context(progress=record)
+    >>> if ctx.progress is not None:
+    ...     ctx.progress("autoplay", 200, 1000, unit="games")
+    >>> seen
+    [('autoplay', 200, 1000, 'games')]
+    """
+
+    def __call__(self, stage: str, done: int, total: int, *, unit: str = "", detail: str = "",
+                 note: str = "") -> None:
+        """Report ``done`` of ``total`` (see the class)."""
+
+
 @dataclass
 class Context:
     """What a command runs with: the lexicon (opened on first use), progress, limits.
@@ -82,15 +112,16 @@ class Context:
     built-in lexicon) unless ``opener`` is given (the server hands out its
     already-open lexicons). ``deadline`` is a ``time.monotonic()`` value
     that long jobs (fills, move analysis) stop at; ``max_results`` caps
-    result lists (the server sets it); ``progress(stage, done, total)``
-    reports long work.
+    result lists (the server sets it); ``progress`` (a :class:`Progress`:
+    ``progress(stage, done, total, unit=..., detail=..., note=...)``)
+    reports long work (the command line draws it on a terminal).
     """
 
     lexicon_spec: str | None = None
     opener: Callable[[str | None], "Lexicon"] | None = None
     deadline: float | None = None
     max_results: int | None = None
-    progress: Callable[[str, int, int], None] | None = None
+    progress: Progress | None = None
     options: dict[str, Any] = field(default_factory=dict)
     #: How a parameter is named in messages: the command line's flag
     #: (``--min-length``), the server's field name (the default).

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from ..errors import QueryError
@@ -40,7 +40,7 @@ def _run_build(ctx: Context, params: Mapping[str, Any]) -> Document:
         result = build(
             source, output, format=params.get("format"), name=params.get("name"), alphabet=params.get("alphabet"),
             min_length=2 if min_length is None else min_length, max_length=max_length,
-            encoding=params.get("encoding"), progress=ctx.progress, score_by=params.get("score_by"),
+            encoding=params.get("encoding"), progress=_stages(ctx, "build"), score_by=params.get("score_by"),
             language=params.get("language"), overrides=params.get("override") or (),
             excludes=params.get("exclude") or (),
         )
@@ -62,6 +62,28 @@ def _run_build(ctx: Context, params: Mapping[str, Any]) -> Document:
         word_count=int(result.info.get("word_count", report["kept"])), build=report,
         quiet=bool(params.get("quiet")), rejects=str(rejects_path) if rejects_path else None,
     )
+
+
+#: What the builder's stages count.
+_UNITS = {"reading": "lines", "normalising": "words"}
+
+
+def _stages(ctx: Context, job: str) -> Callable[[str, int, int], None] | None:
+    """A build's or an export's reports as ``ctx.progress`` takes them: ``"build: reading"``, lines read, ...
+
+    The builder and the exporter announce a stage that counts nothing with ``(stage, 0, 1)``: here, a stage of
+    unknown total.
+    """
+    report = ctx.progress
+    if report is None:
+        return None
+
+    def step(stage: str, done: int, total: int) -> None:
+        counted = not (done == 0 and total == 1)
+        report(f"{job}: {stage}", done if counted else 0, total if counted else 0,
+               unit=_UNITS.get(stage, "") if counted else "")
+
+    return step
 
 
 def _text_build(doc: Document) -> Iterator[str]:
@@ -98,13 +120,13 @@ def _run_export(ctx: Context, params: Mapping[str, Any]) -> Document:
                         bytes=len(data), word_count=leaves)
     lex = ctx.open(str(source))
     if output == "-":
-        data = to_bytes(lex, fmt)
+        data = to_bytes(lex, fmt, progress=_stages(ctx, "export"))
         sys.stdout.flush()
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
         size = len(data)
     else:
-        size = export(lex, output, fmt)
+        size = export(lex, output, fmt, progress=_stages(ctx, "export"))
     return envelope("export", lex, [], path=str(output), format=fmt, bytes=size, word_count=len(lex))
 
 

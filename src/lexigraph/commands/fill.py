@@ -34,7 +34,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from . import Command, Context, Document, Param
@@ -237,7 +237,7 @@ def _run(ctx: Context, params: Mapping[str, Any]) -> Document:
         timeout=timeout,
         region=region,
         improve=params.get("improve") or 0.0,
-        progress=ctx.progress,
+        progress=_progress(ctx, timeout is not None),
         **rules,
     )
     doc["status"] = result.status
@@ -261,6 +261,27 @@ def _run(ctx: Context, params: Mapping[str, Any]) -> Document:
         result.grid.write(output, inputs=inputs)
         doc["output"] = os.fspath(output)
     return doc
+
+
+def _progress(ctx: Context, timed: bool) -> Callable[[str, int, int], None] | None:
+    """The fill's reports as ``ctx.progress`` takes them: one stage, "fill"; its text as the detail.
+
+    With a time limit the fill counts the milliseconds spent of it (the bar
+    shows the time spent and left). Without one there is no total; the
+    detail (slots decided at best, restarts) says how far the search is.
+    """
+    report = ctx.progress
+    if report is None:
+        return None
+
+    def step(stage: str, done: int, total: int) -> None:
+        detail = stage.removeprefix("fill: ")
+        if timed:
+            report("fill", min(done, total), total, unit="ms", detail=detail)
+        else:
+            report("fill", 0, 0, detail=detail)
+
+    return step
 
 
 def _hardest(slots: list[dict[str, Any]], n: int = 5) -> str:

@@ -79,6 +79,7 @@ def _workers(ctx: Context, params: Mapping[str, Any]) -> int | None:
 
 
 def _progress(ctx: Context, stage: str, total: int) -> Any:
+    """A self-play run's callback (games just played) as ``ctx.progress`` reports: games done of ``total``."""
     if ctx.progress is None:
         return None
     done = [0]
@@ -86,7 +87,7 @@ def _progress(ctx: Context, stage: str, total: int) -> Any:
 
     def step(count: int) -> None:
         done[0] += count
-        report(stage, done[0], total)
+        report(stage, done[0], total, unit="games")
 
     return step
 
@@ -162,33 +163,41 @@ def _run_leaves(ctx: Context, params: Mapping[str, Any]) -> Document:
         smoothing_value = 50.0 if smoothing is None else float(smoothing)
     except ValueError:
         raise QueryError(f"{ctx.spell('smoothing')} is a number, not {smoothing!r}") from None
-    total = sum(generations)
-    done = [0]
     report = ctx.progress
 
     def progress(k: int, games: int, of: int) -> Any:
-        def step(count: int) -> None:
-            done[0] += count
-            if report is not None:
-                report(f"generation {k + 1} of {of}", done[0], total)
+        return _progress(ctx, f"generation {k + 1} of {of}", games)
 
-        return step
+    def finished(k: int, so_far: Any) -> None:
+        # The generation's line now, on the command line, not when the whole run ends.
+        if report is not None:
+            games = so_far.games[k]
+            report(f"generation {k + 1} of {len(generations)}", games, games, unit="games",
+                   note=_generation_line(_generation(k, so_far)))
 
     result = build_leaves(lex, game, generations=generations, seed=seed or 0, workers=_workers(ctx, params),
                           cluster=params.get("cluster") or None, max_length=max_length, smoothing=smoothing_value,
                           start=start, progress=progress, name=os.path.splitext(os.path.basename(str(output)))[0],
-                          keep_length=keep_length)
+                          keep_length=keep_length, finished=finished)
     data = result.table.to_klv2()
     write_atomic(output, data, inputs=[start_spec] if start_spec else [])
-    return envelope("leaves", lex, [{"generation": k + 1, "games": g, "samples": s, "seconds": round(sec, 2)}
-                                    for k, (g, s, sec) in enumerate(zip(result.games, result.samples,
-                                                                        result.seconds))],
+    return envelope("leaves", lex, [_generation(k, result) for k in range(len(result.games))],
                     game=game.name, seed=seed or 0, output=str(output), leaves=len(result.table), bytes=len(data))
+
+
+def _generation(k: int, result: Any) -> dict[str, Any]:
+    """Generation ``k``'s result in the document."""
+    return {"generation": k + 1, "games": result.games[k], "samples": result.samples[k],
+            "seconds": round(result.seconds[k], 2)}
+
+
+def _generation_line(r: Mapping[str, Any]) -> str:
+    return f"generation {r['generation']}: {r['games']:,} games, {r['samples']:,} samples, {r['seconds']:.1f} s"
 
 
 def _text_leaves(doc: Document) -> Iterator[str]:
     for r in doc["results"]:
-        yield f"generation {r['generation']}: {r['games']:,} games, {r['samples']:,} samples, {r['seconds']:.1f} s"
+        yield _generation_line(r)
     yield f"{doc['leaves']:,} leaves, {doc['bytes']:,} bytes -> {doc['output']}"
 
 

@@ -17,7 +17,7 @@ over HTTP, one); a seed gives the same ranking whatever the workers.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from . import Command, Context, Document, Param
@@ -53,11 +53,23 @@ def _run_sim(ctx: Context, params: Mapping[str, Any]) -> Document:
     result = simulate(lex, pos, leaves=leaves, candidates=10 if candidates is None else candidates,
                       plies=2 if plies is None else plies,
                       iterations=DEFAULT_ITERATIONS if iterations is None else iterations,
-                      seed=seed or 0, workers=workers, time_limit=limit)
+                      seed=seed or 0, workers=workers, time_limit=limit, progress=_progress(ctx))
     body = result.as_dict()
     ranked = body.pop("ranked")
     return envelope("sim", lex, ranked, game=game.name, position=pos.to_cgp(), rack=pos.racks[0],
                     leaves=(leaves.name or "leave table") if leaves is not None else (game.leaves or None), **body)
+
+
+def _progress(ctx: Context) -> Callable[[int, int], None] | None:
+    """The simulation's play-outs (done, at most) as ``ctx.progress`` reports them."""
+    report = ctx.progress
+    if report is None:
+        return None
+
+    def step(done: int, total: int) -> None:
+        report("sim", done, total, unit="play-outs")
+
+    return step
 
 
 def _text_sim(doc: Document) -> Iterator[str]:

@@ -20,7 +20,7 @@ from ..buildinfo import __version__, c_module
 from ..errors import BuildError
 from . import scores
 from .normalize import Reject, Report, WordSet, check_build_options, normalize
-from .sources import Source, read, source_name
+from .sources import RawWords, Source, read, source_name
 
 Progress = Callable[[str, int, int], None]
 
@@ -219,6 +219,19 @@ def build(
     return result
 
 
+def _lines_read(raw: RawWords) -> int:
+    """The lines of the source (the words of a ``dawg32`` or ``.daw`` file), counted without splitting a plain
+    list still held as bytes.
+
+    >>> _lines_read(RawWords.from_ascii(b"cat\\n\\ndog", "<w>"))
+    3
+    """
+    data = raw.ascii_data
+    if data is not None:
+        return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+    return raw.lines or len(raw.words)
+
+
 def compile_source(
     source: Source,
     *,
@@ -248,6 +261,9 @@ def compile_source(
     if score_by is not None and score_by not in scores.SCORERS:
         raise BuildError(f"unknown scorer {score_by!r}; choose one of {', '.join(scores.SCORERS)}")
     raw = read(source, format=format, encoding=encoding)
+    if progress:
+        lines = _lines_read(raw)
+        progress("reading", lines, lines)
     alpha = Alphabet.load(alphabet) if alphabet is not None else None
     words = normalize(raw, alphabet=alpha, min_length=min_length, max_length=max_length, progress=progress,
                       case=case, rejects=rejects, pure_python=pure_python)

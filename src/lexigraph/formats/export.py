@@ -4,6 +4,7 @@ tables (given as CSV, KLV or KLV2) as KLV2, KLV or CSV."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -21,6 +22,8 @@ if TYPE_CHECKING:  # pragma: no cover
 EXPORT_FORMATS = ("text", "scored", "daw", "dawg32", "kwg")
 #: The formats of leave tables (the source is a leave table, not a word list).
 LEAVE_FORMATS = ("klv2", "klv", "leaves-csv")
+#: ``progress(stage, done, total)``, as the builder's (:data:`lexigraph.compiler.builder.Progress`).
+Progress = Callable[[str, int, int], None]
 
 
 def _trie(store: Store) -> graph_builder.Trie:
@@ -34,8 +37,10 @@ def _trie(store: Store) -> graph_builder.Trie:
     return graph_builder.build_trie(flat, starts, lens)
 
 
-def to_bytes(lex: "Lexicon", format: str) -> bytes:
+def to_bytes(lex: "Lexicon", format: str, progress: Progress | None = None) -> bytes:
     """The lexicon in ``format`` (one of ``text``, ``scored``, ``daw``, ``dawg32``, ``kwg``).
+
+    ``progress(stage, 0, 1)`` is called as each stage starts (as the builder reports its stages).
 
     >>> import lexigraph
     >>> to_bytes(lexigraph.load(["cat;70", "dog"]), "scored")
@@ -47,6 +52,8 @@ def to_bytes(lex: "Lexicon", format: str) -> bytes:
     if not isinstance(store, Store):
         raise LexiconError(f"export takes an open lexicon, not {type(lex).__name__}")
     labels = list(store.alphabet.labels)
+    if progress:
+        progress("ordering the words", 0, 1)
     if format == "kwg":
         from . import kwg
 
@@ -58,6 +65,8 @@ def to_bytes(lex: "Lexicon", format: str) -> bytes:
         lens = store.lengths_of_ids(ids)
         width = int(lens.max()) if len(lens) else 0
         padded = store.codes_of_ids(ids, width, lens).tobytes().translate(table + bytes(256 - len(table)))
+        if progress:
+            progress("building the DAWG and the GADDAG", 0, 1)
         return kwg.build([padded[k * width : k * width + n] for k, n in enumerate(lens.tolist())])
     if format in ("text", "scored"):
         ids = store.sort_ids(np.arange(store.word_count))
@@ -67,16 +76,19 @@ def to_bytes(lex: "Lexicon", format: str) -> bytes:
         prio = store.priorities()[ids].tolist()
         return "".join(f"{w};{p}\n" for w, p in zip(words, prio)).encode("utf-8")
     trie = _trie(store)
+    if progress:
+        progress("building the word graph", 0, 1)
     if format == "daw":
         return daw.write(graph_builder.minimize(trie, accept_on_edge=True), labels)
     return dawg32.write(graph_builder.minimize(trie, accept_on_edge=False), labels)
 
 
-def export(lex: "Lexicon", dest: str | os.PathLike[str], format: str) -> int:
+def export(lex: "Lexicon", dest: str | os.PathLike[str], format: str, progress: Progress | None = None) -> int:
     """Write the lexicon to ``dest`` atomically; returns the number of bytes written.
 
     A ``dest`` that is the lexicon's own file (or the word list it was
-    compiled from), directly or through links, is refused.
+    compiled from), directly or through links, is refused. ``progress``: as
+    :func:`to_bytes` reports it, and ``"writing"`` last.
     """
     from ..support.files import refuse_overwrite, write_atomic
 
@@ -84,7 +96,9 @@ def export(lex: "Lexicon", dest: str | os.PathLike[str], format: str) -> int:
         raise LexiconError(f"export writes to a path, not {type(dest).__name__}")
     inputs = [getattr(lex, "path", None)]
     refuse_overwrite(dest, inputs)
-    data = to_bytes(lex, format)
+    data = to_bytes(lex, format, progress)
+    if progress:
+        progress("writing", 0, 1)
     write_atomic(dest, data, inputs=inputs)
     return len(data)
 

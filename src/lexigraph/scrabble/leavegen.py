@@ -202,10 +202,13 @@ def build_leaves(lex: "Engines", game: Game, *, generations: Sequence[int], seed
                  cluster: str | None = None, max_length: int | None = None, smoothing: float = SMOOTHING,
                  start: LeaveTable | None = None, batch: int = BATCH_GAMES * 5,
                  progress: Callable[[int, int, int], Callable[[int], None] | None] | None = None,
-                 name: str = "", keep_length: int | None = None) -> BuildResult:
+                 name: str = "", keep_length: int | None = None,
+                 finished: Callable[[int, BuildResult], None] | None = None) -> BuildResult:
     """Learn a leave table from self-play: one generation per entry of ``generations`` (its games), each played
     with the table of the one before (``start``, default none, for the first), the seeds ``seed``,
-    ``seed + 1``, ... (``progress(generation, games, of)`` may give a progress callback per generation).
+    ``seed + 1``, ... (``progress(generation, games, of)`` may give a progress callback per generation;
+    ``finished(generation, result)`` is called as each generation ends, before the next one starts, with the
+    result so far: its games, samples and seconds).
     ``keep_length``: the table returned keeps the leaves of at most that many tiles (:func:`shortened`); the
     generations value and play with every leave up to ``max_length``."""
     import time
@@ -236,6 +239,8 @@ def build_leaves(lex: "Engines", game: Game, *, generations: Sequence[int], seed
         result.games.append(games)
         result.samples.append(sums.samples)
         result.seconds.append(time.monotonic() - began)
+        if finished is not None:
+            finished(k, result)
     assert table is not None
     result.table = table if keep_length is None else shortened(table, keep_length)
     return result

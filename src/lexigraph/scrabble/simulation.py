@@ -61,7 +61,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -298,7 +298,8 @@ def prepare(engines: "Engines", position: Position, *, leaves: "LeavesSpec | Non
 def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | None", candidates: int = 10,
              plies: int = 2, iterations: int = DEFAULT_ITERATIONS, seed: int = 0, workers: int | None = 1,
              time_limit: float | None = None, min_iterations: int = DEFAULT_MIN_ITERATIONS, stopping: bool = True,
-             moves: Sequence[Move] | None = None) -> SimulationResult:
+             moves: Sequence[Move] | None = None,
+             progress: Callable[[int, int], None] | None = None) -> SimulationResult:
     """Simulate the best ``candidates`` moves for the side to move of ``position`` (see the module docstring).
 
     ``leaves``: the leave table both sides play by (a
@@ -306,7 +307,11 @@ def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | No
     file; None: the game's, if any). ``workers``: processes (None: every
     core). ``time_limit`` (seconds): answer with the iterations done by then.
     ``stopping=False`` plays every candidate to ``iterations``. ``moves``:
-    the candidates to simulate instead of the best by equity.
+    the candidates to simulate instead of the best by equity. ``progress(done, total)``
+    is called after each range of iterations with the play-outs done (an
+    iteration plays out every candidate still in) and the play-outs the
+    simulation will have done at most, which falls as candidates are dropped
+    (at the end: the play-outs done).
     """
     start_time = time.monotonic()
     candidates = _whole("candidates", candidates, 1, MAX_CANDIDATES)
@@ -330,7 +335,7 @@ def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | No
     runner = _Runner(engines, n_workers, base)
     try:
         stats = _simulate_loop(engines, runner, base, len(chosen), iterations, min_iterations if stopping else
-                               iterations + 1, deadline, diff, weight)
+                               iterations + 1, deadline, diff, weight, progress)
     finally:
         runner.close()
     done, complete, values_of, wins_of, dropped = stats
@@ -413,7 +418,8 @@ class _Runner:
 
 
 def _simulate_loop(engines: "Engines", runner: _Runner, base: SimulationRequest, n_cands: int, iterations: int,
-                   min_iterations: int, deadline: float | None, diff: int, weight: float) \
+                   min_iterations: int, deadline: float | None, diff: int, weight: float,
+                   progress: Callable[[int, int], None] | None = None) \
         -> "tuple[int, bool, list[np.ndarray], list[np.ndarray], list[bool]]":
     import numpy as np
 
@@ -424,6 +430,7 @@ def _simulate_loop(engines: "Engines", runner: _Runner, base: SimulationRequest,
     values: list[list[np.ndarray]] = [[] for _ in range(n_cands)]
     wins: list[list[np.ndarray]] = [[] for _ in range(n_cands)]
     done = 0
+    played = 0  # play-outs: the iterations of each candidate
     complete = True
     while done < iterations:
         # the next stop: the next checkpoint, never before min_iterations
@@ -439,6 +446,9 @@ def _simulate_loop(engines: "Engines", runner: _Runner, base: SimulationRequest,
                 values[c].append(got["value"][:, k].astype(np.float64))
                 wins[c].append(win[:, k])
         done += len(got)
+        played += len(got) * len(active)
+        if progress is not None:
+            progress(played, played + (iterations - done) * len(active))
         if done < nxt:
             complete = False
             break
@@ -457,6 +467,10 @@ def _simulate_loop(engines: "Engines", runner: _Runner, base: SimulationRequest,
                     active.remove(c)
             if len(active) == 1:
                 break
+            if progress is not None:  # the dropped candidates play no more
+                progress(played, played + (iterations - done) * len(active))
+    if progress is not None:
+        progress(played, played)
     empty = np.zeros(0)
     return (done, complete, [np.concatenate(v) if v else empty for v in values],
             [np.concatenate(w) if w else empty for w in wins], dropped)
