@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("LEXIGRAPH_SHARED_DATA", ROOT.parent / "shared" / "data"))
 
 # The registry of named lexicons (lexigraph lexicons): a file of the test run's own, never the user's; a test that
-# registers lexicons points LEXIGRAPH_LEXICONS at a file of its own (the `registry` fixture).
+# registers lexicons points LEXIGRAPH_LEXICONS at a file of its own (the `registry_file` fixture).
 os.environ["LEXIGRAPH_LEXICONS"] = str(Path(tempfile.mkdtemp(prefix="lexigraph-registry-")) / "lexicons.toml")
 
 settings.register_profile(
@@ -164,7 +164,7 @@ def anagram_oracle_fixture():
 
 
 @pytest.fixture
-def registry(tmp_path, monkeypatch):
+def registry_file(tmp_path, monkeypatch):
     """The path of an empty registry of named lexicons of the test's own (``LEXIGRAPH_LEXICONS`` points at it)."""
     path = tmp_path / "registry" / "lexicons.toml"
     monkeypatch.setenv("LEXIGRAPH_LEXICONS", str(path))

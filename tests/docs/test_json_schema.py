@@ -65,7 +65,7 @@ CASES = {
 
 
 @pytest.fixture
-def files(tmp_path, registry):
+def files(tmp_path, registry_file):
     a = tmp_path / "a.txt"
     a.write_text("cat\ndog\nDog\nx1\nemu\n")
     b = tmp_path / "b.txt"

@@ -46,7 +46,7 @@ def _add(ctx: Context, params: Mapping[str, Any]) -> Document:
 
     name, path = params.get("name"), params.get("path")
     if not name or not path:
-        raise QueryError(f"give a {ctx.spell('name')} and the {ctx.spell('path')} of its file: "
+        raise QueryError(f"give a {ctx.spell('name')} and a {ctx.spell('path')}: "
                          "lexigraph lexicons add TWL06 twl06.lex")
     registry.check_name(str(name))
     path = _file(ctx, str(path))
