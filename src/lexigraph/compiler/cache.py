@@ -35,6 +35,8 @@ from .registry import Entry, find, is_name, remember
 if TYPE_CHECKING:  # pragma: no cover
     from ..lexicon import Lexicon
 
+#: Names that are files, not lexicon names, in what a missing source is called.
+_FILE_SUFFIXES = (".lex", ".txt", ".gz", ".dawg32", ".daw", ".csv", ".tsv", ".dic", ".kwg")
 #: Cache entries kept (least recently used removed first).
 KEEP = 16
 _BUILD_OPTIONS = ("format", "alphabet", "encoding", "case", "min_length", "max_length", "name")
@@ -158,7 +160,7 @@ def _registered(name: str) -> Entry:
     entry = find(name)
     if entry is not None:
         return entry
-    if not is_name(name):
+    if not is_name(name) or name.lower().endswith(_FILE_SUFFIXES):
         raise SourceError(f"no such file: {name}")
     raise SourceError(f"no such file or registered lexicon: {quote(name)} (lexigraph lexicons add {name} FILE "
                       "registers a file under that name)")
