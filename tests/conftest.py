@@ -11,6 +11,7 @@ opens the twin with ``open_python``.
 from __future__ import annotations
 
 import os
+import tempfile
 from collections import Counter
 from pathlib import Path
 
@@ -24,6 +25,10 @@ from lexigraph.engine.fileformat import open_bytes
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("LEXIGRAPH_SHARED_DATA", ROOT.parent / "shared" / "data"))
+
+# The registry of named lexicons (lexigraph lexicons): a file of the test run's own, never the user's; a test that
+# registers lexicons points LEXIGRAPH_LEXICONS at a file of its own (the `registry_file` fixture).
+os.environ["LEXIGRAPH_LEXICONS"] = str(Path(tempfile.mkdtemp(prefix="lexigraph-registry-")) / "lexicons.toml")
 
 settings.register_profile(
     "default", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
@@ -156,6 +161,14 @@ def anagram_oracle(words, rack, blanks, mode, through="", min_length=2, max_leng
 def anagram_oracle_fixture():
     """``anagram_oracle(words, rack, blanks, mode, through="", min_length=2, max_length=None, more=False)``."""
     return anagram_oracle
+
+
+@pytest.fixture
+def registry_file(tmp_path, monkeypatch):
+    """The path of an empty registry of named lexicons of the test's own (``LEXIGRAPH_LEXICONS`` points at it)."""
+    path = tmp_path / "registry" / "lexicons.toml"
+    monkeypatch.setenv("LEXIGRAPH_LEXICONS", str(path))
+    return path
 
 
 @pytest.fixture

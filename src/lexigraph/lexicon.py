@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal, overload
 
+from .compiler.registry import find as find_registered
 from .engine import open_engines
 from .engine.compiled import native
 from .engine.deadline import check as check_deadline, checked
@@ -560,7 +561,8 @@ class Lexicon(_Base):
         """Words matching a study search: conditions with ``and``, ``or``, ``not`` (``docs/search.md``).
 
         ``query``: an expression or a tree of :mod:`lexigraph.study.search`. ``sort``: ``alpha``, ``length``,
-        ``probability`` or ``priority``. ``lists``: names for ``in NAME`` (a lexicon, words or a path).
+        ``probability`` or ``priority``. ``lists``: names for ``in NAME`` (a lexicon, words or a path); a name
+        not in ``lists`` is a path, else a registered name (``in ENABLE``, ``lexigraph lexicons``).
         ``blanks`` (0-2) and ``tiles`` (a tile set) for probability.
 
         >>> import lexigraph
@@ -570,7 +572,11 @@ class Lexicon(_Base):
         self._check_open()
         from .study.search import search
 
-        def open_list(source: Any) -> "Lexicon":  # a list opened on this lexicon's engine
+        def open_list(source: Any) -> "Lexicon":  # a list opened on this lexicon's engine; or a registered name
+            entry = find_registered(source) if isinstance(source, str) and not os.path.lexists(source) else None
+            if entry is not None:
+                words = entry.path is not None and not is_lexicon_file(entry.path)
+                return open(entry.path, pure_python=self.pure_python, **(entry.options if words else {}))
             return open(source, pure_python=self.pure_python)
 
         return search(self.store, self.engine, query, sort=sort,  # type: ignore[arg-type]

@@ -94,7 +94,7 @@ def test_command_line(capsys, tmp_path):
     assert main(["score", "empty", "8A QUIZ"]) == 1
     assert "first move off the centre" in capsys.readouterr().out
     cgp = tmp_path / "p.cgp"
-    cgp.write_text("15/15/15/15/15/15/15/5QUIz6/15/15/15/15/15/15/15 AEINRST/ 44/0 0 lex TWL06;\n")
+    cgp.write_text("15/15/15/15/15/15/15/5QUIz6/15/15/15/15/15/15/15 AEINRST/ 44/0 0 lex ENABLE;\n")
     assert main(["moves", str(cgp), "--top", "1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["results"][0]["score"] == 77
     for argv in (["moves", "15/15", "--rack", "A"], ["moves", "empty", "--rack", "QQ"],

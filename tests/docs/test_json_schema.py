@@ -60,11 +60,12 @@ CASES = {
     "diff": "files",
     "autoplay": "files",
     "leaves": "files",
+    "lexicons": "files",
 }
 
 
 @pytest.fixture
-def files(tmp_path):
+def files(tmp_path, registry_file):
     a = tmp_path / "a.txt"
     a.write_text("cat\ndog\nDog\nx1\nemu\n")
     b = tmp_path / "b.txt"
@@ -80,6 +81,7 @@ def files(tmp_path):
                      ["autoplay", "-n", "2", "--workers", "1", "--gcg", str(tmp_path / "games")]],
         "leaves": [["leaves", "build", "-o", str(tmp_path / "l.klv2"), "--generations", "10", "--max-length", "2",
                     "--workers", "1"]],
+        "lexicons": [["lexicons", "add", "tiny", str(a)], ["lexicons", "list"], ["lexicons", "remove", "TINY"]],
     }
 
 

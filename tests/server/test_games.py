@@ -54,7 +54,7 @@ def new_game(client, **fields):
 def test_a_game_over_http_is_the_python_match(client):
     lex = lexigraph.open()
     doc = new_game(client, opponent="equity", first="lexigraph", seed=9)
-    twin = Match(lex, Game.preset("scrabble"), opponent="equity", human_first=False, seed=9, lexicon_name="enable")
+    twin = Match(lex, Game.preset("scrabble"), opponent="equity", human_first=False, seed=9)  # named ENABLE
     assert doc["rack"] == twin.rack(HUMAN) and doc["turns"][0]["notation"] == twin.turns[0].move.notation
     for _ in range(200):
         if doc["over"]:

@@ -165,8 +165,8 @@ def _lexicon_option(suppress: bool) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(add_help=False)
     a = p.add_argument("--lexicon", "-L", metavar="FILE", dest="lexicon",
                        default=argparse.SUPPRESS if suppress else None,
-                       help="lexicon file, or any word source to compile (cached) and use "
-                       "(default: the built-in ENABLE)")
+                       help="lexicon file, any word source to compile (cached) and use, or a registered name "
+                       "(lexigraph lexicons; a file wins over a name) (default: the built-in ENABLE)")
     setattr(a, "completer", _completer("lexicon"))
     return p
 

@@ -25,6 +25,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from ..compiler.registry import RegistryError, answers_to, is_name, name_of
+from ..compiler.registry import find as find_registered
+from ..errors import LexiconError
+from ..support.text import quote
+
 if TYPE_CHECKING:  # pragma: no cover
     from ..lexicon import Lexicon
 
@@ -114,10 +119,14 @@ class Context:
     that long jobs (fills, move analysis) stop at; ``max_results`` caps
     result lists (the server sets it); ``progress`` (a :class:`Progress`:
     ``progress(stage, done, total, unit=..., detail=..., note=...)``)
-    reports long work (the command line draws it on a terminal).
+    reports long work (the command line draws it on a terminal). ``lexicon_given``: whether the user chose the
+    lexicon (``--lexicon``, a request's ``lexicon``), so that it wins over
+    the one a position names (None: when ``lexicon_spec`` is given; the
+    server hands its default lexicon as ``lexicon_spec`` and says False).
     """
 
     lexicon_spec: str | None = None
+    lexicon_given: bool | None = None
     opener: Callable[[str | None], "Lexicon"] | None = None
     deadline: float | None = None
     max_results: int | None = None
@@ -135,18 +144,73 @@ class Context:
         return self._lexicon
 
     def open(self, spec: "str | None") -> "Lexicon":
-        """Open a lexicon file or compile a word source (``None``: the built-in lexicon).
+        """Open a lexicon file, a registered name or compile a word source (``None``: the built-in lexicon).
 
         Sources other than lexicon files are compiled with ``options``
         (``alphabet``, ``encoding``, ``format``, ``case``) and cached
-        (:mod:`lexigraph.compiler.cache`).
+        (:mod:`lexigraph.compiler.cache`); a path that exists wins over a
+        registered name (:mod:`lexigraph.compiler.registry`).
         """
         if self.opener is not None:
             return self.opener(spec)
         from ..compiler.cache import open_source
 
-        build = {k: v for k, v in self.options.items() if k in SOURCE_OPTION_NAMES and v is not None}
-        return open_source(spec, **build)
+        return open_source(spec, **self._source_options())
+
+    def _source_options(self) -> dict[str, Any]:
+        return {k: v for k, v in self.options.items() if k in SOURCE_OPTION_NAMES and v is not None}
+
+    def lexicon_for(self, named: Iterable[tuple[str, str]]) -> "tuple[Lexicon, list[str]]":
+        """The lexicon for a command whose input names one, and the warnings to show.
+
+        ``named``: ``(what, name)`` pairs, the most specific first (``("the
+        position", "TWL06")``, then ``("the game file", ...)``); empty names
+        are skipped. The lexicon given (``--lexicon``, the request's) wins,
+        with a warning for each name that is not its; else the first name
+        chooses (a registered name; on the server, a lexicon it serves), else
+        the built-in lexicon.
+
+        >>> lex, warnings = Context(lexicon_spec="enable").lexicon_for([("the position", "TWL06")])
+        >>> warnings
+        ["the position names the lexicon 'TWL06'; the answer comes from ENABLE, the lexicon given with --lexicon"]
+        >>> Context().lexicon_for([("the position", "TWL06")])
+        Traceback (most recent call last):
+        ...
+        lexigraph.compiler.registry.RegistryError: the position names the lexicon 'TWL06', which is not registered: lexigraph lexicons add TWL06 FILE registers it (or give --lexicon)
+        """
+        names = [(what, name.strip()) for what, name in named if name and name.strip()]
+        chosen_by = ""
+        given = self.lexicon_spec is not None if self.lexicon_given is None else self.lexicon_given
+        if self._lexicon is None and not given and names:
+            chosen_by, name = names[0]
+            self._lexicon = self._open_named(name, chosen_by)
+        lex = self.lexicon()
+        source = (f"which {chosen_by} names" if chosen_by else
+                  "the lexicon given with --lexicon" if self.opener is None else "the lexicon the request names")
+        warnings = []
+        for what, name in names:
+            if what != chosen_by and not answers_to(lex, name):
+                warnings.append(f"{what} names the lexicon {quote(name)}; the answer comes from {name_of(lex)}, "
+                                f"{source}")
+        return lex, warnings
+
+    def _open_named(self, name: str, what: str) -> "Lexicon":
+        """The lexicon ``what`` names: a registered name (on the server, a lexicon it serves)."""
+        if self.opener is not None:
+            try:
+                return self.opener(name)
+            except LexiconError as e:
+                e.args = (f"{what} names the lexicon {quote(name)}: {e}",)
+                raise
+        from ..compiler.cache import open_registered
+
+        entry = find_registered(name)
+        if entry is None:
+            how = (f"lexigraph lexicons add {name} FILE registers it" if is_name(name) else
+                   "register the list under a name of letters, digits, '.', '_', '+' and '-'")
+            raise RegistryError(f"{what} names the lexicon {quote(name)}, which is not registered: {how} "
+                                "(or give --lexicon)")
+        return open_registered(entry, **self._source_options())
 
 
 def _has_results(doc: Document) -> bool:

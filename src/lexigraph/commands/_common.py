@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..compiler.registry import name_of
 from ..errors import QueryError
 from . import Context, Document
 from ..support.text import quote
@@ -44,9 +45,9 @@ def preset_or_file(ctx: Context, value: Any, presets: Iterable[str], what: str) 
 
 
 def lexicon_name(lex: "Lexicon") -> str:
-    """The name a document gives the lexicon it answered from."""
-    name = lex.info.get("name")
-    return str(name) if name else str(lex.path)
+    """The name a document gives the lexicon it answered from: its registered name, else its own
+    (:func:`lexigraph.compiler.registry.name_of`)."""
+    return name_of(lex)
 
 
 def envelope(command: str, lex: "Lexicon | None", results: list[dict[str, Any]], **fields: Any) -> Document:

@@ -19,18 +19,19 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from ..compiler.registry import name_of
 from . import Command, Context, Document, Param
 
 
-def _position(ctx: Context, params: Mapping[str, Any], lex: Any) -> Any:
-    """The game (``game``, in the lexicon's alphabet) and the position (``position``), read as ``moves`` reads them."""
+def _position(ctx: Context, params: Mapping[str, Any]) -> Any:
+    """The lexicon, the game (``game``, in the lexicon's alphabet), the position (``position``) and the warnings,
+    read as ``moves`` reads them (the lexicon the CGP names when no ``--lexicon`` is given)."""
     from ..scrabble.game import GameError
-    from .moves import game_param, position_param
+    from .moves import lexicon_and_position
 
     if not params.get("position"):
         raise GameError("give a position: a CGP string with both racks, or a file holding one")
-    game = game_param(ctx, params, lex)
-    return game, position_param(ctx, params, game)
+    return lexicon_and_position(ctx, params)
 
 
 #: An endgame from self-play with ENDGAME's words: the side to move holds GILN, the opponent ER.
@@ -42,8 +43,7 @@ def _run_endgame(ctx: Context, params: Mapping[str, Any]) -> Document:
     from ..scrabble.endgame import DEFAULT_TABLE_MB, solve_endgame
     from ..scrabble.game import GameError
 
-    lex = ctx.lexicon()
-    game, pos = _position(ctx, params, lex)
+    lex, game, pos, named = _position(ctx, params)
     time_limit = params.get("time_limit")
     if isinstance(time_limit, str):
         try:
@@ -53,8 +53,10 @@ def _run_endgame(ctx: Context, params: Mapping[str, Any]) -> Document:
     table = params.get("table_mb")
     solution = solve_endgame(lex, pos, time_limit=time_limit,
                              table_megabytes=DEFAULT_TABLE_MB if table is None else table, deadline=ctx.deadline)
-    name = lex.info.get("name") or str(lex.path)
+    name = name_of(lex)
     doc: Document = {"command": "endgame", "lexicon": str(name), "game": game.name, "position": pos.to_cgp()}
+    if named:
+        doc["warnings"] = named
     doc.update(solution.as_dict())
     doc["results"] = doc["pv"]  # the envelope's list (--jsonl: a move a line)
     doc["count"] = len(doc["pv"])
@@ -62,6 +64,8 @@ def _run_endgame(ctx: Context, params: Mapping[str, Any]) -> Document:
 
 
 def _text_endgame(doc: Document) -> Iterator[str]:
+    for w in doc.get("warnings", []):
+        yield f"warning: {w}"
     done = "complete" if doc["complete"] else "complete: false (stopped at the time limit: the best found so far)"
     yield f"value {doc['value']:+d}  ({done})"
     best = doc["best"]

@@ -29,6 +29,7 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from ..compiler.registry import name_of
 from ..support.text import quote
 from . import Command, Context, Document, Param
 
@@ -36,8 +37,9 @@ _MAX_INPUT = 1 << 20
 
 
 def _name(lex: Any) -> str:
-    name = lex.info.get("name")
-    return str(name) if name else str(lex.path)
+    from ._common import lexicon_name
+
+    return lexicon_name(lex)
 
 
 def _read(ctx: Context, spec: str, what: str) -> str:
@@ -58,30 +60,79 @@ def _read(ctx: Context, spec: str, what: str) -> str:
     return spec
 
 
-def _game(ctx: Context, params: Mapping[str, Any], lex: Any) -> Any:
+def _game_file(ctx: Context, params: Mapping[str, Any]) -> Any:
+    """The game ``game`` names, in its own alphabet."""
     from ..scrabble.game import PRESETS, Game
     from ._common import preset_or_file
 
-    game = Game.load(preset_or_file(ctx, params.get("game") or "scrabble", PRESETS, "game"))
+    return Game.load(preset_or_file(ctx, params.get("game") or "scrabble", PRESETS, "game"))
+
+
+def _aligned(game: Any, lex: Any) -> Any:
     return game.with_alphabet(lex.alphabet) if game.alphabet.labels != lex.alphabet.labels else game
 
 
-def _position(ctx: Context, params: Mapping[str, Any], game: Any) -> Any:
+def _game(ctx: Context, params: Mapping[str, Any], lex: Any) -> Any:
+    return _aligned(_game_file(ctx, params), lex)
+
+
+def _lexicon_and_game(ctx: Context, params: Mapping[str, Any],
+                      named: tuple[tuple[str, str], ...] = ()) -> tuple[Any, Any, list[str]]:
+    """The lexicon (``--lexicon``, else the one ``named`` by the input, else the game file's, else the built-in),
+    the game in its alphabet, and the warnings of :meth:`Context.lexicon_for`."""
+    game = _game_file(ctx, params)
+    lex, warnings = ctx.lexicon_for([*named, ("the game file", game.lexicon)])
+    return lex, _aligned(game, lex), warnings
+
+
+def _position_text(ctx: Context, params: Mapping[str, Any]) -> str | None:
+    """The text of the position ``position`` gives (read from its file), or None for the empty board."""
     from ..scrabble.game import GameError
-    from ..scrabble.position import Position, read_position
 
     spec = params.get("position")
     if not spec:
         raise GameError("give a position: a CGP string, a board, a file, or 'empty'")
     spec = str(spec)
     if spec.strip().lower() == "empty":
-        return Position(game)
+        return None
     text = _read(ctx, spec, "position")
     if text == spec and spec.lower().endswith((".cgp", ".txt", ".board")):
         raise GameError(f"no such position file: {quote(spec)}")
     if len(text) > _MAX_INPUT:
         raise GameError(f"the position is longer than {_MAX_INPUT} characters")
-    return read_position(text, game)
+    return text
+
+
+def _board(text: str | None, game: Any) -> Any:
+    from ..scrabble.position import Position, read_position
+
+    return Position(game) if text is None else read_position(text, game)
+
+
+def _position(ctx: Context, params: Mapping[str, Any], game: Any) -> Any:
+    return _board(_position_text(ctx, params), game)
+
+
+def _lexicon_and_position(ctx: Context, params: Mapping[str, Any]) -> tuple[Any, Any, Any, list[str]]:
+    """The lexicon (the one the CGP's ``lex`` names when no ``--lexicon`` is given), the game, the position (its
+    CGP naming the lexicon that answers) and the warnings."""
+    from ..scrabble.position import named_lexicon
+
+    text = _position_text(ctx, params)
+    named = (("the position", named_lexicon(text)),) if text is not None else ()
+    lex, game, warnings = _lexicon_and_game(ctx, params, named)
+    pos = _board(text, game)
+    pos.options["lex"] = name_of(lex)
+    return lex, game, pos, warnings
+
+
+def _lexicon_and_position_with_rack(ctx: Context, params: Mapping[str, Any]) -> tuple[Any, Any, Any, list[str]]:
+    """As :func:`_lexicon_and_position`, the side to move holding ``rack`` when it is given."""
+    lex, game, pos, warnings = _lexicon_and_position(ctx, params)
+    rack = params.get("rack")
+    if rack is not None:
+        pos.racks[0] = str(rack).upper()
+    return lex, game, pos, warnings
 
 
 def _position_with_rack(ctx: Context, params: Mapping[str, Any], lex: Any) -> tuple[Any, Any]:
@@ -168,8 +219,7 @@ def _bag_warnings(pos: Any, game: Any) -> list[str]:
 def _run_moves(ctx: Context, params: Mapping[str, Any]) -> Document:
     from ..scrabble.movegen import board_phonies, generate
 
-    lex = ctx.lexicon()
-    game, pos = _position_with_rack(ctx, params, lex)
+    lex, game, pos, named = _lexicon_and_position_with_rack(ctx, params)
     top = _top(params, 20)
     if ctx.max_results is not None:
         top = min(top, ctx.max_results)
@@ -181,7 +231,7 @@ def _run_moves(ctx: Context, params: Mapping[str, Any]) -> Document:
     by_equity = (leaves is not None or bool(game.leaves)) if sort is None else sort == "equity"
     doc: Document = {"command": "moves", "lexicon": _name(lex), "game": game.name, "position": pos.to_cgp(),
                      "rack": pos.racks[0], "sort": "equity" if by_equity else "score"}
-    warnings = _bag_warnings(pos, game)
+    warnings = named + _bag_warnings(pos, game)
     if leaves is not None:
         doc["leaves"] = leaves.name or "leave table"
     phonies = board_phonies(lex, pos)
@@ -237,16 +287,14 @@ def _run_score(ctx: Context, params: Mapping[str, Any]) -> Document:
     from ..scrabble.moves import IllegalPlay
     from ..scrabble.scoring import score_play
 
-    lex = ctx.lexicon()
-    game = _game(ctx, params, lex)
-    pos = _position(ctx, params, game)
+    lex, game, pos, named = _lexicon_and_position(ctx, params)
     play = params.get("move")
     if not play:
         raise GameError("give a play such as '8H QUIZ'")
     rack = params.get("rack")
     doc: Document = {"command": "score", "lexicon": _name(lex), "game": game.name, "position": pos.to_cgp(),
                      "play": str(play)}
-    warnings = _bag_warnings(pos, game)
+    warnings = named + _bag_warnings(pos, game)
     if warnings:
         doc["warnings"] = warnings
     try:
@@ -289,10 +337,8 @@ SCORE = Command(
 
 def _run_analyze(ctx: Context, params: Mapping[str, Any]) -> Document:
     from ..scrabble.game import GameError
-    from ..scrabble.gcg import analyze, read_gcg
+    from ..scrabble.gcg import analyze, named_lexicon, read_gcg
 
-    lex = ctx.lexicon()
-    game = _game(ctx, params, lex)
     spec = params.get("gcg")
     if not spec:
         raise GameError("give a GCG file")
@@ -306,6 +352,7 @@ def _run_analyze(ctx: Context, params: Mapping[str, Any]) -> Document:
             raise GameError(f"no such GCG file: {quote(spec)}")
     if len(text) > _MAX_INPUT:
         raise GameError(f"the game record is longer than {_MAX_INPUT} characters")
+    lex, game, named = _lexicon_and_game(ctx, params, (("the GCG", named_lexicon(text)),))
     record = read_gcg(text, game)
     top = _top(params, 3)
     leaves = _leaves(ctx, params, game, lex)
@@ -316,8 +363,8 @@ def _run_analyze(ctx: Context, params: Mapping[str, Any]) -> Document:
     by_equity = (leaves is not None or bool(game.leaves)) if sort is None else sort == "equity"
     doc["sort"] = "equity" if by_equity else "score"
     plays = sum(1 for e in record.events if e.kind in ("play", "exchange", "pass"))
-    warnings = [f"turn {r['turn']} ({r['player']}, {r['play']}): the record says {r['recorded_score']} points, the"
-                f" board gives {r['score']}" for r in results if r.get("score_differs")]
+    warnings = named + [f"turn {r['turn']} ({r['player']}, {r['play']}): the record says {r['recorded_score']} "
+                        f"points, the board gives {r['score']}" for r in results if r.get("score_differs")]
     if len(results) < plays:
         doc["truncated"] = True
         warnings.append(f"stopped at the time limit after {len(results)} of {plays} turns")
@@ -365,3 +412,6 @@ COMMANDS = [MOVES, SCORE, ANALYZE]
 # How the other board-game commands (sim, endgame, autoplay) read a game, a position (with the rack given) and a
 # leave table: as these commands do.
 game_param, position_param, position_with_rack_param, leaves_param = _game, _position, _position_with_rack, _leaves
+# ... and choose the lexicon as they do: --lexicon, else the one the position (or game file) names.
+lexicon_and_game, lexicon_and_position = _lexicon_and_game, _lexicon_and_position
+lexicon_and_position_with_rack = _lexicon_and_position_with_rack

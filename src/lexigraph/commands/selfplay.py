@@ -24,7 +24,7 @@ from typing import Any
 from ..errors import QueryError
 from . import Command, Context, Document, Param, always_found
 from ._common import envelope, need_int
-from .moves import game_param
+from .moves import lexicon_and_game
 
 _PLAYER = ("a player: score, equity (the game's leave table), equity:none, a leave table file (KLV2, KLV, CSV) "
            "played by equity, or sim (sim:CANDIDATES:ITERATIONS, default sim:5:64: simulates its best moves by "
@@ -95,8 +95,7 @@ def _progress(ctx: Context, stage: str, total: int) -> Any:
 def _run_autoplay(ctx: Context, params: Mapping[str, Any]) -> Document:
     from ..scrabble.selfplay import autoplay
 
-    lex = ctx.lexicon()
-    game = game_param(ctx, params, lex)
+    lex, game, named = lexicon_and_game(ctx, params)
     games = need_int(ctx, params, "games", minimum=1, maximum=100_000_000)
     seed = need_int(ctx, params, "seed", minimum=0, maximum=2 ** 64 - 1)
     first = need_int(ctx, params, "first", minimum=0)
@@ -116,7 +115,8 @@ def _run_autoplay(ctx: Context, params: Mapping[str, Any]) -> Document:
                     players=[{"name": p.name, "kind": _kind(p),
                               "leaves": (p.leaves.name or None) if p.leaves is not None else None}
                              for p in players],
-                    totals=t, gcg=str(folder) if folder else None, gcg_files=len(written))
+                    totals=t, gcg=str(folder) if folder else None, gcg_files=len(written),
+                    **({"warnings": named} if named else {}))
 
 
 def _text_autoplay(doc: Document) -> Iterator[str]:
@@ -150,8 +150,7 @@ def _run_leaves(ctx: Context, params: Mapping[str, Any]) -> Document:
                          f"not {text!r}") from None
     if not generations or len(generations) > 100:
         raise QueryError(f"{ctx.spell('generations')} names 1 to 100 generations, each its games (40000,80000)")
-    lex = ctx.lexicon()
-    game = game_param(ctx, params, lex)
+    lex, game, named = lexicon_and_game(ctx, params)
     seed = need_int(ctx, params, "seed", minimum=0, maximum=2 ** 64 - 100)
     max_length = need_int(ctx, params, "max_length", minimum=1, maximum=game.rack_size - 1)
     keep_length = need_int(ctx, params, "keep_length", minimum=1, maximum=game.rack_size - 1)
@@ -182,7 +181,8 @@ def _run_leaves(ctx: Context, params: Mapping[str, Any]) -> Document:
     data = result.table.to_klv2()
     write_atomic(output, data, inputs=[start_spec] if start_spec else [])
     return envelope("leaves", lex, [_generation(k, result) for k in range(len(result.games))],
-                    game=game.name, seed=seed or 0, output=str(output), leaves=len(result.table), bytes=len(data))
+                    game=game.name, seed=seed or 0, output=str(output), leaves=len(result.table), bytes=len(data),
+                    **({"warnings": named} if named else {}))
 
 
 def _generation(k: int, result: Any) -> dict[str, Any]:

@@ -31,10 +31,9 @@ def _run_sim(ctx: Context, params: Mapping[str, Any]) -> Document:
     from ..scrabble.simulation import (
         DEFAULT_ITERATIONS, MAX_CANDIDATES, MAX_ITERATIONS, MAX_PLIES, simulate,
     )
-    from .moves import leaves_param, position_with_rack_param
+    from .moves import leaves_param, lexicon_and_position_with_rack
 
-    lex = ctx.lexicon()
-    game, pos = position_with_rack_param(ctx, params, lex)
+    lex, game, pos, named = lexicon_and_position_with_rack(ctx, params)
     candidates = need_int(ctx, params, "candidates", minimum=1, maximum=MAX_CANDIDATES)
     plies = need_int(ctx, params, "plies", minimum=0, maximum=MAX_PLIES)
     iterations = need_int(ctx, params, "iterations", minimum=1, maximum=MAX_ITERATIONS)
@@ -56,8 +55,11 @@ def _run_sim(ctx: Context, params: Mapping[str, Any]) -> Document:
                       seed=seed or 0, workers=workers, time_limit=limit, progress=_progress(ctx))
     body = result.as_dict()
     ranked = body.pop("ranked")
-    return envelope("sim", lex, ranked, game=game.name, position=pos.to_cgp(), rack=pos.racks[0],
-                    leaves=(leaves.name or "leave table") if leaves is not None else (game.leaves or None), **body)
+    doc = envelope("sim", lex, ranked, game=game.name, position=pos.to_cgp(), rack=pos.racks[0],
+                   leaves=(leaves.name or "leave table") if leaves is not None else (game.leaves or None), **body)
+    if named:
+        doc["warnings"] = named
+    return doc
 
 
 def _progress(ctx: Context) -> Callable[[int, int], None] | None:
@@ -73,6 +75,8 @@ def _progress(ctx: Context) -> Callable[[int, int], None] | None:
 
 
 def _text_sim(doc: Document) -> Iterator[str]:
+    for w in doc.get("warnings", []):
+        yield f"warning: {w}"
     state = "complete" if doc["complete"] else "cut short by the time limit"
     yield (f"{doc['iterations']:,} iterations of {doc['plies']} plies, seed {doc['seed']}, {doc['workers']} "
            f"worker(s), {doc['seconds']:.2f} s: {state}")

@@ -10,6 +10,12 @@ check dog`` opens the cached file as fast as a ``.lex``. Entries are
 written atomically; a corrupt or unreadable entry is rebuilt; the cache
 keeps the :data:`KEEP` most recently used entries. ``LEXIGRAPH_CACHE=off``
 (or an unwritable directory) compiles in memory every time.
+
+A spec that is not an existing path may be a registered name
+(:mod:`lexigraph.compiler.registry`): ``open_source("TWL06")`` opens the file
+registered as TWL06, compiled with the source options it was registered
+with, and the lexicon is named TWL06 in what lexigraph writes. A path that
+exists wins over a name.
 """
 
 from __future__ import annotations
@@ -21,12 +27,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..buildinfo import __version__
-from ..errors import FileFormatError, SourceError
+from ..errors import FileFormatError, LexiconError, SourceError
 from ..engine.fileformat import is_lexicon_file
+from ..support.text import quote
+from .registry import Entry, find, is_name, remember
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..lexicon import Lexicon
 
+#: Names that are files, not lexicon names, in what a missing source is called.
+_FILE_SUFFIXES = (".lex", ".txt", ".gz", ".dawg32", ".daw", ".csv", ".tsv", ".dic", ".kwg")
 #: Cache entries kept (least recently used removed first).
 KEEP = 16
 _BUILD_OPTIONS = ("format", "alphabet", "encoding", "case", "min_length", "max_length", "name")
@@ -82,10 +92,17 @@ def open_source(spec: "str | os.PathLike[str] | None", **options: Any) -> "Lexic
     """Open a lexicon file, or compile a word source with ``options`` (``None``: the built-in lexicon).
 
     ``options``: ``format``, ``alphabet``, ``encoding``, ``case``,
-    ``min_length``, ``max_length``, ``name``.
+    ``min_length``, ``max_length``, ``name``. A ``spec`` that names no file
+    may be a registered name (:func:`open_registered`).
 
     >>> open_source(None).info["name"]
     'ENABLE'
+    >>> open_source("enable").path == open_source(None).path
+    True
+    >>> open_source("NoSuchList")
+    Traceback (most recent call last):
+    ...
+    lexigraph.errors.SourceError: no such file or registered lexicon: 'NoSuchList' (lexigraph lexicons add NoSuchList FILE registers a file under that name)
     """
     from ..engine.fileformat import open_bytes
     from ..lexicon import Lexicon
@@ -99,6 +116,8 @@ def open_source(spec: "str | os.PathLike[str] | None", **options: Any) -> "Lexic
     if spec is None:
         return open_lexicon()
     path = os.fspath(spec)
+    if path != "-" and not os.path.lexists(path):
+        return open_registered(_registered(path), **options)
     if path != "-" and is_lexicon_file(path):
         return open_lexicon(path)
     directory = cache_dir()
@@ -133,6 +152,36 @@ def open_source(spec: "str | os.PathLike[str] | None", **options: Any) -> "Lexic
         return Lexicon(open_bytes(data, name=path))
     lex = open_lexicon(entry)
     _rename(lex, path)
+    return lex
+
+
+def _registered(name: str) -> Entry:
+    """The entry registered as ``name``, or the error for a spec that is neither a file nor a registered name."""
+    entry = find(name)
+    if entry is not None:
+        return entry
+    if not is_name(name) or name.lower().endswith(_FILE_SUFFIXES):
+        raise SourceError(f"no such file: {name}")
+    raise SourceError(f"no such file or registered lexicon: {quote(name)} (lexigraph lexicons add {name} FILE "
+                      "registers a file under that name)")
+
+
+def open_registered(entry: Entry, **options: Any) -> "Lexicon":
+    """The lexicon registered as ``entry``, opened as :func:`open_source` opens its file (the entry's source
+    options, overridden by ``options`` given), and named by the entry's name."""
+    if entry.path is None:
+        lex = open_source(None)
+    else:
+        if not os.path.lexists(entry.path):
+            raise SourceError(f"lexicon {entry.name} is registered as {entry.path}, which no longer exists (lexigraph"
+                              f" lexicons add {entry.name} FILE --replace points it at another file)")
+        given = {k: v for k, v in options.items() if v is not None}
+        try:
+            lex = open_source(entry.path, **{**entry.options, **given})
+        except LexiconError as e:
+            e.args = (f"lexicon {entry.name} (registered as {entry.path}): {e}",)
+            raise
+    remember(lex, entry.name)
     return lex
 
 

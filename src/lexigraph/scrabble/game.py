@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..alphabet import Alphabet
+from ..compiler.registry import is_name
 from ..errors import LexiconError, QueryError
 from ..support.presets import parse_toml, read_preset, read_spec
 from ..support.text import cut, quote
@@ -73,7 +74,8 @@ class Game:
     tiles (they score 0); ``leaves`` the path of its default leave table
     (KLV2, KLV or CSV; relative paths from the game file's folder, a preset's from the package's ``data``
     folder), or "". The ``scrabble`` preset names ``english-leaves.klv2``, learned by self-play
-    (``docs/selfplay.md``).
+    (``docs/selfplay.md``). ``lexicon`` is the registered name of the lexicon the game is played with
+    (``lexigraph lexicons``), or "": the commands choose it when no ``--lexicon`` is given.
     """
 
     name: str
@@ -86,6 +88,7 @@ class Game:
     bingo_bonus: int = 50
     title: str = ""
     leaves: str = ""
+    lexicon: str = ""
     letter_mult: tuple[int, ...] = field(default=(), repr=False, compare=False)
     word_mult: tuple[int, ...] = field(default=(), repr=False, compare=False)
 
@@ -173,7 +176,8 @@ class Game:
             raise GameError(f"{origin}: a game is a table of fields, not {type(data).__name__}")
         if alphabet is not None and not isinstance(alphabet, Alphabet):
             raise GameError(f"{origin}: alphabet must be an Alphabet, not {type(alphabet).__name__}")
-        known = {"name", "title", "alphabet", "rack_size", "bingo_bonus", "start", "board", "tiles", "blanks", "leaves"}
+        known = {"name", "title", "alphabet", "rack_size", "bingo_bonus", "start", "board", "tiles", "blanks", "leaves",
+                 "lexicon"}
         extra = set(data) - known
         if extra:
             raise GameError(f"{origin}: unknown field(s) {cut(', '.join(sorted(map(str, extra))), 200)}")
@@ -228,6 +232,10 @@ class Game:
         leaves = data.get("leaves", "")
         if not isinstance(leaves, str):
             raise GameError(f"{origin}: leaves must be the path of a leave table")
+        lexicon = data.get("lexicon", "")
+        if lexicon != "" and not is_name(lexicon):
+            raise GameError(f"{origin}: lexicon {quote(lexicon)} is not a lexicon name (letters, digits, '.', '_', "
+                            "'+', '-'; lexigraph lexicons list shows the registered ones)")
         if leaves and not Path(leaves).is_absolute() and Path(origin).is_file():
             leaves = str(Path(origin).parent / leaves)
         elif leaves and not Path(leaves).is_absolute() and origin.startswith("preset "):
@@ -244,6 +252,7 @@ class Game:
             rack_size=_int("rack_size", 7),
             bingo_bonus=_int("bingo_bonus", 50),
             leaves=leaves,
+            lexicon=lexicon,
         )
 
     def with_alphabet(self, alphabet: Alphabet) -> "Game":
@@ -263,7 +272,7 @@ class Game:
         return Game(
             name=self.name, alphabet=alphabet, board=self.board, start=self.start, tiles=tiles,
             blanks=self.blanks, rack_size=self.rack_size, bingo_bonus=self.bingo_bonus, title=self.title,
-            leaves=self.leaves,
+            leaves=self.leaves, lexicon=self.lexicon,
         )
 
     def resized(self, size: int) -> "Game":
@@ -283,7 +292,7 @@ class Game:
         return Game(
             name=f"{self.name}-{size}", alphabet=self.alphabet, board=rows, start=(size // 2, size // 2),
             tiles=self.tiles, blanks=self.blanks, rack_size=min(self.rack_size, size),
-            bingo_bonus=self.bingo_bonus, title=self.title, leaves=self.leaves,
+            bingo_bonus=self.bingo_bonus, title=self.title, leaves=self.leaves, lexicon=self.lexicon,
         )
 
     # -- queries ----------------------------------------------------------

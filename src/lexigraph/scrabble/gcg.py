@@ -108,6 +108,23 @@ class GameRecord:
         return pos
 
 
+def named_lexicon(text: object) -> str:
+    """The lexicon a GCG record names (its ``#lexicon`` pragma, the last one as :func:`read_gcg` takes it), or
+    ``""``: read before the record is, since the lexicon chooses the tiles it is read with.
+
+    >>> named_lexicon("#player1 a A\\n#lexicon CSW21\\n>a: AB 8H AB +4 4"), named_lexicon(">a: AB 8H AB +4 4")
+    ('CSW21', '')
+    """
+    if not isinstance(text, str) or len(text) > MAX_GCG_TEXT:
+        return ""
+    name = ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line.startswith("#lexicon ") or line == "#lexicon":
+            name = line[len("#lexicon"):].strip()
+    return name
+
+
 def _apply_play(pos: Position, e: Event) -> list[tuple[int, int]]:
     from .moves import IllegalPlay
     from .scoring import parse_play

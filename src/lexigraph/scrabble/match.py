@@ -50,6 +50,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..compiler.registry import name_of
 from ..support.text import quote
 from .game import Game, GameError
 from .moves import IllegalPlay, Move
@@ -98,7 +99,9 @@ class Match:
     ``racks`` hold tile codes (0: a blank), ``bag`` the tiles left (drawn from
     its end), ``turn`` the seat on turn; ``ending`` is ``"out"`` (a player
     played out) or ``"zeros"`` (six scoreless turns) once ``over``, with each
-    seat's end ``adjustments`` and the racks ``left``.
+    seat's end ``adjustments`` and the racks ``left``. ``lexicon_name`` is the
+    name its GCG and CGP carry (default: the lexicon's registered name,
+    :func:`lexigraph.compiler.registry.name_of`).
     """
 
     game: Game
@@ -137,7 +140,7 @@ class Match:
         self.opponent = opponent
         self.first = HUMAN if human_first else ENGINE
         self.seed = seed
-        self.lexicon_name = lexicon_name
+        self.lexicon_name = lexicon_name or name_of(lex)  # the name its GCG and CGP carry
         self._rng = random.Random(seed)
         self.bag = [code for code, n in enumerate(self.game.counts_by_code()) for _ in range(n)]
         self._rng.shuffle(self.bag)

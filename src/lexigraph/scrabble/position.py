@@ -243,14 +243,7 @@ class Position:
         if len(fields) < 4:
             raise GameError("bad CGP: expected BOARD RACKS SCORES ZERO_TURNS [options]")
         board_s, racks_s, scores_s, zero_s = fields[:4]
-        options: dict[str, str] = {}
-        if len(fields) == 5:
-            for part in fields[4].split(";"):
-                part = part.strip()
-                if not part:
-                    continue
-                op, _, value = part.partition(" ")
-                options[op] = value.strip()
+        options = _cgp_options(fields[4]) if len(fields) == 5 else {}
         if game is None:
             name = options.get("bdn", "")
             game = Game.preset("super") if "super" in name.lower() else Game.preset("scrabble")
@@ -314,6 +307,36 @@ class Position:
         opts = " ".join(f"{k} {v};" for k, v in self.options.items())
         s = f"{'/'.join(rows)} {self.racks[0]}/{self.racks[1]} {self.scores[0]}/{self.scores[1]} {self.zero_turns}"
         return f"{s} {opts}" if opts else s
+
+
+def _cgp_options(text: str) -> dict[str, str]:
+    """A CGP's opcodes (``lex TWL06; bdn super;``) as a dict."""
+    options: dict[str, str] = {}
+    for part in text.split(";"):
+        part = part.strip()
+        if not part:
+            continue
+        op, _, value = part.partition(" ")
+        options[op] = value.strip()
+    return options
+
+
+def named_lexicon(text: object) -> str:
+    """The lexicon a position's text names (a CGP's ``lex`` opcode), or ``""``: read before the position is, since
+    the lexicon chooses the tiles it is read with.
+
+    >>> named_lexicon("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AB/ 0/0 0 lex TWL06; bdn x;")
+    'TWL06'
+    >>> named_lexicon("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AB/ 0/0 0"), named_lexicon("CAT/...")
+    ('', '')
+    """
+    if not isinstance(text, str) or len(text) > MAX_POSITION_TEXT:
+        return ""
+    t = text.strip()
+    fields = t.split(None, 4)
+    if "\n" in t or len(fields) < 5:
+        return ""
+    return _cgp_options(fields[4]).get("lex", "")
 
 
 def _row_tokens(row: str) -> list[str]:

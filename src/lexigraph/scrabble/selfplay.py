@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from ..compiler.registry import name_of
 from ..engine.interface import TURN_EXCHANGE, TURN_PLAY, SelfPlayer, SelfPlayRequest
 from . import equity as eq
 from .game import Game, GameError
@@ -524,8 +525,7 @@ def autoplay(lex: "Engines", game: Game, players: Sequence[Player], *, games: in
     t.seconds = seconds
     t.games_per_second = games / seconds if seconds > 0 else 0.0
     t.workers = 1 if cluster is None and (workers == 1 or len(parts) == 1) else (workers or os.cpu_count() or 1)
-    name = str(getattr(lex, "info", {}).get("name", "") or "")
-    return Run(game, pair, seed, t, all_turns, all_games, name)
+    return Run(game, pair, seed, t, all_turns, all_games, name_of(lex))
 
 
 def _summary(rack_size: int, turns: "np.ndarray", games: "np.ndarray") -> "tuple[np.ndarray, int, int]":

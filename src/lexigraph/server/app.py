@@ -316,8 +316,8 @@ class Server:
             return h.lexicon
 
         # options["files"] False: commands read no file of the host when a value could name one (a position).
-        ctx = Context(lexicon_spec=chosen, opener=opener, deadline=deadline, max_results=self.limits.max_results,
-                      options={"files": False})
+        ctx = Context(lexicon_spec=chosen, lexicon_given=bool(lexicon), opener=opener, deadline=deadline,
+                      max_results=self.limits.max_results, options={"files": False})
         try:
             doc = cmd.run(ctx, values)
             # Serialise here, while the lexicon is still held: a document may hold views of the file.

@@ -167,7 +167,7 @@ def game_routes(server: "Server", store: GameStore) -> list[Route]:
         def work(deadline: float) -> tuple[str, Entry]:
             with server.pool.use(name) as lex:
                 match = Match(lex, Game.preset(preset), opponent=opponent, human_first=first == "you", seed=seed,
-                              lexicon_name=name, deadline=deadline)
+                              lexicon_name=server.pool.served(name).lexicon_name, deadline=deadline)
             key = store.add(match, name)
             entry = store.get(key)
             entry.settle()

@@ -12,6 +12,14 @@ swap. A file that cannot be opened (half-written by a non-atomic copy,
 corrupt) is not swapped in: the slot keeps serving the last good lexicon
 and tries again on a later request.
 
+Each slot has the server's name for it (``twl`` in ``--lexicon
+twl=twl06.lex``) and the lexicon's own name (:attr:`ServedLexicon.lexicon_name`:
+its registered name, :mod:`lexigraph.compiler.registry`, else the name it was
+built with), which the GCG and CGP the server writes carry. A request may
+name a slot by either, in any case; a position that names a lexicon the
+server serves (``lex TWL06;``) is answered from it. ``--lexicon TWL06``, where
+no file is called TWL06, serves the lexicon registered as TWL06.
+
 >>> import lexigraph, tempfile, os
 >>> d = tempfile.mkdtemp()
 >>> path = os.path.join(d, "w.lex")
@@ -36,6 +44,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..compiler.registry import find, is_name, name_of, remember
 from ..errors import LexiconError
 from ..engine.fileformat import is_lexicon_file
 
@@ -80,13 +89,14 @@ class _Held:
 
 @dataclass
 class ServedLexiconStatus:
-    """What ``/api/lexicons`` shows of a slot."""
+    """What ``/api/lexicons`` shows of a slot: ``lexicon_name`` is the name its GCG and CGP carry."""
 
     name: str
     path: str | None
     words: int
     generation: int
     error: str | None
+    lexicon_name: str
 
 
 class ServedLexicon:
@@ -94,21 +104,40 @@ class ServedLexicon:
 
     def __init__(self, name: str, path: str | None) -> None:
         self.name = name
+        #: The source options a registered word list is compiled with.
+        self.options: dict[str, str] = {}
+        registered = ""
+        if path is not None and not os.path.lexists(path):
+            entry = find(path)  # not a file: a registered name
+            if entry is not None:
+                registered, path, self.options = entry.name, entry.path, dict(entry.options)
+            elif is_name(path):
+                raise LexiconError(f"no such file or registered lexicon: {path!r} (lexigraph lexicons add {path} FILE"
+                                   " registers a file under that name)")
         self.path = path
         self._lock = threading.Lock()
         self.generation = 0
         self.last_error: str | None = None
         #: Only lexicon files are followed; a word list is compiled once, at start (a compile takes seconds).
         self.follows = path is not None and is_lexicon_file(path)
+        self.lexicon_name = registered
         self._current = self._open()
+        #: The name the lexicon's GCG and CGP carry: its registered name, else its own.
+        self.lexicon_name = registered or name_of(self._current.lexicon)
+        remember(self._current.lexicon, self.lexicon_name, self.name)
 
     def _open(self) -> _Held:
         from ..lexicon import load, open as open_lexicon
 
         if self.path is None:
-            return _Held(open_lexicon(), None)
-        ident = _identity(self.path)
-        return _Held(load(self.path), ident)
+            held = _Held(open_lexicon(), None)
+        else:
+            ident = _identity(self.path)
+            options = {} if self.follows else self.options
+            held = _Held(load(self.path, **options), ident)
+        if self.lexicon_name:
+            remember(held.lexicon, self.lexicon_name, self.name)
+        return held
 
     def _refresh(self) -> None:
         """Swap in the file now at ``path`` if it is not the one open (called with the lock held)."""
@@ -149,7 +178,8 @@ class ServedLexicon:
     def status(self) -> ServedLexiconStatus:
         with self._lock:
             self._refresh()
-            return ServedLexiconStatus(self.name, self.path, len(self._current.lexicon), self.generation, self.last_error)
+            return ServedLexiconStatus(self.name, self.path, len(self._current.lexicon), self.generation,
+                                       self.last_error, self.lexicon_name)
 
     def close(self) -> None:
         with self._lock:
@@ -180,13 +210,17 @@ class LexiconPool:
         return list(self._slots)
 
     def served(self, name: str | None) -> ServedLexicon:
+        """The slot called ``name`` (None or "": the default): by the server's name for it, else by the lexicon's
+        own name (its registered name), in any case."""
         key = self.default if name is None or name == "" else name
-        try:
-            return self._slots[key]
-        except KeyError:
-            raise UnknownLexicon(
-                f"no lexicon named {key!r} (this server has: {', '.join(self._slots)})"
-            ) from None
+        slot = self._slots.get(key)
+        if slot is None and isinstance(key, str):
+            folded = key.casefold()
+            slot = next((s for s in self._slots.values() if s.name.casefold() == folded), None) or \
+                next((s for s in self._slots.values() if s.lexicon_name.casefold() == folded), None)
+        if slot is None:
+            raise UnknownLexicon(f"no lexicon named {key!r} (this server has: {', '.join(self._slots)})")
+        return slot
 
     @contextmanager
     def use(self, name: str | None = None) -> Iterator["Lexicon"]:
@@ -207,12 +241,15 @@ class LexiconPool:
 
 
 def parse_spec(text: str) -> tuple[str, str | None]:
-    """``NAME=FILE`` (or just ``FILE``, named after its stem) as a ``(name, path)`` pair.
+    """``NAME=FILE`` (or just ``FILE``, named after its stem) as a ``(name, path)`` pair; FILE may be a registered
+    name (``TWL06``: the file registered as TWL06, served as TWL06).
 
     >>> parse_spec("twl=/data/twl06.lex")
     ('twl', '/data/twl06.lex')
     >>> parse_spec("/data/collins.lex")
     ('collins', '/data/collins.lex')
+    >>> parse_spec("ENABLE")
+    ('ENABLE', 'ENABLE')
     """
     name, sep, path = text.partition("=")
     if not sep:
