@@ -1057,7 +1057,7 @@ async function start() {
   for (const l of info.lexicons) { const o = document.createElement("option"); o.value = l.name; o.textContent = `${l.name} (${l.words.toLocaleString()})`; sel.appendChild(o); }
   state.lexicon = info.default_lexicon;
   sel.value = state.lexicon;
-  sel.addEventListener("change", () => { state.lexicon = sel.value; runSearch(0); showCandidates(); });
+  sel.addEventListener("change", () => { state.lexicon = sel.value; runSearch(0); showCandidates(); describeLeaves(); });
   setupSearch(); setupBoard(); setupGrid(); setupPlay();
   const tab = location.hash.slice(1);
   const resume = new URLSearchParams(location.search).get("game");
