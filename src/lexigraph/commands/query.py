@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Literal, cast
 
+from ..engine.deadline import Countdown
 from ..errors import QueryError
 from . import Command, Context, Document, Param
 from ._common import envelope, esc, need_int, values
@@ -48,15 +49,15 @@ def _by_probability(lex: "Lexicon", found: "list[AnagramWithBlanks]",
                     deadline: float | None) -> "list[tuple[AnagramWithBlanks, int]]":
     """``found`` (in tile order) in probability order, each with its probability rank: rank first (most probable
     first, among the words of its length, two blanks; docs/search.md), then shorter first, then tile order."""
-    from ..engine.deadline import check
-    from ..study.columns import first_id
-    from ..study.probability import probability_ranks, tile_set  # NumPy columns: only when asked for
+    from ..study.columns import first_id  # NumPy columns: only when asked for
+    from ..study.probability import probability_ranks, tile_set
 
     bag = tile_set(lex.store)
-    check(deadline)  # a length's ranks are computed once, a few array passes: checked before
+    countdown = Countdown(deadline)   # a length's ranks are computed once, a few array passes: checked between
     id_of = lex.engine.id_of_codes
     ranks = []
     for a in found:  # every result is a word of the lexicon: its id is found
+        countdown.tick()
         n = len(a.tiles)
         ranks.append(int(probability_ranks(lex.store, n, 2, bag)[id_of(bag.encode(a.word)) - first_id(lex.store, n)]))
     order = sorted(range(len(found)), key=lambda i: (ranks[i], len(found[i].tiles), i))
@@ -64,8 +65,8 @@ def _by_probability(lex: "Lexicon", found: "list[AnagramWithBlanks]",
 
 
 def _anagram_result(rack: str, a: "AnagramWithBlanks", rank: int | None) -> dict[str, Any]:
-    result: dict[str, Any] = {"rack": rack.lower(), "word": a.word, "tiles": list(a.tiles), "blanks": list(a.blank_positions),
-              "display": a.display()}
+    result: dict[str, Any] = {"rack": rack.lower(), "word": a.word, "tiles": list(a.tiles),
+                              "blanks": list(a.blank_positions), "display": a.display()}
     if rank is not None:
         result["probability_rank"] = rank
     return result
