@@ -184,3 +184,30 @@ def test_moves_and_analyze_with_a_leave_table(tmp_path, gcg_text, capsys):
     assert capsys.readouterr().out.split() == ["44", "51.30", "8E", "QUIZ", "leave", "S"]
     assert main(["moves", "empty", "--rack", "QUIZS", "--leaves", str(tmp_path / "missing.klv2")]) == 2
     assert "no such leave table" in capsys.readouterr().err
+
+
+def test_the_document_names_the_leave_table_that_ranked(tmp_path):
+    """``leaves`` names the table that valued the leaves: the game's own when none is given (the page says so),
+    the one given otherwise, none when neither; the equities are those of the table named."""
+    import base64
+    from importlib import resources
+    from pathlib import Path
+
+    from lexigraph.scrabble.leaves import LeaveTable
+
+    shipped = Path(str(resources.files("lexigraph").joinpath("data"))) / "english-leaves.klv2"
+    own = LeaveTable.read(str(shipped))
+    for ctx in (Context(), Context(options={"files": False})):   # the command line and the server alike
+        doc = MOVES.run(ctx, {"position": "empty", "rack": "QUIZS", "top": 3})
+        assert doc["sort"] == "equity" and doc["leaves"] == "english-leaves.klv2"
+        named = MOVES.run(ctx, {"position": "empty", "rack": "QUIZS", "top": 3,
+                                "leaves": "base64:" + base64.b64encode(own.to_klv2()).decode()})
+        assert named["leaves"] == "leave table"
+        assert [r["equity"] for r in doc["results"]] == [r["equity"] for r in named["results"]]
+    by_score = MOVES.run(Context(), {"position": "empty", "rack": "QUIZS", "top": 3, "sort": "score"})
+    assert by_score["sort"] == "score" and by_score["leaves"] == "english-leaves.klv2"   # equity still valued by it
+    game = tmp_path / "plain.toml"
+    game.write_text("\n".join(line for line in (Path(lexigraph.__file__).parent / "games" / "scrabble.toml")
+                              .read_text().splitlines() if not line.startswith("leaves")))
+    bare = MOVES.run(Context(), {"position": "empty", "rack": "QUIZS", "top": 3, "game": str(game)})
+    assert "leaves" not in bare and bare["sort"] == "score"

@@ -69,3 +69,68 @@ def opened_page(context: Any, server: str) -> Iterator[Any]:
     assert [u for u in requests if not u.startswith("data:") and urlsplit(u).netloc != origin] == []
     assert errors == []
     pg.close()
+
+
+# -- layout: what covers what, on the page as drawn ------------------------------------------------------------------
+
+#: Boxes as the browser lays them out, [left, top, right, bottom] in CSS pixels: an element's; its own text's (a Range
+#: over its first non-blank text node: the glyphs, not the box around them); its ``::after``'s (from the resolved
+#: style of the pseudo-element, which Chromium gives in pixels).
+_BOXES_JS = """
+const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+const textBox = (e) => {
+  const t = [...e.childNodes].find((n) => n.nodeType === 3 && n.textContent.trim());
+  if (!t) return null;
+  const range = document.createRange(); range.selectNodeContents(t);
+  const r = range.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom];
+};
+const afterBox = (e) => {
+  const s = getComputedStyle(e, "::after");
+  if (s.content === "none" || s.content === "normal") return null;
+  const r = e.getBoundingClientRect(), x = r.left + parseFloat(s.left), y = r.top + parseFloat(s.top);
+  return [x, y, x + parseFloat(s.width), y + parseFloat(s.height)];
+};
+const meet = (a, b) => !!a && !!b && Math.min(a[2], b[2]) - Math.max(a[0], b[0]) > 0.5 && Math.min(a[3], b[3]) - Math.max(a[1], b[1]) > 0.5;
+const shown = (e) => { const r = e.getBoundingClientRect();   // a screen reader's label (1px, clipped) is not drawn
+  return r.width > 1 && r.height > 1 && getComputedStyle(e).visibility !== "hidden"; };
+const name = (e) => e.id ? "#" + e.id : e.tagName.toLowerCase() + (e.dataset.r ? `[${e.dataset.r},${e.dataset.c}]` : "");
+"""
+
+
+def covered_letters(pg: Any, cells: str) -> list[str]:
+    """Each square of ``cells`` (a selector) whose letter meets its slot number, its premium label or the arrow of
+    the typing direction: ``"[row,col] letter under .num"``; [] when nothing covers a letter."""
+    return list(pg.evaluate("(cells) => {" + _BOXES_JS + """
+      const bad = [];
+      for (const d of document.querySelectorAll(cells)) {
+        const letter = textBox(d);
+        if (!letter) continue;
+        for (const part of d.querySelectorAll(".num, .prem")) if (meet(letter, box(part))) bad.push(`${name(d)} letter under .${part.className}`);
+        if (meet(letter, afterBox(d))) bad.push(`${name(d)} letter under the direction arrow`);
+      }
+      return bad; }""", cells))
+
+
+def labels_astray(pg: Any, view: str) -> list[str]:
+    """Each shown ``label[for]`` in ``view`` that is not just left of its control on the control's line, and each
+    pair of shown labels and controls that overlap: [] when every label sits by its control and nothing overlaps."""
+    return list(pg.evaluate("(view) => {" + _BOXES_JS + """
+      const bad = [], root = document.querySelector(view);
+      for (const label of root.querySelectorAll("label[for]")) {
+        const control = document.getElementById(label.htmlFor);
+        if (!shown(label) || !control || !shown(control)) continue;
+        const l = textBox(label) || box(label), c = box(control), middle = (l[1] + l[3]) / 2;
+        if (middle < c[1] || middle > c[3]) bad.push(`${name(control)}: its label is not on its line`);
+        else if (l[2] > c[0] + 0.5 || c[0] - l[2] > 24) bad.push(`${name(control)}: its label is ${Math.round(c[0] - l[2])}px away`);
+      }
+      const parts = [...root.querySelectorAll("label, input, select, button, .legend li")].filter(shown);
+      for (let i = 0; i < parts.length; i++) for (let j = i + 1; j < parts.length; j++) {
+        if (parts[i].contains(parts[j]) || parts[j].contains(parts[i])) continue;
+        if (meet(box(parts[i]), box(parts[j]))) bad.push(`${name(parts[i])} overlaps ${name(parts[j])}`);
+      }
+      return bad; }""", view))
+
+
+def overflow(pg: Any) -> int:
+    """How far the page is wider than the window, in CSS pixels (0 or less: no sideways scrolling)."""
+    return int(pg.evaluate("document.documentElement.scrollWidth - window.innerWidth"))

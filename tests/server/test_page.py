@@ -7,6 +7,7 @@ Skips with the reason when Playwright or the browser is missing: ``apt-get insta
 
 from __future__ import annotations
 
+from collections import Counter
 
 import pytest
 
@@ -17,7 +18,7 @@ import lexigraph  # noqa: E402
 from lexigraph.commands import all_commands  # noqa: E402
 from lexigraph.crossword.grid import Grid  # noqa: E402
 
-from helpers.browser import SHOTS, skip_without_chromium  # noqa: E402
+from helpers.browser import SHOTS, covered_letters, labels_astray, overflow, skip_without_chromium  # noqa: E402
 
 skip_without_chromium()
 
@@ -179,7 +180,7 @@ def test_board_with_the_keyboard_alone(page):
     page.keyboard.press("ArrowRight")                # to the Board tab
     page.keyboard.press("Tab")                       # the lexicon menu
     page.keyboard.press("Tab")                       # the board's cursor square (the centre)
-    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "H8"
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "H8, start, double word"
     page.keyboard.type("cat")
     page.keyboard.press("Tab")                       # the rack
     page.keyboard.type("AERST?S")
@@ -267,3 +268,188 @@ def test_the_heat_map_shows_each_slots_candidates(page):
     assert want is None or want in classes, (least, classes)
     assert page.is_visible("#grid-heat-legend")
     shot(page, "grid-heat")
+
+
+WIDTHS = ((375, 740), (1100, 820))
+
+
+def wait_for_words(pg, expected: list[str], what: str) -> None:
+    """Wait until the Search tab shows ``expected`` (its first page), then hold it to them."""
+    try:
+        pg.wait_for_function("(want) => JSON.stringify([...document.querySelectorAll('#search-results li')].map(e => "
+                             "[...e.childNodes].find(n => n.nodeType === 3).textContent)) === JSON.stringify(want)",
+                             arg=expected, timeout=15000)
+    except sync_api.TimeoutError:
+        pass
+    assert words_shown(pg) == expected, what
+
+
+def by_probability(lex, words: list[str]) -> list[str]:
+    """``words`` (in tile order) as probability orders them: each one's rank, then shorter first, then tile order."""
+    at = {w: i for i, w in enumerate(words)}
+    return sorted(words, key=lambda w: (lex.probability(w).rank, len(w), at[w]))
+
+
+def test_anagrams_by_mode_length_and_probability(page):
+    """The Search tab's anagrams, chosen by keyboard: some tiles, every tile, every tile and more; a length range;
+    longest first, probability, alphabetical. Each page shown is ``lexicon.anagram`` filtered and ordered as asked,
+    every page of it reached (the server pages; no word is lost past its --max-results)."""
+    lex = lexigraph.open()
+    rack = "aeinrst?"
+    page.focus("#search-mode")
+    page.keyboard.press("ArrowDown")                 # Pattern -> Anagram
+    assert page.input_value("#search-mode") == "anagram" and page.is_visible("#anagram-options")
+    page.keyboard.press("Tab")
+    page.keyboard.type(rack)
+    longest = lex.anagram(rack, sort="length")
+    wait_for_words(page, longest[:100], "some of the tiles, longest first")
+    assert page.inner_text("#search-status") == f"{len(longest):,} words"
+    pages = -(-len(longest) // 100)
+    assert page.inner_text("#search-page") == f"page 1 of {pages}"
+    page.focus("#search-next")                       # page by page to the last: every one is there
+    for k in range(2, pages + 1):
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"document.querySelector('#search-page').textContent === 'page {k} of {pages}'")
+    wait_for_words(page, longest[(pages - 1) * 100:], "the last page")
+    assert page.is_disabled("#search-next") and not page.is_disabled("#search-prev")
+    page.focus("#search-input")
+    page.keyboard.press("Tab")                       # to the options: every tile
+    assert page.evaluate("document.activeElement.id") == "anagram-mode"
+    page.keyboard.press("ArrowDown")
+    wait_for_words(page, lex.anagram(rack, mode="exact", sort="length"), "every tile")
+    page.keyboard.press("ArrowUp")                   # some of the tiles again, of 7 tiles, by probability
+    page.keyboard.press("Tab")
+    page.keyboard.type("7")
+    page.keyboard.press("Tab")
+    page.keyboard.type("7")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "anagram-sort"
+    page.keyboard.press("ArrowDown")                 # longest first -> probability
+    sevens = by_probability(lex, lex.anagram(rack, min_length=7, max_length=7))
+    assert len(sevens) > 100
+    wait_for_words(page, sevens[:100], "sevens by probability")
+    ranks = page.eval_on_selector_all("#search-results li small", "els => els.map(e => e.textContent)")
+    assert ranks == [f"#{lex.probability(w).rank}" for w in sevens[:100]]
+    page.focus("#search-next")
+    page.keyboard.press("Enter")
+    wait_for_words(page, sevens[100:200], "the second page of sevens")
+    page.fill("#search-input", "quiz")               # every tile and more, 6 to 7 tiles, alphabetical
+    page.select_option("#anagram-mode", "super")
+    page.fill("#anagram-min", "6")
+    page.select_option("#anagram-sort", "alpha")
+    wait_for_words(page, lex.anagram("quiz", mode="super", min_length=6, max_length=7), "super, alphabetical")
+    assert words_shown(page) and all(not Counter("quiz") - Counter(w) for w in words_shown(page))
+    shot(page, "search-anagrams")
+
+
+def test_the_leave_line_names_the_table_that_ranked(page, tmp_path):
+    """No table chosen: the line names the game's own table (the server's moves document says which ranked) and
+    says equity; Rank by score says so; a chosen table is named; Game's table goes back to the game's own."""
+    from lexigraph.commands import Context
+    from lexigraph.commands.moves import MOVES
+
+    served = MOVES.run(Context(options={"files": False}), {"position": "empty", "rack": "AERST?S", "top": 1})
+    own = served["leaves"]
+    assert own == "english-leaves.klv2" and served["sort"] == "equity"
+    (tmp_path / "mine.csv").write_text("S,9.0\n?,20.0\n")
+    page.click("#tab-board")
+    status = "document.querySelector('#leaves-status').textContent"
+    page.wait_for_function(f"{status}.includes({own!r})")
+    assert page.inner_text("#leaves-status") == (f"Leave table {own}, the game's own: moves are ranked by equity "
+                                                 "(score + the leave's value).")
+    page.fill("#rack", "AERST?S")
+    page.press("#rack", "Enter")
+    page.wait_for_selector("#moves li")
+    assert "ranked by equity" in page.inner_text("#moves-status") and own in page.inner_text("#leaves-status")
+    page.focus("#moves-sort")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")                 # default -> equity -> score
+    page.wait_for_function(f"{status}.endsWith('ranked by score.')")
+    assert page.inner_text("#leaves-status") == f"Leave table {own}, the game's own: moves are ranked by score."
+    page.set_input_files("#leaves-file", str(tmp_path / "mine.csv"))
+    page.wait_for_function(f"{status}.includes('mine.csv')")
+    assert page.inner_text("#leaves-status") == "Leave table mine.csv (chosen here): moves are ranked by score."
+    page.focus("#leaves-clear")
+    page.keyboard.press("Enter")                     # Game's table
+    page.wait_for_function(f"{status}.includes({own!r})")
+    assert page.is_disabled("#leaves-clear") and "No leave table" not in page.inner_text("#leaves-status")
+
+
+PREMIUM_NAMES = [("tw", "TW", "triple word"), ("dw", "DW", "double word"), ("tl", "TL", "triple letter"),
+                 ("dl", "DL", "double letter")]
+
+
+def legend_holds_to_the_board(pg, legend: str, board: str, centre: int) -> None:
+    """The legend names each premium beside the label and colour its squares show, and the start square's star."""
+    items = pg.eval_on_selector_all(f"{legend} li", "els => els.map(e => e.textContent)")
+    assert items == [f"{label}{name}" for _, label, name in PREMIUM_NAMES] + ["\u2605start (double word)"]
+    for cls, label, name in PREMIUM_NAMES:
+        swatch = pg.eval_on_selector(f"{legend} .swatch.{cls}", "e => getComputedStyle(e).backgroundColor")
+        squares = pg.eval_on_selector_all(f"{board} .cell.{cls}:not(.tile)", "els => els.map(e => [getComputedStyle(e)"
+                                          ".backgroundColor, e.textContent, e.getAttribute('aria-label')])")
+        assert squares and all(c == swatch and t in (label, "\u2605") and a.endswith(name) for c, t, a in squares), cls
+    start = pg.eval_on_selector(f"{board} .cell >> nth={centre}", "e => [e.textContent, e.getAttribute('aria-label')]")
+    assert start == ["\u2605", "H8, start, double word"]
+    assert pg.get_attribute(legend, "aria-label") == "Premium squares"
+    right = pg.eval_on_selector(legend, "e => e.getBoundingClientRect().right")
+    assert right <= pg.evaluate("window.innerWidth")
+
+
+def test_premium_squares_have_a_legend(page):
+    for width, height in WIDTHS:
+        page.set_viewport_size({"width": width, "height": height})
+        page.click("#tab-board")
+        legend_holds_to_the_board(page, "#board-legend", "#board", 112)
+        page.click("#tab-play")
+        page.click("#play-new")
+        page.wait_for_function("document.querySelector('#view-play').dataset.game")
+        legend_holds_to_the_board(page, "#play-legend", "#play-board", 112)
+        assert overflow(page) <= 0
+    shot(page, "play-legend")
+
+
+def test_nothing_covers_a_letter_and_labels_keep_their_controls(page):
+    """At phone and desktop width: a grid's slot numbers, a board's premium labels and the arrow of the typing
+    direction stay clear of the letters (across and down, on numbered squares); every label stays beside its
+    control (the Play tab's First with its menu) and nothing overlaps, in every tab; no sideways scrolling."""
+    for width, height in WIDTHS:
+        page.set_viewport_size({"width": width, "height": height})
+        page.reload()                                # typing across again
+        page.wait_for_selector("body[data-ready='1']")
+        page.click("#tab-grid")
+        page.fill("#grid-rows", "15")
+        page.fill("#grid-cols", "15")
+        page.click("#grid-new")
+        page.focus("#grid .cell >> nth=0")
+        page.keyboard.type("wmwmwmwmwmwmwmw")       # row 1: fifteen numbered squares; the cursor stays on the last
+        assert covered_letters(page, "#grid .cell") == []
+        page.keyboard.press("Home")
+        page.keyboard.press("ArrowDown")
+        page.keyboard.type("mw")                     # row 2: square 16
+        page.keyboard.press("ArrowLeft")
+        page.keyboard.press("ArrowLeft")
+        page.keyboard.press(" ")                     # down, on square 16's M
+        assert page.eval_on_selector("#grid .cell >> nth=15", "e => e.className").count("cursor-down") == 1
+        assert covered_letters(page, "#grid .cell") == []
+        assert labels_astray(page, "#view-grid") == [] and overflow(page) <= 0
+        page.fill("#grid-rows", "25")
+        page.fill("#grid-cols", "25")
+        page.click("#grid-new")                      # the largest grid: it scrolls in its frame, the page does not
+        assert overflow(page) <= 0
+        page.click("#tab-board")
+        page.focus("#board .cell >> nth=112")
+        page.keyboard.type("wmw")
+        page.keyboard.press("ArrowLeft")             # the cursor on the last W, across
+        assert covered_letters(page, "#board .cell") == []
+        page.keyboard.press(" ")
+        assert covered_letters(page, "#board .cell") == []
+        coords = page.eval_on_selector_all("#board .coord", "els => els.map(e => e.textContent)")
+        assert coords == [""] + [chr(65 + c) for c in range(15)] + [str(r) for r in range(1, 16)]
+        assert labels_astray(page, "#view-board") == [] and labels_astray(page, "header") == []
+        assert overflow(page) <= 0
+        page.click("#tab-play")
+        assert labels_astray(page, "#play-setup") == []
+        page.click("#tab-search")
+        page.select_option("#search-mode", "anagram")
+        assert labels_astray(page, "#view-search") == [] and overflow(page) <= 0
+        shot(page, f"layout-{width}")

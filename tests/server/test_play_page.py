@@ -30,6 +30,8 @@ skip_without_chromium()
 
 #: Most turns a game may take before the test calls it stuck (a game of two players is rarely past 40).
 MAX_TURNS = 120
+#: Every control that makes a move: off once the game is over.
+MOVE_CONTROLS = ("play-move", "play-submit", "play-pass", "play-exchange", "play-exchange-tiles", "play-shuffle")
 
 
 def get(url: str) -> bytes:
@@ -182,6 +184,7 @@ def play_a_whole_game(pg, server, width: int, height: int, use_board: bool) -> N
         raise AssertionError(f"the game did not end within {MAX_TURNS} turns")
     pg.wait_for_selector("#play-result:not([hidden])")
     assert active_id(pg) == "play-gcg" and focus_is_visible(pg)  # the end hands the focus to the record
+    assert all(pg.is_disabled(f"#{c}") for c in MOVE_CONTROLS)    # Shuffle too: nothing moves any more
     assert no_page_overflow(pg) <= 0, f"the Play view is wider than the screen at {width}px"
     shown = {"player": int(pg.inner_text("#play-final-you")), "lexigraph": int(pg.inner_text("#play-final-engine"))}
     record = get(f"{server}/api/games/{game}/gcg").decode()
@@ -286,3 +289,36 @@ def test_the_endgame_solver_itself(browser_context, server):
     doc, shown = solve_on_the_page(pg, server)
     assert "principal variation" in shown and "value" in shown
     pg.close()
+
+
+def finished_game(server: str) -> dict:
+    """A game played to its end through the API (the score player's moves)."""
+    lex = lexigraph.open()
+    doc = post(f"{server}/api/games", {"opponent": "score", "seed": 3})
+    for _ in range(MAX_TURNS):
+        if doc["over"]:
+            return doc
+        doc = post(f"{server}/api/games/{doc['id']}/play", {"move": choose_move(lex, doc)})
+    raise AssertionError(f"the game did not end within {MAX_TURNS} turns")
+
+
+def test_a_finished_game_takes_no_more_moves(page, server):
+    """A finished game shown again: Shuffle and every other move control are off, and the board's keys put no tile
+    down, write no move and send nothing; the rack stays as it was."""
+    doc = finished_game(server)
+    page.goto(f"{server}/?game={doc['id']}#play")
+    page.wait_for_selector("body[data-ready='1']")
+    page.wait_for_selector("#play-result:not([hidden])")
+    assert [c for c in MOVE_CONTROLS if not page.is_disabled(f"#{c}")] == []
+    rack = page.inner_text("#play-rack")
+    page.click("#play-shuffle", force=True)              # a click on the disabled button does nothing
+    assert page.inner_text("#play-rack") == rack
+    page.focus("#play-board .cell[tabindex='0']")
+    for key in ("a", "Shift+E", "Enter", "Escape"):
+        page.keyboard.press(key)
+    page.keyboard.press("ArrowRight")                    # looking around the board still works
+    assert page.evaluate("document.activeElement.closest('#play-board') !== null")
+    assert page.eval_on_selector_all("#play-board .cell.new", "els => els.length") == 0
+    assert page.input_value("#play-move") == ""
+    assert json.loads(get(f"{server}/api/games/{doc['id']}"))["turns"] == doc["turns"]
+    assert page.eval_on_selector("#view-play", "e => e.dataset.turns") == str(len(doc["turns"]))

@@ -9,13 +9,17 @@ read only when ``ctx.options.get("files", True)``: a server sets
 
 A leave table (``leaves``) is a KLV2, KLV or CSV file; over HTTP, where
 no file of the host is read, its content: the CSV text, or a binary table
-as ``base64:`` and its Base64. With one (or a game file that names one)
-moves are ranked by equity, else by score (``sort`` chooses).
+as ``base64:`` and its Base64. With one (or a game that names one, as the
+``scrabble`` preset names ``english-leaves.klv2``) moves are ranked by
+equity, else by score (``sort`` chooses). The document's ``leaves`` names
+the table that valued the leaves: the one given, else the game's own.
 
 >>> from lexigraph.commands import Context
 >>> doc = MOVES.run(Context(), {"position": "empty", "rack": "QUIZ", "top": 2})
 >>> [(r["notation"], r["score"], r["equity"]) for r in doc["results"]]    # a vowel beside a premium: -0.7
 [('8E QUIZ', 44, 43.3), ('8F QUIZ', 44, 43.3)]
+>>> doc["sort"], doc["leaves"]
+('equity', 'english-leaves.klv2')
 >>> list(MOVES.text(doc))[0]
 ' 44   43.30  8E QUIZ  leave -'
 >>> doc = MOVES.run(Context(), {"position": "empty", "rack": "QUIZS", "top": 1, "leaves": "S,8.5"})
@@ -185,6 +189,14 @@ def _leaves(ctx: Context, params: Mapping[str, Any], game: Any, lex: Any) -> Any
                      "give the leave table itself: CSV lines 'leave,value', or 'base64:' and a KLV2 file's Base64")
 
 
+def _leaves_name(leaves: Any, game: Any) -> str:
+    """The name of the leave table that values the leaves: the one given (its file name, or "leave table" for
+    content sent over HTTP), else the game's own (its file name); "" when none does."""
+    if leaves is not None:
+        return str(leaves.name or "leave table")
+    return os.path.basename(game.leaves) if game.leaves else ""
+
+
 def _sort(params: Mapping[str, Any]) -> Any:
     from ..scrabble.game import GameError
 
@@ -232,8 +244,9 @@ def _run_moves(ctx: Context, params: Mapping[str, Any]) -> Document:
     doc: Document = {"command": "moves", "lexicon": _name(lex), "game": game.name, "position": pos.to_cgp(),
                      "rack": pos.racks[0], "sort": "equity" if by_equity else "score"}
     warnings = named + _bag_warnings(pos, game)
-    if leaves is not None:
-        doc["leaves"] = leaves.name or "leave table"
+    table_name = _leaves_name(leaves, game)
+    if table_name:
+        doc["leaves"] = table_name
     phonies = board_phonies(lex, pos)
     if phonies:
         warnings.append(f"not in the lexicon but on the board: {', '.join(w.upper() for w in phonies)}")

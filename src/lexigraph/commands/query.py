@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Literal, cast
 
+from ..engine.deadline import Countdown
 from ..errors import QueryError
 from . import Command, Context, Document, Param
 from ._common import envelope, esc, need_int, values
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..lexicon import Lexicon
+    from ..query.anagram import AnagramWithBlanks
 
 def _add_hooks(lex: "Lexicon", results: list[dict[str, Any]], deadline: float | None = None) -> None:
     """Give each result a ``hooks`` field (its word's hooks, all computed together)."""
@@ -39,6 +41,47 @@ def _hooked(r: Mapping[str, Any], width: int, shown: str | None = None) -> str:
 
 # -- anagram -----------------------------------------------------------------
 
+#: The anagram command's orders: the lexicon's three, and probability as ``search --sort probability`` orders words.
+ANAGRAM_SORTS = ("alpha", "length", "priority", "probability")
+
+
+def _by_probability(lex: "Lexicon", found: "list[AnagramWithBlanks]",
+                    deadline: float | None) -> "list[tuple[AnagramWithBlanks, int]]":
+    """``found`` (in tile order) in probability order, each with its probability rank: rank first (most probable
+    first, among the words of its length, two blanks; docs/search.md), then shorter first, then tile order."""
+    from ..study.columns import first_id  # NumPy columns: only when asked for
+    from ..study.probability import probability_ranks, tile_set
+
+    bag = tile_set(lex.store)
+    countdown = Countdown(deadline)   # a length's ranks are computed once, a few array passes: checked between
+    id_of = lex.engine.id_of_codes
+    ranks = []
+    for a in found:  # every result is a word of the lexicon: its id is found
+        countdown.tick()
+        n = len(a.tiles)
+        ranks.append(int(probability_ranks(lex.store, n, 2, bag)[id_of(bag.encode(a.word)) - first_id(lex.store, n)]))
+    order = sorted(range(len(found)), key=lambda i: (ranks[i], len(found[i].tiles), i))
+    return [(found[i], ranks[i]) for i in order]
+
+
+def _anagram_result(rack: str, a: "AnagramWithBlanks", rank: int | None) -> dict[str, Any]:
+    result: dict[str, Any] = {"rack": rack.lower(), "word": a.word, "tiles": list(a.tiles),
+                              "blanks": list(a.blank_positions), "display": a.display()}
+    if rank is not None:
+        result["probability_rank"] = rank
+    return result
+
+
+def _table_results(lex: "Lexicon", racks: list[str], fields: dict[str, Any],
+                   deadline: float | None) -> list[dict[str, Any]]:
+    results: list[dict[str, Any]] = []
+    for rack in racks:
+        table = lex.anagram_table(rack, deadline=deadline)
+        fields["added"] = [tile for tile, _ in table if tile]
+        for tile, words in table:
+            results += [{"rack": rack.lower(), "added": tile or None, "word": w} for w in words]
+    return results
+
 
 def _run_anagram(ctx: Context, params: Mapping[str, Any]) -> Document:
     lex = ctx.lexicon()
@@ -56,32 +99,40 @@ def _run_anagram(ctx: Context, params: Mapping[str, Any]) -> Document:
     max_length = need_int(ctx, params, "max_length", minimum=1)
     through = params.get("through") or ""
     sort = params.get("sort") or "alpha"
-    if sort not in ("alpha", "length", "priority"):
-        raise QueryError(f"{ctx.spell('sort')} must be alpha, length or priority")
-    results: list[dict[str, Any]] = []
+    if sort not in ANAGRAM_SORTS:
+        raise QueryError(f"{ctx.spell('sort')} must be alpha, length, priority or probability")
+    offset = need_int(ctx, params, "offset") or 0
+    limit = need_int(ctx, params, "limit")
+    paged = bool(offset) or limit is not None
     fields: dict[str, Any] = {"mode": "table" if params.get("table") else mode}
     if params.get("show_blanks"):
         fields["show_blanks"] = True
     if params.get("hooks") and params.get("table"):
         raise QueryError(f"{ctx.spell('hooks')} and {ctx.spell('table')} exclude each other")
-    for rack in racks:
-        if params.get("table"):
-            table = lex.anagram_table(rack, deadline=ctx.deadline)
-            fields["added"] = [tile for tile, _ in table if tile]
-            for tile, words in table:
-                results += [{"rack": rack.lower(), "added": tile or None, "word": w} for w in words]
-            continue
-        found = lex.anagram(
-            rack, mode=mode, through=through, min_length=2 if min_length is None else min_length,
-            max_length=max_length, sort=cast(Literal["alpha", "length", "priority"], sort), blanks=True,
-            deadline=ctx.deadline,
-        )
-        for a in found:
-            results.append({"rack": rack.lower(), "word": a.word, "tiles": list(a.tiles),
-                            "blanks": list(a.blank_positions), "display": a.display()})
-    if ctx.max_results is not None and len(results) > ctx.max_results:
-        fields["total"] = len(results)
-        results = results[: ctx.max_results]
+    entries: list[Any]   # the table's results, or (rack, anagram, rank): made into results after paging
+    if params.get("table"):
+        entries = _table_results(lex, racks, fields, ctx.deadline)
+    else:
+        entries = []
+        for rack in racks:
+            found = lex.anagram(
+                rack, mode=mode, through=through, min_length=2 if min_length is None else min_length,
+                max_length=max_length, sort=cast(Literal["alpha", "length", "priority"],
+                                                 "alpha" if sort == "probability" else sort),
+                blanks=True, deadline=ctx.deadline,
+            )
+            ranked = _by_probability(lex, found, ctx.deadline) if sort == "probability" else [(a, None) for a in found]
+            entries += [(rack, a, rank) for a, rank in ranked]
+    if sort == "probability":
+        from ..study.probability import tile_set
+
+        fields["tile_set"] = tile_set(lex.store).origin
+    if ctx.max_results is not None:
+        limit = ctx.max_results if limit is None else min(limit, ctx.max_results)
+    if paged or (limit is not None and len(entries) > limit):
+        fields["total"] = len(entries)
+        entries = entries[offset: None if limit is None else offset + limit]
+    results = entries if params.get("table") else [_anagram_result(*entry) for entry in entries]
     if params.get("hooks"):
         _add_hooks(lex, results, ctx.deadline)
     return envelope("anagram", lex, results, **fields)
@@ -221,8 +272,12 @@ COMMANDS = [
             Param("through", "board tiles every word must also use", default="", metavar="TILES"),
             Param("min_length", "shortest word listed, in tiles", kind="int", default=2, metavar="N"),
             Param("max_length", "longest word listed, in tiles", kind="int", metavar="N"),
-            Param("sort", "order of the results (length: longest first; priority: best first)",
-                  default="alpha", choices=("alpha", "length", "priority")),
+            Param("sort", "order of the results (length: longest first; priority: best first; probability: most "
+                  "probable to draw first, by probability rank within each length, then shorter first)",
+                  default="alpha", choices=ANAGRAM_SORTS),
+            Param("offset", "skip this many results first (in the order chosen)", kind="int", default=0,
+                  metavar="N"),
+            Param("limit", "list at most this many results", kind="int", metavar="N"),
             Param("show_blanks", "print words in upper case with the tiles that blanks make in lower case",
                   kind="bool", default=False, cli_only=True),
             Param("table", "exact anagrams of the rack, then of the rack plus each tile", kind="bool",

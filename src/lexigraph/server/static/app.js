@@ -56,7 +56,7 @@ for (const t of TABS) {
 
 const MODES = [
   { id: "match", label: "Pattern", cmd: "match", field: ["pattern"], help: "? any tile, * any run, [abc] a set, @ vowel, # consonant", placeholder: "??mo??t" },
-  { id: "anagram", label: "Anagram", cmd: "anagram", field: ["rack"], help: "tiles of a rack; ? is a blank, a trailing * asks for longer words", placeholder: "aelrst?" },
+  { id: "anagram", label: "Anagram", cmd: "anagram", field: ["rack"], help: "tiles of a rack; ? is a blank, a trailing * asks for longer words (as every tile and more)", placeholder: "aelrst?" },
   { id: "search", label: "Study search", cmd: "search", field: ["expr", "expression", "query"], help: "conditions combined with and / or (see docs/search.md)", placeholder: "length 7 and hooks s" },
   { id: "words", label: "Prefix", cmd: "words", field: ["prefix"], help: "words that start with these tiles", placeholder: "qu" },
 ];
@@ -74,8 +74,17 @@ function setupSearch() {
     o.value = m.id; o.textContent = m.label;
     sel.appendChild(o);
   }
-  const onMode = () => { const m = searchMode(); $("search-help").textContent = m.help; $("search-input").placeholder = m.placeholder; runSearch(0); };
+  const onMode = () => {
+    const m = searchMode();
+    $("search-help").textContent = m.help; $("search-input").placeholder = m.placeholder;
+    $("anagram-options").hidden = m.id !== "anagram";
+    runSearch(0);
+  };
   sel.addEventListener("change", onMode);
+  for (const id of ["anagram-mode", "anagram-sort"]) $(id).addEventListener("change", () => runSearch(0));
+  for (const id of ["anagram-min", "anagram-max"]) {
+    $(id).addEventListener("input", () => { clearTimeout(search.timer); search.timer = setTimeout(() => runSearch(0), 250); });
+  }
   $("search-input").addEventListener("input", () => { clearTimeout(search.timer); search.timer = setTimeout(() => runSearch(0), 120); });
   $("search-input").addEventListener("keydown", (e) => { if (e.key === "Enter") { clearTimeout(search.timer); runSearch(0); } });
   $("search-prev").addEventListener("click", () => runSearch(search.page - 1));
@@ -97,6 +106,7 @@ async function fetchPage(mode, text, offset, limit, signal) {
   const serverPaged = names.includes("offset") && names.includes("limit");
   if (serverPaged) { body.offset = offset; body.limit = limit; }
   if (mode.id === "search" && names.includes("hooks")) body.hooks = true;   // study tools show each word's hooks
+  if (mode.id === "anagram") anagramOptions(body, names);
   const doc = await api(mode.cmd, body, signal);
   let rows = doc.results || [];
   if (rows.length && rows[0].words && !rows[0].word) {   // grouped results (alphagram groups): flatten
@@ -105,6 +115,18 @@ async function fetchPage(mode, text, offset, limit, signal) {
   const total = doc.total != null ? doc.total : rows.length;
   if (!serverPaged) rows = rows.slice(offset, offset + limit);
   return { words: rows, total, capped: !!doc.truncated };
+}
+
+// The anagram options as the anagram command takes them: which words (some of the tiles, every tile, every tile
+// and more), their lengths, their order (longest first, probability, alphabetical).
+function anagramOptions(body, names) {
+  const mode = $("anagram-mode").value;
+  if (mode === "exact" || mode === "super") body[mode] = true;
+  for (const [id, name] of [["anagram-min", "min_length"], ["anagram-max", "max_length"]]) {
+    const text = $(id).value.trim();
+    if (text && names.includes(name)) body[name] = Number.isFinite(+text) ? Math.trunc(+text) : text;  // the server says what is wrong
+  }
+  if (names.includes("sort")) body.sort = $("anagram-sort").value;
 }
 
 async function runSearch(page) {
@@ -155,15 +177,26 @@ function updatePager(page, total) {
 // ------------------------------------------------------------------------------------- cell editors
 
 // One keyboard model for the board and the grid: arrows move, letters type and advance, Space turns,
-// Backspace clears and steps back, Home/End jump along the line.
-function makeCells(container, rows, cols, onKey) {
+// Backspace clears and steps back, Home/End jump along the line. A board (coords) has its column letters over it
+// and its row numbers on its left, as moves name squares (8D: row 8, column D); the cells shrink to fit a phone.
+function makeCells(container, rows, cols, onKey, coords) {
   container.innerHTML = "";
-  container.style.gridTemplateColumns = `repeat(${cols}, var(--cell))`;
+  container.style.setProperty("--span", cols + (coords ? 0.7 : 0));
+  container.style.gridTemplateColumns = (coords ? "var(--coord) " : "") + `repeat(${cols}, var(--cell))`;
+  if (coords) {
+    const head = document.createElement("div");
+    head.style.display = "contents";
+    head.setAttribute("aria-hidden", "true");   // each square's own label names it
+    head.appendChild(coordCell(""));
+    for (let c = 0; c < cols; c++) head.appendChild(coordCell(String.fromCharCode(65 + c)));
+    container.appendChild(head);
+  }
   const cells = [];
   for (let r = 0; r < rows; r++) {
     const row = document.createElement("div");
     row.setAttribute("role", "row");
     row.style.display = "contents";
+    if (coords) row.appendChild(coordCell(String(r + 1)));
     for (let c = 0; c < cols; c++) {
       const d = document.createElement("div");
       d.className = "cell";
@@ -177,6 +210,58 @@ function makeCells(container, rows, cols, onKey) {
     container.appendChild(row);
   }
   return cells;
+}
+
+function coordCell(text) {
+  const d = document.createElement("div");
+  d.className = "coord";
+  d.setAttribute("aria-hidden", "true");
+  d.textContent = text;
+  return d;
+}
+
+// Premium squares as game documents write them (T D t d), their names, and the short labels the boards show.
+const PREMIUM_KINDS = {
+  T: { cls: "tw", label: "TW", name: "triple word" },
+  D: { cls: "dw", label: "DW", name: "double word" },
+  t: { cls: "tl", label: "TL", name: "triple letter" },
+  d: { cls: "dl", label: "DL", name: "double letter" },
+};
+const START_LABEL = "\u2605";
+
+// An empty square: its premium's colour and label, the star on the start square (which the first move covers).
+function drawSquare(d, prem, start) {
+  const kind = PREMIUM_KINDS[prem];
+  if (kind) d.classList.add(kind.cls);
+  if (start) d.classList.add("start");
+  const label = start ? START_LABEL : kind ? kind.label : "";
+  if (!label) return;
+  const s = document.createElement("span");
+  s.className = "prem"; s.textContent = label; s.setAttribute("aria-hidden", "true");   // the square's label says it
+  d.appendChild(s);
+}
+
+// A square's accessible name: where it is, then its tile, or its premium and whether it is the start.
+function squareLabel(r, c, tile, prem, start) {
+  const where = `${String.fromCharCode(65 + c)}${r + 1}`;
+  if (tile) return `${where} ${tile.tile}${tile.blank ? " blank" : ""}`;
+  const kind = PREMIUM_KINDS[prem];
+  return where + (start ? ", start" : "") + (kind ? ", " + kind.name : "");
+}
+
+// The legend under a board: each premium's label and name, and the start square's star with its own premium.
+function drawLegend(list, startPrem) {
+  list.innerHTML = "";
+  const start = PREMIUM_KINDS[startPrem];
+  const items = [...Object.values(PREMIUM_KINDS),
+    { cls: "start" + (start ? " " + start.cls : ""), label: START_LABEL, name: "start" + (start ? ` (${start.name})` : "") }];
+  for (const k of items) {
+    const li = document.createElement("li");
+    const sw = document.createElement("span");
+    sw.className = "swatch " + k.cls; sw.textContent = k.label; sw.setAttribute("aria-hidden", "true");
+    li.append(sw, document.createTextNode(k.name));
+    list.appendChild(li);
+  }
 }
 
 function moveBy(ed, dr, dc) {
@@ -227,7 +312,8 @@ const board = { rows: 15, cols: 15, r: 7, c: 7, across: true, cells: [], tiles: 
 
 function setupBoard() {
   board.tiles = Array.from({ length: 15 * 15 }, () => null);
-  board.cells = makeCells($("board"), 15, 15, (e, r, c) => editorKeys(board, e, r, c, putTile));
+  board.cells = makeCells($("board"), 15, 15, (e, r, c) => editorKeys(board, e, r, c, putTile), true);
+  drawLegend($("board-legend"), PREMIUMS[7][7]);
   board.cells.forEach((d, i) => d.addEventListener("click", () => focusCell(board, Math.floor(i / 15), i % 15)));
   board.cells[7 * 15 + 7].tabIndex = 0;
   drawBoard();
@@ -244,14 +330,33 @@ function setupBoard() {
   $("leaves-file").addEventListener("change", chooseLeaves);
   $("leaves-clear").addEventListener("click", () => {
     board.leaves = null; $("leaves-file").value = ""; $("leaves-clear").disabled = true;
-    setStatus($("leaves-status"), "No leave table: moves are ranked by score.");
-    if ($("rack").value.trim()) findMoves();
+    if ($("rack").value.trim()) findMoves(); else describeLeaves();
   });
-  $("moves-sort").addEventListener("change", () => { if ($("rack").value.trim()) findMoves(); });
+  $("moves-sort").addEventListener("change", () => { if ($("rack").value.trim()) findMoves(); else describeLeaves(); });
   if (!paramNames("moves").includes("leaves")) {
     for (const id of ["leaves-file", "leaves-clear", "moves-sort"]) $(id).disabled = true;
     setStatus($("leaves-status"), "This server's moves command takes no leave table.");
-  }
+  } else describeLeaves();
+}
+
+// What the leave-table line says comes from the server's moves document (its "leaves" names the table that valued
+// the leaves, "sort" how the moves were ranked): the table chosen here, else the game's own, else none.
+function leavesText(doc) {
+  const by = doc.sort === "equity" ? "equity (score + the leave's value)" : "score";
+  if (!doc.leaves) return `No leave table: moves are ranked by ${by}; equity adds only the end-of-game and opening adjustments.`;
+  const which = board.leaves ? `${board.leaves.name} (chosen here)` : `${doc.leaves}, the game's own`;
+  return `Leave table ${which}: moves are ranked by ${by}.`;
+}
+
+// Before any rack is asked about: the same question of the server for one tile on an empty board, no move listed.
+async function describeLeaves() {
+  if (!has("moves") || !paramNames("moves").includes("leaves")) return;
+  const body = { rack: "E", top: 0 };
+  body[firstParam("moves", ["position", "board", "cgp"])] = "empty";
+  if (board.leaves) body.leaves = board.leaves.spec;
+  if ($("moves-sort").value) body.sort = $("moves-sort").value;
+  try { setStatus($("leaves-status"), leavesText(await api("moves", body))); }
+  catch (err) { setStatus($("leaves-status"), err.message, true); }
 }
 
 // A leave table goes to the server as its content (the server reads no file of its own): CSV text as it is,
@@ -270,8 +375,7 @@ async function chooseLeaves() {
   }
   board.leaves = { name: file.name, spec };
   $("leaves-clear").disabled = false;
-  setStatus($("leaves-status"), `Leave table ${file.name}: moves are ranked by equity.`);
-  if ($("rack").value.trim()) findMoves();
+  if ($("rack").value.trim()) findMoves(); else describeLeaves();
 }
 
 function putTile(r, c, k, blank) {
@@ -284,18 +388,15 @@ function drawBoard(preview) {
   const placed = new Map();
   if (preview) for (const t of preview.tiles || []) placed.set(t.r * 15 + t.c, t);
   board.cells.forEach((d, i) => {
-    const prem = PREMIUMS[Math.floor(i / 15)][i % 15];
+    const r = Math.floor(i / 15), c = i % 15, prem = PREMIUMS[r][c], start = r === 7 && c === 7;
     const t = placed.get(i) || board.tiles[i];
     d.className = "cell" + (d.tabIndex === 0 ? (board.across ? " cursor-across" : " cursor-down") : "");
+    d.textContent = "";
     if (t) {
       d.classList.add("tile"); if (t.blank) d.classList.add("blank"); if (placed.has(i)) d.classList.add("new");
       d.textContent = t.tile;
-    } else {
-      d.textContent = "";
-      const cls = { T: "tw", D: "dw", t: "tl", d: "dl" }[prem];
-      if (cls) d.classList.add(cls);
-    }
-    d.setAttribute("aria-label", `${String.fromCharCode(65 + (i % 15))}${Math.floor(i / 15) + 1}${t ? " " + t.tile + (t.blank ? " blank" : "") : ""}`);
+    } else drawSquare(d, prem, start);
+    d.setAttribute("aria-label", squareLabel(r, c, t, prem, start));
   });
 }
 
@@ -354,7 +455,8 @@ async function findMoves() {
     });
     const best = board.moves[0];
     const by = doc.sort === "equity" ? `equity ${best && best.equity != null ? best.equity.toFixed(2) : ""}` : `${best ? best.score : ""} points`;
-    setStatus($("moves-status"), best ? `${doc.total || board.moves.length} moves, ranked by ${doc.sort || "score"}; best ${best.notation || best.word}, ${by}` : "no move for this rack");
+    setStatus($("moves-status"), best ? `${(doc.total || board.moves.length).toLocaleString()} moves, ranked by ${doc.sort || "score"}; best ${best.notation || best.word}, ${by}` : "no move for this rack");
+    setStatus($("leaves-status"), leavesText(doc));
     if (board.moves.length) chooseMove(0);
   } catch (err) { setStatus($("moves-status"), err.message, true); }
 }
@@ -696,6 +798,9 @@ async function gameApi(path, body) {
   return doc;
 }
 
+// Everything that makes a move: off once the game is over (the board's keys too: see playKey).
+const MOVE_CONTROLS = ["play-move", "play-submit", "play-pass", "play-exchange", "play-exchange-tiles", "play-shuffle"];
+
 function setupPlay() {
   $("play-setup").addEventListener("submit", newGame);
   $("play-form").addEventListener("submit", () => sendMove(normaliseMove($("play-move").value)));
@@ -734,6 +839,7 @@ async function newGame() {
     play.id = doc.id;
     history.replaceState(null, "", "?game=" + encodeURIComponent(doc.id) + location.hash);  // a reload resumes it
     $("play-analysis").textContent = ""; $("play-best").innerHTML = ""; $("play-endgame").textContent = "";
+    $("play-analysis-box").hidden = true;
     showGame(doc);
     setStatus($("play-status"), doc.turn === "you" ? "Your turn." : "");
     $("play-move").focus();
@@ -778,6 +884,7 @@ async function sendMove(text) {
 function showAnalysis(doc) {
   const a = doc.analysis, m = doc.played;
   if (!a) return;
+  $("play-analysis-box").hidden = false;
   const named = m.kind === "pass" ? "pass" : m.kind === "exchange" ? `exchange ${m.exchanged}` : m.notation;
   $("play-analysis").textContent = `${named}: rank ${a.rank} of ${a.of} by equity; equity ${a.equity.toFixed(1)}, score ${a.score}.`;
   const list = $("play-best");
@@ -799,10 +906,11 @@ function showGame(doc) {
   const n = doc.size;
   if (play.cells.length !== n * n) {
     play.rows = play.cols = n; play.r = play.c = Math.floor(n / 2);
-    play.cells = makeCells($("play-board"), n, n, (e, r, c) => playKey(e, r, c));
+    play.cells = makeCells($("play-board"), n, n, (e, r, c) => playKey(e, r, c), true);
     play.cells.forEach((d, i) => d.addEventListener("click", () => focusCell(play, Math.floor(i / n), i % n)));
     play.cells[play.r * n + play.c].tabIndex = 0;
     play.onMove = () => drawPlayBoard();
+    drawLegend($("play-legend"), doc.premiums[Math.floor(n / 2)][Math.floor(n / 2)]);
   }
   play.typed.clear();
   play.rack = tilesOf(doc.rack);
@@ -821,7 +929,7 @@ function showGame(doc) {
     log.appendChild(li);
   }
   log.scrollTop = log.scrollHeight;
-  for (const id of ["play-move", "play-submit", "play-pass", "play-exchange", "play-exchange-tiles"]) $(id).disabled = doc.over;
+  for (const id of MOVE_CONTROLS) $(id).disabled = doc.over;
   $("play-result").hidden = !doc.over;
   if (doc.over) {
     const res = doc.result;
@@ -856,21 +964,19 @@ function boardTile(r, c) {
 function drawPlayBoard() {
   const doc = play.doc, n = play.cols;
   const last = new Set((doc ? doc.last_play : []).map((q) => (q.row - 1) * n + (q.col - 1)));
+  const mid = Math.floor(n / 2);   // the start square: the centre in every game lexigraph ships
   play.cells.forEach((d, i) => {
     const r = Math.floor(i / n), c = i % n;
     const typed = play.typed.get(i), t = typed || boardTile(r, c);
-    const prem = doc ? doc.premiums[r][c] : ".";
+    const prem = doc ? doc.premiums[r][c] : ".", start = r === mid && c === mid;
     d.className = "cell" + (d.tabIndex === 0 ? (play.across ? " cursor-across" : " cursor-down") : "");
+    d.textContent = "";
     if (t) {
       d.classList.add("tile"); if (t.blank) d.classList.add("blank");
       if (typed) d.classList.add("new"); else if (last.has(i)) d.classList.add("last");
       d.textContent = t.tile;
-    } else {
-      d.textContent = "";
-      const cls = { T: "tw", D: "dw", t: "tl", d: "dl" }[prem];
-      if (cls) d.classList.add(cls);
-    }
-    d.setAttribute("aria-label", `${String.fromCharCode(65 + c)}${r + 1}${t ? " " + t.tile + (t.blank ? " blank" : "") : ""}${last.has(i) && !typed ? ", last play" : ""}`);
+    } else drawSquare(d, prem, start);
+    d.setAttribute("aria-label", squareLabel(r, c, t, prem, start) + (last.has(i) && !typed ? ", last play" : ""));
   });
 }
 
@@ -878,6 +984,9 @@ function drawPlayBoard() {
 // skipped over: the next letter goes to the next empty square), Enter plays, Escape takes the typed tiles back.
 function playKey(e, r, c) {
   const n = play.cols;
+  if (play.doc && play.doc.over && (e.key === "Enter" || e.key === "Escape" || (e.key.length === 1 && e.key !== " "))) {
+    e.preventDefault(); return;   // the game is over: the board is only looked at
+  }
   if (e.key === "Enter") { e.preventDefault(); sendMove($("play-move").value.trim()); return; }
   if (e.key === "Escape") { e.preventDefault(); play.typed.clear(); typedNotation(); drawPlayBoard(); return; }
   const [dr, dc] = play.across ? [0, 1] : [1, 0];
@@ -948,7 +1057,7 @@ async function start() {
   for (const l of info.lexicons) { const o = document.createElement("option"); o.value = l.name; o.textContent = `${l.name} (${l.words.toLocaleString()})`; sel.appendChild(o); }
   state.lexicon = info.default_lexicon;
   sel.value = state.lexicon;
-  sel.addEventListener("change", () => { state.lexicon = sel.value; runSearch(0); showCandidates(); });
+  sel.addEventListener("change", () => { state.lexicon = sel.value; runSearch(0); showCandidates(); describeLeaves(); });
   setupSearch(); setupBoard(); setupGrid(); setupPlay();
   const tab = location.hash.slice(1);
   const resume = new URLSearchParams(location.search).get("game");
