@@ -126,7 +126,7 @@ def test_probability_api(enable):
 
 
 def test_no_tile_set_is_a_clear_error_unless_one_is_given():
-    lex = lexigraph.load(["cat", "act", "dog", "cañ"])  # ñ is no tile of the scrabble game: no default bag
+    lex = lexigraph.load(["cat", "act", "dog", "cañ"])  # ñ is not a letter a-z: no default tile set
     with pytest.raises(QueryError, match="no tile set"):
         lex.probability("cat")
     with pytest.raises(QueryError, match="no tile set"):
@@ -137,12 +137,12 @@ def test_no_tile_set_is_a_clear_error_unless_one_is_given():
         lex.search("points 5", tiles="klingon")
 
 
-def test_a_to_z_lexicons_default_to_the_scrabble_games_bag():
+def test_a_to_z_lexicons_default_to_the_english_tile_set():
     lex = lexigraph.load(["cat", "act", "dog"])
     english = Alphabet.preset("english")
     got = lex.probability("cat")
     assert got.combinations == zyzzyva_combinations("cat", english.counts, 2, 2) and got.points == 5
-    assert got.tile_set == "scrabble game (english)"
+    assert got.tile_set == "english"
     assert lex.search("points 5") == ["act", "cat", "dog"] == lex.search("points 5", tiles="english")
 
 

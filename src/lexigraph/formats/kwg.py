@@ -716,7 +716,7 @@ def english_numbered(alphabet: Alphabet) -> bool:
     >>> english_numbered(Alphabet.from_letters("zoa")), english_numbered(Alphabet.preset("spanish"))
     (True, False)
     """
-    return all(len(label) == 1 and "a" <= label <= "z" for label in alphabet.labels)
+    return alphabet.english_letters
 
 
 def file_alphabet(alphabet: Alphabet) -> Alphabet:
