@@ -168,3 +168,33 @@ def test_forged_tile_tables_fail_cleanly():
         b"\x00\x00\x40\x27", b"\x00\x00\x40\x28")  # one nibble of the JSON changed: '{' becomes another byte
     with pytest.raises(SourceError):
         kwg.read(not_an_alphabet)
+
+
+def test_the_tile_table_is_nodes_any_reader_can_scan():
+    """Readers that scan every node of a file (wolges's word counts, MAGPIE's packed graph) meet only valid
+    one-node lists after the graph: no word, no arc, the end of a list, a tile below 64; wolges's count of
+    words from every node (which panics on a cycle and reads arcs as indexes) goes through the whole file."""
+    es = Alphabet.preset("spanish")
+    graph = kwg.build([es.encode(w) for w in ["chocho", "año"]])
+    data = kwg.build_words(["chocho", "año"], es)
+    nodes = [int.from_bytes(data[i : i + 4], "little") for i in range(0, len(data), 4)]
+    for node in nodes[len(graph) // 4 :]:
+        assert node & kwg.ARC_MASK == 0 and node & kwg.IS_END and not node & kwg.ACCEPTS and node >> 24 < 64
+    counts = [0] * len(nodes)
+    busy = -1
+
+    def count_words_at(p: int) -> int:  # wolges's Kwg::count_words_at, as it is written
+        if p >= len(counts):
+            return 0
+        assert counts[p] != busy, "a cycle"
+        if counts[p] == 0:
+            counts[p] = busy
+            node = nodes[p]
+            below = count_words_at(node & kwg.ARC_MASK) if node & kwg.ARC_MASK else 0
+            after = 0 if node & kwg.IS_END else count_words_at(p + 1)
+            counts[p] = bool(node & kwg.ACCEPTS) + below + after
+        return counts[p]
+
+    for p in reversed(range(len(nodes))):
+        count_words_at(p)
+    assert counts[nodes[0] & kwg.ARC_MASK] == 2  # the DAWG's two words
