@@ -146,6 +146,21 @@ def test_a_to_z_lexicons_default_to_the_english_tile_set():
     assert lex.search("points 5") == ["act", "cat", "dog"] == lex.search("points 5", tiles="english")
 
 
+def test_twl06_built_as_documented_answers_from_the_english_tile_set_without_a_warning(twl):
+    """lexigraph build twl06.txt (the letters alphabet): probability answers from the English tile set, and its
+    documents (plain and --json alike) carry no warning."""
+    from lexigraph.commands import Context
+    from lexigraph.commands.study import PROBABILITY
+
+    assert twl.alphabet.name == "letters" and not twl.alphabet.counts
+    doc = PROBABILITY.run(Context(opener=lambda spec: twl), {"words": ["retains", "qi"]})
+    assert "warnings" not in doc and doc["tile_set"] == "english"
+    english = Alphabet.preset("english")
+    for r in doc["results"]:
+        assert r["combinations"] == zyzzyva_combinations(r["word"], english.counts, 2, 2)
+    assert list(PROBABILITY.text(doc))[0].startswith("retains\tAEINRST\trank ")
+
+
 def test_word_probability_over_the_engines_matches_the_facade(open_lexicon):
     from lexigraph.study.probability import word_probability
 
