@@ -485,6 +485,15 @@ class Alphabet:
     def vowel_codes(self) -> frozenset[int]:
         return frozenset(self._code[v] for v in self.vowels)
 
+    @cached_property
+    def english_letters(self) -> bool:
+        """Whether every tile is one of the letters a-z: the English tiles (as a plain English list's are).
+
+        >>> Alphabet.from_letters("quiz").english_letters, Alphabet.preset("spanish").english_letters
+        (True, False)
+        """
+        return all(len(label) == 1 and "a" <= label <= "z" for label in self.labels)
+
 
 def _latin1_pipeline(key_code: Mapping[str, int], fold: Mapping[str, str]) -> "Callable[[bytes], bytes | None] | None":
     """Encoding of lower-case Latin-1 text by byte operations only, or None.

@@ -274,16 +274,18 @@ def test_a_board_with_five_z_says_the_bag_is_exceeded(capsys):
     assert "5 Z (the bag has 1)" in json.loads(out)["warnings"][0]
 
 
-def test_probability_on_a_plain_list_uses_the_scrabble_games_bag_and_says_so(tmp_path, capsys):
+def test_probability_on_a_plain_list_uses_the_english_tile_set_without_a_warning(tmp_path, capsys):
+    """A build as documented (a plain a-z list, the inferred alphabet): probability and points answer from the
+    English tile set, with no warning, in --json too."""
     words = tmp_path / "words.txt"
     words.write_bytes(WORDS)
     code, out, err = cli(capsys, "probability", "cat", "-L", str(words))
-    assert code == 0 and out.startswith("cat\tACT\trank ")
-    assert err.count("\n") == 1 and "scrabble game (english)" in err
-    code, out, _ = cli(capsys, "probability", "cat", "-L", str(words), "--json")
-    assert json.loads(out)["tile_set"] == "scrabble game (english)"
+    assert code == 0 and out.startswith("cat\tACT\trank ") and err == ""
+    code, out, err = cli(capsys, "probability", "cat", "-L", str(words), "--json")
+    doc = json.loads(out)
+    assert doc["tile_set"] == "english" and "warnings" not in doc and err == ""
     code, out, err = cli(capsys, "search", "points 10-", "-L", str(words))
-    assert code == 0 and out.split() == ["qi", "za"] and "scrabble game (english)" in err
+    assert code == 0 and out.split() == ["qi", "za"] and err == ""
     code, out, err = cli(capsys, "search", "points 10-", "-L", str(words), "--tiles", "english")
     assert out.split() == ["qi", "za"] and err == ""
 

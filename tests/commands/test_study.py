@@ -64,7 +64,7 @@ def test_search_hooks_and_groups(enable):
 
 
 def test_search_without_a_tile_set_leaves_the_probability_fields_out():
-    lex = lexigraph.open(["cañ", "ñac", "nac"])  # ñ: not a tile of the scrabble game, so no default bag
+    lex = lexigraph.open(["cañ", "ñac", "nac"])  # ñ: not one of the letters a-z, so no default tile set
     doc = SEARCH.run(Context(opener=lambda spec: lex), {"expression": "length 3"})
     assert [r["word"] for r in doc["results"]] == ["cañ", "nac", "ñac"]
     assert "probability_rank" not in doc["results"][0] and doc["tile_set"] is None
@@ -72,21 +72,20 @@ def test_search_without_a_tile_set_leaves_the_probability_fields_out():
     assert doc["results"][0]["points"] == 5 and doc["tile_set"] == "spanish"
 
 
-def test_search_and_probability_default_to_the_scrabble_games_bag():
-    """An a-z lexicon with no tile set answers as moves plays it: from the scrabble game's bag, and says so."""
+def test_search_and_probability_default_to_the_english_tile_set():
+    """An a-z lexicon with no tile set answers from the English tile set (the bag the English games play its
+    tiles from), as if --tiles english were given, with no warning."""
     lex = lexigraph.open(["cat", "act", "tac", "zzz"])
     ctx = Context(opener=lambda spec: lex)
     doc = SEARCH.run(ctx, {"expression": "anagram act"})
-    assert doc["tile_set"] == "scrabble game (english)" and "warnings" not in doc  # no points asked for
+    assert doc["tile_set"] == "english" and "warnings" not in doc
     given = SEARCH.run(ctx, {"expression": "anagram act", "tiles": "english"})
     assert doc["results"] == given["results"] and given["tile_set"] == "english"
     doc = SEARCH.run(ctx, {"expression": "points 30-"})
-    assert [r["word"] for r in doc["results"]] == ["zzz"] and "scrabble game" in doc["warnings"][0]
+    assert [r["word"] for r in doc["results"]] == ["zzz"] and "warnings" not in doc
     doc = PROBABILITY.run(ctx, {"words": ["cat"]})
-    assert doc["tile_set"] == doc["results"][0]["tile_set"] == "scrabble game (english)"
-    assert doc["results"][0] == {**PROBABILITY.run(ctx, {"words": ["cat"], "tiles": "english"})["results"][0],
-                                 "tile_set": "scrabble game (english)"}
-    assert "scrabble game" in doc["warnings"][0]
+    assert doc["tile_set"] == doc["results"][0]["tile_set"] == "english" and "warnings" not in doc
+    assert doc["results"][0] == PROBABILITY.run(ctx, {"words": ["cat"], "tiles": "english"})["results"][0]
 
 
 def test_search_limits_and_lists(tmp_path):
@@ -202,8 +201,8 @@ def test_search_with_a_list_and_a_tile_set(private_cache, capsys, tmp_path):
     mine.write_text("aa\nab\nzz\nqi\n")
     code, out, _ = cli(capsys, "search", "length 2 and not in mine", "--list", f"mine={mine}", "--limit", "3")
     assert code == 0 and out.split() == ["ad", "ae", "ag"]
-    code, out, err = cli(capsys, "search", "points 20-", "-L", str(mine))  # the scrabble game's bag, said so
-    assert code == 0 and out.split() == ["zz"] and err.count("\n") == 1 and "scrabble game (english)" in err
+    code, out, err = cli(capsys, "search", "points 20-", "-L", str(mine))  # the English tile set
+    assert code == 0 and out.split() == ["zz"] and err == ""
     code, out, _ = cli(capsys, "search", "points 11-", "-L", str(mine), "--tiles", "english")
     assert code == 0 and out.split() == ["qi", "zz"]
 

@@ -1,6 +1,8 @@
 """KWG word graphs (formats/kwg.py): round trips on generated lists (the DAWG and every GADDAG path against an
-oracle), wolges's TWL06 file read back as TWL06 and written byte for byte, the written file in wolges with the same
-move counts, multi-letter tiles refused, hostile files."""
+oracle), the C layout and its Python twin byte for byte (and TWL06 as the earlier writer and wolges wrote it), round
+trips through lexicons in every preset alphabet and the inferred one (the tile table), the alphabet of a file
+without one, wolges's TWL06 file read back as TWL06 and written byte for byte, the written file in wolges with the
+same move counts, hostile files."""
 
 from __future__ import annotations
 
@@ -93,18 +95,19 @@ def test_words_round_trip_through_lexicons(tmp_path):
     assert sorted(lexigraph.open(renamed).words()) == sorted(words)
 
 
-def test_multi_letter_tiles_are_refused():
-    from lexigraph.formats.export import to_bytes
-
-    spanish = lexigraph.open(["chocho", "llama", "año"], alphabet="spanish")
-    with pytest.raises(kwg.KwgError, match="multi-letter tiles"):
-        to_bytes(spanish, "kwg")
-    with pytest.raises(kwg.KwgError, match="multi-letter tiles"):
-        kwg.build_words(["chocho"], spanish.alphabet)
-    with pytest.raises(kwg.KwgError, match="tiles 1 to 63"):
-        kwg.build([b"\x00\x01"])
-    with pytest.raises(kwg.KwgError, match="empty word"):
-        kwg.build([b""])
+def test_bad_words_are_refused_alike_on_both_layouts():
+    for pure in (False, True):
+        with pytest.raises(kwg.KwgError, match="tiles 1 to 63"):
+            kwg.build([b"\x00\x01"], pure_python=pure)
+        with pytest.raises(kwg.KwgError, match="empty word"):
+            kwg.build([b""], pure_python=pure)
+        with pytest.raises(kwg.KwgError, match="at most 255 tiles"):
+            kwg.build([b"\x01" * 256], pure_python=pure)
+        with pytest.raises(kwg.KwgError, match="tiles 0 to 63"):
+            kwg.layout([b"\x40"], gaddag=False, pure_python=pure)
+    with pytest.raises(kwg.KwgError, match="at most 63 tiles"):
+        kwg.build_words(["a"], lexigraph.Alphabet([chr(0x3B1 + i) for i in range(24)] + [chr(0x430 + i) for i in
+                                                                                           range(32)] + list("abcdefgh")))
 
 
 def test_hostile_files_fail_cleanly():
@@ -168,3 +171,83 @@ def test_twl06_written_as_wolges_writes_it_gives_wolges_the_same_move_counts(pee
     counts = [json.loads(line)["placements_both_directions"] for line in out.splitlines() if '"name"' in line]
     assert counts == [count_placements(twl, Position.from_text("\n".join(p["board"]), game), p["rack"])
                       for p in positions]
+
+
+# -- the C layout and its Python twin ----------------------------------------------------------------------
+
+#: The KWG of TWL06 as lexigraph wrote it before the layout had a C twin (and as wolges's buildlex writes it).
+TWL06_KWG_SHA256 = "99e409cc17b9fe578960b03894206af226183650d2fcfaab4f1aae1258858aa4"
+
+wide_words = st.lists(st.lists(st.integers(1, 63), min_size=1, max_size=12).map(bytes), max_size=60)
+#: Lists with long shared stretches: many GADDAG fronts, lists of many siblings and shared tails.
+dense_words = st.lists(st.lists(st.sampled_from([1, 2, 3, 33, 62, 63]), min_size=1, max_size=9).map(bytes),
+                       max_size=120)
+
+
+def c_available() -> bool:
+    from lexigraph.buildinfo import c_module
+
+    return c_module("_native") is not None
+
+
+@settings(max_examples=150, deadline=None)
+@given(words=st.one_of(words_of_codes, wide_words, dense_words), gaddag=st.booleans())
+def test_c_layout_is_the_python_layout_byte_for_byte(words, gaddag):
+    if not c_available():
+        pytest.skip("the C extension is not built (or LEXIGRAPH_PURE_PYTHON is set)")
+    distinct = sorted(set(words))
+    python = kwg.layout(distinct, gaddag=gaddag, pure_python=True)
+    assert kwg.layout(distinct, gaddag=gaddag) == python
+    import numpy as np
+
+    lens = np.array([len(w) for w in distinct], np.int64)
+    flat = np.frombuffer(b"".join(distinct), np.uint8)
+    assert kwg.layout_rows(flat, lens, gaddag=gaddag) == python
+    assert kwg.layout_rows(flat, lens, gaddag=gaddag, pure_python=True) == python
+    assert sorted(kwg.read_codes(python)) == distinct
+
+
+@settings(max_examples=60, deadline=None)
+@given(leaves=st.lists(st.lists(st.integers(0, 6), min_size=1, max_size=6).map(lambda t: bytes(sorted(t))),
+                       max_size=80))
+def test_leave_graphs_with_the_blank_tile_are_the_same_on_both_layouts(leaves):
+    distinct = sorted(set(leaves))
+    python = kwg.layout(distinct, gaddag=False, pure_python=True)
+    assert kwg.layout(distinct, gaddag=False) == python
+    assert sorted(kwg.read_codes(python)) == distinct
+
+
+def test_unsorted_words_are_an_error_of_the_c_layout_not_a_crash():
+    if not c_available():
+        pytest.skip("the C extension is not built (or LEXIGRAPH_PURE_PYTHON is set)")
+    import numpy as np
+
+    from lexigraph.buildinfo import c_module
+
+    ext = c_module("_native")
+    for flat, lens in ((b"\x02\x01", [1, 1]), (b"\x01\x01", [1, 1]), (b"\x01\x02\x01", [2, 1])):
+        with pytest.raises(ValueError, match="sorted"):
+            ext.kwg_layout(flat, np.array(lens, np.int64).tobytes(), True, kwg.MAX_NODES)
+    with pytest.raises(ValueError):
+        ext.kwg_layout(b"\x01", np.array([5], np.int64).tobytes(), True, kwg.MAX_NODES)
+    assert ext.kwg_layout(b"\x01\x02", np.array([1, 1], np.int64).tobytes(), True, 2) == 4  # over: a node count
+
+
+def test_a_graph_over_the_node_limit_is_one_error_on_both_layouts(monkeypatch):
+    monkeypatch.setattr(kwg, "MAX_NODES", 20)  # the graph takes 30 nodes
+    words = [bytes([a, b]) for a in range(1, 8) for b in range(1, 8)]
+    for pure in (True, False):
+        with pytest.raises(kwg.KwgError, match="more nodes than a KWG file holds"):
+            kwg.build(words, pure_python=pure)
+    assert len(kwg.build(words[:3])) // 4 == 11
+
+
+def test_twl06_is_written_as_before_on_both_engines(twl, tmp_path):
+    """The KWG of TWL06, on either engine, is the file the earlier (Python) writer wrote: wolges's bytes."""
+    import hashlib
+
+    from lexigraph.formats.export import to_bytes
+
+    assert hashlib.sha256(to_bytes(twl, "kwg")).hexdigest() == TWL06_KWG_SHA256
+    python = lexigraph.open(twl.path, pure_python=True)
+    assert hashlib.sha256(to_bytes(python, "kwg")).hexdigest() == TWL06_KWG_SHA256

@@ -126,7 +126,7 @@ def test_probability_api(enable):
 
 
 def test_no_tile_set_is_a_clear_error_unless_one_is_given():
-    lex = lexigraph.load(["cat", "act", "dog", "cañ"])  # ñ is no tile of the scrabble game: no default bag
+    lex = lexigraph.load(["cat", "act", "dog", "cañ"])  # ñ is not a letter a-z: no default tile set
     with pytest.raises(QueryError, match="no tile set"):
         lex.probability("cat")
     with pytest.raises(QueryError, match="no tile set"):
@@ -137,13 +137,28 @@ def test_no_tile_set_is_a_clear_error_unless_one_is_given():
         lex.search("points 5", tiles="klingon")
 
 
-def test_a_to_z_lexicons_default_to_the_scrabble_games_bag():
+def test_a_to_z_lexicons_default_to_the_english_tile_set():
     lex = lexigraph.load(["cat", "act", "dog"])
     english = Alphabet.preset("english")
     got = lex.probability("cat")
     assert got.combinations == zyzzyva_combinations("cat", english.counts, 2, 2) and got.points == 5
-    assert got.tile_set == "scrabble game (english)"
+    assert got.tile_set == "english"
     assert lex.search("points 5") == ["act", "cat", "dog"] == lex.search("points 5", tiles="english")
+
+
+def test_twl06_built_as_documented_answers_from_the_english_tile_set_without_a_warning(twl):
+    """lexigraph build twl06.txt (the letters alphabet): probability answers from the English tile set, and its
+    documents (plain and --json alike) carry no warning."""
+    from lexigraph.commands import Context
+    from lexigraph.commands.study import PROBABILITY
+
+    assert twl.alphabet.name == "letters" and not twl.alphabet.counts
+    doc = PROBABILITY.run(Context(opener=lambda spec: twl), {"words": ["retains", "qi"]})
+    assert "warnings" not in doc and doc["tile_set"] == "english"
+    english = Alphabet.preset("english")
+    for r in doc["results"]:
+        assert r["combinations"] == zyzzyva_combinations(r["word"], english.counts, 2, 2)
+    assert list(PROBABILITY.text(doc))[0].startswith("retains\tAEINRST\trank ")
 
 
 def test_word_probability_over_the_engines_matches_the_facade(open_lexicon):

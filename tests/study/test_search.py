@@ -256,7 +256,7 @@ def test_random_trees_on_fresh_lists(seed):
     for _ in range(5):
         q = random_tree(rng, words, rng.randint(1, 5), letters="abc")
         if S.uses_condition(q, S.Points) or S.uses_condition(q, S.Probability):
-            # no tile set of its own: the scrabble game's bag answers, which is the english one
+            # no tile set of its own: the English tile set answers (the tiles are letters a-z)
             assert lex.search(q) == lex.search(q, tiles="english"), str(q)
             continue
         assert lex.search(q) == oracle.select(q), str(q)

@@ -108,7 +108,7 @@ def check_tiles(ctx: Context, lex: "Lexicon", text: str, what: str, *, allowed: 
 
 
 def build_summary(report: Any) -> Iterator[str]:
-    """The lines that say what normalisation did: per reason, skipped and changed entries."""
+    """The lines that say what normalisation did: per reason, skipped and changed entries; then its notes."""
     if not isinstance(report, dict):
         return
     if report.get("duplicates"):
@@ -117,3 +117,5 @@ def build_summary(report: Any) -> Iterator[str]:
         yield f"  changed ({why}): {n:,}"
     for why, n in sorted((report.get("skipped") or {}).items(), key=lambda kv: (-kv[1], kv[0])):
         yield f"  skipped ({why}): {n:,}"
+    for note in report.get("notes") or ():  # e.g. the alphabet that would keep the words as tiles
+        yield f"  note: {note}"

@@ -88,7 +88,7 @@ ENDGAME = Command(
               kind="float", metavar="S"),
         Param("table_mb", "the transposition table's memory in megabytes (1-4096; default 64)", kind="int",
               metavar="MB"),
-        Param("game", "game preset (scrabble, super) or game file", default="scrabble"),
+        Param("game", "game preset (scrabble, super, spanish, catalan, french) or game file", default="scrabble"),
     ),
     run=_run_endgame,
     text=_text_endgame,

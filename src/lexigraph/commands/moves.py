@@ -73,7 +73,7 @@ def _game_file(ctx: Context, params: Mapping[str, Any]) -> Any:
 
 
 def _aligned(game: Any, lex: Any) -> Any:
-    return game.with_alphabet(lex.alphabet) if game.alphabet.labels != lex.alphabet.labels else game
+    return game.for_lexicon(lex.alphabet)  # the lexicon's tiles must be the game's (else an error naming a game)
 
 
 def _game(ctx: Context, params: Mapping[str, Any], lex: Any) -> Any:
@@ -277,7 +277,7 @@ MOVES = Command(
               required=True),
         Param("rack", "the tiles to play, '?' for a blank, [CH] for a multi-letter tile (default: the CGP's rack)"),
         Param("top", "how many moves to list (0: none, only the total)", kind="int", default=20),
-        Param("game", "game preset (scrabble, super) or game file", default="scrabble"),
+        Param("game", "game preset (scrabble, super, spanish, catalan, french) or game file", default="scrabble"),
         Param("leaves", _LEAVES_HELP, metavar="TABLE"),
         Param("sort", "rank by equity (score + leave value) or by score (default: equity with a leave table)",
               choices=("equity", "score")),
@@ -335,7 +335,7 @@ SCORE = Command(
         Param("move", "the play: '8H WORD' across, 'H8 WORD' down; board tiles as themselves, '.' or (X)",
               positional=True, required=True),
         Param("rack", "the rack the tiles come from (default: the CGP's rack; none: the tiles played)"),
-        Param("game", "game preset (scrabble, super) or game file", default="scrabble"),
+        Param("game", "game preset (scrabble, super, spanish, catalan, french) or game file", default="scrabble"),
     ),
     run=_run_score,
     text=_text_score,
@@ -409,7 +409,7 @@ ANALYZE = Command(
         Param("gcg", "a GCG game file (or its text; 'sample': a short game that ships with lexigraph)",
               positional=True, required=True),
         Param("top", "how many best plays to list per turn", kind="int", default=3),
-        Param("game", "game preset (scrabble, super) or game file", default="scrabble"),
+        Param("game", "game preset (scrabble, super, spanish, catalan, french) or game file", default="scrabble"),
         Param("leaves", _LEAVES_HELP, metavar="TABLE"),
         Param("sort", "rank by equity or by score (default: equity with a leave table)", choices=("equity", "score")),
     ),

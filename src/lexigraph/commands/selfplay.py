@@ -202,7 +202,7 @@ def _text_leaves(doc: Document) -> Iterator[str]:
 
 
 _COMMON = (
-    Param("game", "scrabble, super, or a game file (TOML)", metavar="GAME", completer="game"),
+    Param("game", "scrabble, super, spanish, catalan, french, or a game file (TOML)", metavar="GAME", completer="game"),
     Param("seed", "the run's seed: the same seed gives the same games", kind="int", default=0, metavar="N"),
     Param("workers", "processes of the local pool (default: every core)", kind="int", metavar="N"),
     Param("cluster", "a Dask scheduler's address (tcp://HOST:PORT) to run on instead of the local pool; "

@@ -105,7 +105,7 @@ SIM = Command(
         Param("seed", "the draws' seed: the same seed, the same ranking", kind="int", default=0),
         Param("workers", "processes (default: every core)", kind="int", metavar="N"),
         Param("time_limit", "seconds: answer with the iterations done by then", kind="float", metavar="SECONDS"),
-        Param("game", "game preset (scrabble, super) or game file", default="scrabble"),
+        Param("game", "game preset (scrabble, super, spanish, catalan, french) or game file", default="scrabble"),
         Param("leaves", "the leave table both sides play by: a KLV2, KLV or CSV file (default: the game's)",
               metavar="TABLE"),
     ),

@@ -136,17 +136,8 @@ def _run_search(ctx: Context, p: Mapping[str, Any]) -> Document:
         "command": "search", "lexicon": _name(lex), "query": str(query), "sort": sort,
         "tile_set": None if bag is None else bag.origin,
     }
-    note = _default_tiles_note(lex, tiles, bag) if _uses_tiles(query) else None
-    if note:
-        doc["warnings"] = [note]
     doc.update(results=results, count=len(results), total=found.total)
     return doc
-
-
-def _uses_tiles(query: Any) -> bool:
-    """Whether a search's conditions count points or probability (and so answer from a tile set)."""
-    text = str(query).lower()
-    return "points" in text or "probability" in text
 
 
 def _hook_line(h: Mapping[str, Any], word: str, width: int) -> str:
@@ -241,19 +232,8 @@ def _run_probability(ctx: Context, p: Mapping[str, Any]) -> Document:
     bag = tile_set(lex.store, tiles)
     results = [lex.probability(w, blanks=blanks, tiles=tiles, deadline=ctx.deadline).to_dict() for w in words]
     doc: Document = {"command": "probability", "lexicon": _name(lex), "tile_set": bag.origin}
-    note = _default_tiles_note(lex, tiles, bag)
-    if note:
-        doc["warnings"] = [note]
     doc.update(results=results, count=len(results))
     return doc
-
-
-def _default_tiles_note(lex: "Lexicon", tiles: Any, bag: Any) -> str | None:
-    """The warning that says a default tile set answered (the lexicon's alphabet has none)."""
-    if tiles is not None or bag is None or lex.store.alphabet.counts:
-        return None
-    return (f"the alphabet {lex.store.alphabet.name!r} has no tile set: tile counts and points come from the {bag.origin}"
-            " (give --tiles to choose another)")
 
 
 def _text_probability(doc: Document) -> Iterable[str]:

@@ -260,11 +260,13 @@ def compile_source(
         progress("reading", 0, 1)
     if score_by is not None and score_by not in scores.SCORERS:
         raise BuildError(f"unknown scorer {score_by!r}; choose one of {', '.join(scores.SCORERS)}")
-    raw = read(source, format=format, encoding=encoding)
+    alpha = Alphabet.load(alphabet) if alphabet is not None else None
+    raw = read(source, format=format, encoding=encoding, alphabet=alpha)
+    if alpha is None:
+        alpha = raw.alphabet  # a source that names its alphabet (a KWG's tile table) keeps its tiles
     if progress:
         lines = _lines_read(raw)
         progress("reading", lines, lines)
-    alpha = Alphabet.load(alphabet) if alphabet is not None else None
     words = normalize(raw, alphabet=alpha, min_length=min_length, max_length=max_length, progress=progress,
                       case=case, rejects=rejects, pure_python=pure_python)
     if score_by is not None:

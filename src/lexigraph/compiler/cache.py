@@ -51,6 +51,11 @@ def cache_dir() -> Path | None:
     return Path(base) / "lexigraph"
 
 
+#: The revision of how sources are read, raised whenever a reader takes the same bytes differently (2: a KWG's
+#: tile table and its file name choose its alphabet), so that no entry an older reader compiled is reused.
+READER_REVISION = 2
+
+
 def cache_key(data: bytes, options: dict[str, Any]) -> str:
     """The hex key of a source's bytes compiled with ``options``.
 
@@ -67,7 +72,7 @@ def cache_key(data: bytes, options: dict[str, Any]) -> str:
         opts["alphabet"] = {"file": hashlib.sha256(Path(str(alphabet)).read_bytes()).hexdigest()}
     from ..engine.fileformat import MAJOR
 
-    h.update(json.dumps({"options": opts, "lexigraph": __version__, "format": MAJOR}, sort_keys=True,
+    h.update(json.dumps({"options": opts, "lexigraph": __version__, "format": MAJOR, "readers": READER_REVISION}, sort_keys=True,
                         default=str).encode())
     return h.hexdigest()[:40]
 

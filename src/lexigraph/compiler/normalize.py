@@ -21,6 +21,7 @@ import numpy as np
 from ..alphabet import MAX_TILES, Alphabet
 from ..buildinfo import c_module
 from ..errors import BuildError
+from .alphabet_hints import alphabet_hint
 from .sources import RawWords
 from ..support.text import quote
 
@@ -93,13 +94,18 @@ class Report:
     changed: Counter[str] = field(default_factory=Counter)
     #: The case policy the build used (see :data:`CASES`).
     case: str = "fold"
+    #: What the build noticed and the user may want to act on (the alphabet hint's note, see :attr:`alphabet_hint`).
+    notes: list[str] = field(default_factory=list)
+    #: The preset alphabet that would keep the words as tiles when the build used another
+    #: (:mod:`lexigraph.compiler.alphabet_hints`), or None.
+    alphabet_hint: str | None = None
 
     @property
     def skipped_total(self) -> int:
         return sum(self.skipped.values())
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "lines": self.lines,
             "kept": self.kept,
             "duplicates": self.duplicates,
@@ -108,6 +114,10 @@ class Report:
             "case": self.case,
             "per_length": {str(k): v for k, v in sorted(self.per_length.items())},
         }
+        if self.notes:  # only when there is something to say: reports of other builds stay as they were
+            out["notes"] = list(self.notes)
+            out["alphabet_hint"] = self.alphabet_hint
+        return out
 
 
 class WordSet:
@@ -343,6 +353,7 @@ def normalize(
                 skip(i, "capitalised only")
             else:
                 notes.setdefault(i, []).append("capitalised only, folded")
+    inferred = alphabet is None
     if alphabet is None:
         chars = set("".join(lowered if not dropped else (low for i, low in zip(idx, lowered) if i not in dropped)))
         if len(chars) > MAX_TILES:
@@ -411,6 +422,11 @@ def normalize(
                 out.append(Reject(line_of(i), "changed", "; ".join(notes[i]), original(i), stored))
         out.sort(key=lambda r: (r.line is None, r.line or 0))
         rejects.extend(out)
+    hint = alphabet_hint(lowered if not dropped else [low for i, low in zip(idx, lowered) if i not in dropped],
+                         alphabet, outside=skipped["outside the alphabet"], inferred=inferred)
+    if hint is not None:
+        report.notes.append(hint.message)
+        report.alphabet_hint = hint.alphabet
     keys = sorted(kept)
     priorities = np.fromiter((kept[k] for k in keys), np.uint8, len(keys))
     report.kept = len(keys)

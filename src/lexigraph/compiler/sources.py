@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import IO, Union
 
+from ..alphabet import Alphabet
 from ..errors import SourceError
 from ..support.text import quote
 from ..engine.fileformat import is_lexicon
@@ -78,6 +79,8 @@ class RawWords:
         self.rejected: list[tuple[int, str, str]] = [] if rejected is None else rejected
         #: The source's bytes, for a plain list in ASCII with no ``;`` (see :meth:`from_ascii`); else None.
         self.ascii_data: bytes | None = None
+        #: The alphabet the source names for its words (a KWG file's tile table), used when the build names none.
+        self.alphabet: Alphabet | None = None
 
     @classmethod
     def from_ascii(cls, data: bytes, name: str) -> RawWords:
@@ -247,8 +250,16 @@ def sniff(data: bytes) -> str:
     return "text"
 
 
-def read(source: Source, *, format: str | None = None, encoding: str | None = None) -> RawWords:
-    """Read the raw words of ``source`` (path, ``-``, file object, or iterable of words)."""
+def read(source: Source, *, format: str | None = None, encoding: str | None = None,
+         alphabet: "Alphabet | None" = None) -> RawWords:
+    """Read the raw words of ``source`` (path, ``-``, file object, or iterable of words).
+
+    ``alphabet`` (the build's, when it names one) says which tiles a KWG file's tile numbers count, when the
+    file does not say itself (:func:`lexigraph.formats.kwg.read`); other sources are text, split into tiles
+    later. A source that names its alphabet gives it as ``RawWords.alphabet``.
+    """
+    if alphabet is not None and not isinstance(alphabet, Alphabet):
+        raise SourceError(f"a source's alphabet is an Alphabet, not {type(alphabet).__name__}")
     if format is not None and (not isinstance(format, str) or format not in FORMATS):
         raise SourceError(f"unknown source format {quote(format)}; choose one of {', '.join(FORMATS)}")
     if encoding is not None and not isinstance(encoding, str):
@@ -289,8 +300,11 @@ def read(source: Source, *, format: str | None = None, encoding: str | None = No
     if kind == "kwg":
         from ..formats import kwg
 
-        words = kwg.read(data, what=name)
-        return RawWords(name, "kwg", words, lines=len(words))
+        # a KWG names no alphabet: its tile table, `alphabet` or its name says which its tile numbers count
+        words, numbering = kwg.read(data, what=name, alphabet=alphabet)
+        raw = RawWords(name, "kwg", words, lines=len(words))
+        raw.alphabet = numbering
+        return raw
     if (
         (encoding is None or _is_utf8(encoding))
         and bom_encoding(data) is None

@@ -11,6 +11,7 @@ import numpy as np
 
 from . import daw
 from . import dawg32
+from . import kwg
 from ..compiler import graph_builder
 from ..errors import LexiconError
 from ..support.text import quote
@@ -37,6 +38,16 @@ def _trie(store: Store) -> graph_builder.Trie:
     return graph_builder.build_trie(flat, starts, lens)
 
 
+def _kwg(store: Store, *, pure_python: bool) -> bytes:
+    """The lexicon as wolges's KWG: its words in code order, in bulk (:func:`lexigraph.formats.kwg.from_codes`)."""
+    ids = store.sort_ids(np.arange(store.word_count))
+    lens = store.lengths_of_ids(ids).astype(np.int64)
+    width = int(lens.max()) if len(lens) else 0
+    padded = store.codes_of_ids(ids, width, lens)
+    flat = padded[np.arange(width)[None, :] < lens[:, None]]  # row by row: each word's codes in turn
+    return kwg.from_codes(flat, lens, store.alphabet, pure_python=pure_python)
+
+
 def to_bytes(lex: "Lexicon", format: str, progress: Progress | None = None) -> bytes:
     """The lexicon in ``format`` (one of ``text``, ``scored``, ``daw``, ``dawg32``, ``kwg``).
 
@@ -55,19 +66,9 @@ def to_bytes(lex: "Lexicon", format: str, progress: Progress | None = None) -> b
     if progress:
         progress("ordering the words", 0, 1)
     if format == "kwg":
-        from . import kwg
-
-        kwg.check_alphabet(store.alphabet)
-        numbering = kwg.file_alphabet(store.alphabet)
-        # the lexicon's codes as the file numbers its tiles (English letters: A = 1 ... Z = 26)
-        table = bytes([0] + [numbering.code(label) or 0 for label in labels])
-        ids = store.sort_ids(np.arange(store.word_count))
-        lens = store.lengths_of_ids(ids)
-        width = int(lens.max()) if len(lens) else 0
-        padded = store.codes_of_ids(ids, width, lens).tobytes().translate(table + bytes(256 - len(table)))
         if progress:
             progress("building the DAWG and the GADDAG", 0, 1)
-        return kwg.build([padded[k * width : k * width + n] for k, n in enumerate(lens.tolist())])
+        return _kwg(store, pure_python=bool(getattr(lex, "pure_python", False)))
     if format in ("text", "scored"):
         ids = store.sort_ids(np.arange(store.word_count))
         words = store.words_of_ids(ids)

@@ -8,36 +8,57 @@ sibling list", bits 0-21 the index of the first node of the children's list
 holds, for every word, its reversal, and for each way to split it into a
 non-empty front and back, the reversed front, the separator (tile 0) and an
 arc into the DAWG list that continues with the back. Siblings are in tile
-order. The file names no alphabet: tile ``t`` is the ``t``-th tile of the
-alphabet. For lists of the letters ``a``-``z`` that is wolges's English
-alphabet (``A`` = 1 ... ``Z`` = 26, whatever letters the list uses); other
-alphabets of single-letter tiles are numbered in their own order
-(:func:`file_alphabet`).
+order.
 
-:func:`build` lays out the nodes as wolges's ``build::build`` does with its
+**Alphabets.** The format names no alphabet: tile ``t`` is the ``t``-th tile
+of whatever alphabet the reader has in mind, and wolges, Macondo and MAGPIE
+choose it from the lexicon's name (``CSW21`` English, ``FILE2017`` Spanish,
+``DISC2`` Catalan). lexigraph numbers the tiles of a list of the letters
+``a``-``z`` as wolges's English (``A`` = 1 ... ``Z`` = 26, whatever letters the
+list uses; French too, whose tiles are the same), and any other alphabet in
+its own order (:func:`file_alphabet`; for the Spanish and Catalan presets that
+is wolges's order). A file numbered in another alphabet than English
+**carries a tile table**: after the graph, nodes that no path reaches (each a
+one-node list without a word or an arc, a valid node for any reader) spell
+the alphabet, so that the file reads back in its own alphabet
+(:func:`tile_table`). An English file carries none and is byte for byte the
+file wolges writes. Reading (:func:`read`) takes the alphabet from the tile
+table; else from ``alphabet`` (``--alphabet``); else from the file's name as
+MAGPIE and Macondo do (:data:`NAMED_ALPHABETS`); else English, and a tile
+beyond ``Z`` is an error that asks for ``--alphabet``.
+
+:func:`layout` lays out the nodes as wolges's ``build::build`` does with its
 default layout (lists shared by suffix, the DAWG's nodes first, then the most
 used first, packed into 16-node blocks), so that a file written here is the
-file wolges writes for the same words. :func:`read_words` reads the DAWG part
-(checked against the GADDAG's reversed words when there is one).
+file wolges writes for the same words. It runs in C (``lexigraph._native``'s
+``kwg_layout``) when it is built, unless ``pure_python`` or
+``LEXIGRAPH_PURE_PYTHON`` is set; both give the same bytes.
+:func:`read_words` reads the DAWG part (checked against the GADDAG's reversed
+words when there is one).
 
 >>> data = build([b"\\x03\\x01\\x14", b"\\x01\\x14"])      # CAT, AT
 >>> sorted(read_codes(data))
 [b'\\x01\\x14', b'\\x03\\x01\\x14']
 >>> has_gaddag(data), len(data) % 4
 (True, 0)
+>>> build([b"\\x03\\x01\\x14"], pure_python=True) == build([b"\\x03\\x01\\x14"])
+True
 """
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ..errors import SourceError
+from ..alphabet import Alphabet
+from ..buildinfo import c_module
+from ..errors import AlphabetError, SourceError
+from ..support.text import quote
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
-
-    from ..alphabet import Alphabet
 
 #: The node fields (wolges's Node22).
 TILE_SHIFT = 24
@@ -48,9 +69,28 @@ ARC_MASK = (1 << 22) - 1
 MAX_NODES = 1 << 22
 #: Highest tile number a file written here may use: wolges marks a blank's tile with bit 7 and keeps bit 6 free.
 MAX_TILE = 63
+#: Longest word a file written here holds, in tiles (a lexicon's longest).
+MAX_WORD = 255
 #: Nodes per block of the layout (16 nodes: 64 bytes, a common cache line).
 BLOCK = 16
 _U32_MAX = 0xFFFFFFFF
+
+#: The lexicon names whose alphabet wolges, Macondo and MAGPIE know from the name (its start, any case):
+#: a preset of lexigraph's, or the language lexigraph has no preset for (None: reading one needs --alphabet).
+NAMED_ALPHABETS: dict[str, tuple[str, str | None]] = {
+    "CSW": ("English", "english"), "NWL": ("English", "english"), "TWL": ("English", "english"),
+    "OSPD": ("English", "english"), "OSW": ("English", "english"), "CEL": ("English", "english"),
+    "ECWL": ("English", "english"), "AMERICA": ("English", "english"),
+    "FRA": ("French", "french"), "FILE": ("Spanish", "spanish"), "DISC": ("Catalan", "catalan"),
+    "RD": ("German", None), "NSF": ("Norwegian", None), "OSPS": ("Polish", None), "DSW": ("Dutch", None),
+}
+
+# The tile table: nodes after the graph that spell the alphabet (see tile_table). Each is a one-node list
+# with no word and no arc, its tile a value below 64: a payload nibble (0x20 | 4 bits), or the signature.
+_TABLE_SIGNATURE = (0x3C, 0x31, 0x3A, 0x33, 0x3E, 0x35, 0x38, 0x37)
+_NIBBLE = 0x20
+_LENGTH_NODES = 4  # the payload's byte count, 16 bits, most significant nibble first
+_MAX_TABLE_BYTES = (1 << 16) - 1
 
 
 class KwgError(SourceError):
@@ -61,6 +101,7 @@ class KwgError(SourceError):
 
 
 def _nodes(data: bytes, what: str) -> "np.ndarray":
+    """The file's nodes, the tile table (if any) left out."""
     import numpy as np
 
     if len(data) < 4 or len(data) % 4:
@@ -68,7 +109,7 @@ def _nodes(data: bytes, what: str) -> "np.ndarray":
     if len(data) // 4 > MAX_NODES:
         raise KwgError(f"{what}: {len(data) // 4:,} nodes is more than 22-bit arcs can address")
     nodes: np.ndarray = np.frombuffer(data, "<u4")
-    return nodes
+    return nodes[: len(nodes) - _table_span(nodes, what)[0]]
 
 
 def looks_like(data: bytes) -> bool:
@@ -145,31 +186,152 @@ def read_codes(data: bytes, *, what: str = "KWG file", check_gaddag: bool = True
     return words
 
 
-def read_words(data: bytes, alphabet: "Alphabet | None" = None, *, what: str = "KWG file",
+def read_words(data: bytes, alphabet: Alphabet | None = None, *, what: str = "KWG file",
                check_gaddag: bool = True) -> list[str]:
-    """The words of a KWG file, decoded with ``alphabet`` (default: English, tile ``t`` the ``t``-th letter).
+    """The words of a KWG file as text: in the alphabet its tile table names, else in ``alphabet``'s numbering
+    (:func:`file_alphabet`; default English, tile ``t`` the ``t``-th letter).
 
     >>> read_words(build([b"\\x03\\x01\\x14"]))
     ['cat']
     """
-    if alphabet is None:
-        from ..alphabet import Alphabet
-
-        alphabet = Alphabet.preset("english")
-    size = len(alphabet)
-    words = read_codes(data, what=what, check_gaddag=check_gaddag)
-    labels = [""] + list(alphabet.labels)
-    out = []
-    for w in words:
-        if max(w) > size:
-            raise KwgError(f"{what}: tile {max(w)} is beyond the {size} tiles of the {alphabet.name} alphabet")
-        out.append("".join(labels[t] for t in w))
-    return out
+    numbering = tile_table(data, what=what)
+    if numbering is None:
+        numbering = file_alphabet(alphabet) if alphabet is not None else Alphabet.preset("english")
+    return _decode(read_codes(data, what=what, check_gaddag=check_gaddag), numbering, what, hint=False)
 
 
-def read(data: bytes, *, what: str = "KWG file") -> list[str]:
-    """The words of a KWG file in the English alphabet, as :mod:`lexigraph.compiler.sources` reads word sources."""
-    return read_words(data, what=what)
+def _decode(words: list[bytes], numbering: Alphabet, what: str, *, hint: bool) -> list[str]:
+    size = len(numbering)
+    top = max((max(w) for w in words), default=0)
+    if top > size:
+        advice = ("; the file numbers the tiles of another alphabet: give it (--alphabet, a preset or an "
+                  "alphabet file listing its tiles in the file's order)") if hint else ""
+        raise KwgError(f"{what}: tile {top} is beyond the {size} tiles of the {numbering.name} alphabet{advice}")
+    labels = [""] + list(numbering.labels)
+    return ["".join(labels[t] for t in w) for w in words]
+
+
+def alphabet_of_name(name: str) -> tuple[str, str | None] | None:
+    """The language and the preset (None: lexigraph has none) of a lexicon named as wolges, Macondo and MAGPIE
+    name them (the start of the file's name); None when the name says nothing.
+
+    >>> alphabet_of_name("lexica/FILE2017.kwg"), alphabet_of_name("RD28.kwg"), alphabet_of_name("words.kwg")
+    (('Spanish', 'spanish'), ('German', None), None)
+    """
+    stem = os.path.basename(name).upper()
+    for prefix in sorted(NAMED_ALPHABETS, key=len, reverse=True):
+        if stem.startswith(prefix):
+            return NAMED_ALPHABETS[prefix]
+    return None
+
+
+def read(data: bytes, *, what: str = "KWG file", alphabet: Alphabet | None = None) -> tuple[list[str], Alphabet | None]:
+    """The words of a KWG file as text, and the alphabet they are in when the file says (else None): the
+    alphabet of its tile table; else, with ``alphabet`` (``--alphabet``), the words in its numbering; else the
+    alphabet its name (``what``) gives (:func:`alphabet_of_name`); else English.
+
+    A name of a language lexigraph has no preset for, or an English read that meets a tile beyond ``Z``,
+    is a :class:`KwgError` that asks for ``--alphabet``.
+
+    >>> es = Alphabet.preset("spanish")
+    >>> words, alpha = read(build_words(["chocho", "año"], es))
+    >>> sorted(words), alpha.name
+    (['año', 'chocho'], 'spanish')
+    """
+    carried = tile_table(data, what=what)
+    if carried is not None:
+        return _decode(read_codes(data, what=what), carried, what, hint=False), carried
+    if alphabet is not None:
+        return _decode(read_codes(data, what=what), file_alphabet(alphabet), what, hint=False), None
+    named = alphabet_of_name(what)
+    if named is not None and named[1] is None:
+        raise KwgError(f"{what} names a {named[0]} lexicon, whose tiles lexigraph has no preset for: give an alphabet "
+                       "file listing them in the file's order (--alphabet FILE)")
+    preset = Alphabet.preset(named[1]) if named is not None and named[1] is not None else None
+    if preset is None or english_numbered(preset):  # English numbers, and the list's own letters as tiles
+        return _decode(read_codes(data, what=what), Alphabet.preset("english"), what, hint=True), None
+    return _decode(read_codes(data, what=what), preset, what, hint=True), preset
+
+
+# -- the tile table ---------------------------------------------------------------------------------
+
+
+def _table_span(nodes: "np.ndarray", what: str) -> tuple[int, int]:
+    """(nodes the tile table takes at the end of ``nodes``, its payload bytes); (0, 0) when there is none."""
+    import numpy as np
+
+    tail = len(_TABLE_SIGNATURE) + _LENGTH_NODES
+    if len(nodes) < tail + 1:
+        return 0, 0
+    signature = np.array([(v << TILE_SHIFT) | IS_END for v in _TABLE_SIGNATURE], np.uint32)
+    if not np.array_equal(nodes[-len(_TABLE_SIGNATURE):], signature):
+        return 0, 0
+    length = 0
+    for node in nodes[-tail : -len(_TABLE_SIGNATURE)].tolist():
+        length = length << 4 | _nibble(node, what)
+    span = tail + 2 * length
+    if span >= len(nodes):
+        raise KwgError(f"{what}: the tile table says it holds {length:,} bytes, more than the file has")
+    return span, length
+
+
+def _nibble(node: int, what: str) -> int:
+    value = node >> TILE_SHIFT
+    if node & ((1 << TILE_SHIFT) - 1) != IS_END or value & ~0xF != _NIBBLE:
+        raise KwgError(f"{what}: the tile table holds a node that is not one of its own (0x{node:08x})")
+    return int(value & 0xF)
+
+
+def tile_table(data: bytes, *, what: str = "KWG file") -> Alphabet | None:
+    """The alphabet a file's tile table names, or None when the file has none (an English-numbered file).
+
+    The table is the last nodes of the file, after the graph: the alphabet as
+    compact JSON (:meth:`Alphabet.to_dict`, UTF-8), two nodes a byte (4 bits
+    each, tile ``0x20 | bits``), then the byte count in four such nodes, then
+    eight signature nodes (tiles ``0x3C 0x31 0x3A 0x33 0x3E 0x35 0x38 0x37``).
+    Every one is a node with no word and no arc that ends its list, which no
+    path reaches: wolges and MAGPIE read the graph as if it were not there.
+
+    >>> tile_table(build_words(["año"], Alphabet.from_letters("año"))).labels
+    ('a', 'o', 'ñ')
+    >>> tile_table(build_words(["cat"], Alphabet.preset("english"))) is None
+    True
+    """
+    import numpy as np
+
+    if len(data) < 4 or len(data) % 4:
+        return None
+    nodes = np.frombuffer(data, "<u4")
+    span, length = _table_span(nodes, what)
+    if not span:
+        return None
+    payload = nodes[len(nodes) - span : len(nodes) - span + 2 * length].tolist()
+    nibbles = [_nibble(node, what) for node in payload]
+    text = bytes(hi << 4 | lo for hi, lo in zip(nibbles[::2], nibbles[1::2]))
+    try:
+        fields = json.loads(text.decode("utf-8"))
+        table = Alphabet.from_dict(fields, origin=f"{what}: its tile table", strict=True)
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:
+        raise KwgError(f"{what}: the tile table is not an alphabet ({type(e).__name__})") from None
+    except AlphabetError as e:
+        raise KwgError(str(e)) from None
+    if len(table) > MAX_TILE:
+        raise KwgError(f"{what}: the tile table names {len(table)} tiles; a KWG file holds at most {MAX_TILE}")
+    return table
+
+
+def with_tile_table(nodes: bytes, alphabet: Alphabet) -> bytes:
+    """``nodes`` (a graph) followed by the tile table of ``alphabet`` (see :func:`tile_table`)."""
+    text = json.dumps(alphabet.to_dict(), ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode()
+    if len(text) > _MAX_TABLE_BYTES:
+        raise KwgError(f"the {alphabet.name} alphabet takes {len(text):,} bytes; a KWG tile table holds at most "
+                       f"{_MAX_TABLE_BYTES:,}")
+    values = [_NIBBLE | b >> 4 if half == 0 else _NIBBLE | b & 0xF for b in text for half in (0, 1)]
+    values += [_NIBBLE | (len(text) >> shift) & 0xF for shift in (12, 8, 4, 0)]
+    values += _TABLE_SIGNATURE
+    if len(nodes) // 4 + len(values) > MAX_NODES:
+        raise KwgError(f"the word graph and its tile table need more than {MAX_NODES:,} nodes")
+    return nodes + b"".join(((v << TILE_SHIFT) | IS_END).to_bytes(4, "little") for v in values)
 
 
 # -- building ---------------------------------------------------------------------------------------
@@ -190,6 +352,7 @@ class _States:
         self.arc = [0]
         self.next = [0]
         self.found: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}
+        self.after: dict[bytes, int] = {}
 
     def make_list(self, siblings: Sequence[list[int]]) -> int:
         """The state of a list of ``[tile, accepts, arc]`` siblings (in order), made from its last sibling up."""
@@ -217,6 +380,7 @@ class _States:
         pending: list[list[int]] = []  # [tile, accepts, arc] of the open path's lists, flattened
         opened: list[int] = []  # where the children of each open arc start in `pending`
         previous = b""
+        self.after = {b"": dawg_root}
         for word in words:
             common = 0
             limit = min(len(word), len(opened))
@@ -229,7 +393,7 @@ class _States:
                 opened.append(len(pending))
             if gaddag and word[-1] == 0:
                 opened.pop()
-                pending[-1][2] = self._dawg_list_after(dawg_root, word[-2::-1])
+                pending[-1][2] = self._dawg_list_after(word[-2::-1])
             else:
                 pending[-1][1] = 1
             previous = word
@@ -242,12 +406,22 @@ class _States:
         pending[start - 1][2] = self.make_list(pending[start:])
         del pending[start:]
 
-    def _dawg_list_after(self, root: int, front: bytes) -> int:
-        state = root
-        for tile in front:
+    def _dawg_list_after(self, front: bytes) -> int:
+        """The DAWG list after ``front``, remembered per front: the fronts of one word share their starts."""
+        after = self.after
+        state = after.get(front)
+        if state is not None:
+            return state
+        known = len(front) - 1
+        while front[:known] not in after:
+            known -= 1
+        state = after[front[:known]]
+        for k in range(known, len(front)):
+            tile = front[k]
             while self.tile[state] != tile:
                 state = self.next[state]
             state = self.arc[state]
+            after[front[: k + 1]] = state
         return state
 
 
@@ -284,6 +458,8 @@ class _Layout:
     """
 
     def __init__(self, states: _States, roots: Sequence[int], dawg_root: int) -> None:
+        import numpy as np
+
         self.states = states
         count = len(states.tile)
         nxt = states.next
@@ -308,7 +484,9 @@ class _Layout:
             if w:
                 for q in (nxt[p], arc[p]):
                     ways[q] = min(ways[q] + w, _U32_MAX)
-        order = list(range(1, count))
+        # Placed in the order (outside the DAWG, fewer ways, shorter list, state): one stable NumPy sort.
+        states_ = np.arange(1, count, dtype=np.int64)
+        keys = [states_, -np.array(to_end[1:], np.int64), -np.array(ways[1:], np.int64)]
         if len(roots) > 1:
             in_dawg = [False] * count
             for p in range(1, dawg_root + 1):
@@ -316,9 +494,8 @@ class _Layout:
             for p in range(dawg_root + 1, count):
                 if in_dawg[nxt[p]]:
                     in_dawg[p] = True
-            order.sort(key=lambda p: (not in_dawg[p], -ways[p], -to_end[p], p))
-        else:
-            order.sort(key=lambda p: (-ways[p], -to_end[p], p))
+            keys.append(~np.array(in_dawg[1:], bool))
+        order = states_[np.lexsort(keys)].tolist() if count > 1 else []
         self.destination = [0] * count
         self.destination[0] = _U32_MAX
         self.block_fill = [len(roots)]  # nodes used in each block; the root pointers open block 0
@@ -398,62 +575,126 @@ class _Layout:
         return (p, p, slot, length)
 
 
-def _node_words(states: _States, destination: list[int], p: int) -> Iterable[int]:
-    tile, accepts, arc, nxt = states.tile, states.accepts, states.arc, states.next
-    while True:
-        q = nxt[p]
-        yield destination[arc[p]] | (IS_END if q == 0 else 0) | (ACCEPTS if accepts[p] else 0) | (tile[p] << TILE_SHIFT)
-        if q == 0:
-            return
-        p = q
+def _write_nodes(states: _States, placed: _Layout, roots: Sequence[int]) -> bytes:
+    """The file's nodes: the root pointers, then every list written whole at its place.
 
-
-def build(words: Iterable[bytes], *, gaddag: bool = True) -> bytes:
-    """A KWG file of ``words`` (tile-number strings, tiles 1 to 63), with a GADDAG part unless ``gaddag=False``.
-
-    The nodes come out as wolges lays them out (see :class:`_Layout`).
+    A list whose tail was placed with another list is written with its tail
+    again (the same nodes). Writing every state's chain from its own place
+    gives exactly those nodes: a slot is either a state's own, written with
+    that state by every chain through it, or a copy of a tail, which only the
+    chains of its list reach. One NumPy pass per step along the chains.
     """
-    distinct = sorted(set(words))
-    for w in distinct:
-        if not w:
-            raise KwgError("a KWG file cannot hold the empty word")
-        if min(w) < 1 or max(w) > MAX_TILE:
-            bad = min(w) if min(w) < 1 else max(w)
-            raise KwgError(f"a KWG file holds tiles 1 to {MAX_TILE}; a word uses tile {bad}")
-    return layout(distinct, gaddag=gaddag)
-
-
-def layout(words: Sequence[bytes], *, gaddag: bool) -> bytes:
-    """The nodes of the graph of ``words`` (sorted, distinct, non-empty; any tile numbers below 64), as bytes."""
     import numpy as np
 
+    tile = np.array(states.tile, np.uint32)
+    nxt = np.array(states.next, np.int64)
+    dest = np.array(placed.destination, np.int64)
+    word = (dest[np.array(states.arc, np.int64)].astype(np.uint32) | np.where(nxt == 0, IS_END, 0).astype(np.uint32)
+            | np.where(np.array(states.accepts) != 0, ACCEPTS, 0).astype(np.uint32) | tile << TILE_SHIFT)
+    out = np.zeros(placed.size, np.uint32)
+    live = np.arange(1, len(tile), dtype=np.int64)
+    live = live[dest[live] != 0]
+    at = dest[live]
+    while len(live):
+        out[at] = word[live]
+        more = nxt[live] != 0
+        live, at = nxt[live[more]], at[more] + 1
+    for k, root in enumerate(roots):
+        out[k] = placed.destination[root] | IS_END
+    return out.astype("<u4").tobytes()
+
+
+def _too_many_nodes() -> KwgError:
+    return KwgError(f"the word graph needs more nodes than a KWG file holds ({MAX_NODES:,})")
+
+
+def _layout_python(words: Sequence[bytes], gaddag: bool) -> bytes:
     states = _States()
     dawg_root = states.add_words(words, 0, False)
     roots = [dawg_root]
     if gaddag:
         roots.append(states.add_words(_gaddag_words(words), dawg_root, True))
+    if len(states.tile) - 1 > MAX_NODES:  # every state takes a node of its own
+        raise _too_many_nodes()
     placed = _Layout(states, roots, dawg_root)
     if placed.size > MAX_NODES:
-        raise KwgError(f"the word graph needs {placed.size:,} nodes; a KWG file holds at most {MAX_NODES:,}")
-    out = np.zeros(placed.size, np.uint32)
-    dest = placed.destination
-    for k, root in enumerate(roots):
-        out[k] = dest[root] | IS_END
-    written = bytearray(placed.size)
-    for p in range(1, len(states.tile)):
-        at = dest[p]
-        if at == 0 or written[at]:
-            continue  # a list's tail is written with the list (the same nodes either way)
-        chain = list(_node_words(states, dest, p))
-        out[at : at + len(chain)] = chain
-        written[at : at + len(chain)] = b"\1" * len(chain)
-    return out.astype("<u4").tobytes()
+        raise _too_many_nodes()
+    return _write_nodes(states, placed, roots)
 
 
-def build_words(words: Iterable[str], alphabet: "Alphabet", *, gaddag: bool = True) -> bytes:
-    """A KWG file of ``words`` (text, split into the alphabet's tiles). Multi-letter tiles are refused.
+def _check_words(words: Sequence[bytes], gaddag: bool) -> None:
+    low = 1 if gaddag else 0
+    for w in words:
+        if not w:
+            raise KwgError("a KWG file cannot hold the empty word")
+        if len(w) > MAX_WORD:
+            raise KwgError(f"a KWG file written here holds words of at most {MAX_WORD} tiles, not {len(w)}")
+        if min(w) < low or max(w) > MAX_TILE:
+            bad = min(w) if min(w) < low else max(w)
+            raise KwgError(f"a KWG file holds tiles {low} to {MAX_TILE}; a word uses tile {bad}")
 
-    >>> from lexigraph.alphabet import Alphabet
+
+def build(words: Iterable[bytes], *, gaddag: bool = True, pure_python: bool = False) -> bytes:
+    """A KWG file of ``words`` (tile-number strings, tiles 1 to 63), with a GADDAG part unless ``gaddag=False``.
+
+    The nodes come out as wolges lays them out (see :class:`_Layout`).
+    """
+    distinct = sorted(set(words))
+    _check_words(distinct, True)
+    return layout(distinct, gaddag=gaddag, pure_python=pure_python)
+
+
+def layout(words: Sequence[bytes], *, gaddag: bool, pure_python: bool = False) -> bytes:
+    """The nodes of the graph of ``words`` (sorted, distinct, non-empty, at most :data:`MAX_WORD` tiles; tile
+    numbers below 64, from 1 with a GADDAG), as bytes: in C unless ``pure_python`` (the same bytes)."""
+    import numpy as np
+
+    _check_words(words, gaddag)
+    ext = None if pure_python else c_module("_native")
+    if ext is None:
+        return _layout_python(words, gaddag)
+    lens = np.fromiter(map(len, words), np.int64, len(words))
+    return _layout_c(ext, b"".join(words), lens, gaddag)
+
+
+def _layout_c(ext: Any, flat: bytes, lens: "np.ndarray", gaddag: bool) -> bytes:
+    try:
+        out = ext.kwg_layout(flat, lens.astype("<i8").tobytes(), gaddag, MAX_NODES)
+    except ValueError as e:
+        raise KwgError(str(e)) from None
+    if isinstance(out, int):
+        raise _too_many_nodes()
+    data: bytes = out
+    return data
+
+
+def layout_rows(flat: "np.ndarray", lens: "np.ndarray", *, gaddag: bool = True, pure_python: bool = False) -> bytes:
+    """:func:`layout` of words given in bulk: word ``i`` the next ``lens[i]`` tiles of ``flat`` (uint8), the
+    words sorted and distinct; no object per word on the C path."""
+    import numpy as np
+
+    flat = np.ascontiguousarray(flat, np.uint8)
+    lens = np.ascontiguousarray(lens, np.int64)
+    if int(lens.sum()) != len(flat):
+        raise KwgError("the words' lengths do not add up to the tiles given")
+    ext = None if pure_python else c_module("_native")
+    if ext is None:
+        data = flat.tobytes()
+        ends = np.cumsum(lens).tolist()
+        words = [data[a:b] for a, b in zip([0, *ends[:-1]], ends)]
+        _check_words(words, gaddag)
+        return _layout_python(words, gaddag)
+    if len(lens) and (int(lens.min()) < 1 or int(lens.max()) > MAX_WORD):
+        raise KwgError(f"a KWG file written here holds words of 1 to {MAX_WORD} tiles")
+    if len(flat) and (int(flat.max()) > MAX_TILE or (gaddag and int(flat.min()) < 1)):
+        raise KwgError(f"a KWG file holds tiles {1 if gaddag else 0} to {MAX_TILE}")
+    return _layout_c(ext, flat.tobytes(), lens, gaddag)
+
+
+def build_words(words: Iterable[str], alphabet: Alphabet, *, gaddag: bool = True, pure_python: bool = False) -> bytes:
+    """A KWG file of ``words`` (text, split into the alphabet's tiles), numbered by :func:`file_alphabet`, with
+    the tile table when that is not English.
+
     >>> read_words(build_words(["zoo", "zoa"], Alphabet.preset("english")))
     ['zoa', 'zoo']
     """
@@ -463,35 +704,52 @@ def build_words(words: Iterable[str], alphabet: "Alphabet", *, gaddag: bool = Tr
     for w in words:
         encoded = numbering.encode(w)
         if encoded is None:
-            raise KwgError(f"{w!r} does not fit the {alphabet.name} alphabet")
+            raise KwgError(f"{quote(w)} does not fit the {alphabet.name} alphabet")
         codes.append(encoded)
-    return build(codes, gaddag=gaddag)
+    nodes = build(codes, gaddag=gaddag, pure_python=pure_python)
+    return nodes if english_numbered(alphabet) else with_tile_table(nodes, alphabet)
 
 
-def file_alphabet(alphabet: "Alphabet") -> "Alphabet":
+def english_numbered(alphabet: Alphabet) -> bool:
+    """Whether every tile of ``alphabet`` is one of the letters a-z: a file numbers them as wolges's English.
+
+    >>> english_numbered(Alphabet.from_letters("zoa")), english_numbered(Alphabet.preset("spanish"))
+    (True, False)
+    """
+    return alphabet.english_letters
+
+
+def file_alphabet(alphabet: Alphabet) -> Alphabet:
     """The alphabet whose tile numbers a KWG (or KLV) file uses for words of ``alphabet``: English when every tile
     is one of the letters a-z (as wolges and the engines around it number them), else ``alphabet`` itself.
 
-    >>> from lexigraph.alphabet import Alphabet
     >>> file_alphabet(Alphabet.from_letters("zoa")).name, len(file_alphabet(Alphabet.from_letters("zoa")))
     ('english', 26)
     """
-    from ..alphabet import Alphabet
-
-    if all(len(label) == 1 and "a" <= label <= "z" for label in alphabet.labels):
-        return Alphabet.preset("english")
-    return alphabet
+    return Alphabet.preset("english") if english_numbered(alphabet) else alphabet
 
 
-def check_alphabet(alphabet: "Alphabet") -> None:
-    """Refuse alphabets a KWG file cannot carry unambiguously: multi-letter tiles, more than 63 tiles."""
-    multi = [label for label in alphabet.labels if len(label) != 1]
-    if multi:
-        raise KwgError(f"a KWG file holds tile numbers, which other programs read as the single letters of their "
-                       f"own alphabet; this lexicon has multi-letter tiles ({', '.join(t.upper() for t in multi[:5])})")
+def check_alphabet(alphabet: Alphabet) -> None:
+    """Refuse alphabets a KWG file cannot number: more than 63 tiles (the tile field keeps two bits for wolges)."""
     if len(alphabet) > MAX_TILE:
         raise KwgError(f"a KWG file holds at most {MAX_TILE} tiles; the {alphabet.name} alphabet has {len(alphabet)}")
 
 
-__all__ = ["KwgError", "build", "build_words", "check_alphabet", "file_alphabet", "has_gaddag", "looks_like", "read",
-           "read_codes", "read_words"]
+def from_codes(flat: "np.ndarray", lens: "np.ndarray", alphabet: Alphabet, *, pure_python: bool = False) -> bytes:
+    """The KWG file (DAWG and GADDAG) of words in ``alphabet``'s codes, given in bulk and in code order (word
+    ``i`` the next ``lens[i]`` codes of ``flat``): numbered as :func:`file_alphabet` says, with the tile table
+    when that is not English. What ``lexigraph export --format kwg`` writes."""
+    import numpy as np
+
+    check_alphabet(alphabet)
+    numbering = file_alphabet(alphabet)
+    table = np.zeros(256, np.uint8)
+    table[1 : len(alphabet) + 1] = [numbering.code(label) or 0 for label in alphabet.labels]
+    # The letters' English numbers rise with their codes (both in letter order): the words stay in order.
+    nodes = layout_rows(table[np.asarray(flat, np.uint8)], lens, gaddag=True, pure_python=pure_python)
+    return nodes if english_numbered(alphabet) else with_tile_table(nodes, alphabet)
+
+
+__all__ = ["KwgError", "NAMED_ALPHABETS", "alphabet_of_name", "build", "build_words", "check_alphabet",
+           "english_numbered", "file_alphabet", "from_codes", "has_gaddag", "layout", "layout_rows", "looks_like",
+           "read", "read_code_rows", "read_codes", "read_words", "tile_table", "with_tile_table"]

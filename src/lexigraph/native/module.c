@@ -10,6 +10,7 @@
  *   deadline.c / deadline.h       the deadlines walks stop at, on time.monotonic's clock
  *   build_scan.c, build_graph.c,  the builder: plain lists read, the word graph, hash tables,
  *   build_tables.c                alphagram orders, bucket rows
+ *   kwg_build.c                   wolges's KWG word graph, built and laid out (export --format kwg)
  *   movegen.c                     move generation for board games
  *   leaves.c                      leave tables: every subset of a rack valued at once
  *   fill.c, fill_state.c          crossword autofill: starting candidates, propagation (FillState)
@@ -86,7 +87,7 @@ PyInit__native(void)
         || lx_add_deadline(module) < 0 || lx_add_build_scan(module) < 0 || lx_add_build_graph(module) < 0
         || lx_add_build_tables(module) < 0 || lx_add_movegen(module) < 0 || lx_add_leaves(module) < 0
         || lx_add_fill(module) < 0 || lx_add_fill_state(module) < 0 || lx_add_selfplay(module) < 0
-        || lx_add_endgame(module) < 0
+        || lx_add_endgame(module) < 0 || lx_add_kwg_build(module) < 0
         || add_arc_layout(module) < 0 || add_limits(module) < 0) {
         Py_DECREF(module);
         return NULL;

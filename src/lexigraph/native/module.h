@@ -31,6 +31,7 @@ int lx_add_fill(PyObject *module);        /* fill.c: filter_rows() */
 int lx_add_fill_state(PyObject *module);  /* fill_state.c: the FillState type */
 int lx_add_selfplay(PyObject *module);    /* selfplay.c: play_games() */
 int lx_add_endgame(PyObject *module);     /* endgame.c: solve_endgame() */
+int lx_add_kwg_build(PyObject *module);   /* kwg_build.c: kwg_layout() */
 
 /* Ready `type` and add it to `module` under its short name; 0 or -1. */
 static inline int

@@ -1,8 +1,11 @@
 """Games as data: a board layout with premium squares, a tile set, a rack size and a bingo bonus.
 
 A game is a small TOML file (``docs/games.md``); lexigraph ships ``scrabble``
-(15x15) and ``super`` (Super Scrabble, 21x21). Tile counts and points come
-from the alphabet preset the game names unless the file lists its own.
+(15x15) and ``super`` (Super Scrabble, 21x21) with English tiles, and
+``spanish``, ``catalan`` and ``french`` (15x15, the tiles of those alphabet
+presets). Tile counts and points come from the alphabet preset the game names
+unless the file lists its own. A lexicon plays a game whose tiles are its own
+(:meth:`Game.for_lexicon`).
 
 >>> g = Game.preset("scrabble")
 >>> g.size, g.rack_size, g.bingo_bonus, g.start
@@ -29,7 +32,8 @@ from ..errors import LexiconError, QueryError
 from ..support.presets import parse_toml, read_preset, read_spec
 from ..support.text import cut, quote
 
-PRESETS = ("scrabble", "super")
+#: The games that ship: English Scrabble and Super Scrabble, and Scrabble in the other preset alphabets.
+PRESETS = ("scrabble", "super", "spanish", "catalan", "french")
 
 #: letter multiplier, word multiplier of each premium character
 PREMIUMS: dict[str, tuple[int, int]] = {
@@ -255,8 +259,62 @@ class Game:
             lexicon=lexicon,
         )
 
+    def for_lexicon(self, alphabet: Alphabet) -> "Game":
+        """This game as a lexicon in ``alphabet`` plays it, or a :class:`GameError` that names the game to use.
+
+        The one rule of every job where a game meets a lexicon (moves, scores,
+        analyses, self-play, simulations, endgames, leave tables, the server's
+        games): the lexicon's tiles must be the game's. They are when the
+        lexicon's alphabet is the game's; else when it carries no tile set of
+        its own (an alphabet inferred from a list) or the same one by name (an
+        ``english`` lexicon on ``super``), every tile of it is a tile of the
+        game, and every multi-letter tile of the game is one of it. Then the game comes back re-coded in the lexicon's tiles
+        (:meth:`with_alphabet`; itself when the tiles are the same). A Spanish
+        lexicon on the English ``scrabble`` game would be scored with English
+        points, drawn from an English bag and valued with an English leave
+        table: it is refused; so is a list built without ``--alphabet spanish`` on the
+        Spanish game, where it would spell CH as C and H.
+
+        >>> from lexigraph.alphabet import Alphabet
+        >>> g = Game.preset("scrabble")
+        >>> g.for_lexicon(Alphabet.from_letters("abcdefghijklmnopqrstuvwxyz")) is g   # a plain a-z list
+        True
+        >>> g.for_lexicon(Alphabet.preset("spanish"))
+        Traceback (most recent call last):
+        ...
+        lexigraph.scrabble.game.GameError: the lexicon's tiles are the spanish set and the game scrabble plays the english set (its points, bag and leave table): play the game spanish (--game spanish)
+        >>> Game.preset("spanish").for_lexicon(Alphabet.preset("spanish")).name
+        'spanish'
+        """
+        if not isinstance(alphabet, Alphabet):
+            raise GameError(f"a game is played with a lexicon's Alphabet, not {type(alphabet).__name__}")
+        if alphabet is self.alphabet or alphabet == self.alphabet:
+            return self
+        why = self._mismatch(alphabet)
+        if why:
+            raise GameError(f"{why}: {_advice(alphabet)}")
+        return self if alphabet.labels == self.alphabet.labels else self.with_alphabet(alphabet)
+
+    def _mismatch(self, alphabet: Alphabet) -> str | None:
+        """Why a lexicon in ``alphabet`` cannot play this game (see :meth:`for_lexicon`), or None."""
+        if alphabet is self.alphabet or alphabet == self.alphabet:
+            return None
+        if alphabet.counts and alphabet.name != self.alphabet.name:
+            return (f"the lexicon's tiles are the {alphabet.name} set and the game {self.name} plays the "
+                    f"{self.alphabet.name} set (its points, bag and leave table)")
+        missing = [label for label in alphabet.labels if label not in self.tiles]
+        if missing:
+            shown = " ".join(_shown(label) for label in missing[:8]) + (" ..." if len(missing) > 8 else "")
+            return f"the lexicon has tiles the game {self.name} lacks ({shown})"
+        spelled = [label for label in self.tiles if len(label) > 1 and label not in alphabet.labels]
+        if spelled:  # the lexicon spells CH as C and H: its words would never use the game's CH tile
+            shown = " ".join(_shown(label) for label in spelled[:8])
+            return f"the game {self.name} has tiles the lexicon spells letter by letter ({shown})"
+        return None
+
     def with_alphabet(self, alphabet: Alphabet) -> "Game":
-        """The same board and rules with another lexicon's alphabet (tiles it lacks get count 0, points 0)."""
+        """The same board and rules with another alphabet's tiles (a tile the game lacks takes the alphabet's count
+        and points, else 0), whatever they are: to make a game, not to play one (see :meth:`for_lexicon`)."""
         if not isinstance(alphabet, Alphabet):
             raise GameError(f"with_alphabet takes an Alphabet, not {type(alphabet).__name__}")
         if alphabet == self.alphabet:
@@ -348,6 +406,41 @@ class Game:
         """Standard notation: ``8H`` (row first) for across plays, ``H8`` for down ones."""
         row, col = self._square(row, col)
         return f"{row + 1}{column_letter(col)}" if across else f"{column_letter(col)}{row + 1}"
+
+
+def games_for(alphabet: Alphabet) -> list[str]:
+    """The game presets a lexicon in ``alphabet`` can play (see :meth:`Game.for_lexicon`).
+
+    >>> from lexigraph.alphabet import Alphabet
+    >>> games_for(Alphabet.preset("spanish")), games_for(Alphabet.from_letters("cat"))
+    (['spanish'], ['scrabble', 'super', 'french'])
+    """
+    return [name for name in PRESETS if Game.preset(name)._mismatch(alphabet) is None]
+
+
+def _shown(label: str) -> str:
+    """A tile as players write it: upper case (a letter without a one-letter capital, like ß, as it is)."""
+    upper = label.upper()
+    return upper if len(upper) == len(label) else label
+
+
+def _advice(alphabet: Alphabet) -> str:
+    """What to do instead: a game preset that plays the lexicon's tiles; else the alphabet preset that would keep
+    its words in tiles such a game plays; else a game file of one's own."""
+    games = games_for(alphabet)
+    if games:
+        return f"play the game {games[0]} (--game {games[0]})"
+    best: tuple[int, str, str] | None = None  # (the lexicon's tiles it has as tiles, not folded), alphabet, game
+    for name in PRESETS:
+        tiles = Game.preset(name).alphabet
+        if tiles.counts and all(tiles.encode(label) is not None for label in alphabet.labels):
+            kept = sum(tiles.code(label) is not None for label in alphabet.labels)
+            if best is None or kept > best[0]:
+                best = (kept, tiles.name, name)
+    if best is not None:
+        return (f"build the lexicon with --alphabet {best[1]} and play the game {best[2]} (--game {best[2]}), "
+                "or give a game file with the lexicon's tiles (docs/games.md)")
+    return "give a game file whose tiles are the lexicon's (docs/games.md)"
 
 
 def _is_int(value: object) -> bool:

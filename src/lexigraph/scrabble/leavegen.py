@@ -215,8 +215,7 @@ def build_leaves(lex: "Engines", game: Game, *, generations: Sequence[int], seed
 
     if not generations or any(not isinstance(g, int) or not 2 <= g <= MAX_GENERATION_GAMES for g in generations):
         raise GameError(f"each generation plays from 2 to {MAX_GENERATION_GAMES:,} games")
-    if game.alphabet.labels != lex.store.alphabet.labels:
-        game = game.with_alphabet(lex.store.alphabet)
+    game = game.for_lexicon(lex.store.alphabet)  # the lexicon's tiles must be the game's
     longest = game.rack_size - 1 if max_length is None else max_length
     if not 1 <= longest < game.rack_size:
         raise GameError(f"leaves hold 1 to {game.rack_size - 1} tiles (the rack size less one), not {longest}")

@@ -53,6 +53,7 @@ from .tiles import parse_rack, rack_text
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
+    from ..alphabet import Alphabet
     from ..engine import Engines
 
 __all__ = [
@@ -65,24 +66,30 @@ LeavesSpec = LeaveTable | str | os.PathLike[str]
 #: How moves are ranked: by equity (score + leave value + adjustments), or by score.
 SortKey = Literal["equity", "score"]
 
-_ALIGNED: dict[Any, tuple[Game, Game]] = {}
+#: (game, lexicon alphabet) -> the game as that lexicon plays it; the objects kept so that their ids stay theirs.
+_ALIGNED: dict[Any, tuple[Game, "Alphabet", Game]] = {}
 
 
 def aligned(lex: "Engines", position: Position) -> Position:
-    """The position re-coded in the lexicon's alphabet (labels kept); the same position when they agree."""
+    """The position re-coded in the lexicon's alphabet (labels kept); the same position when they agree.
+
+    A lexicon whose tiles are not the game's is a :class:`GameError` naming the game to use
+    (:meth:`lexigraph.scrabble.game.Game.for_lexicon`).
+    """
     if not all(hasattr(lex, name) for name in ("store", "graph", "engine")):
         raise GameError(f"moves are found in an open lexicon (its engines), not {type(lex).__name__}")
     _checked(position)
     alphabet = lex.store.alphabet
-    if position.game.alphabet.labels == alphabet.labels:
-        return position
-    key = (id(position.game), alphabet.labels)
-    pair = _ALIGNED.get(key)
-    if pair is None or pair[0] is not position.game:
+    key = (id(position.game), id(alphabet))
+    known = _ALIGNED.get(key)
+    if known is None or known[0] is not position.game or known[1] is not alphabet:
         if len(_ALIGNED) > 64:
             _ALIGNED.clear()
-        pair = _ALIGNED[key] = (position.game, position.game.with_alphabet(alphabet))
-    game = pair[1]
+        # the one rule of games and lexicons: the lexicon's tiles must be the game's (else an error naming a game)
+        known = _ALIGNED[key] = (position.game, alphabet, position.game.for_lexicon(alphabet))
+    game = known[2]
+    if game is position.game:
+        return position
     p = Position(game, racks=list(position.racks), scores=list(position.scores), zero_turns=position.zero_turns,
                  options=dict(position.options))
     for i, c in enumerate(position.codes):

@@ -488,8 +488,7 @@ def autoplay(lex: "Engines", game: Game, players: Sequence[Player], *, games: in
         raise GameError(f"first must be a whole number from 0, not {first!r}")
     if workers is not None and (not isinstance(workers, int) or workers < 1):
         raise GameError(f"workers must be a whole number from 1, not {workers!r}")
-    if game.alphabet.labels != lex.store.alphabet.labels:
-        game = game.with_alphabet(lex.store.alphabet)
+    game = game.for_lexicon(lex.store.alphabet)  # the lexicon's tiles must be the game's
     pair = (players[0], players[1]) if len(players) == 2 else None
     if pair is None:
         raise GameError(f"self-play takes two players, not {len(players)}")

@@ -34,7 +34,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from ..scrabble.game import Game
+from ..scrabble.game import PRESETS, Game
 from ..scrabble.match import OPPONENTS, Match
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -45,7 +45,7 @@ __all__ = ["GameStore", "game_routes"]
 #: The fields a new game takes.
 NEW_GAME_FIELDS = ("opponent", "first", "seed", "lexicon", "game")
 #: The games a new game may be played on (presets only: a client names no file of the server's).
-GAME_PRESETS = ("scrabble", "super")
+GAME_PRESETS = PRESETS  # every shipped game: a lexicon plays the one whose tiles are its own
 
 
 @dataclass

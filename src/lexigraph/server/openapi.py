@@ -18,6 +18,7 @@ from typing import Any
 from ..buildinfo import __version__
 from ..commands import Command
 from ..commands import Param
+from ..scrabble.game import PRESETS as GAME_PRESETS
 from .params import http_params, json_schema
 
 _ERROR = {"$ref": "#/components/schemas/Error"}
@@ -119,7 +120,7 @@ def _game_paths(lex_schema: dict[str, Any]) -> dict[str, Any]:
         "opponent": {"type": "string", "enum": ["score", "equity", "simulation"], "default": "equity"},
         "first": {"type": "string", "enum": ["you", "lexigraph"], "default": "you"},
         "seed": {"type": "integer", "minimum": 0, "description": "the bag's seed (default: a random one)"},
-        "game": {"type": "string", "enum": ["scrabble", "super"], "default": "scrabble"},
+        "game": {"type": "string", "enum": list(GAME_PRESETS), "default": "scrabble"},
         "lexicon": {**lex_schema, "description": "which of the server's lexicons judges the game"}}}
     move_body = {"type": "object", "additionalProperties": False, "required": ["move"], "properties": {
         "move": {"type": "string", "description": "'8D WORD' across, 'D8 WORD' down, '-' a pass, '-ABC' an exchange"}}}

@@ -52,8 +52,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: int64 holds every count below this; beyond it columns use Python integers.
 _INT64_SAFE = 2**62
-#: The game whose bag answers for a lexicon whose alphabet has no tile set (as ``moves`` plays it).
-DEFAULT_GAME = "scrabble"
 
 
 @dataclass(frozen=True)
@@ -65,8 +63,8 @@ class TileSet:
     points: tuple[int, ...] | None
     blanks: int
     name: str = ""
-    #: Where the set came from, as documents say it: ``"english"`` (the lexicon's alphabet or ``tiles``),
-    #: ``"scrabble game (english)"`` (the default for an alphabet that has none).
+    #: Where the set came from, as documents say it: the name of the alphabet whose counts it holds (the
+    #: lexicon's, ``tiles``', or ``"english"`` for a plain a-z list: see :func:`tile_set`).
     origin: str = ""
 
     @classmethod
@@ -92,28 +90,6 @@ class TileSet:
         if src.points:
             points = (0,) + tuple(src.points.get(label, 0) for label in alphabet.labels)
         return cls(alphabet, counts, points, int(src.blanks or 0), src.name, src.name)
-
-    @classmethod
-    def of_game(cls, alphabet: "Alphabet", game: str = DEFAULT_GAME) -> "TileSet | None":
-        """The bag of a game preset (its tiles' counts and points, its blanks) for ``alphabet``'s tiles,
-        when every tile of ``alphabet`` is a tile of that game; else None. The ``moves`` command plays
-        with the same bag.
-
-        >>> from lexigraph.alphabet import Alphabet
-        >>> bag = TileSet.of_game(Alphabet.from_letters("dog"))
-        >>> bag.counts, bag.points, bag.blanks, bag.origin
-        ((0, 4, 3, 8), (0, 2, 2, 1), 2, 'scrabble game (english)')
-        >>> TileSet.of_game(Alphabet.from_letters("dñ")) is None
-        True
-        """
-        from ..scrabble.game import Game
-
-        g = Game.preset(game)
-        if not alphabet.labels or not set(alphabet.labels) <= set(g.tiles):
-            return None
-        counts = (0,) + tuple(g.count_of(label) for label in alphabet.labels)
-        points = (0,) + tuple(g.points_of(label) for label in alphabet.labels)
-        return cls(alphabet, counts, points, g.blanks, f"game:{game}", f"{game} game ({g.alphabet.name})")
 
     @property
     def total(self) -> int:
@@ -224,14 +200,15 @@ def competition_ranks(values: np.ndarray) -> np.ndarray:
 def tile_set(store: "Store", tiles: Any = None) -> TileSet:
     """The tile set for ``store``'s words: ``tiles`` (a preset name, an alphabet file or an
     :class:`~lexigraph.alphabet.Alphabet`) matched tile by label; else its alphabet's; else, when every
-    tile of the lexicon is a tile of the ``scrabble`` game, that game's bag (the one ``moves`` plays
-    with). A ``QueryError`` when there is none. ``TileSet.origin`` says which answered.
+    tile of the lexicon is one of the letters a-z (a plain English list, as ``lexigraph build twl06.txt``
+    makes one), the English tile set: the bag the English games play those tiles from. A ``QueryError``
+    when there is none. ``TileSet.origin`` says which answered.
 
     >>> import lexigraph
     >>> tile_set(lexigraph.load(["cat", "dog"]).store, "english").counts
     (0, 9, 2, 4, 3, 8, 6)
     >>> tile_set(lexigraph.load(["cat", "dog"]).store).origin
-    'scrabble game (english)'
+    'english'
     """
     from ..alphabet import Alphabet
     from ..errors import AlphabetError
@@ -241,10 +218,8 @@ def tile_set(store: "Store", tiles: Any = None) -> TileSet:
 
     def build() -> TileSet:
         if tiles is None:
-            if not store.alphabet.counts:
-                default = TileSet.of_game(store.alphabet)
-                if default is not None:
-                    return default
+            if not store.alphabet.counts and store.alphabet.english_letters:
+                return TileSet.of(store.alphabet, Alphabet.preset("english"))
             return TileSet.of(store.alphabet)
         try:
             source = Alphabet.load(tiles)
