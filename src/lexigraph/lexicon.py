@@ -345,6 +345,7 @@ class Lexicon(_Base):
         key = self.alphabet.encode(prefix) if isinstance(prefix, str) else None
         if key is None:
             return []
+        self.engine.check_consistent()  # the answer is the graph's: one that lies is refused, never read
         found = self.graph.children(key)
         if found is None:
             return []

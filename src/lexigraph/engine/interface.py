@@ -483,10 +483,26 @@ class Engine(Protocol):
 
     #: ``"c"`` or ``"python"``: what ``lexigraph info`` reports.
     kind: Literal["c", "python"]
-    #: Whether a pattern walk of the graph beats the bucket scan for patterns that open with a tile.
-    pattern_walk_pays: bool
     #: What the lexicon's C ``Facade`` base answers ``in`` with: the C probe, or None (``in`` in Python).
     facade_probe: object
+
+    @property
+    def pattern_walk_pays(self) -> bool:
+        """Whether a pattern walk of the graph beats the bucket scan for patterns that open with a tile.
+
+        Never on a graph that does not spell the buckets' words: the scan answers instead.
+        """
+
+    # -- the word graph against the buckets ------------------------------------------
+
+    def check_consistent(self) -> None:
+        """Raise :class:`~lexigraph.errors.FileFormatError` unless the graph spells exactly the buckets' words.
+
+        Checked once; every walk and every job that reads the graph asks first.
+        """
+
+    def graph_spells_the_buckets(self) -> bool:
+        """:meth:`check_consistent` as a yes or no: whether queries may walk the graph."""
 
     # -- exact lookups -----------------------------------------------------------
 
