@@ -419,7 +419,12 @@ def _dask_batches(ref: LexiconRef, request: SelfPlayRequest, parts: list[tuple[i
         raise GameError(f"cannot reach the Dask scheduler at {address}: {e}") from None
     try:
         # The lexicon travels by path when it has one: every machine of the cluster must hold the file there.
-        futures = [client.submit(run_batch, ref, request, first, count, reducer, turn_by_turn, pure=False)
+        # The request holds the players' leave tables (the English table's keys and values: 14 MiB) and a
+        # lexicon made in memory travels as its bytes: both go to every worker once, and each batch's task
+        # names them, instead of carrying its own copy in the task graph.
+        shared_ref, shared_request = client.scatter([ref, request], broadcast=True)
+        futures = [client.submit(run_batch, shared_ref, shared_request, first, count, reducer, turn_by_turn,
+                                 pure=False)
                    for first, count in parts]
         for (_first, count), future in zip(parts, futures):
             result = future.result()
