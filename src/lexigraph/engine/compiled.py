@@ -45,7 +45,7 @@ from ..buildinfo import c_module
 from ..errors import DeadlineExceeded, FileFormatError
 from .deadline import exceeded
 from .interface import CrossAnswer, FillState, MoveRequest, PropagationProblem, RackMode, SelfPlayRequest
-from .interface import EndgameAnswer, EndgameRequest, SimulationRequest
+from .interface import EndgameAnswer, EndgameRequest, SimulationRequest, endgame_table_busy
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -376,8 +376,8 @@ class CompiledEngine:
                 request.table_entries, -1.0 if deadline is None else deadline)
         except ValueError as e:
             raise FileFormatError(f"{self.store.name}: {e}") from None
-        except MemoryError:
-            raise FileFormatError(f"{self.store.name}: no memory for the endgame's transposition table") from None
+        except MemoryError:  # the table's calloc: the machine's memory is short now, not the lexicon at fault
+            raise endgame_table_busy(request.table_entries) from None
         return EndgameAnswer(value, bool(complete), depth, nodes, np.frombuffer(pv, move_record_dtype()))
 
     def simulate_plays(self, request: SimulationRequest, first: int, count: int,

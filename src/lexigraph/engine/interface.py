@@ -33,6 +33,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
+from ..errors import ResourceBusy
+
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
@@ -183,6 +185,21 @@ ENDGAME_MAX_RACK = 16
 ENDGAME_MAX_TABLE_MB = 4096
 #: Bytes per entry of the endgame solver's transposition table.
 ENDGAME_ENTRY_BYTES = 16
+
+
+def endgame_table_busy(table_entries: int) -> ResourceBusy:
+    """The error of an endgame whose transposition table finds no memory now (either engine): the machine's
+    memory, not the lexicon or the position, is short; the same request may succeed later, or a smaller
+    table now.
+
+    >>> str(endgame_table_busy(1 << 28))
+    "no memory now for the endgame's transposition table of 4,096 MB; ask for a smaller table, or try again later"
+    """
+    megabytes = table_entries * ENDGAME_ENTRY_BYTES >> 20
+    return ResourceBusy(f"no memory now for the endgame's transposition table of {megabytes:,} MB; ask for a smaller "
+                        f"table, or try again later", retry_after=30)
+
+
 class SimulationRequest(NamedTuple):
     """A simulation's play-outs, as the engines read them (:mod:`lexigraph.scrabble.simulation`).
 

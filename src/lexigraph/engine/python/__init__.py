@@ -208,7 +208,7 @@ class PythonEngine:
 
         self.graph.check_structure()
         self.check_consistent()
-        return solve_endgame(self.graph, request, deadline)
+        return solve_endgame(self.graph, request, deadline)  # a memory shortage: ResourceBusy, as in C
 
     def simulate_plays(self, request: SimulationRequest, first: int, count: int,
                        deadline: float | None = None) -> "np.ndarray":
