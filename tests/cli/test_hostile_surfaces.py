@@ -88,6 +88,7 @@ def tables(tmp_path):
     (tmp_path / "words.txt").write_text(WORDS)
     lexigraph.build(WORDS.split(), tmp_path / "out.lex")
     (tmp_path / "grid.txt").write_text("...\n...\n")
+    (tmp_path / "alpha.toml").write_text('name = "mini"\ntiles = ["a", "c", "d", "g", "o", "t"]\n')
     game_naming_leaves(tmp_path, "n.klv2")
     return tmp_path
 
@@ -103,6 +104,7 @@ def tables(tmp_path):
     ["-L", "words.txt", "leaves", "build", "-o", "words.txt", "--generations", "2", "--workers", "1"],
     ["-L", "words.txt", "fill", "grid.txt", "-o", "words.txt"],
     ["autoplay", "-n", "2", "--workers", "1", "--player-a", "game-000000.gcg", "--gcg", "."],
+    ["export", "words.txt", "--alphabet", "alpha.toml", "--format", "scored", "-o", "alpha.toml"],
 ])
 def test_no_write_of_a_table_or_lexicon_replaces_its_input(tables, capsys, monkeypatch, argv):
     monkeypatch.chdir(tables)

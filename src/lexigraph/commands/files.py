@@ -10,7 +10,8 @@ from typing import Any
 
 from ..errors import QueryError
 from . import MAX_TILES, Command, Context, Document, Param, always_found
-from ._common import build_summary, envelope, esc, need_int, per_length, table
+from ..support.files import refuse_overwrite
+from ._common import build_summary, envelope, esc, input_files, need_int, per_length, table
 
 # -- build -------------------------------------------------------------------
 
@@ -96,6 +97,8 @@ def _run_export(ctx: Context, params: Mapping[str, Any]) -> Document:
         return envelope("export", None, [], lexicon=os.path.basename(str(source)), path=str(output), format=fmt,
                         bytes=size, word_count=leaves)
     lex = ctx.open(str(source))
+    if output != "-":  # the list and the alphabet file it was read with survive the export
+        refuse_overwrite(str(output), [source, *input_files(ctx, lex)])
     if output == "-":
         data = to_bytes(lex, fmt)
         sys.stdout.flush()
