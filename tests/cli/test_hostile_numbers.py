@@ -207,3 +207,12 @@ def test_the_reported_request_is_a_400(client):
     assert r.status_code == 400 and "top must be from 0 to" in r.json()["error"]["message"]
     r = client.post("/api/moves", json=HTTP_BASES["moves"] | {"top": 2**31 - 1})
     assert r.status_code == 200 and r.json()["count"] > 20  # a count past every move: all of them
+
+
+def test_the_openapi_description_declares_the_ranges(client):
+    """Each numeric query field of a served command carries its declared minimum and maximum."""
+    paths = client.get("/openapi.json").json()["paths"]
+    for command, p in numeric("http"):
+        fields = {f["name"]: f["schema"] for f in paths[f"/api/{command}"]["get"]["parameters"]}
+        assert (fields[p.name].get("minimum"), fields[p.name].get("maximum")) == (p.minimum, p.maximum), (command,
+                                                                                                        p.name)

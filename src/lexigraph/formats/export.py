@@ -114,7 +114,7 @@ def export_leaves(source: str | os.PathLike[str], dest: str | os.PathLike[str], 
 
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "mine.csv")
-    >>> _ = open(path, "w").write("S,8.0\n")
+    >>> _ = open(path, "w").write("S,8.0\\n")
     >>> export_leaves(path, path, "klv2")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
