@@ -66,6 +66,7 @@ class Probe:
         char_table: ReadableBuffer,
         tables: list[_TableEntry],
         encodes: bool,
+        n_tiles: int,
         prepare: ReadableBuffer = ...,
         multi: list[tuple[bytes, int]] = ...,
         /,

@@ -346,6 +346,7 @@ class Lexicon(_Base):
         key = self.alphabet.encode(prefix) if isinstance(prefix, str) else None
         if key is None:
             return []
+        self.engine.check_consistent()  # the answer is the graph's: one that lies is refused, never read
         found = self.graph.children(key)
         if found is None:
             return []
@@ -398,7 +399,7 @@ class Lexicon(_Base):
             # walked through the checked graph (sub and super); None leaves it to the general path.
             if mode == "exact" and min_length <= 2:
                 fast = self.engine.quick_exact_anagrams(rack, deadline)
-            elif mode in ("sub", "super") and type(min_length) is int:
+            elif mode in ("sub", "super") and type(min_length) is int and 0 < min_length < 256:
                 fast = self.engine.quick_rack_words(rack, min_length, mode, deadline)
             else:
                 fast = None
@@ -492,7 +493,7 @@ class Lexicon(_Base):
         (True, False, True)
         """
         if (not min_priority and not self.store.has_priorities and type(pos_a) is int and type(pos_b) is int
-                and type(pattern_a) is str and type(pattern_b) is str):
+                and 0 <= pos_a < 256 and 0 <= pos_b < 256 and type(pattern_a) is str and type(pattern_b) is str):
             # Plain patterns in one C call once the graph is checked (alphabetical is the result order here).
             fast = self.engine.quick_cross(pattern_a, pos_a, pattern_b, pos_b, checked(deadline))
             if fast is not None:

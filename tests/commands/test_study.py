@@ -122,7 +122,7 @@ def test_probability_command(enable):
     lines = list(PROBABILITY.text(doc))
     assert lines[0].startswith("retains\tAEINRST\trank ") and "not a word" in lines[1]
     assert PROBABILITY.found(doc)
-    with pytest.raises(QueryError, match="0, 1 or 2"):
+    with pytest.raises(QueryError, match="blanks must be from 0 to 2, not 5"):
         run(PROBABILITY, words=["cat"], blanks=5)
 
 

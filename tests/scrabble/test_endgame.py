@@ -305,8 +305,11 @@ def test_the_command_answers_json_and_text(enable_endgame, capsys):
 @pytest.mark.parametrize("argv, needle", [
     (["endgame", "empty"], "no tiles"),
     (["endgame", "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AB/CD 0/0 0"], "the bag is not empty"),
-    (["endgame", "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AB/CD 0/0 0", "--time-limit", "-1"], "time limit"),
-    (["endgame", "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AB/CD 0/0 0", "--table-mb", "100000"], "table size"),
+    (["endgame", "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AB/CD 0/0 0", "--time-limit", "-1"],
+     "--time-limit must be from 0 to 86400, not -1"),
+    (["endgame", "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AB/CD 0/0 0", "--time-limit", "0"], "time limit"),
+    (["endgame", "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AB/CD 0/0 0", "--table-mb", "100000"],
+     "--table-mb must be from 1 to 4096"),
 ])
 def test_the_command_gives_one_clear_error(capsys, argv, needle):
     code = main(argv)

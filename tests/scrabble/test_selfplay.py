@@ -301,6 +301,28 @@ def test_the_same_seed_gives_the_same_gcg_on_1_and_2_workers_and_a_cluster(tmp_p
             assert gcg_files(three, tmp_path / f"three{k}") == files_one
 
 
+def test_a_cluster_run_sends_the_leave_table_to_the_workers_once(enable):
+    """The English table (14 MiB of keys and values) goes to the workers once: no task carries it, so Dask
+    never warns of a large graph, and the games are those of one worker."""
+    import warnings
+
+    from lexigraph.scrabble.leaves import load_leaves
+
+    distributed = pytest.importorskip("distributed")
+    game = Game.preset("scrabble")
+    players = [Player.equity(load_leaves(game.leaves, enable.alphabet), "eq"), Player.score("sc")]
+    assert len(players[0].leaves) > 900_000
+    alone = autoplay(enable, game, players, games=4, seed=3, workers=1, keep_games=True, batch=2)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=50) as cluster:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            spread = autoplay(enable, game, players, games=4, seed=3, cluster=cluster.scheduler_address,
+                              keep_games=True, batch=2)
+    assert [str(w.message) for w in caught if "large graph" in str(w.message)] == []
+    assert [spread.gcg(k) for k in range(4)] == [alone.gcg(k) for k in range(4)]
+
+
 def test_bad_arguments_raise_one_clear_error(abcd_pair):
     game, lex, _ = abcd_pair
     players = [Player.score(), Player.score()]

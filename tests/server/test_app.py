@@ -711,4 +711,4 @@ def test_the_endgame_is_served(lexfile):
         r = c.post("/api/endgame", json={"position": EXAMPLE.replace("GILN/ER", "GILN/EE")})
         assert r.status_code == 400 and "unseen" in r.json()["error"]["message"]
         r = c.post("/api/endgame", json={"position": EXAMPLE, "time_limit": -5})
-        assert r.status_code == 400 and "time limit" in r.json()["error"]["message"]
+        assert r.status_code == 400 and "time_limit must be from 0 to 86400, not -5" in r.json()["error"]["message"]

@@ -19,7 +19,9 @@ True
 
 from __future__ import annotations
 
+import functools
 import importlib
+import math
 import pkgutil
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -30,6 +32,8 @@ from ..compiler.registry import find as find_registered
 from ..errors import LexiconError
 from ..support.text import quote
 
+from ..support.workers import MAX_WORKERS as MAX_WORKERS  # the most processes a pool may be asked for
+
 if TYPE_CHECKING:  # pragma: no cover
     from ..lexicon import Lexicon
 
@@ -37,6 +41,21 @@ Document = dict[str, Any]
 #: The keys of ``Context.options`` that say how a word source is compiled; other keys are the commands' own.
 SOURCE_OPTION_NAMES = ("alphabet", "encoding", "format", "case")
 ParamKind = Literal["str", "int", "float", "bool"]
+
+# The ranges numeric parameters declare (Param.minimum, Param.maximum): the outer bounds of what a command
+# can take, checked before it runs; each command checks what depends on its input (a game's rack size...).
+#: Results to list, skip or rank: far above any answer, within what the C code counts in.
+MAX_COUNT = 2**31 - 1
+#: Seeds of the games' and draws' 64-bit generators.
+MAX_SEED = 2**64 - 1
+#: Numbers the C code takes as signed 64-bit (a game's number in a self-play run).
+MAX_INT64 = 2**63 - 1
+#: Longest time a command takes as a limit, in seconds: a day.
+MAX_SECONDS = 86400.0
+#: Longest word, leave or prefix length, in tiles (``native/limits.h``: LX_MAX_WORD_LENGTH).
+MAX_TILES = 255
+#: Highest word priority.
+MAX_PRIORITY = 255
 
 
 @dataclass(frozen=True)
@@ -68,6 +87,36 @@ class Param:
     #: What the value names, for shell completion: ``"file"`` (a path),
     #: ``"lexicon"`` (a lexicon file or word source), ``"alphabet"``.
     completer: str | None = None
+    #: An ``int`` or ``float`` parameter's smallest and largest values (both included; every numeric
+    #: parameter declares them). A value outside, NaN or an infinity is refused before the command runs,
+    #: whether it came from the command line, the server or Python (:meth:`Command.__post_init__`).
+    minimum: float | None = None
+    maximum: float | None = None
+
+    def check_range(self, value: Any, spelled: str) -> None:
+        """Raise :class:`~lexigraph.errors.QueryError` if the number ``value`` lies outside the declared range.
+
+        ``spelled``: the parameter as the user named it (``--top``, or ``top`` over HTTP). Values that are
+        not numbers are left to the command, which says what it takes.
+
+        >>> Param("top", "", kind="int", minimum=0, maximum=100).check_range(2**70, "--top")
+        Traceback (most recent call last):
+        ...
+        lexigraph.errors.QueryError: --top must be from 0 to 100, not 1180591620717411303424
+        >>> Param("limit", "", kind="float", minimum=0, maximum=60).check_range(float("nan"), "--limit")
+        Traceback (most recent call last):
+        ...
+        lexigraph.errors.QueryError: --limit must be from 0 to 60, not nan
+        """
+        from ..errors import QueryError
+
+        if self.kind not in ("int", "float") or isinstance(value, bool) or not isinstance(value, (int, float)):
+            return
+        low = -math.inf if self.minimum is None else self.minimum
+        high = math.inf if self.maximum is None else self.maximum
+        if not low <= value <= high:  # NaN is neither above nor below: refused too
+            shown = "nan" if value != value else _number(value)
+            raise QueryError(f"{spelled} must be from {_number(low)} to {_number(high)}, not {shown}")
 
     @property
     def flag(self) -> str:
@@ -248,6 +297,13 @@ class Command:
     reads_sources: bool = False
     status: Callable[[Document], int] | None = None
 
+    def __post_init__(self) -> None:
+        # The declared ranges are checked wherever the command runs (the command line, the server, Python):
+        # one place, before the command reads a number, so that no value reaches C or a loop unchecked.
+        numeric = tuple(p for p in self.params if p.kind in ("int", "float"))
+        if numeric:
+            object.__setattr__(self, "run", _range_checked(self.run, numeric))
+
     def exit_status(self, doc: Document) -> int:
         """The command line's exit status for ``doc`` (errors, 2, never get here)."""
         if self.status is not None:
@@ -260,6 +316,32 @@ class Command:
             if p.name == name:
                 return p
         raise KeyError(name)
+
+
+def _number(value: float) -> str:
+    """A bound or a value as messages show it: whole numbers without a decimal point.
+
+    >>> _number(86400.0), _number(0.5), _number(2**70)
+    ('86400', '0.5', '1180591620717411303424')
+    """
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return str(int(value))
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def _range_checked(run: Callable[[Context, Mapping[str, Any]], Document],
+                   numeric: tuple[Param, ...]) -> Callable[[Context, Mapping[str, Any]], Document]:
+    """``run``, checking first each numeric parameter given against its declared range."""
+
+    @functools.wraps(run)
+    def checked(ctx: Context, params: Mapping[str, Any]) -> Document:
+        for p in numeric:
+            value = params.get(p.name)
+            if value is not None:
+                p.check_range(value, ctx.spell(p.name))
+        return run(ctx, params)
+
+    return checked
 
 
 def always_found(doc: Document) -> bool:

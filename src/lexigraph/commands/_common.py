@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +43,20 @@ def preset_or_file(ctx: Context, value: Any, presets: Iterable[str], what: str) 
     if value is None or ctx.options.get("files", True) or value in names:
         return value
     raise QueryError(f"{what} {quote(str(value))}: this server takes a preset ({', '.join(names)}), not a file")
+
+
+def input_files(ctx: Context, lex: "Lexicon | None", *more: Any) -> list[str]:
+    """The files a command reads by name: the lexicon's (the lexicon file, or the word list compiled), the
+    alphabet file, and ``more`` (a game file, leave tables, a grid...). A command that writes a file
+    refuses to write over any of them (:func:`lexigraph.support.files.refuse_overwrite`); names that are
+    not files (presets, ``-``, None) are left out.
+
+    >>> input_files(Context(), None, "scrabble", None, "-")
+    []
+    """
+    named = [getattr(lex, "path", None), ctx.lexicon_spec, ctx.options.get("alphabet"), *more]
+    return [os.fspath(f) for f in named
+            if isinstance(f, (str, os.PathLike)) and os.fspath(f) not in ("", "-") and os.path.isfile(f)]
 
 
 def lexicon_name(lex: "Lexicon") -> str:

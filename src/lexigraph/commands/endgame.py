@@ -20,7 +20,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..compiler.registry import name_of
-from . import Command, Context, Document, Param
+from ..errors import ResourceBusy
+from . import MAX_SECONDS, Command, Context, Document, Param
 
 
 def _position(ctx: Context, params: Mapping[str, Any]) -> Any:
@@ -50,9 +51,12 @@ def _run_endgame(ctx: Context, params: Mapping[str, Any]) -> Document:
             time_limit = float(time_limit)
         except ValueError:
             raise GameError(f"--time-limit takes a number of seconds, not {time_limit!r}") from None
-    table = params.get("table_mb")
-    solution = solve_endgame(lex, pos, time_limit=time_limit,
-                             table_megabytes=DEFAULT_TABLE_MB if table is None else table, deadline=ctx.deadline)
+    table = DEFAULT_TABLE_MB if params.get("table_mb") is None else params["table_mb"]
+    try:
+        solution = solve_endgame(lex, pos, time_limit=time_limit, table_megabytes=table, deadline=ctx.deadline)
+    except ResourceBusy as e:  # say which option sizes the table, as the user spells it
+        raise ResourceBusy(f"{e} ({ctx.spell('table_mb')} {table}; the default is {DEFAULT_TABLE_MB})",
+                           retry_after=e.retry_after) from None
     name = name_of(lex)
     doc: Document = {"command": "endgame", "lexicon": str(name), "game": game.name, "position": pos.to_cgp()}
     if named:
@@ -85,9 +89,9 @@ ENDGAME = Command(
         Param("position", "CGP string with both racks (the mover's first), or a file holding one",
               positional=True, required=True),
         Param("time_limit", "stop after this many seconds and answer the best found so far (complete: false)",
-              kind="float", metavar="S"),
+              kind="float", metavar="S", minimum=0, maximum=MAX_SECONDS),
         Param("table_mb", "the transposition table's memory in megabytes (1-4096; default 64)", kind="int",
-              metavar="MB"),
+              metavar="MB", minimum=1, maximum=4096),
         Param("game", "game preset (scrabble, super, spanish, catalan, french) or game file", default="scrabble"),
     ),
     run=_run_endgame,

@@ -9,8 +9,9 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from ..errors import QueryError
-from . import Command, Context, Document, Param, always_found
-from ._common import build_summary, envelope, esc, need_int, per_length, table
+from . import MAX_TILES, Command, Context, Document, Param, always_found
+from ..support.files import refuse_overwrite
+from ._common import build_summary, envelope, esc, input_files, need_int, per_length, table
 
 # -- build -------------------------------------------------------------------
 
@@ -101,24 +102,25 @@ def _text_build(doc: Document) -> Iterator[str]:
 
 
 def _run_export(ctx: Context, params: Mapping[str, Any]) -> Document:
-    from ..formats.export import LEAVE_FORMATS, export, leaves_to_bytes, to_bytes
+    from ..formats.export import LEAVE_FORMATS, export, export_leaves, leaves_to_bytes, to_bytes
 
     source, fmt, output = params.get("source"), params.get("format"), params.get("output")
     if not source or not fmt or not output:
         raise QueryError(f"give a {ctx.spell('source')}, a {ctx.spell('format')} and an {ctx.spell('output')}")
     if fmt in LEAVE_FORMATS:  # the source is a leave table, not a word list
-        data, leaves = leaves_to_bytes(str(source), fmt, ctx.options.get("alphabet"))
         if output == "-":
+            data, leaves = leaves_to_bytes(str(source), fmt, ctx.options.get("alphabet"))
             sys.stdout.flush()
             sys.stdout.buffer.write(data)
             sys.stdout.buffer.flush()
-        else:
-            from ..engine.fileformat import write_atomic
-
-            write_atomic(str(output), data)
+            size = len(data)
+        else:  # never over the table itself
+            size, leaves = export_leaves(str(source), str(output), fmt, ctx.options.get("alphabet"))
         return envelope("export", None, [], lexicon=os.path.basename(str(source)), path=str(output), format=fmt,
-                        bytes=len(data), word_count=leaves)
+                        bytes=size, word_count=leaves)
     lex = ctx.open(str(source))
+    if output != "-":  # the list and the alphabet file it was read with survive the export
+        refuse_overwrite(str(output), [source, *input_files(ctx, lex)])
     if output == "-":
         data = to_bytes(lex, fmt, progress=_stages(ctx, "export"))
         sys.stdout.flush()
@@ -216,8 +218,10 @@ COMMANDS = [
             Param("name", "name recorded in the lexicon (default: the source's file name)", metavar="NAME"),
             Param("alphabet", "english, spanish, catalan, french, or an alphabet file (TOML)", metavar="ALPHABET",
                   completer="alphabet"),
-            Param("min_length", "shortest word kept, in tiles", kind="int", default=2, metavar="N"),
-            Param("max_length", "longest word kept, in tiles", kind="int", metavar="N"),
+            Param("min_length", "shortest word kept, in tiles", kind="int", default=2, metavar="N", minimum=1,
+                  maximum=MAX_TILES),
+            Param("max_length", "longest word kept, in tiles", kind="int", metavar="N", minimum=1,
+                  maximum=MAX_TILES),
             Param("encoding", "source text encoding (default: UTF-8, or UTF-16 with a byte-order mark)",
                   metavar="ENCODING"),
             Param("case", "entries written with capitals and no lower-case twin (Baltimore): fold them into "

@@ -37,7 +37,8 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from . import Command, Context, Document, Param
+from . import MAX_COUNT, MAX_PRIORITY, MAX_SECONDS, MAX_SEED, Command, Context, Document, Param
+from ._common import input_files
 
 EXIT_FILLED = 0
 EXIT_NOT_FOUND = 1
@@ -220,7 +221,7 @@ def _run(ctx: Context, params: Mapping[str, Any]) -> Document:
         doc["culprits"] = result.culprits
         return doc
     output = params.get("output")
-    inputs = [params["grid"]] if params.get("grid") not in (None, "-") else []
+    inputs = input_files(ctx, lex, params.get("grid"))  # the grid, and the word list the lexicon came from
     if output:
         from ..support.files import refuse_overwrite
 
@@ -372,23 +373,23 @@ FILL = Command(
     params=(
         Param("grid", "the grid file: plain text ('.' empty, '#' block, letters fixed), .ipuz or .puz; '-' reads text from standard input", positional=True, metavar="GRID", cli_only=True),
         Param("grid_text", "the grid itself instead of a file: text rows (on one line, separated by '/') or ipuz JSON", metavar="ROWS"),
-        Param("min_priority", "use only words of at least this priority (0-255), the minimum score of every entry the fill chooses", kind="int", default=0, metavar="N"),
+        Param("min_priority", "use only words of at least this priority (0-255), the minimum score of every entry the fill chooses", kind="int", default=0, metavar="N", minimum=0, maximum=MAX_PRIORITY),
         Param("min_by_length", "minimum priorities for some lengths, e.g. '3:30,4:40' (they replace --min-priority there)", metavar="LEN:N,..."),
         Param("min_by_slot", "minimum priorities for some slots, e.g. '1A:60,17A:50' (they replace the others there)", metavar="SLOT:N,..."),
-        Param("max_shared", "no two entries may share a run of this many tiles or more (2-10; 0: no limit)", kind="int", default=0, metavar="N"),
+        Param("max_shared", "no two entries may share a run of this many tiles or more (2-10; 0: no limit)", kind="int", default=0, metavar="N", minimum=0, maximum=MAX_COUNT),
         Param("theme", "theme words to place: the fill chooses their slots (by length and crossings) before filling the rest; repeat the option or separate words with commas", many=True, metavar="WORD"),
-        Param("fills", "find this many fills (1-100), ranked by the objective", kind="int", default=1, metavar="N"),
-        Param("differ", "each fill differs from the others in at least this many entries (default: a fifth of them)", kind="int", metavar="N"),
+        Param("fills", "find this many fills (1-100), ranked by the objective", kind="int", default=1, metavar="N", minimum=1, maximum=MAX_COUNT),
+        Param("differ", "each fill differs from the others in at least this many entries (default: a fifth of them)", kind="int", metavar="N", minimum=1, maximum=MAX_COUNT),
         Param("objective", "rank fills by their mean priority, or by their lowest priority first", default="mean", choices=("mean", "min")),
-        Param("seed", "seed of the tie-breaks: the same seed gives the same fill", kind="int", default=0, metavar="N"),
-        Param("timeout", "give up after this many seconds", kind="float", metavar="S", http_only=True),
+        Param("seed", "seed of the tie-breaks: the same seed gives the same fill", kind="int", default=0, metavar="N", minimum=0, maximum=MAX_SEED),
+        Param("timeout", "give up after this many seconds", kind="float", metavar="S", http_only=True, minimum=0, maximum=MAX_SECONDS),
         Param("cli_timeout", f"give up after this many seconds ('none': no limit; default: {DEFAULT_TIMEOUT:g})", flags=("--timeout",), metavar="S", cli_only=True),
         Param("allow_repeats", "let a word fill more than one slot", kind="bool", default=False),
         Param("region", "fill only these slots ('1A,3D') or this rectangle ('r1c1:r3c5', rows and columns from 1)", metavar="REGION"),
-        Param("improve", "spend up to this many more seconds on the objective: a higher lowest priority (--objective min) or better fills (mean)", kind="float", default=0.0, metavar="S"),
+        Param("improve", "spend up to this many more seconds on the objective: a higher lowest priority (--objective min) or better fills (mean)", kind="float", default=0.0, metavar="S", minimum=0, maximum=MAX_SECONDS),
         Param("counts", "instead of filling, give each slot's candidates after propagation: where the grid will be hard", kind="bool", default=False),
         Param("suggest", "instead of filling, rank the candidates of this slot (e.g. 12A) by what they leave its crossings", metavar="SLOT"),
-        Param("limit", "at most this many suggestions (default 50)", kind="int", metavar="N"),
+        Param("limit", "at most this many suggestions (default 50)", kind="int", metavar="N", minimum=0, maximum=MAX_COUNT),
         Param("output", "write the filled grid here (format from the extension: .txt, .ipuz, .puz)", flags=("-o", "--output"), metavar="OUT", cli_only=True),
     ),
     run=_run,

@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..errors import QueryError
-from . import Command, Context, Document, Param, always_found
+from . import MAX_COUNT, MAX_TILES, Command, Context, Document, Param, always_found
 from ._common import check_tiles, envelope, esc, need_int, per_length, table, values
 
 # -- check -------------------------------------------------------------------
@@ -180,9 +180,11 @@ COMMANDS = [
         summary="List words alphabetically, optionally by prefix and length.",
         params=(
             Param("prefix", "only words starting with this", default="", metavar="PREFIX"),
-            Param("length", "only words of this many tiles", kind="int", metavar="N"),
-            Param("offset", "skip this many words first", kind="int", default=0, metavar="N"),
-            Param("limit", "list at most this many words", kind="int", metavar="N"),
+            Param("length", "only words of this many tiles", kind="int", metavar="N", minimum=1,
+                  maximum=MAX_TILES),
+            Param("offset", "skip this many words first", kind="int", default=0, metavar="N", minimum=0,
+                  maximum=MAX_COUNT),
+            Param("limit", "list at most this many words", kind="int", metavar="N", minimum=0, maximum=MAX_COUNT),
         ),
         run=_run_words,
         text=_text_words,

@@ -35,7 +35,7 @@ from typing import Any
 
 from ..compiler.registry import name_of
 from ..support.text import quote
-from . import Command, Context, Document, Param
+from . import MAX_COUNT, Command, Context, Document, Param
 
 _MAX_INPUT = 1 << 20
 
@@ -173,8 +173,8 @@ def _leaves(ctx: Context, params: Mapping[str, Any], game: Any, lex: Any) -> Any
             raise GameError("the game names a leave table file, which is not read here; send the table itself")
         return None
     spec = str(spec)
-    if files and "\n" not in spec and len(spec) < 4096 and os.path.isfile(spec):
-        return LeaveTable.read(spec, lex.alphabet)
+    if files and "\n" not in spec and len(spec) < 4096 and os.path.exists(spec):
+        return LeaveTable.read(spec, lex.alphabet)  # a FIFO or device too: a bounded read says what it is
     if spec.startswith("base64:"):
         try:
             data = base64.b64decode(spec[7:], validate=True)
@@ -276,7 +276,8 @@ MOVES = Command(
         Param("position", "CGP string, board (rows by newline or '/'), a file, or 'empty'", positional=True,
               required=True),
         Param("rack", "the tiles to play, '?' for a blank, [CH] for a multi-letter tile (default: the CGP's rack)"),
-        Param("top", "how many moves to list (0: none, only the total)", kind="int", default=20),
+        Param("top", "how many moves to list (0: none, only the total)", kind="int", default=20, minimum=0,
+              maximum=MAX_COUNT),
         Param("game", "game preset (scrabble, super, spanish, catalan, french) or game file", default="scrabble"),
         Param("leaves", _LEAVES_HELP, metavar="TABLE"),
         Param("sort", "rank by equity (score + leave value) or by score (default: equity with a leave table)",
@@ -408,7 +409,8 @@ ANALYZE = Command(
     params=(
         Param("gcg", "a GCG game file (or its text; 'sample': a short game that ships with lexigraph)",
               positional=True, required=True),
-        Param("top", "how many best plays to list per turn", kind="int", default=3),
+        Param("top", "how many best plays to list per turn", kind="int", default=3, minimum=0,
+              maximum=MAX_COUNT),
         Param("game", "game preset (scrabble, super, spanish, catalan, french) or game file", default="scrabble"),
         Param("leaves", _LEAVES_HELP, metavar="TABLE"),
         Param("sort", "rank by equity or by score (default: equity with a leave table)", choices=("equity", "score")),

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ..engine.deadline import Countdown
 from ..errors import QueryError
-from . import Command, Context, Document, Param
+from . import MAX_COUNT, MAX_PRIORITY, MAX_TILES, Command, Context, Document, Param
 from ._common import envelope, esc, need_int, values
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -270,14 +270,16 @@ COMMANDS = [
             Param("exact", "use every tile of the rack", kind="bool", default=False),
             Param("super", "use every tile of the rack and more", kind="bool", default=False),
             Param("through", "board tiles every word must also use", default="", metavar="TILES"),
-            Param("min_length", "shortest word listed, in tiles", kind="int", default=2, metavar="N"),
-            Param("max_length", "longest word listed, in tiles", kind="int", metavar="N"),
+            Param("min_length", "shortest word listed, in tiles", kind="int", default=2, metavar="N", minimum=1,
+                  maximum=MAX_TILES),
+            Param("max_length", "longest word listed, in tiles", kind="int", metavar="N", minimum=1,
+                  maximum=MAX_TILES),
             Param("sort", "order of the results (length: longest first; priority: best first; probability: most "
                   "probable to draw first, by probability rank within each length, then shorter first)",
                   default="alpha", choices=ANAGRAM_SORTS),
             Param("offset", "skip this many results first (in the order chosen)", kind="int", default=0,
-                  metavar="N"),
-            Param("limit", "list at most this many results", kind="int", metavar="N"),
+                  metavar="N", minimum=0, maximum=MAX_COUNT),
+            Param("limit", "list at most this many results", kind="int", metavar="N", minimum=0, maximum=MAX_COUNT),
             Param("show_blanks", "print words in upper case with the tiles that blanks make in lower case",
                   kind="bool", default=False, cli_only=True),
             Param("table", "exact anagrams of the rack, then of the rack plus each tile", kind="bool",
@@ -296,10 +298,11 @@ COMMANDS = [
             Param("patterns", "crossword pattern; '-' reads one per line from standard input", positional=True,
                   many=True, required=True, metavar="PATTERN", stdin=True),
             Param("min_priority", "only words of at least this priority (0-255)", kind="int", default=0,
-                  metavar="N"),
+                  metavar="N", minimum=0, maximum=MAX_PRIORITY),
             Param("offset", "skip this many matches first (results come best priority first)", kind="int",
-                  default=0, metavar="N"),
-            Param("limit", "list at most this many matches per pattern", kind="int", metavar="N"),
+                  default=0, metavar="N", minimum=0, maximum=MAX_COUNT),
+            Param("limit", "list at most this many matches per pattern", kind="int", metavar="N", minimum=0,
+                  maximum=MAX_COUNT),
             Param("count", "print only the number of matches", kind="bool", default=False),
             Param("scores", "print each word's priority as WORD;PRIORITY (with --hooks: after a tab)", kind="bool",
                   default=False, cli_only=True),
@@ -317,13 +320,14 @@ COMMANDS = [
         params=(
             Param("pattern_a", "pattern of the first entry", positional=True, required=True, metavar="PATTERN_A"),
             Param("pos_a", "position of the shared cell in the first entry, from 0", kind="int", positional=True,
-                  required=True, metavar="POS_A"),
+                  required=True, metavar="POS_A", minimum=0, maximum=MAX_TILES - 1),
             Param("pattern_b", "pattern of the second entry", positional=True, required=True, metavar="PATTERN_B"),
             Param("pos_b", "position of the shared cell in the second entry, from 0", kind="int", positional=True,
-                  required=True, metavar="POS_B"),
+                  required=True, metavar="POS_B", minimum=0, maximum=MAX_TILES - 1),
             Param("min_priority", "only words of at least this priority (0-255)", kind="int", default=0,
-                  metavar="N"),
-            Param("limit", "words listed per entry (0: all)", kind="int", default=10, metavar="N"),
+                  metavar="N", minimum=0, maximum=MAX_PRIORITY),
+            Param("limit", "words listed per entry (0: all)", kind="int", default=10, metavar="N", minimum=0,
+                  maximum=MAX_COUNT),
         ),
         run=_run_cross,
         text=_text_cross,

@@ -22,8 +22,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..errors import QueryError
-from . import Command, Context, Document, Param, always_found
-from ._common import envelope, need_int
+from . import MAX_COUNT, MAX_INT64, MAX_SEED, MAX_TILES, MAX_WORKERS, Command, Context, Document, Param, always_found
+from ._common import envelope, input_files, need_int
 from .moves import lexicon_and_game
 
 _PLAYER = ("a player: score, equity (the game's leave table), equity:none, a leave table file (KLV2, KLV, CSV) "
@@ -75,7 +75,7 @@ def _kind(player: Any) -> str:
 
 
 def _workers(ctx: Context, params: Mapping[str, Any]) -> int | None:
-    return need_int(ctx, params, "workers", minimum=1, maximum=4096)
+    return need_int(ctx, params, "workers", minimum=1, maximum=MAX_WORKERS)
 
 
 def _progress(ctx: Context, stage: str, total: int) -> Any:
@@ -93,7 +93,7 @@ def _progress(ctx: Context, stage: str, total: int) -> Any:
 
 
 def _run_autoplay(ctx: Context, params: Mapping[str, Any]) -> Document:
-    from ..scrabble.selfplay import autoplay
+    from ..scrabble.selfplay import autoplay, check_gcg_folder
 
     lex, game, named = lexicon_and_game(ctx, params)
     games = need_int(ctx, params, "games", minimum=1, maximum=100_000_000)
@@ -102,11 +102,14 @@ def _run_autoplay(ctx: Context, params: Mapping[str, Any]) -> Document:
     players = [_player(ctx, params.get("player_a") or "equity", game, lex, "a"),
                _player(ctx, params.get("player_b") or "score", game, lex, "b")]
     folder = params.get("gcg")
+    if folder:
+        check_gcg_folder(str(folder))  # before the games, not after them
     games = 100 if games is None else games
     run = autoplay(lex, game, players, games=games, seed=seed or 0, first=first or 0,
                    workers=_workers(ctx, params), cluster=params.get("cluster") or None, keep_games=bool(folder),
                    progress=_progress(ctx, "autoplay", games))
-    written = run.write_gcg(folder) if folder else []
+    inputs = input_files(ctx, lex, params.get("game"), game.leaves, params.get("player_a"), params.get("player_b"))
+    written = run.write_gcg(str(folder), inputs=inputs) if folder else []
     t = run.totals.as_dict()
     for key in ("win_rate", "standard_error", "mean_spread", "bingos_per_game", "turns_per_game", "seconds",
                 "games_per_second"):
@@ -155,8 +158,9 @@ def _run_leaves(ctx: Context, params: Mapping[str, Any]) -> Document:
     max_length = need_int(ctx, params, "max_length", minimum=1, maximum=game.rack_size - 1)
     keep_length = need_int(ctx, params, "keep_length", minimum=1, maximum=game.rack_size - 1)
     start_spec = params.get("start")
+    inputs = input_files(ctx, lex, params.get("game"), game.leaves, start_spec)
+    refuse_overwrite(output, inputs)  # before the games, not after them
     start = load_leaves(str(start_spec), lex.alphabet) if start_spec else None
-    refuse_overwrite(output, [start_spec])
     smoothing = params.get("smoothing")
     try:
         smoothing_value = 50.0 if smoothing is None else float(smoothing)
@@ -179,7 +183,7 @@ def _run_leaves(ctx: Context, params: Mapping[str, Any]) -> Document:
                           start=start, progress=progress, name=os.path.splitext(os.path.basename(str(output)))[0],
                           keep_length=keep_length, finished=finished)
     data = result.table.to_klv2()
-    write_atomic(output, data, inputs=[start_spec] if start_spec else [])
+    write_atomic(output, data, inputs=inputs)
     return envelope("leaves", lex, [_generation(k, result) for k in range(len(result.games))],
                     game=game.name, seed=seed or 0, output=str(output), leaves=len(result.table), bytes=len(data),
                     **({"warnings": named} if named else {}))
@@ -203,8 +207,10 @@ def _text_leaves(doc: Document) -> Iterator[str]:
 
 _COMMON = (
     Param("game", "scrabble, super, spanish, catalan, french, or a game file (TOML)", metavar="GAME", completer="game"),
-    Param("seed", "the run's seed: the same seed gives the same games", kind="int", default=0, metavar="N"),
-    Param("workers", "processes of the local pool (default: every core)", kind="int", metavar="N"),
+    Param("seed", "the run's seed: the same seed gives the same games", kind="int", default=0, metavar="N",
+          minimum=0, maximum=MAX_SEED),
+    Param("workers", f"processes of the local pool (default: every core; at most {MAX_WORKERS}, and no more than "
+          "the batches of games)", kind="int", metavar="N", minimum=1, maximum=MAX_WORKERS),
     Param("cluster", "a Dask scheduler's address (tcp://HOST:PORT) to run on instead of the local pool; "
           "pip install 'lexigraph[cluster]'", metavar="ADDRESS"),
 )
@@ -215,12 +221,14 @@ AUTOPLAY = Command(
             "wins with their standard error, spread, bingos, speed; GCG on request.",
     params=(
         Param("games", "games to play (an even number plays whole mirrored pairs)", kind="int", default=100,
-              flags=("-n", "--games"), metavar="N"),
+              flags=("-n", "--games"), metavar="N", minimum=1, maximum=MAX_COUNT),
         Param("player_a", "player A: " + _PLAYER + " (default: equity)", metavar="PLAYER"),
         Param("player_b", "player B: " + _PLAYER + " (default: score)", metavar="PLAYER"),
         *_COMMON,
-        Param("first", "the first game's number (a slice of a longer run)", kind="int", default=0, metavar="N"),
-        Param("gcg", "write each game as GCG into this folder", metavar="FOLDER", completer="file"),
+        Param("first", "the first game's number (a slice of a longer run)", kind="int", default=0, metavar="N",
+              minimum=0, maximum=MAX_INT64),
+        Param("gcg", "write each game as GCG (game-NNNNNN.gcg) into this folder, made if need be; checked "
+              "before the games are played (a file or /dev/null is refused)", metavar="FOLDER", completer="file"),
     ),
     run=_run_autoplay,
     text=_text_autoplay,
@@ -244,9 +252,9 @@ LEAVES = Command(
               "before learned)", default="40000,80000,120000,200000,300000", metavar="N,N,..."),
         *_COMMON,
         Param("max_length", "longest leave valued, in tiles (default: the rack size less one)", kind="int",
-              metavar="N"),
+              metavar="N", minimum=1, maximum=MAX_TILES),
         Param("keep_length", "longest leave written, in tiles (default: every leave valued); a smaller file loads "
-              "faster, and a leave it lacks is worth 0", kind="int", metavar="N"),
+              "faster, and a leave it lacks is worth 0", kind="int", metavar="N", minimum=1, maximum=MAX_TILES),
         Param("smoothing", "samples a leave's own mean weighs as much as its prior at (default 50)",
               metavar="K"),
         Param("start", "a leave table the first generation plays with (default: none)", metavar="FILE",

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from . import Command, Context, Document, Param
+from . import MAX_COUNT, MAX_SECONDS, MAX_SEED, MAX_WORKERS, Command, Context, Document, Param
 from ._common import envelope, need_int
 
 
@@ -38,7 +38,7 @@ def _run_sim(ctx: Context, params: Mapping[str, Any]) -> Document:
     plies = need_int(ctx, params, "plies", minimum=0, maximum=MAX_PLIES)
     iterations = need_int(ctx, params, "iterations", minimum=1, maximum=MAX_ITERATIONS)
     seed = need_int(ctx, params, "seed", minimum=0, maximum=2 ** 64 - 1)
-    workers = need_int(ctx, params, "workers", minimum=1, maximum=1024)
+    workers = need_int(ctx, params, "workers", minimum=1, maximum=MAX_WORKERS)
     if not ctx.options.get("files", True):
         workers = 1  # a server answers each request in its own lane: no process pool per request
     limit = params.get("time_limit")
@@ -98,13 +98,18 @@ SIM = Command(
         Param("position", "CGP string, board (rows by newline or '/'), a file, or 'empty'", positional=True,
               required=True),
         Param("rack", "the side to move's tiles, '?' for a blank (default: the CGP's rack)"),
-        Param("candidates", "how many of the best moves by equity to simulate", kind="int", default=10),
-        Param("plies", "turns played out after each candidate (the opponent's first)", kind="int", default=2),
+        Param("candidates", "how many of the best moves by equity to simulate", kind="int", default=10, minimum=1,
+              maximum=MAX_COUNT),
+        Param("plies", "turns played out after each candidate (the opponent's first)", kind="int", default=2,
+              minimum=0, maximum=MAX_COUNT),
         Param("iterations", "play-outs per candidate at most (fewer for a candidate the stopping rule drops)",
-              kind="int", default=1000),
-        Param("seed", "the draws' seed: the same seed, the same ranking", kind="int", default=0),
-        Param("workers", "processes (default: every core)", kind="int", metavar="N"),
-        Param("time_limit", "seconds: answer with the iterations done by then", kind="float", metavar="SECONDS"),
+              kind="int", default=1000, minimum=1, maximum=MAX_COUNT),
+        Param("seed", "the draws' seed: the same seed, the same ranking", kind="int", default=0, minimum=0,
+              maximum=MAX_SEED),
+        Param("workers", f"processes (default: every core; at most {MAX_WORKERS}, and no more than the play-outs "
+              "between two checkpoints can use)", kind="int", metavar="N", minimum=1, maximum=MAX_WORKERS),
+        Param("time_limit", "seconds: answer with the iterations done by then", kind="float", metavar="SECONDS",
+              minimum=0, maximum=MAX_SECONDS),
         Param("game", "game preset (scrabble, super, spanish, catalan, french) or game file", default="scrabble"),
         Param("leaves", "the leave table both sides play by: a KLV2, KLV or CSV file (default: the game's)",
               metavar="TABLE"),

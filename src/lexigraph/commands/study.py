@@ -13,13 +13,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from . import Command, Context, Document, Param
+from . import MAX_COUNT, Command, Context, Document, Param
 from ..support.text import quote
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..lexicon import Lexicon
 
-_BLANKS = Param("blanks", "blanks that may stand in for tiles when counting draws (0, 1 or 2)", kind="int", default=2)
+_BLANKS = Param("blanks", "blanks that may stand in for tiles when counting draws (0, 1 or 2)", kind="int", default=2,
+                minimum=0, maximum=2)
 _TILES = Param(
     "tiles", "tile set for probability and points when the lexicon's alphabet has none (a preset such as "
     "english, or an alphabet file)", metavar="ALPHABET",
@@ -166,8 +167,8 @@ SEARCH = Command(
         Param("group", "group anagrams together (results carry their group number)", kind="bool", default=False),
         Param("hooks", "add each word's front and back hooks", kind="bool", default=False),
         Param("sort", "result order", choices=("alpha", "length", "probability", "priority"), default="alpha"),
-        Param("limit", "at most this many results", kind="int"),
-        Param("offset", "skip this many results first", kind="int", default=0),
+        Param("limit", "at most this many results", kind="int", minimum=0, maximum=MAX_COUNT),
+        Param("offset", "skip this many results first", kind="int", default=0, minimum=0, maximum=MAX_COUNT),
         _BLANKS,
         _TILES,
         Param("lists", "a word list or lexicon named for 'in NAME' conditions", many=True, flags=("--list",),

@@ -13,8 +13,10 @@ Walks list only the arcs a prefix lookup can reach (tiles rising along a
 list, as in every valid file). Before a walk answers its first query, the
 graph is checked once against the length buckets (:meth:`CompiledEngine.check_consistent`):
 the same words, each found by the hash index, so that a walk and a scan of
-the buckets answer alike; a forged file whose graph and buckets disagree
-gets a :class:`FileFormatError` instead. That walk has the Python check's
+the buckets answer alike. On a forged file whose graph and buckets disagree
+the cost model says no walk pays (:meth:`CompiledEngine.graph_spells_the_buckets`):
+the queries answer from the buckets, as on the Python engine, and a walk
+asked for anyway (or a job) gets a :class:`FileFormatError`. That walk has the Python check's
 limits: paths no longer than the longest word, no more words than the
 buckets hold, no more arcs read than the words have tiles (a cycle of arcs
 that spell nothing stops there). Every later walk goes no deeper than the
@@ -43,7 +45,7 @@ from ..buildinfo import c_module
 from ..errors import DeadlineExceeded, FileFormatError
 from .deadline import exceeded
 from .interface import CrossAnswer, FillState, MoveRequest, PropagationProblem, RackMode, SelfPlayRequest
-from .interface import EndgameAnswer, EndgameRequest, SimulationRequest
+from .interface import EndgameAnswer, EndgameRequest, SimulationRequest, endgame_table_busy
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -97,7 +99,6 @@ class CompiledEngine:
     """The C engine of one open lexicon (see the module docstring)."""
 
     kind: Literal["c", "python"] = "c"
-    pattern_walk_pays = True
 
     def __init__(self, store: "Store", graph: "WordGraph") -> None:
         module = native()
@@ -118,10 +119,10 @@ class CompiledEngine:
             program = alphabet.latin1_program
             if program is not None:  # multi-letter tiles: split greedily in C
                 prepare, codes, multi = program
-                self.probe.attach(store.buffer, codes, tables, True, prepare, multi)
+                self.probe.attach(store.buffer, codes, tables, True, len(alphabet), prepare, multi)
             else:
                 table = alphabet.latin1_table
-                self.probe.attach(store.buffer, table or bytes(256), tables, table is not None)
+                self.probe.attach(store.buffer, table or bytes(256), tables, table is not None, len(alphabet))
         except ValueError as e:
             raise FileFormatError(f"{store.name}: {e}") from None
         # The C methods themselves, bound: no Python frame between a lookup and the probe.
@@ -162,8 +163,29 @@ class CompiledEngine:
 
     # -- the graph check ------------------------------------------------------------------------
 
+    @property
+    def pattern_walk_pays(self) -> bool:
+        """In C a walk beats the bucket scan, on a graph that spells the buckets (checked on first use)."""
+        return self.graph_spells_the_buckets()
+
+    def graph_spells_the_buckets(self) -> bool:
+        """Whether the graph spells exactly the buckets' words (the check runs once, here if not yet).
+
+        A graph that does not (a forged file) is never walked: the planners
+        answer queries from the buckets, as the Python engine does, and the
+        jobs that need the graph refuse it.
+        """
+        if self._consistent is None:
+            try:
+                self.check_consistent()
+            except FileFormatError:
+                pass
+        return bool(self._consistent)
+
     def check_consistent(self) -> None:
         """Raise :class:`FileFormatError` unless the graph spells exactly the buckets' words (checked once, in C)."""
+        if self._consistent is True:
+            return
         with self._check_lock:  # queries run in threads (the server): one check, seen by all
             if self._consistent is None:
                 self._consistent = False  # a check that raises has failed, for good
@@ -210,7 +232,7 @@ class CompiledEngine:
     # -- walks ------------------------------------------------------------------------------
 
     def rack_walk_pays(self, blanks: int, mode: RackMode) -> bool:
-        return blanks <= MAX_RACK_BLANKS
+        return blanks <= MAX_RACK_BLANKS and self.graph_spells_the_buckets()
 
     def _rack(self, codes: bytes, blanks: int, mode: RackMode, through: bytes, min_length: int, max_length: int,
               want_ids: bool, deadline: float | None) -> bytes:
@@ -354,8 +376,8 @@ class CompiledEngine:
                 request.table_entries, -1.0 if deadline is None else deadline)
         except ValueError as e:
             raise FileFormatError(f"{self.store.name}: {e}") from None
-        except MemoryError:
-            raise FileFormatError(f"{self.store.name}: no memory for the endgame's transposition table") from None
+        except MemoryError:  # the table's calloc: the machine's memory is short now, not the lexicon at fault
+            raise endgame_table_busy(request.table_entries) from None
         return EndgameAnswer(value, bool(complete), depth, nodes, np.frombuffer(pv, move_record_dtype()))
 
     def simulate_plays(self, request: SimulationRequest, first: int, count: int,

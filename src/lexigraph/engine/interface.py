@@ -33,6 +33,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
+from ..errors import ResourceBusy
+
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
@@ -183,6 +185,21 @@ ENDGAME_MAX_RACK = 16
 ENDGAME_MAX_TABLE_MB = 4096
 #: Bytes per entry of the endgame solver's transposition table.
 ENDGAME_ENTRY_BYTES = 16
+
+
+def endgame_table_busy(table_entries: int) -> ResourceBusy:
+    """The error of an endgame whose transposition table finds no memory now (either engine): the machine's
+    memory, not the lexicon or the position, is short; the same request may succeed later, or a smaller
+    table now.
+
+    >>> str(endgame_table_busy(1 << 28))
+    "no memory now for the endgame's transposition table of 4,096 MB; ask for a smaller table, or try again later"
+    """
+    megabytes = table_entries * ENDGAME_ENTRY_BYTES >> 20
+    return ResourceBusy(f"no memory now for the endgame's transposition table of {megabytes:,} MB; ask for a smaller "
+                        f"table, or try again later", retry_after=30)
+
+
 class SimulationRequest(NamedTuple):
     """A simulation's play-outs, as the engines read them (:mod:`lexigraph.scrabble.simulation`).
 
@@ -483,10 +500,26 @@ class Engine(Protocol):
 
     #: ``"c"`` or ``"python"``: what ``lexigraph info`` reports.
     kind: Literal["c", "python"]
-    #: Whether a pattern walk of the graph beats the bucket scan for patterns that open with a tile.
-    pattern_walk_pays: bool
     #: What the lexicon's C ``Facade`` base answers ``in`` with: the C probe, or None (``in`` in Python).
     facade_probe: object
+
+    @property
+    def pattern_walk_pays(self) -> bool:
+        """Whether a pattern walk of the graph beats the bucket scan for patterns that open with a tile.
+
+        Never on a graph that does not spell the buckets' words: the scan answers instead.
+        """
+
+    # -- the word graph against the buckets ------------------------------------------
+
+    def check_consistent(self) -> None:
+        """Raise :class:`~lexigraph.errors.FileFormatError` unless the graph spells exactly the buckets' words.
+
+        Checked once; every walk and every job that reads the graph asks first.
+        """
+
+    def graph_spells_the_buckets(self) -> bool:
+        """:meth:`check_consistent` as a yes or no: whether queries may walk the graph."""
 
     # -- exact lookups -----------------------------------------------------------
 

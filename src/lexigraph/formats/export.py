@@ -116,3 +116,29 @@ def leaves_to_bytes(source: str | os.PathLike[str], format: str, alphabet: str |
         raise LexiconError(f"unknown leave table format {format!r}; choose one of {', '.join(LEAVE_FORMATS)}")
     table = LeaveTable.read(source, Alphabet.load(alphabet) if alphabet else None)
     return table.to_bytes("csv" if format == "leaves-csv" else format), len(table)
+
+
+def export_leaves(source: str | os.PathLike[str], dest: str | os.PathLike[str], format: str,
+                  alphabet: str | None = None) -> tuple[int, int]:
+    """Write the leave table ``source`` to ``dest`` as ``format`` atomically; returns (bytes, leaves).
+
+    A ``dest`` that is the table itself (or the alphabet file), directly or
+    through links, is refused before anything is read: a table is never
+    replaced by another format of itself (``mine.csv`` by binary, a KLV2 by
+    the lossy KLV).
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "mine.csv")
+    >>> _ = open(path, "w").write("S,8.0\\n")
+    >>> export_leaves(path, path, "klv2")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    lexigraph.errors.LexiconError: the output .../mine.csv is the input .../mine.csv: refusing to overwrite it; write to another file
+    """
+    from ..support.files import refuse_overwrite, write_atomic
+
+    inputs = [source, alphabet]
+    refuse_overwrite(dest, inputs)
+    data, leaves = leaves_to_bytes(source, format, alphabet)
+    write_atomic(dest, data, inputs=inputs)
+    return len(data), leaves

@@ -197,6 +197,8 @@ def _f32(value: float) -> float:
 
 
 def _next_f32(value: float, toward: float) -> float:
+    """The float32 next to the float32 ``value`` in the direction of ``toward`` (past the largest: infinity)."""
     import numpy as np
 
-    return float(np.nextafter(np.float32(value), np.float32(math.inf if toward > value else -math.inf)))
+    with np.errstate(over="ignore"):  # the step past the largest float32 is infinity, as it should be: no warning
+        return float(np.nextafter(np.float32(value), np.float32(math.inf if toward > value else -math.inf)))

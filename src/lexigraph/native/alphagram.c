@@ -67,20 +67,41 @@ pack_key(const unsigned char *sorted, Py_ssize_t n)
     return k;
 }
 
+/* Whether a bucket's rows are what Store.rows accepts: codes 1..n_tiles, each row after the one
+ * before (a forged bucket is refused there, so it is refused here too: the same one error). */
+static int
+rows_hold(const LengthTable *t, Py_ssize_t n, unsigned n_tiles)
+{
+    for (Py_ssize_t i = 0; i < t->count; i++) {
+        const unsigned char *row = t->rows + i * n;
+        for (Py_ssize_t j = 0; j < n; j++)
+            if (row[j] < 1 || row[j] > n_tiles)
+                return 0;
+        if (i && memcmp(row - n, row, (size_t)n) >= 0)
+            return 0;
+    }
+    return 1;
+}
+
 /* The bucket's alphagrams (each entry's sorted tiles) in alphagram order, built and checked on first
- * use: the order must name every row of the bucket once (a permutation) and list them by their
- * sorted tiles. A forged order (a row twice, every entry zero, unsorted, past the bucket) is
- * refused for good (grams_state -1) and answered NULL: the Python path then reads the same index,
- * checks it the same way (Store.alphagrams) and raises FileFormatError, so that no answer comes
- * from an index that lies. NULL also when memory runs out (checked again on the next call). For
- * words of up to 8 tiles the packed keys are built too, so that searches compare integers. */
+ * use: the bucket's rows must hold (rows_hold), and the order must name every row of the bucket
+ * once (a permutation) and list them by their sorted tiles. A forged order (a row twice, every
+ * entry zero, unsorted, past the bucket) or bucket is refused for good (grams_state -1) and
+ * answered NULL: the Python path then reads the same index, checks it the same way
+ * (Store.rows, Store.alphagrams) and raises FileFormatError, so that no answer comes from an index
+ * that lies. NULL also when memory runs out (checked again on the next call). For words of up to
+ * 8 tiles the packed keys are built too, so that searches compare integers. */
 static const unsigned char *
-entry_grams(LengthTable *t, Py_ssize_t n)
+entry_grams(LengthTable *t, Py_ssize_t n, unsigned n_tiles)
 {
     if (t->grams_state)
         return t->grams_state > 0 ? t->grams : NULL;
     if (!t->count)
         return NULL; /* callers answer an empty bucket before asking */
+    if (!rows_hold(t, n, n_tiles)) {
+        t->grams_state = -1;
+        return NULL;
+    }
     unsigned char *grams = PyMem_Malloc((size_t)t->count * (size_t)n);
     unsigned char *seen = PyMem_Calloc((size_t)t->count / 8 + 1, 1);
     uint64_t *keys = n <= 8 ? PyMem_Malloc((size_t)t->count * sizeof(uint64_t)) : NULL;
@@ -149,11 +170,12 @@ bound(const LengthTable *t, const unsigned char *grams, const unsigned char *key
 /* Rows (ascending) whose alphagram is `key`, into rows[0..cap); returns how many, -1 when the index
  * is forged (or memory ran out), cap when there may be more. */
 static Py_ssize_t
-exact_rows(LengthTable *t, const unsigned char *key, Py_ssize_t n, Py_ssize_t *rows, Py_ssize_t cap)
+exact_rows(LengthTable *t, const unsigned char *key, Py_ssize_t n, unsigned n_tiles, Py_ssize_t *rows,
+           Py_ssize_t cap)
 {
     if (!t->count)
         return 0;
-    const unsigned char *grams = entry_grams(t, n);
+    const unsigned char *grams = entry_grams(t, n, n_tiles);
     if (grams == NULL)
         return -1;
     Py_ssize_t lo = bound(t, grams, key, n, 0), hi = bound(t, grams, key, n, 1);
@@ -286,7 +308,7 @@ lx_probe_exact_anagram_ids(Probe *self, PyObject *args)
         goto done;
     }
     LengthTable *t = &self->tables[n];
-    const unsigned char *grams = entry_grams(t, n);
+    const unsigned char *grams = entry_grams(t, n, self->alphabet_tiles);
     if (grams == NULL) {
         result = Py_NewRef(Py_None);
         goto done;
@@ -393,12 +415,12 @@ lx_probe_exact_anagram_words(Probe *self, PyObject *const *args, Py_ssize_t narg
     if (!blanks) {
         sort_codes(key, n);
         Py_ssize_t rows[64];
-        Py_ssize_t found = exact_rows(t, key, n, rows, 64);
+        Py_ssize_t found = exact_rows(t, key, n, self->alphabet_tiles, rows, 64);
         if (found < 0 || found == 64)
             Py_RETURN_NONE; /* a forged index, or more anagrams than fit here: the general path decides */
         return decode_rows_ascii(self, t, n, rows, found);
     }
-    const unsigned char *grams = entry_grams(t, n);
+    const unsigned char *grams = entry_grams(t, n, self->alphabet_tiles);
     if (grams == NULL)
         Py_RETURN_NONE;
     w.t = t;

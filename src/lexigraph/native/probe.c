@@ -76,19 +76,27 @@ get_ssize(PyObject *tuple, Py_ssize_t k, Py_ssize_t *out)
     return 0;
 }
 
-/* attach(buffer, byte_table, tables, encodes[, prepare, multi]): tables is a list of tuples
+/* attach(buffer, byte_table, tables, encodes, n_tiles[, prepare, multi]): tables is a list of tuples
  * (length, slots_offset, n_slots, width, home, rows_offset, count, first_id, order_offset, order_width);
- * encodes: whether byte_table maps ASCII words to tile codes; prepare and multi: an alphabet's
- * multi-letter program (Alphabet.latin1_program). */
+ * encodes: whether byte_table maps ASCII words to tile codes; n_tiles: the alphabet's size (the
+ * codes a row may hold are 1..n_tiles); prepare and multi: an alphabet's multi-letter program
+ * (Alphabet.latin1_program). */
 static PyObject *
 Probe_attach(Probe *self, PyObject *args)
 {
     PyObject *buffer, *tables, *multi = NULL;
     Py_buffer table, prep = {0};
     int encodes;
-    if (!PyArg_ParseTuple(args, "Oy*O!p|y*O!", &buffer, &table, &PyList_Type, &tables, &encodes, &prep, &PyList_Type,
-                          &multi))
+    unsigned n_tiles;
+    if (!PyArg_ParseTuple(args, "Oy*O!pI|y*O!", &buffer, &table, &PyList_Type, &tables, &encodes, &n_tiles, &prep,
+                          &PyList_Type, &multi))
         return NULL;
+    if (n_tiles > LX_MAX_ALPHABET_TILES) {
+        PyBuffer_Release(&prep);
+        PyBuffer_Release(&table);
+        PyErr_SetString(PyExc_ValueError, "more tiles than an alphabet holds");
+        return NULL;
+    }
     /* multi-letter tiles: (prepared key bytes, code) pairs, longest first */
     self->n_multi = 0;
     memset(self->prep, 0, 256);
@@ -144,6 +152,7 @@ Probe_attach(Probe *self, PyObject *args)
         return NULL;
     self->attached = 1;
     self->encodes = encodes;
+    self->alphabet_tiles = n_tiles;
     Py_ssize_t n = PyList_GET_SIZE(tables), max_length = 0;
     for (Py_ssize_t k = 0; k < n; k++) {
         PyObject *t = PyList_GET_ITEM(tables, k);

@@ -38,7 +38,8 @@ typedef struct {
     int order_width;
     uint64_t *keys;             /* words of up to 8 tiles: each entry's sorted tiles packed, built on first use */
     unsigned char *grams;       /* each entry's sorted tiles, in alphagram order, built on first use */
-    int grams_state;            /* 0 not checked; 1 built: a permutation of the rows, sorted; -1 a forged index */
+    int grams_state;            /* 0 not checked; 1 built: a permutation of the rows, sorted, and the rows
+                                 * rising with codes in the alphabet (Store.rows's check); -1 a forged bucket */
     /* Rotation orders (see rotation.py), per start 1..length-1, built on first use: the rows sorted
      * by their first LX_ROTATION_KEY_TILES tiles read from that start, wrapping round, and those sort keys. */
     uint32_t **rot_rows;
@@ -50,6 +51,7 @@ typedef struct {
     Py_buffer view;
     int attached;
     int encodes;                /* the character table is valid: Latin-1 words are encoded here */
+    unsigned alphabet_tiles;    /* the alphabet's size: a row's codes are 1..alphabet_tiles */
     unsigned char codes[256];   /* Latin-1 character -> tile code; 0: no word holds it */
     unsigned char defer[256];   /* characters whose folding makes several: the word goes to Python */
     unsigned char labels[256];  /* tile code -> its one-character ASCII label (when `encodes`) */

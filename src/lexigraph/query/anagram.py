@@ -24,6 +24,7 @@ checked between the passes of the scan and handed to the engine.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING
 
@@ -119,18 +120,23 @@ def parse_anagram_rack(alphabet: "Alphabet", rack: str, *, what: str = "rack", a
     return AnagramRack(bytes(codes), blanks, more)
 
 
-def _masks(store: Store) -> np.ndarray:
-    """Presence mask of every word (bit ``code % 64``), built once per lexicon."""
+def _masks(store: Store, lengths: list[int]) -> np.ndarray:
+    """Presence mask (bit ``code % 64``) of every word of ``lengths`` (ascending, as the store lists them).
 
-    def build() -> np.ndarray:
-        parts = []
-        for length in store.lengths:
-            rows = store.rows(length)
-            bits = np.left_shift(np.uint64(1), (rows % 64).astype(np.uint64))
-            parts.append(np.bitwise_or.reduce(bits, axis=1))
-        return np.concatenate(parts) if parts else np.zeros(0, np.uint64)
+    Built once per bucket, and only for the buckets a query reads: a bucket no
+    answer needs is never checked (:meth:`~lexigraph.engine.store.Store.rows`),
+    so a forged one elsewhere refuses the queries that read it, on both engines.
+    """
 
-    return store.cached(("anagram", "masks"), build)
+    parts = [store.cached(("anagram", "masks", n), partial(_bucket_masks, store, n)) for n in lengths]
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+
+def _bucket_masks(store: Store, length: int) -> np.ndarray:
+    rows = store.rows(length)
+    bits = np.left_shift(np.uint64(1), (rows % 64).astype(np.uint64))
+    masks: np.ndarray = np.bitwise_or.reduce(bits, axis=1)
+    return masks
 
 
 def _mask_of(codes: bytes) -> np.uint64:
@@ -234,8 +240,7 @@ def _scan_ids(store: Store, rack: AnagramRack, mode: str, through: bytes, lo: in
     if not lengths:
         return np.zeros(0, np.int64)
     start = store.bucket(lengths[0]).first  # type: ignore[union-attr]
-    stop = store.bucket(lengths[-1]).stop  # type: ignore[union-attr]
-    masks = _masks(store)[start:stop]
+    masks = _masks(store, lengths)
 
     rack_counts = np.bincount(np.frombuffer(rack.codes, np.uint8), minlength=256)
     through_counts = np.bincount(np.frombuffer(through, np.uint8), minlength=256)

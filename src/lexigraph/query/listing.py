@@ -26,11 +26,11 @@ def words_with_prefix(store: Store, graph: WordGraph, engine: Engine, prefix: st
                       length: int | None = None, *, deadline: float | None = None) -> list[str]:
     """Words starting with ``prefix`` (of ``length`` tiles when given), alphabetically; stopped at ``deadline``."""
     key = store.alphabet.encode(prefix)
-    if key is None or (length is not None and length < len(key)):
-        return []
-    if key and graph.follow(key) is None:
-        return []  # nothing starts with it: one step of the walk says so
-    if engine.pattern_walk_pays:
+    if key is None or (length is not None and not len(key) <= length <= max(store.lengths, default=0)):
+        return []  # no word is that short or that long
+    if engine.pattern_walk_pays:  # the graph is checked: it may be walked
+        if key and graph.follow(key) is None:
+            return []  # nothing starts with it: one step of the walk says so
         low, high = (length, length) if length is not None else (max(len(key), 1), 255)
         return engine.pattern_words([bytes([c]) for c in key], low, high, deadline=deadline)
     ids = store.ids_with_prefix(key, length)

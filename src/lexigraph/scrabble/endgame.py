@@ -133,12 +133,13 @@ def endgame_racks(position: Position) -> tuple[list[int], list[int]]:
     if not mine:
         raise GameError("the side to move has no tiles: the game is over")
     unseen = position.unseen()
-    if len(unseen) > min(game.rack_size, ENDGAME_MAX_RACK) and len(unseen) > len(theirs):
-        raise GameError(f"the bag is not empty: the opponent's rack holds {len(unseen)} tiles, more than the rack "
-                        f"size ({game.rack_size})")
+    rack_size = min(game.rack_size, ENDGAME_MAX_RACK)
+    if len(unseen) > rack_size and len(unseen) > len(theirs):
+        raise GameError(_bag_not_empty(len(unseen), len(theirs), rack_size))
     if not theirs:
-        raise GameError(f"give the opponent's rack (the unseen tiles: {rack_text(game, unseen)}), as the CGP's "
-                        f"second rack")
+        raise GameError(f"the opponent's rack is not given: with the bag empty, the unseen tiles are their rack "
+                        f"({rack_text(game, unseen)}); give it as the CGP's second rack (after the side to move's "
+                        f"and a slash)")
     if Counter(theirs) != Counter(unseen):
         raise GameError(f"the opponent's rack {rack_text(game, theirs)} is not the unseen tiles "
                         f"{rack_text(game, unseen) or '(none)'}")
@@ -147,6 +148,22 @@ def endgame_racks(position: Position) -> tuple[list[int], list[int]]:
             raise GameError(f"{who} rack holds {len(rack)} tiles, more than the rack size "
                             f"({min(game.rack_size, ENDGAME_MAX_RACK)})")
     return mine, theirs
+
+
+def _bag_not_empty(unseen: int, theirs: int, rack_size: int) -> str:
+    """Why a position with more unseen tiles than a rack holds is no endgame: the tiles the board and the
+    side to move's rack leave unseen are the opponent's rack and the bag.
+
+    >>> _bag_not_empty(89, 0, 7)
+    "the bag is not empty: the board and the side to move's rack leave 89 tiles unseen, more than the opponent's rack holds (7), so at least 82 are in the bag; an endgame starts once the bag is empty (the unseen tiles are then the opponent's rack)"
+    """
+    if theirs:
+        where = f"{unseen} tiles are unseen, the opponent's {theirs} and {unseen - theirs} in the bag"
+    else:
+        where = (f"the board and the side to move's rack leave {unseen} tiles unseen, more than the opponent's rack "
+                 f"holds ({rack_size}), so at least {unseen - rack_size} are in the bag")
+    return (f"the bag is not empty: {where}; an endgame starts once the bag is empty (the unseen tiles are then "
+            f"the opponent's rack)")
 
 
 def solve_endgame(engines: "Engines", position: Position, *, time_limit: float | None = None,

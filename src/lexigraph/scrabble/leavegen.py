@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
 
+from ..support.workers import MAX_WORKERS
 from .game import Game, GameError
 from .leaves import LeaveTable
 from .selfplay import BATCH_GAMES, LexiconRef, Player, batches, run_batches, selfplay_request
@@ -45,6 +46,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: Samples a leave's own mean weighs as much as its prior at (the smoothing strength).
 SMOOTHING = 50.0
+#: The largest smoothing strength: samples beyond any run's (a larger one is the prior alone, or a mistake).
+MAX_SMOOTHING = 1e12
 #: Most games in one generation.
 MAX_GENERATION_GAMES = 100_000_000
 
@@ -219,8 +222,10 @@ def build_leaves(lex: "Engines", game: Game, *, generations: Sequence[int], seed
     longest = game.rack_size - 1 if max_length is None else max_length
     if not 1 <= longest < game.rack_size:
         raise GameError(f"leaves hold 1 to {game.rack_size - 1} tiles (the rack size less one), not {longest}")
-    if not smoothing >= 0:
-        raise GameError(f"the smoothing strength is a number from 0, not {smoothing}")
+    if not 0 <= smoothing <= MAX_SMOOTHING:  # NaN too
+        raise GameError(f"the smoothing strength is a number from 0 to {MAX_SMOOTHING:g}, not {smoothing}")
+    if workers is not None and (not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS):
+        raise GameError(f"workers must be a whole number from 1 to {MAX_WORKERS}, not {workers!r}")
     counts = game.counts_by_code()
     table = start
     ref = LexiconRef.of(lex)

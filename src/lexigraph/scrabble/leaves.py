@@ -15,7 +15,9 @@ rank plays by *equity*, the score plus the value of the leave
 
 Values are held as floats exactly as a KLV2 holds them (each the float32
 nearest the CSV's decimal text), so a table read from a CSV and one read
-from the KLV2 built from it are equal. Tile numbers in the binary files are
+from the KLV2 built from it are equal. A value must lie within
+±:data:`MAX_LEAVE_VALUE` points; any other (``3.4028235e38``, NaN) is a
+:class:`LeaveError` naming the leave, whatever file it comes from. Tile numbers in the binary files are
 English letters (``?`` 0, ``A`` 1 ... ``Z`` 26, as in wolges) when the
 tiles are letters a-z, else the alphabet's own codes
 (:func:`lexigraph.formats.kwg.file_alphabet`).
@@ -36,11 +38,12 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..alphabet import Alphabet
+from ..support.files import read_limited
 from .game import GameError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -50,6 +53,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: Largest leave table file read (bytes): the biggest published tables (every leave of up to 6 tiles) are ~10 MB.
 MAX_FILE_BYTES = 256 << 20
+#: Largest value a leave may have, in points either way: published tables stay within ±40 (a blank is worth
+#: about 25), and no leave outweighs this many points of score; a value beyond it is a mistake, refused.
+MAX_LEAVE_VALUE = 1000.0
 _TOKEN = re.compile(r"\[[^\]]*\]|\?|[^\[\]?]+")
 
 
@@ -82,12 +88,8 @@ class LeaveTable(Mapping[bytes, float]):
             wide = np.fromiter(values.values(), np.float64, len(keys))
         except (TypeError, ValueError):
             raise LeaveError("a leave's value is not a number") from None
-        with np.errstate(over="ignore", invalid="ignore"):
-            narrow = wide.astype(np.float32)
-        too_large = np.isfinite(wide) & ~np.isfinite(narrow)  # too large a value becomes an error in a KLV2
-        if too_large.any():
-            at = int(np.argmax(too_large))
-            raise LeaveError(f"the leave {self.text(keys[at])} has the value {wide[at]}, beyond a float32")
+        self._check_values(wide, lambda at: keys[at])
+        narrow = wide.astype(np.float32)  # within MAX_LEAVE_VALUE: no overflow
         table: dict[bytes, float] = dict(zip(keys, narrow.astype(np.float64).tolist()))
         self._dict: dict[bytes, float] | None = dict(sorted(table.items()))
         self._rows: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
@@ -125,10 +127,22 @@ class LeaveTable(Mapping[bytes, float]):
         top = int(rows.max(initial=0))
         if top > len(table.alphabet):
             raise LeaveError(f"a leave uses tile {top}; the {table.alphabet.name} alphabet has {len(table.alphabet)} tiles")
+        table._check_values(values, lambda at: bytes(rows[at, : lengths[at]]))
         table._dict = None
         table._rows = (rows, lengths, values)
         table.max_length = int(lengths.max(initial=0))
         return table
+
+    def _check_values(self, values: "np.ndarray", leave_at: Callable[[int], bytes]) -> None:
+        """Refuse a value beyond ±:data:`MAX_LEAVE_VALUE` or not a number, naming its leave (``leave_at(i)``)."""
+        import numpy as np
+
+        with np.errstate(invalid="ignore"):
+            bad = ~(np.abs(values) <= MAX_LEAVE_VALUE)  # NaN compares false: refused too
+        if bad.any():
+            at = int(np.argmax(bad))
+            raise LeaveError(f"the leave {self.text(leave_at(at))} has the value {float(values[at])!r}; leave values "
+                             f"lie within ±{MAX_LEAVE_VALUE:g} points")
 
     @property
     def _values(self) -> dict[bytes, float]:
@@ -311,6 +325,9 @@ class LeaveTable(Mapping[bytes, float]):
             first = False
             if value != value or value in (float("inf"), float("-inf")):
                 raise LeaveError(f"{name or 'CSV'} line {number}: the value {raw!r} is not a finite number")
+            if abs(value) > MAX_LEAVE_VALUE:
+                raise LeaveError(f"{name or 'CSV'} line {number}: the value {raw!r} is out of range; leave values "
+                                 f"lie within ±{MAX_LEAVE_VALUE:g} points")
             try:
                 key = table.codes(leave)
             except LeaveError as e:
@@ -347,16 +364,14 @@ class LeaveTable(Mapping[bytes, float]):
 
     @classmethod
     def read(cls, path: str | os.PathLike[str], alphabet: Alphabet | None = None) -> "LeaveTable":
-        """A table from a KLV2, KLV or CSV file."""
-        p = Path(path)
-        try:
-            with open(p, "rb") as f:
-                data = f.read(MAX_FILE_BYTES + 1)
-        except OSError as e:
-            raise LeaveError(f"cannot read the leave table {path}: {e.strerror or e}") from None
-        if len(data) > MAX_FILE_BYTES:
-            raise LeaveError(f"the leave table {path} is larger than {MAX_FILE_BYTES >> 20} MiB")
-        return cls.from_bytes(data, alphabet, name=p.name)
+        """A table from a KLV2, KLV or CSV file.
+
+        Read as every named file is (:func:`lexigraph.support.files.read_limited`): at most
+        :data:`MAX_FILE_BYTES`, and a FIFO or device waits a bounded time for its bytes.
+        """
+        data = read_limited(path, limit=MAX_FILE_BYTES, what="a leave table", error=LeaveError,
+                            missing=f"cannot read the leave table {os.fspath(path)}: no such file")
+        return cls.from_bytes(data, alphabet, name=Path(path).name)
 
     def to_klv2(self) -> bytes:
         """The table as a KLV2 file (byte for byte what wolges's ``buildlex ...-klv2`` writes from its CSV)."""

@@ -70,6 +70,9 @@ SortKey = Literal["equity", "score"]
 _ALIGNED: dict[Any, tuple[Game, "Alphabet", Game]] = {}
 
 
+#: The largest ``top`` taken as given: any larger asks for every move (no position has this many).
+MAX_TOP = 2**31 - 1
+
 def aligned(lex: "Engines", position: Position) -> Position:
     """The position re-coded in the lexicon's alphabet (labels kept); the same position when they agree.
 
@@ -262,6 +265,8 @@ def generate(
     """
     if top is not None and (type(top) is not int or top < 0):
         raise GameError(f"top must be a non-negative integer, not {top!r}")
+    if top is not None:
+        top = min(top, MAX_TOP)  # more than any position has: the same list, in a number C takes
     if sort not in (None, "equity", "score"):
         raise GameError(f"sort must be 'equity' or 'score', not {sort!r}")
     pos = aligned(lex, _checked(position))

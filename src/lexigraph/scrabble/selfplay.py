@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import os
+import stat
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -36,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..compiler.registry import name_of
 from ..engine.interface import TURN_EXCHANGE, TURN_PLAY, SelfPlayer, SelfPlayRequest
+from ..support.workers import MAX_WORKERS, pool_size
 from . import equity as eq
 from .game import Game, GameError
 from .leaves import LeaveTable
@@ -46,7 +48,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..engine import Engines
 
-__all__ = ["Player", "Run", "SimulationSettings", "Totals", "autoplay", "game_gcg", "play_batch", "selfplay_request"]
+__all__ = ["Player", "Run", "SimulationSettings", "Totals", "autoplay", "check_gcg_folder", "game_gcg", "play_batch",
+           "selfplay_request"]
 
 #: Games per batch handed to a worker: large enough that a batch costs far more than its dispatch.
 BATCH_GAMES = 200
@@ -54,6 +57,8 @@ BATCH_GAMES = 200
 SIMULATION_BATCH_GAMES = 2
 #: Most games in one run.
 MAX_GAMES = 100_000_000
+#: The highest number a game may have (the engines count games in a signed 64-bit number).
+MAX_GAME_INDEX = 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -220,20 +225,55 @@ class Run:
         return game_gcg(self.game, self.game_turns(k), self.games[k], self.players, seed=self.seed,
                         lexicon=self.lexicon_name)
 
-    def write_gcg(self, folder: str | os.PathLike[str]) -> list[str]:
-        """Each game kept as ``game-NNNNNN.gcg`` in ``folder`` (made if need be), written atomically; the paths."""
+    def write_gcg(self, folder: str | os.PathLike[str], *, inputs: Sequence[object] = ()) -> list[str]:
+        """Each game kept as ``game-NNNNNN.gcg`` in ``folder`` (made if need be), written atomically; the paths.
+
+        ``inputs``: files the run read (the lexicon's, leave tables), never written over.
+        """
         from ..support.files import write_atomic
 
         if self.games is None:
             raise GameError("this run did not keep its games (keep_games=True keeps them)")
-        os.makedirs(folder, exist_ok=True)
+        check_gcg_folder(folder)
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError as e:
+            raise GameError(f"cannot make the GCG folder {os.fspath(folder)}: {e.strerror or e}") from None
         width = max(6, len(str(int(self.games["index"].max()) if len(self.games) else 0)))
         paths = []
         for k in range(len(self.games)):
             path = os.path.join(folder, f"game-{int(self.games[k]['index']):0{width}d}.gcg")
-            write_atomic(path, self.gcg(k).encode("utf-8"))
+            write_atomic(path, self.gcg(k).encode("utf-8"), inputs=inputs)
             paths.append(path)
         return paths
+
+
+def check_gcg_folder(folder: str | os.PathLike[str]) -> None:
+    """Refuse a folder the GCG files of a run cannot go to, before a game is played: a path that is not a
+    folder (a regular file, ``/dev/null``), or one that cannot be made or written in.
+
+    >>> check_gcg_folder("/dev/null")
+    Traceback (most recent call last):
+    ...
+    lexigraph.scrabble.game.GameError: the GCG folder /dev/null is a character device, not a folder: name a folder (made if need be) for the GCG files
+    """
+    from ..support.files import kind_of
+
+    shown = os.fspath(folder)
+    path = os.path.abspath(shown)
+    existing = path
+    while not os.path.lexists(existing):  # the nearest folder that exists: the rest is made
+        existing = os.path.dirname(existing)
+    try:
+        mode = os.stat(existing).st_mode
+    except OSError as e:
+        raise GameError(f"cannot use the GCG folder {shown}: {e.strerror or e}") from None
+    if not stat.S_ISDIR(mode):
+        where = shown if existing == path else f"{shown} (its {existing})"
+        raise GameError(f"the GCG folder {where} is {kind_of(mode)}, not a folder: name a folder (made if need "
+                        f"be) for the GCG files")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise GameError(f"cannot write in the GCG folder {existing}: permission denied")
 
 
 def game_gcg(game: Game, turns: "np.ndarray", record: Any, players: Sequence[Player], *, seed: int = 0,
@@ -380,8 +420,8 @@ def run_batches(ref: LexiconRef, request: SelfPlayRequest, parts: list[tuple[int
     if cluster:
         yield from _dask_batches(ref, request, parts, cluster, reducer, progress, turn_by_turn)
         return
-    n = workers or os.cpu_count() or 1
-    if n <= 1 or len(parts) <= 1:
+    n = pool_size(workers, len(parts))
+    if n <= 1:
         for first, count in parts:
             result = run_batch(ref, request, first, count, reducer, turn_by_turn)
             if progress:
@@ -394,7 +434,7 @@ def run_batches(ref: LexiconRef, request: SelfPlayRequest, parts: list[tuple[int
     # fork where the platform has it: the workers inherit the imported modules (spawn re-imports them).
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods and sys.platform != "darwin" else "spawn")
-    with ProcessPoolExecutor(max_workers=min(n, len(parts)), mp_context=context) as pool:
+    with ProcessPoolExecutor(max_workers=n, mp_context=context) as pool:
         futures = [pool.submit(run_batch, ref, request, first, count, reducer, turn_by_turn)
                    for first, count in parts]
         for (_first, count), future in zip(parts, futures):
@@ -420,7 +460,12 @@ def _dask_batches(ref: LexiconRef, request: SelfPlayRequest, parts: list[tuple[i
         raise GameError(f"cannot reach the Dask scheduler at {address}: {e}") from None
     try:
         # The lexicon travels by path when it has one: every machine of the cluster must hold the file there.
-        futures = [client.submit(run_batch, ref, request, first, count, reducer, turn_by_turn, pure=False)
+        # The request holds the players' leave tables (the English table's keys and values: 14 MiB) and a
+        # lexicon made in memory travels as its bytes: both go to every worker once, and each batch's task
+        # names them, instead of carrying its own copy in the task graph.
+        shared_ref, shared_request = client.scatter([ref, request], broadcast=True)
+        futures = [client.submit(run_batch, shared_ref, shared_request, first, count, reducer, turn_by_turn,
+                                 pure=False)
                    for first, count in parts]
         for (_first, count), future in zip(parts, futures):
             result = future.result()
@@ -486,8 +531,11 @@ def autoplay(lex: "Engines", game: Game, players: Sequence[Player], *, games: in
         raise GameError(f"games must be a whole number from 1 to {MAX_GAMES:,}, not {games!r}")
     if not isinstance(first, int) or first < 0:
         raise GameError(f"first must be a whole number from 0, not {first!r}")
-    if workers is not None and (not isinstance(workers, int) or workers < 1):
-        raise GameError(f"workers must be a whole number from 1, not {workers!r}")
+    if first > MAX_GAME_INDEX - (games - 1):
+        raise GameError(f"the games' numbers run from first to first + games - 1, at most {MAX_GAME_INDEX:,}: "
+                        f"first must be at most {MAX_GAME_INDEX - (games - 1):,}, not {first:,}")
+    if workers is not None and (not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS):
+        raise GameError(f"workers must be a whole number from 1 to {MAX_WORKERS}, not {workers!r}")
     game = game.for_lexicon(lex.store.alphabet)  # the lexicon's tiles must be the game's
     pair = (players[0], players[1]) if len(players) == 2 else None
     if pair is None:
@@ -523,7 +571,7 @@ def autoplay(lex: "Engines", game: Game, players: Sequence[Player], *, games: in
         t = totals(all_games, sum(r[1] for r in results), sum(r[2] for r in results))
     t.seconds = seconds
     t.games_per_second = games / seconds if seconds > 0 else 0.0
-    t.workers = 1 if cluster is None and (workers == 1 or len(parts) == 1) else (workers or os.cpu_count() or 1)
+    t.workers = pool_size(workers, len(parts)) if cluster is None else (workers or os.cpu_count() or 1)
     return Run(game, pair, seed, t, all_turns, all_games, name_of(lex))
 
 

@@ -68,6 +68,7 @@ from typing import TYPE_CHECKING, Any
 from ..engine.interface import (
     BLANK_FLAG, TURN_EXCHANGE, TURN_PASS, TURN_PLAY, SimulationRequest, simulation_candidate,
 )
+from ..support.workers import MAX_WORKERS, pool_size
 from . import equity as eq
 from .game import Game, GameError
 from .movegen import LeavesSpec, aligned, generate, leave_table
@@ -320,7 +321,7 @@ def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | No
     min_iterations = _whole("min_iterations", min_iterations, 1, MAX_ITERATIONS)
     seed = _whole("seed", seed, 0, (1 << 64) - 1)
     if workers is not None:
-        workers = _whole("workers", workers, 1, 1024)
+        workers = _whole("workers", workers, 1, MAX_WORKERS)
     if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
                                    or not 0 < time_limit <= 86400 or math.isnan(time_limit)):
         raise GameError(f"time_limit must be a number of seconds above 0 and at most 86400, not {time_limit!r}")
@@ -331,11 +332,13 @@ def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | No
     n_unseen = sum(base.unseen)
     diff = pos.scores[0] - pos.scores[1]
     weight = win_weight(n_unseen, plies, game.rack_size)
-    n_workers = workers or os.cpu_count() or 1
+    first_stop = min_iterations if stopping else iterations + 1
+    # A round plays at most the iterations up to the next checkpoint: more processes would never get work.
+    n_workers = pool_size(workers, min(iterations, max(first_stop, CHECKPOINT)))
     runner = _Runner(engines, n_workers, base)
     try:
-        stats = _simulate_loop(engines, runner, base, len(chosen), iterations, min_iterations if stopping else
-                               iterations + 1, deadline, diff, weight, progress)
+        stats = _simulate_loop(engines, runner, base, len(chosen), iterations, first_stop, deadline, diff, weight,
+                               progress)
     finally:
         runner.close()
     done, complete, values_of, wins_of, dropped = stats

@@ -142,6 +142,8 @@ def json_schema(p: Param) -> dict[str, Any]:
         base["enum"] = list(p.choices)
     if p.default is not None and not p.many:
         base["default"] = p.default
+    if p.kind in ("int", "float"):  # the declared range, which the command checks before it runs
+        base.update({k: v for k, v in (("minimum", p.minimum), ("maximum", p.maximum)) if v is not None})
     if p.many:
         return {"type": "array", "items": base}
     return base

@@ -20,11 +20,13 @@ window ``(best - 1, +inf)``, which tells a tie from a worse move.
 
 from __future__ import annotations
 
+import mmap
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..interface import BLANK_FLAG, EndgameAnswer, EndgameRequest, MoveRequest, move_record_dtype
+from ..interface import ENDGAME_ENTRY_BYTES, endgame_table_busy
 from .movegen import generate_moves
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -186,7 +188,33 @@ def _order(plays: list[_Play], i: int) -> tuple[int, int, int, int, int, int, by
 
 
 def solve_endgame(graph: "WordGraph", request: EndgameRequest, deadline: float | None = None) -> EndgameAnswer:
-    """The exact endgame of ``request`` (see the module docstring)."""
+    """The exact endgame of ``request`` (see the module docstring).
+
+    Where the C solver allocates its table, the twin first makes sure the table's memory could be had
+    (:func:`reserve_table`): a shortage is the same :class:`~lexigraph.errors.ResourceBusy` on both engines,
+    and so is one met during the search.
+    """
+    reserve_table(request.table_entries)
+    try:
+        return _solve(graph, request, deadline)
+    except MemoryError:
+        raise endgame_table_busy(request.table_entries) from None
+
+
+def reserve_table(table_entries: int) -> None:
+    """Raise :func:`~lexigraph.engine.interface.endgame_table_busy` unless the C table's memory can be mapped now.
+
+    The C solver's ``calloc`` of the table maps memory without touching it; this maps as much (anonymous
+    memory, never touched) and gives it back at once, so that the two engines meet the same limits (the
+    address-space limit, the kernel's overcommit rule) and answer the same error.
+    """
+    try:
+        mmap.mmap(-1, table_entries * ENDGAME_ENTRY_BYTES).close()
+    except (OSError, MemoryError, OverflowError, ValueError):
+        raise endgame_table_busy(table_entries) from None
+
+
+def _solve(graph: "WordGraph", request: EndgameRequest, deadline: float | None) -> EndgameAnswer:
     import numpy as np
 
     s = _Search(graph, request, deadline, bytearray(request.board), bytearray(request.blanks),
