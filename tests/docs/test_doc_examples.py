@@ -67,6 +67,7 @@ def test_matches():
 def environment(tmp: Path) -> dict[str, str]:
     env = dict(os.environ)
     env["XDG_CACHE_HOME"] = str(tmp / ".cache")
+    env["XDG_DATA_HOME"] = str(tmp / ".local" / "share")  # lexigraph serve's games file: not the user's
     env.pop("LEXIGRAPH_CACHE", None)
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     env["COLUMNS"] = "100"

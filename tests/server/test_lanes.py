@@ -247,3 +247,30 @@ def test_health_counts_the_heavy_lane():
         doc = httpx.get(url + "/healthz").json()
     assert doc["lanes"] == {"query": 0, "quick": 0, "heavy": 0}
     assert json.loads(json.dumps(doc))["ok"] is True
+
+
+def test_heavy_work_that_would_wait_past_its_deadline_is_refused_at_once():
+    """The lane learns its commands' time; a request that would only start after its deadline gets a 503 at once
+    (with Retry-After), one that would start in time is queued."""
+    app = create_app(limits=Limits(heavy_workers=1, heavy_pending=64, timeout=4))
+    lane = app.state.server.lanes["heavy"]
+    with serve_in_thread(app) as url:
+        out: list = []
+        t = threading.Thread(target=long_sim, args=(url, out))
+        t.start()
+        assert wait_until(lambda: lane.busy == 1)
+        lane.seconds = 0.01                                   # as if each command took 10 ms: queued
+        answers: list = []
+        q = threading.Thread(target=lambda: answers.append(
+            httpx.post(url + "/api/moves", json={"position": "empty", "rack": "QI"}, timeout=60)))
+        q.start()
+        assert wait_until(lambda: lane.busy == 2)
+        lane.seconds = 100.0                                  # as if each took 100 s: refused at once
+        refused = httpx.post(url + "/api/moves", json={"position": "empty", "rack": "QI"}, timeout=60)
+        t.join()
+        q.join()
+    queued = answers[0]
+    assert refused.status_code == 503
+    assert refused.json()["error"]["type"] == "Busy" and "would take about" in refused.json()["error"]["message"]
+    assert 1 <= int(refused.headers["retry-after"]) <= 4
+    assert queued.status_code == 200 or queued.json()["error"]["type"] == "TimeLimit"

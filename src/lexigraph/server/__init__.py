@@ -58,8 +58,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--heavy-workers", type=int, metavar="N", default=2,
                         help="worker processes answering the long commands (endgame, sim, moves, analyze, fill) at a "
                         "lower CPU priority, so that cheap requests stay fast (default 2; 0: in the query threads)")
-    parser.add_argument("--heavy-pending", type=int, metavar="N", default=8,
-                        help="long commands running or queued before new ones get 503 with Retry-After (default 8)")
+    parser.add_argument("--heavy-pending", type=int, metavar="N", default=64,
+                        help="long commands running or queued before new ones get 503 with Retry-After (default 64; "
+                        "fewer when those queued would take longer than --timeout)")
     parser.add_argument("--heavy-nice", type=int, metavar="N", default=10,
                         help="how many steps below the server's CPU priority the worker processes run (0-19; "
                         "default 10)")

@@ -6,9 +6,11 @@
 | query | the other queries, the games | ``workers`` threads of the server's process |
 | heavy | ``endgame``, ``sim``, ``moves``, ``analyze``, ``fill`` (long and CPU-bound) | ``heavy_workers`` worker processes ``heavy_nice`` steps below the server's CPU priority (:mod:`lexigraph.server.workers`) |
 
-Each lane bounds the commands running or queued in it (``max_pending``; the heavy lane ``heavy_pending``,
-few: a heavy command queued behind many others would only reach its deadline); a request beyond that is
-refused at once with a 503 and a ``Retry-After`` (the lane's recent time per command). Each request has a
+Each lane bounds the commands running or queued in it (``max_pending``; the heavy lane ``heavy_pending``); a
+request beyond that is refused at once with a 503 and a ``Retry-After`` (the lane's recent time per command).
+The heavy lane also refuses a request that would wait past its deadline: the commands queued before it, at
+the lane's recent time per command, shared by its workers, would take longer than ``timeout`` (a queue of
+quick move lists is long, one of endgames short). Each request has a
 deadline (``timeout`` seconds after it arrived) that every query checks inside its loops; work still queued
 when it passes is dropped, never started. Fills and suggestions are also bounded together (``max_fills``).
 
@@ -36,7 +38,7 @@ from ..commands import Command, all_commands
 from ..errors import DeadlineExceeded, LexiconError
 from .answers import ApiError, Failure, answer_command, log_internal_error, time_limit
 from .lexicons import LexiconPool
-from .workers import run_command, start_pool, stop_pool
+from .workers import run_command, start_pool, stop_pool, timed
 
 log = logging.getLogger("lexigraph.server")
 
@@ -64,7 +66,7 @@ class Limits:
     heavy_workers: int = 2             # processes running the heavy commands; 0: in the query lane's threads
     heavy_nice: int = 10               # steps below the server's CPU priority the heavy lane's processes run
     max_pending: int = 128             # commands running or queued (query and quick lanes) before new ones get 503
-    heavy_pending: int = 8             # heavy commands running or queued before new ones get 503
+    heavy_pending: int = 64            # heavy commands running or queued before new ones get 503
     max_fills: int = 2                 # fills running at once
     fills: frozenset[str] = FILLS
     heavy: frozenset[str] = HEAVY
@@ -80,8 +82,8 @@ class Limits:
 class Lane:
     """A pool of workers (threads; processes for the heavy lane) and its count of commands running or queued.
 
-    ``seconds`` is a moving average of a command's time in the lane, from its submission to its end: what a
-    client refused for a full lane is told to wait (``Retry-After``).
+    ``seconds`` is a moving average of the time a command runs here: what a client refused for a full lane is
+    told to wait (``Retry-After``), and how long the queue is in time (:meth:`wait`).
     """
 
     name: str
@@ -118,6 +120,11 @@ class Lane:
 
     def took(self, seconds: float) -> None:
         self.seconds += 0.2 * (seconds - self.seconds)
+
+    def wait(self) -> float:
+        """Seconds a command submitted now would wait before it starts: those ahead of it, shared by the workers."""
+        ahead = self.busy - self.workers + 1
+        return max(0, ahead) * self.seconds / max(1, self.workers)
 
     def retry_after(self, limit: float) -> float:
         """Seconds a refused client should wait: about one command's time here, at least 1, at most ``limit``."""
@@ -195,6 +202,10 @@ class Server:
         if lane.busy >= lane.pending:
             raise ApiError(503, "Busy", f"the server is busy ({lane.pending} {lane.name} requests in progress); "
                            "try again", retry_after=lane.retry_after(lim.timeout))
+        if lane.processes and lane.wait() > lim.timeout:
+            raise ApiError(503, "Busy", f"the server is busy: the long requests queued would take about "
+                           f"{lane.wait():.0f} s, more than the limit of {lim.timeout:g} s; try again",
+                           retry_after=lane.retry_after(lim.timeout))
         if fill and self.fills_busy >= lim.max_fills:
             raise ApiError(503, "Busy", f"{lim.max_fills} long jobs (fills) are running already; try again",
                            retry_after=lane.retry_after(lim.timeout))
@@ -223,7 +234,7 @@ class Server:
                 lane.busy -= 1
         executor = lane.start()
         try:
-            fut = executor.submit(fn, deadline) if lane.processes else executor.submit(start_in_time, fn, deadline)
+            fut = executor.submit(timed, fn if lane.processes else partial(start_in_time, fn), deadline)
         except BrokenExecutor:
             lane.restart(executor)
             raise ApiError(503, "Busy", "the heavy lane's workers are starting again; try again", retry_after=1)
@@ -234,12 +245,13 @@ class Server:
 
         def done(f: "asyncio.Future[Any]") -> None:
             lane.busy -= 1
-            lane.took(time.monotonic() - now)
             if fill:
                 self.fills_busy -= 1
             if f.cancelled():
                 return
             e = f.exception()  # an answer nobody waits for any more (time limit, client gone) ends quietly
+            if e is None:
+                lane.took(f.result()[1])
             if answered and e is not None and not isinstance(e, (LexiconError, ApiError, BrokenExecutor)):
                 log_internal_error(what, e)  # ... unless it is a bug: one line
 
@@ -247,7 +259,8 @@ class Server:
         waited.add_done_callback(done)
         try:
             # shield: a client that goes away, or the time limit, does not cancel the bookkeeping above.
-            result = await asyncio.wait_for(asyncio.shield(waited), max(0.0, deadline + lim.grace - time.monotonic()))
+            result, _ = await asyncio.wait_for(asyncio.shield(waited),
+                                               max(0.0, deadline + lim.grace - time.monotonic()))
         except TimeoutError:
             raise time_limit(lim.timeout) from None
         except BrokenExecutor:

@@ -30,7 +30,7 @@ import multiprocessing
 import os
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing.connection import wait
 from typing import Any
@@ -40,7 +40,7 @@ from ..errors import DeadlineExceeded, LexiconError
 from .answers import Failure, answer_command, failure_of, one_line
 from .lexicons import LexiconPool
 
-__all__ = ["run_command", "start_pool", "stop_pool", "worker_status"]
+__all__ = ["run_command", "start_pool", "stop_pool", "timed", "worker_status"]
 
 #: In a worker process: its lexicons and the registry's commands (set by :func:`start_worker`).
 _state: dict[str, Any] = {}
@@ -122,6 +122,13 @@ def run_command(name: str, lexicon: str | None, values: dict[str, Any], max_resu
         return Failure(503, "ResourceBusy", "the worker ran out of memory for this request; try again later", 10.0)
     except Exception as e:  # a bug: one line for the server's log, the client's answer a 500
         return Failure(500, "InternalError", one_line(e))
+
+
+def timed(fn: Callable[[float], Any], deadline: float) -> tuple[Any, float]:
+    """``fn(deadline)`` and the seconds it ran (what a lane learns its commands' cost from)."""
+    start = time.monotonic()
+    result = fn(deadline)
+    return result, time.monotonic() - start
 
 
 def worker_status() -> dict[str, Any]:
