@@ -603,7 +603,8 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="1 round of 1 s cells and a 5 s swap run")
     ap.add_argument("--overload-only", action="store_true", help="only the overload run")
     ap.add_argument("--heavy-only", action="store_true", help="only the heavy clients' run (issue 32)")
-    ap.add_argument("--heavy-seconds", type=float, default=30.0, help="length of each heavy clients' round (default 30)")
+    ap.add_argument("--heavy-seconds", type=float, default=30.0,
+                    help="length of each heavy clients' round (default 30)")
     ap.add_argument("--heavy-clients", type=int, default=32, help="heavy clients (default 32)")
     ap.add_argument("--serve-args", default="", help="extra arguments for every server started, e.g. "
                     "'--heavy-workers 0' (the heavy commands in the server's threads, as before issue 32)")

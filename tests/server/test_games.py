@@ -187,8 +187,8 @@ def test_games_outlive_the_app_on_the_same_file(tmp_path):
     lex = lexigraph.open()
     path = str(tmp_path / "games.sqlite3")
     with TestClient(create_app(games_db=path)) as c:
-        games = [play_moves(c, lex, new_game(c, opponent=o, first=f, seed=s), k)
-                 for o, f, s, k in [("equity", "you", 3, 4), ("score", "lexigraph", 4, 2), ("equity", "lexigraph", 5, 0)]]
+        deals = [("equity", "you", 3, 4), ("score", "lexigraph", 4, 2), ("equity", "lexigraph", 5, 0)]
+        games = [play_moves(c, lex, new_game(c, opponent=o, first=f, seed=s), k) for o, f, s, k in deals]
         records = {g["id"]: c.get(f"/api/games/{g['id']}/gcg").text for g in games}
     with TestClient(create_app(games_db=path)) as c:  # a new server on the file: every game as it stood
         for g in games:
@@ -201,7 +201,8 @@ def test_games_outlive_the_app_on_the_same_file(tmp_path):
         move = best_move(lex, g)
         r = c.post(f"/api/games/{g['id']}/play", json={"move": move})
         expected = twin.play(lex, move)
-        assert r.status_code == 200 and r.json()["reply"] == expected["reply"] and r.json()["board"] == twin.state()["board"]
+        assert r.status_code == 200 and r.json()["reply"] == expected["reply"]
+        assert r.json()["board"] == twin.state()["board"]
 
 
 def test_every_move_is_one_transaction_of_its_turns(tmp_path):
@@ -301,7 +302,8 @@ def test_a_forged_game_is_a_json_error_and_the_others_play_on(tmp_path):
         docs = [play_moves(c, lex, new_game(c, opponent="score", seed=s), 2) for s in (1, 2, 3, 4, 5, 6)]
     ids = [d["id"] for d in docs]
     with sqlite3.connect(path) as db:
-        first = json.loads(db.execute("SELECT record FROM turns WHERE game = ? AND number = 0", (ids[0],)).fetchone()[0])
+        (text,) = db.execute("SELECT record FROM turns WHERE game = ? AND number = 0", (ids[0],)).fetchone()
+        first = json.loads(text)
         first["rack"] = "QQQQQQQ"
         db.execute("UPDATE turns SET record = ? WHERE game = ? AND number = 0", (json.dumps(first), ids[0]))
         db.execute("UPDATE turns SET record = 'NaN' WHERE game = ? AND number = 1", (ids[1],))
@@ -366,3 +368,9 @@ def test_two_servers_on_one_file(tmp_path):
         assert b.get(f"/api/games/{doc['id']}").json() == shown(doc)  # the file's game, untouched
         turns = GameDatabase(path).turns(doc["id"])
         assert len(turns) == len(doc["turns"]) == 6
+
+
+def test_a_new_games_file_is_its_owners_alone(tmp_path):
+    path = tmp_path / "deep" / "er" / "games.sqlite3"
+    GameDatabase(str(path)).close()
+    assert (path.stat().st_mode & 0o777) == 0o600 and (path.parent.stat().st_mode & 0o777) == 0o700

@@ -121,7 +121,8 @@ def create_app(
     """The ASGI app serving ``lexicons`` (``"NAME=FILE"`` strings or ``(name, path)`` pairs).
 
     ``games_db``: the SQLite file the games against lexigraph are kept in (default here ``":memory:"``: in
-    memory only; ``lexigraph serve`` keeps them in the user's data folder, :func:`lexigraph.server.gamedb.default_path`).
+    memory only; ``lexigraph serve`` keeps them in the user's data folder,
+    :func:`lexigraph.server.gamedb.default_path`).
 
     >>> from starlette.testclient import TestClient      # doctest: +SKIP
     >>> with TestClient(create_app()) as client:         # doctest: +SKIP

@@ -169,9 +169,12 @@ class GameDatabase:
             folder = os.path.dirname(os.path.abspath(path))
             try:
                 os.makedirs(folder, mode=0o700, exist_ok=True)
+                if mode is None:  # readable by its owner only: a game's id is what lets a client play it
+                    os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+            except FileExistsError:
+                pass  # made meanwhile by another server
             except OSError as e:
-                raise GamesDatabaseError(f"cannot make the folder of the games file {path}: {e.strerror or e}") \
-                    from None
+                raise GamesDatabaseError(f"cannot make the games file {path}: {e.strerror or e}") from None
         try:
             # Autocommit (isolation_level None): each write is one explicit BEGIN IMMEDIATE ... COMMIT.
             return sqlite3.connect(path, timeout=timeout, isolation_level=None, check_same_thread=False)

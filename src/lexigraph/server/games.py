@@ -44,10 +44,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from ..errors import LexiconError
 from ..scrabble.game import Game, GameError
 from ..scrabble.match import OPPONENTS, Match
 from .gamedb import DamagedGame, GameDatabase, GameRow, MoveConflict
+from .lexicons import UnknownLexicon
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..lexicon import Lexicon
@@ -187,6 +187,8 @@ class GameStore:
                                       turns=turns)
         except GameError as e:
             raise DamagedGame(f"{where}: {e}") from None
+        except UnknownLexicon as e:
+            raise UnknownLexicon(f"{where} was played with the lexicon {row.lexicon!r}: {e}") from None
         if len(match.turns) != row.turns or match.over != row.over:
             raise DamagedGame(f"{where}: its turns do not match its row")
         entry = Entry(match, row.lexicon, saved=row.turns)

@@ -1,21 +1,22 @@
 """Where a request's work runs: three lanes, so that cheap work never waits behind long work.
 
-| lane | commands | runs on |
-|---|---|---|
-| quick | ``check``, ``children``, ``info``, ``stats`` (bounded by the request's size) | the event loop itself (``quick_workers`` 0), or threads of its own |
-| query | the other queries, the games | ``workers`` threads of the server's process |
-| heavy | ``endgame``, ``sim``, ``moves``, ``analyze``, ``fill`` (long and CPU-bound) | ``heavy_workers`` worker processes ``heavy_nice`` steps below the server's CPU priority (:mod:`lexigraph.server.workers`) |
+- quick: ``check``, ``children``, ``info``, ``stats`` (bounded by the request's size), on the event loop itself
+  (``quick_workers`` 0) or threads of their own;
+- query: the other queries and the games, in ``workers`` threads of the server's process;
+- heavy: ``endgame``, ``sim``, ``moves``, ``analyze``, ``fill`` (long and CPU-bound), in ``heavy_workers`` worker
+  processes ``heavy_nice`` steps below the server's CPU priority (:mod:`lexigraph.server.workers`).
 
 Each lane bounds the commands running or queued in it (``max_pending``; the heavy lane ``heavy_pending``); a
 request beyond that is refused at once with a 503 and a ``Retry-After`` (the lane's recent time per command).
 The heavy lane also refuses a request that would wait past its deadline: the commands queued before it, at
 the lane's recent time per command, shared by its workers, would take longer than ``timeout`` (a queue of
-quick move lists is long, one of endgames short). Each request has a
-deadline (``timeout`` seconds after it arrived) that every query checks inside its loops; work still queued
-when it passes is dropped, never started. Fills and suggestions are also bounded together (``max_fills``).
+quick move lists is long, one of endgames short). Each request has a deadline (``timeout`` seconds after it
+arrived) that every query checks inside its loops; work still queued when it passes is dropped, never
+started. Fills are also bounded together (``max_fills``).
 
-A command reaches the heavy lane's processes by its name in the registry (:func:`lexigraph.commands.all_commands`);
-a command handed to the app that is not the registry's runs in the query lane.
+A command reaches the heavy lane's processes by its name in the registry
+(:func:`lexigraph.commands.all_commands`); a command handed to the app that is not the registry's runs in the
+query lane.
 
 >>> limits = Limits()
 >>> sorted(limits.heavy), limits.heavy_workers, limits.heavy_nice
@@ -44,7 +45,8 @@ log = logging.getLogger("lexigraph.server")
 
 __all__ = ["FILLS", "HEAVY", "QUICK", "Lane", "Limits", "Server"]
 
-#: Commands whose work is a search over a grid; at most ``max_fills`` run at once.
+#: Commands whose work is a search over a grid; at most ``max_fills`` run at once (a fill's slot suggestions
+#: are not counted).
 FILLS = frozenset({"fill", "suggest", "suggestions"})
 #: Commands whose work is small and bounded by the request's size: they run in a lane of their own.
 QUICK = frozenset({"check", "children", "info", "stats"})

@@ -146,5 +146,5 @@ def _game_paths(lex_schema: dict[str, Any]) -> dict[str, Any]:
                           "404": {"description": "no such game",
                                   "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
                           "500": {"description": "the game's rows in the games file are damaged",
-                                  "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}}},
+                                  "content": {"application/json": {"schema": _ERROR}}}}}},
     }
