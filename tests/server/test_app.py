@@ -613,7 +613,7 @@ def test_lexigraph_serve_runs_and_answers(tmp_path):
     finally:
         proc.terminate()
         _, err = proc.communicate(timeout=30)
-    assert f"serving small on http://127.0.0.1:{port}/" in err
+    assert f"serving small on http://127.0.0.1:{port}/" in err and f"games kept in {tmp_path / 'games.sqlite3'}" in err
 
 
 def test_the_registrys_long_queries_are_bounded():

@@ -145,7 +145,8 @@ def main(args: argparse.Namespace) -> int:
         return 2
     try:
         limits = _limits_from(args)
-        app = create_app(args.lexicons or (), limits=limits, games_db=_games_path(args.games_db))
+        games = _games_path(args.games_db)
+        app = create_app(args.lexicons or (), limits=limits, games_db=games)
     except ImportError:
         print(f"lexigraph: error: {EXTRA_HINT}", file=sys.stderr)
         return 2
@@ -153,8 +154,8 @@ def main(args: argparse.Namespace) -> int:
         print(f"lexigraph: error: {e}", file=sys.stderr)
         return 2
     names = ", ".join(app.state.server.pool.names)
-    print(f"lexigraph: serving {names} on http://{args.host}:{args.port}/ (API: /api, OpenAPI: /openapi.json)",
-          file=sys.stderr)
+    print(f"lexigraph: serving {names} on http://{args.host}:{args.port}/ (API: /api, OpenAPI: /openapi.json); "
+          f"games kept in {app.state.games.db.path}", file=sys.stderr)
     from .protocol import protocol_class
 
     config: dict[str, Any] = {"host": args.host, "port": args.port, "log_level": args.log_level,
