@@ -277,3 +277,17 @@ def test_heavy_work_that_would_wait_past_its_deadline_is_refused_at_once():
     assert refused.json()["error"]["type"] == "Busy" and "would take about" in refused.json()["error"]["message"]
     assert 1 <= int(refused.headers["retry-after"]) <= 4
     assert queued.status_code == 200 or queued.json()["error"]["type"] == "TimeLimit"
+
+
+def test_a_served_file_gone_before_the_workers_start_is_a_json_error(tmp_path):
+    import lexigraph
+
+    path = tmp_path / "small.lex"
+    lexigraph.build(["qi", "za", "zax"], path)
+    app = create_app([("small", str(path))], limits=Limits(heavy_workers=1))
+    path.unlink()  # the server holds it open; the workers, started later, cannot open it
+    with serve_in_thread(app) as url:
+        r = httpx.post(url + "/api/moves", json={"position": "empty", "rack": "QIZAX"}, timeout=60)
+        cheap = httpx.post(url + "/api/check", json={"words": ["zax"]}, timeout=60)
+    assert r.status_code == 500 and "cannot open the served lexicons" in r.json()["error"]["message"], r.text
+    assert cheap.json()["results"][0]["valid"] is True

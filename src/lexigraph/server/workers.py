@@ -76,8 +76,12 @@ def start_worker(specs: Sequence[tuple[str, str | None]], nice: int) -> None:
     commands."""
     lower_priority(nice)
     end_with_parent()
-    _state["pool"] = LexiconPool(list(specs))
     _state["commands"] = {c.name: c for c in all_commands()}
+    try:
+        _state["pool"] = LexiconPool(list(specs))
+    except (LexiconError, OSError) as e:  # a served file gone or damaged since the server opened it
+        _state["failure"] = Failure(500, type(e).__name__, f"the heavy lane's worker cannot open the served "
+                                    f"lexicons: {e}")
 
 
 def end_with_parent() -> None:
@@ -114,6 +118,9 @@ def run_command(name: str, lexicon: str | None, values: dict[str, Any], max_resu
     try:
         if time.monotonic() > deadline:
             raise DeadlineExceeded("the request waited past its deadline in the queue and was not started")
+        failure: Failure | None = _state.get("failure")
+        if failure is not None:
+            return failure
         cmd: Command = _state["commands"][name]
         return answer_command(_state["pool"], cmd, lexicon, values, deadline, max_results)
     except LexiconError as e:
