@@ -224,3 +224,32 @@ def test_kills_at_random_times_leave_whole_moves(tmp_path):
         m = Match.restore(lex, Game.preset("scrabble"), opponent="equity", seed=row.seed, lexicon_name="enable",
                           turns=recorded)
         assert m.over or m.turn == HUMAN  # no half move: never the person's turn without the reply
+
+
+def test_two_server_processes_on_one_file(tmp_path):
+    """Two servers on one games file: each reads the other's moves; the same move sent to both at once is made
+    once (the other gets a 409 or finds the squares taken); the file stays one game, turn after turn."""
+    lex = lexigraph.open()
+    db = tmp_path / "games.sqlite3"
+    with server(db) as (a, _), server(db) as (b, _):
+        doc = httpx.post(a + "/api/games", json={"seed": 41, "opponent": "equity"}).json()
+        key = doc["id"]
+        for turn in range(6):
+            here, there = (a, b) if turn % 2 else (b, a)
+            assert shown(httpx.get(f"{here}/api/games/{key}").json()) == shown(doc)
+            move = best_move(lex, doc)
+            answers: list = []
+            threads = [threading.Thread(target=lambda url=url: answers.append(
+                httpx.post(f"{url}/api/games/{key}/play", json={"move": move}, timeout=30))) for url in (here, there)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            codes = sorted(r.status_code for r in answers)
+            assert codes.count(200) == 1 and set(codes) <= {200, 400, 409}, [r.text for r in answers]
+            doc = next(r.json() for r in answers if r.status_code == 200)
+        recorded = GameDatabase(str(db)).turns(key)
+        assert len(recorded) == len(doc["turns"]) == 12
+        m = Match.restore(lex, Game.preset("scrabble"), opponent="equity", seed=41, lexicon_name="enable",
+                          turns=recorded)
+        assert {"id": key, **m.state()} == shown(doc)
