@@ -3,6 +3,7 @@
     python bench/bench_serve.py                 # 3 rounds x 3 s per cell, the 60 s hot-swap run, the overload run
     python bench/bench_serve.py --quick         # a smoke run: 1 round x 1 s, 5 s swap run, one overload run
     python bench/bench_serve.py --overload-only # only the overload run (3 rounds)
+    python bench/bench_serve.py --heavy-only    # only the heavy clients' run (issue 32: 3 rounds of 30 s)
 
 The server runs in its own process (`python -m lexigraph serve` on TWL06, 127.0.0.1 only); the client is this
 process: asyncio streams (a minimal keep-alive HTTP/1.1 client), a fixed number of connections each sending one request after another (a closed loop:
@@ -23,6 +24,14 @@ and failures (target: p99 under 100 ms, none failed), how long each expensive re
 its answer against its deadline plus one second, and, sampling the server's CPU time in /proc every 0.1 s,
 how long after the last deadline (the last send plus `--timeout`) the server's CPU fell idle (target: 2 s;
 idle: under 5% of one core over 0.5 s).
+
+The heavy clients' run (issue 32) starts a fresh server with its default limits and keeps 32 clients busy
+for 30 s a round, each sending its next heavy request when the last is answered (after a 503, once its
+Retry-After has passed): 8 endgames of up to 7 + 7 tiles from self-play with 512 MB tables, 8 simulations of a
+million iterations, 8 move lists for ??AEIRS on mid-game boards (top 1000), 8 fills of an open 15x15 grid;
+one more connection sends one-word checks back to back. It prints the checks' p50, p99 and max (target: p99
+under 100 ms) and how each heavy kind was answered. `--serve-args '--heavy-workers 0'` runs the same load on a
+server whose heavy commands run in its threads.
 
 Both processes share the machine's two cores, so the client's own cost is part of every HTTP figure.
 """
@@ -50,6 +59,10 @@ import lexigraph  # noqa: E402
 from lexigraph.commands import Context, all_commands  # noqa: E402
 
 LEVELS = (1, 8, 64)
+#: Seconds after which the client opens a new connection rather than reuse an idle one (uvicorn closes at 5).
+IDLE_CLOSE = 4.0
+#: Extra ``lexigraph serve`` arguments for every server the benchmark starts (``--serve-args``).
+SERVE_ARGS: list[str] = []
 
 
 # -- queries -------------------------------------------------------------------------------------------------
@@ -118,7 +131,8 @@ def start_server(lex_path: str, tuned: bool = True) -> tuple[subprocess.Popen[st
     port = free_port()
     limits = ["--workers", "4", "--max-pending", "256", "--timeout", "30"] if tuned else []
     proc = subprocess.Popen(
-        [sys.executable, "-m", "lexigraph", "serve", "--port", str(port), "--lexicon", f"twl={lex_path}", *limits],
+        [sys.executable, "-m", "lexigraph", "serve", "--port", str(port), "--lexicon", f"twl={lex_path}",
+         "--games-db", ":memory:", *limits, *SERVE_ARGS],
         stderr=subprocess.DEVNULL, text=True)
     url = f"http://127.0.0.1:{port}"
     import httpx
@@ -143,8 +157,12 @@ class Conn:
         self.host, self.port = host, port
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
+        self.retry_after = 0.0
+        self.last = 0.0
 
     async def post(self, path: str, body: bytes) -> tuple[int, bytes]:
+        if self.writer is not None and time.monotonic() - self.last > IDLE_CLOSE:
+            self.close()  # the server closes a keep-alive connection idle for 5 s: a new one, as browsers do
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         assert self.reader is not None
@@ -153,10 +171,20 @@ class Conn:
         head = await self.reader.readuntil(b"\r\n\r\n")
         status = int(head[9:12])
         length = 0
+        self.retry_after = 0.0
         for line in head.split(b"\r\n")[1:]:
             if line[:15].lower() == b"content-length:":
                 length = int(line[15:])
-        return status, await self.reader.readexactly(length)
+            elif line[:12].lower() == b"retry-after:":
+                self.retry_after = float(line[12:])
+        data = await self.reader.readexactly(length)
+        self.last = time.monotonic()
+        return status, data
+
+    async def post_with_retry(self, path: str, body: bytes) -> tuple[int, bytes, float]:
+        """A POST's status, body and the seconds its ``Retry-After`` asks to wait (0 without one)."""
+        status, data = await self.post(path, body)
+        return status, data, self.retry_after
 
     async def answered(self, path: str, body: bytes, failed: list[str]) -> bool:
         """Whether a POST got a 200; otherwise the failure goes into ``failed`` (and a broken connection is
@@ -436,6 +464,135 @@ def overload(lex_path: str, lex: lexigraph.Lexicon, queries: dict[str, list[dict
             print("  failed:", f)
 
 
+# -- heavy clients (issue 32): 32 clients keeping the heaviest jobs in flight, one check client beside them --
+
+HEAVY_KINDS = ("endgame", "sim", "moves", "fill")
+
+
+def endgame_positions(lex: lexigraph.Lexicon, games: int = 12) -> list[str]:
+    """CGPs of self-play games' first positions with the bag empty (both racks known): endgames of up to 7 + 7
+    tiles, most of which the exact search does not finish within a request's 10 s."""
+    from lexigraph.scrabble.endgame import first_endgame
+    from lexigraph.scrabble.game import Game
+    from lexigraph.scrabble.selfplay import Player, autoplay
+
+    run = autoplay(lex, Game.preset("scrabble"), [Player.equity(None, "a"), Player.equity(None, "b")], games=games,
+                   workers=1, keep_games=True, seed=32)
+    found = (first_endgame(run, k) for k in range(games))
+    return sorted({pos.to_cgp() for pos in found if pos is not None})
+
+
+def heavy_bodies(lex: lexigraph.Lexicon, rng: random.Random) -> dict[str, list[bytes]]:
+    """Per heavy kind, the request bodies its clients cycle through: endgames with 512 MB tables, simulations of
+    a million iterations (cut by the deadline), two-blank move lists (every move), fills of an open 15x15 grid."""
+    boards = [q["position"] for q in moves_queries(lex, rng, 24)]
+    return {
+        "endgame": [json.dumps({"position": cgp, "table_mb": 512}).encode() for cgp in endgame_positions(lex)],
+        "sim": [json.dumps({"position": board, "rack": "".join(rng.sample("AEINRSTLDGOU", 7)), "candidates": 20,
+                            "iterations": 1_000_000, "seed": k}).encode() for k, board in enumerate(boards)],
+        "moves": [json.dumps({"position": board, "rack": "??AEIRS", "top": 1000}).encode() for board in boards],
+        "fill": [json.dumps({"grid_text": OPEN_GRID}).encode()],
+    }
+
+
+async def heavy_run(url: str, checks: list[dict[str, Any]], heavy: dict[str, list[bytes]], seconds: float,
+                    clients: int = 32) -> dict[str, Any]:
+    """``clients`` connections (an equal share per heavy kind), each sending its next heavy request when the last
+    is answered (after a 503, when its Retry-After has passed), and one connection sending one-word checks back
+    to back; for ``seconds``. The checks' latencies, every answer's status per kind."""
+    host, port = url.split("//")[1].split(":")
+    check_bodies = [json.dumps(q).encode() for q in checks]
+    lat: list[float] = []
+    failed: list[str] = []
+    statuses: dict[str, dict[str, int]] = {kind: {} for kind in heavy}
+    started = time.perf_counter()
+    stop = started + seconds
+    kinds = list(heavy)
+
+    async def one_heavy(i: int) -> None:
+        kind = kinds[i % len(kinds)]
+        bodies = heavy[kind]
+        conn = Conn(host, int(port))
+        k = i
+        try:
+            while time.perf_counter() < stop:
+                body = bodies[k % len(bodies)]
+                k += 1
+                try:
+                    code, data, wait = await conn.post_with_retry(f"/api/{kind}", body)
+                except (OSError, asyncio.IncompleteReadError) as e:
+                    failed.append(f"/api/{kind}: {type(e).__name__}")
+                    conn.close()
+                    await asyncio.sleep(0.5)
+                    continue
+                status = str(code) if code == 200 else f"{code} {json.loads(data)['error']['type']}"
+                statuses[kind][status] = statuses[kind].get(status, 0) + 1
+                if wait:
+                    await asyncio.sleep(min(wait, max(0.0, stop - time.perf_counter())))
+        finally:
+            conn.close()
+
+    async def checker() -> None:
+        conn = Conn(host, int(port))
+        k = 0
+        await asyncio.sleep(2.0)  # the heavy requests in flight first
+        try:
+            while time.perf_counter() < stop:
+                body = check_bodies[k % len(check_bodies)]
+                k += 1
+                t = time.perf_counter()
+                if await conn.answered("/api/check", body, failed):
+                    lat.append(time.perf_counter() - t)
+        finally:
+            conn.close()
+
+    await asyncio.gather(checker(), *(one_heavy(i) for i in range(clients)))
+    lat.sort()
+    return {"checks": len(lat), "p50": pct(lat, 50), "p99": pct(lat, 99), "max": lat[-1] if lat else float("nan"),
+            "failed": failed, "statuses": statuses}
+
+
+def print_heavy(runs: list[dict[str, Any]], seconds: float, clients: int) -> None:
+    print(f"\nheavy clients (issue 32): {clients} clients ({', '.join(HEAVY_KINDS)}: {clients // 4} each) for "
+          f"{seconds:g} s, one check client beside them")
+    print("| round | checks | check p50 ms | check p99 ms | check max ms | checks failed | load before |")
+    print("|---:|---:|---:|---:|---:|---:|---|")
+    for i, r in enumerate(runs, 1):
+        print(f"| {i} | {r['checks']:,} | {r['p50'] * 1e3:.1f} | {r['p99'] * 1e3:.1f} | {r['max'] * 1e3:.0f} | "
+              f"{sum(f.startswith('4') or f.startswith('5') or ':' in f for f in r['failed'])} | {r['load']} |")
+    print("\n| heavy kind | answers (status: count), all rounds |")
+    print("|---|---|")
+    for kind in HEAVY_KINDS:
+        total: dict[str, int] = {}
+        for r in runs:
+            for status, n in r["statuses"].get(kind, {}).items():
+                total[status] = total.get(status, 0) + n
+        print(f"| {kind} | {', '.join(f'{s}: {n}' for s, n in sorted(total.items()))} |")
+
+
+def heavy(lex_path: str, lex: lexigraph.Lexicon, queries: dict[str, list[dict[str, Any]]], rounds: int,
+          seconds: float, clients: int = 32) -> None:
+    bodies = heavy_bodies(lex, random.Random(32))
+    runs = []
+    for _ in range(rounds):
+        proc, url = start_server(lex_path, tuned=False)
+        try:
+            import httpx
+
+            httpx.post(url + "/api/check", json={"words": ["warm"]}, timeout=60)
+            load_before = "%.2f %.2f %.2f" % os.getloadavg()
+            run = asyncio.run(heavy_run(url, queries["check"], bodies, seconds, clients))
+            run["load"] = load_before
+            runs.append(run)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+    print_heavy(runs, seconds, clients)
+    for r in runs:
+        for f in r["failed"][:5]:
+            print("  failed:", f)
+
+
 # -- main ----------------------------------------------------------------------------------------------------
 
 def main() -> None:
@@ -445,9 +602,16 @@ def main() -> None:
     ap.add_argument("--swap-seconds", type=float, default=60.0, help="length of the hot-swap run (default 60; 0 skips)")
     ap.add_argument("--quick", action="store_true", help="1 round of 1 s cells and a 5 s swap run")
     ap.add_argument("--overload-only", action="store_true", help="only the overload run")
+    ap.add_argument("--heavy-only", action="store_true", help="only the heavy clients' run (issue 32)")
+    ap.add_argument("--heavy-seconds", type=float, default=30.0,
+                    help="length of each heavy clients' round (default 30)")
+    ap.add_argument("--heavy-clients", type=int, default=32, help="heavy clients (default 32)")
+    ap.add_argument("--serve-args", default="", help="extra arguments for every server started, e.g. "
+                    "'--heavy-workers 0' (the heavy commands in the server's threads, as before issue 32)")
     args = ap.parse_args()
+    SERVE_ARGS.extend(args.serve_args.split())
     if args.quick:
-        args.seconds, args.rounds, args.swap_seconds = 1.0, 1, 5.0
+        args.seconds, args.rounds, args.swap_seconds, args.heavy_seconds = 1.0, 1, 5.0, 10.0
     print(f"load before the run: {os.getloadavg()[0]:.2f} (1-minute average), {os.cpu_count()} cores\n")
 
     words_path = data_file("twl06.txt")
@@ -461,6 +625,9 @@ def main() -> None:
         print("note: no moves command in this build's registry (issue 13); moves rows skipped\n")
     if args.overload_only:
         overload(lex_path, lex, queries, args.rounds)
+        return
+    if args.heavy_only:
+        heavy(lex_path, lex, queries, args.rounds, args.heavy_seconds, args.heavy_clients)
         return
 
     proc, url = start_server(lex_path)
@@ -507,6 +674,7 @@ def main() -> None:
         proc.terminate()
         proc.wait(timeout=30)
     overload(lex_path, lex, queries, args.rounds)
+    heavy(lex_path, lex, queries, args.rounds, args.heavy_seconds, args.heavy_clients)
 
 
 if __name__ == "__main__":

@@ -68,6 +68,7 @@ def environment(tmp: Path) -> dict[str, str]:
     env = dict(os.environ)
     env["XDG_CACHE_HOME"] = str(tmp / ".cache")
     env["LEXIGRAPH_LEXICONS"] = str(tmp / ".config" / "lexicons.toml")  # the page's own registry
+    env["XDG_DATA_HOME"] = str(tmp / ".local" / "share")  # lexigraph serve's games file: not the user's
     env.pop("LEXIGRAPH_CACHE", None)
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     env["COLUMNS"] = "100"

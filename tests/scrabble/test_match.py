@@ -210,3 +210,131 @@ def test_the_simulation_opponent(enable):
         return
     m = Match(enable, SCRABBLE, opponent="simulation", human_first=False, seed=3)
     assert len(m.turns) == 1 and every_tile(m) == full_bag(SCRABBLE)
+
+
+# -- the game as data: turn records made again into the same match (a server's games file) --------------------
+
+def records(m: Match) -> list[dict]:
+    import json
+
+    return json.loads(json.dumps([m.turn_record(i) for i in range(len(m.turns))]))  # as the file holds them
+
+
+def restored(lex, m: Match, turns: list[dict]) -> Match:
+    return Match.restore(lex, m.game, opponent=m.opponent, human_first=m.first == HUMAN, seed=m.seed,
+                         lexicon_name=m.lexicon_name, turns=turns)
+
+
+def same_game(a: Match, b: Match) -> None:
+    assert snapshot(a) == snapshot(b)
+    assert a.state() == b.state() and a.gcg() == b.gcg()
+    assert (a.over, a.ending, a.adjustments, a.left) == (b.over, b.ending, b.adjustments, b.left)
+
+
+@pytest.mark.parametrize("opponent", ["score", "equity"])
+def test_a_restored_game_is_the_game_on_each_engine(open_lexicon, opponent):
+    """After every turn of a whole game: the records made again give the same match, which goes on alike."""
+    lex = open_lexicon()
+    m = Match(lex, SCRABBLE, opponent=opponent, human_first=opponent == "equity", seed=23, lexicon_name="enable")
+    rng = random.Random(23)
+    while not m.over:
+        again = restored(lex, m, records(m))
+        same_game(again, m)
+        moves = m.legal_moves(lex, top=10)
+        chosen = moves[rng.randrange(len(moves))].notation
+        assert again.play(lex, chosen) == m.play(lex, chosen)  # the replayed match plays on as the original
+        same_game(again, m)
+    same_game(restored(lex, m, records(m)), m)
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**64 - 1), human_first=st.booleans(), turns=st.integers(0, 30))
+def test_random_games_restore_at_any_turn(enable, seed, human_first, turns):
+    m = Match(enable, SCRABBLE, opponent="equity", human_first=human_first, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(turns):
+        if m.over:
+            break
+        moves = m.legal_moves(enable, top=10)
+        m.play(enable, moves[rng.randrange(len(moves))].notation)  # exchanges too: the bag reshuffled by the seed
+    same_game(restored(enable, m, records(m)), m)
+
+
+def forged(turns: list[dict], path: tuple, value: object) -> list[dict]:
+    import copy
+
+    out = copy.deepcopy(turns)
+    target = out
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return out
+
+
+def test_forged_records_are_refused_naming_the_turn(enable):
+    m = Match(enable, SCRABBLE, opponent="score", human_first=True, seed=2)
+    m.play(enable, "8D BAWTIE")
+    m.play(enable, m.legal_moves(enable, top=1)[0].notation)
+    good = records(m)
+    assert good[0]["move"]["kind"] == "play" and good[2]["move"]["kind"] == "play"
+    taken = good[0]["move"]["tiles"][0][:2]
+    cases = [
+        ((0, "rack"), "AABEITZ"),                                       # a rack the deal did not give
+        ((0, "seat"), "lexigraph"),                                     # the seat not on turn
+        ((0, "total"), 99),                                             # a total the score does not make
+        ((0, "move", "score"), -1),
+        ((0, "move", "score"), True),
+        ((0, "move", "kind"), "steal"),
+        ((0, "move", "tiles"), []),                                     # a play of no tiles
+        ((0, "move", "tiles", 0), [7, 3, "q", False]),                  # a tile not on the rack
+        ((0, "move", "tiles", 0), [99, 3, "b", False]),                 # off the board
+        ((0, "move", "tiles", 0), [7, 3, "b"]),
+        ((0, "move", "tiles", 0, 2), "é"),                              # a tile the game lacks
+        ((0, "move", "equity"), "high"),
+        ((0, "move", "words"), "BAWTIE"),
+        ((0, "move", "notation"), "x" * 5000),
+        ((0, "analysis"), [1, 2]),
+        ((2, "move", "tiles", 0), [*taken, "a", False]),                # a tile on a taken square
+        ((1, "move", "kind"), "exchange"),                              # an exchange of nothing
+        ((0,), "8D BAWTIE"),
+    ]
+    for path, value in cases:
+        with pytest.raises(GameError, match=r"^turn \d+ of the record: ") as e:
+            restored(enable, m, forged(good, path, value))
+        assert "Traceback" not in str(e.value), (path, value)
+    with pytest.raises(GameError, match="was over before it"):
+        over = Match(enable, SCRABBLE, opponent="score", seed=5)
+        play_out(enable, over, random.Random(5))
+        restored(enable, over, records(over) + records(over)[-1:])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_change_to_a_record_is_refused_or_replayed_as_written(enable, data):
+    """A record changed anywhere (a value replaced by any JSON value) restores to a match that records exactly
+    what it was given, or is refused with a GameError: never another exception, never a silent repair."""
+    m = Match(enable, SCRABBLE, opponent="equity", human_first=True, seed=31)
+    rng = random.Random(31)
+    for _ in range(4):
+        moves = m.legal_moves(enable, top=5)
+        m.play(enable, moves[rng.randrange(len(moves))].notation)
+    good = records(m)
+    paths = []
+
+    def walk(node, path):
+        paths.append(path)
+        children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        for k, v in children:
+            walk(v, path + (k,))
+
+    walk(good, ())
+    path = data.draw(st.sampled_from([p for p in paths if p]))
+    json_values = st.recursive(st.none() | st.booleans() | st.integers(-10**20, 10**20) | st.floats(allow_nan=False)
+                               | st.text(max_size=8), lambda inner: st.lists(inner, max_size=4)
+                               | st.dictionaries(st.text(max_size=6), inner, max_size=4), max_leaves=8)
+    turns = forged(good, path, data.draw(json_values))
+    try:
+        again = restored(enable, m, turns)
+    except GameError:
+        return
+    assert records(again) == turns  # accepted: what it holds is what it was given

@@ -283,7 +283,7 @@ def test_body_and_query_size_limits(client):
 
 @pytest.fixture()
 def slow_server(lexfile):
-    limits = Limits(timeout=0.4, grace=0.2, workers=3, max_pending=3, max_heavy=1)
+    limits = Limits(timeout=0.4, grace=0.2, workers=3, max_pending=3, max_fills=1)
     app = create_app([("small", str(lexfile))], commands=TEST_COMMANDS, limits=limits)
     with serve_in_thread(app) as url:
         yield url, app.state.server
@@ -325,7 +325,7 @@ def test_a_job_ignoring_the_deadline_gets_503_and_the_server_stays_free(slow_ser
 
 def test_concurrent_fills_are_bounded(slow_server):
     url, _ = slow_server
-    # max_heavy=1: of two fills at once, one runs and one is refused at once.
+    # max_fills=1: of two fills at once, one runs and one is refused at once.
     rs = _in_threads([lambda: httpx.get(url + "/api/fill", params={"seconds": 0.3}, timeout=10)] * 2)
     codes = sorted(r.status_code for r in rs)
     assert codes == [200, 503], [r.text for r in rs]
@@ -595,7 +595,8 @@ def test_lexigraph_serve_runs_and_answers(tmp_path):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     proc = subprocess.Popen([sys.executable, "-m", "lexigraph", "serve", "--port", str(port), "--lexicon",
-                             f"small={path}"], stderr=subprocess.PIPE, text=True)
+                             f"small={path}", "--games-db", str(tmp_path / "games.sqlite3")],
+                            stderr=subprocess.PIPE, text=True)
     try:
         url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 30
@@ -612,7 +613,7 @@ def test_lexigraph_serve_runs_and_answers(tmp_path):
     finally:
         proc.terminate()
         _, err = proc.communicate(timeout=30)
-    assert f"serving small on http://127.0.0.1:{port}/" in err
+    assert f"serving small on http://127.0.0.1:{port}/" in err and f"games kept in {tmp_path / 'games.sqlite3'}" in err
 
 
 def test_the_registrys_long_queries_are_bounded():

@@ -151,3 +151,226 @@ def test_one_move_of_a_game_at_a_time():
             assert r.status_code == 409 and r.json()["error"]["type"] == "Busy"
             assert c.get(f"/api/games/{doc['id']}").json() == doc  # reading it meanwhile reads the game as it stood
         assert c.post(f"/api/games/{doc['id']}/play", json={"move": "-"}).status_code == 200
+
+
+# -- the games file (SQLite): games that outlive the app, forged and damaged files, two servers on one file -----
+
+import json  # noqa: E402
+import os  # noqa: E402
+import sqlite3  # noqa: E402
+import threading  # noqa: E402
+
+from lexigraph.server.gamedb import SCHEMA_VERSION, GameDatabase, GamesDatabaseError  # noqa: E402
+
+
+def best_move(lex, doc) -> str:
+    best = generate(lex, Position.from_cgp(doc["cgp"]), doc["rack"], top=1, sort="score", exchanges=False)
+    return best[0].notation if len(best) else "-"
+
+
+def play_moves(client, lex, doc, n):
+    for _ in range(n):
+        if doc["over"]:
+            break
+        r = client.post(f"/api/games/{doc['id']}/play", json={"move": best_move(lex, doc)})
+        assert r.status_code == 200, r.text
+        doc = r.json()
+    return doc
+
+
+def shown(doc):
+    """A game's document without the answer to the last move (what GET /api/games/{id} shows)."""
+    return {k: v for k, v in doc.items() if k not in ("played", "analysis", "reply")}
+
+
+def test_games_outlive_the_app_on_the_same_file(tmp_path):
+    lex = lexigraph.open()
+    path = str(tmp_path / "games.sqlite3")
+    with TestClient(create_app(games_db=path)) as c:
+        deals = [("equity", "you", 3, 4), ("score", "lexigraph", 4, 2), ("equity", "lexigraph", 5, 0)]
+        games = [play_moves(c, lex, new_game(c, opponent=o, first=f, seed=s), k) for o, f, s, k in deals]
+        records = {g["id"]: c.get(f"/api/games/{g['id']}/gcg").text for g in games}
+    with TestClient(create_app(games_db=path)) as c:  # a new server on the file: every game as it stood
+        for g in games:
+            assert c.get(f"/api/games/{g['id']}").json() == shown(g)
+            assert c.get(f"/api/games/{g['id']}/gcg").text == records[g["id"]]
+        # ... and each goes on as the same match would (its twin, dealt from the seed, with the same moves)
+        g = games[0]
+        twin = Match.restore(lex, Game.preset("scrabble"), opponent="equity", human_first=True, seed=3,
+                             lexicon_name="enable", turns=GameDatabase(path).turns(g["id"]))
+        move = best_move(lex, g)
+        r = c.post(f"/api/games/{g['id']}/play", json={"move": move})
+        expected = twin.play(lex, move)
+        assert r.status_code == 200 and r.json()["reply"] == expected["reply"]
+        assert r.json()["board"] == twin.state()["board"]
+
+
+def test_every_move_is_one_transaction_of_its_turns(tmp_path):
+    """The file holds, after each answer, exactly the turns the game shows (the person's and the reply)."""
+    lex = lexigraph.open()
+    path = str(tmp_path / "g.sqlite3")
+    with TestClient(create_app(games_db=path)) as c:
+        doc = new_game(c, opponent="score", seed=8)
+        for _ in range(5):
+            doc = play_moves(c, lex, doc, 1)
+            with sqlite3.connect(path) as db:
+                rows = db.execute("SELECT number, record FROM turns WHERE game = ? ORDER BY number",
+                                  (doc["id"],)).fetchall()
+                (turns,) = db.execute("SELECT turns FROM games WHERE id = ?", (doc["id"],)).fetchone()
+            assert [n for n, _ in rows] == list(range(len(doc["turns"]))) and turns == len(rows)
+            assert [json.loads(r)["move"]["notation"] for _, r in rows] == [t["notation"] for t in doc["turns"]]
+
+
+def test_the_bounds_delete_rows(tmp_path):
+    path = str(tmp_path / "g.sqlite3")
+    clock = [1000.0]
+    app = create_app(games_db=path, limits=Limits(max_games=2, game_idle=60.0))
+    app.state.games.clock = lambda: clock[0]
+    with TestClient(app) as c:
+        ids = [new_game(c, opponent="score", seed=k)["id"] for k in range(3)]
+        assert GameDatabase(path).count() == 2 and c.get(f"/api/games/{ids[0]}").status_code == 404
+        clock[0] += 61                                               # both idle past the limit ...
+        assert c.get(f"/api/games/{ids[1]}").status_code == 404
+        new_game(c, opponent="score", seed=9)                         # ... deleted when a new game comes
+        db = GameDatabase(path)
+        assert db.count() == 1 and db.turns(ids[2]) == [] and db.game(ids[2]) is None
+
+
+def test_sixteen_moves_at_once_on_one_game_make_one_game(tmp_path):
+    lex = lexigraph.open()
+    path = str(tmp_path / "g.sqlite3")
+    app = create_app(games_db=path, limits=Limits(workers=4))
+    with TestClient(app) as c:
+        doc = new_game(c, opponent="equity", seed=12)
+        for _ in range(4):
+            move = best_move(lex, doc)
+            before = len(doc["turns"])
+            answers: list = []
+            threads = [threading.Thread(target=lambda: answers.append(
+                c.post(f"/api/games/{doc['id']}/play", json={"move": move}))) for _ in range(16)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            # The move is made once: the others wait their turn (409) or find its squares taken (400).
+            codes = sorted(r.status_code for r in answers)
+            assert codes.count(200) == 1 and set(codes) <= {200, 400, 409}, [r.text for r in answers]
+            doc = c.get(f"/api/games/{doc['id']}").json()
+            assert len(doc["turns"]) == before + 2
+        turns = GameDatabase(path).turns(doc["id"])
+        again = Match.restore(lex, Game.preset("scrabble"), opponent="equity", seed=12, lexicon_name="enable",
+                              turns=turns)
+        assert again.state() == {k: v for k, v in doc.items() if k != "id"}
+        assert [t["seat"] for t in turns] == ["player", "lexigraph"] * (len(turns) // 2)
+
+
+def test_damaged_and_foreign_files_are_one_clear_error(tmp_path):
+    text = tmp_path / "notes.txt"
+    text.write_text("not a database\n" * 100)
+    foreign = tmp_path / "other.sqlite3"
+    with sqlite3.connect(foreign) as db:
+        db.execute("CREATE TABLE t (x)")
+    newer = tmp_path / "newer.sqlite3"
+    GameDatabase(str(newer)).close()
+    with sqlite3.connect(newer) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    cases = {text: "not a usable games file", foreign: "not a lexigraph games file", newer: "newer than this",
+             fifo: "not a regular file", tmp_path: "not a regular file"}
+    for path, message in cases.items():
+        with pytest.raises(GamesDatabaseError, match=message):
+            create_app(games_db=str(path))
+
+
+def test_serve_refuses_a_bad_games_file_in_one_line(tmp_path, capsys):
+    from lexigraph.cli.main import main
+
+    (tmp_path / "x.sqlite3").write_text("garbage " * 1000)
+    assert main(["serve", "--port", "1", "--games-db", str(tmp_path / "x.sqlite3")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("lexigraph: error: ") and err.count("\n") == 1 and "Traceback" not in err
+    for bad in (["--games-db", ""], ["--heavy-nice", "20"], ["--heavy-workers", "-1"], ["--heavy-pending", "0"]):
+        assert main(["serve", "--port", "1", *bad]) == 2
+        assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_a_forged_game_is_a_json_error_and_the_others_play_on(tmp_path):
+    lex = lexigraph.open()
+    path = str(tmp_path / "g.sqlite3")
+    with TestClient(create_app(games_db=path)) as c:
+        docs = [play_moves(c, lex, new_game(c, opponent="score", seed=s), 2) for s in (1, 2, 3, 4, 5, 6)]
+    ids = [d["id"] for d in docs]
+    with sqlite3.connect(path) as db:
+        (text,) = db.execute("SELECT record FROM turns WHERE game = ? AND number = 0", (ids[0],)).fetchone()
+        first = json.loads(text)
+        first["rack"] = "QQQQQQQ"
+        db.execute("UPDATE turns SET record = ? WHERE game = ? AND number = 0", (json.dumps(first), ids[0]))
+        db.execute("UPDATE turns SET record = 'NaN' WHERE game = ? AND number = 1", (ids[1],))
+        db.execute("DELETE FROM turns WHERE game = ? AND number = 0", (ids[2],))
+        db.execute("UPDATE games SET seed = '-5' WHERE id = ?", (ids[3],))
+        db.execute("UPDATE games SET opponent = 'cheater' WHERE id = ?", (ids[4],))
+    with TestClient(create_app(games_db=path)) as c:
+        for key in ids[:5]:
+            for route in (f"/api/games/{key}", f"/api/games/{key}/gcg"):
+                r = c.get(route)
+                assert r.status_code == 500 and r.json()["error"]["type"] == "DamagedGame", r.text
+                assert key[:10] in r.json()["error"]["message"]
+            r = c.post(f"/api/games/{key}/play", json={"move": "-"})
+            assert r.status_code == 500 and r.json()["error"]["type"] == "DamagedGame"
+        assert c.get(f"/api/games/{ids[5]}").json() == shown(docs[5])
+        assert c.post(f"/api/games/{ids[5]}/play", json={"move": "-"}).status_code == 200
+
+
+def test_a_locked_file_is_a_503_with_retry_after(tmp_path):
+    path = str(tmp_path / "g.sqlite3")
+    app = create_app(games_db=path)
+    app.state.games.db = GameDatabase(path, timeout=0.2)  # a short wait, so that the test is short
+    with TestClient(app) as c:
+        doc = new_game(c, opponent="score", seed=1)
+        holder = sqlite3.connect(path, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")                    # another process writing, for longer than the wait
+        try:
+            r = c.post(f"/api/games/{doc['id']}/play", json={"move": "-"})
+            assert r.status_code == 503 and r.json()["error"]["type"] == "ResourceBusy", r.text
+            assert int(r.headers["retry-after"]) >= 1
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        # The move was not recorded, and the game in memory was dropped for the file's: the same move again.
+        assert len(c.get(f"/api/games/{doc['id']}").json()["turns"]) == 0
+        r = c.post(f"/api/games/{doc['id']}/play", json={"move": "-"})
+        assert r.status_code == 200 and len(r.json()["turns"]) == 2
+
+
+def test_two_servers_on_one_file(tmp_path):
+    """Each sees the other's moves; a move on a game the other has moved meanwhile is a 409, not a fork."""
+    lex = lexigraph.open()
+    path = str(tmp_path / "g.sqlite3")
+    with TestClient(create_app(games_db=path)) as a, TestClient(create_app(games_db=path)) as b:
+        doc = new_game(a, opponent="score", seed=6)
+        assert b.get(f"/api/games/{doc['id']}").json() == shown(doc)
+        doc = play_moves(b, lex, doc, 1)
+        assert a.get(f"/api/games/{doc['id']}").json() == shown(doc)   # A reads the file's newer game
+        doc = play_moves(a, lex, doc, 1)
+        assert b.get(f"/api/games/{doc['id']}").json() == shown(doc)
+        # B holds the game; A moves; B's move, made on what it held, is refused as a conflict.
+        store_b = b.app.state.games
+        entry = store_b.get(doc["id"])
+        doc = play_moves(a, lex, doc, 1)
+        stale = store_b.get  # B would reload on its next request; make it play on its stale match instead
+        store_b.get = lambda key: entry
+        try:
+            r = b.post(f"/api/games/{doc['id']}/play", json={"move": "-"})
+        finally:
+            store_b.get = stale
+        assert r.status_code == 409 and r.json()["error"]["type"] == "Conflict", r.text
+        assert b.get(f"/api/games/{doc['id']}").json() == shown(doc)  # the file's game, untouched
+        turns = GameDatabase(path).turns(doc["id"])
+        assert len(turns) == len(doc["turns"]) == 6
+
+
+def test_a_new_games_file_is_its_owners_alone(tmp_path):
+    path = tmp_path / "deep" / "er" / "games.sqlite3"
+    GameDatabase(str(path)).close()
+    assert (path.stat().st_mode & 0o777) == 0o600 and (path.parent.stat().st_mode & 0o777) == 0o700

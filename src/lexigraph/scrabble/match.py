@@ -53,11 +53,13 @@ from typing import TYPE_CHECKING, Any
 from ..compiler.registry import name_of
 from ..support.text import quote
 from .game import Game, GameError
-from .moves import IllegalPlay, Move
+from .moves import IllegalPlay, Move, Placed
 from .position import Position
 from .tiles import parse_rack, rack_text, split_tiles
 
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Sequence
+
     from ..engine import Engines
     from .leaves import LeaveTable
     from .moves import MoveList
@@ -123,6 +125,13 @@ class Match:
 
     def __init__(self, lex: "Engines", game: Game, *, opponent: str = "equity", human_first: bool = True,
                  seed: int = 0, lexicon_name: str = "", deadline: float | None = None) -> None:
+        self._deal(lex, game, opponent, human_first, seed, lexicon_name)
+        if self.turn == ENGINE:
+            self.engine_turn(lex, deadline=deadline)
+
+    def _deal(self, lex: "Engines", game: Game, opponent: str, human_first: bool, seed: int,
+              lexicon_name: str) -> None:
+        """The game before its first turn: the board, the bag shuffled by ``seed``, both racks drawn."""
         from .movegen import aligned
 
         if not isinstance(game, Game):
@@ -155,8 +164,6 @@ class Match:
         self.turn = self.first
         self._draw(self.first)
         self._draw(1 - self.first)
-        if self.turn == ENGINE:
-            self.engine_turn(lex, deadline=deadline)
 
     # -- what each side sees ------------------------------------------------------------------------------
 
@@ -460,6 +467,87 @@ class Match:
             }
         return doc
 
+    # -- the game as data: the turns a server keeps, replayed into the same match --------------------------------
+
+    def turn_record(self, index: int) -> dict[str, Any]:
+        """Turn ``index`` as JSON-ready data: the seat (``player`` or ``lexigraph``), the rack before it, the
+        move, the seat's total after it and the analysis; :meth:`restore` replays a list of them.
+
+        >>> import lexigraph
+        >>> from lexigraph.scrabble.game import Game
+        >>> lex = lexigraph.open()
+        >>> m = Match(lex, Game.preset("scrabble"), opponent="score", seed=2)
+        >>> _ = m.play(lex, "8D BAWTIE")
+        >>> record = m.turn_record(0)
+        >>> record["seat"], record["rack"], record["move"]["notation"], record["total"]
+        ('player', 'AABEITW', '8D BAWTIE', 28)
+        >>> again = Match.restore(lex, Game.preset("scrabble"), opponent="score", seed=2,
+        ...                       turns=[m.turn_record(i) for i in range(len(m.turns))])
+        >>> again.state() == m.state(), again.gcg() == m.gcg()
+        (True, True)
+        """
+        t = self.turns[index]
+        m = t.move
+        move = {"kind": m.kind, "score": m.score, "leave": m.leave, "row": m.row, "col": m.col, "across": m.across,
+                "tiles": [[p.row, p.col, p.tile, p.blank] for p in m.tiles], "word": m.word, "words": list(m.words),
+                "notation": m.notation, "exchanged": m.exchanged, "equity": m.equity}
+        return {"seat": NICKS[t.seat], "rack": t.rack, "move": move, "total": t.total, "analysis": t.analysis}
+
+    @classmethod
+    def restore(cls, lex: "Engines", game: Game, *, opponent: str = "equity", human_first: bool = True,
+                seed: int = 0, lexicon_name: str = "", turns: "Sequence[Any]" = ()) -> "Match":
+        """The match dealt from ``seed`` with ``turns`` (:meth:`turn_record`'s data) made again, in order.
+
+        Nothing is generated or chosen again: each turn is checked against the replayed game (the seat on turn,
+        its rack, its tiles on empty squares, its total) and made as recorded. A record that does not fit is a
+        :class:`GameError` naming the turn.
+        """
+        match = cls.__new__(cls)
+        match._deal(lex, game, opponent, human_first, seed, lexicon_name)
+        for i, record in enumerate(turns):
+            try:
+                match._replay(record)
+            except GameError as e:
+                raise GameError(f"turn {i + 1} of the record: {e}") from None
+        return match
+
+    def _replay(self, record: Any) -> None:
+        """Make one recorded turn, checked against the game as it stands."""
+        if not isinstance(record, dict):
+            raise GameError("a turn is an object")
+        if self.over:
+            raise GameError("the game was over before it")
+        seat = self.turn
+        if record.get("seat") != NICKS[seat]:
+            raise GameError(f"{NICKS[seat]} was on turn, not {quote(record.get('seat'))}")
+        if record.get("rack") != self.rack(seat):
+            raise GameError(f"the rack was {self.rack(seat)}, not {quote(record.get('rack'))}")
+        analysis = record.get("analysis")
+        if analysis is not None and not isinstance(analysis, dict):
+            raise GameError("a turn's analysis is an object or null")
+        move = _move_of_record(self.game, record.get("move"))
+        self._check_fits(seat, move)
+        self._make(seat, move, analysis)
+        if record.get("total") != self.turns[-1].total:
+            raise GameError(f"the total after it was {self.turns[-1].total}, not {quote(record.get('total'))}")
+
+    def _check_fits(self, seat: int, move: Move) -> None:
+        """A recorded move's tiles are on the seat's rack and go on empty squares."""
+        rack = Counter(self.racks[seat])
+        if move.kind == "exchange":
+            rack.subtract(parse_rack(self.game, move.exchanged))
+        n = self.game.size
+        squares = set()
+        for t in move.tiles:
+            code = self.game.alphabet.code(t.tile)
+            if code is None or (t.row, t.col) in squares or self.board.codes[t.row * n + t.col]:
+                raise GameError(f"the play {quote(move.notation)} puts a tile on a taken square or a tile the game "
+                                "lacks")
+            squares.add((t.row, t.col))
+            rack[0 if t.blank else code] -= 1
+        if min(rack.values(), default=0) < 0:
+            raise GameError(f"the move {quote(move.notation)} is not on the rack {self.rack(seat)}")
+
 
 def _simulation() -> Any:
     """The simulation player's chooser, or a clear error where that module is not installed."""
@@ -533,3 +621,54 @@ def _turn_doc(t: Turn, seat: int) -> dict[str, Any]:
     if t.analysis is not None and mine:
         doc["analysis"] = t.analysis
     return doc
+
+
+#: The longest text field of a recorded move read back (a notation, a word, a leave).
+_RECORD_TEXT = 4 * MAX_MOVE_TEXT
+
+
+def _move_of_record(game: Game, data: Any) -> Move:
+    """The :class:`Move` of :meth:`Match.turn_record`'s ``move``, every field's type and range checked."""
+    if not isinstance(data, dict):
+        raise GameError("a turn's move is an object")
+    kind = data.get("kind")
+    if kind not in ("play", "exchange", "pass"):
+        raise GameError(f"a move's kind is play, exchange or pass, not {quote(kind)}")
+    score = data.get("score")
+    if isinstance(score, bool) or not isinstance(score, int) or not 0 <= score <= 1_000_000 or (
+            kind != "play" and score):
+        raise GameError(f"a move's score of {quote(score)} is out of range")
+    texts = {}
+    for name in ("leave", "word", "notation", "exchanged"):
+        value = data.get(name, "")
+        if not isinstance(value, str) or len(value) > _RECORD_TEXT:
+            raise GameError(f"a move's {name} is text")
+        texts[name] = value
+    words = data.get("words", [])
+    if not isinstance(words, list) or len(words) > game.size * 2 or not all(
+            isinstance(w, str) and len(w) <= _RECORD_TEXT for w in words):
+        raise GameError("a move's words are a list of text")
+    equity = data.get("equity")
+    if equity is not None and (isinstance(equity, bool) or not isinstance(equity, (int, float))
+                               or not abs(equity) < 1e9):
+        raise GameError("a move's equity is a number or null")
+    row, col, across = data.get("row", 0), data.get("col", 0), data.get("across", True)
+    if not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < game.size for v in (row, col)) or \
+            not isinstance(across, bool):
+        raise GameError("a move's square is a row and a column on the board")
+    tiles = data.get("tiles", [])
+    if not isinstance(tiles, list) or len(tiles) > (game.rack_size if kind == "play" else 0) or \
+            (kind == "play" and not tiles):
+        raise GameError(f"a {kind}'s tiles do not fit the rack")
+    placed = []
+    for t in tiles:
+        if not (isinstance(t, list) and len(t) == 4 and all(isinstance(v, int) and not isinstance(v, bool)
+                                                            and 0 <= v < game.size for v in t[:2])
+                and isinstance(t[2], str) and len(t[2]) <= _RECORD_TEXT and isinstance(t[3], bool)):
+            raise GameError("a placed tile is [row, column, tile, blank]")
+        placed.append(Placed(t[0], t[1], t[2], t[3]))
+    if kind == "exchange" and not texts["exchanged"]:
+        raise GameError("an exchange gives back at least one tile")
+    return Move(kind, score, texts["leave"], row=row, col=col, across=across, tiles=tuple(placed), word=texts["word"],
+                words=tuple(words), notation=texts["notation"], exchanged=texts["exchanged"],
+                equity=None if equity is None else float(equity))

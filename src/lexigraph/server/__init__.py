@@ -54,13 +54,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-values", type=int, metavar="N", default=1000,
                         help="most values of one list field (patterns, racks, words...) in a request (default 1000)")
     parser.add_argument("--max-body", type=int, metavar="BYTES", default=64 * 1024, help="largest request body in bytes (default 65536)")
-    parser.add_argument("--max-fills", type=int, metavar="N", default=2, help="fills and suggestions running at once (default 2)")
+    parser.add_argument("--max-fills", type=int, metavar="N", default=2, help="fills running at once (default 2)")
+    parser.add_argument("--heavy-workers", type=int, metavar="N", default=2,
+                        help="worker processes answering the long commands (endgame, sim, moves, analyze, fill) at a "
+                        "lower CPU priority, so that cheap requests stay fast (default 2; 0: in the query threads)")
+    parser.add_argument("--heavy-pending", type=int, metavar="N", default=64,
+                        help="long commands running or queued before new ones get 503 with Retry-After (default 64; "
+                        "fewer when those queued would take longer than --timeout)")
+    parser.add_argument("--heavy-nice", type=int, metavar="N", default=10,
+                        help="how many steps below the server's CPU priority the worker processes run (0-19; "
+                        "default 10)")
     parser.add_argument("--client-timeout", type=float, metavar="SECONDS", default=10.0,
                         help="seconds a request's headers, and then its body, may take to arrive (default 10)")
     parser.add_argument("--max-games", type=int, metavar="N", default=100,
                         help="games against lexigraph kept at once; the least recently used is dropped (default 100)")
     parser.add_argument("--game-idle", type=float, metavar="SECONDS", default=3600.0,
-                        help="seconds a game is kept after its last request (default 3600)")
+                        help="seconds a game (finished or not) is kept after its last request (default 3600)")
+    parser.add_argument("--games-db", metavar="PATH", default=None,
+                        help="the SQLite file the games are kept in, so that a restarted server goes on with them "
+                        "(default: $XDG_DATA_HOME/lexigraph/games.sqlite3, else "
+                        "~/.local/share/lexigraph/games.sqlite3; ':memory:' keeps them in memory only)")
     parser.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"),
                         help="server log detail (default warning)")
 
@@ -68,18 +81,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _limits_from(args: argparse.Namespace) -> "Limits":
     from .app import Limits
 
-    if args.quick_workers < 0:
-        raise LexiconError("--quick-workers must be at least 0")
-    for name in ("max_results", "workers", "max_body", "max_fills", "max_pending", "max_values", "max_games"):
+    for name in ("quick_workers", "heavy_workers"):
+        if getattr(args, name) < 0:
+            raise LexiconError(f"--{name.replace('_', '-')} must be at least 0")
+    if not 0 <= args.heavy_nice <= 19:
+        raise LexiconError("--heavy-nice must be from 0 to 19")
+    for name in ("max_results", "workers", "max_body", "max_fills", "max_pending", "max_values", "max_games",
+                 "heavy_pending"):
         if getattr(args, name) < 1:
             raise LexiconError(f"--{name.replace('_', '-')} must be at least 1")
     for name in ("timeout", "client_timeout", "game_idle"):
         if not 0 < getattr(args, name) < float("inf"):
             raise LexiconError(f"--{name.replace('_', '-')} must be more than 0")
     return Limits(max_body=args.max_body, max_results=args.max_results, timeout=args.timeout,
-                  workers=args.workers, quick_workers=args.quick_workers, max_heavy=args.max_fills,
+                  workers=args.workers, quick_workers=args.quick_workers, max_fills=args.max_fills,
+                  heavy_workers=args.heavy_workers, heavy_pending=args.heavy_pending, heavy_nice=args.heavy_nice,
                   max_pending=args.max_pending, max_values=args.max_values, header_timeout=args.client_timeout,
                   body_timeout=args.client_timeout, max_games=args.max_games, game_idle=args.game_idle)
+
+
+def _games_path(given: str | None) -> str:
+    """The games file ``serve`` keeps: ``--games-db``, else the default in the user's data folder."""
+    from .gamedb import default_path
+
+    if given is None:
+        return default_path()
+    if not given.strip():
+        raise LexiconError("--games-db takes a file path, or ':memory:'")
+    return given
 
 
 def create_app(
@@ -87,8 +116,13 @@ def create_app(
     *,
     limits: "Limits | None" = None,
     commands: "Sequence[Command] | None" = None,
+    games_db: str = ":memory:",
 ) -> "Starlette":
     """The ASGI app serving ``lexicons`` (``"NAME=FILE"`` strings or ``(name, path)`` pairs).
+
+    ``games_db``: the SQLite file the games against lexigraph are kept in (default here ``":memory:"``: in
+    memory only; ``lexigraph serve`` keeps them in the user's data folder,
+    :func:`lexigraph.server.gamedb.default_path`).
 
     >>> from starlette.testclient import TestClient      # doctest: +SKIP
     >>> with TestClient(create_app()) as client:         # doctest: +SKIP
@@ -99,7 +133,7 @@ def create_app(
     from .lexicons import LexiconPool, parse_spec
 
     specs = [parse_spec(s) if isinstance(s, str) else s for s in lexicons]
-    return build_app(LexiconPool(specs), limits=limits, commands=commands)
+    return build_app(LexiconPool(specs), limits=limits, commands=commands, games_db=games_db)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -111,7 +145,8 @@ def main(args: argparse.Namespace) -> int:
         return 2
     try:
         limits = _limits_from(args)
-        app = create_app(args.lexicons or (), limits=limits)
+        games = _games_path(args.games_db)
+        app = create_app(args.lexicons or (), limits=limits, games_db=games)
     except ImportError:
         print(f"lexigraph: error: {EXTRA_HINT}", file=sys.stderr)
         return 2
@@ -119,8 +154,8 @@ def main(args: argparse.Namespace) -> int:
         print(f"lexigraph: error: {e}", file=sys.stderr)
         return 2
     names = ", ".join(app.state.server.pool.names)
-    print(f"lexigraph: serving {names} on http://{args.host}:{args.port}/ (API: /api, OpenAPI: /openapi.json)",
-          file=sys.stderr)
+    print(f"lexigraph: serving {names} on http://{args.host}:{args.port}/ (API: /api, OpenAPI: /openapi.json); "
+          f"games kept in {app.state.games.db.path}", file=sys.stderr)
     from .protocol import protocol_class
 
     config: dict[str, Any] = {"host": args.host, "port": args.port, "log_level": args.log_level,

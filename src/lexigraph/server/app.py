@@ -3,33 +3,30 @@
 Every command of :func:`lexigraph.commands.all_commands` that writes no
 file is served as ``GET /api/<name>`` (query fields) and ``POST
 /api/<name>`` (a JSON object), answering the document the command line
-prints with ``--json``. The work runs in bounded thread pools so the
-event loop stays free to answer (and to refuse) other requests.
+prints with ``--json``. The work runs in lanes (:mod:`lexigraph.server.lanes`)
+so the event loop stays free to answer (and to refuse) other requests:
+cheap commands (``check``, ``children``, ``info``, ``stats``) on the event
+loop itself (their work is bounded by the request's size), so they never
+wait behind expensive ones; the other queries and the games in threads;
+the long, CPU-bound commands (endgames, simulations, move lists, fills) in
+worker processes at a lower CPU priority, so that they take only the CPU
+the server leaves.
 
 Under load: each request gets a deadline (``--timeout`` seconds after it
 arrived) that every query checks inside its loops; work still queued when
-its deadline passes is dropped, never started; cheap commands (``check``,
-``children``, ``info``, ``stats``) run in a lane of their own (by default on
-the event loop itself: their work is bounded by the request's size), so they
-never wait behind expensive ones; a list field holds at most ``max_values``
-values; a body must arrive within ``body_timeout`` seconds (headers: the
-protocol's ``header_timeout``, :mod:`lexigraph.server.protocol`); an
-internal error is logged as one line.
+its deadline passes is dropped, never started; a full lane answers 503 with
+a ``Retry-After``; a list field holds at most ``max_values`` values; a body
+must arrive within ``body_timeout`` seconds (headers: the protocol's
+``header_timeout``, :mod:`lexigraph.server.protocol`); an internal error is
+logged as one line.
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
 import logging
-import math
 import os
-import time
-import traceback
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, AsyncIterator
 
@@ -42,116 +39,22 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..commands import Command, Context, Document, Param, all_commands
-from ..errors import DeadlineExceeded, FileFormatError, LexiconError, QueryError, ResourceBusy
+from ..commands import Command, Param, all_commands
+from ..errors import DeadlineExceeded, LexiconError, QueryError
 from . import params as P
-from .lexicons import LexiconPool, UnknownLexicon
+from .answers import ApiError, cap_results, dump, failure_of, log_internal_error, one_line, time_limit
+from .gamedb import GameDatabase
+from .games import GameStore, game_routes
+from .httpio import arrival, check_query, error_response, read_body
+from .lanes import FILLS, HEAVY, QUICK, Lane, Limits, Server
+from .lexicons import LexiconPool
 from .openapi import openapi
-from .protocol import ARRIVED
+
+__all__ = ["ApiError", "FILLS", "HEAVY", "QUICK", "Lane", "Limits", "Server", "arrival", "build_app", "cap_results",
+           "check_query", "dump", "error_response", "http_params", "log_internal_error", "one_line", "read_body",
+           "served", "time_limit"]
 
 log = logging.getLogger("lexigraph.server")
-
-#: Commands whose work is long (searches over a grid or a board); at most ``max_heavy`` run at once.
-HEAVY = frozenset({"fill", "suggest", "suggestions"})
-#: Commands whose work is small and bounded by the request's size: they run in a lane of their own.
-QUICK = frozenset({"check", "children", "info", "stats"})
-
-
-@dataclass
-class Limits:
-    """What one request may ask of the server (``lexigraph serve --help`` sets them)."""
-
-    max_body: int = 64 * 1024          # bytes of a POST body
-    max_query: int = 8 * 1024          # bytes of a query string
-    max_results: int = 1000            # results in one answer; the rest is counted in "total"
-    max_values: int = 1000             # values of one list field (patterns, racks, words...) in one request
-    timeout: float = 10.0              # seconds a request may take
-    workers: int = 2                   # threads running commands (more add latency, not throughput: the GIL)
-    quick_workers: int = 0             # threads running the quick commands; 0: on the event loop, at once
-    max_pending: int = 128             # commands running or queued (per lane) before new ones get 503
-    max_heavy: int = 2                 # fills and suggestions running at once
-    heavy: frozenset[str] = HEAVY
-    quick: frozenset[str] = QUICK
-    grace: float = 0.5                 # extra seconds a command past its deadline has to hand back its answer
-    header_timeout: float = 10.0       # seconds a request's headers may take to arrive (the protocol's)
-    body_timeout: float = 10.0         # seconds a request's body may take to arrive
-    max_games: int = 100               # games against lexigraph kept at once (the least recently used dropped)
-    game_idle: float = 3600.0          # seconds a game is kept after its last request
-
-
-@dataclass
-class Lane:
-    """A thread pool and its count of commands running or queued."""
-
-    name: str
-    workers: int
-    executor: ThreadPoolExecutor | None = None
-    busy: int = 0
-
-    def start(self) -> ThreadPoolExecutor:
-        if self.executor is None:
-            assert self.workers > 0, "a lane of no threads runs its work on the event loop"
-            self.executor = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix=f"lexigraph-{self.name}")
-        return self.executor
-
-    def stop(self) -> None:
-        if self.executor is not None:
-            self.executor.shutdown(wait=False, cancel_futures=True)
-            self.executor = None
-
-
-class ApiError(Exception):
-    """An error answered as ``{"error": {"type", "message"}}`` with an HTTP status."""
-
-    def __init__(self, status: int, type_: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.type = type_
-        self.message = message
-
-
-def dump(doc: Any) -> bytes:
-    """The JSON bytes of an answer (UTF-8, compact), as Starlette's JSONResponse writes them."""
-    return json.dumps(doc, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
-
-
-def error_response(status: int, type_: str, message: str, *, retry_after: float | None = None) -> JSONResponse:
-    # A request whose body did not arrive leaves the connection in an unknown state: closed after the answer.
-    headers = {"connection": "close"} if status == 408 else {}
-    if retry_after is not None:  # a resource that may free up (memory): the client is told when to try again
-        headers["retry-after"] = str(max(1, math.ceil(retry_after)))
-    return JSONResponse({"error": {"type": type_, "message": message}}, status_code=status, headers=headers)
-
-
-def _status_of(e: LexiconError) -> int:
-    if isinstance(e, UnknownLexicon):
-        return 404
-    if isinstance(e, FileFormatError):
-        return 500  # the server's own file is bad, not the request
-    if isinstance(e, (DeadlineExceeded, ResourceBusy)):
-        return 503
-    return 400
-
-
-def time_limit(limit: float) -> "ApiError":
-    """The answer to a request that ran (or waited) past its deadline."""
-    return ApiError(503, "TimeLimit", f"the request took longer than the limit of {limit:g} s")
-
-
-def one_line(exc: BaseException) -> str:
-    """An exception in one log line: its type, message and where it was raised (file, line, function)."""
-    frames = traceback.extract_tb(exc.__traceback__)
-    where = f" (at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno} in {frames[-1].name})" if frames else ""
-    message = " ".join(str(exc).split())[:300]
-    return f"{type(exc).__name__}: {message}{where}"
-
-
-def log_internal_error(what: str, exc: BaseException) -> None:
-    """One line at ERROR for a bug; its traceback only when the log is at DEBUG."""
-    log.error("internal error on %s: %s", what, one_line(exc))
-    if log.isEnabledFor(logging.DEBUG):
-        log.debug("traceback of the internal error on %s", what, exc_info=exc)
-
 
 _FILE_NAMES = {"file", "path", "source", "output", "dest", "files", "paths", "out"}
 
@@ -202,171 +105,6 @@ def refuse_paths(cmd: Command, values: dict[str, Any]) -> None:
                                "over HTTP; send the content instead")
 
 
-def cap_results(doc: Document, limit: int) -> Document:
-    """Cut ``results`` to ``limit``, keeping the number before the cut in ``total``."""
-    results = doc.get("results")
-    if isinstance(results, list) and len(results) > limit:
-        doc = dict(doc)
-        doc.setdefault("total", len(results))
-        doc["results"] = results[:limit]
-        doc["count"] = limit
-        doc["truncated"] = True
-    return doc
-
-
-@dataclass
-class Server:
-    """The state behind one app: lexicons, commands, the lanes of workers and their counters."""
-
-    pool: LexiconPool
-    commands: dict[str, Command]
-    limits: Limits = field(default_factory=Limits)
-    heavy_busy: int = 0
-    lanes: dict[str, Lane] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        if not self.lanes:
-            self.lanes = {"query": Lane("query", self.limits.workers), "quick": Lane("quick", self.limits.quick_workers)}
-
-    @property
-    def busy(self) -> int:
-        """Commands running or queued, in every lane."""
-        return sum(lane.busy for lane in self.lanes.values())
-
-    def lane_of(self, command: str) -> Lane:
-        """The lane a command runs in: the quick one for the cheap commands, the query one for the rest."""
-        return self.lanes["quick" if command in self.limits.quick else "query"]
-
-    def start(self) -> None:
-        for lane in self.lanes.values():
-            if lane.workers:
-                lane.start()
-
-    def stop(self) -> None:
-        for lane in self.lanes.values():
-            lane.stop()
-
-    async def run(self, fn: Callable[[float], Any], heavy: bool = False, lane: Lane | None = None,
-                  what: str = "a request", arrived: float | None = None) -> Any:
-        """Run ``fn(deadline)`` in a lane's pool; 503 when it is saturated or past the time limit.
-
-        The deadline is ``timeout`` seconds after the request ``arrived`` (its
-        first byte, when the protocol noted it; else now); work still queued
-        when it passes is dropped, not started. The busy counters drop when the
-        thread really finishes, so work that overran its time still counts
-        against the limits until it ends.
-        """
-        lim = self.limits
-        lane = lane or self.lanes["query"]
-        if lane.busy >= lim.max_pending:
-            raise ApiError(503, "Busy", f"the server is busy ({lim.max_pending} requests in progress); try again")
-        if heavy and self.heavy_busy >= lim.max_heavy:
-            raise ApiError(503, "Busy", f"{lim.max_heavy} long jobs (fills) are running already; try again")
-        now = time.monotonic()
-        deadline = min(now, arrived if arrived is not None else now) + lim.timeout
-        if not lane.workers:  # a lane of no threads: the work runs on the event loop itself, at once
-            lane.busy += 1
-            try:
-                return fn(deadline)
-            finally:
-                lane.busy -= 1
-        executor = lane.start()
-        loop = asyncio.get_running_loop()
-        lane.busy += 1
-        if heavy:
-            self.heavy_busy += 1
-        answered = False
-
-        def started() -> Any:
-            if time.monotonic() > deadline:  # it waited its whole time in the queue: dropped, never started
-                raise DeadlineExceeded("the request waited past its deadline in the queue and was not started")
-            return fn(deadline)
-
-        fut = loop.run_in_executor(executor, started)
-
-        def done(f: "asyncio.Future[Any]") -> None:
-            lane.busy -= 1
-            if heavy:
-                self.heavy_busy -= 1
-            if f.cancelled():
-                return
-            e = f.exception()  # an answer nobody waits for any more (time limit, client gone) ends quietly
-            if answered and e is not None and not isinstance(e, LexiconError):
-                log_internal_error(what, e)  # ... unless it is a bug: one line
-
-        fut.add_done_callback(done)
-        try:
-            # shield: a client that goes away, or the time limit, does not cancel the bookkeeping above.
-            return await asyncio.wait_for(asyncio.shield(fut), max(0.0, deadline + lim.grace - time.monotonic()))
-        except TimeoutError:
-            raise time_limit(lim.timeout) from None
-        finally:
-            answered = True
-
-    def run_command(self, cmd: Command, lexicon: str | None, values: dict[str, Any], deadline: float) -> bytes:
-        """One command on the named lexicon, in a worker thread; the lexicon is held until the answer is made."""
-        chosen = self.pool.served(lexicon).name
-        held: list[tuple[Any, Any]] = []
-
-        def opener(spec: str | None) -> Any:
-            # The command's lexicon, or another one it names (diff A B): by the server's names only.
-            slot = self.pool.served(chosen if spec is None else spec)
-            h = slot.acquire()
-            held.append((slot, h))
-            return h.lexicon
-
-        # options["files"] False: commands read no file of the host when a value could name one (a position).
-        ctx = Context(lexicon_spec=chosen, lexicon_given=bool(lexicon), opener=opener, deadline=deadline,
-                      max_results=self.limits.max_results, options={"files": False})
-        try:
-            doc = cmd.run(ctx, values)
-            # Serialise here, while the lexicon is still held: a document may hold views of the file.
-            return dump(cap_results(doc, self.limits.max_results))
-        finally:
-            for slot, h in held:
-                slot.release(h)
-
-
-async def _read_body(request: Request, limit: int, timeout: float) -> Any:
-    length = request.headers.get("content-length")
-    if length is not None and length.isdigit() and int(length) > limit:
-        raise ApiError(413, "TooLarge", f"the request body is larger than the limit of {limit} bytes")
-    chunks = []
-
-    async def read() -> None:
-        size = 0
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > limit:
-                raise ApiError(413, "TooLarge", f"the request body is larger than the limit of {limit} bytes")
-            chunks.append(chunk)
-
-    try:
-        await asyncio.wait_for(read(), timeout)
-    except TimeoutError:
-        raise ApiError(408, "Timeout", f"the request body did not arrive within {timeout:g} s") from None
-    raw = b"".join(chunks)
-    if not raw.strip():
-        return {}
-    try:
-        body = json.loads(raw)
-    except (ValueError, UnicodeDecodeError, RecursionError) as e:
-        raise ApiError(400, "QueryError", f"the request body is not JSON: {' '.join(str(e).split())[:200]}") from None
-    if not isinstance(body, dict):
-        raise ApiError(400, "QueryError", "the request body must be a JSON object")
-    return body
-
-
-#: A request's JSON body, bounded in size and in time (the routes beyond the commands' read theirs with it).
-read_body = _read_body
-
-
-def arrival(request: Request) -> float | None:
-    """When the request's first byte was read (:mod:`lexigraph.server.protocol` notes it), or None."""
-    value = request.scope.get("state", {}).get(ARRIVED)
-    return value if isinstance(value, float) else None
-
-
 def check_counts(params: Sequence[Param], values: dict[str, Any], limit: int) -> None:
     """Refuse a list field of more than ``limit`` values (patterns, racks, words...): each costs a query."""
     for p in params:
@@ -407,15 +145,6 @@ class OneLineErrors:
                 await response(scope, receive, send)
 
 
-def _check_query(request: Request, limit: int) -> None:
-    if len(request.url.query.encode()) > limit:
-        raise ApiError(414, "TooLarge", f"the query string is longer than the limit of {limit} bytes")
-
-
-#: Refuse a query string over the limit (414).
-check_query = _check_query
-
-
 def _pop_lexicon(items: list[tuple[str, Any]]) -> tuple[str | None, list[tuple[str, Any]]]:
     lexicon = None
     rest = []
@@ -434,10 +163,16 @@ def build_app(
     *,
     limits: Limits | None = None,
     commands: Sequence[Command] | None = None,
+    games_db: str = ":memory:",
 ) -> Starlette:
-    """The ASGI app over ``pool``; ``commands`` defaults to the registry's (those :func:`served`)."""
+    """The ASGI app over ``pool``; ``commands`` defaults to the registry's (those :func:`served`).
+
+    ``games_db`` is the games file (:mod:`lexigraph.server.gamedb`; ``":memory:"``, the default here: games
+    kept in memory only); a file that cannot be used is a :class:`~lexigraph.server.gamedb.GamesDatabaseError`.
+    """
     cmds = {c.name: c for c in (all_commands() if commands is None else commands) if served(c)}
     server = Server(pool, cmds, limits or Limits())
+    games = GameStore(GameDatabase(games_db), pool.use, server.limits.max_games, server.limits.game_idle)
     static_dir = resources.files("lexigraph.server").joinpath("static")
     spec_cache: dict[str, Any] = {}
 
@@ -446,9 +181,9 @@ def build_app(
         cmd = server.commands.get(name)
         if cmd is None:
             raise ApiError(404, "NotFound", f"no command named {name!r} (see /api)")
-        _check_query(request, server.limits.max_query)
+        check_query(request, server.limits.max_query)
         if request.method == "POST":
-            body = await _read_body(request, server.limits.max_body, server.limits.body_timeout)
+            body = await read_body(request, server.limits.max_body, server.limits.body_timeout)
             lexicon, rest = _pop_lexicon(list(body.items()))
             qlex, qrest = _pop_lexicon(list(request.query_params.multi_items()))
             if qrest:
@@ -462,10 +197,10 @@ def build_app(
         refuse_paths(cmd, values)
         server.pool.served(lexicon)  # an unknown name is a 404 before any work
         # A fill is long; the same command asked for one slot's suggestions is not.
-        heavy = name in server.limits.heavy and not values.get("suggest")
-        doc = await server.run(lambda deadline: server.run_command(cmd, lexicon, values, deadline), heavy=heavy,
-                               lane=server.lane_of(name), what=f"{request.method} {request.url.path}",
-                               arrived=arrival(request))
+        fill = name in server.limits.fills and not values.get("suggest")
+        lane = server.lane_of(name)
+        doc = await server.run(server.job(cmd, lexicon, values, lane), fill=fill, lane=lane,
+                               what=f"{request.method} {request.url.path}", arrived=arrival(request))
         return Response(doc, media_type="application/json")
 
     async def api_index(request: Request) -> Response:
@@ -500,7 +235,7 @@ def build_app(
 
     async def datamuse_words(request: Request) -> Response:
         """Datamuse's ``/words?sp=PATTERN&max=N``: ``[{"word", "score"}]``, best first."""
-        _check_query(request, server.limits.max_query)
+        check_query(request, server.limits.max_query)
         q = request.query_params
         unsupported = [k for k in q if k not in ("sp", "max", "lexicon")]
         if unsupported:
@@ -534,17 +269,16 @@ def build_app(
 
     async def on_api_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, ApiError)
-        return error_response(exc.status, exc.type, exc.message)
+        return api_error_response(exc)
 
     async def on_lexicon_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, LexiconError)
         if isinstance(exc, DeadlineExceeded):  # the query stopped at its deadline: the server's time limit
-            return on_api_error_now(time_limit(server.limits.timeout))
-        retry = exc.retry_after if isinstance(exc, ResourceBusy) else None
-        return error_response(_status_of(exc), type(exc).__name__, str(exc), retry_after=retry)
+            return api_error_response(time_limit(server.limits.timeout))
+        return api_error_response(failure_of(exc).error())
 
-    def on_api_error_now(exc: ApiError) -> Response:
-        return error_response(exc.status, exc.type, exc.message)
+    def api_error_response(exc: ApiError) -> Response:
+        return error_response(exc.status, exc.type, exc.message, retry_after=exc.retry_after)
 
     async def on_client_gone(request: Request, exc: Exception) -> Response:
         # Nobody reads this answer: say so in one line, not as an internal error with a traceback.
@@ -563,10 +297,8 @@ def build_app(
             yield
         finally:
             server.stop()
+            games.db.close()
 
-    from .games import GameStore, game_routes
-
-    games = GameStore(server.limits.max_games, server.limits.game_idle)
     routes = [
         Route("/", index),
         Route("/api", api_index),

@@ -28,7 +28,8 @@ def _responses(ok: dict[str, Any], *extra: int) -> dict[str, Any]:
     out: dict[str, Any] = {"200": {"description": "the answer", "content": {"application/json": {"schema": ok}}}}
     texts = {400: "bad input", 404: "no such command or lexicon", 413: "request body too large",
              414: "query string too long", 503: "busy or over the time limit"}
-    texts[409] = "a move of this game is being made"
+    texts[409] = "a move of this game is being made, or the game changed meanwhile (another server on its file)"
+    texts[500] = "the server's own file is damaged (a lexicon, a game in the games file)"
     for code in (400, *extra, 503):
         out[str(code)] = {"description": texts[code], "content": {"application/json": {"schema": _ERROR}}}
     return out
@@ -128,21 +129,23 @@ def _game_paths(lex_schema: dict[str, Any]) -> dict[str, Any]:
     def json_body(schema: dict[str, Any]) -> dict[str, Any]:
         return {"required": True, "content": {"application/json": {"schema": schema}}}
 
-    created = _responses(game, 404, 413)
+    created = _responses(game, 404, 413, 500)
     created["201"] = created.pop("200")
     return {
         "/api/games": {"post": {"operationId": "game_new", "tags": ["games"], "summary": "A new game against "
                                 "lexigraph (the engine moves first when asked to).", "requestBody": json_body(new_body),
                                 "responses": created}},
         "/api/games/{id}": {"get": {"operationId": "game_get", "tags": ["games"], "parameters": [game_id],
-                                    "summary": "The game as the person sees it.", "responses": _responses(game, 404)}},
+                                    "summary": "The game as the person sees it.", "responses": _responses(game, 404, 500)}},
         "/api/games/{id}/play": {"post": {
             "operationId": "game_play", "tags": ["games"], "parameters": [game_id], "requestBody": json_body(move_body),
             "summary": "The person's move, checked; its analysis (rank, equity, the best five) and the engine's reply.",
-            "responses": _responses(game, 404, 409, 413)}},
+            "responses": _responses(game, 404, 409, 413, 500)}},
         "/api/games/{id}/gcg": {"get": {
             "operationId": "game_gcg", "tags": ["games"], "parameters": [game_id], "summary": "The game record (GCG).",
             "responses": {"200": {"description": "GCG text", "content": {"text/plain": {"schema": {"type": "string"}}}},
                           "404": {"description": "no such game",
-                                  "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}}},
+                                  "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+                          "500": {"description": "the game's rows in the games file are damaged",
+                                  "content": {"application/json": {"schema": _ERROR}}}}}},
     }

@@ -1,0 +1,285 @@
+"""Where a request's work runs: three lanes, so that cheap work never waits behind long work.
+
+- quick: ``check``, ``children``, ``info``, ``stats`` (bounded by the request's size), on the event loop itself
+  (``quick_workers`` 0) or threads of their own;
+- query: the other queries and the games, in ``workers`` threads of the server's process;
+- heavy: ``endgame``, ``sim``, ``moves``, ``analyze``, ``fill`` (long and CPU-bound), in ``heavy_workers`` worker
+  processes ``heavy_nice`` steps below the server's CPU priority (:mod:`lexigraph.server.workers`).
+
+Each lane bounds the commands running or queued in it (``max_pending``; the heavy lane ``heavy_pending``); a
+request beyond that is refused at once with a 503 and a ``Retry-After`` (the lane's recent time per command).
+The heavy lane also refuses a request that would wait past its deadline: the commands queued before it, at
+the lane's recent time per command, shared by its workers, would take longer than ``timeout`` (a queue of
+quick move lists is long, one of endgames short). Each request has a deadline (``timeout`` seconds after it
+arrived) that every query checks inside its loops; work still queued when it passes is dropped, never
+started. Fills are also bounded together (``max_fills``).
+
+A command reaches the heavy lane's processes by its name in the registry
+(:func:`lexigraph.commands.all_commands`); a command handed to the app that is not the registry's runs in the
+query lane.
+
+>>> limits = Limits()
+>>> sorted(limits.heavy), limits.heavy_workers, limits.heavy_nice
+(['analyze', 'endgame', 'fill', 'moves', 'sim'], 2, 10)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import time
+from collections.abc import Callable
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from ..commands import Command, all_commands
+from ..errors import DeadlineExceeded, LexiconError
+from .answers import ApiError, Failure, answer_command, log_internal_error, time_limit
+from .lexicons import LexiconPool
+from .workers import run_command, start_pool, stop_pool, timed
+
+log = logging.getLogger("lexigraph.server")
+
+__all__ = ["FILLS", "HEAVY", "QUICK", "Lane", "Limits", "Server"]
+
+#: Commands whose work is a search over a grid; at most ``max_fills`` run at once (a fill's slot suggestions
+#: are not counted).
+FILLS = frozenset({"fill", "suggest", "suggestions"})
+#: Commands whose work is small and bounded by the request's size: they run in a lane of their own.
+QUICK = frozenset({"check", "children", "info", "stats"})
+#: Commands whose work is long and CPU-bound: they run in the heavy lane's worker processes.
+HEAVY = frozenset({"endgame", "sim", "moves", "analyze", "fill"})
+
+
+@dataclass
+class Limits:
+    """What one request may ask of the server (``lexigraph serve --help`` sets them)."""
+
+    max_body: int = 64 * 1024          # bytes of a POST body
+    max_query: int = 8 * 1024          # bytes of a query string
+    max_results: int = 1000            # results in one answer; the rest is counted in "total"
+    max_values: int = 1000             # values of one list field (patterns, racks, words...) in one request
+    timeout: float = 10.0              # seconds a request may take
+    workers: int = 2                   # threads running commands (more add latency, not throughput: the GIL)
+    quick_workers: int = 0             # threads running the quick commands; 0: on the event loop, at once
+    heavy_workers: int = 2             # processes running the heavy commands; 0: in the query lane's threads
+    heavy_nice: int = 10               # steps below the server's CPU priority the heavy lane's processes run
+    max_pending: int = 128             # commands running or queued (query and quick lanes) before new ones get 503
+    heavy_pending: int = 64            # heavy commands running or queued before new ones get 503
+    max_fills: int = 2                 # fills running at once
+    fills: frozenset[str] = FILLS
+    heavy: frozenset[str] = HEAVY
+    quick: frozenset[str] = QUICK
+    grace: float = 0.5                 # extra seconds a command past its deadline has to hand back its answer
+    header_timeout: float = 10.0       # seconds a request's headers may take to arrive (the protocol's)
+    body_timeout: float = 10.0         # seconds a request's body may take to arrive
+    max_games: int = 100               # games against lexigraph kept at once (the least recently used dropped)
+    game_idle: float = 3600.0          # seconds a game is kept after its last request
+
+
+@dataclass
+class Lane:
+    """A pool of workers (threads; processes for the heavy lane) and its count of commands running or queued.
+
+    ``seconds`` is a moving average of the time a command runs here: what a client refused for a full lane is
+    told to wait (``Retry-After``), and how long the queue is in time (:meth:`wait`).
+    """
+
+    name: str
+    workers: int
+    pending: int
+    processes: bool = False
+    specs: list[tuple[str, str | None]] = field(default_factory=list)
+    nice: int = 0
+    executor: Executor | None = None
+    busy: int = 0
+    seconds: float = 1.0
+
+    def start(self) -> Executor:
+        if self.executor is None:
+            assert self.workers > 0, "a lane of no threads runs its work on the event loop"
+            if self.processes:
+                self.executor = start_pool(self.specs, workers=self.workers, nice=self.nice)
+            else:
+                self.executor = ThreadPoolExecutor(max_workers=self.workers,
+                                                   thread_name_prefix=f"lexigraph-{self.name}")
+        return self.executor
+
+    def stop(self) -> None:
+        if isinstance(self.executor, ProcessPoolExecutor):
+            stop_pool(self.executor)
+        elif self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+        self.executor = None
+
+    def restart(self, broken: Executor) -> None:
+        """A new pool for one whose worker died (the jobs it held failed); another request may have done it."""
+        if self.executor is broken:
+            self.stop()
+
+    def took(self, seconds: float) -> None:
+        self.seconds += 0.2 * (seconds - self.seconds)
+
+    def wait(self) -> float:
+        """Seconds a command submitted now would wait before it starts: those ahead of it, shared by the workers."""
+        ahead = self.busy - self.workers + 1
+        return max(0, ahead) * self.seconds / max(1, self.workers)
+
+    def retry_after(self, limit: float) -> float:
+        """Seconds a refused client should wait: about one command's time here, at least 1, at most ``limit``."""
+        return float(min(max(1, math.ceil(self.seconds)), max(1, math.ceil(limit))))
+
+
+def start_in_time(fn: Callable[[float], Any], deadline: float) -> Any:
+    """``fn(deadline)``, unless the deadline passed while the work waited in the queue: dropped, never started."""
+    if time.monotonic() > deadline:
+        raise DeadlineExceeded("the request waited past its deadline in the queue and was not started")
+    return fn(deadline)
+
+
+@dataclass
+class Server:
+    """The state behind one app: lexicons, commands, the lanes of workers and their counters."""
+
+    pool: LexiconPool
+    commands: dict[str, Command]
+    limits: Limits = field(default_factory=Limits)
+    fills_busy: int = 0
+    lanes: dict[str, Lane] = field(default_factory=dict)
+    registry: dict[str, Command] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        lim = self.limits
+        if not self.lanes:
+            specs = [(name, self.pool.served(name).path) for name in self.pool.names]
+            self.lanes = {"query": Lane("query", lim.workers, lim.max_pending),
+                          "quick": Lane("quick", lim.quick_workers, lim.max_pending),
+                          "heavy": Lane("heavy", lim.heavy_workers, lim.heavy_pending, processes=True, specs=specs,
+                                        nice=lim.heavy_nice)}
+        if not self.registry:
+            self.registry = {c.name: c for c in all_commands()}
+
+    @property
+    def busy(self) -> int:
+        """Commands running or queued, in every lane."""
+        return sum(lane.busy for lane in self.lanes.values())
+
+    def lane_of(self, command: str) -> Lane:
+        """The lane a command runs in: quick for the cheap commands, heavy for the long ones of the registry (when
+        the heavy lane has workers), query for the rest."""
+        if command in self.limits.quick:
+            return self.lanes["quick"]
+        cmd = self.commands.get(command)
+        if command in self.limits.heavy and self.lanes["heavy"].workers and cmd is not None \
+                and self.registry.get(command) is cmd:
+            return self.lanes["heavy"]
+        return self.lanes["query"]
+
+    def start(self) -> None:
+        """Start the thread lanes (the heavy lane's processes start with its first command)."""
+        for lane in self.lanes.values():
+            if lane.workers and not lane.processes:
+                lane.start()
+
+    def stop(self) -> None:
+        for lane in self.lanes.values():
+            lane.stop()
+
+    def job(self, cmd: Command, lexicon: str | None, values: dict[str, Any], lane: Lane) -> Callable[[float], Any]:
+        """The work of one command, as its lane runs it: in a worker process by name, or here."""
+        if lane.processes:
+            return partial(run_command, cmd.name, lexicon, values, self.limits.max_results)
+        return lambda deadline: answer_command(self.pool, cmd, lexicon, values, deadline, self.limits.max_results)
+
+    def run_command(self, cmd: Command, lexicon: str | None, values: dict[str, Any], deadline: float) -> bytes:
+        """One command on the named lexicon, in this process; the lexicon is held until the answer is made."""
+        return answer_command(self.pool, cmd, lexicon, values, deadline, self.limits.max_results)
+
+    def refuse(self, lane: Lane, fill: bool) -> None:
+        """A 503 with Retry-After when the lane (or, for a fill, the fills' limit) is full."""
+        lim = self.limits
+        if lane.busy >= lane.pending:
+            raise ApiError(503, "Busy", f"the server is busy ({lane.pending} {lane.name} requests in progress); "
+                           "try again", retry_after=lane.retry_after(lim.timeout))
+        if lane.processes and lane.wait() > lim.timeout:
+            raise ApiError(503, "Busy", f"the server is busy: the long requests queued would take about "
+                           f"{lane.wait():.0f} s, more than the limit of {lim.timeout:g} s; try again",
+                           retry_after=lane.retry_after(lim.timeout))
+        if fill and self.fills_busy >= lim.max_fills:
+            raise ApiError(503, "Busy", f"{lim.max_fills} long jobs (fills) are running already; try again",
+                           retry_after=lane.retry_after(lim.timeout))
+
+    async def run(self, fn: Callable[[float], Any], fill: bool = False, lane: Lane | None = None,
+                  what: str = "a request", arrived: float | None = None) -> Any:
+        """Run ``fn(deadline)`` in a lane's pool; 503 when it is saturated or past the time limit.
+
+        The deadline is ``timeout`` seconds after the request ``arrived`` (its
+        first byte, when the protocol noted it; else now); work still queued
+        when it passes is dropped, not started. The busy counters drop when the
+        work really finishes, so work that overran its time still counts
+        against the limits until it ends. A worker process's answer that is a
+        :class:`Failure` is raised here as the error it stands for.
+        """
+        lim = self.limits
+        lane = lane or self.lanes["query"]
+        self.refuse(lane, fill)
+        now = time.monotonic()
+        deadline = min(now, arrived if arrived is not None else now) + lim.timeout
+        if not lane.workers:  # a lane of no threads: the work runs on the event loop itself, at once
+            lane.busy += 1
+            try:
+                return fn(deadline)
+            finally:
+                lane.busy -= 1
+        executor = lane.start()
+        try:
+            fut = executor.submit(timed, fn if lane.processes else partial(start_in_time, fn), deadline)
+        except BrokenExecutor:
+            lane.restart(executor)
+            raise ApiError(503, "Busy", "the heavy lane's workers are starting again; try again", retry_after=1)
+        lane.busy += 1
+        if fill:
+            self.fills_busy += 1
+        answered = False
+
+        def done(f: "asyncio.Future[Any]") -> None:
+            lane.busy -= 1
+            if fill:
+                self.fills_busy -= 1
+            if f.cancelled():
+                return
+            e = f.exception()  # an answer nobody waits for any more (time limit, client gone) ends quietly
+            if e is None:
+                lane.took(f.result()[1])
+            if answered and e is not None and not isinstance(e, (LexiconError, ApiError, BrokenExecutor)):
+                log_internal_error(what, e)  # ... unless it is a bug: one line
+
+        waited = asyncio.wrap_future(fut)  # its callbacks run on the event loop, as the counters need
+        waited.add_done_callback(done)
+        try:
+            # shield: a client that goes away, or the time limit, does not cancel the bookkeeping above.
+            result, _ = await asyncio.wait_for(asyncio.shield(waited),
+                                               max(0.0, deadline + lim.grace - time.monotonic()))
+        except TimeoutError:
+            raise time_limit(lim.timeout) from None
+        except BrokenExecutor:
+            lane.restart(executor)
+            raise ApiError(503, "WorkerLost", "a worker process ended while it worked on this request (out of "
+                           "memory?); try again", retry_after=1) from None
+        finally:
+            answered = True
+        if isinstance(result, Failure):
+            raise self.failed(result, what)
+        return result
+
+    def failed(self, failure: Failure, what: str) -> Exception:
+        """The error a worker's :class:`Failure` stands for (a bug in the worker: logged here, in one line)."""
+        if failure.type == "DeadlineExceeded":
+            return time_limit(self.limits.timeout)
+        if failure.status == 500 and failure.type == "InternalError":
+            log.error("internal error on %s: %s", what, failure.message)
+            return ApiError(500, "InternalError", f"internal error: {failure.message.split(':')[0]}")
+        return failure.error()
