@@ -197,7 +197,7 @@ def test_games_outlive_the_app_on_the_same_file(tmp_path):
         # ... and each goes on as the same match would (its twin, dealt from the seed, with the same moves)
         g = games[0]
         twin = Match.restore(lex, Game.preset("scrabble"), opponent="equity", human_first=True, seed=3,
-                             lexicon_name="enable", turns=GameDatabase(path).turns(g["id"]))
+                             turns=GameDatabase(path).turns(g["id"]))
         move = best_move(lex, g)
         r = c.post(f"/api/games/{g['id']}/play", json={"move": move})
         expected = twin.play(lex, move)
@@ -258,7 +258,7 @@ def test_sixteen_moves_at_once_on_one_game_make_one_game(tmp_path):
             doc = c.get(f"/api/games/{doc['id']}").json()
             assert len(doc["turns"]) == before + 2
         turns = GameDatabase(path).turns(doc["id"])
-        again = Match.restore(lex, Game.preset("scrabble"), opponent="equity", seed=12, lexicon_name="enable",
+        again = Match.restore(lex, Game.preset("scrabble"), opponent="equity", seed=12,
                               turns=turns)
         assert again.state() == {k: v for k, v in doc.items() if k != "id"}
         assert [t["seat"] for t in turns] == ["player", "lexigraph"] * (len(turns) // 2)

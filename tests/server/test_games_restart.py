@@ -115,8 +115,7 @@ def shown(doc: dict) -> dict:
 
 def twin(lex: lexigraph.Lexicon, doc: dict, seed: int, opponent: str, first: str, moves: list[str]) -> Match:
     """The game as the Python API plays it: dealt from the seed, the same moves of the person."""
-    m = Match(lex, Game.preset("scrabble"), opponent=opponent, human_first=first == "you", seed=seed,
-              lexicon_name="enable")
+    m = Match(lex, Game.preset("scrabble"), opponent=opponent, human_first=first == "you", seed=seed)
     for move in moves:
         m.play(lex, move)
     return m
@@ -221,7 +220,7 @@ def test_kills_at_random_times_leave_whole_moves(tmp_path):
         row = games.game(key)
         recorded = games.turns(key)
         assert row is not None and len(recorded) >= turns == len(recorded) or len(recorded) - turns in (1, 2)
-        m = Match.restore(lex, Game.preset("scrabble"), opponent="equity", seed=row.seed, lexicon_name="enable",
+        m = Match.restore(lex, Game.preset("scrabble"), opponent="equity", seed=row.seed,
                           turns=recorded)
         assert m.over or m.turn == HUMAN  # no half move: never the person's turn without the reply
 
@@ -250,6 +249,6 @@ def test_two_server_processes_on_one_file(tmp_path):
             doc = next(r.json() for r in answers if r.status_code == 200)
         recorded = GameDatabase(str(db)).turns(key)
         assert len(recorded) == len(doc["turns"]) == 12
-        m = Match.restore(lex, Game.preset("scrabble"), opponent="equity", seed=41, lexicon_name="enable",
+        m = Match.restore(lex, Game.preset("scrabble"), opponent="equity", seed=41,
                           turns=recorded)
         assert {"id": key, **m.state()} == shown(doc)

@@ -183,8 +183,8 @@ class GameStore:
         try:
             with self.opener(row.lexicon) as lex:
                 match = Match.restore(lex, Game.preset(row.game), opponent=row.opponent,
-                                      human_first=row.first == FIRST[0], seed=row.seed, lexicon_name=row.lexicon,
-                                      turns=turns)
+                                      human_first=row.first == FIRST[0], seed=row.seed, turns=turns)
+                # no lexicon_name: the match takes the name the served lexicon carries (its registered name)
         except GameError as e:
             raise DamagedGame(f"{where}: {e}") from None
         except UnknownLexicon as e:
