@@ -12,7 +12,11 @@ const PREMIUMS = [
   ".t...t...t...t.", "..d...d.d...d..", "T..d...D...d..T", "..d...d.d...d..", ".t...t...t...t.",
   "....D.....D....", "d..D...d...D..d", "..D...d.d...D..", ".D...t...t...D.", "T..d...T...d..T",
 ];
-const board = { rows: 15, cols: 15, r: 7, c: 7, across: true, cells: [], tiles: [], moves: [], chosen: -1, leaves: null };
+// movesSeq, leavesSeq: the last question asked for the moves list and for the leave-table line. Questions overlap
+// (each choice of "Rank by" asks again at once) and their answers may come back in any order: an answer to an
+// earlier question, arriving later, is dropped.
+const board = { rows: 15, cols: 15, r: 7, c: 7, across: true, cells: [], tiles: [], moves: [], chosen: -1, leaves: null,
+  movesSeq: 0, leavesSeq: 0 };
 
 export function setup() {
   board.tiles = Array.from({ length: 15 * 15 }, () => null);
@@ -59,8 +63,11 @@ async function describeLeaves() {
   body[firstParam("moves", ["position", "board", "cgp"])] = "empty";
   if (board.leaves) body.leaves = board.leaves.spec;
   if ($("moves-sort").value) body.sort = $("moves-sort").value;
-  try { setStatus($("leaves-status"), leavesText(await api("moves", body))); }
-  catch (err) { setStatus($("leaves-status"), err.message, true); }
+  const seq = ++board.leavesSeq;
+  try {
+    const doc = await api("moves", body);
+    if (seq === board.leavesSeq) setStatus($("leaves-status"), leavesText(doc));
+  } catch (err) { if (seq === board.leavesSeq) setStatus($("leaves-status"), err.message, true); }
 }
 
 // A leave table goes to the server as its content (the server reads no file of its own): CSV text as it is,
@@ -137,32 +144,39 @@ async function findMoves() {
   if (names.includes("top")) body.top = 50; else if (names.includes("limit")) body.limit = 50;
   if (board.leaves && names.includes("leaves")) body.leaves = board.leaves.spec;
   if ($("moves-sort").value && names.includes("sort")) body.sort = $("moves-sort").value;
+  const seq = ++board.movesSeq, leavesSeq = ++board.leavesSeq;
   try {
     const doc = await api("moves", body);
-    board.moves = (doc.results || []).filter((m) => ["play", "exchange"].includes(m.kind || "play"));
-    const list = $("moves");
-    list.innerHTML = "";
-    board.moves.forEach((m, i) => {
-      const li = document.createElement("li");
-      li.setAttribute("role", "option");
-      li.id = "move-" + i;
-      if (m.kind === "exchange") li.classList.add("exchange");
-      li.innerHTML = `<span class="pos"></span><span class="word"></span><span class="leave"></span><span class="score"></span><span class="equity"></span>`;
-      li.querySelector(".pos").textContent = m.kind === "exchange" ? "exch." : (m.position || "");
-      li.querySelector(".word").textContent = m.kind === "exchange" ? m.notation : (m.notation ? m.notation.split(" ").slice(1).join(" ") : m.word);
-      li.querySelector(".leave").textContent = m.leave || "-";
-      li.querySelector(".score").textContent = m.score;
-      li.querySelector(".equity").textContent = m.equity != null ? m.equity.toFixed(1) : "";
-      li.title = `score ${m.score}` + (m.equity != null ? `, equity ${m.equity.toFixed(2)}` : "") + `, leave ${m.leave || "-"}`;
-      li.addEventListener("click", () => { chooseMove(i); list.focus(); });
-      list.appendChild(li);
-    });
-    const best = board.moves[0];
-    const by = doc.sort === "equity" ? `equity ${best && best.equity != null ? best.equity.toFixed(2) : ""}` : `${best ? best.score : ""} points`;
-    setStatus($("moves-status"), best ? `${(doc.total || board.moves.length).toLocaleString()} moves, ranked by ${doc.sort || "score"}; best ${best.notation || best.word}, ${by}` : "no move for this rack");
-    setStatus($("leaves-status"), leavesText(doc));
-    if (board.moves.length) chooseMove(0);
-  } catch (err) { setStatus($("moves-status"), err.message, true); }
+    if (seq !== board.movesSeq) return;
+    showMoves(doc);
+    if (leavesSeq === board.leavesSeq) setStatus($("leaves-status"), leavesText(doc));
+  } catch (err) { if (seq === board.movesSeq) setStatus($("moves-status"), err.message, true); }
+}
+
+// The moves document's plays and exchanges as the list beside the board, the best one chosen.
+function showMoves(doc) {
+  board.moves = (doc.results || []).filter((m) => ["play", "exchange"].includes(m.kind || "play"));
+  const list = $("moves");
+  list.innerHTML = "";
+  board.moves.forEach((m, i) => {
+    const li = document.createElement("li");
+    li.setAttribute("role", "option");
+    li.id = "move-" + i;
+    if (m.kind === "exchange") li.classList.add("exchange");
+    li.innerHTML = `<span class="pos"></span><span class="word"></span><span class="leave"></span><span class="score"></span><span class="equity"></span>`;
+    li.querySelector(".pos").textContent = m.kind === "exchange" ? "exch." : (m.position || "");
+    li.querySelector(".word").textContent = m.kind === "exchange" ? m.notation : (m.notation ? m.notation.split(" ").slice(1).join(" ") : m.word);
+    li.querySelector(".leave").textContent = m.leave || "-";
+    li.querySelector(".score").textContent = m.score;
+    li.querySelector(".equity").textContent = m.equity != null ? m.equity.toFixed(1) : "";
+    li.title = `score ${m.score}` + (m.equity != null ? `, equity ${m.equity.toFixed(2)}` : "") + `, leave ${m.leave || "-"}`;
+    li.addEventListener("click", () => { chooseMove(i); list.focus(); });
+    list.appendChild(li);
+  });
+  const best = board.moves[0];
+  const by = doc.sort === "equity" ? `equity ${best && best.equity != null ? best.equity.toFixed(2) : ""}` : `${best ? best.score : ""} points`;
+  setStatus($("moves-status"), best ? `${(doc.total || board.moves.length).toLocaleString()} moves, ranked by ${doc.sort || "score"}; best ${best.notation || best.word}, ${by}` : "no move for this rack");
+  if (board.moves.length) chooseMove(0);
 }
 
 function chooseMove(i) {
