@@ -24,9 +24,10 @@ with warnings.catch_warnings():  # Starlette >= 1.x suggests httpx2; httpx still
 
 import lexigraph  # noqa: E402
 from lexigraph.commands import Command, Context, Param, all_commands  # noqa: E402
-from lexigraph.errors import QueryError  # noqa: E402
+from lexigraph.errors import QueryError, ResourceBusy  # noqa: E402
 from lexigraph.server import create_app  # noqa: E402
-from lexigraph.server.app import Limits, served  # noqa: E402
+from lexigraph.server.app import Limits  # noqa: E402
+from lexigraph.server.served import served  # noqa: E402
 from lexigraph.server.background import serve_in_thread  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -64,6 +65,8 @@ def _sleep(ctx: Context, p: Mapping[str, Any]) -> dict[str, Any]:
 def _boom(ctx: Context, p: Mapping[str, Any]) -> dict[str, Any]:
     if p["kind"] == "query":
         raise QueryError("rack 'x!' has a character that is not a tile: '!'")
+    if p["kind"].startswith("busy "):  # "busy 2.5": a resource short now, free in 2.5 s
+        raise ResourceBusy("no memory for this table now", retry_after=float(p["kind"].split()[1]))
     raise RuntimeError("a bug")
 
 
@@ -256,6 +259,16 @@ def test_query_errors_carry_the_python_message(client):
         lexigraph.load(WORDS).match("c[")
     r = client.get("/api/match", params={"pattern": "c["})
     assert r.status_code == 400 and r.json() == {"error": {"type": "QueryError", "message": str(e.value)}}
+
+
+@pytest.mark.parametrize("seconds,header", [(2.5, "3"), (0.2, "1"), (30, "30")])
+def test_a_resource_busy_now_is_503_with_retry_after(client, seconds, header):
+    """A command short of a resource (ResourceBusy, from its thread in the query lane) is a 503 whose Retry-After
+    is the error's, in whole seconds rounded up (at least 1), and the server goes on answering."""
+    r = client.get("/api/boom", params={"kind": f"busy {seconds}"})
+    assert r.status_code == 503 and r.headers["retry-after"] == header
+    assert r.json() == {"error": {"type": "ResourceBusy", "message": "no memory for this table now"}}
+    assert client.get("/api/check", params={"words": "cat"}).status_code == 200
 
 
 def test_internal_errors_are_json_500(lexfile):

@@ -375,6 +375,34 @@ def test_the_leave_line_names_the_table_that_ranked(page, tmp_path):
     assert page.is_disabled("#leaves-clear") and "No leave table" not in page.inner_text("#leaves-status")
 
 
+def test_a_late_answer_to_an_earlier_ranking_is_dropped(page):
+    """Rank by equity, then by score at once: the equity answer held back until the score one is shown is dropped
+    when it comes, so the list and both lines say score (each choice asks the server again; answers may cross)."""
+    held = []
+
+    def hold_equity(route):
+        if (route.request.post_data_json or {}).get("sort") == "equity":
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/api/moves", hold_equity)
+    page.click("#tab-board")
+    page.fill("#rack", "AERST?S")
+    page.select_option("#moves-sort", "equity")
+    page.select_option("#moves-sort", "score")
+    status = "document.querySelector('#leaves-status').textContent"
+    page.wait_for_function(f"{status}.endsWith('ranked by score.')")
+    assert len(held) == 1
+    with page.expect_response(lambda r: r.request.post_data_json.get("sort") == "equity"):
+        held[0].continue_()
+    page.evaluate("() => new Promise((done) => setTimeout(done, 200))")  # the answer read and handled (or dropped)
+    assert page.inner_text("#leaves-status").endswith("ranked by score.")
+    assert "ranked by score" in page.inner_text("#moves-status")
+    scores = page.eval_on_selector_all("#moves li .score", "els => els.map(e => +e.textContent)")
+    assert scores and scores == sorted(scores, reverse=True)
+
+
 PREMIUM_NAMES = [("tw", "TW", "triple word"), ("dw", "DW", "double word"), ("tl", "TL", "triple letter"),
                  ("dl", "DL", "double letter")]
 

@@ -21,13 +21,15 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..commands import Command
 from ..errors import LexiconError
+from .gamedb import default_path
+from .lanes import Limits
+from .lexicons import LexiconPool, parse_spec
+from .protocol import protocol_class
 
 if TYPE_CHECKING:  # pragma: no cover
     from starlette.applications import Starlette
-
-    from ..commands import Command
-    from .app import Limits
 
 __all__ = ["add_arguments", "create_app", "main"]
 
@@ -78,9 +80,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="server log detail (default warning)")
 
 
-def _limits_from(args: argparse.Namespace) -> "Limits":
-    from .app import Limits
-
+def _limits_from(args: argparse.Namespace) -> Limits:
     for name in ("quick_workers", "heavy_workers"):
         if getattr(args, name) < 0:
             raise LexiconError(f"--{name.replace('_', '-')} must be at least 0")
@@ -102,8 +102,6 @@ def _limits_from(args: argparse.Namespace) -> "Limits":
 
 def _games_path(given: str | None) -> str:
     """The games file ``serve`` keeps: ``--games-db``, else the default in the user's data folder."""
-    from .gamedb import default_path
-
     if given is None:
         return default_path()
     if not given.strip():
@@ -114,8 +112,8 @@ def _games_path(given: str | None) -> str:
 def create_app(
     lexicons: Sequence[str] | Sequence[tuple[str, str | None]] = (),
     *,
-    limits: "Limits | None" = None,
-    commands: "Sequence[Command] | None" = None,
+    limits: Limits | None = None,
+    commands: Sequence[Command] | None = None,
     games_db: str = ":memory:",
 ) -> "Starlette":
     """The ASGI app serving ``lexicons`` (``"NAME=FILE"`` strings or ``(name, path)`` pairs).
@@ -129,8 +127,8 @@ def create_app(
     ...     client.get("/words", params={"sp": "?uixot??", "max": 2}).json()
     [{'word': 'quixotes', 'score': 0}, {'word': 'quixotic', 'score': 0}]
     """
+    # Deferred: the app imports Starlette, which only a server needs (the serve extra; a missing one is one line).
     from .app import build_app
-    from .lexicons import LexiconPool, parse_spec
 
     specs = [parse_spec(s) if isinstance(s, str) else s for s in lexicons]
     return build_app(LexiconPool(specs), limits=limits, commands=commands, games_db=games_db)
@@ -139,7 +137,7 @@ def create_app(
 def main(args: argparse.Namespace) -> int:
     """Run the server until interrupted; 2 (one line on stderr) when it cannot start."""
     try:
-        import uvicorn
+        import uvicorn  # deferred: the web stack, only when a server starts
     except ImportError:
         print(f"lexigraph: error: {EXTRA_HINT}", file=sys.stderr)
         return 2
@@ -156,8 +154,6 @@ def main(args: argparse.Namespace) -> int:
     names = ", ".join(app.state.server.pool.names)
     print(f"lexigraph: serving {names} on http://{args.host}:{args.port}/ (API: /api, OpenAPI: /openapi.json); "
           f"games kept in {app.state.games.db.path}", file=sys.stderr)
-    from .protocol import protocol_class
-
     config: dict[str, Any] = {"host": args.host, "port": args.port, "log_level": args.log_level,
                               "http": protocol_class(limits.header_timeout)}
     try:

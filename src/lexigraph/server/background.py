@@ -17,17 +17,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from .protocol import protocol_class
+
 
 @contextmanager
 def serve_in_thread(app: Any, host: str = "127.0.0.1", port: int = 0, **config: Any) -> Iterator[str]:
     """Serve ``app`` until the ``with`` block ends; yields the base URL (``http://127.0.0.1:PORT``).
 
     The connections run lexigraph's protocol (:mod:`lexigraph.server.protocol`), with the header time
-    limit of the app's :class:`~lexigraph.server.app.Limits` when it has them.
+    limit of the app's :class:`~lexigraph.server.lanes.Limits` when it has them.
     """
-    import uvicorn
-
-    from .protocol import protocol_class
+    import uvicorn  # deferred: the web stack is the serve extra; importing this module needs none of it
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

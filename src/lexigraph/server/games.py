@@ -1,5 +1,5 @@
-"""Games against lexigraph over HTTP: the games kept in a file, the matches in use in memory, the ``/api/games``
-routes.
+"""Games against lexigraph on the server: the games kept in a file, the matches in use in memory (their routes,
+``/api/games``: :mod:`lexigraph.server.game_routes`).
 
 The game lives here, on the server, never in the page: the server deals
 the tiles, checks every move against the move generator
@@ -20,13 +20,6 @@ game is worked on at a time (another one meanwhile is a 409). Unknown ids
 are 404; illegal moves the usual 400 JSON error (type ``IllegalPlay``, the
 rule in the message); a game whose rows in the file do not make a game is a
 500 (``DamagedGame``), a file busy past its timeout a 503 with Retry-After.
-
-| route | what |
-|---|---|
-| ``POST /api/games`` | a new game: ``{"opponent", "first", "seed", "lexicon"}``; 201 with the game |
-| ``GET /api/games/{id}`` | the game as the person sees it |
-| ``POST /api/games/{id}/play`` | ``{"move": "8D WORD" / "-" / "-ABC"}``: the move, its analysis, the reply |
-| ``GET /api/games/{id}/gcg`` | the game record (GCG text) |
 """
 
 from __future__ import annotations
@@ -40,20 +33,15 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from starlette.requests import Request
-from starlette.responses import Response
-from starlette.routing import Route
-
 from ..scrabble.game import PRESETS, Game, GameError
 from ..scrabble.match import OPPONENTS, Match
-from .gamedb import DamagedGame, GameDatabase, GameRow, MoveConflict
+from .gamedb import DamagedGame, GameDatabase, GameRow
 from .lexicons import UnknownLexicon
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..lexicon import Lexicon
-    from .app import Server
 
-__all__ = ["GameStore", "game_routes"]
+__all__ = ["FIRST", "GAME_PRESETS", "NEW_GAME_FIELDS", "Entry", "GameStore", "Opener"]
 
 #: The fields a new game takes.
 NEW_GAME_FIELDS = ("opponent", "first", "seed", "lexicon", "game")
@@ -162,6 +150,22 @@ class GameStore:
                 raise
             entry.saved = before + len(turns)
 
+    def play(self, key: str, entry: Entry, text: str, deadline: float) -> dict[str, Any]:
+        """The person's move ``text`` and the reply, made in memory and then recorded in one transaction (the
+        caller holds ``entry.lock``); what :meth:`Match.play <lexigraph.scrabble.match.Match.play>` answers.
+        :class:`~lexigraph.server.gamedb.MoveConflict` when another server moved the game meanwhile."""
+        before = len(entry.match.turns)
+        try:
+            with self.opener(entry.lexicon) as lex:
+                done = entry.match.play(lex, text, deadline=deadline)
+            self.save(key, entry, before)
+        except BaseException:
+            if len(entry.match.turns) != before:  # half a move in memory: the file's game is the game
+                self.forget(key)
+            raise
+        entry.settle()
+        return done
+
     def forget(self, key: str) -> None:
         """Drop the match in memory (a move failed half way): the next request makes it again from the file."""
         with self._lock:
@@ -194,118 +198,3 @@ class GameStore:
         entry = Entry(match, row.lexicon, saved=row.turns)
         entry.settle()
         return entry
-
-
-def game_routes(server: "Server", store: GameStore) -> list[Route]:
-    """The ``/api/games`` routes over ``server``'s lexicons, lanes and limits.
-
-    Every route's work (reading the file, making a match again, a move) runs in the query lane, never on the
-    event loop."""
-    from .app import ApiError, arrival, check_query, dump, read_body
-
-    def entry_of(key: str) -> Entry:
-        try:
-            return store.get(key)
-        except KeyError:
-            raise ApiError(404, "NotFound", f"no game {key[:40]!r} (it ended long ago, or never began)") from None
-
-    async def body_of(request: Request, allowed: tuple[str, ...]) -> dict[str, Any]:
-        check_query(request, server.limits.max_query)
-        body: dict[str, Any] = await read_body(request, server.limits.max_body, server.limits.body_timeout)
-        unknown = sorted(set(body) - set(allowed))
-        if unknown:
-            raise ApiError(400, "QueryError", f"unknown field {unknown[0]!r} (a game takes: {', '.join(allowed)})")
-        return body
-
-    def answer(key: str, doc: dict[str, Any], status: int = 200) -> Response:
-        return Response(dump({"id": key, **doc}), status_code=status, media_type="application/json")
-
-    async def new_game(request: Request) -> Response:
-        body = await body_of(request, NEW_GAME_FIELDS)
-        opponent = body.get("opponent", "equity")
-        first = body.get("first", "you")
-        seed = body.get("seed")
-        preset = body.get("game", "scrabble")
-        if opponent not in OPPONENTS:
-            raise ApiError(400, "QueryError", f"field 'opponent': one of {', '.join(OPPONENTS)}")
-        if first not in FIRST:
-            raise ApiError(400, "QueryError", "field 'first': 'you' or 'lexigraph'")
-        if seed is None:
-            seed = secrets.randbits(32)
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
-            raise ApiError(400, "QueryError", "field 'seed': a whole number from 0 to 2**64 - 1")
-        if preset not in GAME_PRESETS:
-            raise ApiError(400, "QueryError", f"field 'game': one of {', '.join(GAME_PRESETS)}")
-        lexicon = body.get("lexicon")
-        if lexicon is not None and not isinstance(lexicon, str):
-            raise ApiError(400, "QueryError", "field 'lexicon': a lexicon name")
-        name = server.pool.served(lexicon).name  # an unknown lexicon is a 404 before any work
-
-        def work(deadline: float) -> tuple[str, dict[str, Any]]:
-            with server.pool.use(name) as lex:
-                match = Match(lex, Game.preset(preset), opponent=opponent, human_first=first == FIRST[0], seed=seed,
-                              lexicon_name=server.pool.served(name).lexicon_name, deadline=deadline)
-            return store.add(match, name, preset), match.state()
-
-        key, doc = await server.run(work, what="POST /api/games", arrived=arrival(request))
-        return answer(key, doc, status=201)
-
-    async def show_game(request: Request) -> Response:
-        check_query(request, server.limits.max_query)
-        key = request.path_params["id"]
-        doc = await server.run(lambda deadline: entry_of(key).shown, what="GET /api/games/{id}",
-                               arrived=arrival(request))
-        return answer(key, doc)
-
-    async def play(request: Request) -> Response:
-        body = await body_of(request, ("move",))
-        key = request.path_params["id"]
-        text = body.get("move")
-        if not isinstance(text, str):
-            raise ApiError(400, "QueryError", "field 'move': a move such as '8D WORD', '-' (pass) or '-ABC' "
-                           "(exchange)")
-
-        def work(deadline: float) -> dict[str, Any]:
-            entry = entry_of(key)
-            # One move of a game at a time: taken in the worker, so that work refused or dropped never holds it.
-            if not entry.lock.acquire(blocking=False):
-                raise ApiError(409, "Busy", "a move of this game is being made; wait for its answer")
-            try:
-                done = make_move(key, entry, text, deadline)
-                return {**entry.shown, **done}
-            finally:
-                entry.lock.release()
-
-        done = await server.run(work, what=f"POST /api/games/{key[:40]}/play", arrived=arrival(request))
-        return answer(key, done)
-
-    def make_move(key: str, entry: Entry, text: str, deadline: float) -> dict[str, Any]:
-        """The person's move and the reply, made in memory and then recorded in one transaction (under the lock)."""
-        before = len(entry.match.turns)
-        try:
-            with server.pool.use(entry.lexicon) as lex:
-                done = entry.match.play(lex, text, deadline=deadline)
-            store.save(key, entry, before)
-        except MoveConflict as e:
-            raise ApiError(409, "Conflict", str(e)) from None
-        except BaseException:
-            if len(entry.match.turns) != before:  # half a move in memory: the file's game is the game
-                store.forget(key)
-            raise
-        entry.settle()
-        return done
-
-    async def gcg(request: Request) -> Response:
-        check_query(request, server.limits.max_query)
-        key = request.path_params["id"]
-        record = await server.run(lambda deadline: entry_of(key).record, what="GET /api/games/{id}/gcg",
-                                  arrived=arrival(request))
-        return Response(record, media_type="text/plain; charset=utf-8",
-                        headers={"content-disposition": f'attachment; filename="lexigraph-{key}.gcg"'})
-
-    return [
-        Route("/api/games", new_game, methods=["POST"]),
-        Route("/api/games/{id}", show_game, methods=["GET"]),
-        Route("/api/games/{id}/play", play, methods=["POST"]),
-        Route("/api/games/{id}/gcg", gcg, methods=["GET"]),
-    ]

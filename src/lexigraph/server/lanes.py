@@ -43,7 +43,7 @@ from .workers import run_command, start_pool, stop_pool, timed
 
 log = logging.getLogger("lexigraph.server")
 
-__all__ = ["FILLS", "HEAVY", "QUICK", "Lane", "Limits", "Server"]
+__all__ = ["FILLS", "HEAVY", "QUICK", "Lane", "Limits", "Server", "Work"]
 
 #: Commands whose work is a search over a grid; at most ``max_fills`` run at once (a fill's slot suggestions
 #: are not counted).
@@ -141,6 +141,56 @@ def start_in_time(fn: Callable[[float], Any], deadline: float) -> Any:
 
 
 @dataclass
+class Work:
+    """One request's work in a lane's pool: the counters it holds until it really ends (not when its request is
+    answered: work past its time limit still counts), and how its answer is awaited."""
+
+    server: Server
+    lane: Lane
+    fill: bool
+    what: str
+    executor: Executor | None = None  # the pool it was handed to
+    answered: bool = False
+
+    def hold(self, executor: Executor) -> None:
+        self.executor = executor
+        self.lane.busy += 1
+        if self.fill:
+            self.server.fills_busy += 1
+
+    def done(self, f: asyncio.Future[Any]) -> None:
+        """The work ended (on the event loop): counters released, its time learnt; a bug in work whose request was
+        answered already (time limit, client gone) logged in one line, as nobody else will."""
+        self.lane.busy -= 1
+        if self.fill:
+            self.server.fills_busy -= 1
+        if f.cancelled():
+            return
+        e = f.exception()  # an answer nobody waits for any more (time limit, client gone) ends quietly
+        if e is None:
+            self.lane.took(f.result()[1])
+        if self.answered and e is not None and not isinstance(e, (LexiconError, ApiError, BrokenExecutor)):
+            log_internal_error(self.what, e)  # ... unless it is a bug: one line
+
+    async def answer(self, waited: asyncio.Future[Any], until: float) -> Any:
+        """The work's result, awaited until ``until`` (the deadline and its grace): then the time limit's 503;
+        a 503 too when its worker process died."""
+        try:
+            # shield: a client that goes away, or the time limit, does not cancel the bookkeeping of done().
+            result, _ = await asyncio.wait_for(asyncio.shield(waited), max(0.0, until - time.monotonic()))
+        except TimeoutError:
+            raise time_limit(self.server.limits.timeout) from None
+        except BrokenExecutor:
+            if self.executor is not None:
+                self.lane.restart(self.executor)
+            raise ApiError(503, "WorkerLost", "a worker process ended while it worked on this request (out of "
+                           "memory?); try again", retry_after=1) from None
+        finally:
+            self.answered = True
+        return result
+
+
+@dataclass
 class Server:
     """The state behind one app: lexicons, commands, the lanes of workers and their counters."""
 
@@ -194,10 +244,6 @@ class Server:
             return partial(run_command, cmd.name, lexicon, values, self.limits.max_results)
         return lambda deadline: answer_command(self.pool, cmd, lexicon, values, deadline, self.limits.max_results)
 
-    def run_command(self, cmd: Command, lexicon: str | None, values: dict[str, Any], deadline: float) -> bytes:
-        """One command on the named lexicon, in this process; the lexicon is held until the answer is made."""
-        return answer_command(self.pool, cmd, lexicon, values, deadline, self.limits.max_results)
-
     def refuse(self, lane: Lane, fill: bool) -> None:
         """A 503 with Retry-After when the lane (or, for a fill, the fills' limit) is full."""
         lim = self.limits
@@ -223,57 +269,35 @@ class Server:
         against the limits until it ends. A worker process's answer that is a
         :class:`Failure` is raised here as the error it stands for.
         """
-        lim = self.limits
         lane = lane or self.lanes["query"]
         self.refuse(lane, fill)
         now = time.monotonic()
-        deadline = min(now, arrived if arrived is not None else now) + lim.timeout
+        deadline = min(now, arrived if arrived is not None else now) + self.limits.timeout
         if not lane.workers:  # a lane of no threads: the work runs on the event loop itself, at once
             lane.busy += 1
             try:
                 return fn(deadline)
             finally:
                 lane.busy -= 1
+        work = Work(self, lane, fill, what)
+        result = await work.answer(self.submit(fn, lane, deadline, work), deadline + self.limits.grace)
+        if isinstance(result, Failure):
+            raise self.failed(result, what)
+        return result
+
+    def submit(self, fn: Callable[[float], Any], lane: Lane, deadline: float, work: Work) -> asyncio.Future[Any]:
+        """``fn`` handed to the lane's pool (a thread drops it when its deadline passed while it waited; a worker
+        process does the same itself); the future the event loop awaits. The work holds its counters from now."""
         executor = lane.start()
         try:
             fut = executor.submit(timed, fn if lane.processes else partial(start_in_time, fn), deadline)
         except BrokenExecutor:
             lane.restart(executor)
             raise ApiError(503, "Busy", "the heavy lane's workers are starting again; try again", retry_after=1)
-        lane.busy += 1
-        if fill:
-            self.fills_busy += 1
-        answered = False
-
-        def done(f: "asyncio.Future[Any]") -> None:
-            lane.busy -= 1
-            if fill:
-                self.fills_busy -= 1
-            if f.cancelled():
-                return
-            e = f.exception()  # an answer nobody waits for any more (time limit, client gone) ends quietly
-            if e is None:
-                lane.took(f.result()[1])
-            if answered and e is not None and not isinstance(e, (LexiconError, ApiError, BrokenExecutor)):
-                log_internal_error(what, e)  # ... unless it is a bug: one line
-
+        work.hold(executor)
         waited = asyncio.wrap_future(fut)  # its callbacks run on the event loop, as the counters need
-        waited.add_done_callback(done)
-        try:
-            # shield: a client that goes away, or the time limit, does not cancel the bookkeeping above.
-            result, _ = await asyncio.wait_for(asyncio.shield(waited),
-                                               max(0.0, deadline + lim.grace - time.monotonic()))
-        except TimeoutError:
-            raise time_limit(lim.timeout) from None
-        except BrokenExecutor:
-            lane.restart(executor)
-            raise ApiError(503, "WorkerLost", "a worker process ended while it worked on this request (out of "
-                           "memory?); try again", retry_after=1) from None
-        finally:
-            answered = True
-        if isinstance(result, Failure):
-            raise self.failed(result, what)
-        return result
+        waited.add_done_callback(work.done)
+        return waited
 
     def failed(self, failure: Failure, what: str) -> Exception:
         """The error a worker's :class:`Failure` stands for (a bug in the worker: logged here, in one line)."""

@@ -42,14 +42,11 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ..compiler.registry import find, is_name, name_of, remember
-from ..errors import LexiconError
 from ..engine.fileformat import is_lexicon_file
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..lexicon import Lexicon
+from ..errors import LexiconError
+from ..lexicon import Lexicon, load, open as open_lexicon
 
 #: Name of the built-in lexicon when no ``--lexicon`` is given.
 BUILTIN = "enable"
@@ -67,7 +64,7 @@ def _identity(path: str) -> tuple[int, int, int, int] | None:
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
-def _close(lexicon: "Lexicon") -> None:
+def _close(lexicon: Lexicon) -> None:
     """Close a lexicon no request holds; if something still exports its buffer, leave it to the collector."""
     try:
         lexicon.close()
@@ -80,7 +77,7 @@ class _Held:
 
     __slots__ = ("lexicon", "identity", "users", "retired")
 
-    def __init__(self, lexicon: "Lexicon", identity: tuple[int, int, int, int] | None) -> None:
+    def __init__(self, lexicon: Lexicon, identity: tuple[int, int, int, int] | None) -> None:
         self.lexicon = lexicon
         self.identity = identity
         self.users = 0
@@ -127,8 +124,6 @@ class ServedLexicon:
         remember(self._current.lexicon, self.lexicon_name, self.name)
 
     def _open(self) -> _Held:
-        from ..lexicon import load, open as open_lexicon
-
         if self.path is None:
             held = _Held(open_lexicon(), None)
         else:
@@ -223,7 +218,7 @@ class LexiconPool:
         return slot
 
     @contextmanager
-    def use(self, name: str | None = None) -> Iterator["Lexicon"]:
+    def use(self, name: str | None = None) -> Iterator[Lexicon]:
         """The current lexicon of ``name`` (default: the first), held open for the ``with`` block."""
         slot = self.served(name)
         held = slot.acquire()

@@ -15,7 +15,7 @@ subclass of uvicorn's own protocol (httptools when installed, else h11):
 - **arrival**: the time a request's first byte was read (``time.monotonic()``)
   goes into its ASGI scope's ``state`` as ``"arrived"``: the request's
   deadline counts from there, not from when a busy event loop got round to
-  routing it (:meth:`lexigraph.server.app.Server.run`).
+  routing it (:meth:`lexigraph.server.lanes.Server.run`).
 
 >>> proto = protocol_class(header_timeout=5.0)
 >>> proto.header_timeout, issubclass(proto, asyncio.Protocol)
@@ -46,6 +46,7 @@ def error_bytes(status: int, reason: str, type_: str, message: str) -> bytes:
 
 def protocol_class(header_timeout: float = 10.0) -> type[asyncio.Protocol]:
     """uvicorn's HTTP protocol (httptools, else h11) with the header time limit and JSON errors above."""
+    # Deferred: uvicorn is the serve extra, imported only when a server runs.
     try:
         import httptools  # noqa: F401
 

@@ -1,0 +1,250 @@
+// The Grid tab: a crossword grid edited from the keyboard, the candidates for the selected slot, fills of the grid
+// or a selection under the rules set beside it (minimum score, theme words, several fills), and the hard slots.
+
+import { api, firstParam, has, paramNames, spelled, wordOf } from "./api.js";
+import { allSlots, gridText, numbering, slotCells, slotName } from "./crossword.js";
+import { $, setStatus } from "./dom.js";
+import { editorKeys, focusCell, makeCells, moveBy } from "./grid.js";
+
+const grid = { rows: 5, cols: 5, r: 0, c: 0, across: true, cells: [], v: [], filled: new Set(), anchor: null, region: null, seq: 0,
+  fills: [], which: 0, base: null, heat: null, heatOn: false, heatSeq: 0, heatTimer: 0 };
+
+export function setup() {
+  newGrid();
+  $("grid-new").addEventListener("click", newGrid);
+  $("grid-clear").addEventListener("click", () => { grid.v = grid.v.map((x) => (x === "#" ? "#" : "")); grid.filled.clear(); gridEdited(); drawGrid(); });
+  $("grid-fill").addEventListener("click", () => fillGrid(false));
+  $("grid-fill-region").addEventListener("click", () => fillGrid(true));
+  $("candidates").addEventListener("keydown", (e) => {
+    const items = [...$("candidates").children];
+    if (!items.length) return;
+    let i = items.findIndex((li) => li.getAttribute("aria-selected") === "true");
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") { e.preventDefault(); i = Math.max(0, Math.min(items.length - 1, i + (e.key === "ArrowDown" ? 1 : -1))); selectCandidate(i); }
+    else if (e.key === "Enter" && i >= 0) { e.preventDefault(); writeSlot(items[i].dataset.word); }
+  });
+  $("grid-prev").addEventListener("click", () => showFill(grid.which - 1));
+  $("grid-next").addEventListener("click", () => showFill(grid.which + 1));
+  $("grid-heat").addEventListener("click", () => { grid.heatOn = !grid.heatOn; $("grid-heat").setAttribute("aria-pressed", grid.heatOn); refreshHeat(); });
+  for (const id of ["grid-min", "grid-theme"]) $(id).addEventListener("change", () => { grid.heat = null; refreshHeat(); });
+  if (!has("fill")) { for (const id of ["grid-fill", "grid-fill-region", "grid-heat"]) $(id).disabled = true; }
+}
+
+// The grid as the user wrote it changed: earlier fills and counts no longer describe it.
+function gridEdited() {
+  grid.fills = []; grid.base = null; grid.heat = null;
+  $("grid-pager").hidden = true;
+  if (grid.heatOn) { clearTimeout(grid.heatTimer); grid.heatTimer = setTimeout(refreshHeat, 200); }
+}
+
+function rules() {
+  const body = {};
+  const min = Math.max(0, Math.min(255, +$("grid-min").value || 0));
+  if (min) body.min_priority = min;
+  const theme = $("grid-theme").value.split(/[\s,]+/).filter((w) => w);
+  if (theme.length) body.theme = theme;
+  return body;
+}
+
+async function refreshHeat() {
+  $("grid-heat-legend").hidden = !grid.heatOn;
+  if (!grid.heatOn || !has("fill")) { drawGrid(); return; }
+  if (grid.heat) { drawGrid(); return; }
+  const seq = ++grid.heatSeq;
+  const body = Object.assign(rules(), { counts: true });
+  delete body.theme;  // counts are of the grid as it is
+  body[firstParam("fill", ["grid_text", "grid", "text"])] = gridText(grid, grid.base);
+  try {
+    const doc = await api("fill", body);
+    if (seq !== grid.heatSeq) return;
+    const count = new Map((doc.results || []).map((r) => [r.slot, r.candidates]));
+    const heat = new Map();
+    for (const s of allSlots(grid)) {
+      if (!count.has(s.name)) continue;
+      for (const [r, c] of s.cells) {
+        const i = r * grid.cols + c, n = count.get(s.name);
+        const cell = heat.get(i) || { least: Infinity, slots: [] };
+        cell.least = Math.min(cell.least, n); cell.slots.push(`${s.name}: ${n.toLocaleString()}`);
+        heat.set(i, cell);
+      }
+    }
+    grid.heat = heat;
+    const hard = [...count.entries()].sort((a, b) => a[1] - b[1]).slice(0, 5).map(([k, v]) => `${k} ${v.toLocaleString()}`);
+    setStatus($("grid-status"), doc.status === "no_fill" ? `no fill exists: ${doc.reason || ""}` : `hardest slots: ${hard.join(", ")}`, doc.status === "no_fill");
+  } catch (err) { setStatus($("grid-status"), err.message, true); }
+  drawGrid();
+}
+
+function heatClass(n) { return n === 0 ? "heat-0" : n === 1 ? "heat-1" : n < 10 ? "heat-2" : n < 100 ? "heat-3" : n < 1000 ? "heat-4" : ""; }
+
+function newGrid() {
+  grid.rows = Math.max(2, Math.min(25, +$("grid-rows").value || 5));
+  grid.cols = Math.max(2, Math.min(25, +$("grid-cols").value || 5));
+  grid.v = Array.from({ length: grid.rows * grid.cols }, () => "");
+  grid.filled = new Set(); grid.region = null; grid.anchor = null; grid.r = 0; grid.c = 0;
+  grid.fills = []; grid.base = null; grid.heat = null; $("grid-pager").hidden = true;
+  grid.cells = makeCells($("grid"), grid.rows, grid.cols, gridKey);
+  grid.cells.forEach((d) => d.addEventListener("mousedown", () => { grid.wasFocused = document.activeElement === d; }));
+  grid.cells.forEach((d, i) => d.addEventListener("click", (e) => {
+    const r = Math.floor(i / grid.cols), c = i % grid.cols;
+    if (e.shiftKey) { extendRegion(r, c); return; }
+    if (r === grid.r && c === grid.c && grid.wasFocused) grid.across = !grid.across;
+    grid.region = null; focusCell(grid, r, c);
+  }));
+  grid.onMove = () => { drawGrid(); showCandidates(); };
+  grid.onExtend = (dr, dc) => extendRegion(Math.min(grid.rows - 1, Math.max(0, (grid.region ? grid.region.r2 : grid.r) + dr)), Math.min(grid.cols - 1, Math.max(0, (grid.region ? grid.region.c2 : grid.c) + dc)));
+  grid.cells[0].tabIndex = 0;
+  drawGrid(); showCandidates();
+}
+
+function extendRegion(r2, c2) {
+  if (!grid.region) grid.region = { r1: grid.r, c1: grid.c, r2, c2 }; else { grid.region.r2 = r2; grid.region.c2 = c2; }
+  drawGrid();
+  grid.cells[r2 * grid.cols + c2].focus();
+}
+function regionBox() {
+  const g = grid.region; if (!g) return null;
+  return { top: Math.min(g.r1, g.r2), left: Math.min(g.c1, g.c2), bottom: Math.max(g.r1, g.r2), right: Math.max(g.c1, g.c2) };
+}
+
+function gridKey(e, r, c) {
+  if (e.key === "#" || e.key === ".") {
+    e.preventDefault();
+    const i = r * grid.cols + c;
+    grid.v[i] = grid.v[i] === "#" ? "" : "#"; grid.filled.delete(i);
+    const step = grid.across ? [0, 1] : [1, 0];
+    gridEdited(); drawGrid(); moveBy(grid, step[0], step[1]);
+    return;
+  }
+  if (!e.shiftKey && e.key.startsWith("Arrow")) grid.region = null;
+  editorKeys(grid, e, r, c, (rr, cc, k) => { const i = rr * grid.cols + cc; if (grid.v[i] !== "#" || k) grid.v[i] = k.toLowerCase(); grid.filled.delete(i); gridEdited(); drawGrid(); showCandidates(); });
+}
+
+function drawGrid() {
+  const slot = new Set(slotCells(grid, grid.r, grid.c, grid.across).map(([r, c]) => r * grid.cols + c));
+  const box = regionBox();
+  const nums = numbering(grid);
+  grid.cells.forEach((d, i) => {
+    const r = Math.floor(i / grid.cols), c = i % grid.cols, v = grid.v[i];
+    d.className = "cell";
+    if (i === grid.r * grid.cols + grid.c) d.classList.add(grid.across ? "cursor-across" : "cursor-down");
+    if (v === "#") d.classList.add("block"); else if (slot.has(i)) d.classList.add("inslot");
+    if (grid.filled.has(i)) d.classList.add("filled");
+    if (box && r >= box.top && r <= box.bottom && c >= box.left && c <= box.right) d.classList.add("region");
+    const heat = grid.heatOn && grid.heat ? grid.heat.get(i) : null;
+    if (heat) { const k = heatClass(heat.least); if (k) d.classList.add(k); }
+    d.textContent = v === "#" ? "" : v;
+    if (nums.has(i)) { const s = document.createElement("span"); s.className = "num"; s.textContent = nums.get(i); d.appendChild(s); }
+    d.title = heat ? heat.slots.join(", ") : "";
+    d.setAttribute("aria-label", `row ${r + 1} column ${c + 1}: ${v === "#" ? "block" : v || "empty"}` + (heat ? `; candidates ${heat.slots.join(", ")}` : ""));
+  });
+}
+
+function showCandidates() {
+  // The title at once; the list a moment later, so typing a word asks the server once, not per letter.
+  const cells = slotCells(grid, grid.r, grid.c, grid.across);
+  const seq = ++grid.seq;
+  $("candidates").innerHTML = "";
+  clearTimeout(grid.timer);
+  if (!cells.length) { $("slot-title").textContent = "Candidates"; return; }
+  const name = slotName(grid, cells, grid.across);
+  const pattern = cells.map(([r, c]) => grid.v[r * grid.cols + c] || "?").join("");
+  $("slot-title").textContent = `Candidates for ${name} (${pattern})`;
+  grid.timer = setTimeout(() => loadCandidates(seq, name, pattern), 120);
+}
+
+async function loadCandidates(seq, name, pattern) {
+  const list = $("candidates");
+  try {
+    let words;
+    if (has("fill") && paramNames("fill").includes("suggest")) {
+      const body = { suggest: name }; body[firstParam("fill", ["grid_text", "grid", "text"])] = gridText(grid);
+      const doc = await api("fill", body);
+      words = (doc.results || []).map((r) => ({ word: wordOf(r), note: r.score }));
+    } else if (has("match")) {
+      const body = {}; body[firstParam("match", ["pattern", "patterns"])] = pattern;
+      if (paramNames("match").includes("limit")) body.limit = 200;
+      words = ((await api("match", body)).results || []).map((r) => ({ word: wordOf(r) }));
+    } else {
+      words = (await spelled(pattern, 200)).map((d) => ({ word: d.word }));
+    }
+    if (seq !== grid.seq) return;
+    words.slice(0, 200).forEach((w, i) => {
+      const li = document.createElement("li");
+      li.textContent = w.word; li.dataset.word = w.word; li.setAttribute("role", "option"); li.id = "cand-" + i;
+      li.addEventListener("click", () => writeSlot(w.word));
+      list.appendChild(li);
+    });
+    if (!words.length) list.innerHTML = "<li>no word fits</li>";
+  } catch (err) { if (seq === grid.seq) list.innerHTML = `<li class="error"></li>`, list.firstChild.textContent = err.message; }
+}
+
+function selectCandidate(i) {
+  [...$("candidates").children].forEach((li, j) => li.setAttribute("aria-selected", i === j));
+  const li = $("cand-" + i); if (li) { li.scrollIntoView({ block: "nearest" }); $("candidates").setAttribute("aria-activedescendant", li.id); }
+}
+
+function writeSlot(word) {
+  const cells = slotCells(grid, grid.r, grid.c, grid.across);
+  const tiles = [...word];
+  if (tiles.length !== cells.length) return;
+  cells.forEach(([r, c], k) => { grid.v[r * grid.cols + c] = tiles[k]; });
+  gridEdited(); drawGrid(); showCandidates();
+}
+
+function applyFill(doc) {
+  // A fill answers the grid (rows of text) and/or its entries; either is drawn.
+  let rows = doc.grid || (doc.fill && doc.fill.grid);
+  if (typeof rows === "string") rows = rows.split("\n").filter((x) => x.length);
+  if (Array.isArray(rows) && rows.length === grid.rows) {
+    rows.forEach((row, r) => {
+      const toks = row.match(/\[[^\]]+\]|./gu) || [];
+      toks.forEach((t, c) => { const i = r * grid.cols + c; const v = t.replace(/[[\]]/g, "").toLowerCase(); if (grid.v[i] !== "#" && v !== "." && v !== "#" && grid.v[i] !== v) { grid.v[i] = v; grid.filled.add(i); } });
+    });
+    return true;
+  }
+  return false;
+}
+
+function showFill(k) {
+  // Several fills: each is drawn over the letters the user had written.
+  if (!grid.fills.length || !grid.base) return;
+  grid.which = (k + grid.fills.length) % grid.fills.length;
+  const f = grid.fills[grid.which];
+  grid.v = grid.base.slice(); grid.filled.clear();
+  applyFill(f);
+  $("grid-pager").hidden = grid.fills.length < 2;
+  $("grid-which").textContent = `fill ${grid.which + 1} of ${grid.fills.length}` + (f.mean_priority != null ? `: mean score ${f.mean_priority}, lowest ${f.lowest_priority}` : "");
+  drawGrid(); showCandidates();
+}
+
+async function fillGrid(regionOnly) {
+  if (!has("fill")) return;
+  const body = {}; body[firstParam("fill", ["grid_text", "grid", "text"])] = gridText(grid);
+  if (regionOnly) {
+    const b = regionBox();
+    if (b) body.region = `r${b.top + 1}c${b.left + 1}:r${b.bottom + 1}c${b.right + 1}`;
+    else { const cells = slotCells(grid, grid.r, grid.c, grid.across); if (!cells.length) return; body.region = slotName(grid, cells, grid.across); }
+  }
+  Object.assign(body, rules());
+  const wanted = Math.max(1, Math.min(20, +$("grid-fills").value || 1));
+  if (wanted > 1) body.fills = wanted;
+  const base = grid.base || grid.v.slice();  // fill the grid as the user wrote it, not a fill shown before
+  body[firstParam("fill", ["grid_text", "grid", "text"])] = gridText(grid, base);
+  setStatus($("grid-status"), "filling…");
+  try {
+    const doc = await api("fill", body);
+    const done = doc.status === "filled";
+    if (done) {
+      grid.base = base;
+      grid.fills = doc.fills && doc.fills.length ? doc.fills : [doc];
+      showFill(0);
+    }
+    let text = done ? `filled ${doc.count} slots${doc.lowest_priority != null ? `; lowest priority ${doc.lowest_priority}, mean ${doc.mean_priority}` : ""}`
+      : doc.status === "no_fill" ? `no fill exists: ${doc.reason || ""}` : "no fill found within the time limit";
+    if (done && doc.reason) text += ` (${doc.reason})`;
+    setStatus($("grid-status"), text, !done);
+  } catch (err) { setStatus($("grid-status"), err.message, true); }
+}
+
+// Another lexicon chosen: the candidates for the selected slot, from it.
+export function refresh() { showCandidates(); }
