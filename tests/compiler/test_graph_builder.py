@@ -1,4 +1,4 @@
-"""The word graph built in C (lexigraph._native) against its NumPy twin in graph_builder.py, and the built files against sets."""
+"""The word graph built in C (lexigraph._native) against its NumPy twin (lexigraph.dawg, graph_builder.py), and the built files against sets."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import lexigraph
+from lexigraph import dawg
 from lexigraph.compiler import graph_builder as graph
 from lexigraph.errors import BuildError
 from lexigraph.compiler.normalize import normalize
@@ -25,7 +26,7 @@ def ragged(words: list[bytes]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def numpy_graph(words: list[bytes]) -> tuple[np.ndarray, int]:
     flat, starts, lens = ragged(words)
-    return graph.layout_arcs(graph.minimize(graph.build_trie(flat, starts, lens), accept_on_edge=True))
+    return graph.layout_arcs(dawg.minimize(dawg.build_trie(flat, starts, lens), accept_on_edge=True))
 
 
 def c_graph(words: list[bytes]) -> tuple[np.ndarray, int]:

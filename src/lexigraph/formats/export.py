@@ -12,7 +12,7 @@ import numpy as np
 from . import daw
 from . import dawg32
 from . import kwg
-from ..compiler import graph_builder
+from .. import dawg
 from ..errors import LexiconError
 from ..support.text import quote
 from ..engine.store import Store
@@ -27,7 +27,7 @@ LEAVE_FORMATS = ("klv2", "klv", "leaves-csv")
 Progress = Callable[[str, int, int], None]
 
 
-def _trie(store: Store) -> graph_builder.Trie:
+def _trie(store: Store) -> dawg.Trie:
     """The lexicon's trie, rebuilt from its (validated) length buckets."""
     ids = store.sort_ids(np.arange(store.word_count))
     lens = store.lengths_of_ids(ids)
@@ -35,7 +35,7 @@ def _trie(store: Store) -> graph_builder.Trie:
     padded = store.codes_of_ids(ids, width, lens)
     flat = padded[np.arange(width)[None, :] < lens[:, None]]
     starts = np.cumsum(lens) - lens
-    return graph_builder.build_trie(flat, starts, lens)
+    return dawg.build_trie(flat, starts, lens)
 
 
 def _kwg(store: Store, *, pure_python: bool) -> bytes:
@@ -80,8 +80,8 @@ def to_bytes(lex: "Lexicon", format: str, progress: Progress | None = None) -> b
     if progress:
         progress("building the word graph", 0, 1)
     if format == "daw":
-        return daw.write(graph_builder.minimize(trie, accept_on_edge=True), labels)
-    return dawg32.write(graph_builder.minimize(trie, accept_on_edge=False), labels)
+        return daw.write(dawg.minimize(trie, accept_on_edge=True), labels)
+    return dawg32.write(dawg.minimize(trie, accept_on_edge=False), labels)
 
 
 def export(lex: "Lexicon", dest: str | os.PathLike[str], format: str, progress: Progress | None = None) -> int:
