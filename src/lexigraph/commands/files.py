@@ -102,7 +102,8 @@ def _text_build(doc: Document) -> Iterator[str]:
 
 
 def _run_export(ctx: Context, params: Mapping[str, Any]) -> Document:
-    from ..formats.export import LEAVE_FORMATS, export, export_leaves, leaves_to_bytes, to_bytes
+    from ..formats.export import export, to_bytes
+    from ..scrabble.leaves import LEAVE_FORMATS, export_leaves, leaves_to_bytes
 
     source, fmt, output = params.get("source"), params.get("format"), params.get("output")
     if not source or not fmt or not output:

@@ -1,5 +1,6 @@
-"""Writing a lexicon back out: plain and scored lists, Hasbro ``.daw``, the TWL06 table, wolges's KWG; and leave
-tables (given as CSV, KLV or KLV2) as KLV2, KLV or CSV."""
+"""Writing a lexicon back out: plain and scored lists, Hasbro ``.daw``, the TWL06 table, wolges's KWG.
+
+(Leave tables are written by :mod:`lexigraph.scrabble.leaves`, beside the table.)"""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from . import dawg32
 from . import kwg
 from .. import dawg
 from ..errors import LexiconError
+from ..support.files import refuse_overwrite, write_atomic
 from ..support.text import quote
 from ..engine.store import Store
 
@@ -21,8 +23,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..lexicon import Lexicon
 
 EXPORT_FORMATS = ("text", "scored", "daw", "dawg32", "kwg")
-#: The formats of leave tables (the source is a leave table, not a word list).
-LEAVE_FORMATS = ("klv2", "klv", "leaves-csv")
 #: ``progress(stage, done, total)``, as the builder's (:data:`lexigraph.compiler.builder.Progress`).
 Progress = Callable[[str, int, int], None]
 
@@ -91,8 +91,6 @@ def export(lex: "Lexicon", dest: str | os.PathLike[str], format: str, progress: 
     compiled from), directly or through links, is refused. ``progress``: as
     :func:`to_bytes` reports it, and ``"writing"`` last.
     """
-    from ..support.files import refuse_overwrite, write_atomic
-
     if not isinstance(dest, (str, os.PathLike)):
         raise LexiconError(f"export writes to a path, not {type(dest).__name__}")
     inputs = [getattr(lex, "path", None)]
@@ -102,43 +100,3 @@ def export(lex: "Lexicon", dest: str | os.PathLike[str], format: str, progress: 
         progress("writing", 0, 1)
     write_atomic(dest, data, inputs=inputs)
     return len(data)
-
-
-def leaves_to_bytes(source: str | os.PathLike[str], format: str, alphabet: str | None = None) -> tuple[bytes, int]:
-    """A leave table file (CSV, KLV or KLV2) written as ``klv2``, ``klv`` or ``leaves-csv``; and its leave count.
-
-    ``alphabet`` names the tiles' alphabet (default English: as wolges numbers them).
-    """
-    from ..alphabet import Alphabet
-    from ..scrabble.leaves import LeaveTable
-
-    if format not in LEAVE_FORMATS:
-        raise LexiconError(f"unknown leave table format {format!r}; choose one of {', '.join(LEAVE_FORMATS)}")
-    table = LeaveTable.read(source, Alphabet.load(alphabet) if alphabet else None)
-    return table.to_bytes("csv" if format == "leaves-csv" else format), len(table)
-
-
-def export_leaves(source: str | os.PathLike[str], dest: str | os.PathLike[str], format: str,
-                  alphabet: str | None = None) -> tuple[int, int]:
-    """Write the leave table ``source`` to ``dest`` as ``format`` atomically; returns (bytes, leaves).
-
-    A ``dest`` that is the table itself (or the alphabet file), directly or
-    through links, is refused before anything is read: a table is never
-    replaced by another format of itself (``mine.csv`` by binary, a KLV2 by
-    the lossy KLV).
-
-    >>> import os, tempfile
-    >>> path = os.path.join(tempfile.mkdtemp(), "mine.csv")
-    >>> _ = open(path, "w").write("S,8.0\\n")
-    >>> export_leaves(path, path, "klv2")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    lexigraph.errors.LexiconError: the output .../mine.csv is the input .../mine.csv: refusing to overwrite it; write to another file
-    """
-    from ..support.files import refuse_overwrite, write_atomic
-
-    inputs = [source, alphabet]
-    refuse_overwrite(dest, inputs)
-    data, leaves = leaves_to_bytes(source, format, alphabet)
-    write_atomic(dest, data, inputs=inputs)
-    return len(data), leaves
