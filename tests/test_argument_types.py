@@ -20,7 +20,7 @@ from lexigraph.formats import daw, dawg32
 from lexigraph.compiler.sources import read
 from lexigraph.compiler.builder import build, compile_source
 from lexigraph.compiler.normalize import normalize
-from lexigraph.compiler.cache import open_source
+from lexigraph.opener import open_source
 from lexigraph.alphabet import Alphabet
 
 

@@ -31,7 +31,7 @@ _LAZY = {"build": "compiler.builder", "BuildResult": "compiler.builder", "Alphab
 
 
 #: Modules reachable as ``lexigraph.NAME`` (``from lexigraph import twl``: the classic TWL06 module's drop-in).
-_MODULES = {"twl": "formats.twl"}
+_MODULES = {"twl": "twl"}
 
 
 def __getattr__(name: str) -> Any:

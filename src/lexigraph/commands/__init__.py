@@ -197,12 +197,12 @@ class Context:
 
         Sources other than lexicon files are compiled with ``options``
         (``alphabet``, ``encoding``, ``format``, ``case``) and cached
-        (:mod:`lexigraph.compiler.cache`); a path that exists wins over a
+        (:mod:`lexigraph.opener`); a path that exists wins over a
         registered name (:mod:`lexigraph.compiler.registry`).
         """
         if self.opener is not None:
             return self.opener(spec)
-        from ..compiler.cache import open_source
+        from ..opener import open_source
 
         return open_source(spec, **self._source_options())
 
@@ -251,7 +251,7 @@ class Context:
             except LexiconError as e:
                 e.args = (f"{what} names the lexicon {quote(name)}: {e}",)
                 raise
-        from ..compiler.cache import open_registered
+        from ..opener import open_registered
 
         entry = find_registered(name)
         if entry is None:

@@ -41,7 +41,7 @@ def _file(ctx: Context, path: str) -> str:
 
 
 def _add(ctx: Context, params: Mapping[str, Any]) -> Document:
-    from ..compiler.cache import open_source
+    from ..opener import open_source
     from ..engine.fileformat import is_lexicon_file
 
     name, path = params.get("name"), params.get("path")
