@@ -37,8 +37,14 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from . import MAX_COUNT, MAX_PRIORITY, MAX_SECONDS, MAX_SEED, Command, Context, Document, Param
+from ..alphabet import Alphabet
+from ..crossword.fill import fill, slot_counts, suggest
+from ..crossword.grid import MAX_FILE_BYTES, Grid
+from ..errors import QueryError
+from ..lexicon import Lexicon
+from ..support.files import refuse_overwrite
 from ._common import input_files
+from .command import MAX_COUNT, MAX_PRIORITY, MAX_SECONDS, MAX_SEED, Command, Context, Document, Param
 
 EXIT_FILLED = 0
 EXIT_NOT_FOUND = 1
@@ -58,16 +64,13 @@ def _found(doc: Document) -> bool:
     return doc.get("status") == "filled"
 
 
-def _lexicon_name(lex: Any) -> str:
+def _lexicon_name(lex: Lexicon) -> str:
     info = getattr(lex, "info", None)
     name = info.get("name") if isinstance(info, dict) else None
     return str(name) if name else os.path.basename(str(getattr(lex, "path", "lexicon")))
 
 
-def _read_grid(params: Mapping[str, Any], alphabet: Any) -> Any:
-    from ..errors import QueryError
-    from ..crossword.grid import Grid
-
+def _read_grid(params: Mapping[str, Any], alphabet: Alphabet) -> Grid:
     text = params.get("grid_text")
     path = params.get("grid")
     if text is not None and path:
@@ -83,8 +86,6 @@ def _read_grid(params: Mapping[str, Any], alphabet: Any) -> Any:
     if not path:
         raise QueryError("no grid given: a grid file, or --grid-text")
     if path == "-":
-        from ..crossword.grid import MAX_FILE_BYTES
-
         text = sys.stdin.read(MAX_FILE_BYTES + 1)
         if len(text) > MAX_FILE_BYTES:
             raise QueryError(f"the grid on standard input is larger than {MAX_FILE_BYTES >> 20} MiB")
@@ -102,8 +103,6 @@ def parse_timeout(value: object) -> float | None:
     >>> parse_timeout("2.5"), parse_timeout("none"), parse_timeout(None)
     (2.5, None, 60.0)
     """
-    from ..errors import QueryError
-
     if value is None:
         return DEFAULT_TIMEOUT
     if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -128,8 +127,6 @@ def parse_minimums(text: object, what: str, key_kind: str) -> dict[Any, int]:
     >>> parse_minimums("1a:60", "min_by_slot", "slot")
     {'1A': 60}
     """
-    from ..errors import QueryError
-
     if text is None or text == "":
         return {}
     if not isinstance(text, str):
@@ -151,8 +148,6 @@ def parse_minimums(text: object, what: str, key_kind: str) -> dict[Any, int]:
 
 
 def _theme_words(values: object) -> list[str]:
-    from ..errors import QueryError
-
     if values is None:
         return []
     if isinstance(values, str):
@@ -181,9 +176,6 @@ def _words_document(words: Any) -> list[dict[str, Any]]:
 
 
 def _run(ctx: Context, params: Mapping[str, Any]) -> Document:
-    from ..crossword.fill import fill, slot_counts, suggest
-    from ..errors import QueryError
-
     lex = ctx.lexicon()
     grid = _read_grid(params, lex.alphabet)
     min_priority = params.get("min_priority") or 0
@@ -223,8 +215,6 @@ def _run(ctx: Context, params: Mapping[str, Any]) -> Document:
     output = params.get("output")
     inputs = input_files(ctx, lex, params.get("grid"))  # the grid, and the word list the lexicon came from
     if output:
-        from ..support.files import refuse_overwrite
-
         refuse_overwrite(output, inputs)  # before the search, not after it
     fills = params.get("fills")
     result = fill(
@@ -292,8 +282,6 @@ def _hardest(slots: list[dict[str, Any]], n: int = 5) -> str:
 
 def _heat_rows(doc: Document) -> Iterator[str]:
     """The grid with each open cell's fewest candidates (of its slots) as a digit: their number of digits."""
-    from ..crossword.grid import Grid
-
     grid = Grid.from_text("\n".join(doc["grid"]))
     count = {r["slot"]: r["candidates"] for r in doc["results"]}
     least: dict[tuple[int, int], int] = {}
