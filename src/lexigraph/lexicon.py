@@ -1,5 +1,9 @@
 """The open lexicon: a thin facade over the store, the word graph and the engine.
 
+The query modules and the build import NumPy, which ``lexigraph check dog``
+starts without: the facade imports each where it hands work to it (the
+imports marked "deferred" below; ``tests/test_layout.py`` lists them).
+
 Opening maps the file and validates its index; nothing per word is
 created. The :class:`Lexicon` composes the engines (``docs/architecture.md``):
 the :class:`~lexigraph.engine.store.Store` (length buckets and what they index), the
@@ -78,7 +82,7 @@ def open(source: Any = None, *, pure_python: bool = False, **build_options: Any)
             return Lexicon(open_path(source), pure_python=pure_python)
         if is_lexicon_file(source):
             return Lexicon(open_path(source), pure_python=pure_python)
-    from .compiler.builder import compile_source
+    from .compiler.builder import compile_source  # deferred: NumPy, which opening a .lex file needs not
 
     if pure_python:
         build_options.setdefault("pure_python", True)
@@ -295,7 +299,7 @@ class Lexicon(_Base):
         [True, False, True, True, False]
         """
         self._check_open()
-        from .query.batch import check_many
+        from .query.batch import check_many  # deferred: NumPy
 
         return check_many(self.engine, words, self.__contains__)
 
@@ -322,14 +326,14 @@ class Lexicon(_Base):
             raise QueryError(f"length must be a non-negative integer, not {length!r}")
         if not isinstance(prefix, str):
             raise QueryError("the prefix must be a string")
-        from .query.listing import words_with_prefix
+        from .query.listing import words_with_prefix  # deferred: NumPy
 
         return words_with_prefix(self.store, self.graph, self.engine, prefix, length, deadline=deadline)
 
     def __iter__(self) -> Iterator[str]:
         """All words in alphabetical (tile) order, a first tile at a time."""
         self._check_open()
-        from .query.listing import iter_words
+        from .query.listing import iter_words  # deferred: NumPy
 
         return iter_words(self.store, self.engine)
 
@@ -406,7 +410,7 @@ class Lexicon(_Base):
             if fast is not None:
                 return fast
         self._check_open()
-        from .query.anagram import anagram
+        from .query.anagram import anagram  # deferred: NumPy
 
         return anagram(
             self.store, self.engine, rack, mode=mode, through=through, min_length=min_length,
@@ -428,7 +432,7 @@ class Lexicon(_Base):
         self._check_open()
         if deadline is not None:
             check_deadline(checked(deadline))
-        from .query.anagram import anagram_table
+        from .query.anagram import anagram_table  # deferred: NumPy
 
         return anagram_table(self.store, self.engine, rack, deadline=deadline)
 
@@ -457,7 +461,7 @@ class Lexicon(_Base):
             if fast is not None:
                 return fast
         self._check_open()
-        from .query.matching import match
+        from .query.matching import match  # deferred: NumPy
 
         return match(self.store, self.engine, pattern, min_priority=min_priority, offset=offset, limit=limit,
                      deadline=deadline)
@@ -466,7 +470,7 @@ class Lexicon(_Base):
                   limit: int | None = None, deadline: float | None = None) -> "np.ndarray":
         """The word ids :meth:`match` would return, in the same order."""
         self._check_open()
-        from .query.matching import match_ids
+        from .query.matching import match_ids  # deferred: NumPy
 
         return match_ids(self.store, self.engine, pattern, min_priority=min_priority, offset=offset, limit=limit,
                          deadline=checked(deadline))
@@ -479,7 +483,7 @@ class Lexicon(_Base):
         8636
         """
         self._check_open()
-        from .query.matching import count
+        from .query.matching import count  # deferred: NumPy
 
         return count(self.store, self.engine, pattern, min_priority=min_priority, deadline=checked(deadline))
 
@@ -497,14 +501,14 @@ class Lexicon(_Base):
             # Plain patterns in one C call once the graph is checked (alphabetical is the result order here).
             fast = self.engine.quick_cross(pattern_a, pos_a, pattern_b, pos_b, checked(deadline))
             if fast is not None:
-                from .query.crossings import Crossing
+                from .query.crossings import Crossing  # deferred: NumPy
 
                 codes, words_a, words_b, counts_a, counts_b = fast
                 labels = self.alphabet.labels
                 tiles = [labels[c - 1] for c in codes]
                 return Crossing(tiles, words_a, words_b, dict(zip(tiles, zip(counts_a, counts_b))))
         self._check_open()
-        from .query.crossings import cross
+        from .query.crossings import cross  # deferred: NumPy
 
         return cross(self.store, self.engine, pattern_a, pos_a, pattern_b, pos_b, min_priority=min_priority,
                      deadline=deadline)
@@ -519,7 +523,7 @@ class Lexicon(_Base):
         """
         self._check_open()
         other._check_open()
-        from .query.diff import diff
+        from .query.diff import diff  # deferred: NumPy
 
         return diff(self.store, other.store)
 
@@ -534,7 +538,7 @@ class Lexicon(_Base):
         's ·CARE· drstx'
         """
         self._check_open()
-        from .study.hooks import hooks
+        from .study.hooks import hooks  # deferred: NumPy
 
         return hooks(self.store, word, deadline=checked(deadline))
 
@@ -550,7 +554,7 @@ class Lexicon(_Base):
         (839808, None)
         """
         self._check_open()
-        from .study.probability import word_probability
+        from .study.probability import word_probability  # deferred: NumPy
 
         if deadline is not None:
             check_deadline(checked(deadline))
@@ -571,7 +575,7 @@ class Lexicon(_Base):
         ['ax', 'ox', 'xi']
         """
         self._check_open()
-        from .study.search import search
+        from .study.search import search  # deferred: NumPy
 
         def open_list(source: Any) -> "Lexicon":  # a list opened on this lexicon's engine; or a registered name
             entry = find_registered(source) if isinstance(source, str) and not os.path.lexists(source) else None

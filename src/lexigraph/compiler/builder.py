@@ -18,6 +18,7 @@ from ..engine import wordgraph
 from ..alphabet import Alphabet
 from ..buildinfo import __version__, c_module
 from ..errors import BuildError
+from ..support.files import refuse_overwrite, write_atomic
 from . import scores
 from .normalize import Reject, Report, WordSet, check_build_options, normalize
 from .sources import RawWords, Source, read, source_name
@@ -197,8 +198,6 @@ def build(
     ...     "dogs" in lex
     True
     """
-    from ..support.files import refuse_overwrite, write_atomic
-
     if dest is not None and not isinstance(dest, (str, os.PathLike)):
         raise BuildError(f"the lexicon is written to a path, not {type(dest).__name__}")
     check_build_options(format=format, name=name, alphabet=alphabet, min_length=min_length, max_length=max_length,

@@ -251,8 +251,6 @@ def normalize(
     4	changed	spaces trimmed	 pear	pear
     5	skipped	digits	x1
     """
-    from .sources import RawWords
-
     if not isinstance(raw, RawWords):
         raise BuildError(f"normalize takes the RawWords of sources.read, not {type(raw).__name__}")
     check_build_options(alphabet=alphabet, min_length=min_length, max_length=max_length, progress=progress,

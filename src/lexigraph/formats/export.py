@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
@@ -19,8 +19,19 @@ from ..support.files import refuse_overwrite, write_atomic
 from ..support.text import quote
 from ..engine.store import Store
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ..lexicon import Lexicon
+
+class Exportable(Protocol):
+    """What an export reads of an open lexicon (a :class:`lexigraph.Lexicon` is one): its store, the file it
+    came from (never written over), and its engine choice (the KWG writer follows it)."""
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def pure_python(self) -> bool: ...
 
 EXPORT_FORMATS = ("text", "scored", "daw", "dawg32", "kwg")
 #: ``progress(stage, done, total)``, as the builder's (:data:`lexigraph.compiler.builder.Progress`).
@@ -48,7 +59,7 @@ def _kwg(store: Store, *, pure_python: bool) -> bytes:
     return kwg.from_codes(flat, lens, store.alphabet, pure_python=pure_python)
 
 
-def to_bytes(lex: "Lexicon", format: str, progress: Progress | None = None) -> bytes:
+def to_bytes(lex: Exportable, format: str, progress: Progress | None = None) -> bytes:
     """The lexicon in ``format`` (one of ``text``, ``scored``, ``daw``, ``dawg32``, ``kwg``).
 
     ``progress(stage, 0, 1)`` is called as each stage starts (as the builder reports its stages).
@@ -84,7 +95,7 @@ def to_bytes(lex: "Lexicon", format: str, progress: Progress | None = None) -> b
     return dawg32.write(dawg.minimize(trie, accept_on_edge=False), labels)
 
 
-def export(lex: "Lexicon", dest: str | os.PathLike[str], format: str, progress: Progress | None = None) -> int:
+def export(lex: Exportable, dest: str | os.PathLike[str], format: str, progress: Progress | None = None) -> int:
     """Write the lexicon to ``dest`` atomically; returns the number of bytes written.
 
     A ``dest`` that is the lexicon's own file (or the word list it was

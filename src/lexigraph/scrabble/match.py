@@ -46,15 +46,22 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from ..compiler.registry import name_of
+from ..errors import DeadlineExceeded, LexiconError
 from ..support.text import quote
 from .game import Game, GameError
+from .movegen import aligned, generate, leave_table, play_equity
 from .moves import IllegalPlay, Move, Placed
 from .position import Position
+from .scoring import score_play
+from .simulation import choose_move
 from .tiles import parse_rack, rack_text, split_tiles
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -132,16 +139,12 @@ class Match:
     def _deal(self, lex: "Engines", game: Game, opponent: str, human_first: bool, seed: int,
               lexicon_name: str) -> None:
         """The game before its first turn: the board, the bag shuffled by ``seed``, both racks drawn."""
-        from .movegen import aligned
-
         if not isinstance(game, Game):
             raise GameError(f"a match is played on a Game, not {type(game).__name__}")
         if opponent not in OPPONENTS:
             raise GameError(f"the opponent is one of {', '.join(OPPONENTS)}, not {quote(opponent)}")
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
             raise GameError(f"a seed is a whole number from 0 to 2**64 - 1, not {quote(seed)}")
-        if opponent == "simulation":
-            _simulation()  # refused now, not at the engine's first turn
         self.board = aligned(lex, Position(game))
         self.game = self.board.game
         if sum(self.game.counts_by_code()) < 2 * self.game.rack_size:
@@ -199,16 +202,12 @@ class Match:
 
     def leaves(self, lex: "Engines") -> "LeaveTable | None":
         """The game's leave table (the equity player's and the analysis's), in the lexicon's alphabet."""
-        from .movegen import leave_table
-
         return leave_table(lex, self.board, None)
 
     def legal_moves(self, lex: "Engines", seat: int | None = None, *, top: int | None = None,
                     deadline: float | None = None) -> "MoveList":
         """Every legal move of ``seat`` (default: the one on turn) ranked by equity: plays, exchanges (when the
         bag holds a rack's worth), the pass."""
-        from .movegen import generate
-
         seat = self.turn if seat is None else seat
         pos = self.position(seat)
         return generate(lex, pos, pos.racks[0], top=top, leaves=self.leaves(lex), sort="equity", passes=True,
@@ -247,9 +246,6 @@ class Match:
 
     def _checked(self, lex: "Engines", text: str, deadline: float | None) -> "tuple[Move, MoveList | None]":
         """The move of :meth:`parse_move`, and for a play every legal move (generated to find it), else None."""
-        from .movegen import play_equity
-        from .scoring import score_play
-
         if not isinstance(text, str):
             raise GameError(f"a move is text such as '8H WORD', '-' or '-ABC', not {type(text).__name__}")
         if len(text) > MAX_MOVE_TEXT:
@@ -314,16 +310,10 @@ class Match:
         The simulation player that fails (or finds nothing in its time) falls back on the equity player's
         choice; a player whose time ran out before it found a move passes.
         """
-        import time
-
-        from ..errors import DeadlineExceeded, LexiconError
-        from .movegen import generate
-
         pos = self.position(ENGINE)
         rack = pos.racks[0]
         passed = Move("pass", 0, rack, notation="-", equity=0.0)
         if self.opponent == "simulation":
-            choose_move = _simulation()
             limit = None if deadline is None else \
                 max(0.05, min(SIMULATION_SECONDS, 0.8 * (deadline - time.monotonic())))
             try:
@@ -549,24 +539,10 @@ class Match:
             raise GameError(f"the move {quote(move.notation)} is not on the rack {self.rack(seat)}")
 
 
-def _simulation() -> Any:
-    """The simulation player's chooser, or a clear error where that module is not installed."""
-    try:
-        from . import simulation  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        raise GameError("the simulation opponent needs lexigraph.scrabble.simulation, which this installation "
-                        "lacks; choose score or equity") from None
-    return simulation.choose_move
-
-
 def _valued(move: Move, equity: float, lex: "Engines | None" = None, pos: Position | None = None,
             table: "LeaveTable | None" = None) -> Move:
     """``move`` with its equity (computed from ``pos`` when the engines are given)."""
-    from dataclasses import replace
-
     if lex is not None and pos is not None:
-        from .movegen import play_equity
-
         equity = play_equity(lex, pos, move, pos.racks[0], leaves=table)
     return replace(move, equity=equity)
 
@@ -581,8 +557,6 @@ def _find_play(moves: "MoveList", move: Move) -> Move | None:
     if columns is None:
         candidates: Any = (m for m in moves if m.kind == "play")
     else:
-        import numpy as np
-
         same_score = np.flatnonzero(columns.score == move.score).tolist()
         candidates = (columns.move(int(i)) for i in same_score)
     want = _placed(move)

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..engine.deadline import check
+from ..errors import QueryError
 from .columns import SortedKeys, bucket_keys, contains_rows, first_id, keys
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -164,8 +165,6 @@ def hooks_many(store: "Store", words: list[str], *, deadline: float | None = Non
 
 def hooks(store: "Store", word: str, *, deadline: float | None = None) -> Hooks:
     """:class:`Hooks` of one word (see :meth:`lexigraph.Lexicon.hooks`)."""
-    from ..errors import QueryError
-
     if not isinstance(word, str):
         raise QueryError(f"hooks() needs a str, not {type(word).__name__}")
     return hooks_many(store, [word], deadline=deadline)[0]

@@ -41,12 +41,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .columns import first_id
-from ..errors import QueryError
+from ..alphabet import Alphabet
+from ..engine.deadline import check
+from ..errors import AlphabetError, QueryError
 from ..support.text import quote
+from .columns import first_id
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..alphabet import Alphabet
     from ..engine.interface import Engine
     from ..engine.store import Store
 
@@ -210,9 +211,6 @@ def tile_set(store: "Store", tiles: Any = None) -> TileSet:
     >>> tile_set(lexigraph.load(["cat", "dog"]).store).origin
     'english'
     """
-    from ..alphabet import Alphabet
-    from ..errors import AlphabetError
-
     if tiles is not None and not isinstance(tiles, (str, Alphabet)):
         raise QueryError(f"tiles is a preset name, an alphabet file or an Alphabet, not {type(tiles).__name__}")
 
@@ -307,8 +305,6 @@ def word_probability(store: "Store", engine: "Engine", word: str, *, blanks: int
     rank = None
     i = engine.id_of_codes(codes)
     if i >= 0:
-        from ..engine.deadline import check
-
         check(deadline)  # a length's ranks are computed once, a few array passes: checked before
         n = len(codes)
         rank = int(probability_ranks(store, n, blanks, bag)[i - first_id(store, n)])

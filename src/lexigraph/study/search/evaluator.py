@@ -20,10 +20,13 @@ import numpy as np
 
 from ...engine.deadline import check
 from ...errors import LexiconError, QueryError
+from ...query.anagram import find_ids, parse_anagram_rack
+from ...query.batch import check_many
 from ...query.pattern import parse as parse_pattern
 from ...support.text import quote
 from .. import columns
 from ..columns import contains_rows, first_id, keys
+from ..hooks import tail_keys
 from ..probability import point_values, probability_ranks, tile_set
 from .parser import MAX_CONDITIONS, MAX_DEPTH, as_query
 from .tree import (
@@ -158,8 +161,6 @@ class _Evaluator:
         key = ("rack ids", type(q), q.rack)
         ids = self.memo.get(key)
         if ids is None:
-            from ...query.anagram import find_ids, parse_anagram_rack
-
             rack = parse_anagram_rack(self.store.alphabet, q.rack)
             mode = "exact" if isinstance(q, Anagram) else "sub"
             lo, hi = self.span
@@ -402,8 +403,6 @@ class _Evaluator:
             if isinstance(q, BackHook):
                 lo, hi = columns.bucket_keys(store, n + 1).ranges(sub)
             else:
-                from ..hooks import tail_keys
-
                 lo, hi = tail_keys(store, n + 1)[1].ranges(sub)
             return hi > lo
         ok = np.zeros(len(idx), bool)
@@ -420,8 +419,6 @@ class _Evaluator:
         return ok
 
     def in_list_mask(self, other: OpenList, n: int, idx: np.ndarray) -> np.ndarray:
-        from ...query.batch import check_many
-
         store = self.store
         other_store, other_engine = other.store, other.engine
         if other_store.alphabet.labels == store.alphabet.labels:
