@@ -26,7 +26,8 @@ from .lexicon import open as open  # exported, but kept out of __all__ (no shado
 
 # Building pulls in NumPy and the graph code; a plain `lexigraph check dog`
 # never needs them, so they load on first use.
-_LAZY = {"build": "compiler.builder", "BuildResult": "compiler.builder", "Alphabet": "alphabet",
+_LAZY = {"build": "compiler.builder", "BuildResult": "compiler.builder", "BuildOptions": "compiler.options",
+         "Alphabet": "alphabet",
          "extensions": "buildinfo", "Game": "scrabble.game", "Position": "scrabble.position", "Move": "scrabble.moves"}
 
 
@@ -53,6 +54,7 @@ __all__ = [
     "Alphabet",
     "AlphabetError",
     "BuildError",
+    "BuildOptions",
     "BuildResult",
     "DeadlineExceeded",
     "FileFormatError",

@@ -281,7 +281,7 @@ class Alphabet:
         return cls.from_toml(text, origin=f"preset {name}")
 
     @classmethod
-    def load(cls, spec: "str | Path | Alphabet") -> "Alphabet":
+    def load(cls, spec: "str | os.PathLike[str] | Alphabet") -> "Alphabet":
         """A preset by name, or an alphabet file (TOML) by path."""
         if isinstance(spec, Alphabet):
             return spec

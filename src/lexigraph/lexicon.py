@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal, overload
 
+from .compiler.options import BuildOptions, build_options
 from .compiler.registry import find as find_registered
 from .engine import open_engines
 from .engine.compiled import native
@@ -30,6 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
     from .alphabet import Alphabet
+    from .compiler.sources import Source
     from .query.anagram import AnagramWithBlanks
     from .query.crossings import Crossing
     from .query.diff import Diff
@@ -58,15 +60,18 @@ def default_path() -> str:
     return str(resources.files("lexigraph").joinpath("data").joinpath(DEFAULT_LEXICON))
 
 
-def open(source: Any = None, *, pure_python: bool = False, **build_options: Any) -> "Lexicon":  # noqa: A001
+def open(source: "Source | None" = None, options: "BuildOptions | None" = None, /,  # noqa: A001
+         **keywords: object) -> "Lexicon":
     """Open a lexicon file, or compile any other word source in memory; no argument: the built-in ENABLE.
 
     ``source`` is a lexicon file, a word list (plain or scored), a TWL06
     ``dawg32`` table, a Hasbro ``.daw`` file, or an iterable of words;
-    ``build_options`` are those of :func:`lexigraph.build` (``alphabet``...).
-    A path ending in ``.lex``, or a file that starts with the lexicon magic
-    number, is opened as a lexicon file; anything else is compiled.
-    ``pure_python=True`` answers every query without the C extension.
+    ``options`` (a :class:`~lexigraph.compiler.options.BuildOptions`) and the
+    keywords that spell its fields (``alphabet="spanish"``; checked when the
+    source is compiled) are those of :func:`lexigraph.build`. A path ending in ``.lex``, or a file that starts with
+    the lexicon magic number, is opened as a lexicon file; anything else is
+    compiled. ``pure_python=True`` keeps the C extension out: the build, if
+    any, and every query and job of the lexicon run in Python.
 
     >>> import lexigraph
     >>> with lexigraph.open() as lex:
@@ -75,29 +80,27 @@ def open(source: Any = None, *, pure_python: bool = False, **build_options: Any)
     >>> lexigraph.open(["Apple", "pear", "pearl"]).words(prefix="pea")
     ['pear', 'pearl']
     """
+    opts = build_options(options, keywords)
     if source is None:
-        return Lexicon(open_path(default_path()), pure_python=pure_python)
-    if isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-" and not build_options:
-        if os.fspath(source).endswith(".lex"):
-            return Lexicon(open_path(source), pure_python=pure_python)
-        if is_lexicon_file(source):
-            return Lexicon(open_path(source), pure_python=pure_python)
+        return Lexicon(open_path(default_path()), pure_python=opts.pure_python)
+    builds_nothing = opts == BuildOptions(pure_python=opts.pure_python)
+    if isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-" and builds_nothing:
+        if os.fspath(source).endswith(".lex") or is_lexicon_file(source):
+            return Lexicon(open_path(source), pure_python=opts.pure_python)
     from .compiler.builder import compile_source  # deferred: NumPy, which opening a .lex file needs not
 
-    if pure_python:
-        build_options.setdefault("pure_python", True)
-    data, result = compile_source(source, **build_options)
-    return Lexicon(open_bytes(data, name=str(result.info.get("source", "<memory>"))), pure_python=pure_python)
+    data, result = compile_source(source, opts)
+    return Lexicon(open_bytes(data, name=str(result.info.get("source", "<memory>"))), pure_python=opts.pure_python)
 
 
-def load(source: Any, **build_options: Any) -> "Lexicon":
+def load(source: "Source", options: "BuildOptions | None" = None, /, **keywords: object) -> "Lexicon":
     """Open a lexicon file, or compile any other source in memory (the same as :func:`open`).
 
     >>> import lexigraph
     >>> lexigraph.load(["Apple", "pear", "pearl"]).words(prefix="pea")
     ['pear', 'pearl']
     """
-    return open(source, **build_options)
+    return open(source, options, **keywords)
 
 
 def _reopen(path: str | None, data: bytes | None, pure_python: bool) -> "Lexicon":
@@ -173,8 +176,10 @@ class Lexicon(_Base):
         self.store, self.graph, self.engine = open_engines(mapped, pure_python=pure_python)
         self.pure_python = self.engine.kind == "python"
         self.alphabet: Alphabet = self.store.alphabet
-        # The C facade answers `in` through the C probe itself, when the engine has one.
-        self._set_probe(self.engine.facade_probe)
+        # The C facade answers `in` through the C probe itself, when the engine has one; without one (the Python
+        # engine) the facade hands every word to _contains_slow, and nothing of C is set up.
+        if self.engine.facade_probe is not None:
+            self._set_probe(self.engine.facade_probe)
 
     @property
     def probe(self) -> Engine:

@@ -22,8 +22,9 @@ import os
 from typing import Any
 
 from .compiler.cache import cache_dir, entry_for, keep, touch
+from .compiler.options import build_options
 from .compiler.registry import Entry, find, is_name, remember
-from .compiler.sources import read_bytes
+from .compiler.sources import Source, read_bytes
 from .engine.fileformat import is_lexicon_file, open_bytes
 from .errors import FileFormatError, LexiconError, SourceError
 from .lexicon import Lexicon
@@ -110,11 +111,12 @@ def _compile(data: bytes | None, spec: "str | os.PathLike[str]", options: dict[s
     # Deferred: the build pulls in NumPy, which a lexicon file or a cached list opens without.
     from .compiler.builder import compile_source
 
-    source: Any = spec
+    source: Source = spec
     if data is not None:
-        source = io.BytesIO(data)
-        source.name = os.fspath(spec)
-    compiled, result = compile_source(source, **{k: v for k, v in options.items() if v is not None})
+        named = io.BytesIO(data)
+        named.name = os.fspath(spec)
+        source = named
+    compiled, result = compile_source(source, build_options(None, {k: v for k, v in options.items() if v is not None}))
     return compiled, str(result.info.get("source", "<memory>"))
 
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from ..compiler.builder import build
-from ..compiler.normalize import Reject, options
+from ..compiler.normalize import Reject
 from ..errors import QueryError
 from ..formats.export import export, to_bytes
 from ..lexicon import Lexicon
@@ -37,14 +37,13 @@ def _run_build(ctx: Context, params: Mapping[str, Any]) -> Document:
             raise QueryError(f"{ctx.spell('rejects')} and {ctx.spell('output')} name the same file")
         refuse_overwrite(rejects_path, [source, params.get("alphabet")])  # before the build, not after it
     start = time.perf_counter()
-    with options(case=params.get("case"), rejects=rejects):
-        result = build(
-            source, output, format=params.get("format"), name=params.get("name"), alphabet=params.get("alphabet"),
-            min_length=2 if min_length is None else min_length, max_length=max_length,
-            encoding=params.get("encoding"), progress=_stages(ctx, "build"), score_by=params.get("score_by"),
-            language=params.get("language"), overrides=params.get("override") or (),
-            excludes=params.get("exclude") or (),
-        )
+    result = build(
+        source, output, format=params.get("format"), name=params.get("name"), alphabet=params.get("alphabet"),
+        min_length=2 if min_length is None else min_length, max_length=max_length, encoding=params.get("encoding"),
+        case=params.get("case"), score_by=params.get("score_by"), language=params.get("language"),
+        overrides=params.get("override") or (), excludes=params.get("exclude") or (),
+        progress=_stages(ctx, "build"), rejects=rejects,
+    )
     seconds = time.perf_counter() - start
     if rejects_path and rejects is not None:
         header = "# line\taction\treason\ttext\tresult\n"

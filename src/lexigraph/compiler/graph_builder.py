@@ -4,13 +4,14 @@ records (the layout is :mod:`lexigraph.engine.wordgraph`'s), in C when the build
 A list of arcs that is a suffix of another list is stored once, inside it
 (:func:`layout_arcs`); hosts are laid out in breadth-first order of their
 nodes, so that the top of the graph, which every walk reads, stays together.
+This is the NumPy twin of ``native/build_graph.c``; the build chooses which
+runs (:class:`lexigraph.compiler.kernels.BuildKernels`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..buildinfo import c_module
 from ..dawg import MinimalGraph, build_trie, minimize
 from ..errors import BuildError
 from ..engine.wordgraph import MAX_ARCS, pack_records
@@ -92,45 +93,16 @@ def _suffix_hosts(keys: np.ndarray, starts: np.ndarray, degs: np.ndarray) -> tup
     return np.flatnonzero(host_of == np.arange(n)), host_of, shift
 
 
-def lexicon_graph(flat: np.ndarray, starts: np.ndarray, lens: np.ndarray, *,
-                  pure_python: bool = False) -> tuple[np.ndarray, int]:
-    """The lexicon's word graph of words in strictly increasing code order: ``(records, root)``.
-
-    Runs the C twin (``lexigraph._native``) when it is built, unless
-    ``pure_python`` or ``LEXIGRAPH_PURE_PYTHON`` is set; both give the same
-    records as :func:`build_trie`, :func:`minimize` and :func:`layout_arcs`.
+def lexicon_graph_numpy(flat: np.ndarray, starts: np.ndarray, lens: np.ndarray) -> tuple[bytes, int]:
+    """The lexicon's word graph of words in strictly increasing code order, in NumPy: its arc records as a file
+    stores them (little-endian bytes), and the root. (The C twin is ``native/build_graph.c``; the build chooses,
+    :mod:`.kernels`.)
 
     >>> flat = np.frombuffer(bytes([1, 2, 1, 2, 3, 2, 3]), np.uint8)
     >>> lens = np.array([2, 3, 2]); starts = np.cumsum(lens) - lens
-    >>> records, root = lexicon_graph(flat, starts, lens)
-    >>> root, len(records)
+    >>> data, root = lexicon_graph_numpy(flat, starts, lens)
+    >>> root, len(data) // 8
     (1, 5)
-    >>> pure, pure_root = lexicon_graph(flat, starts, lens, pure_python=True)
-    >>> records.tolist() == pure.tolist() and root == pure_root
-    True
     """
-    data, root = lexicon_graph_bytes(flat, starts, lens, pure_python=pure_python)
-    return np.frombuffer(data, "<u8").astype(np.uint64), root
-
-
-def lexicon_graph_bytes(flat: np.ndarray, starts: np.ndarray, lens: np.ndarray, *,
-                        pure_python: bool = False) -> tuple[bytes, int]:
-    """:func:`lexicon_graph` with the records as little-endian bytes, as a file stores them (no copy from C).
-
-    >>> flat = np.frombuffer(bytes([1, 2, 1, 3]), np.uint8)
-    >>> data, root = lexicon_graph_bytes(flat, np.array([0, 2]), np.array([2, 2]))
-    >>> len(data) // 8, root, data == lexicon_graph_bytes(flat, np.array([0, 2]), np.array([2, 2]), pure_python=True)[0]
-    (4, 1, True)
-    """
-    ext = None if pure_python else c_module("_native")
-    if ext is not None:
-        out = ext.build_graph(np.ascontiguousarray(flat, np.uint8), np.ascontiguousarray(starts, np.int64),
-                              np.ascontiguousarray(lens, np.int64), MAX_ARCS)
-        if out is not None:  # None: a signature collision, which the NumPy code settles
-            data, root = out
-            if data is None:
-                raise BuildError(f"word graph needs {root:,} arcs; the format holds at most {MAX_ARCS - 1:,}")
-            return data, int(root)
-    trie = build_trie(flat, starts, lens)
-    records, root = layout_arcs(minimize(trie, accept_on_edge=True))
+    records, root = layout_arcs(minimize(build_trie(flat, starts, lens), accept_on_edge=True))
     return records.astype("<u8").tobytes(), root

@@ -7,23 +7,24 @@ say exactly what it left out and why.
 
 from __future__ import annotations
 
-import os
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
 from ..alphabet import MAX_TILES, Alphabet
-from ..buildinfo import c_module
 from ..errors import BuildError
-from .alphabet_hints import alphabet_hint
-from .sources import RawWords
 from ..support.text import quote
+from .alphabet_hints import alphabet_hint
+from .kernels import BuildKernels
+from .options import check_build_options
+from .scan import CHAR_CAP, MAX_LENGTH, padded_rows
+from .sources import RawWords
 
 DEFAULT_PRIORITY = 50
 #: What to do with entries written with capitals (``Baltimore``) that have no
@@ -72,8 +73,6 @@ def options(*, case: str | None = None, rejects: "list[Reject] | None" = None) -
         yield
     finally:
         _OPTIONS.reset(token)
-#: Longest word a lexicon holds, in tiles (lengths are stored in a byte).
-MAX_LENGTH = MAX_TILES
 
 
 @dataclass
@@ -194,32 +193,6 @@ def _is_letters(word: str) -> bool:
     return all(unicodedata.category(ch)[0] in "LM" for ch in word) and unicodedata.category(word[0])[0] == "L"
 
 
-def check_build_options(*, format: object = None, name: object = None, alphabet: object = None,  # noqa: A002
-                        min_length: object = 2, max_length: object = None, encoding: object = None,
-                        progress: object = None, case: object = None, rejects: object = None) -> None:
-    """Refuse build options of the wrong type with a :class:`BuildError` (values are checked where used).
-
-    >>> check_build_options(min_length="2")
-    Traceback (most recent call last):
-    ...
-    lexigraph.errors.BuildError: min_length must be a whole number from 1 to 255, not '2'
-    """
-    for key, value in (("format", format), ("name", name), ("encoding", encoding), ("case", case)):
-        if value is not None and not isinstance(value, str):
-            raise BuildError(f"{key} must be text, not {type(value).__name__}")
-    if alphabet is not None and not isinstance(alphabet, (str, os.PathLike, Alphabet)):
-        raise BuildError(f"alphabet must be a preset name, a file path or an Alphabet, not {type(alphabet).__name__}")
-    for key, value, optional in (("min_length", min_length, False), ("max_length", max_length, True)):
-        if value is None and optional:
-            continue
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 255:
-            raise BuildError(f"{key} must be a whole number from 1 to 255, not {quote(value)}")
-    if progress is not None and not callable(progress):
-        raise BuildError("progress must be a function (stage, done, total)")
-    if rejects is not None and not isinstance(rejects, list):
-        raise BuildError(f"rejects must be a list that receives the rejected lines, not {type(rejects).__name__}")
-
-
 def normalize(
     raw: RawWords,
     *,
@@ -229,14 +202,15 @@ def normalize(
     progress: Callable[[str, int, int], None] | None = None,
     case: str | None = None,
     rejects: "list[Reject] | None" = None,
-    pure_python: bool = False,
+    kernels: BuildKernels | None = None,
 ) -> WordSet:
     """Turn raw words into a :class:`WordSet`; see the module docstring.
 
     ``case`` (default ``"fold"``, or the value set with :func:`options`):
     what to do with entries that are capitalised only (see :data:`CASES`).
     ``rejects``: a list that receives a :class:`Reject` for every line
-    skipped or changed. ``pure_python=True``: the one-scan path without the C extension.
+    skipped or changed. ``kernels``: the build's C or Python kernels
+(:class:`~lexigraph.compiler.kernels.BuildKernels`; default: C when it is built).
 
     >>> from lexigraph.compiler.sources import parse_lines
     >>> raw = parse_lines(["Apple", "apple", "Baltimore", " pear", "x1"], "<words>")
@@ -269,7 +243,8 @@ def normalize(
     if max_len < min_length:
         raise BuildError(f"max_length ({max_len}) is below min_length ({min_length})")
     if rejects is None and raw.scores is None and raw.kind == "text":
-        fast = _normalize_ascii_letters(raw, alphabet, min_length, max_len, case, progress, pure_python)
+        fast = _normalize_ascii_letters(raw, alphabet, min_length, max_len, case, progress,
+                                        BuildKernels.choose() if kernels is None else kernels)
         if fast is not None:
             return fast
     report = Report(lines=raw.lines, case=case)
@@ -434,114 +409,6 @@ def normalize(
     return WordSet(alphabet, keys, priorities, raw.scores is not None, raw.score_max, report)
 
 
-#: Words longer than this many characters are "too long" before anything else is looked at: they
-#: cannot fit in MAX_LENGTH tiles of any alphabet that folds at most 4 characters into one.
-CHAR_CAP = 8 * MAX_LENGTH
-
-
-class Scan(NamedTuple):
-    """What :func:`scan_ascii` finds in a plain ASCII list."""
-
-    codes: np.ndarray  #: uint8: the kept words' tile codes one after another, in input order
-    lengths: np.ndarray  #: int64: each kept word's length
-    upper: np.ndarray  #: bool: each kept word was written in upper case
-    lines: int  #: lines, as ``str.splitlines`` counts them
-    letters: str  #: the letters of the words no longer than CHAR_CAP, lower case, sorted
-    short: int  #: words left out as shorter than min_length
-    long: int  #: words left out as longer than max_length
-    ordered: bool  #: the kept words are in strictly increasing code order
-
-
-def scan_ascii(data: bytes, table: bytes | None, min_length: int, max_length: int, *,
-               pure_python: bool = False) -> Scan | None:
-    """The words of a plain ASCII list (``data``: its bytes) as tile codes, in one scan.
-
-    Lines end with LF, CRLF or a lone CR (as ``str.splitlines``); blank
-    lines are skipped. None unless every other byte is an ASCII letter and no
-    word mixes upper- and lower-case letters: then the general loop of
-    :func:`normalize` decides. ``table`` (256 bytes, as
-    :attr:`Alphabet.byte_table`) gives the tile codes; None codes each letter
-    by its rank among the letters present, as :meth:`Alphabet.from_letters`
-    would; a letter it does not code gives None. Runs in C
-    (``lexigraph._native``) when it is built, unless ``pure_python`` or
-    ``LEXIGRAPH_PURE_PYTHON`` is set; both give the same answer.
-
-    >>> s = scan_ascii(b"CAT\\r\\ndog\\n\\nx\\n", None, 2, 15)
-    >>> s.codes.tolist(), s.lengths.tolist(), s.upper.tolist(), s.lines, s.letters, s.short, s.ordered
-    ([2, 1, 6, 3, 5, 4], [3, 3], [True, False], 4, 'acdgotx', 1, True)
-    >>> scan_ascii(b"Cat\\n", None, 2, 15) is None  # capitalised: the case policy decides
-    True
-    """
-    if not 1 <= min_length <= max_length <= MAX_LENGTH:
-        raise BuildError(f"need 1 <= min_length <= max_length <= {MAX_LENGTH}")
-    ext = None if pure_python else c_module("_native")
-    if ext is not None:
-        out = ext.scan_ascii(data, table, min_length, max_length, CHAR_CAP)
-        if out is None:
-            return None
-        codes, lens, upper, lines, present, short, long, ordered = out
-        letters = "".join(chr(97 + c) for c in range(26) if present >> c & 1)
-        return Scan(np.frombuffer(codes, np.uint8), np.frombuffer(lens, np.uint8).astype(np.int64),
-                    np.frombuffer(upper, np.uint8).astype(bool), lines, letters, short, long, ordered)
-    return _scan_ascii_numpy(data, table, min_length, max_length)
-
-
-def _scan_ascii_numpy(data: bytes, table: bytes | None, min_length: int, max_length: int) -> Scan | None:
-    """:func:`scan_ascii` in NumPy: a few passes over the whole text, no loop per word."""
-    if not data.isascii():
-        return None
-    arr = np.frombuffer(data, np.uint8)
-    low = arr | 0x20
-    letter = (low >= 97) & (low <= 122)
-    is_n, is_r = arr == 10, arr == 13
-    if not (letter | is_n | is_r).all():
-        return None  # digits, punctuation, spaces: the loop says which
-    lone_r = is_r.copy()
-    lone_r[:-1] &= ~is_n[1:]
-    lines = int(is_n.sum()) + int(lone_r.sum()) + int(bool(len(arr)) and bool(letter[-1]))
-    edges = np.diff(np.concatenate(([0], letter.view(np.int8), [0])))
-    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
-    if not len(starts):
-        return None
-    lengths = ends - starts
-    upper_count = np.cumsum(np.concatenate(([0], (letter & (arr < 97)).view(np.int8))))  # letters below 'a': upper case
-    upper = upper_count[ends] - upper_count[starts]
-    if ((upper > 0) & (upper < lengths)).any():
-        return None  # capitalised entries: the case policy decides, in the loop
-    capped = lengths <= CHAR_CAP
-    lowered = low[letter]
-    present = np.unique(lowered[np.repeat(capped, lengths)])
-    if not len(present):
-        return None
-    codes_of = np.zeros(32, np.uint8)
-    if table is None:
-        codes_of[present & 31] = np.arange(1, len(present) + 1)
-    else:
-        tab = np.frombuffer(table, np.uint8)
-        codes_of[present & 31] = tab[present]
-        if not tab[present].all() or not (tab[present - 32] == tab[present]).all():
-            return None  # a letter outside the alphabet: the loop reports it
-    short = capped & (lengths < min_length)
-    long = ~capped | (lengths > max_length)
-    keep = ~short & ~long
-    codes = codes_of[lowered[np.repeat(keep, lengths)] & 31]
-    kept_lengths = lengths[keep].astype(np.int64)
-    strings = _padded(codes, kept_lengths)[1]
-    ordered = len(strings) < 2 or bool((strings[1:] > strings[:-1]).all())
-    letters = "".join(map(chr, present.tolist()))
-    return Scan(codes, kept_lengths, upper[keep] > 0, lines, letters, int(short.sum()), int(long.sum()), ordered)
-
-
-def _padded(codes: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The words as rows of a zero-padded matrix, and the rows as fixed-width strings (which compare like them)."""
-    n = len(lengths)
-    width = int(lengths.max()) if n else 1
-    starts = np.cumsum(lengths) - lengths
-    mat = np.zeros((n, width), np.uint8)
-    mat.ravel()[np.repeat(np.arange(n) * width - starts, lengths) + np.arange(len(codes))] = codes
-    return mat, mat.view(f"S{width}").ravel()
-
-
 def _normalize_ascii_letters(
     raw: RawWords,
     alphabet: Alphabet | None,
@@ -549,9 +416,9 @@ def _normalize_ascii_letters(
     max_len: int,
     case: str,
     progress: Callable[[str, int, int], None] | None,
-    pure_python: bool = False,
+    kernels: BuildKernels,
 ) -> WordSet | None:
-    """:func:`normalize` for the common list, by :func:`scan_ascii`: no loop per word.
+    """:func:`normalize` for the common list, by the kernels' one scan (:mod:`.scan`): no loop per word.
 
     It applies when every word is ASCII letters, all lower or all upper
     case, with no spaces trimmed, and the alphabet (if given) encodes ASCII
@@ -560,7 +427,8 @@ def _normalize_ascii_letters(
     too short or too long, duplicates.
 
     >>> from lexigraph.compiler.sources import parse_lines
-    >>> ws = _normalize_ascii_letters(parse_lines(["CAT", "dog", "DOG", "x"], "<w>"), None, 2, 255, "fold", None)
+    >>> words = parse_lines(["CAT", "dog", "DOG", "x"], "<w>")
+    >>> ws = _normalize_ascii_letters(words, None, 2, 255, "fold", None, BuildKernels.choose())
     >>> [ws.alphabet.decode(k) for k in ws.keys], ws.report.duplicates, dict(ws.report.skipped)
     (['cat', 'dog'], 1, {'too short': 1})
     >>> dict(ws.report.changed)  # DOG is a duplicate of dog: only CAT's spelling was kept folded
@@ -589,8 +457,7 @@ def _normalize_ascii_letters(
         lines = raw.lines
     if progress is not None:
         progress("normalising", 0, 1)
-    scan = scan_ascii(data, None if alphabet is None else alphabet.byte_table, min_length, max_len,
-                      pure_python=pure_python)
+    scan = kernels.scan_ascii(data, None if alphabet is None else alphabet.byte_table, min_length, max_len)
     if scan is None:
         return None
     if alphabet is None:
@@ -603,7 +470,7 @@ def _normalize_ascii_letters(
         report.skipped["too long"] += scan.long
     codes, lengths, upper = scan.codes, scan.lengths, scan.upper
     if not scan.ordered:
-        mat, strings = _padded(codes, lengths)
+        mat, strings = padded_rows(codes, lengths)
         order = np.argsort(strings, kind="stable")  # equal words keep their input order: the first one is kept
         ordered = strings[order]
         first = order[np.append(True, ordered[1:] != ordered[:-1])]
