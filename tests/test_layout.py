@@ -187,7 +187,8 @@ DEFERRED: dict[tuple[str, str], str] = {
     ("lexigraph.cli.completion", "argcomplete"): "optional (lexigraph[completion]); needed only when the shell asks "
                                                  "for completions",
     ("lexigraph.compiler.scores", "wordfreq"): "optional (lexigraph[wordfreq]) and heavy: only for --score-by wordfreq",
-    ("lexigraph.crossword.grid", "puz"): "optional (lexigraph[puz]): only to read or write a .puz file",
+    ("lexigraph.crossword.formats.acrosslite", "puz"): "optional (lexigraph[puz]): only to read or write a .puz "
+                                                        "file",
     ("lexigraph.scrabble.selfplay", "distributed"): "optional (lexigraph[cluster]): only to run on a Dask cluster",
     ("lexigraph.server", "uvicorn"): "optional (lexigraph[serve]): only when the server runs",
     ("lexigraph.server.background", "uvicorn"): "optional (lexigraph[serve]): only when the server runs",

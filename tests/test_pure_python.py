@@ -83,9 +83,8 @@ def _environment(tmp: Path) -> dict[str, str]:
 
 JOBS = r"""
 from lexigraph.compiler.options import BuildOptions
-from lexigraph.crossword.fill import fill
-from lexigraph.crossword.grid import Grid
-grid_from_text = Grid.from_text
+from lexigraph.crossword.fill import Rules, fill
+from lexigraph.crossword.formats import grid_from_text
 from lexigraph.scrabble.game import Game
 from lexigraph.scrabble.movegen import generate
 from lexigraph.scrabble.position import Position
@@ -100,7 +99,7 @@ for lex in (lexigraph.load(words, pure_python=True), lexigraph.open("w.lex", pur
     lex.cross("c??", 1, "?a?", 1), lex.children("ca"), lex.hooks("cat"), lex.search("length 3 and contains a")
 lex = lexigraph.load(words, pure_python=True)
 generate(lex, Position(Game.preset("scrabble")), "CATSB", top=3)
-fill(lex, grid_from_text("...\n...\n..."), allow_repeats=True)
+fill(lex, grid_from_text("...\n...\n..."), rules=Rules(allow_repeats=True))
 """
 
 
