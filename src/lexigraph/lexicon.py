@@ -26,6 +26,7 @@ from .engine.deadline import check as check_deadline, checked
 from .engine.fileformat import MappedFile, is_lexicon_file, open_bytes, open_path
 from .engine.interface import Engine
 from .errors import LexiconError, QueryError
+from .support.jsontypes import JSONObject
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -36,8 +37,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .query.crossings import Crossing
     from .query.diff import Diff
     from .study.hooks import Hooks
-    from .study.probability import WordProbability
-    from .study.search import Query
+    from .study.probability import TileSetSpec, WordProbability
+    from .study.search import ListSource, Query, Sort
 else:  # the same names for run-time type hints, loaded on first use (start-up stays light)
     from .support.lazy import Lazy
 
@@ -48,7 +49,10 @@ else:  # the same names for run-time type hints, loaded on first use (start-up s
     Diff = Lazy("lexigraph.query.diff", "Diff")
     Hooks = Lazy("lexigraph.study.hooks", "Hooks")
     WordProbability = Lazy("lexigraph.study.probability", "WordProbability")
+    TileSetSpec = Lazy("lexigraph.study.probability", "TileSetSpec")
     Query = Lazy("lexigraph.study.search", "Query")
+    Sort = Lazy("lexigraph.study.search", "Sort")
+    ListSource = Lazy("lexigraph.study.search", "ListSource")
 
 DEFAULT_LEXICON = "enable.lex"
 AnagramMode = Literal["sub", "exact", "super"]
@@ -226,7 +230,7 @@ class Lexicon(_Base):
         return self.engine.kind == "c"
 
     @property
-    def info(self) -> dict[str, Any]:
+    def info(self) -> JSONObject:
         """The lexicon's metadata: name, source, build time, alphabet, counts per length...
 
         >>> import lexigraph
@@ -547,7 +551,7 @@ class Lexicon(_Base):
 
         return hooks(self.store, word, deadline=checked(deadline))
 
-    def probability(self, word: str, *, blanks: int = 2, tiles: Any = None,
+    def probability(self, word: str, *, blanks: int = 2, tiles: "TileSetSpec" = None,
                     deadline: float | None = None) -> "WordProbability":
         """Draw combinations, chance and probability rank of ``word`` with the tile set's bag.
 
@@ -565,8 +569,8 @@ class Lexicon(_Base):
             check_deadline(checked(deadline))
         return word_probability(self.store, self.engine, word, blanks=blanks, tiles=tiles, deadline=deadline)
 
-    def search(self, query: "Query | str", *, sort: str = "alpha", offset: int = 0, limit: int | None = None,
-               lists: "Mapping[str, Any] | None" = None, blanks: int = 2, tiles: Any = None,
+    def search(self, query: "Query | str", *, sort: "Sort" = "alpha", offset: int = 0, limit: int | None = None,
+               lists: "Mapping[str, ListSource] | None" = None, blanks: int = 2, tiles: "TileSetSpec" = None,
                deadline: float | None = None) -> list[str]:
         """Words matching a study search: conditions with ``and``, ``or``, ``not`` (``docs/search.md``).
 
@@ -582,13 +586,12 @@ class Lexicon(_Base):
         self._check_open()
         from .study.search import search  # deferred: NumPy
 
-        def open_list(source: Any) -> "Lexicon":  # a list opened on this lexicon's engine; or a registered name
+        def open_list(source: "str | Iterable[str]") -> "Lexicon":  # on this lexicon's engine; or a registered name
             entry = find_registered(source) if isinstance(source, str) and not os.path.lexists(source) else None
             if entry is not None:
                 words = entry.path is not None and not is_lexicon_file(entry.path)
                 return open(entry.path, pure_python=self.pure_python, **(entry.options if words else {}))
             return open(source, pure_python=self.pure_python)
 
-        return search(self.store, self.engine, query, sort=sort,  # type: ignore[arg-type]
-                      offset=offset, limit=limit, lists=lists, blanks=blanks, tiles=tiles, open_list=open_list,
-                      deadline=checked(deadline))
+        return search(self.store, self.engine, query, sort=sort, offset=offset, limit=limit, lists=lists,
+                      blanks=blanks, tiles=tiles, open_list=open_list, deadline=checked(deadline))

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import io
 import os
-from typing import Any
+from collections.abc import Mapping
 
 from .compiler.cache import cache_dir, entry_for, keep, touch
 from .compiler.options import build_options
@@ -37,7 +37,7 @@ _FILE_SUFFIXES = (".lex", ".txt", ".gz", ".dawg32", ".daw", ".csv", ".tsv", ".di
 SOURCE_OPTIONS = ("format", "alphabet", "encoding", "case", "min_length", "max_length", "name")
 
 
-def open_source(spec: "str | os.PathLike[str] | None", **options: Any) -> Lexicon:
+def open_source(spec: "str | os.PathLike[str] | None", **options: object) -> Lexicon:
     """Open a lexicon file, or compile a word source with ``options`` (``None``: the built-in lexicon).
 
     ``options``: ``format``, ``alphabet``, ``encoding``, ``case``,
@@ -86,7 +86,7 @@ def open_source(spec: "str | os.PathLike[str] | None", **options: Any) -> Lexico
     return _shown_as(open_lexicon(entry), path)
 
 
-def open_registered(entry: Entry, **options: Any) -> Lexicon:
+def open_registered(entry: Entry, **options: object) -> Lexicon:
     """The lexicon registered as ``entry``, opened as :func:`open_source` opens its file (the entry's source
     options, overridden by ``options`` given), and named by the entry's name."""
     if entry.path is None:
@@ -105,7 +105,7 @@ def open_registered(entry: Entry, **options: Any) -> Lexicon:
     return lex
 
 
-def _compile(data: bytes | None, spec: "str | os.PathLike[str]", options: dict[str, Any]) -> tuple[bytes, str]:
+def _compile(data: bytes | None, spec: "str | os.PathLike[str]", options: Mapping[str, object]) -> tuple[bytes, str]:
     """The lexicon file ``spec`` (or its already-read ``data``) compiles into with ``options``, and its source's
     name."""
     # Deferred: the build pulls in NumPy, which a lexicon file or a cached list opens without.

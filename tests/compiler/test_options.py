@@ -94,9 +94,9 @@ def test_options_are_a_frozen_record():
     options = BuildOptions(overrides=["a.txt"])
     assert options.overrides == ("a.txt",)
     with pytest.raises(dataclasses.FrozenInstanceError):
-        options.min_length = 3  # type: ignore[misc]
+        options.min_length = 3  # type: ignore[misc]  # the point: a frozen record refuses it
     with pytest.raises(BuildError, match="options is a BuildOptions"):
-        build_options({"min_length": 3})  # type: ignore[arg-type]
+        build_options({"min_length": 3})  # type: ignore[arg-type]  # the point: a mapping is not a BuildOptions
 
 
 def test_a_lexicon_file_opens_without_a_build_unless_options_ask_for_one(tmp_path):

@@ -63,6 +63,19 @@ def lexicon_name(lex: Lexicon) -> str:
     return name_of(lex)
 
 
+def alphabet_fields(info: Mapping[str, object]) -> dict[str, object]:
+    """A lexicon's alphabet as documents show it, from its file's index (``Lexicon.info``): name and tiles.
+
+    >>> import lexigraph
+    >>> alphabet_fields(lexigraph.load(["cab"]).info)
+    {'name': 'letters', 'tiles': ['a', 'b', 'c']}
+    """
+    alphabet = info.get("alphabet")
+    table: Mapping[str, object] = alphabet if isinstance(alphabet, Mapping) else {}
+    tiles = table.get("tiles")
+    return {"name": table.get("name"), "tiles": list(tiles) if isinstance(tiles, list) else []}
+
+
 def envelope(command: str, lex: Lexicon | None, results: list[dict[str, Any]], **fields: Any) -> Document:
     """A document: ``command``, ``lexicon``, the command's fields, ``results`` and ``count``."""
     doc: Document = {"command": command}

@@ -81,7 +81,7 @@ class Param:
     minimum: float | None = None
     maximum: float | None = None
 
-    def check_range(self, value: Any, spelled: str) -> None:
+    def check_range(self, value: object, spelled: str) -> None:
         """Raise :class:`~lexigraph.errors.QueryError` if the number ``value`` lies outside the declared range.
 
         ``spelled``: the parameter as the user named it (``--top``, or ``top`` over HTTP). Values that are

@@ -15,7 +15,7 @@ from ..formats.export import export, to_bytes
 from ..lexicon import Lexicon
 from ..scrabble.leaves import LEAVE_FORMATS, export_leaves, leaves_to_bytes
 from ..support.files import refuse_overwrite, write_atomic
-from ._common import build_summary, envelope, esc, input_files, lexicon_name, need_int, per_length, table
+from ._common import alphabet_fields, build_summary, envelope, esc, input_files, lexicon_name, need_int, per_length, table
 from .command import MAX_TILES, Command, Context, Document, Param, always_found
 
 # -- build -------------------------------------------------------------------
@@ -49,15 +49,15 @@ def _run_build(ctx: Context, params: Mapping[str, Any]) -> Document:
         header = "# line\taction\treason\ttext\tresult\n"
         write_atomic(rejects_path, (header + "".join(r.tsv() + "\n" for r in rejects)).encode("utf-8"),
                      inputs=[source, output, params.get("alphabet")])
-    report = result.report.to_dict()
+    report = result.report
     try:
         size = os.path.getsize(output)
     except OSError:
         size = None
     return envelope(
-        "build", None, per_length({int(k): v for k, v in report["per_length"].items()}),
+        "build", None, per_length(report.per_length),
         lexicon=result.info.get("name"), path=str(output), bytes=size, seconds=round(seconds, 3),
-        word_count=int(result.info.get("word_count", report["kept"])), build=report,
+        word_count=int(result.info.get("word_count", report.kept)), build=report.to_dict(),
         quiet=bool(params.get("quiet")), rejects=str(rejects_path) if rejects_path else None,
     )
 
@@ -140,8 +140,7 @@ def _text_export(doc: Document) -> Iterator[str]:
 def _side(lex: Lexicon) -> dict[str, Any]:
     info = lex.info
     side: dict[str, Any] = {"name": lexicon_name(lex), "source": str(lex.path), "word_count": len(lex),
-                            "alphabet": {"name": info.get("alphabet", {}).get("name"),
-                                         "tiles": list(info.get("alphabet", {}).get("tiles", []))}}
+                            "alphabet": alphabet_fields(info)}
     if isinstance(info.get("build"), dict):
         side["build"] = info["build"]
     return side

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..buildinfo import extensions
 from ..errors import QueryError
-from ._common import build_summary, check_tiles, envelope, esc, need_int, per_length, table, values
+from ._common import alphabet_fields, build_summary, check_tiles, envelope, esc, need_int, per_length, table, values
 from .command import MAX_COUNT, MAX_TILES, Command, Context, Document, Param, always_found
 
 # -- check -------------------------------------------------------------------
@@ -93,7 +93,6 @@ def _run_info(ctx: Context, params: Mapping[str, Any]) -> Document:
     file = params.get("file")
     lex = ctx.open(file) if file else ctx.lexicon()
     info = lex.info
-    alphabet = info.get("alphabet", {})
     fields: dict[str, Any] = {
         "name": info.get("name"),
         "path": str(lex.path),
@@ -104,7 +103,7 @@ def _run_info(ctx: Context, params: Mapping[str, Any]) -> Document:
         "word_count": len(lex),
         "min_length": info.get("min_length"),
         "max_length": info.get("max_length"),
-        "alphabet": {"name": alphabet.get("name"), "tiles": list(alphabet.get("tiles", []))},
+        "alphabet": alphabet_fields(info),
         "has_priorities": bool(info.get("has_priorities")),
         "score_max": info.get("score_max"),
         "score_scale": info.get("score_scale"),

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, cast
 
 import numpy as np
@@ -45,6 +45,17 @@ def _lists(specs: Iterable[str] | None) -> dict[str, str]:
             raise QueryError(f"--list {quote(spec)}: give NAME=FILE")
         out[name] = source
     return out
+
+
+def _list_opener(ctx: Context) -> Callable[[str | Iterable[str]], Lexicon]:
+    """How the search opens an ``in NAME`` list: as the context opens a lexicon (the command names lists by
+    ``NAME=FILE``, so each is a path or a name)."""
+    def open_list(source: str | Iterable[str]) -> Lexicon:
+        if not isinstance(source, str):
+            raise QueryError("a list is named by a file or a registered name")
+        return ctx.open(source)
+
+    return open_list
 
 
 def details(lex: Lexicon, ids: np.ndarray, lengths: np.ndarray, *, blanks: int = 2,
@@ -109,7 +120,7 @@ def _run_search(ctx: Context, p: Mapping[str, Any]) -> Document:
     found = search_ids(
         lex.store, lex.engine, query, sort=cast("Sort", sort), group=bool(p.get("group")),
         offset=p.get("offset") or 0, limit=limit, lists=_lists(p.get("lists")), blanks=blanks, tiles=tiles,
-        open_list=ctx.open,  # 'in NAME': on the server, only the lexicons it serves
+        open_list=_list_opener(ctx),  # 'in NAME': on the server, only the lexicons it serves
         deadline=ctx.deadline,
     )
     try:

@@ -45,7 +45,7 @@ def cache_dir() -> Path | None:
 READER_REVISION = 2
 
 
-def cache_key(data: bytes, options: Mapping[str, Any]) -> str:
+def cache_key(data: bytes, options: Mapping[str, object]) -> str:
     """The hex key of a source's bytes compiled with ``options``.
 
     >>> cache_key(b"cat\\n", {}) == cache_key(b"cat\\n", {"case": None})
@@ -64,7 +64,7 @@ def cache_key(data: bytes, options: Mapping[str, Any]) -> str:
     return h.hexdigest()[:40]
 
 
-def entry_for(directory: Path, data: bytes, options: Mapping[str, Any]) -> Path:
+def entry_for(directory: Path, data: bytes, options: Mapping[str, object]) -> Path:
     """Where the cache keeps the lexicon compiled from a source's bytes ``data`` with ``options``."""
     return directory / f"{cache_key(data, options)}.lex"
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from ..support.jsontypes import JSONObject
 from ..alphabet import MAX_TILES, Alphabet
 from ..errors import BuildError
 from ..support.text import quote
@@ -103,7 +104,7 @@ class Report:
     def skipped_total(self) -> int:
         return sum(self.skipped.values())
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         out: dict[str, Any] = {
             "lines": self.lines,
             "kept": self.kept,

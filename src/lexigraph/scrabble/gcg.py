@@ -35,6 +35,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..support.jsontypes import JSONObject
 from ..support.text import quote
 from .game import Game, GameError, parse_square
 from .movegen import LeavesSpec, SortKey, generate, leave_table, play_equity
@@ -261,7 +262,7 @@ def _check_exchange(game: Game, ev: Event, no: int) -> None:
 
 
 def analyze(lex: "Engines", record: GameRecord, *, top: int = 3, deadline: float | None = None,
-            leaves: LeavesSpec | None = None, sort: SortKey | None = None) -> list[dict[str, Any]]:
+            leaves: LeavesSpec | None = None, sort: SortKey | None = None) -> list[JSONObject]:
     """For each play of the game: the play made, its score (recomputed), and the best plays.
 
     A play that the rules reject (a phony, say) comes with its reason instead
@@ -276,7 +277,7 @@ def analyze(lex: "Engines", record: GameRecord, *, top: int = 3, deadline: float
         raise GameError(f"analyze takes a GameRecord (read_gcg), not {type(record).__name__}")
     if isinstance(top, bool) or not isinstance(top, int) or top < 0:
         raise GameError(f"top must be a whole number >= 0, not {quote(top)}")
-    out: list[dict[str, Any]] = []
+    out: list[JSONObject] = []
     for k, e in enumerate(record.events):
         if e.kind not in ("play", "exchange", "pass"):
             continue
@@ -284,7 +285,7 @@ def analyze(lex: "Engines", record: GameRecord, *, top: int = 3, deadline: float
             break
         pos = record.replay(k)
         rack = e.rack if e.rack and not e.rack.startswith("(") else ""
-        entry: dict[str, Any] = {"turn": k + 1, "player": e.player, "rack": rack, "kind": e.kind,
+        entry: JSONObject = {"turn": k + 1, "player": e.player, "rack": rack, "kind": e.kind,
                                  "play": f"{e.position} {e.play}".strip() if e.kind == "play" else
                                  ("-" + e.play if e.kind == "exchange" else "-"),
                                  "recorded_score": e.score}

@@ -48,6 +48,7 @@ import random
 import re
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -55,6 +56,7 @@ import numpy as np
 
 from ..compiler.registry import name_of
 from ..errors import DeadlineExceeded, LexiconError
+from ..support.jsontypes import JSONObject
 from ..support.text import quote
 from .game import Game, GameError
 from .movegen import aligned, generate, leave_table, play_equity
@@ -99,7 +101,7 @@ class Turn:
     rack: str
     move: Move
     total: int
-    analysis: dict[str, Any] | None = None
+    analysis: JSONObject | None = None
 
 
 class Match:
@@ -215,7 +217,7 @@ class Match:
 
     # -- turns -----------------------------------------------------------------------------------------------
 
-    def play(self, lex: "Engines", text: str, *, deadline: float | None = None) -> dict[str, Any]:
+    def play(self, lex: "Engines", text: str, *, deadline: float | None = None) -> JSONObject:
         """The person's move from its text, checked, made and analysed; then the engine's reply.
 
         ``text`` is a play (``8H WORD``: upper case tiles, lower case blanks,
@@ -294,7 +296,7 @@ class Match:
         back = rack_text(self.game, codes)
         return Move("exchange", 0, rack_text(self.game, list(kept.elements())), notation="-" + back, exchanged=back)
 
-    def engine_turn(self, lex: "Engines", *, deadline: float | None = None) -> dict[str, Any]:
+    def engine_turn(self, lex: "Engines", *, deadline: float | None = None) -> JSONObject:
         """The engine player's move on its turn, made; its document."""
         if self.over:
             raise GameError("the game is over")
@@ -335,7 +337,7 @@ class Match:
             return Move("exchange", 0, "", notation="-" + rack, exchanged=rack, equity=0.0)
         return passed
 
-    def _make(self, seat: int, move: Move, analysis: dict[str, Any] | None) -> None:
+    def _make(self, seat: int, move: Move, analysis: JSONObject | None) -> None:
         """Put a checked move on the board and the racks, draw, record it; end the game if it ends."""
         rack_before = self.rack(seat)
         rack = Counter(self.racks[seat])
@@ -421,12 +423,12 @@ class Match:
                                      f"{self.scores[seat]}")
         return "\n".join(lines) + "\n"
 
-    def state(self, seat: int = HUMAN) -> dict[str, Any]:
+    def state(self, seat: int = HUMAN) -> JSONObject:
         """The game as ``seat`` sees it (the other rack hidden until the end): the page's document."""
         n = self.game.size
         last = next((t for t in reversed(self.turns) if t.move.kind == "play"), None)
         endgame = self.endgame_position() if self.turn == seat else None
-        doc: dict[str, Any] = {
+        doc: JSONObject = {
             "opponent": self.opponent,
             "lexicon": self.lexicon_name,
             "size": n,
@@ -459,7 +461,7 @@ class Match:
 
     # -- the game as data: the turns a server keeps, replayed into the same match --------------------------------
 
-    def turn_record(self, index: int) -> dict[str, Any]:
+    def turn_record(self, index: int) -> JSONObject:
         """Turn ``index`` as JSON-ready data: the seat (``player`` or ``lexigraph``), the rack before it, the
         move, the seat's total after it and the analysis; :meth:`restore` replays a list of them.
 
@@ -478,14 +480,14 @@ class Match:
         """
         t = self.turns[index]
         m = t.move
-        move = {"kind": m.kind, "score": m.score, "leave": m.leave, "row": m.row, "col": m.col, "across": m.across,
+        move: JSONObject = {"kind": m.kind, "score": m.score, "leave": m.leave, "row": m.row, "col": m.col, "across": m.across,
                 "tiles": [[p.row, p.col, p.tile, p.blank] for p in m.tiles], "word": m.word, "words": list(m.words),
                 "notation": m.notation, "exchanged": m.exchanged, "equity": m.equity}
         return {"seat": NICKS[t.seat], "rack": t.rack, "move": move, "total": t.total, "analysis": t.analysis}
 
     @classmethod
     def restore(cls, lex: "Engines", game: Game, *, opponent: str = "equity", human_first: bool = True,
-                seed: int = 0, lexicon_name: str = "", turns: "Sequence[Any]" = ()) -> "Match":
+                seed: int = 0, lexicon_name: str = "", turns: "Sequence[object]" = ()) -> "Match":
         """The match dealt from ``seed`` with ``turns`` (:meth:`turn_record`'s data) made again, in order.
 
         Nothing is generated or chosen again: each turn is checked against the replayed game (the seat on turn,
@@ -501,7 +503,7 @@ class Match:
                 raise GameError(f"turn {i + 1} of the record: {e}") from None
         return match
 
-    def _replay(self, record: Any) -> None:
+    def _replay(self, record: object) -> None:
         """Make one recorded turn, checked against the game as it stands."""
         if not isinstance(record, dict):
             raise GameError("a turn is an object")
@@ -555,7 +557,7 @@ def _find_play(moves: "MoveList", move: Move) -> Move | None:
     """The generator's play that puts down the same tiles as ``move``, or None."""
     columns = moves.columns
     if columns is None:
-        candidates: Any = (m for m in moves if m.kind == "play")
+        candidates: Iterator[Move] = (m for m in moves if m.kind == "play")
     else:
         same_score = np.flatnonzero(columns.score == move.score).tolist()
         candidates = (columns.move(int(i)) for i in same_score)
@@ -563,7 +565,7 @@ def _find_play(moves: "MoveList", move: Move) -> Move | None:
     return next((m for m in candidates if _placed(m) == want), None)
 
 
-def _analysis(moves: "MoveList", move: Move) -> dict[str, Any]:
+def _analysis(moves: "MoveList", move: Move) -> JSONObject:
     """How the engine sees a move among every legal one (ranked by equity): its rank, equity, score, the best."""
     mine = move.equity if move.equity is not None else 0.0
     lo, hi = 0, len(moves)
@@ -582,14 +584,14 @@ def _analysis(moves: "MoveList", move: Move) -> dict[str, Any]:
     }
 
 
-def _move_doc(move: Move) -> dict[str, Any]:
+def _move_doc(move: Move) -> JSONObject:
     return move.to_dict()
 
 
-def _turn_doc(t: Turn, seat: int) -> dict[str, Any]:
+def _turn_doc(t: Turn, seat: int) -> JSONObject:
     mine = t.seat == seat
-    doc: dict[str, Any] = {"player": "you" if mine else "lexigraph", "kind": t.move.kind,
-                           "notation": t.move.notation, "score": t.move.score, "total": t.total}
+    doc: JSONObject = {"player": "you" if mine else "lexigraph", "kind": t.move.kind,
+                       "notation": t.move.notation, "score": t.move.score, "total": t.total}
     if mine:
         doc["rack"] = t.rack
     if t.analysis is not None and mine:
@@ -601,7 +603,7 @@ def _turn_doc(t: Turn, seat: int) -> dict[str, Any]:
 _RECORD_TEXT = 4 * MAX_MOVE_TEXT
 
 
-def _move_of_record(game: Game, data: Any) -> Move:
+def _move_of_record(game: Game, data: object) -> Move:
     """The :class:`Move` of :meth:`Match.turn_record`'s ``move``, every field's type and range checked."""
     if not isinstance(data, dict):
         raise GameError("a turn's move is an object")
