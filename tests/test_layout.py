@@ -334,3 +334,52 @@ def test_the_import_checks_see_what_they_forbid(tmp_path):
     assert unlisted == {("lexigraph.b", "lexigraph.a"), ("lexigraph.b", "numpy"),
                         ("lexigraph.high.y", "lexigraph.low.x")}
 
+
+
+# -- docs/architecture.md: its chart drawn from the imports, its references to the code resolved ---------------
+
+
+def test_the_architecture_docs_stages_are_the_imports(found):
+    """The floors and the chart in docs/architecture.md are what tools/import_graph.py draws from the source now."""
+    block = import_graph.documented_block(documented_names())
+    assert block is not None, "docs/architecture.md has lost its generated block"
+    assert block == import_graph.doc_block(found), "the imports changed: run python tools/import_graph.py --write"
+
+
+def test_the_floors_put_each_stage_above_every_stage_it_imports(found):
+    graph = import_graph.stage_graph(found)
+    floor = import_graph.floors(graph)
+    assert all(floor[a] > floor[b] for a, targets in graph.items() for b in targets)
+
+
+#: The stages below lexicon.py: none of them imports it (they take a store, the engines or a word source).
+BELOW_THE_LEXICON = ("errors", "buildinfo", "support", "alphabet", "dawg", "engine", "formats", "compiler", "query",
+                     "study", "crossword")
+
+
+def test_no_stage_below_the_lexicon_imports_it(found):
+    users = sorted({i.importer for i in found if i.imported == "lexigraph.lexicon"
+                    and import_graph.stage(i.importer) in BELOW_THE_LEXICON})
+    assert not users, users
+
+
+CODE_REFERENCE = re.compile(r"`((?:[a-z_]+/)*[a-z_]+\.py):([A-Za-z_][\w.]*)`")
+
+
+def test_every_code_reference_in_the_architecture_doc_resolves():
+    """Each `path/module.py:name` the doc names (the request followed from the command line to C, above all) is a
+    name of that module, so that a rename shows up here rather than in a reader's search."""
+    missing = []
+    for path, name in CODE_REFERENCE.findall(documented_names()):
+        module = "lexigraph." + path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+        try:
+            target: object = importlib.import_module(module)
+        except ImportError:
+            missing.append(f"{path}: no such module")
+            continue
+        for part in name.split("."):
+            target = getattr(target, part, None)
+        if target is None:
+            missing.append(f"{path}:{name}")
+    assert not missing, missing
+    assert len(CODE_REFERENCE.findall(documented_names())) >= 20  # the walk-through is there
