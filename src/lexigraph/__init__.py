@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
 from .buildinfo import __version__
@@ -36,8 +37,6 @@ _MODULES = {"twl": "twl"}
 
 
 def __getattr__(name: str) -> Any:
-    from importlib import import_module
-
     if name in _MODULES:
         value = import_module(f".{_MODULES[name]}", __name__)
         globals()[name] = value
