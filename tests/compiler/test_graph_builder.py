@@ -138,7 +138,8 @@ def test_size_checks(monkeypatch: pytest.MonkeyPatch) -> None:
     assert _native.build_graph(b"\x01\x02", np.array([0, 1], np.int64), np.array([1, 1], np.int64), 2) == (None, 3)
     data, root = _native.build_graph(b"", np.zeros(0, np.int64), np.zeros(0, np.int64), MAX_ARCS)
     assert (data, root) == (bytes(8), 0)
-    monkeypatch.setattr(kernels, "MAX_ARCS", 2)
+    monkeypatch.setattr(kernels, "MAX_ARCS", 2)  # the C kernel's budget
+    monkeypatch.setattr(graph, "MAX_ARCS", 2)  # the NumPy twin's (LEXIGRAPH_PURE_PYTHON=1 chooses it)
     with pytest.raises(BuildError, match="needs 3 arcs"):
         BuildKernels.choose().lexicon_graph(np.frombuffer(b"\x01\x02", np.uint8), np.array([0, 1]), np.array([1, 1]))
 
