@@ -13,6 +13,7 @@ from lexigraph.scrabble.tiles import parse_rack, split_tiles, rack_text, tile_te
 from lexigraph.scrabble.scoring import score_play, parse_play, score_placements, apply_move
 from lexigraph.scrabble.movegen import generate, count_placements, board_phonies, generate_placements
 from lexigraph.scrabble.gcg import read_gcg, analyze
+from lexigraph.crossword.formats import acrosslite, grid_bytes, grid_from_text, ipuz, read_grid, write_grid
 from lexigraph.crossword.grid import Grid
 from lexigraph.crossword.fill import fill
 from lexigraph.formats.export import to_bytes, export
@@ -20,7 +21,7 @@ from lexigraph.formats import daw, dawg32
 from lexigraph.compiler.sources import read
 from lexigraph.compiler.builder import build, compile_source
 from lexigraph.compiler.normalize import normalize
-from lexigraph.compiler.cache import open_source
+from lexigraph.opener import open_source
 from lexigraph.alphabet import Alphabet
 
 
@@ -28,7 +29,7 @@ from lexigraph.alphabet import Alphabet
 def objects():
     lex = lexigraph.open()
     g = Game.preset("scrabble")
-    return lex, g, Position(g), Grid.from_text("...\n...")
+    return lex, g, Position(g), grid_from_text("...\n...")
 
 
 def _calls(lex, g, p, grid):
@@ -80,12 +81,14 @@ def _calls(lex, g, p, grid):
         "g.square_name('a', 1)": lambda: g.square_name("a", 1),
         "parse_square(5, 15)": lambda: parse_square(5, 15),
         "Grid(5)": lambda: Grid(5),
-        "Grid.from_text(5)": lambda: Grid.from_text(5),
-        "Grid.from_ipuz(5)": lambda: Grid.from_ipuz(5),
-        "Grid.from_puz('x')": lambda: Grid.from_puz("x"),
-        "Grid.read(5)": lambda: Grid.read(5),
-        "grid.write(5)": lambda: grid.write(5),
-        "grid.dumps(5)": lambda: grid.dumps(5),
+        "grid_from_text(5)": lambda: grid_from_text(5),
+        "ipuz.parse(5)": lambda: ipuz.parse(5),
+        "acrosslite.parse('x')": lambda: acrosslite.parse("x"),
+        "read_grid(5)": lambda: read_grid(5),
+        "write_grid(grid, 5)": lambda: write_grid(grid, 5),
+        "write_grid(5, 'x.txt')": lambda: write_grid(5, "x.txt"),
+        "grid_bytes(grid, 5)": lambda: grid_bytes(grid, 5),
+        "fill(lex, grid, rules=5)": lambda: fill(lex, grid, rules=5),
         "grid.slot(5)": lambda: grid.slot(5),
         "grid.word(5)": lambda: grid.word(5),
         "grid.cell('a', 0)": lambda: grid.cell("a", 0),

@@ -22,7 +22,7 @@ import lexigraph
 from lexigraph.alphabet import MAX_TILES, Alphabet
 from lexigraph.compiler.builder import compile_source
 from lexigraph.crossword import fill as crossword_fill
-from lexigraph.crossword.grid import Grid
+from lexigraph.crossword.formats import grid_from_text
 from lexigraph.engine import compiled, fileformat, interface, rotation, store, wordgraph
 from lexigraph.engine.python import movegen as python_movegen
 from lexigraph.engine.store import little_endian_ints
@@ -56,7 +56,7 @@ def _hands_to_the_python_twin(lex: lexigraph.Lexicon, job: str, monkeypatch: pyt
 
         count_placements(lex, Position(game.Game.preset("scrabble").with_alphabet(lex.alphabet)), "AB")
     else:
-        crossword_fill.fill(lex, Grid.from_text(".."), allow_repeats=True)
+        crossword_fill.fill(lex, grid_from_text(".."), rules=crossword_fill.Rules(allow_repeats=True))
     return bool(handed)
 
 

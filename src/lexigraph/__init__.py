@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
 from .buildinfo import __version__
@@ -26,17 +27,16 @@ from .lexicon import open as open  # exported, but kept out of __all__ (no shado
 
 # Building pulls in NumPy and the graph code; a plain `lexigraph check dog`
 # never needs them, so they load on first use.
-_LAZY = {"build": "compiler.builder", "BuildResult": "compiler.builder", "Alphabet": "alphabet",
+_LAZY = {"build": "compiler.builder", "BuildResult": "compiler.builder", "BuildOptions": "compiler.options",
+         "Alphabet": "alphabet",
          "extensions": "buildinfo", "Game": "scrabble.game", "Position": "scrabble.position", "Move": "scrabble.moves"}
 
 
 #: Modules reachable as ``lexigraph.NAME`` (``from lexigraph import twl``: the classic TWL06 module's drop-in).
-_MODULES = {"twl": "formats.twl"}
+_MODULES = {"twl": "twl"}
 
 
 def __getattr__(name: str) -> Any:
-    from importlib import import_module
-
     if name in _MODULES:
         value = import_module(f".{_MODULES[name]}", __name__)
         globals()[name] = value
@@ -53,6 +53,7 @@ __all__ = [
     "Alphabet",
     "AlphabetError",
     "BuildError",
+    "BuildOptions",
     "BuildResult",
     "DeadlineExceeded",
     "FileFormatError",

@@ -34,9 +34,10 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from .errors import AlphabetError
+from .support.jsontypes import JSONObject
 from .support.presets import parse_toml, read_preset, read_spec
 from .support.text import cut, quote
 
@@ -281,7 +282,7 @@ class Alphabet:
         return cls.from_toml(text, origin=f"preset {name}")
 
     @classmethod
-    def load(cls, spec: "str | Path | Alphabet") -> "Alphabet":
+    def load(cls, spec: "str | os.PathLike[str] | Alphabet") -> "Alphabet":
         """A preset by name, or an alphabet file (TOML) by path."""
         if isinstance(spec, Alphabet):
             return spec
@@ -295,7 +296,7 @@ class Alphabet:
         return cls.from_dict(parse_toml(text, origin=origin, error=AlphabetError), origin=origin)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, origin: str = "alphabet", strict: bool = False) -> "Alphabet":
+    def from_dict(cls, data: Mapping[str, object], *, origin: str = "alphabet", strict: bool = False) -> "Alphabet":
         """Rebuild an alphabet from :meth:`to_dict` output or a parsed TOML file.
 
         ``strict`` (for alphabets read from a lexicon file): every tile,
@@ -312,39 +313,34 @@ class Alphabet:
         tiles = data.get("tiles")
         if not isinstance(tiles, list) or not all(isinstance(t, str) for t in tiles):
             raise AlphabetError(f"{origin}: 'tiles' must be a list of strings")
-        for key in ("aliases", "fold", "counts", "points"):
-            if key in data and not isinstance(data[key], Mapping):
-                raise AlphabetError(f"{origin}: {quote(key)} must be a table")
+        tables = {key: _table(data, key, origin) for key in ("aliases", "fold", "counts", "points")}
         vowels = data.get("vowels")
         if vowels is not None and (not isinstance(vowels, list) or not all(isinstance(v, str) for v in vowels)):
             raise AlphabetError(f"{origin}: 'vowels' must be a list of strings")
-        for key in ("aliases", "fold"):
-            table = data.get(key) or {}
-            if not all(isinstance(k, str) and isinstance(v, str) for k, v in table.items()):
-                raise AlphabetError(f"{origin}: {quote(key)} must map strings to strings")
+        aliases, fold = (_text_table(tables[key], key, origin) for key in ("aliases", "fold"))
         if strict:
-            names = [*tiles, *(data.get("aliases") or {}), *(data.get("aliases") or {}).values(),
-                     *(data.get("fold") or {}), *(data.get("fold") or {}).values(), *(vowels or [])]
+            names = [*tiles, *aliases, *aliases.values(), *fold, *fold.values(), *(vowels or [])]
             for text in names:
                 if nfc_lower(text) != text or text != text.strip():
                     raise AlphabetError(f"{origin}: {quote(text)} is not in lower-case NFC form")
         try:
+            # The counts, points and blanks are checked by the constructor, value by value.
             return cls(
                 tiles,
                 name=str(data.get("name", "custom")),
-                aliases=data.get("aliases"),
-                fold=data.get("fold"),
+                aliases=aliases if "aliases" in data else None,
+                fold=fold if "fold" in data else None,
                 vowels=vowels,
-                counts=data.get("counts"),
-                points=data.get("points"),
-                blanks=data.get("blanks"),
+                counts=cast("Mapping[str, int] | None", tables["counts"]),
+                points=cast("Mapping[str, int] | None", tables["points"]),
+                blanks=cast("int | None", data.get("blanks")),
             )
         except AlphabetError as e:
             raise AlphabetError(f"{origin}: {e}") from None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         """A JSON-ready description; ``Alphabet.from_dict`` reverses it."""
-        out: dict[str, Any] = {"name": self.name, "tiles": list(self.labels)}
+        out: JSONObject = {"name": self.name, "tiles": list(self.labels)}
         if self.aliases:
             out["aliases"] = dict(self.aliases)
         if self.fold:
@@ -440,8 +436,8 @@ class Alphabet:
                 return None
             return None if 0 in raw else raw
         try:
-            return bytes(map(self._key_code.get, self._tokenizer.findall(text)))  # type: ignore[arg-type]
-        except TypeError:  # a None: some character starts no tile
+            return bytes(map(self._key_code.__getitem__, self._tokenizer.findall(text)))
+        except KeyError:  # some character starts no tile
             return None
 
     def split(self, text: str) -> list[str] | None:
@@ -559,3 +555,24 @@ def _clean_label(raw: object, what: str, *, allow_reserved: bool = False) -> str
     if any(unicodedata.category(ch)[0] in "NC" for ch in label):
         raise AlphabetError(f"{what} {quote(label)} contains a digit or control character")
     return label
+
+
+def _table(data: Mapping[str, object], key: str, origin: str) -> Mapping[str, object] | None:
+    """The table ``data[key]`` of an alphabet's fields (None when absent); an error when it is not a table."""
+    value = data.get(key)
+    if value is None and key not in data:
+        return None
+    if not isinstance(value, Mapping):
+        raise AlphabetError(f"{origin}: {quote(key)} must be a table")
+    return value
+
+
+def _text_table(table: Mapping[str, object] | None, key: str, origin: str) -> dict[str, str]:
+    """A table of text to text (``aliases``, ``fold``); an error when any key or value is not text."""
+    out: dict[str, str] = {}
+    for k, v in (table or {}).items():
+        if not isinstance(k, str) or not isinstance(v, str):
+            raise AlphabetError(f"{origin}: {quote(key)} must map strings to strings")
+        out[k] = v
+    return out
+

@@ -10,6 +10,7 @@ import importlib
 import importlib.machinery
 import os
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 #: This release of lexigraph (``lexigraph.__version__``; pyproject.toml says the same).
@@ -25,7 +26,7 @@ def pure_python() -> bool:
     return bool(os.environ.get("LEXIGRAPH_PURE_PYTHON"))
 
 
-def c_module(name: str) -> Any:
+def c_module(name: str) -> ModuleType | None:
     """The C extension module ``lexigraph.<name>``, or None: not built (no compiler) or switched off.
 
     Every module with a C path loads its extension through here, so one

@@ -1,5 +1,9 @@
 """The open lexicon: a thin facade over the store, the word graph and the engine.
 
+The query modules and the build import NumPy, which ``lexigraph check dog``
+starts without: the facade imports each where it hands work to it (the
+imports marked "deferred" below; ``tests/test_layout.py`` lists them).
+
 Opening maps the file and validates its index; nothing per word is
 created. The :class:`Lexicon` composes the engines (``docs/architecture.md``):
 the :class:`~lexigraph.engine.store.Store` (length buckets and what they index), the
@@ -14,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal, overload
 
+from .compiler.options import BuildOptions, build_options
 from .compiler.registry import find as find_registered
 from .engine import open_engines
 from .engine.compiled import native
@@ -21,17 +26,19 @@ from .engine.deadline import check as check_deadline, checked
 from .engine.fileformat import MappedFile, is_lexicon_file, open_bytes, open_path
 from .engine.interface import Engine
 from .errors import LexiconError, QueryError
+from .support.jsontypes import JSONObject
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
     from .alphabet import Alphabet
+    from .compiler.sources import Source
     from .query.anagram import AnagramWithBlanks
     from .query.crossings import Crossing
     from .query.diff import Diff
     from .study.hooks import Hooks
-    from .study.probability import WordProbability
-    from .study.search import Query
+    from .study.probability import TileSetSpec, WordProbability
+    from .study.search import ListSource, Query, Sort
 else:  # the same names for run-time type hints, loaded on first use (start-up stays light)
     from .support.lazy import Lazy
 
@@ -42,7 +49,10 @@ else:  # the same names for run-time type hints, loaded on first use (start-up s
     Diff = Lazy("lexigraph.query.diff", "Diff")
     Hooks = Lazy("lexigraph.study.hooks", "Hooks")
     WordProbability = Lazy("lexigraph.study.probability", "WordProbability")
+    TileSetSpec = Lazy("lexigraph.study.probability", "TileSetSpec")
     Query = Lazy("lexigraph.study.search", "Query")
+    Sort = Lazy("lexigraph.study.search", "Sort")
+    ListSource = Lazy("lexigraph.study.search", "ListSource")
 
 DEFAULT_LEXICON = "enable.lex"
 AnagramMode = Literal["sub", "exact", "super"]
@@ -54,15 +64,18 @@ def default_path() -> str:
     return str(resources.files("lexigraph").joinpath("data").joinpath(DEFAULT_LEXICON))
 
 
-def open(source: Any = None, *, pure_python: bool = False, **build_options: Any) -> "Lexicon":  # noqa: A001
+def open(source: "Source | None" = None, options: "BuildOptions | None" = None, /,  # noqa: A001
+         **keywords: object) -> "Lexicon":
     """Open a lexicon file, or compile any other word source in memory; no argument: the built-in ENABLE.
 
     ``source`` is a lexicon file, a word list (plain or scored), a TWL06
     ``dawg32`` table, a Hasbro ``.daw`` file, or an iterable of words;
-    ``build_options`` are those of :func:`lexigraph.build` (``alphabet``...).
-    A path ending in ``.lex``, or a file that starts with the lexicon magic
-    number, is opened as a lexicon file; anything else is compiled.
-    ``pure_python=True`` answers every query without the C extension.
+    ``options`` (a :class:`~lexigraph.compiler.options.BuildOptions`) and the
+    keywords that spell its fields (``alphabet="spanish"``; checked when the
+    source is compiled) are those of :func:`lexigraph.build`. A path ending in ``.lex``, or a file that starts with
+    the lexicon magic number, is opened as a lexicon file; anything else is
+    compiled. ``pure_python=True`` keeps the C extension out: the build, if
+    any, and every query and job of the lexicon run in Python.
 
     >>> import lexigraph
     >>> with lexigraph.open() as lex:
@@ -71,29 +84,27 @@ def open(source: Any = None, *, pure_python: bool = False, **build_options: Any)
     >>> lexigraph.open(["Apple", "pear", "pearl"]).words(prefix="pea")
     ['pear', 'pearl']
     """
+    opts = build_options(options, keywords)
     if source is None:
-        return Lexicon(open_path(default_path()), pure_python=pure_python)
-    if isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-" and not build_options:
-        if os.fspath(source).endswith(".lex"):
-            return Lexicon(open_path(source), pure_python=pure_python)
-        if is_lexicon_file(source):
-            return Lexicon(open_path(source), pure_python=pure_python)
-    from .compiler.builder import compile_source
+        return Lexicon(open_path(default_path()), pure_python=opts.pure_python)
+    builds_nothing = opts == BuildOptions(pure_python=opts.pure_python)
+    if isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-" and builds_nothing:
+        if os.fspath(source).endswith(".lex") or is_lexicon_file(source):
+            return Lexicon(open_path(source), pure_python=opts.pure_python)
+    from .compiler.builder import compile_source  # deferred: NumPy, which opening a .lex file needs not
 
-    if pure_python:
-        build_options.setdefault("pure_python", True)
-    data, result = compile_source(source, **build_options)
-    return Lexicon(open_bytes(data, name=str(result.info.get("source", "<memory>"))), pure_python=pure_python)
+    data, result = compile_source(source, opts)
+    return Lexicon(open_bytes(data, name=str(result.info.get("source", "<memory>"))), pure_python=opts.pure_python)
 
 
-def load(source: Any, **build_options: Any) -> "Lexicon":
+def load(source: "Source", options: "BuildOptions | None" = None, /, **keywords: object) -> "Lexicon":
     """Open a lexicon file, or compile any other source in memory (the same as :func:`open`).
 
     >>> import lexigraph
     >>> lexigraph.load(["Apple", "pear", "pearl"]).words(prefix="pea")
     ['pear', 'pearl']
     """
-    return open(source, **build_options)
+    return open(source, options, **keywords)
 
 
 def _reopen(path: str | None, data: bytes | None, pure_python: bool) -> "Lexicon":
@@ -169,8 +180,10 @@ class Lexicon(_Base):
         self.store, self.graph, self.engine = open_engines(mapped, pure_python=pure_python)
         self.pure_python = self.engine.kind == "python"
         self.alphabet: Alphabet = self.store.alphabet
-        # The C facade answers `in` through the C probe itself, when the engine has one.
-        self._set_probe(self.engine.facade_probe)
+        # The C facade answers `in` through the C probe itself, when the engine has one; without one (the Python
+        # engine) the facade hands every word to _contains_slow, and nothing of C is set up.
+        if self.engine.facade_probe is not None:
+            self._set_probe(self.engine.facade_probe)
 
     @property
     def probe(self) -> Engine:
@@ -217,7 +230,7 @@ class Lexicon(_Base):
         return self.engine.kind == "c"
 
     @property
-    def info(self) -> dict[str, Any]:
+    def info(self) -> JSONObject:
         """The lexicon's metadata: name, source, build time, alphabet, counts per length...
 
         >>> import lexigraph
@@ -295,7 +308,7 @@ class Lexicon(_Base):
         [True, False, True, True, False]
         """
         self._check_open()
-        from .query.batch import check_many
+        from .query.batch import check_many  # deferred: NumPy
 
         return check_many(self.engine, words, self.__contains__)
 
@@ -322,14 +335,14 @@ class Lexicon(_Base):
             raise QueryError(f"length must be a non-negative integer, not {length!r}")
         if not isinstance(prefix, str):
             raise QueryError("the prefix must be a string")
-        from .query.listing import words_with_prefix
+        from .query.listing import words_with_prefix  # deferred: NumPy
 
         return words_with_prefix(self.store, self.graph, self.engine, prefix, length, deadline=deadline)
 
     def __iter__(self) -> Iterator[str]:
         """All words in alphabetical (tile) order, a first tile at a time."""
         self._check_open()
-        from .query.listing import iter_words
+        from .query.listing import iter_words  # deferred: NumPy
 
         return iter_words(self.store, self.engine)
 
@@ -406,7 +419,7 @@ class Lexicon(_Base):
             if fast is not None:
                 return fast
         self._check_open()
-        from .query.anagram import anagram
+        from .query.anagram import anagram  # deferred: NumPy
 
         return anagram(
             self.store, self.engine, rack, mode=mode, through=through, min_length=min_length,
@@ -428,7 +441,7 @@ class Lexicon(_Base):
         self._check_open()
         if deadline is not None:
             check_deadline(checked(deadline))
-        from .query.anagram import anagram_table
+        from .query.anagram import anagram_table  # deferred: NumPy
 
         return anagram_table(self.store, self.engine, rack, deadline=deadline)
 
@@ -457,7 +470,7 @@ class Lexicon(_Base):
             if fast is not None:
                 return fast
         self._check_open()
-        from .query.matching import match
+        from .query.matching import match  # deferred: NumPy
 
         return match(self.store, self.engine, pattern, min_priority=min_priority, offset=offset, limit=limit,
                      deadline=deadline)
@@ -466,7 +479,7 @@ class Lexicon(_Base):
                   limit: int | None = None, deadline: float | None = None) -> "np.ndarray":
         """The word ids :meth:`match` would return, in the same order."""
         self._check_open()
-        from .query.matching import match_ids
+        from .query.matching import match_ids  # deferred: NumPy
 
         return match_ids(self.store, self.engine, pattern, min_priority=min_priority, offset=offset, limit=limit,
                          deadline=checked(deadline))
@@ -479,7 +492,7 @@ class Lexicon(_Base):
         8636
         """
         self._check_open()
-        from .query.matching import count
+        from .query.matching import count  # deferred: NumPy
 
         return count(self.store, self.engine, pattern, min_priority=min_priority, deadline=checked(deadline))
 
@@ -497,14 +510,14 @@ class Lexicon(_Base):
             # Plain patterns in one C call once the graph is checked (alphabetical is the result order here).
             fast = self.engine.quick_cross(pattern_a, pos_a, pattern_b, pos_b, checked(deadline))
             if fast is not None:
-                from .query.crossings import Crossing
+                from .query.crossings import Crossing  # deferred: NumPy
 
                 codes, words_a, words_b, counts_a, counts_b = fast
                 labels = self.alphabet.labels
                 tiles = [labels[c - 1] for c in codes]
                 return Crossing(tiles, words_a, words_b, dict(zip(tiles, zip(counts_a, counts_b))))
         self._check_open()
-        from .query.crossings import cross
+        from .query.crossings import cross  # deferred: NumPy
 
         return cross(self.store, self.engine, pattern_a, pos_a, pattern_b, pos_b, min_priority=min_priority,
                      deadline=deadline)
@@ -519,7 +532,7 @@ class Lexicon(_Base):
         """
         self._check_open()
         other._check_open()
-        from .query.diff import diff
+        from .query.diff import diff  # deferred: NumPy
 
         return diff(self.store, other.store)
 
@@ -534,11 +547,11 @@ class Lexicon(_Base):
         's ·CARE· drstx'
         """
         self._check_open()
-        from .study.hooks import hooks
+        from .study.hooks import hooks  # deferred: NumPy
 
         return hooks(self.store, word, deadline=checked(deadline))
 
-    def probability(self, word: str, *, blanks: int = 2, tiles: Any = None,
+    def probability(self, word: str, *, blanks: int = 2, tiles: "TileSetSpec" = None,
                     deadline: float | None = None) -> "WordProbability":
         """Draw combinations, chance and probability rank of ``word`` with the tile set's bag.
 
@@ -550,14 +563,14 @@ class Lexicon(_Base):
         (839808, None)
         """
         self._check_open()
-        from .study.probability import word_probability
+        from .study.probability import word_probability  # deferred: NumPy
 
         if deadline is not None:
             check_deadline(checked(deadline))
         return word_probability(self.store, self.engine, word, blanks=blanks, tiles=tiles, deadline=deadline)
 
-    def search(self, query: "Query | str", *, sort: str = "alpha", offset: int = 0, limit: int | None = None,
-               lists: "Mapping[str, Any] | None" = None, blanks: int = 2, tiles: Any = None,
+    def search(self, query: "Query | str", *, sort: "Sort" = "alpha", offset: int = 0, limit: int | None = None,
+               lists: "Mapping[str, ListSource] | None" = None, blanks: int = 2, tiles: "TileSetSpec" = None,
                deadline: float | None = None) -> list[str]:
         """Words matching a study search: conditions with ``and``, ``or``, ``not`` (``docs/search.md``).
 
@@ -571,15 +584,14 @@ class Lexicon(_Base):
         ['ax', 'ox', 'xi']
         """
         self._check_open()
-        from .study.search import search
+        from .study.search import search  # deferred: NumPy
 
-        def open_list(source: Any) -> "Lexicon":  # a list opened on this lexicon's engine; or a registered name
+        def open_list(source: "str | Iterable[str]") -> "Lexicon":  # on this lexicon's engine; or a registered name
             entry = find_registered(source) if isinstance(source, str) and not os.path.lexists(source) else None
             if entry is not None:
                 words = entry.path is not None and not is_lexicon_file(entry.path)
                 return open(entry.path, pure_python=self.pure_python, **(entry.options if words else {}))
             return open(source, pure_python=self.pure_python)
 
-        return search(self.store, self.engine, query, sort=sort,  # type: ignore[arg-type]
-                      offset=offset, limit=limit, lists=lists, blanks=blanks, tiles=tiles, open_list=open_list,
-                      deadline=checked(deadline))
+        return search(self.store, self.engine, query, sort=sort, offset=offset, limit=limit, lists=lists,
+                      blanks=blanks, tiles=tiles, open_list=open_list, deadline=checked(deadline))

@@ -230,9 +230,9 @@ def test_a_long_rack_is_echoed_at_a_readable_length(capsys):
 
 def test_a_truncated_puz_is_one_line(tmp_path, capsys):
     pytest.importorskip("puz")
-    from lexigraph.crossword.grid import Grid
+    from lexigraph.crossword.formats import acrosslite, grid_from_text
 
-    data = Grid.from_text("\n".join(["abc.#" * 3] * 15)).to_puz()
+    data = acrosslite.render(grid_from_text("\n".join(["abc.#" * 3] * 15)))
     for cut in (13, 40, len(data) // 2):
         path = tmp_path / "t.puz"
         path.write_bytes(data[:cut])

@@ -329,6 +329,16 @@ def test_start_up_imports_nothing_heavy(tmp_path):
         assert proc.stdout.strip() == "[]", (argv, proc.stdout, proc.stderr)
 
 
+def test_a_command_line_imports_the_module_of_its_command_alone():
+    """`check dog` imports lexigraph.commands.lookup and no other command module (commands/registry.py)."""
+    code = ("import sys, io, contextlib\nfrom lexigraph.cli.main import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n    main(sys.argv[1:])\n"
+            "print(sorted(m for m in sys.modules if m.startswith('lexigraph.commands.')))")
+    proc = subprocess.run([sys.executable, "-c", code, "check", "dog"], capture_output=True, text=True, check=True)
+    loaded = {m.rsplit(".", 1)[1] for m in eval(proc.stdout)} - {"command", "registry", "_common"}
+    assert loaded == {"lookup"}, proc.stdout
+
+
 # -- text, JSON and JSON lines tell the same story, and the exit status agrees ---------------------
 
 from hypothesis import given, settings  # noqa: E402

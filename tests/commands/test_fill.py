@@ -10,7 +10,7 @@ import pytest
 from lexigraph.commands import Context, all_commands
 from lexigraph.commands.fill import EXIT_NO_FILL, FILL, exit_status
 from lexigraph.errors import LexiconError
-from lexigraph.crossword.grid import Grid
+from lexigraph.crossword.formats import grid_from_text, ipuz, read_grid, write_grid
 
 
 
@@ -39,9 +39,9 @@ def test_fill_document_and_output(enable, fill_oracle, grid_file, tmp_path):
     assert doc["count"] == len(doc["results"]) == 7
     assert exit_status(doc) == 0 and FILL.found(doc)
     assert grid_file.read_bytes() == before
-    filled = Grid.read(out)
-    assert filled == Grid.from_text("\n".join(doc["grid"]))
-    assert fill_oracle.verify(enable, Grid.read(grid_file), filled) == []
+    filled = read_grid(out)
+    assert filled == grid_from_text("\n".join(doc["grid"]))
+    assert fill_oracle.verify(enable, read_grid(grid_file), filled) == []
     assert {r["word"] for r in doc["results"]} == {"".join(filled.word(s)) for s in filled.slots()}
     json.dumps(doc)
     lines = list(FILL.text(doc))
@@ -78,7 +78,7 @@ def test_suggest_and_region(grid_file):
 def test_http_grid_text():
     doc = FILL.run(Context(), {"grid_text": "c..\n...\n..."})
     assert doc["status"] == "filled"
-    doc = FILL.run(Context(), {"grid_text": json.dumps(Grid.from_text("c..\n...\n...").to_ipuz())})
+    doc = FILL.run(Context(), {"grid_text": json.dumps(ipuz.render(grid_from_text("c..\n...\n...")))})
     assert doc["status"] == "filled"
 
 
@@ -157,16 +157,16 @@ def test_cli_exit_statuses(capsys, tmp_path):
 
 def test_cli_json_output_file_and_suggest(capsys, tmp_path, enable, fill_oracle):
     grid = tmp_path / "g.ipuz"
-    Grid.from_text("c...\n....\n....").write(grid)
+    write_grid(grid_from_text("c...\n....\n...."), grid)
     before = grid.read_bytes()
     out_path = tmp_path / "filled.puz"
     code, out, err = cli(capsys, "fill", str(grid), "--seed", "2", "-o", str(out_path), "--json")
     doc = json.loads(out)
     assert code == 0 and doc["status"] == "filled" and doc["output"] == str(out_path)
     assert grid.read_bytes() == before
-    filled = Grid.read(out_path)
-    assert filled == Grid.from_text("\n".join(doc["grid"]))
-    assert fill_oracle.verify(enable, Grid.read(grid), filled) == []  # the command line's default lexicon
+    filled = read_grid(out_path)
+    assert filled == grid_from_text("\n".join(doc["grid"]))
+    assert fill_oracle.verify(enable, read_grid(grid), filled) == []  # the command line's default lexicon
     code, out, err = cli(capsys, "fill", str(grid), "--suggest", "1D", "--limit", "4", "--jsonl")
     lines = [json.loads(x) for x in out.splitlines()]
     assert code == 0 and len(lines) == 4 and all(r["word"].startswith("c") for r in lines)
@@ -213,9 +213,9 @@ def test_rules_fills_and_counts_documents(enable, fill_oracle, grid_file):
     jsonschema.validate(json.loads(json.dumps(doc)), schema)
     assert doc["status"] == "filled" and len(doc["fills"]) == 3
     assert doc["fills"][0]["grid"] == doc["grid"] and doc["fills"][0]["results"] == doc["results"]
-    before = Grid.read(grid_file)
+    before = read_grid(grid_file)
     for f in doc["fills"]:
-        filled = Grid.from_text("\n".join(f["grid"]))
+        filled = grid_from_text("\n".join(f["grid"]))
         assert fill_oracle.verify(enable, before, filled, max_shared=3, theme=["oboe"]) == []
     assert [r["word"] for r in doc["results"] if r["theme"]] == ["oboe"]
     # oboe and ergo both: two of the three rows, any word in the third, the downs words, nothing shared
@@ -235,7 +235,7 @@ def test_rules_fills_and_counts_documents(enable, fill_oracle, grid_file):
     assert lines[0].startswith("fill 1 of 3: mean") and lines[-1].startswith("filled 7 slots")
     counts = run(grid=str(grid_file), counts=True)
     jsonschema.validate(json.loads(json.dumps(counts)), schema)
-    assert [r["slot"] for r in counts["results"]] == [s.name for s in Grid.read(grid_file).slots()]
+    assert [r["slot"] for r in counts["results"]] == [s.name for s in read_grid(grid_file).slots()]
     assert {r["slot"]: r["candidates"] for r in counts["results"]} == {s["slot"]: s["candidates"] for s in doc["slots"]}
     assert exit_status(counts) == 0 and list(FILL.text(counts))[0] in ("4444", "3444", "4443", "3333", "4433")
     none = FILL.run(Context(), {"grid_text": "qz.\n...", "counts": True})

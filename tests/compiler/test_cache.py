@@ -1,10 +1,11 @@
-"""The compiled-source cache (compiler/cache.py): reuse, rebuilds, keys by options, off and unwritable."""
+"""The compiled-source cache (compiler/cache.py, opened through opener.py): reuse, rebuilds, keys by options, off and unwritable."""
 
 from __future__ import annotations
 
 import pytest
 
-from lexigraph.compiler.cache import cache_dir, open_source
+from lexigraph.compiler.cache import cache_dir
+from lexigraph.opener import open_source
 
 pytestmark = pytest.mark.usefixtures("private_cache")  # each test its own cache folder
 

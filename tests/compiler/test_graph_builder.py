@@ -1,4 +1,4 @@
-"""The word graph built in C (lexigraph._native) against its NumPy twin in graph_builder.py, and the built files against sets."""
+"""The word graph built in C (lexigraph._native) against its NumPy twin (lexigraph.dawg, graph_builder.py), and the built files against sets."""
 
 from __future__ import annotations
 
@@ -8,7 +8,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import lexigraph
+from lexigraph import dawg
 from lexigraph.compiler import graph_builder as graph
+from lexigraph.compiler import kernels
+from lexigraph.compiler.kernels import BuildKernels
 from lexigraph.errors import BuildError
 from lexigraph.compiler.normalize import normalize
 from lexigraph.compiler.sources import read
@@ -25,7 +28,7 @@ def ragged(words: list[bytes]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def numpy_graph(words: list[bytes]) -> tuple[np.ndarray, int]:
     flat, starts, lens = ragged(words)
-    return graph.layout_arcs(graph.minimize(graph.build_trie(flat, starts, lens), accept_on_edge=True))
+    return graph.layout_arcs(dawg.minimize(dawg.build_trie(flat, starts, lens), accept_on_edge=True))
 
 
 def c_graph(words: list[bytes]) -> tuple[np.ndarray, int]:
@@ -100,9 +103,9 @@ def test_dispatch_uses_c_unless_pure(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("LEXIGRAPH_PURE_PYTHON", raising=False)
     words = [b"\x01\x02", b"\x01\x02\x03", b"\x02\x03"]
     flat, starts, lens = ragged(words)
-    fast = graph.lexicon_graph(flat, starts, lens)
-    pure = graph.lexicon_graph(flat, starts, lens, pure_python=True)
-    assert fast[1] == pure[1] and fast[0].tolist() == pure[0].tolist()
+    fast = BuildKernels.choose().lexicon_graph(flat, starts, lens)
+    pure = BuildKernels.choose(pure_python=True).lexicon_graph(flat, starts, lens)
+    assert BuildKernels.choose().kind == "c" and fast == pure
     from lexigraph.buildinfo import c_module
 
     assert c_module("_native") is _native
@@ -135,9 +138,10 @@ def test_size_checks(monkeypatch: pytest.MonkeyPatch) -> None:
     assert _native.build_graph(b"\x01\x02", np.array([0, 1], np.int64), np.array([1, 1], np.int64), 2) == (None, 3)
     data, root = _native.build_graph(b"", np.zeros(0, np.int64), np.zeros(0, np.int64), MAX_ARCS)
     assert (data, root) == (bytes(8), 0)
-    monkeypatch.setattr(graph, "MAX_ARCS", 2)
+    monkeypatch.setattr(kernels, "MAX_ARCS", 2)  # the C kernel's budget
+    monkeypatch.setattr(graph, "MAX_ARCS", 2)  # the NumPy twin's (LEXIGRAPH_PURE_PYTHON=1 chooses it)
     with pytest.raises(BuildError, match="needs 3 arcs"):
-        graph.lexicon_graph(np.frombuffer(b"\x01\x02", np.uint8), np.array([0, 1]), np.array([1, 1]))
+        BuildKernels.choose().lexicon_graph(np.frombuffer(b"\x01\x02", np.uint8), np.array([0, 1]), np.array([1, 1]))
 
 
 @given(st.lists(st.text("abcdefgh", min_size=1, max_size=12), max_size=60),

@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lexigraph.compiler import hash_tables
+from lexigraph.compiler.kernels import BuildKernels
 from lexigraph.engine.hashing import lookup_rows
 
 
@@ -21,8 +22,8 @@ def test_c_hash_table_equals_numpy(length: int, k: int, data: st.DataObject) -> 
     n = data.draw(st.integers(1, 300))
     codes = data.draw(st.lists(st.binary(min_size=length, max_size=length), min_size=n, max_size=n, unique=True))
     rows = np.frombuffer(b"".join(codes), np.uint8).reshape(n, length) % (k * 8) + 1
-    c_table, c_size = hash_tables.build_table(rows)
-    np_table, np_size = hash_tables.build_table(rows, pure_python=True)
+    c_table, c_size = BuildKernels.choose().hash_table(rows)
+    np_table, np_size = hash_tables.build_table_numpy(rows)
     assert c_size == np_size and c_table.dtype == np_table.dtype
     assert c_table.tolist() == np_table.tolist()
     # every row is found where the lookup probes for it

@@ -1,4 +1,4 @@
-"""The one-scan path of a build (sources.RawWords.from_ascii, normalize.scan_ascii in C and NumPy)
+"""The one-scan path of a build (sources.RawWords.from_ascii, the kernels' scan_ascii in C and scan.py's NumPy twin)
 against the general normalisation loop, on generated lists and on TWL06."""
 
 from __future__ import annotations
@@ -18,12 +18,15 @@ import lexigraph
 from lexigraph.compiler import builder
 from lexigraph.engine import fileformat
 from lexigraph.compiler import normalize as N
+from lexigraph.compiler.kernels import BuildKernels
+from lexigraph.compiler.scan import Scan, scan_ascii_numpy
 from lexigraph.alphabet import Alphabet
 from lexigraph.buildinfo import c_module
 from lexigraph.errors import BuildError, LexiconError
 from lexigraph.compiler.sources import RawWords, parse_lines, read
 
 C = c_module("_native")
+C_KERNELS = BuildKernels.choose()
 needs_c = pytest.mark.skipif(C is None, reason="the C extension lexigraph._native is not built or switched off")
 
 CLEAN = st.one_of(
@@ -75,7 +78,7 @@ def outcome(thunk):  # type: ignore[no-untyped-def]
     return ws.keys, ws.report.to_dict(), ws.alphabet.labels, ws.priorities.tolist(), ws.has_priorities
 
 
-def scans_equal(a: N.Scan | None, b: N.Scan | None) -> bool:
+def scans_equal(a: Scan | None, b: Scan | None) -> bool:
     if a is None or b is None:
         return a is b
     return all(np.array_equal(x, y) if isinstance(x, np.ndarray) else x == y for x, y in zip(a, b)) and \
@@ -116,8 +119,8 @@ def test_c_scan_equals_numpy_twin(data: bytes, low: int, high: int, letters: str
     table = None
     if letters is not None:
         table = (Alphabet.preset(letters) if letters == "english" else Alphabet.from_letters(letters)).byte_table
-    c = N.scan_ascii(data, table, low, high)
-    twin = N.scan_ascii(data, table, low, high, pure_python=True)
+    c = C_KERNELS.scan_ascii(data, table, low, high)
+    twin = scan_ascii_numpy(data, table, low, high)
     assert scans_equal(c, twin), (c, twin)
     if c is not None:  # the oracle: the lines as str.splitlines splits them
         text = data.decode("ascii")
@@ -139,7 +142,7 @@ def test_c_scan_equals_numpy_twin(data: bytes, low: int, high: int, letters: str
 @given(st.binary(max_size=60), st.integers(1, 4), st.integers(4, 255))
 def test_c_scan_on_any_bytes_equals_numpy_twin(data: bytes, low: int, high: int) -> None:
     """Any bytes at all: the same answer (mostly None), never a crash."""
-    assert scans_equal(N.scan_ascii(data, None, low, high), N.scan_ascii(data, None, low, high, pure_python=True))
+    assert scans_equal(C_KERNELS.scan_ascii(data, None, low, high), scan_ascii_numpy(data, None, low, high))
 
 
 @needs_c
@@ -155,12 +158,12 @@ def test_c_scan_bad_arguments() -> None:
     with pytest.raises(TypeError):
         C.scan_ascii("cat", None, 2, 15, 2040)
     with pytest.raises(BuildError):
-        N.scan_ascii(b"cat", None, 0, 15)
+        C_KERNELS.scan_ascii(b"cat", None, 0, 15)
     # a line far longer than any word: counted too long, and its letters are not the alphabet's
-    s = N.scan_ascii(b"q" * 5000 + b"\ncat\n", None, 2, 15)
+    s = C_KERNELS.scan_ascii(b"q" * 5000 + b"\ncat\n", None, 2, 15)
     assert s is not None and (s.long, s.letters, s.lengths.tolist()) == (1, "act", [3])
-    assert N.scan_ascii(b"q" * 5000 + b"\n", None, 2, 15) is None  # nothing left to code: the loop words it
-    assert N.scan_ascii(b"", None, 2, 15) is None and N.scan_ascii(b"\r\n\n", None, 2, 15) is None
+    assert C_KERNELS.scan_ascii(b"q" * 5000 + b"\n", None, 2, 15) is None  # nothing left to code: the loop words it
+    assert C_KERNELS.scan_ascii(b"", None, 2, 15) is None and C_KERNELS.scan_ascii(b"\r\n\n", None, 2, 15) is None
 
 
 @given(lists())
@@ -287,14 +290,13 @@ def test_lists_edited_in_place_after_reading_are_what_is_built():
 )
 def test_vectorised_normalisation_is_the_loops(words, low, high):
     """The whole-text path for plain ASCII lists writes the words and the report the general loop writes."""
-    from lexigraph.compiler import normalize as N
     from lexigraph.compiler.sources import parse_lines
 
     def run(fast: bool):
         raw = parse_lines(words, "<w>")
         try:
             if fast:
-                return N._normalize_ascii_letters(raw, None, low, high, "fold", None)
+                return N._normalize_ascii_letters(raw, None, low, high, "fold", None, BuildKernels.choose())
             return N.normalize(raw, min_length=low, max_length=high, rejects=[])  # rejects: the loop
         except BuildError as e:
             return str(e)

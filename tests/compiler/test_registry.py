@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import lexigraph
 from lexigraph.cli.main import main
 from lexigraph.compiler import registry as lexicons
-from lexigraph.compiler.cache import open_source
+from lexigraph.opener import open_source
 from lexigraph.compiler.registry import RegistryError
 
 pytestmark = pytest.mark.usefixtures("private_cache", "registry_file")

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import lexigraph
 from lexigraph.compiler import sources
-from lexigraph.compiler.cache import open_source
+from lexigraph.opener import open_source
 from lexigraph.cli.main import main
 from lexigraph.errors import SourceError
 from lexigraph.compiler.normalize import Reject, options

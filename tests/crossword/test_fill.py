@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 import lexigraph
 from lexigraph.alphabet import Alphabet
-from lexigraph.crossword.fill import fill, region_cells, suggest
+from lexigraph.crossword.fill import Rules, fill, region_cells, suggest
+from lexigraph.crossword.formats import grid_from_text, read_grid
 from lexigraph.crossword.grid import BLOCK, Grid
 from lexigraph.engine.python.propagation import filter_rows
 from lexigraph.errors import LexiconError, QueryError
@@ -20,13 +21,13 @@ from lexigraph.errors import LexiconError, QueryError
 
 def test_no_slots_and_bad_tiles(enable):
     with pytest.raises(QueryError, match="no slot"):
-        fill(enable, Grid.from_text(".#.\n#.#"))
+        fill(enable, grid_from_text(".#.\n#.#"))
     with pytest.raises(QueryError, match="not a tile"):
-        fill(enable, Grid.from_text("é.\n.."))
+        fill(enable, grid_from_text("é.\n.."))
     with pytest.raises(QueryError, match="'qzx' at 1A is not in the lexicon"):
-        fill(enable, Grid.from_text("qzx\n..."))
+        fill(enable, grid_from_text("qzx\n..."))
     with pytest.raises(QueryError, match="no slot"):
-        suggest(enable, Grid.from_text("...\n..."), "9A")
+        suggest(enable, grid_from_text("...\n..."), "9A")
 
 
 # -- the filtering pass, on both engines, against its definition -------------------------------------------
@@ -75,7 +76,7 @@ def test_fill_agrees_with_brute_force(open_lexicon, fill_oracle, case, min_prior
         return
     lex = _lexicon(open_lexicon, words)
     try:
-        result = fill(lex, grid, min_priority=min_priority, allow_repeats=allow_repeats, seed=seed)
+        result = fill(lex, grid, rules=Rules(min_priority, allow_repeats=allow_repeats), seed=seed)
     except QueryError as e:
         # only a fixed run that is not a word
         assert "is not in the lexicon" in str(e)
@@ -111,7 +112,7 @@ def test_region_fill(open_lexicon, fill_oracle, case, data):
 
 
 def test_region_by_slots_and_rectangle(fill_oracle, enable):
-    g = Grid.from_text("....\n....\n....\n....")
+    g = grid_from_text("....\n....\n....\n....")
     r = fill(enable, g, region="1A")
     assert r.status == "filled"
     assert [r.grid.cell(0, c) is not None for c in range(4)] == [True] * 4
@@ -128,25 +129,25 @@ def test_region_by_slots_and_rectangle(fill_oracle, enable):
 
 def test_impossible_answers_name_the_slot(open_lexicon):
     lex = _lexicon(open_lexicon, {"ab": 1, "ba": 1, "abc": 1})
-    r = fill(lex, Grid.from_text("c.\n.."))
+    r = fill(lex, grid_from_text("c.\n.."))
     assert r.status == "no_fill" and r.culprits == ["1A"] and "C?" in (r.reason or "")
-    r = fill(lex, Grid.from_text("..\n.."))  # ab/ba square needs repeats
+    r = fill(lex, grid_from_text("..\n.."))  # ab/ba square needs repeats
     assert r.status == "no_fill"
-    assert fill(lex, Grid.from_text("..\n.."), allow_repeats=True).status == "filled"
-    r = fill(lex, Grid.from_text("a.\n.."), min_priority=2)
+    assert fill(lex, grid_from_text("..\n.."), rules=Rules(allow_repeats=True)).status == "filled"
+    r = fill(lex, grid_from_text("a.\n.."), rules=Rules(min_priority=2))
     assert r.status == "no_fill" and "priority 2" in (r.reason or "")
 
 
 def test_timeout_and_progress(enable):
     seen = []
-    r = fill(enable, Grid.from_text("......\n......\n......\n......\n......\n......"), timeout=1e-9)
+    r = fill(enable, grid_from_text("......\n......\n......\n......\n......\n......"), timeout=1e-9)
     assert r.status == "timeout" and "time limit" in (r.reason or "")
-    r = fill(enable, Grid.from_text("....\n....\n...."), progress=lambda *a: seen.append(a))
+    r = fill(enable, grid_from_text("....\n....\n...."), progress=lambda *a: seen.append(a))
     assert r.status == "filled"
 
 
 def test_deterministic_per_seed(fill_oracle, enable):
-    g = Grid.from_text(".....\n.....\n.....\n.....\n.....")
+    g = grid_from_text(".....\n.....\n.....\n.....\n.....")
     a = [fill(enable, g, seed=s).grid for s in (1, 2, 1)]
     assert a[0] == a[2]
     for x in a:
@@ -156,15 +157,15 @@ def test_deterministic_per_seed(fill_oracle, enable):
 def test_improve_raises_the_floor(open_lexicon, fill_oracle):
     words = {"ab": 1, "ba": 1, "ac": 5, "ca": 5, "aa": 0}
     lex = _lexicon(open_lexicon, words)
-    g = Grid.from_text("a.\n..")
-    best = fill(lex, g, allow_repeats=True, improve=5.0, objective="min")
+    g = grid_from_text("a.\n..")
+    best = fill(lex, g, rules=Rules(allow_repeats=True), improve=5.0, objective="min")
     assert best.status == "filled" and best.optimal
     assert best.min_priority == 5
     assert fill_oracle.verify(lex, g, best.grid, min_priority=5, allow_repeats=True) == []
 
 
 def test_bad_arguments(enable):
-    g = Grid.from_text("..\n..")
+    g = grid_from_text("..\n..")
     for kwargs in ({"min_priority": -1}, {"min_priority": 256}, {"seed": -1}, {"timeout": 0}, {"timeout": float("nan")}, {"improve": -1}):
         with pytest.raises(LexiconError):
             fill(enable, g, **kwargs)
@@ -177,7 +178,7 @@ def test_suggestion_scores_are_products_of_crossing_counts(open_lexicon, words):
     # 1A crosses 1D and 3D, which cross nothing else: the score of w is
     # (#2-letter words starting w[0]) * (#2-letter words starting w[2]).
     lex = _lexicon(open_lexicon, words)
-    g = Grid.from_text("...\n.#.")
+    g = grid_from_text("...\n.#.")
     got = suggest(lex, g, "1A", limit=None)
     twos = [w for w in words if len(w) == 2]
     expect = {}
@@ -193,7 +194,7 @@ def test_suggestion_scores_are_products_of_crossing_counts(open_lexicon, words):
 
 
 def test_suggestions_keep_every_word_of_a_fill(enable):
-    g = Grid.from_text("ca..\n....\n....")
+    g = grid_from_text("ca..\n....\n....")
     names = {s.word for s in suggest(enable, g, "1A", limit=None)}
     for seed in range(3):
         r = fill(enable, g, seed=seed)
@@ -207,14 +208,14 @@ def test_suggestions_keep_every_word_of_a_fill(enable):
 
 @pytest.mark.parametrize("name", ["grid5.txt", "grid15.txt"])
 def test_real_grids_enable(fill_oracle, enable, shared, name):
-    g = Grid.read(shared("grids") / name)
+    g = read_grid(shared("grids") / name)
     r = fill(enable, g, seed=0)
     assert r.status == "filled"
     assert fill_oracle.verify(enable, g, r.grid) == []
 
 
 def test_real_grid_twl06(fill_oracle, twl, shared):
-    g = Grid.read(shared("grids") / "grid15_random.txt")
+    g = read_grid(shared("grids") / "grid15_random.txt")
     r = fill(twl, g, seed=1)
     assert r.status == "filled"
     assert fill_oracle.verify(twl, g, r.grid) == []
@@ -222,7 +223,7 @@ def test_real_grid_twl06(fill_oracle, twl, shared):
 
 
 def test_fixed_cells_are_kept(fill_oracle, enable):
-    g = Grid.from_text("q....\n.....\n..x..\n.....\n....z".replace("z", "."))
+    g = grid_from_text("q....\n.....\n..x..\n.....\n....z".replace("z", "."))
     r = fill(enable, g, seed=2)
     assert r.status == "filled"
     assert fill_oracle.verify(enable, g, r.grid) == []
@@ -232,16 +233,16 @@ def test_fixed_cells_are_kept(fill_oracle, enable):
 def test_large_grid_is_bounded_by_the_time_limit(enable):
     # 441 separate 5x5 squares: more to fill than a time limit of a fifth of a second allows
     rows = ["#" * 125 if i % 6 == 5 else "".join("#" if c % 6 == 5 else "." for c in range(125)) for i in range(125)]
-    r = fill(enable, Grid.from_text("\n".join(rows)), timeout=0.2)
+    r = fill(enable, grid_from_text("\n".join(rows)), timeout=0.2)
     assert r.status == "timeout"
     with pytest.raises(QueryError, match="at most 255"):
-        Grid.from_text("\n".join(["." * 1000] * 1000))
+        grid_from_text("\n".join(["." * 1000] * 1000))
 
 
 @pytest.mark.parametrize("engine_kind", ["c"], indirect=True)
 @pytest.mark.parametrize("seed", [0, 1])
 def test_c_and_python_search_step_for_step(enable_on, open_python, fill_oracle, seed):
-    g = Grid.from_text("....#....\n....#....\n.........\n###...###\n.........\n....#....\n....#....")
+    g = grid_from_text("....#....\n....#....\n.........\n###...###\n.........\n....#....\n....#....")
     c = fill(enable_on, g, seed=seed)
     py = fill(open_python(), g, seed=seed)
     assert c.status == py.status == "filled"
@@ -254,8 +255,8 @@ def test_alphabets_beyond_63_tiles_use_the_python_path(open_lexicon, fill_oracle
     letters = [chr(c) for c in range(0x3B1, 0x3B1 + 25)] + [chr(c) for c in range(0x430, 0x430 + 32)] + list("abcdefghij")
     lex = open_lexicon(["ab", "ba", "ая", "яа", "aя", "яb"], alphabet=Alphabet.from_letters(letters))
     assert len(lex.alphabet) > 63
-    g = Grid.from_text("..\n..")
-    r = fill(lex, g, allow_repeats=True)
+    g = grid_from_text("..\n..")
+    r = fill(lex, g, rules=Rules(allow_repeats=True))
     assert r.status == "filled" and fill_oracle.verify(lex, g, r.grid, allow_repeats=True) == []
     assert fill_oracle.brute_force_exists({w: 50 for w in lex}, g, allow_repeats=True)
     assert fill(lex, g).status == ("filled" if fill_oracle.brute_force_exists({w: 50 for w in lex}, g) else "no_fill")

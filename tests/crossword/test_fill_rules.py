@@ -14,8 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lexigraph.alphabet import Alphabet
-from lexigraph.crossword.fill import MAX_SHARED, fill, slot_counts
+from lexigraph.crossword.fill import MAX_SHARED, RULE_KEYWORDS, Rules, fill, slot_counts, suggest
 from lexigraph.crossword.fill import problem as fill_problem
+from lexigraph.crossword.formats import grid_from_text, read_grid
 from lexigraph.crossword.grid import BLOCK, Grid
 from lexigraph.errors import QueryError
 
@@ -65,7 +66,7 @@ def test_rules_agree_with_brute_force(open_lexicon, fill_oracle, case, data, see
     r = data.draw(rules(grid))
     lex = _lexicon(open_lexicon, words)
     try:
-        result = fill(lex, grid, seed=seed, **r)
+        result = fill(lex, grid, seed=seed, rules=Rules(**r))
     except QueryError as e:
         assert "is not in the lexicon" in str(e)
         return
@@ -89,7 +90,7 @@ def test_theme_words_are_placed_or_proved_impossible(open_lexicon, fill_oracle, 
     max_shared = data.draw(st.sampled_from([0, 2]))
     lex = _lexicon(open_lexicon, words)
     try:
-        result = fill(lex, grid, theme=themes, min_priority=30, max_shared=max_shared)
+        result = fill(lex, grid, theme=themes, rules=Rules(min_priority=30, max_shared=max_shared))
     except QueryError as e:
         assert "is not in the lexicon" in str(e)
         return
@@ -104,10 +105,10 @@ def test_theme_words_are_placed_or_proved_impossible(open_lexicon, fill_oracle, 
 def test_theme_words_outside_the_lexicon(open_lexicon, fill_oracle):
     words = {"ab": 50, "ba": 50, "bb": 50, "aa": 50}
     lex = _lexicon(open_lexicon, words)
-    g = Grid.from_text("...\n...\n...")
+    g = grid_from_text("...\n...\n...")
     r = fill(lex, g, theme=["cab"])
     assert r.status == ("filled" if fill_oracle.brute_force_exists(words, g, theme=["cab"]) else "no_fill")
-    g = Grid.from_text("..\n..")
+    g = grid_from_text("..\n..")
     r = fill(lex, g, theme=["cc"])  # cc crosses words that would have to hold c: none does
     assert r.status == "no_fill" and not fill_oracle.brute_force_exists(words, g, theme=["cc"])
     with pytest.raises(QueryError, match="no slot of 4 cells"):
@@ -156,14 +157,14 @@ def test_several_fills_differ_as_asked(open_lexicon, fill_oracle, case, wanted, 
 
 
 def test_five_fills_on_a_real_grid(enable, fill_oracle):
-    g = Grid.from_text("#....\n.....\n.....\n.....\n....#")
+    g = grid_from_text("#....\n.....\n.....\n.....\n....#")
     r = fill(enable, g, fills=5, differ=3, seed=1)
     assert r.status == "filled" and len(r.fills) == 5 and r.reason is None
     found = [_as_fill(f) for f in r.fills]
     for f in r.fills:
         assert fill_oracle.verify(enable, g, f.grid) == []
     assert all(_differences(a, b) >= 3 for i, a in enumerate(found) for b in found[:i])
-    short = fill(enable, Grid.from_text("......\n......\n......\n......\n......\n......"), fills=5, timeout=0.5)
+    short = fill(enable, grid_from_text("......\n......\n......\n......\n......\n......"), fills=5, timeout=0.5)
     assert short.status in ("filled", "timeout")
     if short.status == "filled" and len(short.fills) < 5:
         assert "time limit" in (short.reason or "")
@@ -182,7 +183,7 @@ def test_slot_counts_are_arc_consistency(open_lexicon, fill_oracle, case, data):
     r = data.draw(rules(grid))
     lex = _lexicon(open_lexicon, words)
     try:
-        got = slot_counts(lex, grid, **r)
+        got = slot_counts(lex, grid, rules=Rules(**r))
     except QueryError as e:
         assert "is not in the lexicon" in str(e)
         return
@@ -197,14 +198,14 @@ def test_slot_counts_are_arc_consistency(open_lexicon, fill_oracle, case, data):
         assert got.status == "filled"
     assert all(s.forced == (s.candidates == 1) for s in got.slots)
     # a fill reports the same counts
-    assert fill(lex, grid, **r).slots == got.slots
+    assert fill(lex, grid, rules=Rules(**r)).slots == got.slots
 
 
 # -- arguments, regions, bounds --------------------------------------------------------------------------
 
 
 def test_bad_rules_are_query_errors(enable):
-    g = Grid.from_text("...\n...")
+    g = grid_from_text("...\n...")
     for kwargs in (
         {"improve": float("nan")}, {"improve": float("inf")}, {"improve": "1"}, {"region": 5}, {"region": [1]},
         {"fills": 0}, {"fills": 101}, {"differ": 0}, {"objective": "best"}, {"max_shared": 1},
@@ -212,15 +213,17 @@ def test_bad_rules_are_query_errors(enable):
         {"min_by_slot": {"9A": 30}}, {"min_by_slot": "1A:30"}, {"theme": [3]}, {"theme": ["xq%"]},
         {"allow_repeats": "yes"}, {"timeout": True},
     ):
+        rules = {k: v for k, v in kwargs.items() if k in RULE_KEYWORDS}
+        others = {k: v for k, v in kwargs.items() if k not in RULE_KEYWORDS}
         with pytest.raises(QueryError):
-            fill(enable, g, **kwargs)
+            fill(enable, g, rules=Rules(**rules), **others)
 
 
 def test_a_region_that_holds_no_whole_slot_fills_its_cells_and_says_so(enable, fill_oracle):
     from lexigraph.commands import Context
     from lexigraph.commands.fill import FILL
 
-    g = Grid.from_text("....\n....\n....\n....")
+    g = grid_from_text("....\n....\n....\n....")
     r = fill(enable, g, region="r1c1:r1c1")
     assert r.status == "filled" and r.words == [] and r.grid.cell(0, 0) is not None
     assert fill_oracle.verify(enable, g, r.grid, region={(0, 0)}) == []
@@ -231,26 +234,26 @@ def test_a_region_that_holds_no_whole_slot_fills_its_cells_and_says_so(enable, f
 def test_too_many_slots_of_a_length_is_a_proof(enable):
     # 1,024 separate 3x3 squares need 6,144 different 3-letter words: ENABLE has about a thousand.
     rows = ["#" * 127 if i % 4 == 3 else ("...#" * 32)[:127] for i in range(127)]
-    r = fill(enable, Grid.from_text("\n".join(rows)))
+    r = fill(enable, grid_from_text("\n".join(rows)))
     assert r.status == "no_fill" and "only" in (r.reason or "")
 
 
 def test_the_candidate_lists_have_a_documented_cap(enable, monkeypatch):
     monkeypatch.setattr(fill_problem, "MAX_CANDIDATE_BYTES", 1000)
     with pytest.raises(QueryError, match="MiB"):
-        fill(enable, Grid.from_text(".....\n.....\n....."))
+        fill(enable, grid_from_text(".....\n.....\n....."))
 
 
 _BOUNDED = textwrap.dedent("""
     import json, resource, sys, time
     import lexigraph
     from lexigraph.crossword.fill import fill
-    from lexigraph.crossword.grid import Grid
+    from lexigraph.crossword.formats import grid_from_text
     # 441 separate 5x5 squares: a long search, fillable or not, that no time limit of a second sees through
     rows = ["#" * 125 if i % 6 == 5 else "".join("#" if c % 6 == 5 else "." for c in range(125)) for i in range(125)]
     lex = lexigraph.open(pure_python=sys.argv[1] == "python")
     seen = []
-    grid = Grid.from_text("\\n".join(rows))
+    grid = grid_from_text("\\n".join(rows))
     def peak_kb():
         # this process's own peak (VmHWM: ru_maxrss also counts the parent's memory at the fork, kept through exec)
         try:
@@ -280,11 +283,13 @@ def test_a_long_search_keeps_its_deadline_and_bounded_memory(engine_kind):
 
 @pytest.mark.parametrize("engine_kind", ["c"], indirect=True)
 def test_c_and_python_agree_under_every_rule(enable_on, open_python, fill_oracle):
-    g = Grid.from_text("....#....\n....#....\n.........\n###...###\n.........\n....#....\n....#....")
+    g = grid_from_text("....#....\n....#....\n.........\n###...###\n.........\n....#....\n....#....")
     py = open_python()
     for kwargs in ({"max_shared": 3, "seed": 1}, {"fills": 3, "differ": 4}, {"theme": ["oboe"], "seed": 2},
                    {"min_by_length": {4: 50}, "min_by_slot": {"1A": 50}}):
-        c, p = fill(enable_on, g, **kwargs), fill(py, g, **kwargs)
+        rules = Rules(**{k: v for k, v in kwargs.items() if k in RULE_KEYWORDS})
+        others = {k: v for k, v in kwargs.items() if k not in RULE_KEYWORDS}
+        c, p = fill(enable_on, g, rules=rules, **others), fill(py, g, rules=rules, **others)
         assert c.status == p.status == "filled", kwargs
         assert [f.grid for f in c.fills] == [f.grid for f in p.fills]
         assert c.stats == p.stats, kwargs
@@ -294,12 +299,13 @@ def test_c_and_python_agree_under_every_rule(enable_on, open_python, fill_oracle
 
 
 def test_real_grid_with_scored_twl(fill_oracle, twl_wordfreq, shared):
-    g = Grid.read(shared("grids") / "grid15.txt")
-    r = fill(twl_wordfreq, g, min_priority=40, max_shared=5, theme=["lexicon"], fills=2, seed=1, timeout=60)
+    g = read_grid(shared("grids") / "grid15.txt")
+    r = fill(twl_wordfreq, g, rules=Rules(min_priority=40, max_shared=5), theme=["lexicon"], fills=2, seed=1,
+             timeout=60)
     assert r.status == "filled"
     for f in r.fills:
         assert fill_oracle.verify(twl_wordfreq, g, f.grid, min_priority=40, max_shared=5, theme=["lexicon"]) == []
-    counts = {s.slot: s.candidates for s in slot_counts(twl_wordfreq, g, min_priority=50).slots}
+    counts = {s.slot: s.candidates for s in slot_counts(twl_wordfreq, g, rules=Rules(min_priority=50)).slots}
     assert len(counts) == len(g.slots()) and all(n > 0 for n in counts.values())
 
 
@@ -311,3 +317,21 @@ def twl_wordfreq(tmp_path_factory, shared):
     path = tmp_path_factory.mktemp("twl-wf") / "twl06-wordfreq.lex"
     lexigraph.build(shared("twl06.txt"), path, score_by="wordfreq")
     return lexigraph.open(path)
+
+
+def test_the_rule_keywords_build_the_same_rules(enable):
+    """The former spelling (the rules' fields as keywords of fill, slot_counts, suggest) gives the same answers as
+    rules=Rules(...); both at once, or a keyword that is no rule, is refused."""
+    g = grid_from_text("....#....\n....#....\n.........\n###...###\n.........\n....#....\n....#....")
+    rules = {"min_by_length": {4: 40}, "min_by_slot": {"1a": 45}, "max_shared": 4}
+    by_record = fill(enable, g, rules=Rules(**rules), seed=3)
+    by_keywords = fill(enable, g, seed=3, **rules)
+    assert by_record.status == "filled" and by_record.grid == by_keywords.grid and by_record.stats == by_keywords.stats
+    assert slot_counts(enable, g, **rules).slots == slot_counts(enable, g, rules=Rules(**rules)).slots
+    assert suggest(enable, g, "1A", min_priority=50, limit=5) == suggest(enable, g, "1A", rules=Rules(50), limit=5)
+    with pytest.raises(QueryError, match="not both"):
+        fill(enable, g, rules=Rules(), min_priority=30)
+    with pytest.raises(TypeError, match="unknown fill argument: minimum"):
+        fill(enable, g, minimum=30)
+    with pytest.raises(QueryError, match="rules is a Rules"):
+        fill(enable, g, rules={"min_priority": 30})

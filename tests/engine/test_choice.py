@@ -25,8 +25,8 @@ SPANISH = ["casa", "chico", "chocho", "calle", "llama", "perro", "carro", "niño
 
 def battery(open_: Callable[..., lexigraph.Lexicon]) -> dict[str, Any]:
     """Every query and job of a lexicon, on ENABLE and a small Spanish list opened by ``open_``; plain data."""
-    from lexigraph.crossword.fill import fill, suggest
-    from lexigraph.crossword.grid import Grid
+    from lexigraph.crossword.fill import Rules, fill, suggest
+    from lexigraph.crossword.formats import grid_from_text, grid_to_text
     from lexigraph.scrabble.game import Game
     from lexigraph.scrabble.gcg import analyze, read_gcg
     from lexigraph.scrabble.movegen import generate
@@ -80,10 +80,10 @@ def battery(open_: Callable[..., lexigraph.Lexicon]) -> dict[str, Any]:
                          score_play(en, empty, moves[0].notation, rack="AEINRST").score == moves[0].score]
     record = read_gcg(resources.files("lexigraph").joinpath("games").joinpath("sample.gcg").read_text("utf-8"))
     out["analyze"] = analyze(en, record, top=2)
-    grid = Grid.from_text("c...\n....\n....")
+    grid = grid_from_text("c...\n....\n....")
     result = fill(en, grid, seed=3)
-    out["fill"] = [result.status, result.grid.to_text(), result.stats]
-    out["fill_es"] = fill(es, Grid.from_text("..\n.."), allow_repeats=True).status
+    out["fill"] = [result.status, grid_to_text(result.grid), result.stats]
+    out["fill_es"] = fill(es, grid_from_text("..\n.."), rules=Rules(allow_repeats=True)).status
     out["suggest"] = [(s.word, s.score) for s in suggest(en, grid, "1D", limit=10)]
     for lex in (en, es, built):
         lex.close()

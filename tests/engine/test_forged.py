@@ -65,13 +65,13 @@ def _placements(lex: lexigraph.Lexicon) -> int:
 
 
 def _fill(lex: lexigraph.Lexicon) -> Any:
-    from lexigraph.crossword.fill import fill, suggest
-    from lexigraph.crossword.grid import Grid
+    from lexigraph.crossword.fill import Rules, fill, suggest
+    from lexigraph.crossword.formats import grid_from_text, grid_to_text
 
-    grids = [Grid.from_text("...\n..."), Grid.from_text("a..\n...\n..."), Grid.from_text("..\n..")]
-    filled = [fill(lex, g, seed=1, allow_repeats=True, timeout=5) for g in grids]
-    found = [(r.status, None if r.grid is None else r.grid.to_text()) for r in filled]
-    return found, [s.word for s in suggest(lex, grids[0], "1A", allow_repeats=True)]
+    grids = [grid_from_text("...\n..."), grid_from_text("a..\n...\n..."), grid_from_text("..\n..")]
+    filled = [fill(lex, g, seed=1, rules=Rules(allow_repeats=True), timeout=5) for g in grids]
+    found = [(r.status, None if r.grid is None else grid_to_text(r.grid)) for r in filled]
+    return found, [s.word for s in suggest(lex, grids[0], "1A", rules=Rules(allow_repeats=True))]
 
 
 JOBS: list[tuple[str, Any]] = [("moves", _moves), ("placements", _placements), ("fill", _fill)]

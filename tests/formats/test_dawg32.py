@@ -95,7 +95,7 @@ def word_bomb() -> bytes:
 def test_word_bomb_stops_in_bounded_memory(tmp_path):
     import tracemalloc
 
-    from lexigraph.compiler.graph_builder import MAX_EXPANDED_ARCS
+    from lexigraph.dawg import MAX_EXPANDED_ARCS
 
     path = tmp_path / "bomb.dawg32"
     path.write_bytes(word_bomb())
@@ -111,7 +111,7 @@ def test_word_bomb_stops_in_bounded_memory(tmp_path):
 
 
 def test_a_small_bomb_under_the_limit_is_read(tmp_path, monkeypatch):
-    import lexigraph.compiler.graph_builder as graph
+    import lexigraph.dawg.expand as graph
 
     records = []
     for level in range(10):

@@ -23,11 +23,10 @@ from lexigraph.scrabble.equity import ENDGAME_PENALTY, OPENING_VOWEL_PENALTY
 from lexigraph.scrabble.game import Game, GameError
 from lexigraph.scrabble.leaves import LeaveTable
 from lexigraph.scrabble.movegen import generate, generate_columns, play_equity
-from lexigraph.scrabble.moves import IllegalPlay
 from lexigraph.scrabble.position import Position
-from lexigraph.scrabble.scoring import score_placements
 from lexigraph.scrabble.tiles import parse_rack
 from helpers.games import abcd_game
+from helpers.moves import every_play, random_board
 
 SMALL_WORDS = sorted({
     "ab", "ba", "ad", "da", "ca", "ac", "abc", "cab", "bad", "dab", "cad", "add", "dad", "abba", "baba",
@@ -45,15 +44,6 @@ def abcd_lex(open_lexicon):
     return open_lexicon(SMALL_WORDS, alphabet=small_game(5, 9).alphabet)
 
 
-def random_board(game: Game, rng: random.Random, codes: list[int], fill: float) -> Position:
-    pos = Position(game)
-    for i in range(game.size * game.size):
-        if rng.random() < fill:
-            pos.codes[i] = rng.choice(codes)
-            pos.blanks[i] = rng.random() < 0.2
-    return pos
-
-
 def random_table(rng: random.Random, codes: list[int], alphabet: Alphabet, coarse: bool = False) -> LeaveTable:
     """Leaves of 1 to 3 tiles (blanks included), float32 values; ``coarse``: a few values, so that equities tie."""
     values = {}
@@ -64,40 +54,7 @@ def random_table(rng: random.Random, codes: list[int], alphabet: Alphabet, coars
     return LeaveTable(values, alphabet)
 
 
-# -- the oracle ---------------------------------------------------------------------------------------
-
-
-def every_play(lex, pos: Position, rack: str) -> dict[frozenset, int]:
-    """Every line segment, every arrangement of rack tiles (blanks as every tile), checked and scored by the
-    independent scorer: placement -> score."""
-    game = pos.game
-    n = game.size
-    codes = parse_rack(game, rack)
-    tiles = range(1, len(game.alphabet) + 1)
-    out: dict[frozenset, int] = {}
-    for across in (True, False):
-        for line in range(n):
-            for s in range(n):
-                for e in range(s, n):
-                    sq = [(line, k) if across else (k, line) for k in range(s, e + 1)]
-                    empty = [(r, c) for r, c in sq if not pos.codes[r * n + c]]
-                    if not empty or empty[0] != sq[0] or empty[-1] != sq[-1] or len(empty) > len(codes):
-                        continue
-                    for perm in set(permutations(codes, len(empty))):
-                        stack: list[list[tuple[int, bool]]] = [[]]
-                        for c in perm:
-                            stack = [a + [x] for a in stack for x in ([(t, True) for t in tiles] if c == 0 else
-                                                                      [(c, False)])]
-                        for assign in stack:
-                            placed = [(r, c, t, b) for (r, c), (t, b) in zip(empty, assign)]
-                            key = frozenset(placed)
-                            if key in out:
-                                continue
-                            try:
-                                out[key] = score_placements(lex, pos, placed, rack).score
-                            except IllegalPlay:
-                                continue
-    return out
+# -- the oracle (the plays: tests/helpers/moves.py) ---------------------------------------------------
 
 
 def oracle_equity(pos: Position, rack: str, placed: frozenset, score: int, table: dict[tuple, float]) -> float:

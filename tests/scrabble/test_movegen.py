@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from itertools import permutations
 
 import pytest
 from hypothesis import given, settings
@@ -15,10 +14,9 @@ import lexigraph
 from lexigraph.scrabble import movegen
 from lexigraph.scrabble.game import Game
 from lexigraph.scrabble.movegen import generate, generate_placements
-from lexigraph.scrabble.moves import IllegalPlay
 from lexigraph.scrabble.position import Position
-from lexigraph.scrabble.scoring import score_placements, score_play
-from lexigraph.scrabble.tiles import parse_rack
+from lexigraph.scrabble.scoring import score_play
+from helpers.moves import every_play, random_board
 
 
 def placements_key(raw: tuple[int, int, int, int, bytes]) -> frozenset[tuple[int, int, int, bool]]:
@@ -41,40 +39,6 @@ def generated(lex, pos, rack):
     return got
 
 
-def oracle(lex, pos: Position, rack: str) -> dict[frozenset, int]:
-    """Every line segment, every arrangement of rack tiles (blanks as every tile), checked and scored
-    by the independent scorer."""
-    game = pos.game
-    n = game.size
-    codes = parse_rack(game, rack)
-    tiles = range(1, len(game.alphabet) + 1)
-    out: dict[frozenset, int] = {}
-    for across in (True, False):
-        for line in range(n):
-            for s in range(n):
-                for e in range(s, n):
-                    sq = [(line, k) if across else (k, line) for k in range(s, e + 1)]
-                    empty = [(r, c) for r, c in sq if not pos.codes[r * n + c]]
-                    if not empty or empty[0] != sq[0] or empty[-1] != sq[-1] or len(empty) > len(codes):
-                        continue
-                    for perm in set(permutations(codes, len(empty))):
-                        choices = [[(t, True) for t in tiles] if c == 0 else [(c, False)] for c in perm]
-                        stack = [[]]
-                        for ch in choices:
-                            stack = [a + [x] for a in stack for x in ch]
-                        for assign in stack:
-                            placed = [(r, c, t, b) for (r, c), (t, b) in zip(empty, assign)]
-                            key = frozenset(placed)
-                            if key in out:
-                                continue
-                            try:
-                                m = score_placements(lex, pos, placed, rack)
-                            except IllegalPlay:
-                                continue
-                            out[key] = m.score
-    return out
-
-
 SMALL_WORDS = sorted({
     "ab", "ba", "ad", "da", "ca", "ac", "abc", "cab", "bad", "dab", "cad", "add", "dad", "abba", "baba",
     "acad", "bach", "cadd", "dada", "aba", "bab", "dabs", "bacd", "abcd", "ca", "aa", "bb",
@@ -85,16 +49,6 @@ SMALL_WORDS = sorted({
 
 def small_game(size: int) -> Game:
     return Game.preset("scrabble").resized(size)
-
-
-def random_board(game: Game, rng: random.Random, alphabet_codes: list[int], fill: float) -> Position:
-    pos = Position(game)
-    n = game.size
-    for i in range(n * n):
-        if rng.random() < fill:
-            pos.codes[i] = rng.choice(alphabet_codes)
-            pos.blanks[i] = rng.random() < 0.2
-    return pos
 
 
 def small_alpha_game(size: int) -> Game:
@@ -122,20 +76,20 @@ def test_generator_equals_oracle_small_boards(abcd_lex, seed, size, fill, rack):
     game = small_alpha_game(size)
     rng = random.Random(seed)
     pos = random_board(game, rng, [1, 2, 3, 4], fill)
-    expected = oracle(abcd_lex, pos, rack)
+    expected = every_play(abcd_lex, pos, rack)
     assert generated(abcd_lex, pos, rack) == expected
 
 
 def test_first_move_and_full_board(abcd_lex):
     game = small_alpha_game(5)
     pos = Position(game)
-    exp = oracle(abcd_lex, pos, "AB?D")
+    exp = every_play(abcd_lex, pos, "AB?D")
     assert exp and all((2, 2) in {(r, c) for r, c, _, _ in k} for k in exp)
     assert generated(abcd_lex, pos, "AB?D") == exp
     full = Position(game, codes=[1] * 25, blanks=[False] * 25)
-    assert generated(abcd_lex, full, "ABCD") == {} == oracle(abcd_lex, full, "ABCD")
+    assert generated(abcd_lex, full, "ABCD") == {} == every_play(abcd_lex, full, "ABCD")
     assert generate(abcd_lex, pos, "") == []
-    assert generated(abcd_lex, pos, "??") == oracle(abcd_lex, pos, "??")
+    assert generated(abcd_lex, pos, "??") == every_play(abcd_lex, pos, "??")
 
 
 SPANISH = ["chocho", "calle", "cacho", "hacha", "llama", "ocho", "lo", "la", "al", "ch", "olla", "callo", "chal",
@@ -151,7 +105,7 @@ def test_multi_letter_tiles_spanish(open_lexicon, seed, fill, rack):
     rng = random.Random(seed)
     codes = [lex.alphabet.code(t) for t in ("a", "ch", "ll", "o", "rr", "e")]
     pos = random_board(game, rng, codes, fill)
-    expected = oracle(lex, pos, rack)
+    expected = every_play(lex, pos, rack)
     assert generated(lex, pos, rack) == expected
 
 
@@ -159,7 +113,7 @@ def test_phonies_still_generate(abcd_lex):
     game = small_alpha_game(5)
     pos = Position.from_text(".....\n.ccc.\n.....\n.....\n.....", game)
     assert movegen.board_phonies(abcd_lex, pos) == ["ccc"]
-    assert generated(abcd_lex, pos, "AB") == oracle(abcd_lex, pos, "AB")
+    assert generated(abcd_lex, pos, "AB") == every_play(abcd_lex, pos, "AB")
 
 
 @pytest.mark.parametrize("engine_kind", ["c"], indirect=True)
@@ -202,7 +156,7 @@ def test_oracle_on_twl06_midgame_positions(twl, open_lexicon):
             if best:
                 pos = pos.with_play(best[0])
         for rack in ("".join(bag[-3:]), bag[-4] + "?"):
-            expected = oracle(twl, pos, rack)
+            expected = every_play(twl, pos, rack)
             assert expected
             assert generated(twl, pos, rack) == expected
 

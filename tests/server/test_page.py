@@ -16,7 +16,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Pyt
 
 import lexigraph  # noqa: E402
 from lexigraph.commands import all_commands  # noqa: E402
-from lexigraph.crossword.grid import Grid  # noqa: E402
+from lexigraph.crossword.formats import grid_from_text  # noqa: E402
 
 from helpers.browser import SHOTS, covered_letters, labels_astray, overflow, skip_without_chromium  # noqa: E402
 
@@ -232,7 +232,7 @@ def test_several_fills_flip_and_keep_the_theme_word(page, fill_oracle):
     seen = []
     for _ in range(3):
         rows = _grid_letters(page, 4, 4)
-        assert fill_oracle.verify(lex, Grid.from_text("....\n....\n....\n...."), Grid.from_text("\n".join(rows)),
+        assert fill_oracle.verify(lex, grid_from_text("....\n....\n....\n...."), grid_from_text("\n".join(rows)),
                                   theme=["oboe"]) == [], rows
         seen.append(rows)
         page.click("#grid-next")
@@ -254,7 +254,7 @@ def test_the_heat_map_shows_each_slots_candidates(page):
     page.keyboard.type("qu")
     page.click("#grid-heat")
     page.wait_for_selector("#grid .cell.heat-1, #grid .cell.heat-2, #grid .cell.heat-3, #grid .cell.heat-4")
-    counts = {s.slot: s.candidates for s in slot_counts(lexigraph.open(), Grid.from_text("qu..\n....\n....")).slots}
+    counts = {s.slot: s.candidates for s in slot_counts(lexigraph.open(), grid_from_text("qu..\n....\n....")).slots}
     titles = page.eval_on_selector_all("#grid .cell", "els => els.map(e => e.title)")
     shown = {}
     for t in titles:

@@ -8,6 +8,7 @@ imported only then, so ordinary runs do not pay for it.
 
 from __future__ import annotations
 
+import argparse
 from typing import Any
 
 from ..errors import LexiconError
@@ -17,6 +18,7 @@ SHELLS = ("bash", "zsh", "fish")
 
 def _argcomplete() -> Any:
     try:
+        # Deferred: argcomplete is optional, and needed only when the shell asks for completions.
         import argcomplete
     except ModuleNotFoundError:
         raise LexiconError(
@@ -33,6 +35,6 @@ def script(shell: str) -> str:
     return code
 
 
-def autocomplete(parser: Any) -> None:  # pragma: no cover - driven by the shell
+def autocomplete(parser: argparse.ArgumentParser) -> None:  # pragma: no cover - driven by the shell
     """Answer a completion request (exits) when the shell asks for one."""
     _argcomplete().autocomplete(parser)

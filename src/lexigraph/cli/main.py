@@ -1,7 +1,10 @@
 """The ``lexigraph`` command: a thin layer over the registered commands.
 
-The parser is built from :func:`lexigraph.commands.all_commands`; each
-command's document is printed as text, as one JSON document (``--json``)
+The parser is built from the commands' descriptions: the one about to run
+(:func:`lexigraph.commands.command`, which imports its module alone, so that
+``lexigraph check dog`` loads no job and no NumPy) and the names of the
+others; the help, the manual page and completion build it from every
+command (:func:`lexigraph.commands.all_commands`). Each command's document is printed as text, as one JSON document (``--json``)
 or as one JSON object per result line (``--jsonl``). Exit status as grep:
 0 something found (or the job done), 1 nothing found (``check`` with a
 non-word, ``diff`` with differences), 2 an error, reported in one line on
@@ -16,14 +19,27 @@ import json
 import os
 import sys
 from collections.abc import Iterable, Sequence
-from typing import IO, Any, NoReturn
+from typing import IO, Any, NoReturn, Protocol, cast
 
-from ..commands import Command, Context, Document, Param, all_commands
+from ..buildinfo import version_text
+from ..commands import Command, Context, Document, Param, all_commands, command, command_names
 from ..errors import LexiconError
 from ..support.text import one_line
+from .completion import autocomplete, script
+from .manpage import render
 from .progress import TerminalProgress
 
 PROG = "lexigraph"
+
+
+class ServerModule(Protocol):
+    """What the command line asks of :mod:`lexigraph.server` (imported only for ``lexigraph serve``)."""
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        """Add ``serve``'s own options to its parser."""
+
+    def main(self, args: argparse.Namespace) -> int:
+        """Run the server with the parsed options; the exit status."""
 
 
 class UsageError(LexiconError):
@@ -68,8 +84,6 @@ class _Version(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
                  option_string: str | None = None) -> None:
-        from ..buildinfo import version_text
-
         sys.stdout.write(version_text() + "\n")
         parser.exit(0)
 
@@ -176,17 +190,21 @@ def _examples(lines: Iterable[str]) -> str:
     return ("examples:\n" + "\n".join(f"  {line}" for line in lines)) if lines else ""
 
 
-def build_parser(commands: Sequence[Command] | None = None, *, serve: Any = None,
+def build_parser(commands: Sequence[Command] | None = None, *, serve: ServerModule | None = None,
                  only: str | None = None) -> argparse.ArgumentParser:
     """The argument parser of every registered command (and ``serve``, ``man``, ``completion``).
 
     ``serve``: the server module, when ``serve`` is being run (it adds its own arguments).
-    ``only``: the command about to run; the others get a bare parser (their
-    name and summary), which keeps start-up fast.
+    ``only``: the command about to run; only its module is imported, and the
+    others get a bare parser (their name), which keeps start-up fast.
     """
-    commands = all_commands() if commands is None else commands
+    if commands is None:
+        commands = [command(only)] if only is not None else all_commands()
+    described = {c.name: c for c in commands}
+    names = [c.name for c in commands] if only is None else \
+        [name for name in command_names() if name == only or name not in described]
     first = {name: i for i, name in enumerate(HELP_ORDER)}
-    commands = sorted(commands, key=lambda c: first.get(c.name, len(first)))  # stable: others keep their order
+    names = sorted(names, key=lambda n: first.get(n, len(first)))  # stable: others keep their order
     parser = _Parser(
         prog=PROG,
         description="Compile word lists into one memory-mapped lexicon and query it: words, prefixes, "
@@ -201,9 +219,10 @@ def build_parser(commands: Sequence[Command] | None = None, *, serve: Any = None
         _add_param(top, prm, dest=f"source_{prm.name}", suppress=True)
     parser.add_argument("--version", action=_Version, help="print the version and whether the C extension is in use")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for cmd in commands:
-        if only is not None and cmd.name != only:
-            sub.add_parser(cmd.name, help=cmd.summary, add_help=False)
+    for name in names:
+        cmd = described.get(name)
+        if cmd is None or (only is not None and cmd.name != only):
+            sub.add_parser(name, add_help=False)  # named, not described: its module is not imported
             continue
         parents: list[Any] = [_output_options(True)]
         if cmd.uses_lexicon:
@@ -351,7 +370,13 @@ def _subcommand(argv: Sequence[str]) -> str | None:
     return None
 
 
-def _server_module() -> Any:
+def _asks_for_help_before(name: str | None, argv: Sequence[str]) -> bool:
+    """Whether ``--help`` comes before the command's name (the whole tool's help, which lists every command)."""
+    before = argv[: argv.index(name)] if name in argv else argv
+    return any(token in ("-h", "--help") for token in before)
+
+
+def _server_module() -> ServerModule:
     try:
         # import_module reads sys.modules first (a test may put a stand-in there); `import a.b as c`
         # would take the package attribute of an already imported real module instead.
@@ -361,18 +386,14 @@ def _server_module() -> Any:
             raise UsageError("this installation of lexigraph has no server (lexigraph.server is missing)") from None
         raise UsageError(f"the server needs packages that are not installed ({e.name}): "
                          "pip install 'lexigraph[serve]'") from None
-    return server
+    return cast(ServerModule, server)
 
 
 def _run_special(name: str, args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if name == "man":
-        from .manpage import render
-
         sys.stdout.write(render(parser))
         return 0
     if name == "completion":
-        from .completion import script
-
         sys.stdout.write(script(args.shell))
         return 0
     raise AssertionError(name)  # pragma: no cover
@@ -384,11 +405,9 @@ def run(argv: Sequence[str] | None = None) -> int:
     name = _subcommand(argv)
     serve = _server_module() if name == "serve" else None
     if "_ARGCOMPLETE" in os.environ:  # pragma: no cover - driven by the shell
-        from .completion import autocomplete
-
         autocomplete(build_parser())
-    known = {c.name for c in all_commands()}
-    parser = build_parser(serve=serve, only=name if name in known else None)
+    narrow = name in command_names() and not _asks_for_help_before(name, argv)
+    parser = build_parser(serve=serve, only=name if narrow else None)
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help(sys.stderr)
@@ -396,10 +415,10 @@ def run(argv: Sequence[str] | None = None) -> int:
     if args.command == "serve":
         if serve is None:  # pragma: no cover - "serve" after other tokens
             serve = _server_module()
-        return int(serve.main(args))
+        return serve.main(args)
     if args.command in ("man", "completion"):
         return _run_special(args.command, args, build_parser())
-    cmd = next(c for c in all_commands() if c.name == args.command)
+    cmd = command(args.command)
     as_json, as_jsonl = getattr(args, "json", False), getattr(args, "jsonl", False)
     mode = "jsonl" if as_jsonl else "json" if as_json else "text"
     if as_json and as_jsonl:

@@ -178,7 +178,7 @@ class TerminalProgress:
     def _open(self) -> bool:
         if self._bar_class is None:
             try:
-                from tqdm import tqdm
+                from tqdm import tqdm  # deferred: 45-150 ms to import, paid only when a bar is drawn
             except ImportError:  # installed without its dependencies: no bar, the job goes on
                 self.draw = False
                 return False

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..compiler.registry import name_of
 from ..errors import QueryError
-from . import Context, Document
+from ..lexicon import Lexicon
 from ..support.text import quote
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..lexicon import Lexicon
+from .command import Context, Document
 
 _CONTROL = {i: f"\\x{i:02x}" for i in range(32)} | {9: "\\t", 10: "\\n", 13: "\\r", 127: "\\x7f"}
 
@@ -45,7 +43,7 @@ def preset_or_file(ctx: Context, value: Any, presets: Iterable[str], what: str) 
     raise QueryError(f"{what} {quote(str(value))}: this server takes a preset ({', '.join(names)}), not a file")
 
 
-def input_files(ctx: Context, lex: "Lexicon | None", *more: Any) -> list[str]:
+def input_files(ctx: Context, lex: Lexicon | None, *more: Any) -> list[str]:
     """The files a command reads by name: the lexicon's (the lexicon file, or the word list compiled), the
     alphabet file, and ``more`` (a game file, leave tables, a grid...). A command that writes a file
     refuses to write over any of them (:func:`lexigraph.support.files.refuse_overwrite`); names that are
@@ -59,13 +57,26 @@ def input_files(ctx: Context, lex: "Lexicon | None", *more: Any) -> list[str]:
             if isinstance(f, (str, os.PathLike)) and os.fspath(f) not in ("", "-") and os.path.isfile(f)]
 
 
-def lexicon_name(lex: "Lexicon") -> str:
+def lexicon_name(lex: Lexicon) -> str:
     """The name a document gives the lexicon it answered from: its registered name, else its own
     (:func:`lexigraph.compiler.registry.name_of`)."""
     return name_of(lex)
 
 
-def envelope(command: str, lex: "Lexicon | None", results: list[dict[str, Any]], **fields: Any) -> Document:
+def alphabet_fields(info: Mapping[str, object]) -> dict[str, object]:
+    """A lexicon's alphabet as documents show it, from its file's index (``Lexicon.info``): name and tiles.
+
+    >>> import lexigraph
+    >>> alphabet_fields(lexigraph.load(["cab"]).info)
+    {'name': 'letters', 'tiles': ['a', 'b', 'c']}
+    """
+    alphabet = info.get("alphabet")
+    table: Mapping[str, object] = alphabet if isinstance(alphabet, Mapping) else {}
+    tiles = table.get("tiles")
+    return {"name": table.get("name"), "tiles": list(tiles) if isinstance(tiles, list) else []}
+
+
+def envelope(command: str, lex: Lexicon | None, results: list[dict[str, Any]], **fields: Any) -> Document:
     """A document: ``command``, ``lexicon``, the command's fields, ``results`` and ``count``."""
     doc: Document = {"command": command}
     if lex is not None:
@@ -113,7 +124,7 @@ def values(params: Mapping[str, Any], name: str) -> list[str]:
     return [str(x) for x in v]
 
 
-def check_tiles(ctx: Context, lex: "Lexicon", text: str, what: str, *, allowed: str = "") -> None:
+def check_tiles(ctx: Context, lex: Lexicon, text: str, what: str, *, allowed: str = "") -> None:
     """Refuse ``text`` (a prefix) if it holds characters that are not tiles of the lexicon."""
     probe = "".join(ch for ch in text if ch not in allowed)
     if probe and lex.alphabet.encode(probe) is None:

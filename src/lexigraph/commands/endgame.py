@@ -21,15 +21,15 @@ from typing import Any
 
 from ..compiler.registry import name_of
 from ..errors import ResourceBusy
-from . import MAX_SECONDS, Command, Context, Document, Param
+from ..scrabble.endgame import DEFAULT_TABLE_MB, solve_endgame
+from ..scrabble.game import GameError
+from ._boards import Board, lexicon_and_position
+from .command import MAX_SECONDS, Command, Context, Document, Param
 
 
-def _position(ctx: Context, params: Mapping[str, Any]) -> Any:
+def _position(ctx: Context, params: Mapping[str, Any]) -> Board:
     """The lexicon, the game (``game``, in the lexicon's alphabet), the position (``position``) and the warnings,
     read as ``moves`` reads them (the lexicon the CGP names when no ``--lexicon`` is given)."""
-    from ..scrabble.game import GameError
-    from .moves import lexicon_and_position
-
     if not params.get("position"):
         raise GameError("give a position: a CGP string with both racks, or a file holding one")
     return lexicon_and_position(ctx, params)
@@ -41,9 +41,6 @@ EXAMPLE = ("7T7/7R1AH4/6XU1BOARTS/3bRAINILY3E/2HEED1K1AS3N/1FOG1J3Z2TWO/QAT2O2AE
 
 
 def _run_endgame(ctx: Context, params: Mapping[str, Any]) -> Document:
-    from ..scrabble.endgame import DEFAULT_TABLE_MB, solve_endgame
-    from ..scrabble.game import GameError
-
     lex, game, pos, named = _position(ctx, params)
     time_limit = params.get("time_limit")
     if isinstance(time_limit, str):

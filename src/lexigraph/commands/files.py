@@ -8,18 +8,20 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from ..compiler.builder import build
+from ..compiler.normalize import Reject
 from ..errors import QueryError
-from . import MAX_TILES, Command, Context, Document, Param, always_found
-from ..support.files import refuse_overwrite
-from ._common import build_summary, envelope, esc, input_files, need_int, per_length, table
+from ..formats.export import export, to_bytes
+from ..lexicon import Lexicon
+from ..scrabble.leaves import LEAVE_FORMATS, export_leaves, leaves_to_bytes
+from ..support.files import refuse_overwrite, write_atomic
+from ._common import alphabet_fields, build_summary, envelope, esc, input_files, lexicon_name, need_int, per_length, table
+from .command import MAX_TILES, Command, Context, Document, Param, always_found
 
 # -- build -------------------------------------------------------------------
 
 
 def _run_build(ctx: Context, params: Mapping[str, Any]) -> Document:
-    from ..compiler.builder import build
-    from ..compiler.normalize import Reject, options
-
     source = params.get("source")
     output = params.get("output")
     if not source or not output:
@@ -31,36 +33,31 @@ def _run_build(ctx: Context, params: Mapping[str, Any]) -> Document:
     rejects_path = params.get("rejects")
     rejects: list[Reject] | None = [] if rejects_path else None
     if rejects_path:
-        from ..support.files import refuse_overwrite
-
         if os.path.realpath(str(rejects_path)) == os.path.realpath(str(output)):
             raise QueryError(f"{ctx.spell('rejects')} and {ctx.spell('output')} name the same file")
         refuse_overwrite(rejects_path, [source, params.get("alphabet")])  # before the build, not after it
     start = time.perf_counter()
-    with options(case=params.get("case"), rejects=rejects):
-        result = build(
-            source, output, format=params.get("format"), name=params.get("name"), alphabet=params.get("alphabet"),
-            min_length=2 if min_length is None else min_length, max_length=max_length,
-            encoding=params.get("encoding"), progress=_stages(ctx, "build"), score_by=params.get("score_by"),
-            language=params.get("language"), overrides=params.get("override") or (),
-            excludes=params.get("exclude") or (),
-        )
+    result = build(
+        source, output, format=params.get("format"), name=params.get("name"), alphabet=params.get("alphabet"),
+        min_length=2 if min_length is None else min_length, max_length=max_length, encoding=params.get("encoding"),
+        case=params.get("case"), score_by=params.get("score_by"), language=params.get("language"),
+        overrides=params.get("override") or (), excludes=params.get("exclude") or (),
+        progress=_stages(ctx, "build"), rejects=rejects,
+    )
     seconds = time.perf_counter() - start
     if rejects_path and rejects is not None:
-        from ..support.files import write_atomic
-
         header = "# line\taction\treason\ttext\tresult\n"
         write_atomic(rejects_path, (header + "".join(r.tsv() + "\n" for r in rejects)).encode("utf-8"),
                      inputs=[source, output, params.get("alphabet")])
-    report = result.report.to_dict()
+    report = result.report
     try:
         size = os.path.getsize(output)
     except OSError:
         size = None
     return envelope(
-        "build", None, per_length({int(k): v for k, v in report["per_length"].items()}),
+        "build", None, per_length(report.per_length),
         lexicon=result.info.get("name"), path=str(output), bytes=size, seconds=round(seconds, 3),
-        word_count=int(result.info.get("word_count", report["kept"])), build=report,
+        word_count=int(result.info.get("word_count", report.kept)), build=report.to_dict(),
         quiet=bool(params.get("quiet")), rejects=str(rejects_path) if rejects_path else None,
     )
 
@@ -102,8 +99,6 @@ def _text_build(doc: Document) -> Iterator[str]:
 
 
 def _run_export(ctx: Context, params: Mapping[str, Any]) -> Document:
-    from ..formats.export import LEAVE_FORMATS, export, export_leaves, leaves_to_bytes, to_bytes
-
     source, fmt, output = params.get("source"), params.get("format"), params.get("output")
     if not source or not fmt or not output:
         raise QueryError(f"give a {ctx.spell('source')}, a {ctx.spell('format')} and an {ctx.spell('output')}")
@@ -142,13 +137,10 @@ def _text_export(doc: Document) -> Iterator[str]:
 # -- diff --------------------------------------------------------------------
 
 
-def _side(lex: Any) -> dict[str, Any]:
-    from ._common import lexicon_name
-
+def _side(lex: Lexicon) -> dict[str, Any]:
     info = lex.info
     side: dict[str, Any] = {"name": lexicon_name(lex), "source": str(lex.path), "word_count": len(lex),
-                            "alphabet": {"name": info.get("alphabet", {}).get("name"),
-                                         "tiles": list(info.get("alphabet", {}).get("tiles", []))}}
+                            "alphabet": alphabet_fields(info)}
     if isinstance(info.get("build"), dict):
         side["build"] = info["build"]
     return side

@@ -34,11 +34,18 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from . import MAX_COUNT, MAX_PRIORITY, MAX_SECONDS, MAX_SEED, Command, Context, Document, Param
+from ..alphabet import Alphabet
+from ..crossword.fill import FilledWord, Rules, SlotCount, fill, slot_counts, suggest
+from ..crossword.formats import MAX_FILE_BYTES, grid_from_text, grid_to_text, ipuz, read_grid, write_grid
+from ..crossword.grid import Grid
+from ..errors import QueryError
+from ..lexicon import Lexicon
+from ..support.files import refuse_overwrite
 from ._common import input_files
+from .command import MAX_COUNT, MAX_PRIORITY, MAX_SECONDS, MAX_SEED, Command, Context, Document, Param
 
 EXIT_FILLED = 0
 EXIT_NOT_FOUND = 1
@@ -58,16 +65,13 @@ def _found(doc: Document) -> bool:
     return doc.get("status") == "filled"
 
 
-def _lexicon_name(lex: Any) -> str:
+def _lexicon_name(lex: Lexicon) -> str:
     info = getattr(lex, "info", None)
     name = info.get("name") if isinstance(info, dict) else None
     return str(name) if name else os.path.basename(str(getattr(lex, "path", "lexicon")))
 
 
-def _read_grid(params: Mapping[str, Any], alphabet: Any) -> Any:
-    from ..errors import QueryError
-    from ..crossword.grid import Grid
-
+def _read_grid(params: Mapping[str, Any], alphabet: Alphabet) -> Grid:
     text = params.get("grid_text")
     path = params.get("grid")
     if text is not None and path:
@@ -76,20 +80,18 @@ def _read_grid(params: Mapping[str, Any], alphabet: Any) -> Any:
         if not isinstance(text, str):
             raise QueryError("grid_text must be text (plain grid or ipuz JSON)")
         if text.lstrip().startswith("{"):
-            return Grid.from_ipuz(text)
+            return ipuz.parse(text)
         if "\n" not in text.strip():
             text = text.replace("/", "\n")  # one line: rows separated by '/'
-        return Grid.from_text(text, alphabet=alphabet)
+        return grid_from_text(text, alphabet=alphabet)
     if not path:
         raise QueryError("no grid given: a grid file, or --grid-text")
     if path == "-":
-        from ..crossword.grid import MAX_FILE_BYTES
-
         text = sys.stdin.read(MAX_FILE_BYTES + 1)
         if len(text) > MAX_FILE_BYTES:
             raise QueryError(f"the grid on standard input is larger than {MAX_FILE_BYTES >> 20} MiB")
-        return Grid.from_text(text, alphabet=alphabet)
-    return Grid.read(path, alphabet=alphabet)
+        return grid_from_text(text, alphabet=alphabet)
+    return read_grid(path, alphabet=alphabet)
 
 
 #: The command line's time limit for a fill, in seconds, unless ``--timeout`` says otherwise (``none``: no limit).
@@ -102,8 +104,6 @@ def parse_timeout(value: object) -> float | None:
     >>> parse_timeout("2.5"), parse_timeout("none"), parse_timeout(None)
     (2.5, None, 60.0)
     """
-    from ..errors import QueryError
-
     if value is None:
         return DEFAULT_TIMEOUT
     if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -120,30 +120,41 @@ def parse_timeout(value: object) -> float | None:
     return number
 
 
-def parse_minimums(text: object, what: str, key_kind: str) -> dict[Any, int]:
-    """``'4:40,5:45'`` (lengths) or ``'1A:60,17D:30'`` (slots): a key and a priority per item.
+def parse_length_minimums(text: object) -> dict[int, int]:
+    """``--min-by-length``: ``'4:40,5:45'``, a length and a priority per item.
 
-    >>> parse_minimums("3:30, 4:40", "min_by_length", "length")
-    {3: 30, 4: 40}
-    >>> parse_minimums("1a:60", "min_by_slot", "slot")
+    >>> parse_length_minimums("3:30, 4:40"), parse_length_minimums(None)
+    ({3: 30, 4: 40}, {})
+    """
+    return {int(key): priority for key, priority in _minimums(text, "min_by_length", "length").items()}
+
+
+def parse_slot_minimums(text: object) -> dict[str, int]:
+    """``--min-by-slot``: ``'1A:60,17D:30'``, a slot and a priority per item.
+
+    >>> parse_slot_minimums("1a:60")
     {'1A': 60}
     """
-    from ..errors import QueryError
+    return _minimums(text, "min_by_slot", "slot")
 
+
+def _minimums(text: object, what: str, key_kind: str) -> dict[str, int]:
+    """KEY:PRIORITY items (the keys checked as lengths when ``key_kind`` is ``length``), keys as written."""
     if text is None or text == "":
         return {}
     if not isinstance(text, str):
         raise QueryError(f"{what} is written KEY:PRIORITY,... ('4:40,5:45')")
-    out: dict[Any, int] = {}
+    out: dict[str, int] = {}
+    example = "4:40" if key_kind == "length" else "1A:60"
     for item in text.replace(";", ",").replace(" ", ",").split(","):
         if not item:
             continue
         key, sep, value = item.partition(":")
         try:
             priority = int(value)
-            parsed: Any = int(key) if key_kind == "length" else key.strip().upper()
+            parsed = str(int(key)) if key_kind == "length" else key.strip().upper()
         except ValueError:
-            raise QueryError(f"{what}: {item!r} is not {key_kind}:priority (e.g. {'4:40' if key_kind == 'length' else '1A:60'})") from None
+            raise QueryError(f"{what}: {item!r} is not {key_kind}:priority (e.g. {example})") from None
         if not sep or not parsed:
             raise QueryError(f"{what}: {item!r} is not {key_kind}:priority")
         out[parsed] = priority
@@ -151,8 +162,6 @@ def parse_minimums(text: object, what: str, key_kind: str) -> dict[Any, int]:
 
 
 def _theme_words(values: object) -> list[str]:
-    from ..errors import QueryError
-
     if values is None:
         return []
     if isinstance(values, str):
@@ -162,28 +171,25 @@ def _theme_words(values: object) -> list[str]:
     return [w for v in values for w in v.replace(",", " ").split() if w]
 
 
-def _rules(params: Mapping[str, Any]) -> dict[str, Any]:
-    return {
-        "min_priority": params.get("min_priority") or 0,
-        "min_by_length": parse_minimums(params.get("min_by_length"), "min_by_length", "length"),
-        "min_by_slot": parse_minimums(params.get("min_by_slot"), "min_by_slot", "slot"),
-        "allow_repeats": bool(params.get("allow_repeats")),
-        "max_shared": params.get("max_shared") or 0,
-    }
+def _rules(params: Mapping[str, Any]) -> Rules:
+    return Rules(
+        min_priority=params.get("min_priority") or 0,
+        min_by_length=parse_length_minimums(params.get("min_by_length")),
+        min_by_slot=parse_slot_minimums(params.get("min_by_slot")),
+        allow_repeats=bool(params.get("allow_repeats")),
+        max_shared=params.get("max_shared") or 0,
+    )
 
 
-def _slot_documents(counts: Any) -> list[dict[str, Any]]:
+def _slot_documents(counts: Iterable[SlotCount]) -> list[dict[str, Any]]:
     return [{"slot": c.slot, "candidates": c.candidates, "forced": c.forced, "given": c.given} for c in counts]
 
 
-def _words_document(words: Any) -> list[dict[str, Any]]:
+def _words_document(words: Iterable[FilledWord]) -> list[dict[str, Any]]:
     return [{"slot": w.slot, "word": w.word, "priority": w.priority, "fixed": w.fixed, "theme": w.theme} for w in words]
 
 
 def _run(ctx: Context, params: Mapping[str, Any]) -> Document:
-    from ..crossword.fill import fill, slot_counts, suggest
-    from ..errors import QueryError
-
     lex = ctx.lexicon()
     grid = _read_grid(params, lex.alphabet)
     min_priority = params.get("min_priority") or 0
@@ -195,7 +201,8 @@ def _run(ctx: Context, params: Mapping[str, Any]) -> Document:
         if ctx.max_results is not None:
             limit = min(limit, ctx.max_results)
         target = grid.slot(slot)
-        got = suggest(lex, grid, slot, min_priority=min_priority, allow_repeats=bool(params.get("allow_repeats")), limit=limit)
+        got = suggest(lex, grid, slot, rules=Rules(min_priority, allow_repeats=bool(params.get("allow_repeats"))),
+                      limit=limit)
         doc["suggest"] = target.name
         doc["pattern"] = "".join("?" if v is None else v for v in grid.word(target))
         doc["results"] = [
@@ -211,9 +218,9 @@ def _run(ctx: Context, params: Mapping[str, Any]) -> Document:
     rules = _rules(params)
     region = params.get("region") or None
     if params.get("counts"):
-        result = slot_counts(lex, grid, region=region, timeout=timeout, **rules)
+        result = slot_counts(lex, grid, rules=rules, region=region, timeout=timeout)
         doc["status"] = result.status
-        doc["grid"] = grid.to_text().split("\n")
+        doc["grid"] = grid_to_text(grid).split("\n")
         doc["results"] = _slot_documents(result.slots)
         doc["count"] = len(result.slots)
         doc["counts"] = True
@@ -223,8 +230,6 @@ def _run(ctx: Context, params: Mapping[str, Any]) -> Document:
     output = params.get("output")
     inputs = input_files(ctx, lex, params.get("grid"))  # the grid, and the word list the lexicon came from
     if output:
-        from ..support.files import refuse_overwrite
-
         refuse_overwrite(output, inputs)  # before the search, not after it
     fills = params.get("fills")
     result = fill(
@@ -239,10 +244,10 @@ def _run(ctx: Context, params: Mapping[str, Any]) -> Document:
         region=region,
         improve=params.get("improve") or 0.0,
         progress=_progress(ctx, timeout is not None),
-        **rules,
+        rules=rules,
     )
     doc["status"] = result.status
-    doc["grid"] = (result.grid or grid).to_text().split("\n")
+    doc["grid"] = grid_to_text(result.grid or grid).split("\n")
     doc["results"] = _words_document(result.words)
     doc["count"] = len(result.words)
     doc["lowest_priority"] = result.min_priority
@@ -252,14 +257,14 @@ def _run(ctx: Context, params: Mapping[str, Any]) -> Document:
     doc["reason"] = result.reason
     doc["culprits"] = result.culprits
     doc["fills"] = [
-        {"grid": f.grid.to_text().split("\n"), "results": _words_document(f.words), "lowest_priority": f.min_priority,
+        {"grid": grid_to_text(f.grid).split("\n"), "results": _words_document(f.words), "lowest_priority": f.min_priority,
          "mean_priority": None if f.mean_priority is None else round(f.mean_priority, 3)}
         for f in result.fills
     ]
     doc["slots"] = _slot_documents(result.slots)
     doc["stats"] = dict(result.stats, seconds=round(result.seconds, 4))
     if output and result.grid is not None:
-        result.grid.write(output, inputs=inputs)
+        write_grid(result.grid, output, inputs=inputs)
         doc["output"] = os.fspath(output)
     return doc
 
@@ -292,9 +297,7 @@ def _hardest(slots: list[dict[str, Any]], n: int = 5) -> str:
 
 def _heat_rows(doc: Document) -> Iterator[str]:
     """The grid with each open cell's fewest candidates (of its slots) as a digit: their number of digits."""
-    from ..crossword.grid import Grid
-
-    grid = Grid.from_text("\n".join(doc["grid"]))
+    grid = grid_from_text("\n".join(doc["grid"]))
     count = {r["slot"]: r["candidates"] for r in doc["results"]}
     least: dict[tuple[int, int], int] = {}
     for s in grid.slots():

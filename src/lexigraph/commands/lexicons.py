@@ -22,9 +22,11 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..compiler import registry
+from ..engine.fileformat import is_lexicon_file
 from ..errors import QueryError
-from . import SOURCE_OPTION_NAMES, Command, Context, Document, Param, always_found
+from ..opener import open_source
 from ._common import esc
+from .command import SOURCE_OPTION_NAMES, Command, Context, Document, Param, always_found
 
 
 def _file(ctx: Context, path: str) -> str:
@@ -41,9 +43,6 @@ def _file(ctx: Context, path: str) -> str:
 
 
 def _add(ctx: Context, params: Mapping[str, Any]) -> Document:
-    from ..compiler.cache import open_source
-    from ..engine.fileformat import is_lexicon_file
-
     name, path = params.get("name"), params.get("path")
     if not name or not path:
         raise QueryError(f"give a {ctx.spell('name')} and a {ctx.spell('path')}: "

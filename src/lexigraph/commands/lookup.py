@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from ..buildinfo import extensions
 from ..errors import QueryError
-from . import MAX_COUNT, MAX_TILES, Command, Context, Document, Param, always_found
-from ._common import check_tiles, envelope, esc, need_int, per_length, table, values
+from ._common import alphabet_fields, build_summary, check_tiles, envelope, esc, need_int, per_length, table, values
+from .command import MAX_COUNT, MAX_TILES, Command, Context, Document, Param, always_found
 
 # -- check -------------------------------------------------------------------
 
@@ -89,12 +90,9 @@ def _text_children(doc: Document) -> Iterator[str]:
 
 
 def _run_info(ctx: Context, params: Mapping[str, Any]) -> Document:
-    from ..buildinfo import extensions
-
     file = params.get("file")
     lex = ctx.open(file) if file else ctx.lexicon()
     info = lex.info
-    alphabet = info.get("alphabet", {})
     fields: dict[str, Any] = {
         "name": info.get("name"),
         "path": str(lex.path),
@@ -105,7 +103,7 @@ def _run_info(ctx: Context, params: Mapping[str, Any]) -> Document:
         "word_count": len(lex),
         "min_length": info.get("min_length"),
         "max_length": info.get("max_length"),
-        "alphabet": {"name": alphabet.get("name"), "tiles": list(alphabet.get("tiles", []))},
+        "alphabet": alphabet_fields(info),
         "has_priorities": bool(info.get("has_priorities")),
         "score_max": info.get("score_max"),
         "score_scale": info.get("score_scale"),
@@ -154,8 +152,6 @@ def _run_stats(ctx: Context, params: Mapping[str, Any]) -> Document:
 def _text_stats(doc: Document) -> Iterator[str]:
     rows = [(r["length"], r["word_count"]) for r in doc["results"]]
     yield from table([*rows, ("total", doc["word_count"])], ("length", "words"))
-    from ._common import build_summary
-
     yield from build_summary(doc.get("build"))
 
 

@@ -3,21 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import Any, Literal, cast
 
 from ..engine.deadline import Countdown
 from ..errors import QueryError
-from . import MAX_COUNT, MAX_PRIORITY, MAX_TILES, Command, Context, Document, Param
+from ..lexicon import Lexicon
+from ..query.anagram import AnagramWithBlanks
+from ..study.columns import first_id
+from ..study.hooks import hook_fields, hook_line
+from ..study.probability import probability_ranks, tile_set
 from ._common import envelope, esc, need_int, values
+from .command import MAX_COUNT, MAX_PRIORITY, MAX_TILES, Command, Context, Document, Param
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ..lexicon import Lexicon
-    from ..query.anagram import AnagramWithBlanks
 
-def _add_hooks(lex: "Lexicon", results: list[dict[str, Any]], deadline: float | None = None) -> None:
+def _add_hooks(lex: Lexicon, results: list[dict[str, Any]], deadline: float | None = None) -> None:
     """Give each result a ``hooks`` field (its word's hooks, all computed together)."""
-    from ..study.hooks import hook_fields  # numpy and the columns: only when asked for
-
     for r, fields in zip(results, hook_fields(lex.store, [r["word"] for r in results], deadline=deadline)):
         r["hooks"] = fields
 
@@ -30,8 +30,6 @@ def _hook_width(results: list[dict[str, Any]]) -> int:
 def _hooked(r: Mapping[str, Any], width: int, shown: str | None = None) -> str:
     """``r``'s word between its hooks, as study tools print it; ``shown`` replaces the word's capitals
     (``--show-blanks`` keeps the tiles blanks make in lower case)."""
-    from ..study.hooks import hook_line
-
     line = hook_line(dict(r["hooks"]), r["word"], width)
     if shown is None:
         return line
@@ -45,13 +43,10 @@ def _hooked(r: Mapping[str, Any], width: int, shown: str | None = None) -> str:
 ANAGRAM_SORTS = ("alpha", "length", "priority", "probability")
 
 
-def _by_probability(lex: "Lexicon", found: "list[AnagramWithBlanks]",
-                    deadline: float | None) -> "list[tuple[AnagramWithBlanks, int]]":
+def _by_probability(lex: Lexicon, found: list[AnagramWithBlanks],
+                    deadline: float | None) -> list[tuple[AnagramWithBlanks, int]]:
     """``found`` (in tile order) in probability order, each with its probability rank: rank first (most probable
     first, among the words of its length, two blanks; docs/search.md), then shorter first, then tile order."""
-    from ..study.columns import first_id  # NumPy columns: only when asked for
-    from ..study.probability import probability_ranks, tile_set
-
     bag = tile_set(lex.store)
     countdown = Countdown(deadline)   # a length's ranks are computed once, a few array passes: checked between
     id_of = lex.engine.id_of_codes
@@ -64,7 +59,7 @@ def _by_probability(lex: "Lexicon", found: "list[AnagramWithBlanks]",
     return [(found[i], ranks[i]) for i in order]
 
 
-def _anagram_result(rack: str, a: "AnagramWithBlanks", rank: int | None) -> dict[str, Any]:
+def _anagram_result(rack: str, a: AnagramWithBlanks, rank: int | None) -> dict[str, Any]:
     result: dict[str, Any] = {"rack": rack.lower(), "word": a.word, "tiles": list(a.tiles),
                               "blanks": list(a.blank_positions), "display": a.display()}
     if rank is not None:
@@ -72,7 +67,7 @@ def _anagram_result(rack: str, a: "AnagramWithBlanks", rank: int | None) -> dict
     return result
 
 
-def _table_results(lex: "Lexicon", racks: list[str], fields: dict[str, Any],
+def _table_results(lex: Lexicon, racks: list[str], fields: dict[str, Any],
                    deadline: float | None) -> list[dict[str, Any]]:
     results: list[dict[str, Any]] = []
     for rack in racks:
@@ -124,8 +119,6 @@ def _run_anagram(ctx: Context, params: Mapping[str, Any]) -> Document:
             ranked = _by_probability(lex, found, ctx.deadline) if sort == "probability" else [(a, None) for a in found]
             entries += [(rack, a, rank) for a, rank in ranked]
     if sort == "probability":
-        from ..study.probability import tile_set
-
         fields["tile_set"] = tile_set(lex.store).origin
     if ctx.max_results is not None:
         limit = ctx.max_results if limit is None else min(limit, ctx.max_results)

@@ -18,23 +18,28 @@ no leave values), a leave table's file (KLV2, KLV or CSV: equity with it) or
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from ..errors import QueryError
-from . import MAX_COUNT, MAX_INT64, MAX_SEED, MAX_TILES, MAX_WORKERS, Command, Context, Document, Param, always_found
+from ..lexicon import Lexicon
+from ..scrabble.game import Game
+from ..scrabble.leavegen import BuildResult, build_leaves
+from ..scrabble.leaves import load_leaves
+from ..scrabble.selfplay import Player, autoplay, check_gcg_folder
+from ..support.files import refuse_overwrite, write_atomic
+from ._boards import lexicon_and_game
 from ._common import envelope, input_files, need_int
-from .moves import lexicon_and_game
+from .command import (
+    MAX_COUNT, MAX_INT64, MAX_SEED, MAX_TILES, MAX_WORKERS, Command, Context, Document, Param, always_found,
+)
 
 _PLAYER = ("a player: score, equity (the game's leave table), equity:none, a leave table file (KLV2, KLV, CSV) "
            "played by equity, or sim (sim:CANDIDATES:ITERATIONS, default sim:5:64: simulates its best moves by "
            "equity with the game's leave table)")
 
 
-def _player(ctx: Context, spec: Any, game: Any, lex: Any, default_name: str) -> Any:
-    from ..scrabble.leaves import load_leaves
-    from ..scrabble.selfplay import Player
-
+def _player(ctx: Context, spec: object, game: Game, lex: Lexicon, default_name: str) -> Player:
     text = str(spec or "").strip()
     if text == "sim" or text.startswith("sim:"):
         return _simulation_player(ctx, text, game, lex, default_name)
@@ -52,10 +57,7 @@ def _player(ctx: Context, spec: Any, game: Any, lex: Any, default_name: str) -> 
     return Player.equity(load_leaves(text, lex.alphabet), f"{default_name}-{name}")
 
 
-def _simulation_player(ctx: Context, text: str, game: Any, lex: Any, default_name: str) -> Any:
-    from ..scrabble.leaves import load_leaves
-    from ..scrabble.selfplay import Player
-
+def _simulation_player(ctx: Context, text: str, game: Game, lex: Lexicon, default_name: str) -> Player:
     parts = text.split(":")[1:]
     try:
         numbers = [int(x) for x in parts]
@@ -70,7 +72,7 @@ def _simulation_player(ctx: Context, text: str, game: Any, lex: Any, default_nam
                              name=f"{default_name}-sim")
 
 
-def _kind(player: Any) -> str:
+def _kind(player: Player) -> str:
     return "simulation" if player.simulating is not None else "equity" if player.by_equity else "score"
 
 
@@ -78,7 +80,7 @@ def _workers(ctx: Context, params: Mapping[str, Any]) -> int | None:
     return need_int(ctx, params, "workers", minimum=1, maximum=MAX_WORKERS)
 
 
-def _progress(ctx: Context, stage: str, total: int) -> Any:
+def _progress(ctx: Context, stage: str, total: int) -> Callable[[int], None] | None:
     """A self-play run's callback (games just played) as ``ctx.progress`` reports: games done of ``total``."""
     if ctx.progress is None:
         return None
@@ -93,8 +95,6 @@ def _progress(ctx: Context, stage: str, total: int) -> Any:
 
 
 def _run_autoplay(ctx: Context, params: Mapping[str, Any]) -> Document:
-    from ..scrabble.selfplay import autoplay, check_gcg_folder
-
     lex, game, named = lexicon_and_game(ctx, params)
     games = need_int(ctx, params, "games", minimum=1, maximum=100_000_000)
     seed = need_int(ctx, params, "seed", minimum=0, maximum=2 ** 64 - 1)
@@ -136,10 +136,6 @@ def _text_autoplay(doc: Document) -> Iterator[str]:
 
 
 def _run_leaves(ctx: Context, params: Mapping[str, Any]) -> Document:
-    from ..scrabble.leavegen import build_leaves
-    from ..scrabble.leaves import load_leaves
-    from ..support.files import refuse_overwrite, write_atomic
-
     if params.get("action") != "build":
         raise QueryError(f"{ctx.spell('action')} must be build")
     output = params.get("output")
@@ -168,10 +164,10 @@ def _run_leaves(ctx: Context, params: Mapping[str, Any]) -> Document:
         raise QueryError(f"{ctx.spell('smoothing')} is a number, not {smoothing!r}") from None
     report = ctx.progress
 
-    def progress(k: int, games: int, of: int) -> Any:
+    def progress(k: int, games: int, of: int) -> Callable[[int], None] | None:
         return _progress(ctx, f"generation {k + 1} of {of}", games)
 
-    def finished(k: int, so_far: Any) -> None:
+    def finished(k: int, so_far: BuildResult) -> None:
         # The generation's line now, on the command line, not when the whole run ends.
         if report is not None:
             games = so_far.games[k]
@@ -189,7 +185,7 @@ def _run_leaves(ctx: Context, params: Mapping[str, Any]) -> Document:
                     **({"warnings": named} if named else {}))
 
 
-def _generation(k: int, result: Any) -> dict[str, Any]:
+def _generation(k: int, result: BuildResult) -> dict[str, Any]:
     """Generation ``k``'s result in the document."""
     return {"generation": k + 1, "games": result.games[k], "samples": result.samples[k],
             "seconds": round(result.seconds[k], 2)}

@@ -17,22 +17,18 @@ over HTTP, one); a seed gives the same ranking whatever the workers.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from . import MAX_COUNT, MAX_SECONDS, MAX_SEED, MAX_WORKERS, Command, Context, Document, Param
+from ..errors import QueryError
+from ..scrabble.simulation import DEFAULT_ITERATIONS, MAX_CANDIDATES, MAX_ITERATIONS, MAX_PLIES, simulate
+from ._boards import leaves_param, lexicon_and_position_with_rack
 from ._common import envelope, need_int
+from .command import MAX_COUNT, MAX_SECONDS, MAX_SEED, MAX_WORKERS, Command, Context, Document, Param
 
 
 def _run_sim(ctx: Context, params: Mapping[str, Any]) -> Document:
-    import time
-
-    from ..errors import QueryError
-    from ..scrabble.simulation import (
-        DEFAULT_ITERATIONS, MAX_CANDIDATES, MAX_ITERATIONS, MAX_PLIES, simulate,
-    )
-    from .moves import leaves_param, lexicon_and_position_with_rack
-
     lex, game, pos, named = lexicon_and_position_with_rack(ctx, params)
     candidates = need_int(ctx, params, "candidates", minimum=1, maximum=MAX_CANDIDATES)
     plies = need_int(ctx, params, "plies", minimum=0, maximum=MAX_PLIES)

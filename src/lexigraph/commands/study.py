@@ -10,14 +10,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, cast
 
-from . import MAX_COUNT, Command, Context, Document, Param
+import numpy as np
+
+from ..alphabet import PRESETS, Alphabet
+from ..errors import QueryError
+from ..lexicon import Lexicon
+from ..study import columns, probability
+from ..study.hooks import hook_line, hooks_many, hooks_of_ids
+from ..study.search import SEARCH_SORTS, Sort, as_query, search_ids
 from ..support.text import quote
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..lexicon import Lexicon
+from ._common import preset_or_file
+from .command import MAX_COUNT, Command, Context, Document, Param
 
 _BLANKS = Param("blanks", "blanks that may stand in for tiles when counting draws (0, 1 or 2)", kind="int", default=2,
                 minimum=0, maximum=2)
@@ -27,13 +33,11 @@ _TILES = Param(
 )
 
 
-def _name(lex: "Lexicon") -> str:
+def _name(lex: Lexicon) -> str:
     return str(lex.info.get("name", ""))
 
 
 def _lists(specs: Iterable[str] | None) -> dict[str, str]:
-    from ..errors import QueryError
-
     out = {}
     for spec in specs or ():
         name, sep, source = str(spec).partition("=")
@@ -43,24 +47,28 @@ def _lists(specs: Iterable[str] | None) -> dict[str, str]:
     return out
 
 
-def details(lex: "Lexicon", ids: Any, lengths: Any, *, blanks: int = 2, tiles: Any = None,
-            hooks: bool = False) -> list[dict[str, Any]]:
+def _list_opener(ctx: Context) -> Callable[[str | Iterable[str]], Lexicon]:
+    """How the search opens an ``in NAME`` list: as the context opens a lexicon (the command names lists by
+    ``NAME=FILE``, so each is a path or a name)."""
+    def open_list(source: str | Iterable[str]) -> Lexicon:
+        if not isinstance(source, str):
+            raise QueryError("a list is named by a file or a registered name")
+        return ctx.open(source)
+
+    return open_list
+
+
+def details(lex: Lexicon, ids: np.ndarray, lengths: np.ndarray, *, blanks: int = 2,
+            tiles: str | Alphabet | None = None, hooks: bool = False) -> list[dict[str, object]]:
     """One result object per word id: word, length, alphagram, anagrams, priority, and where the
     lexicon has a tile set, probability rank, combinations and points; hooks on request."""
-    import numpy as np
-
-    from ..study import columns
-    from ..study import probability
-    from ..errors import QueryError
-    from ..study.hooks import hooks_of_ids
-
     store = lex.store
     words = store.words_of_ids(ids)
     try:
         bag = probability.tile_set(store, tiles)
     except QueryError:
         bag = None
-    out: list[dict[str, Any]] = []
+    out: list[dict[str, object]] = []
     prio = store.priorities()[ids].tolist() if len(ids) else []
     decode = store.alphabet.decode
     fields: dict[str, list[Any]] = {"anagrams": [], "alphagram": []}
@@ -88,7 +96,7 @@ def details(lex: "Lexicon", ids: Any, lengths: Any, *, blanks: int = 2, tiles: A
                 values[k][i] = v
     hooked = hooks_of_ids(store, ids, lengths, words) if hooks else None
     for i, w in enumerate(words):
-        doc: dict[str, Any] = {"word": w, "length": int(lengths[i]), "priority": int(prio[i])}
+        doc: dict[str, object] = {"word": w, "length": int(lengths[i]), "priority": int(prio[i])}
         for k in values:
             doc[k] = values[k][i]
         if hooked is not None:
@@ -98,11 +106,6 @@ def details(lex: "Lexicon", ids: Any, lengths: Any, *, blanks: int = 2, tiles: A
 
 
 def _run_search(ctx: Context, p: Mapping[str, Any]) -> Document:
-    from ..alphabet import PRESETS
-    from ..errors import QueryError
-    from ..study.search import SEARCH_SORTS, Sort, as_query, search_ids
-    from ._common import preset_or_file
-
     lex = ctx.lexicon()
     query = as_query(p["expression"])
     limit = p.get("limit")
@@ -117,7 +120,7 @@ def _run_search(ctx: Context, p: Mapping[str, Any]) -> Document:
     found = search_ids(
         lex.store, lex.engine, query, sort=cast("Sort", sort), group=bool(p.get("group")),
         offset=p.get("offset") or 0, limit=limit, lists=_lists(p.get("lists")), blanks=blanks, tiles=tiles,
-        open_list=ctx.open,  # 'in NAME': on the server, only the lexicons it serves
+        open_list=_list_opener(ctx),  # 'in NAME': on the server, only the lexicons it serves
         deadline=ctx.deadline,
     )
     try:
@@ -127,10 +130,8 @@ def _run_search(ctx: Context, p: Mapping[str, Any]) -> Document:
     if found.groups is not None:
         for r, g in zip(results, found.groups.tolist()):
             r["group"] = g
-    from ..study.probability import tile_set
-
     try:
-        bag = tile_set(lex.store, tiles)
+        bag = probability.tile_set(lex.store, tiles)
     except QueryError:
         bag = None  # no tile set: no probability or points, and the query used none
     doc: Document = {
@@ -142,8 +143,6 @@ def _run_search(ctx: Context, p: Mapping[str, Any]) -> Document:
 
 
 def _hook_line(h: Mapping[str, Any], word: str, width: int) -> str:
-    from ..study.hooks import hook_line
-
     return hook_line(dict(h), word, width)
 
 
@@ -185,9 +184,6 @@ SEARCH = Command(
 
 
 def _run_hooks(ctx: Context, p: Mapping[str, Any]) -> Document:
-    from ..errors import QueryError
-    from ..study.hooks import hooks_many
-
     lex = ctx.lexicon()
     words = list(p.get("words") or [])
     if not words:
@@ -217,10 +213,6 @@ HOOKS = Command(
 
 
 def _run_probability(ctx: Context, p: Mapping[str, Any]) -> Document:
-    from ..alphabet import PRESETS
-    from ..errors import QueryError
-    from ._common import preset_or_file
-
     lex = ctx.lexicon()
     words = list(p.get("words") or [])
     if not words:
@@ -228,9 +220,7 @@ def _run_probability(ctx: Context, p: Mapping[str, Any]) -> Document:
     blanks = p.get("blanks", 2)
     blanks = 2 if blanks is None else blanks
     tiles = preset_or_file(ctx, p.get("tiles"), PRESETS, "tiles")
-    from ..study.probability import tile_set
-
-    bag = tile_set(lex.store, tiles)
+    bag = probability.tile_set(lex.store, tiles)
     results = [lex.probability(w, blanks=blanks, tiles=tiles, deadline=ctx.deadline).to_dict() for w in words]
     doc: Document = {"command": "probability", "lexicon": _name(lex), "tile_set": bag.origin}
     doc.update(results=results, count=len(results))

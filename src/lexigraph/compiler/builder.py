@@ -4,22 +4,22 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
 
-from ..engine import fileformat
-from . import graph_builder
-from . import hash_tables
-from ..engine import wordgraph
 from ..alphabet import Alphabet
-from ..buildinfo import __version__, c_module
+from ..buildinfo import __version__
+from ..engine import fileformat, wordgraph
 from ..errors import BuildError
-from . import scores
-from .normalize import Reject, Report, WordSet, check_build_options, normalize
+from ..support.files import refuse_overwrite, write_atomic
+from . import hash_tables, scores
+from .kernels import BuildKernels
+from .normalize import Reject, Report, WordSet, normalize
+from .options import BuildKeywords, BuildOptions, build_options, check_build_options
 from .sources import RawWords, Source, read, source_name
 
 Progress = Callable[[str, int, int], None]
@@ -44,54 +44,9 @@ def score_scale(score_max: int | None) -> int | None:
     return 255
 
 
-def alphagram_order(rows: np.ndarray, *, pure_python: bool = False) -> np.ndarray:
-    """Rows of a bucket ordered by their alphagrams (tiles sorted), ties by row, as little-endian row numbers.
-
-    Runs in C (``lexigraph._native``) when it is built, unless ``pure_python``
-    or ``LEXIGRAPH_PURE_PYTHON`` is set; both give the same order.
-
-    >>> alphagram_order(np.array([[3, 1], [1, 2], [2, 1]], np.uint8)).tolist()
-    [1, 2, 0]
-    >>> alphagram_order(np.array([[3, 1], [1, 2], [2, 1]], np.uint8), pure_python=True).tolist()
-    [1, 2, 0]
-    """
-    count, length = rows.shape
-    ext = None if pure_python or not count or not length else c_module("_native")
-    if ext is not None:
-        data = ext.alphagram_order(np.ascontiguousarray(rows, np.uint8), count, length)
-        return np.frombuffer(data, "<u4").astype(hash_tables.slot_dtype(count + 1))
-    grams = np.ascontiguousarray(np.sort(rows, axis=1)).view(f"S{length}").ravel() if count else np.zeros(0, "S1")
-    order = np.argsort(grams, kind="stable")
-    return order.astype(hash_tables.slot_dtype(count + 1))
-
-
-def bucket_rows(flat: np.ndarray, starts: np.ndarray, ids: np.ndarray, length: int, *,
-                pure_python: bool = False) -> np.ndarray:
-    """The words ``ids`` of one length (word i: ``flat[starts[i]:starts[i] + length]``) as rows of a matrix.
-
-    Runs in C (``lexigraph._native``) when it is built, unless ``pure_python``
-    or ``LEXIGRAPH_PURE_PYTHON`` is set; both give the same rows.
-
-    >>> flat = np.array([1, 2, 3, 4, 5], np.uint8); starts = np.array([0, 1, 3])
-    >>> bucket_rows(flat, starts, np.array([2, 0]), 2).tolist()
-    [[4, 5], [1, 2]]
-    >>> bucket_rows(flat, starts, np.array([2, 0]), 2, pure_python=True).tolist()
-    [[4, 5], [1, 2]]
-    """
-    return np.frombuffer(_bucket_bytes(flat, starts, ids, length, pure_python), np.uint8).reshape(len(ids), length)
-
-
-def _bucket_bytes(flat: np.ndarray, starts: np.ndarray, ids: np.ndarray, length: int, pure_python: bool) -> bytes:
-    ext = None if pure_python or length < 1 else c_module("_native")
-    if ext is not None:
-        data: bytes = ext.bucket_rows(np.ascontiguousarray(flat, np.uint8), np.ascontiguousarray(starts, np.int64),
-                                      np.ascontiguousarray(ids, np.int64), length)
-        return data
-    return np.asarray(flat[starts[ids][:, None] + np.arange(length)], np.uint8).tobytes()
-
-
-def compile_words(words: WordSet, *, name: str, source: str, kind: str, pure_python: bool = False) -> bytes:
-    """The bytes of a lexicon file holding ``words`` (``pure_python``: without the C extension)."""
+def compile_words(words: WordSet, *, name: str, source: str, kind: str, kernels: BuildKernels | None = None) -> bytes:
+    """The bytes of a lexicon file holding ``words``, made by the build's ``kernels`` (default: C when it is built)."""
+    kernels = BuildKernels.choose() if kernels is None else kernels
     lens = words.lengths
     n = len(lens)
     flat = words.codes
@@ -114,18 +69,18 @@ def compile_words(words: WordSet, *, name: str, source: str, kind: str, pure_pyt
     for length, lo, count in zip(lengths.tolist(), bounds.tolist(), per_length[lengths].tolist()):
         hi = lo + count
         ids = order[lo:hi]
-        data = _bucket_bytes(flat, starts, ids, length, pure_python)  # the section as it is: no copy
+        data = kernels.bucket_rows(flat, starts, ids, length)  # the section as it is: no copy
         rows = np.frombuffer(data, np.uint8).reshape(hi - lo, length)
         sections[f"words.{length}"] = (data, "u1", (hi - lo, length))
-        table, home = hash_tables.build_table(rows, pure_python=pure_python)
+        table, home = kernels.hash_table(rows)
         sections[f"hash.{length}"] = (table.tobytes(), table.dtype.str.replace("|", ""), (len(table),))
-        grams = alphagram_order(rows, pure_python=pure_python)
+        grams = kernels.alphagram_order(rows)
         sections[f"alphagram.{length}"] = (grams.tobytes(), grams.dtype.str, (len(grams),))
         buckets.append({"length": length, "first": lo, "count": hi - lo, "hash_home": home})
     if words.has_priorities:  # an unscored list leaves it out: every word has the default priority
         sections["priority"] = (words.priorities[order].tobytes(), "u1", (n,))
 
-    records, root = graph_builder.lexicon_graph_bytes(flat, starts, lens, pure_python=pure_python)
+    records, root = kernels.lexicon_graph(flat, starts, lens)
     arc_count = len(records) // 8
     sections["graph"] = (records, "<u8", (arc_count,))
 
@@ -152,41 +107,25 @@ def compile_words(words: WordSet, *, name: str, source: str, kind: str, pure_pyt
     return fileformat.pack(index, sections)
 
 
-def build(
-    source: Source,
-    dest: str | os.PathLike[str] | None,
-    *,
-    format: str | None = None,
-    name: str | None = None,
-    alphabet: "str | Alphabet | None" = None,
-    min_length: int = 2,
-    max_length: int | None = None,
-    encoding: str | None = None,
-    progress: Progress | None = None,
-    case: str | None = None,
-    rejects: "list[Reject] | None" = None,
-    score_by: str | None = None,
-    language: str | None = None,
-    overrides: Sequence[Source] = (),
-    excludes: Sequence[Source] = (),
-) -> BuildResult:
+def build(source: Source, dest: str | os.PathLike[str] | None, options: BuildOptions | None = None, *,
+          progress: Progress | None = None, rejects: "list[Reject] | None" = None,
+          **keywords: Unpack[BuildKeywords]) -> BuildResult:
     """Compile a word source into a lexicon file at ``dest``.
 
     ``source`` is a path, ``"-"`` for standard input, a file object, or an
     iterable of words. Plain lists, scored lists (``WORD;SCORE``), TWL06
     ``dawg32`` tables and Hasbro ``.daw`` files are recognised by content.
+    ``options`` (a :class:`~lexigraph.compiler.options.BuildOptions`) and the
+    keywords that spell its fields one by one (``min_length=3``, the
+    keywords winning) say how: the alphabet, the lengths kept, the case
+    policy, scores, layered lists, ``pure_python``. ``progress(stage, done,
+    total)`` reports the stages; ``rejects``: a list that receives every line
+    skipped or changed.
+
     The file is written atomically: on any error an existing ``dest`` is
     left as it was, and a ``dest`` that is the source itself (or the
     alphabet file), directly or through links, is refused before any work.
-    With ``dest=None`` nothing is written (see
-    :func:`compile_source`). ``case``: what to do with entries that are
-    capitalised only (``"fold"``, the default, or ``"drop-proper"``);
-    ``rejects``: a list that receives every line skipped or changed.
-    ``score_by="wordfreq"`` gives every word a priority from its frequency in
-    ``language`` (default: the alphabet's; see :mod:`lexigraph.compiler.scores`);
-    ``overrides`` (word sources whose scores win and whose words are added)
-    and ``excludes`` (word sources whose words are left out) layer other
-    lists on the source.
+    With ``dest=None`` nothing is written (see :func:`compile_source`).
 
     >>> import tempfile, os, lexigraph
     >>> path = os.path.join(tempfile.mkdtemp(), "pets.lex")
@@ -197,20 +136,14 @@ def build(
     ...     "dogs" in lex
     True
     """
-    from ..support.files import refuse_overwrite, write_atomic
-
     if dest is not None and not isinstance(dest, (str, os.PathLike)):
         raise BuildError(f"the lexicon is written to a path, not {type(dest).__name__}")
-    check_build_options(format=format, name=name, alphabet=alphabet, min_length=min_length, max_length=max_length,
-                        encoding=encoding, progress=progress, case=case, rejects=rejects)
-    inputs = [source, alphabet]  # the paths among them must survive the build
+    opts = build_options(options, keywords)
+    check_build_options(progress=progress, rejects=rejects)
+    inputs = [source, opts.alphabet]  # the paths among them must survive the build
     if dest is not None:
         refuse_overwrite(dest, inputs)  # before the work, not after it
-    data, result = compile_source(
-        source, format=format, name=name, alphabet=alphabet, min_length=min_length,
-        max_length=max_length, encoding=encoding, progress=progress, case=case, rejects=rejects,
-        score_by=score_by, language=language, overrides=overrides, excludes=excludes,
-    )
+    data, result = compile_source(source, opts, progress=progress, rejects=rejects)
     if dest is not None:
         if progress:
             progress("writing", 0, 1)
@@ -232,68 +165,61 @@ def _lines_read(raw: RawWords) -> int:
     return raw.lines or len(raw.words)
 
 
-def compile_source(
-    source: Source,
-    *,
-    format: str | None = None,
-    name: str | None = None,
-    alphabet: "str | Alphabet | None" = None,
-    min_length: int = 2,
-    max_length: int | None = None,
-    encoding: str | None = None,
-    progress: Progress | None = None,
-    case: str | None = None,
-    rejects: "list[Reject] | None" = None,
-    pure_python: bool = False,
-    score_by: str | None = None,
-    language: str | None = None,
-    overrides: Sequence[Source] = (),
-    excludes: Sequence[Source] = (),
-) -> tuple[bytes, BuildResult]:
+def compile_source(source: Source, options: BuildOptions | None = None, *, progress: Progress | None = None,
+                   rejects: "list[Reject] | None" = None,
+                   **keywords: Unpack[BuildKeywords]) -> tuple[bytes, BuildResult]:
     """Compile ``source`` in memory; returns the file's bytes and the build result (options as :func:`build`).
 
-    ``pure_python=True`` compiles without the C extension (its NumPy twins give the same bytes).
+    The build's kernels are chosen here, once (:class:`~lexigraph.compiler.kernels.BuildKernels`): in C
+    unless ``pure_python`` (or ``LEXIGRAPH_PURE_PYTHON``) says Python; their NumPy twins give the same bytes.
     """
-    check_build_options(format=format, name=name, alphabet=alphabet, min_length=min_length, max_length=max_length,
-                        encoding=encoding, progress=progress, case=case, rejects=rejects)
+    opts = build_options(options, keywords)
+    check_build_options(progress=progress, rejects=rejects)
+    kernels = BuildKernels.choose(opts.pure_python)
     if progress:
         progress("reading", 0, 1)
-    if score_by is not None and score_by not in scores.SCORERS:
-        raise BuildError(f"unknown scorer {score_by!r}; choose one of {', '.join(scores.SCORERS)}")
-    alpha = Alphabet.load(alphabet) if alphabet is not None else None
-    raw = read(source, format=format, encoding=encoding, alphabet=alpha)
+    if opts.score_by is not None and opts.score_by not in scores.SCORERS:
+        raise BuildError(f"unknown scorer {opts.score_by!r}; choose one of {', '.join(scores.SCORERS)}")
+    alpha = Alphabet.load(opts.alphabet) if opts.alphabet is not None else None
+    raw = read(source, format=opts.format, encoding=opts.encoding, alphabet=alpha)
     if alpha is None:
         alpha = raw.alphabet  # a source that names its alphabet (a KWG's tile table) keeps its tiles
     if progress:
         lines = _lines_read(raw)
         progress("reading", lines, lines)
-    words = normalize(raw, alphabet=alpha, min_length=min_length, max_length=max_length, progress=progress,
-                      case=case, rejects=rejects, pure_python=pure_python)
-    if score_by is not None:
+    words = normalize(raw, alphabet=alpha, min_length=opts.min_length, max_length=opts.max_length,
+                      progress=progress, case=opts.case, rejects=rejects, kernels=kernels)
+    if opts.score_by is not None:
         if progress:
             progress("scoring", 0, 1)
-        words = scores.score_words(words, score_by, language)
-    if overrides or excludes:
-        def layer(src: Source) -> tuple[str, WordSet]:
-            name = Path(source_name(src)).name
-            try:
-                got = normalize(read(src, encoding=encoding), alphabet=words.alphabet, min_length=min_length,
-                                max_length=max_length, case=case, pure_python=pure_python)
-            except BuildError:
-                # The options read the base list: a layer can only fail by leaving no word (empty, or
-                # every line outside the alphabet), which layers nothing.
-                got = WordSet(words.alphabet, [], np.zeros(0, np.uint8), False, None, Report())
-            return name, got
-
-        words = scores.apply_layers(words, [layer(s) for s in overrides], [layer(s) for s in excludes],
-                                    scorer=score_by, language=language)
+        words = scores.score_words(words, opts.score_by, opts.language)
+    if opts.overrides or opts.excludes:
+        words = _layered(words, opts, kernels)
     if progress:
         progress("compiling", 0, 1)
     src = source_name(source)
     default_name = Path(src).stem if src not in ("<stdin>", "<words>") else "lexicon"
     try:
-        data = compile_words(words, name=name or default_name, source=src, kind=raw.kind, pure_python=pure_python)
+        data = compile_words(words, name=opts.name or default_name, source=src, kind=raw.kind, kernels=kernels)
     except MemoryError:
         raise BuildError("not enough memory to compile this list") from None
     info = fileformat.open_bytes(data).index
     return data, BuildResult(None, info, words.report)
+
+
+def _layered(words: WordSet, opts: BuildOptions, kernels: BuildKernels) -> WordSet:
+    """``words`` with the ``overrides`` (their scores win, their words added) and ``excludes`` (their words left
+    out) layered on, each read with the base list's options."""
+    def layer(src: Source) -> tuple[str, WordSet]:
+        name = Path(source_name(src)).name
+        try:
+            got = normalize(read(src, encoding=opts.encoding), alphabet=words.alphabet, min_length=opts.min_length,
+                            max_length=opts.max_length, case=opts.case, kernels=kernels)
+        except BuildError:
+            # The options read the base list: a layer can only fail by leaving no word (empty, or
+            # every line outside the alphabet), which layers nothing.
+            got = WordSet(words.alphabet, [], np.zeros(0, np.uint8), False, None, Report())
+        return name, got
+
+    return scores.apply_layers(words, [layer(s) for s in opts.overrides], [layer(s) for s in opts.excludes],
+                               scorer=opts.score_by, language=opts.language)

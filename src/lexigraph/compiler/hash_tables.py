@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..buildinfo import c_module
 from ..engine import hashing
 
 LOAD = 0.35
@@ -25,28 +24,20 @@ def home_size(n_words: int) -> int:
     return max(2, int(n_words / LOAD) + 1)
 
 
-def build_table(rows: np.ndarray, *, pure_python: bool = False) -> tuple[np.ndarray, int]:
+def build_table_numpy(rows: np.ndarray) -> tuple[np.ndarray, int]:
     """The table for one length bucket; returns ``(slots, home_size)``.
 
     The slot array is longer than ``home_size`` by the overflow that linear
-    probing needed, plus one empty slot that ends every probe sequence.
-    Runs in C (``lexigraph._native``) when it is built, unless ``pure_python``
-    or ``LEXIGRAPH_PURE_PYTHON`` is set; both give the same slots.
+    probing needed, plus one empty slot that ends every probe sequence. (The
+    C twin is ``native/build_tables.c``; the build chooses, :mod:`.kernels`.)
 
     >>> rows = np.array([[1, 2], [2, 1], [3, 3]], np.uint8)
-    >>> table, size = build_table(rows)
+    >>> table, size = build_table_numpy(rows)
     >>> size, sorted(table[table > 0].tolist())
     (9, [1, 2, 3])
-    >>> pure, _ = build_table(rows, pure_python=True)
-    >>> table.dtype == pure.dtype and table.tolist() == pure.tolist()
-    True
     """
     n = len(rows)
     size = home_size(n)
-    ext = None if pure_python or not n or rows.ndim != 2 or not rows.shape[1] else c_module("_native")
-    if ext is not None:
-        data = ext.hash_table(np.ascontiguousarray(rows, np.uint8), n, rows.shape[1], size)
-        return np.frombuffer(data, "<u4").astype(slot_dtype(n)), size
     pos = hashing.home_slots(hashing.crc32_rows(rows), size)
     table = np.zeros(size + 64, np.uint32)
     pending = np.arange(n, dtype=np.int64)
@@ -68,4 +59,5 @@ def build_table(rows: np.ndarray, *, pure_python: bool = False) -> tuple[np.ndar
 
 
 def slot_dtype(n_words: int) -> str:
+    """The slots' type: 16 bits for fewer than 65,535 words, else 32."""
     return "<u2" if n_words < 0xFFFF else "<u4"

@@ -7,23 +7,25 @@ say exactly what it left out and why.
 
 from __future__ import annotations
 
-import os
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
+from ..support.jsontypes import JSONObject
 from ..alphabet import MAX_TILES, Alphabet
-from ..buildinfo import c_module
 from ..errors import BuildError
-from .alphabet_hints import alphabet_hint
-from .sources import RawWords
 from ..support.text import quote
+from .alphabet_hints import alphabet_hint
+from .kernels import BuildKernels
+from .options import check_build_options
+from .scan import CHAR_CAP, MAX_LENGTH, padded_rows
+from .sources import RawWords
 
 DEFAULT_PRIORITY = 50
 #: What to do with entries written with capitals (``Baltimore``) that have no
@@ -72,8 +74,6 @@ def options(*, case: str | None = None, rejects: "list[Reject] | None" = None) -
         yield
     finally:
         _OPTIONS.reset(token)
-#: Longest word a lexicon holds, in tiles (lengths are stored in a byte).
-MAX_LENGTH = MAX_TILES
 
 
 @dataclass
@@ -104,7 +104,7 @@ class Report:
     def skipped_total(self) -> int:
         return sum(self.skipped.values())
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         out: dict[str, Any] = {
             "lines": self.lines,
             "kept": self.kept,
@@ -194,32 +194,6 @@ def _is_letters(word: str) -> bool:
     return all(unicodedata.category(ch)[0] in "LM" for ch in word) and unicodedata.category(word[0])[0] == "L"
 
 
-def check_build_options(*, format: object = None, name: object = None, alphabet: object = None,  # noqa: A002
-                        min_length: object = 2, max_length: object = None, encoding: object = None,
-                        progress: object = None, case: object = None, rejects: object = None) -> None:
-    """Refuse build options of the wrong type with a :class:`BuildError` (values are checked where used).
-
-    >>> check_build_options(min_length="2")
-    Traceback (most recent call last):
-    ...
-    lexigraph.errors.BuildError: min_length must be a whole number from 1 to 255, not '2'
-    """
-    for key, value in (("format", format), ("name", name), ("encoding", encoding), ("case", case)):
-        if value is not None and not isinstance(value, str):
-            raise BuildError(f"{key} must be text, not {type(value).__name__}")
-    if alphabet is not None and not isinstance(alphabet, (str, os.PathLike, Alphabet)):
-        raise BuildError(f"alphabet must be a preset name, a file path or an Alphabet, not {type(alphabet).__name__}")
-    for key, value, optional in (("min_length", min_length, False), ("max_length", max_length, True)):
-        if value is None and optional:
-            continue
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 255:
-            raise BuildError(f"{key} must be a whole number from 1 to 255, not {quote(value)}")
-    if progress is not None and not callable(progress):
-        raise BuildError("progress must be a function (stage, done, total)")
-    if rejects is not None and not isinstance(rejects, list):
-        raise BuildError(f"rejects must be a list that receives the rejected lines, not {type(rejects).__name__}")
-
-
 def normalize(
     raw: RawWords,
     *,
@@ -229,14 +203,21 @@ def normalize(
     progress: Callable[[str, int, int], None] | None = None,
     case: str | None = None,
     rejects: "list[Reject] | None" = None,
-    pure_python: bool = False,
+    kernels: BuildKernels | None = None,
 ) -> WordSet:
     """Turn raw words into a :class:`WordSet`; see the module docstring.
 
     ``case`` (default ``"fold"``, or the value set with :func:`options`):
     what to do with entries that are capitalised only (see :data:`CASES`).
     ``rejects``: a list that receives a :class:`Reject` for every line
-    skipped or changed. ``pure_python=True``: the one-scan path without the C extension.
+    skipped or changed. ``kernels``: the build's C or Python kernels
+    (:class:`~lexigraph.compiler.kernels.BuildKernels`; default: C when it is built).
+
+    A plain ASCII list takes the one-scan path (:func:`_normalize_ascii_letters`);
+    any other goes through the general loop (:class:`_Normalisation`), step by
+    step: each line screened, capitalised entries settled, the alphabet chosen,
+    the words encoded and their duplicates merged, the rejects listed, the report
+    written. Both write the same words and report.
 
     >>> from lexigraph.compiler.sources import parse_lines
     >>> raw = parse_lines(["Apple", "apple", "Baltimore", " pear", "x1"], "<words>")
@@ -251,8 +232,28 @@ def normalize(
     4	changed	spaces trimmed	 pear	pear
     5	skipped	digits	x1
     """
-    from .sources import RawWords
+    limits, rejects = _settled(raw, alphabet, min_length, max_length, progress, case, rejects)
+    if rejects is None and raw.scores is None and raw.kind == "text":
+        fast = _normalize_ascii_letters(raw, alphabet, limits.min_length, limits.max_length, limits.case, progress,
+                                        BuildKernels.choose() if kernels is None else kernels)
+        if fast is not None:
+            return fast
+    return _Normalisation(raw, limits, rejects).run(alphabet, progress)
 
+
+@dataclass(frozen=True)
+class _Limits:
+    """What a normalisation keeps: the case policy (see :data:`CASES`) and the lengths, in tiles."""
+
+    case: str
+    min_length: int
+    max_length: int
+
+
+def _settled(raw: object, alphabet: Alphabet | None, min_length: int, max_length: int | None,
+             progress: object, case: str | None, rejects: "list[Reject] | None") -> "tuple[_Limits, list[Reject] | None]":
+    """The arguments of :func:`normalize` checked, and the case policy and rejects list :func:`options` set filled
+    in where none is given."""
     if not isinstance(raw, RawWords):
         raise BuildError(f"normalize takes the RawWords of sources.read, not {type(raw).__name__}")
     check_build_options(alphabet=alphabet, min_length=min_length, max_length=max_length, progress=progress,
@@ -270,278 +271,218 @@ def normalize(
         raise BuildError(f"max_length is at most {MAX_LENGTH}")
     if max_len < min_length:
         raise BuildError(f"max_length ({max_len}) is below min_length ({min_length})")
-    if rejects is None and raw.scores is None and raw.kind == "text":
-        fast = _normalize_ascii_letters(raw, alphabet, min_length, max_len, case, progress, pure_python)
-        if fast is not None:
-            return fast
-    report = Report(lines=raw.lines, case=case)
-    report.skipped.update(raw.skipped)
-    skipped, changed = report.skipped, report.changed
-    collect = rejects is not None
-    numbers = raw.line_numbers
-    originals = raw.raw_lines
-    words = raw.words
-    scores = raw.scores
-    total = len(words)
+    return _Limits(case, min_length, max_len), rejects
 
-    def line_of(i: int) -> int | None:
+
+class _Normalisation:
+    """The general loop of :func:`normalize`, one step a method: :meth:`screen` each line (empty, too long, not
+    letters, NFC, upper case, trimmed), :meth:`settle_capitalised` entries (folded, or dropped as proper nouns),
+    :meth:`choose_alphabet` (the list's own letters when none is given), :meth:`encode` into tiles (lengths,
+    scores, duplicates merged), list what was :meth:`rejected`, and make the :meth:`word_set` with its report."""
+
+    def __init__(self, raw: RawWords, limits: _Limits, rejects: "list[Reject] | None") -> None:
+        self.raw = raw
+        self.limits = limits
+        self.rejects = rejects
+        self.collect = rejects is not None
+        self.report = Report(lines=raw.lines, case=limits.case)
+        self.report.skipped.update(raw.skipped)
+        #: (index, reason, stored form): skipped ("" form) and changed ("" reason); only for rejects
+        self.skipped_at: list[tuple[int, str, str]] = []
+        #: What changed in an entry, by index.
+        self.notes: dict[int, list[str]] = {}
+        #: The entries screened in, by index, and their lower-case NFC forms.
+        self.idx: list[int] = []
+        self.lowered: list[str] = []
+        #: Capitalised entries left out (``drop-proper``).
+        self.dropped: set[int] = set()
+
+    def run(self, alphabet: Alphabet | None, progress: Callable[[str, int, int], None] | None) -> WordSet:
+        check_letters = alphabet is None and self.raw.kind not in ("dawg32", "daw")
+        self.settle_capitalised(self.screen(check_letters))
+        inferred = alphabet is None
+        if alphabet is None:
+            alphabet = self.choose_alphabet()
+        kept, duplicates = self.encode(alphabet, progress)
+        if self.rejects is not None:
+            self.rejects.extend(self.rejected())
+        return self.word_set(alphabet, kept, duplicates, inferred)
+
+    def skip(self, i: int, reason: str) -> None:
+        self.report.skipped[reason] += 1
+        if self.collect:
+            self.skipped_at.append((i, reason, ""))
+
+    def line_of(self, i: int) -> int | None:
+        numbers = self.raw.line_numbers
         return numbers[i] if numbers is not None else None
 
-    def original(i: int) -> str:
-        return originals[numbers[i] - 1] if numbers is not None and originals is not None else words[i]
+    def original(self, i: int) -> str:
+        numbers, originals = self.raw.line_numbers, self.raw.raw_lines
+        return originals[numbers[i] - 1] if numbers is not None and originals is not None else self.raw.words[i]
 
-    # (index, reason, stored form): skipped ("" form) and changed ("" reason); only for rejects
-    skipped_at: list[tuple[int, str, str]] = []
-
-    def skip(i: int, reason: str) -> None:
-        skipped[reason] += 1
-        if collect:
-            skipped_at.append((i, reason, ""))
-
-    # Anything longer than this many characters cannot fit in MAX_LENGTH tiles
-    # of any alphabet that folds at most 4 characters into one.
-    char_cap = CHAR_CAP
-    check_letters = alphabet is None and raw.kind not in ("dawg32", "daw")
-    idx: list[int] = []
-    lowered: list[str] = []
-    notes: dict[int, list[str]] = {}
-    proper: list[int] = []
-    trimmed: set[int] = set()
-    if originals is not None and numbers is not None and raw.kind == "text":
+    def _trimmed(self) -> set[int]:
+        """The entries whose line had spaces around the word."""
+        raw = self.raw
+        numbers, originals, words = raw.line_numbers, raw.raw_lines, raw.words
+        if originals is None or numbers is None or raw.kind != "text":
+            return set()
         # Lines and stripped words of the same total length: nothing was trimmed (checked at C speed).
-        if sum(map(len, originals)) != sum(map(len, words)):
-            trimmed = {i for i, (n, w) in enumerate(zip(numbers, words)) if len(originals[n - 1]) != len(w)}
-    for i, w in enumerate(words):
-        if not w:
-            skip(i, "empty")
-            continue
-        if len(w) > char_cap:
-            skip(i, "too long")
-            continue
-        lw = w.lower()
-        if w.isascii():
-            if check_letters and not w.isalpha():
-                skip(i, reason_for(w))
+        if sum(map(len, originals)) == sum(map(len, words)):
+            return set()
+        return {i for i, (n, w) in enumerate(zip(numbers, words)) if len(originals[n - 1]) != len(w)}
+
+    def screen(self, check_letters: bool) -> list[int]:
+        """Keep each entry that may be a word, lower case and NFC, noting what changed; the capitalised ones."""
+        notes, idx, lowered, skip = self.notes, self.idx, self.lowered, self.skip
+        trimmed = self._trimmed()
+        proper: list[int] = []
+        for i, w in enumerate(self.raw.words):
+            if not w:
+                skip(i, "empty")
                 continue
-            low = lw
-        else:
-            low = unicodedata.normalize("NFC", lw)
-            if check_letters and not _is_letters(low):
-                skip(i, reason_for(low))
+            if len(w) > CHAR_CAP:  # cannot fit MAX_LENGTH tiles of an alphabet that folds at most 4 characters
+                skip(i, "too long")
                 continue
-            if low != lw:
-                notes.setdefault(i, []).append("Unicode normalised (NFC)")
-        if lw != w:
-            if w.isupper():
-                notes.setdefault(i, []).append("upper case folded")
+            lw = w.lower()
+            if w.isascii():
+                if check_letters and not w.isalpha():
+                    skip(i, reason_for(w))
+                    continue
+                low = lw
             else:
-                proper.append(i)
-        if trimmed and i in trimmed:
-            notes.setdefault(i, []).append("spaces trimmed")
-        idx.append(i)
-        lowered.append(low)
-    dropped: set[int] = set()
-    if proper:
+                low = unicodedata.normalize("NFC", lw)
+                if check_letters and not _is_letters(low):
+                    skip(i, reason_for(low))
+                    continue
+                if low != lw:
+                    notes.setdefault(i, []).append("Unicode normalised (NFC)")
+            if lw != w:
+                if w.isupper():
+                    notes.setdefault(i, []).append("upper case folded")
+                else:
+                    proper.append(i)
+            if trimmed and i in trimmed:
+                notes.setdefault(i, []).append("spaces trimmed")
+            idx.append(i)
+            lowered.append(low)
+        return proper
+
+    def settle_capitalised(self, proper: list[int]) -> None:
+        """A capitalised entry with a lower-case twin is folded; else the case policy folds or drops it."""
+        if not proper:
+            return
+        words, idx, lowered, notes = self.raw.words, self.idx, self.lowered, self.notes
         lower_set = {low for i, low in zip(idx, lowered) if words[i] == low}
         position = {i: k for k, i in enumerate(idx)} if len(proper) > 64 else None
         for i in proper:
             low = lowered[position[i]] if position is not None else lowered[idx.index(i)]
             if low in lower_set:
                 notes.setdefault(i, []).append("upper case folded")
-            elif case == "drop-proper":
-                dropped.add(i)
-                skip(i, "capitalised only")
+            elif self.limits.case == "drop-proper":
+                self.dropped.add(i)
+                self.skip(i, "capitalised only")
             else:
                 notes.setdefault(i, []).append("capitalised only, folded")
-    inferred = alphabet is None
-    if alphabet is None:
-        chars = set("".join(lowered if not dropped else (low for i, low in zip(idx, lowered) if i not in dropped)))
+
+    def kept_lowered(self) -> list[str]:
+        """The lower-case forms of the entries screened in and not dropped."""
+        if not self.dropped:
+            return self.lowered
+        return [low for i, low in zip(self.idx, self.lowered) if i not in self.dropped]
+
+    def choose_alphabet(self) -> Alphabet:
+        """The alphabet of the list's own letters, one tile each."""
+        chars = set("".join(self.kept_lowered()))
         if len(chars) > MAX_TILES:
             raise BuildError(
                 f"the list uses {len(chars)} different letters; a lexicon holds at most {MAX_TILES} tiles "
                 "(pass an alphabet to fold or limit them)"
             )
         if not chars:
-            raise BuildError(f"{raw.name}: no words found ({_skip_summary(skipped)})")
-        alphabet = Alphabet.from_letters(chars)
-    encode = alphabet.encode
-    folds = bool(alphabet.fold)
-    default = DEFAULT_PRIORITY
-    step = max(1, total // 50)
-    kept: dict[bytes, int] = {}
-    first: dict[bytes, int] = {}
-    duplicates = 0
-    for k, (i, w) in enumerate(zip(idx, lowered)):
-        if progress is not None and k % step == 0:
-            progress("normalising", k, len(idx))
-        if dropped and i in dropped:
-            continue
-        key = encode(w)
-        if key is None:
-            skip(i, reason_for(alphabet.prepare(w)))
-            continue
-        n = len(key)
-        if n < min_length:
-            skip(i, "too short")
-            continue
-        if n > max_len:
-            skip(i, "too long")
-            continue
-        score = default if scores is None else scores[i]
-        if score is None:
-            score = default
-        old = kept.get(key)
-        if old is None:
-            kept[key] = score
-            if collect:
-                first[key] = i
-            why = notes.get(i) if notes else None
-            if folds and alphabet.prepare(w) != w:
-                why = [*(why or []), "folded by the alphabet"]
-            if why:
-                for reason in why:
-                    changed[reason] += 1
-                if collect:
-                    notes[i] = why
-                    skipped_at.append((i, "", alphabet.decode(key)))
-        else:
-            duplicates += 1
-            if score > old:
+            raise BuildError(f"{self.raw.name}: no words found ({_skip_summary(self.report.skipped)})")
+        return Alphabet.from_letters(chars)
+
+    def encode(self, alphabet: Alphabet, progress: Callable[[str, int, int], None] | None
+               ) -> tuple[dict[bytes, int], int]:
+        """Each entry as tiles, kept when its length fits, with its score (the highest of its duplicates); the
+        words kept and how many duplicates were merged."""
+        encode, folds, scores = alphabet.encode, bool(alphabet.fold), self.raw.scores
+        min_length, max_length = self.limits.min_length, self.limits.max_length
+        notes, dropped, collect, skip, changed = self.notes, self.dropped, self.collect, self.skip, self.report.changed
+        step = max(1, len(self.raw.words) // 50)
+        kept: dict[bytes, int] = {}
+        first: dict[bytes, int] = {}
+        duplicates = 0
+        for k, (i, w) in enumerate(zip(self.idx, self.lowered)):
+            if progress is not None and k % step == 0:
+                progress("normalising", k, len(self.idx))
+            if dropped and i in dropped:
+                continue
+            key = encode(w)
+            if key is None:
+                skip(i, reason_for(alphabet.prepare(w)))
+                continue
+            if len(key) < min_length:
+                skip(i, "too short")
+                continue
+            if len(key) > max_length:
+                skip(i, "too long")
+                continue
+            score = None if scores is None else scores[i]
+            if score is None:
+                score = DEFAULT_PRIORITY
+            old = kept.get(key)
+            if old is None:
                 kept[key] = score
-            if collect:
-                j = first[key]
-                skipped_at.append((i, f"duplicate of line {line_of(j)}" if numbers is not None else "duplicate", ""))
-    if not kept:
-        raise BuildError(f"{raw.name}: no words left to build a lexicon from ({_skip_summary(skipped)})")
-    if rejects is not None:
-        out: list[Reject] = [Reject(line, "skipped", reason, text, None) for line, reason, text in raw.rejected]
-        for i, reason, stored in skipped_at:
-            if reason:
-                out.append(Reject(line_of(i), "skipped", reason, original(i), None))
+                if collect:
+                    first[key] = i
+                why = notes.get(i) if notes else None
+                if folds and alphabet.prepare(w) != w:
+                    why = [*(why or []), "folded by the alphabet"]
+                if why:
+                    for reason in why:
+                        changed[reason] += 1
+                    if collect:
+                        notes[i] = why
+                        self.skipped_at.append((i, "", alphabet.decode(key)))
             else:
-                out.append(Reject(line_of(i), "changed", "; ".join(notes[i]), original(i), stored))
+                duplicates += 1
+                if score > old:
+                    kept[key] = score
+                if collect:
+                    line = self.line_of(first[key])
+                    self.skipped_at.append((i, "duplicate" if line is None else f"duplicate of line {line}", ""))
+        if not kept:
+            raise BuildError(f"{self.raw.name}: no words left to build a lexicon from "
+                             f"({_skip_summary(self.report.skipped)})")
+        return kept, duplicates
+
+    def rejected(self) -> list[Reject]:
+        """Every line skipped or changed, by line number (graph sources' entries, which have none, last)."""
+        out = [Reject(line, "skipped", reason, text, None) for line, reason, text in self.raw.rejected]
+        for i, reason, stored in self.skipped_at:
+            if reason:
+                out.append(Reject(self.line_of(i), "skipped", reason, self.original(i), None))
+            else:
+                out.append(Reject(self.line_of(i), "changed", "; ".join(self.notes[i]), self.original(i), stored))
         out.sort(key=lambda r: (r.line is None, r.line or 0))
-        rejects.extend(out)
-    hint = alphabet_hint(lowered if not dropped else [low for i, low in zip(idx, lowered) if i not in dropped],
-                         alphabet, outside=skipped["outside the alphabet"], inferred=inferred)
-    if hint is not None:
-        report.notes.append(hint.message)
-        report.alphabet_hint = hint.alphabet
-    keys = sorted(kept)
-    priorities = np.fromiter((kept[k] for k in keys), np.uint8, len(keys))
-    report.kept = len(keys)
-    report.duplicates = duplicates
-    lengths = Counter(map(len, keys))
-    report.per_length = dict(sorted(lengths.items()))
-    return WordSet(alphabet, keys, priorities, raw.scores is not None, raw.score_max, report)
+        return out
 
-
-#: Words longer than this many characters are "too long" before anything else is looked at: they
-#: cannot fit in MAX_LENGTH tiles of any alphabet that folds at most 4 characters into one.
-CHAR_CAP = 8 * MAX_LENGTH
-
-
-class Scan(NamedTuple):
-    """What :func:`scan_ascii` finds in a plain ASCII list."""
-
-    codes: np.ndarray  #: uint8: the kept words' tile codes one after another, in input order
-    lengths: np.ndarray  #: int64: each kept word's length
-    upper: np.ndarray  #: bool: each kept word was written in upper case
-    lines: int  #: lines, as ``str.splitlines`` counts them
-    letters: str  #: the letters of the words no longer than CHAR_CAP, lower case, sorted
-    short: int  #: words left out as shorter than min_length
-    long: int  #: words left out as longer than max_length
-    ordered: bool  #: the kept words are in strictly increasing code order
-
-
-def scan_ascii(data: bytes, table: bytes | None, min_length: int, max_length: int, *,
-               pure_python: bool = False) -> Scan | None:
-    """The words of a plain ASCII list (``data``: its bytes) as tile codes, in one scan.
-
-    Lines end with LF, CRLF or a lone CR (as ``str.splitlines``); blank
-    lines are skipped. None unless every other byte is an ASCII letter and no
-    word mixes upper- and lower-case letters: then the general loop of
-    :func:`normalize` decides. ``table`` (256 bytes, as
-    :attr:`Alphabet.byte_table`) gives the tile codes; None codes each letter
-    by its rank among the letters present, as :meth:`Alphabet.from_letters`
-    would; a letter it does not code gives None. Runs in C
-    (``lexigraph._native``) when it is built, unless ``pure_python`` or
-    ``LEXIGRAPH_PURE_PYTHON`` is set; both give the same answer.
-
-    >>> s = scan_ascii(b"CAT\\r\\ndog\\n\\nx\\n", None, 2, 15)
-    >>> s.codes.tolist(), s.lengths.tolist(), s.upper.tolist(), s.lines, s.letters, s.short, s.ordered
-    ([2, 1, 6, 3, 5, 4], [3, 3], [True, False], 4, 'acdgotx', 1, True)
-    >>> scan_ascii(b"Cat\\n", None, 2, 15) is None  # capitalised: the case policy decides
-    True
-    """
-    if not 1 <= min_length <= max_length <= MAX_LENGTH:
-        raise BuildError(f"need 1 <= min_length <= max_length <= {MAX_LENGTH}")
-    ext = None if pure_python else c_module("_native")
-    if ext is not None:
-        out = ext.scan_ascii(data, table, min_length, max_length, CHAR_CAP)
-        if out is None:
-            return None
-        codes, lens, upper, lines, present, short, long, ordered = out
-        letters = "".join(chr(97 + c) for c in range(26) if present >> c & 1)
-        return Scan(np.frombuffer(codes, np.uint8), np.frombuffer(lens, np.uint8).astype(np.int64),
-                    np.frombuffer(upper, np.uint8).astype(bool), lines, letters, short, long, ordered)
-    return _scan_ascii_numpy(data, table, min_length, max_length)
-
-
-def _scan_ascii_numpy(data: bytes, table: bytes | None, min_length: int, max_length: int) -> Scan | None:
-    """:func:`scan_ascii` in NumPy: a few passes over the whole text, no loop per word."""
-    if not data.isascii():
-        return None
-    arr = np.frombuffer(data, np.uint8)
-    low = arr | 0x20
-    letter = (low >= 97) & (low <= 122)
-    is_n, is_r = arr == 10, arr == 13
-    if not (letter | is_n | is_r).all():
-        return None  # digits, punctuation, spaces: the loop says which
-    lone_r = is_r.copy()
-    lone_r[:-1] &= ~is_n[1:]
-    lines = int(is_n.sum()) + int(lone_r.sum()) + int(bool(len(arr)) and bool(letter[-1]))
-    edges = np.diff(np.concatenate(([0], letter.view(np.int8), [0])))
-    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
-    if not len(starts):
-        return None
-    lengths = ends - starts
-    upper_count = np.cumsum(np.concatenate(([0], (letter & (arr < 97)).view(np.int8))))  # letters below 'a': upper case
-    upper = upper_count[ends] - upper_count[starts]
-    if ((upper > 0) & (upper < lengths)).any():
-        return None  # capitalised entries: the case policy decides, in the loop
-    capped = lengths <= CHAR_CAP
-    lowered = low[letter]
-    present = np.unique(lowered[np.repeat(capped, lengths)])
-    if not len(present):
-        return None
-    codes_of = np.zeros(32, np.uint8)
-    if table is None:
-        codes_of[present & 31] = np.arange(1, len(present) + 1)
-    else:
-        tab = np.frombuffer(table, np.uint8)
-        codes_of[present & 31] = tab[present]
-        if not tab[present].all() or not (tab[present - 32] == tab[present]).all():
-            return None  # a letter outside the alphabet: the loop reports it
-    short = capped & (lengths < min_length)
-    long = ~capped | (lengths > max_length)
-    keep = ~short & ~long
-    codes = codes_of[lowered[np.repeat(keep, lengths)] & 31]
-    kept_lengths = lengths[keep].astype(np.int64)
-    strings = _padded(codes, kept_lengths)[1]
-    ordered = len(strings) < 2 or bool((strings[1:] > strings[:-1]).all())
-    letters = "".join(map(chr, present.tolist()))
-    return Scan(codes, kept_lengths, upper[keep] > 0, lines, letters, int(short.sum()), int(long.sum()), ordered)
-
-
-def _padded(codes: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The words as rows of a zero-padded matrix, and the rows as fixed-width strings (which compare like them)."""
-    n = len(lengths)
-    width = int(lengths.max()) if n else 1
-    starts = np.cumsum(lengths) - lengths
-    mat = np.zeros((n, width), np.uint8)
-    mat.ravel()[np.repeat(np.arange(n) * width - starts, lengths) + np.arange(len(codes))] = codes
-    return mat, mat.view(f"S{width}").ravel()
+    def word_set(self, alphabet: Alphabet, kept: dict[bytes, int], duplicates: int, inferred: bool) -> WordSet:
+        """The words in code order with their priorities, and the report (with the alphabet hint, if any)."""
+        report = self.report
+        hint = alphabet_hint(self.kept_lowered(), alphabet, outside=report.skipped["outside the alphabet"],
+                             inferred=inferred)
+        if hint is not None:
+            report.notes.append(hint.message)
+            report.alphabet_hint = hint.alphabet
+        keys = sorted(kept)
+        priorities = np.fromiter((kept[k] for k in keys), np.uint8, len(keys))
+        report.kept = len(keys)
+        report.duplicates = duplicates
+        report.per_length = dict(sorted(Counter(map(len, keys)).items()))
+        return WordSet(alphabet, keys, priorities, self.raw.scores is not None, self.raw.score_max, report)
 
 
 def _normalize_ascii_letters(
@@ -551,9 +492,9 @@ def _normalize_ascii_letters(
     max_len: int,
     case: str,
     progress: Callable[[str, int, int], None] | None,
-    pure_python: bool = False,
+    kernels: BuildKernels,
 ) -> WordSet | None:
-    """:func:`normalize` for the common list, by :func:`scan_ascii`: no loop per word.
+    """:func:`normalize` for the common list, by the kernels' one scan (:mod:`.scan`): no loop per word.
 
     It applies when every word is ASCII letters, all lower or all upper
     case, with no spaces trimmed, and the alphabet (if given) encodes ASCII
@@ -562,7 +503,8 @@ def _normalize_ascii_letters(
     too short or too long, duplicates.
 
     >>> from lexigraph.compiler.sources import parse_lines
-    >>> ws = _normalize_ascii_letters(parse_lines(["CAT", "dog", "DOG", "x"], "<w>"), None, 2, 255, "fold", None)
+    >>> words = parse_lines(["CAT", "dog", "DOG", "x"], "<w>")
+    >>> ws = _normalize_ascii_letters(words, None, 2, 255, "fold", None, BuildKernels.choose())
     >>> [ws.alphabet.decode(k) for k in ws.keys], ws.report.duplicates, dict(ws.report.skipped)
     (['cat', 'dog'], 1, {'too short': 1})
     >>> dict(ws.report.changed)  # DOG is a duplicate of dog: only CAT's spelling was kept folded
@@ -591,8 +533,7 @@ def _normalize_ascii_letters(
         lines = raw.lines
     if progress is not None:
         progress("normalising", 0, 1)
-    scan = scan_ascii(data, None if alphabet is None else alphabet.byte_table, min_length, max_len,
-                      pure_python=pure_python)
+    scan = kernels.scan_ascii(data, None if alphabet is None else alphabet.byte_table, min_length, max_len)
     if scan is None:
         return None
     if alphabet is None:
@@ -605,7 +546,7 @@ def _normalize_ascii_letters(
         report.skipped["too long"] += scan.long
     codes, lengths, upper = scan.codes, scan.lengths, scan.upper
     if not scan.ordered:
-        mat, strings = _padded(codes, lengths)
+        mat, strings = padded_rows(codes, lengths)
         order = np.argsort(strings, kind="stable")  # equal words keep their input order: the first one is kept
         ordered = strings[order]
         first = order[np.append(True, ordered[1:] != ordered[:-1])]

@@ -53,6 +53,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ..support.jsontypes import JSONObject
 from ..errors import LexiconError
 from ..support.files import read_limited, same_file, write_atomic
 from ..support.presets import parse_toml
@@ -95,7 +96,7 @@ class Entry:
     def builtin(self) -> bool:
         return self.path is None
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
         """The entry as ``lexicons list --json`` shows it."""
         return {"name": self.name, "path": self.path if self.path is not None else builtin_path(),
                 "builtin": self.builtin, "options": dict(self.options)}

@@ -24,6 +24,7 @@ Scrabble list.
 
 from __future__ import annotations
 
+import importlib
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -65,10 +66,9 @@ def wordfreq_priorities(words: Sequence[str], language: str) -> np.ndarray:
     Raises :class:`BuildError` when the ``wordfreq`` package is missing or
     does not know the language.
     """
-    import importlib
-
     try:
-        # imported by name: wordfreq ships no types, and mypy must pass whether or not it is installed
+        # Deferred: wordfreq is optional and heavy (its tables). Imported by name: it ships no types, and mypy must
+        # pass whether or not it is installed.
         wordfreq: Any = importlib.import_module("wordfreq")
     except ImportError:
         raise BuildError(

@@ -22,10 +22,11 @@ import sys
 import zlib
 from collections import Counter
 from collections.abc import Iterable
-from typing import IO, Union
+from typing import IO, Union, cast
 
 from ..alphabet import Alphabet
 from ..errors import SourceError
+from ..support.files import read_limited
 from ..support.text import quote
 from ..engine.fileformat import is_lexicon
 
@@ -172,8 +173,6 @@ def read_bytes(source: object) -> tuple[bytes | None, str]:
                 return _bounded(sys.stdin.buffer, name), name
             except OSError as e:
                 raise SourceError(f"cannot read standard input: {e.strerror or e}") from None
-        from ..support.files import read_limited
-
         # a FIFO or device waits a bounded time for its writer; a directory or socket is refused
         return read_limited(path, limit=MAX_SOURCE_BYTES, what="a word list", error=SourceError), name
     if hasattr(source, "read"):
@@ -238,7 +237,8 @@ def sniff(data: bytes) -> str:
         return "lexicon"
     head = data[:65536]
     if b"\0" in head:
-        from ..formats import daw, dawg32, kwg  # NumPy: only for binary sources
+        # Deferred: the graph formats pull in NumPy, which a plain list (or a cached one) is read without.
+        from ..formats import daw, dawg32, kwg
 
         if daw.looks_like(data):
             return "daw"
@@ -268,14 +268,16 @@ def read(source: Source, *, format: str | None = None, encoding: str | None = No
     if data is None:
         if isinstance(source, (bytes, bytearray)):
             raise SourceError("pass a path or a file object, not bytes")
+        if not isinstance(source, Iterable):
+            raise SourceError(f"cannot read words from a {type(source).__name__}")
         try:
-            items = list(source)  # type: ignore[arg-type]
+            items: list[object] = list(source)
         except TypeError:
             raise SourceError(f"cannot read words from a {type(source).__name__}") from None
         # the types at C speed (one set of them); a str subclass, or anything else, looked at one by one
         if not set(map(type, items)) <= {str} and not all(isinstance(w, str) for w in items):
             raise SourceError("a word iterable must hold strings")
-        return parse_lines(items, name)  # type: ignore[arg-type]  # checked just above
+        return parse_lines(cast("list[str]", items), name)  # every item checked just above
     if data[:2] == b"\x1f\x8b":
         data = gunzip(data, name)
     kind = format
@@ -288,17 +290,17 @@ def read(source: Source, *, format: str | None = None, encoding: str | None = No
     if kind == "binary":
         raise SourceError(f"{name} is binary data, not a word list, a dawg32 table, a .daw or a .kwg file")
     if kind == "dawg32":
-        from ..formats import dawg32
+        from ..formats import dawg32  # deferred: NumPy (see sniff)
 
         words = dawg32.read(data, what=name)
         return RawWords(name, "dawg32", words, lines=len(words))
     if kind == "daw":
-        from ..formats import daw
+        from ..formats import daw  # deferred: NumPy (see sniff)
 
         words = daw.read(data, what=name)
         return RawWords(name, "daw", words, lines=len(words))
     if kind == "kwg":
-        from ..formats import kwg
+        from ..formats import kwg  # deferred: NumPy (see sniff)
 
         # a KWG names no alphabet: its tile table, `alphabet` or its name says which its tile numbers count
         words, numbering = kwg.read(data, what=name, alphabet=alphabet)

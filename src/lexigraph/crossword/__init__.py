@@ -1,1 +1,2 @@
-"""Crosswords: grids (text, ipuz, ``.puz``), autofill and slot suggestions (``docs/autofill.md``)."""
+"""Crosswords (``docs/autofill.md``): the grid (:mod:`.grid`), its files (:mod:`.formats`: plain text, ipuz,
+``.puz``), autofill and slot suggestions (:mod:`.fill`)."""

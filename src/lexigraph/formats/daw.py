@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import LexiconError, SourceError
-from ..compiler.graph_builder import MinimalGraph, expand_words
+from ..dawg import MinimalGraph, expand_words
 from ..support.text import quote
 
 # The .daw entry: bits 0-7 letter, bit 8 a word ends here, bit 9 last of its list, bits 10-31 child index.
@@ -78,7 +78,7 @@ def write(graph: MinimalGraph, labels: list[str]) -> bytes:
     with any other tile (``ñ``, ``ch``) is refused.
     """
     if not isinstance(graph, MinimalGraph):
-        raise LexiconError(f"write() takes a MinimalGraph (graph_builder.minimize), not {type(graph).__name__}")
+        raise LexiconError(f"write() takes a MinimalGraph (lexigraph.dawg.minimize), not {type(graph).__name__}")
     if not isinstance(labels, (list, tuple)) or not all(isinstance(label, str) for label in labels):
         raise LexiconError("write() takes the tile labels as a list of str")
     if not graph.accept_on_edge:

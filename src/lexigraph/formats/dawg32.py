@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import LexiconError, SourceError
-from ..compiler.graph_builder import MinimalGraph, expand_words
+from ..dawg import MinimalGraph, expand_words
 from ..support.text import quote
 
 MORE = 1 << 31
@@ -75,7 +75,7 @@ def read(data: bytes, *, what: str = "dawg32 table") -> list[str]:
 def write(graph: MinimalGraph, labels: list[str]) -> bytes:
     """Lay out a node-mode minimal graph as a table (root list at record 0)."""
     if not isinstance(graph, MinimalGraph):
-        raise LexiconError(f"write() takes a MinimalGraph (graph_builder.minimize), not {type(graph).__name__}")
+        raise LexiconError(f"write() takes a MinimalGraph (lexigraph.dawg.minimize), not {type(graph).__name__}")
     if not isinstance(labels, (list, tuple)) or not all(isinstance(label, str) for label in labels):
         raise LexiconError("write() takes the tile labels as a list of str")
     if graph.accept_on_edge:

@@ -1,33 +1,44 @@
-"""Writing a lexicon back out: plain and scored lists, Hasbro ``.daw``, the TWL06 table, wolges's KWG; and leave
-tables (given as CSV, KLV or KLV2) as KLV2, KLV or CSV."""
+"""Writing a lexicon back out: plain and scored lists, Hasbro ``.daw``, the TWL06 table, wolges's KWG.
+
+(Leave tables are written by :mod:`lexigraph.scrabble.leaves`, beside the table.)"""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
 from . import daw
 from . import dawg32
 from . import kwg
-from ..compiler import graph_builder
+from .. import dawg
 from ..errors import LexiconError
+from ..support.files import refuse_overwrite, write_atomic
 from ..support.text import quote
 from ..engine.store import Store
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ..lexicon import Lexicon
+
+class Exportable(Protocol):
+    """What an export reads of an open lexicon (a :class:`lexigraph.Lexicon` is one): its store, the file it
+    came from (never written over), and its engine choice (the KWG writer follows it)."""
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def pure_python(self) -> bool: ...
 
 EXPORT_FORMATS = ("text", "scored", "daw", "dawg32", "kwg")
-#: The formats of leave tables (the source is a leave table, not a word list).
-LEAVE_FORMATS = ("klv2", "klv", "leaves-csv")
 #: ``progress(stage, done, total)``, as the builder's (:data:`lexigraph.compiler.builder.Progress`).
 Progress = Callable[[str, int, int], None]
 
 
-def _trie(store: Store) -> graph_builder.Trie:
+def _trie(store: Store) -> dawg.Trie:
     """The lexicon's trie, rebuilt from its (validated) length buckets."""
     ids = store.sort_ids(np.arange(store.word_count))
     lens = store.lengths_of_ids(ids)
@@ -35,7 +46,7 @@ def _trie(store: Store) -> graph_builder.Trie:
     padded = store.codes_of_ids(ids, width, lens)
     flat = padded[np.arange(width)[None, :] < lens[:, None]]
     starts = np.cumsum(lens) - lens
-    return graph_builder.build_trie(flat, starts, lens)
+    return dawg.build_trie(flat, starts, lens)
 
 
 def _kwg(store: Store, *, pure_python: bool) -> bytes:
@@ -48,7 +59,7 @@ def _kwg(store: Store, *, pure_python: bool) -> bytes:
     return kwg.from_codes(flat, lens, store.alphabet, pure_python=pure_python)
 
 
-def to_bytes(lex: "Lexicon", format: str, progress: Progress | None = None) -> bytes:
+def to_bytes(lex: Exportable, format: str, progress: Progress | None = None) -> bytes:
     """The lexicon in ``format`` (one of ``text``, ``scored``, ``daw``, ``dawg32``, ``kwg``).
 
     ``progress(stage, 0, 1)`` is called as each stage starts (as the builder reports its stages).
@@ -80,19 +91,17 @@ def to_bytes(lex: "Lexicon", format: str, progress: Progress | None = None) -> b
     if progress:
         progress("building the word graph", 0, 1)
     if format == "daw":
-        return daw.write(graph_builder.minimize(trie, accept_on_edge=True), labels)
-    return dawg32.write(graph_builder.minimize(trie, accept_on_edge=False), labels)
+        return daw.write(dawg.minimize(trie, accept_on_edge=True), labels)
+    return dawg32.write(dawg.minimize(trie, accept_on_edge=False), labels)
 
 
-def export(lex: "Lexicon", dest: str | os.PathLike[str], format: str, progress: Progress | None = None) -> int:
+def export(lex: Exportable, dest: str | os.PathLike[str], format: str, progress: Progress | None = None) -> int:
     """Write the lexicon to ``dest`` atomically; returns the number of bytes written.
 
     A ``dest`` that is the lexicon's own file (or the word list it was
     compiled from), directly or through links, is refused. ``progress``: as
     :func:`to_bytes` reports it, and ``"writing"`` last.
     """
-    from ..support.files import refuse_overwrite, write_atomic
-
     if not isinstance(dest, (str, os.PathLike)):
         raise LexiconError(f"export writes to a path, not {type(dest).__name__}")
     inputs = [getattr(lex, "path", None)]
@@ -102,43 +111,3 @@ def export(lex: "Lexicon", dest: str | os.PathLike[str], format: str, progress: 
         progress("writing", 0, 1)
     write_atomic(dest, data, inputs=inputs)
     return len(data)
-
-
-def leaves_to_bytes(source: str | os.PathLike[str], format: str, alphabet: str | None = None) -> tuple[bytes, int]:
-    """A leave table file (CSV, KLV or KLV2) written as ``klv2``, ``klv`` or ``leaves-csv``; and its leave count.
-
-    ``alphabet`` names the tiles' alphabet (default English: as wolges numbers them).
-    """
-    from ..alphabet import Alphabet
-    from ..scrabble.leaves import LeaveTable
-
-    if format not in LEAVE_FORMATS:
-        raise LexiconError(f"unknown leave table format {format!r}; choose one of {', '.join(LEAVE_FORMATS)}")
-    table = LeaveTable.read(source, Alphabet.load(alphabet) if alphabet else None)
-    return table.to_bytes("csv" if format == "leaves-csv" else format), len(table)
-
-
-def export_leaves(source: str | os.PathLike[str], dest: str | os.PathLike[str], format: str,
-                  alphabet: str | None = None) -> tuple[int, int]:
-    """Write the leave table ``source`` to ``dest`` as ``format`` atomically; returns (bytes, leaves).
-
-    A ``dest`` that is the table itself (or the alphabet file), directly or
-    through links, is refused before anything is read: a table is never
-    replaced by another format of itself (``mine.csv`` by binary, a KLV2 by
-    the lossy KLV).
-
-    >>> import os, tempfile
-    >>> path = os.path.join(tempfile.mkdtemp(), "mine.csv")
-    >>> _ = open(path, "w").write("S,8.0\\n")
-    >>> export_leaves(path, path, "klv2")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    lexigraph.errors.LexiconError: the output .../mine.csv is the input .../mine.csv: refusing to overwrite it; write to another file
-    """
-    from ..support.files import refuse_overwrite, write_atomic
-
-    inputs = [source, alphabet]
-    refuse_overwrite(dest, inputs)
-    data, leaves = leaves_to_bytes(source, format, alphabet)
-    write_atomic(dest, data, inputs=inputs)
-    return len(data), leaves

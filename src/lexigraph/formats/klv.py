@@ -28,13 +28,12 @@ import math
 import struct
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
+
+import numpy as np
 
 from . import kwg
 from ..errors import SourceError
-
-if TYPE_CHECKING:  # pragma: no cover
-    import numpy as np
 
 #: The two kinds: float32 values, or int16 values in 1/256 points.
 KlvKind = Literal["klv2", "klv"]
@@ -96,8 +95,6 @@ def read_arrays(data: bytes, *, what: str = "leave table") -> tuple["np.ndarray"
     ``rows`` (one leave per row, tile numbers ascending, zero-padded), ``lengths`` and ``values`` (float64,
     exactly the file's float32, or its int16 / 256), with no object per leave.
     """
-    import numpy as np
-
     graph, count, start, kind = _layout(data, what)
     by_length = kwg.read_code_rows(graph, what=what)
     total = sum(len(rows) for rows in by_length.values())
@@ -198,7 +195,5 @@ def _f32(value: float) -> float:
 
 def _next_f32(value: float, toward: float) -> float:
     """The float32 next to the float32 ``value`` in the direction of ``toward`` (past the largest: infinity)."""
-    import numpy as np
-
     with np.errstate(over="ignore"):  # the step past the largest float32 is infinity, as it should be: no warning
         return float(np.nextafter(np.float32(value), np.float32(math.inf if toward > value else -math.inf)))

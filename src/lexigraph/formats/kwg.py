@@ -50,15 +50,15 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+import numpy as np
 
 from ..alphabet import Alphabet
 from ..buildinfo import c_module
+from ..dawg import expand_words
 from ..errors import AlphabetError, SourceError
 from ..support.text import quote
-
-if TYPE_CHECKING:  # pragma: no cover
-    import numpy as np
 
 #: The node fields (wolges's Node22).
 TILE_SHIFT = 24
@@ -102,8 +102,6 @@ class KwgError(SourceError):
 
 def _nodes(data: bytes, what: str) -> "np.ndarray":
     """The file's nodes, the tile table (if any) left out."""
-    import numpy as np
-
     if len(data) < 4 or len(data) % 4:
         raise KwgError(f"{what}: {len(data)} bytes is not a whole number of 4-byte KWG nodes (at least one)")
     if len(data) // 4 > MAX_NODES:
@@ -137,10 +135,6 @@ def has_gaddag(data: bytes) -> bool:
 def _expand_rows(nodes: "np.ndarray", root: int, what: str, *, skip_separator: bool) -> dict[int, "np.ndarray"]:
     """The words of the list at ``root`` (none when 0), one uint8 array of tile numbers per length; with
     ``skip_separator``, paths through tile 0 are left out."""
-    import numpy as np
-
-    from ..compiler.graph_builder import expand_words
-
     if root == 0:
         return {}
     # expand_words skips "letter" 0: shift the tiles by one, so that tile 0 (a blank in a leave) counts
@@ -258,8 +252,6 @@ def read(data: bytes, *, what: str = "KWG file", alphabet: Alphabet | None = Non
 
 def _table_span(nodes: "np.ndarray", what: str) -> tuple[int, int]:
     """(nodes the tile table takes at the end of ``nodes``, its payload bytes); (0, 0) when there is none."""
-    import numpy as np
-
     tail = len(_TABLE_SIGNATURE) + _LENGTH_NODES
     if len(nodes) < tail + 1:
         return 0, 0
@@ -297,8 +289,6 @@ def tile_table(data: bytes, *, what: str = "KWG file") -> Alphabet | None:
     >>> tile_table(build_words(["cat"], Alphabet.preset("english"))) is None
     True
     """
-    import numpy as np
-
     if len(data) < 4 or len(data) % 4:
         return None
     nodes = np.frombuffer(data, "<u4")
@@ -458,8 +448,6 @@ class _Layout:
     """
 
     def __init__(self, states: _States, roots: Sequence[int], dawg_root: int) -> None:
-        import numpy as np
-
         self.states = states
         count = len(states.tile)
         nxt = states.next
@@ -584,8 +572,6 @@ def _write_nodes(states: _States, placed: _Layout, roots: Sequence[int]) -> byte
     that state by every chain through it, or a copy of a tail, which only the
     chains of its list reach. One NumPy pass per step along the chains.
     """
-    import numpy as np
-
     tile = np.array(states.tile, np.uint32)
     nxt = np.array(states.next, np.int64)
     dest = np.array(placed.destination, np.int64)
@@ -647,8 +633,6 @@ def build(words: Iterable[bytes], *, gaddag: bool = True, pure_python: bool = Fa
 def layout(words: Sequence[bytes], *, gaddag: bool, pure_python: bool = False) -> bytes:
     """The nodes of the graph of ``words`` (sorted, distinct, non-empty, at most :data:`MAX_WORD` tiles; tile
     numbers below 64, from 1 with a GADDAG), as bytes: in C unless ``pure_python`` (the same bytes)."""
-    import numpy as np
-
     _check_words(words, gaddag)
     ext = None if pure_python else c_module("_native")
     if ext is None:
@@ -671,8 +655,6 @@ def _layout_c(ext: Any, flat: bytes, lens: "np.ndarray", gaddag: bool) -> bytes:
 def layout_rows(flat: "np.ndarray", lens: "np.ndarray", *, gaddag: bool = True, pure_python: bool = False) -> bytes:
     """:func:`layout` of words given in bulk: word ``i`` the next ``lens[i]`` tiles of ``flat`` (uint8), the
     words sorted and distinct; no object per word on the C path."""
-    import numpy as np
-
     flat = np.ascontiguousarray(flat, np.uint8)
     lens = np.ascontiguousarray(lens, np.int64)
     if int(lens.sum()) != len(flat):
@@ -739,8 +721,6 @@ def from_codes(flat: "np.ndarray", lens: "np.ndarray", alphabet: Alphabet, *, pu
     """The KWG file (DAWG and GADDAG) of words in ``alphabet``'s codes, given in bulk and in code order (word
     ``i`` the next ``lens[i]`` codes of ``flat``): numbered as :func:`file_alphabet` says, with the tile table
     when that is not English. What ``lexigraph export --format kwg`` writes."""
-    import numpy as np
-
     check_alphabet(alphabet)
     numbering = file_alphabet(alphabet)
     table = np.zeros(256, np.uint8)

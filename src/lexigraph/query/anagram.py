@@ -236,10 +236,11 @@ def _scan_ids(store: Store, rack: AnagramRack, mode: str, through: bytes, lo: in
     """The column scan of the module docstring: ids ascending."""
     check(deadline)
     n_through = len(through)
-    lengths = [n for n in store.lengths if lo <= n <= hi]
-    if not lengths:
+    buckets = [b for b in store.buckets if lo <= b.length <= hi]
+    if not buckets:
         return np.zeros(0, np.int64)
-    start = store.bucket(lengths[0]).first  # type: ignore[union-attr]
+    lengths = [b.length for b in buckets]
+    start = buckets[0].first
     masks = _masks(store, lengths)
 
     rack_counts = np.bincount(np.frombuffer(rack.codes, np.uint8), minlength=256)

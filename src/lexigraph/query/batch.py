@@ -21,9 +21,9 @@ import numpy as np
 from ..engine.interface import Engine
 
 
-def check_many(engine: Engine, words: Iterable[Any], contains: Callable[[Any], bool]) -> np.ndarray:
+def check_many(engine: Engine, words: Iterable[object], contains: Callable[[object], bool]) -> np.ndarray:
     """One boolean per word: is it a word? ``contains`` answers one word the batch leaves undecided."""
-    items: list[Any] = (
+    items: list[object] = (
         words if isinstance(words, list) else words.tolist() if isinstance(words, np.ndarray) else list(words)
     )
     return engine.check_words(items, contains)

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from ..support.jsontypes import JSONObject
 from ..engine.store import Store, concat_ids
 
 
@@ -26,7 +27,7 @@ class Diff:
     def same(self) -> bool:
         return not self.only_a and not self.only_b
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return {
             "counts_by_length": {str(k): {"a": a, "b": b, "difference": b - a} for k, (a, b) in self.counts.items()},
             "total_a": sum(a for a, _ in self.counts.values()),

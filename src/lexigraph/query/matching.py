@@ -156,11 +156,10 @@ def pattern_ids(store: Store, engine: Engine, pattern: ParsedPattern, min_priori
     out = []
     if pattern.has_star:
         segments = pattern.segments()
-        for length in store.lengths:
-            if length >= pattern.fixed:
+        for each in store.buckets:
+            if each.length >= pattern.fixed:
                 check(deadline)
-                rows = _glob_rows(store, segments, length, deadline)
-                out.append(rows + store.bucket(length).first)  # type: ignore[union-attr]
+                out.append(_glob_rows(store, segments, each.length, deadline) + each.first)
     else:
         bucket = store.bucket(len(pattern.cells))
         if bucket is not None:

@@ -174,7 +174,7 @@ class Game:
         return cls.from_dict(parse_toml(text, origin=origin, error=GameError), origin=origin)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, origin: str = "game", alphabet: Alphabet | None = None) -> "Game":
+    def from_dict(cls, data: Mapping[str, object], *, origin: str = "game", alphabet: Alphabet | None = None) -> "Game":
         """A game from parsed TOML. ``alphabet`` overrides the one the file names."""
         if not isinstance(data, Mapping):
             raise GameError(f"{origin}: a game is a table of fields, not {type(data).__name__}")
@@ -189,7 +189,7 @@ class Game:
         if alphabet is None and not isinstance(spec, str):
             raise GameError(f"{origin}: alphabet must be a preset name or a file path")
         try:
-            alpha = alphabet or Alphabet.load(spec)
+            alpha = alphabet or Alphabet.load(str(spec))
         except LexiconError as e:
             raise GameError(f"{origin}: {e}") from None
         board = data.get("board")
@@ -227,7 +227,7 @@ class Game:
                 raise GameError(f"{origin}: {key} must be an integer")
             return v
 
-        if not _is_int(blanks):
+        if not isinstance(blanks, int) or isinstance(blanks, bool):
             raise GameError(f"{origin}: blanks must be an integer")
         name = data.get("name", "custom")
         title = data.get("title", name)
@@ -237,7 +237,7 @@ class Game:
         if not isinstance(leaves, str):
             raise GameError(f"{origin}: leaves must be the path of a leave table")
         lexicon = data.get("lexicon", "")
-        if lexicon != "" and not is_name(lexicon):
+        if not isinstance(lexicon, str) or (lexicon != "" and not is_name(lexicon)):
             raise GameError(f"{origin}: lexicon {quote(lexicon)} is not a lexicon name (letters, digits, '.', '_', "
                             "'+', '-'; lexigraph lexicons list shows the registered ones)")
         if leaves and not Path(leaves).is_absolute() and Path(origin).is_file():

@@ -30,18 +30,22 @@ Board tiles a play goes through are written as themselves or as ``.``.
 from __future__ import annotations
 
 import re
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..support.jsontypes import JSONObject
 from ..support.text import quote
 from .game import Game, GameError, parse_square
+from .movegen import LeavesSpec, SortKey, generate, leave_table, play_equity
+from .moves import IllegalPlay, Move
 from .position import Position
+from .scoring import parse_play, score_play
 from .tiles import split_tiles
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..lexicon import Lexicon
-    from .moves import Move
+    from ..engine import Engines
 
 _EVENT = re.compile(r"^>([^:]+):\s*(.*)$")
 #: A score or total: ASCII digits, at most 9 of them (no game scores a billion; int() of 4,300 digits raises).
@@ -126,9 +130,6 @@ def named_lexicon(text: object) -> str:
 
 
 def _apply_play(pos: Position, e: Event) -> list[tuple[int, int]]:
-    from .moves import IllegalPlay
-    from .scoring import parse_play
-
     try:
         placed = parse_play(pos, f"{e.position} {e.play}")
     except IllegalPlay as err:
@@ -260,8 +261,8 @@ def _check_exchange(game: Game, ev: Event, no: int) -> None:
                             f" {quote(ev.rack)} does not hold")
 
 
-def analyze(lex: "Lexicon", record: GameRecord, *, top: int = 3, deadline: float | None = None,
-            leaves: Any = None, sort: Any = None) -> list[dict[str, Any]]:
+def analyze(lex: "Engines", record: GameRecord, *, top: int = 3, deadline: float | None = None,
+            leaves: LeavesSpec | None = None, sort: SortKey | None = None) -> list[JSONObject]:
     """For each play of the game: the play made, its score (recomputed), and the best plays.
 
     A play that the rules reject (a phony, say) comes with its reason instead
@@ -272,18 +273,11 @@ def analyze(lex: "Lexicon", record: GameRecord, *, top: int = 3, deadline: float
     :func:`~lexigraph.scrabble.movegen.generate` does; ranked by equity, each
     turn also gives the equity of the move made.
     """
-    import time
-
     if not isinstance(record, GameRecord):
         raise GameError(f"analyze takes a GameRecord (read_gcg), not {type(record).__name__}")
     if isinstance(top, bool) or not isinstance(top, int) or top < 0:
         raise GameError(f"top must be a whole number >= 0, not {quote(top)}")
-
-    from .movegen import generate, leave_table, play_equity
-    from .moves import IllegalPlay, Move
-    from .scoring import score_play
-
-    out: list[dict[str, Any]] = []
+    out: list[JSONObject] = []
     for k, e in enumerate(record.events):
         if e.kind not in ("play", "exchange", "pass"):
             continue
@@ -291,7 +285,7 @@ def analyze(lex: "Lexicon", record: GameRecord, *, top: int = 3, deadline: float
             break
         pos = record.replay(k)
         rack = e.rack if e.rack and not e.rack.startswith("(") else ""
-        entry: dict[str, Any] = {"turn": k + 1, "player": e.player, "rack": rack, "kind": e.kind,
+        entry: JSONObject = {"turn": k + 1, "player": e.player, "rack": rack, "kind": e.kind,
                                  "play": f"{e.position} {e.play}".strip() if e.kind == "play" else
                                  ("-" + e.play if e.kind == "exchange" else "-"),
                                  "recorded_score": e.score}

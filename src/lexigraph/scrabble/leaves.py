@@ -40,16 +40,16 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+
+import numpy as np
 
 from ..alphabet import Alphabet
-from ..support.files import read_limited
+from ..engine.interface import LEAVE_KEY_TILES, leave_key
+from ..errors import SourceError
+from ..formats import klv
+from ..formats.kwg import file_alphabet
+from ..support.files import read_limited, refuse_overwrite, write_atomic
 from .game import GameError
-
-if TYPE_CHECKING:  # pragma: no cover
-    import numpy as np
-
-    from ..formats.klv import KlvKind
 
 #: Largest leave table file read (bytes): the biggest published tables (every leave of up to 6 tiles) are ~10 MB.
 MAX_FILE_BYTES = 256 << 20
@@ -71,8 +71,6 @@ class LeaveTable(Mapping[bytes, float]):
     """
 
     def __init__(self, values: Mapping[bytes, float], alphabet: Alphabet | None = None, *, name: str = "") -> None:
-        import numpy as np
-
         self.alphabet = alphabet if alphabet is not None else Alphabet.preset("english")
         self.name = name
         size = len(self.alphabet)
@@ -114,8 +112,6 @@ class LeaveTable(Mapping[bytes, float]):
         >>> len(t), t.value("S"), t.value("SS"), t.value("Q")
         (2, 8.0, 5.5, 0.0)
         """
-        import numpy as np
-
         table = cls({}, alphabet, name=name)
         rows = np.ascontiguousarray(rows, np.uint8)
         lengths = np.asarray(lengths, np.int64)
@@ -135,8 +131,6 @@ class LeaveTable(Mapping[bytes, float]):
 
     def _check_values(self, values: "np.ndarray", leave_at: Callable[[int], bytes]) -> None:
         """Refuse a value beyond ±:data:`MAX_LEAVE_VALUE` or not a number, naming its leave (``leave_at(i)``)."""
-        import numpy as np
-
         with np.errstate(invalid="ignore"):
             bad = ~(np.abs(values) <= MAX_LEAVE_VALUE)  # NaN compares false: refused too
         if bad.any():
@@ -166,8 +160,6 @@ class LeaveTable(Mapping[bytes, float]):
 
     def _arrays_of_dict(self) -> tuple["np.ndarray", "np.ndarray", "np.ndarray"]:
         """The dict's leaves as :meth:`from_arrays` takes them (rows zero-padded, lengths, values)."""
-        import numpy as np
-
         keys = list(self._values)
         width = max(self.max_length, 1)
         rows = np.frombuffer(b"".join(k.ljust(width, b"\0") for k in keys), np.uint8).reshape(len(keys), width)
@@ -177,10 +169,6 @@ class LeaveTable(Mapping[bytes, float]):
     def _pack(self, rows: "np.ndarray", lengths: "np.ndarray", values: "np.ndarray") -> tuple[bytes, bytes] | None:
         """interface.leave_key for every leave at once (code i of a sorted leave in bits 6i.., its length in the
         top four bits), keys sorted with their values; None when a leave does not fit a key."""
-        import numpy as np
-
-        from ..engine.interface import LEAVE_KEY_TILES
-
         if self.max_length > LEAVE_KEY_TILES or int(rows.max(initial=0)) > 63:
             return None
         packed = lengths.astype(np.uint64) << np.uint64(60)
@@ -221,10 +209,6 @@ class LeaveTable(Mapping[bytes, float]):
         """The value of a leave (text such as ``"ERS?"``, or tile codes); 0 when the table does not list it."""
         key = self.codes(leave) if isinstance(leave, str) else bytes(sorted(leave))
         if self._dict is None and self.packed is not None:  # a table from arrays: one search, no dict built
-            import numpy as np
-
-            from ..engine.interface import LEAVE_KEY_TILES, leave_key
-
             if not key or len(key) > LEAVE_KEY_TILES or key[-1] > 63:
                 return 0.0
             keys = np.frombuffer(self.packed[0], "<u8")
@@ -278,8 +262,6 @@ class LeaveTable(Mapping[bytes, float]):
             if other is not None:
                 remap[code] = other
         if self._dict is None and self._rows is not None:  # in bulk: codes mapped, leaves re-sorted
-            import numpy as np
-
             rows, lengths, values_in = self._rows
             lookup = np.full(256, -1, np.int16)
             for old_code, new_code in remap.items():
@@ -302,8 +284,6 @@ class LeaveTable(Mapping[bytes, float]):
     @classmethod
     def from_csv(cls, text: str, alphabet: Alphabet | None = None, *, name: str = "") -> "LeaveTable":
         """A table from ``leave,value`` lines (a header line allowed; blank lines and ``#`` comments skipped)."""
-        from ..formats.klv import float32_of_text
-
         table = cls({}, alphabet, name=name)
         values: dict[bytes, float] = {}
         first = True
@@ -316,7 +296,7 @@ class LeaveTable(Mapping[bytes, float]):
                 raise LeaveError(f"{name or 'CSV'} line {number}: expected 'leave,value', got {line[:60]!r}")
             leave, raw = parts
             try:
-                value = float32_of_text(raw)
+                value = klv.float32_of_text(raw)
             except ValueError:
                 if first:
                     first = False
@@ -343,10 +323,6 @@ class LeaveTable(Mapping[bytes, float]):
     def from_bytes(cls, data: bytes, alphabet: Alphabet | None = None, *, name: str = "") -> "LeaveTable":
         """A table from the bytes of a KLV2, KLV or CSV file (told apart by their content), in ``alphabet``'s
         codes (default English)."""
-        from ..errors import SourceError
-        from ..formats import klv
-        from ..formats.kwg import file_alphabet
-
         if klv.looks_like(data):
             try:
                 rows, lengths, values = klv.read_arrays(data, what=name or "leave table")
@@ -377,18 +353,20 @@ class LeaveTable(Mapping[bytes, float]):
         """The table as a KLV2 file (byte for byte what wolges's ``buildlex ...-klv2`` writes from its CSV)."""
         return self.to_bytes("klv2")
 
-    def to_bytes(self, kind: "KlvKind | str" = "klv2") -> bytes:
+    def to_bytes(self, kind: str = "klv2") -> bytes:
         """The table as a ``klv2``, ``klv`` or ``csv`` file."""
-        from ..formats import klv
-        from ..formats.kwg import file_alphabet
-
         if kind == "csv":
             return self.to_csv().encode("utf-8")
-        if kind not in ("klv2", "klv"):
+        binary: klv.KlvKind
+        if kind == "klv2":
+            binary = "klv2"
+        elif kind == "klv":
+            binary = "klv"
+        else:
             raise LeaveError(f"unknown leave table format {kind!r}; choose klv2, klv or csv")
         numbered = self.for_alphabet(file_alphabet(self.alphabet))
         try:
-            return klv.build(numbered.by_key, kind=kind)  # type: ignore[arg-type]
+            return klv.build(numbered.by_key, kind=binary)
         except klv.KlvError as e:
             raise LeaveError(str(e)) from None
 
@@ -424,3 +402,51 @@ def load_leaves(spec: "LeaveTable | str | os.PathLike[str] | None", alphabet: Al
             _LOADED.clear()
         _LOADED[key] = table
     return table
+
+
+# -- a leave table file written in another format ------------------------------------------------------
+
+#: The formats a leave table is exported in (``lexigraph export TABLE --format klv2``).
+LEAVE_FORMATS = ("klv2", "klv", "leaves-csv")
+
+
+def leaves_to_bytes(source: str | os.PathLike[str], format: str, alphabet: str | None = None) -> tuple[bytes, int]:
+    """A leave table file (CSV, KLV or KLV2) written as ``klv2``, ``klv`` or ``leaves-csv``; and its leave count.
+
+    ``alphabet`` names the tiles' alphabet (default English: as wolges numbers them).
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "mine.csv")
+    >>> _ = open(path, "w").write("S,8.0\\nQ,-7.25\\n")
+    >>> data, count = leaves_to_bytes(path, "klv2")
+    >>> count, LeaveTable.from_bytes(data).value("Q")
+    (2, -7.25)
+    """
+    if format not in LEAVE_FORMATS:
+        raise LeaveError(f"unknown leave table format {format!r}; choose one of {', '.join(LEAVE_FORMATS)}")
+    table = LeaveTable.read(source, Alphabet.load(alphabet) if alphabet else None)
+    return table.to_bytes("csv" if format == "leaves-csv" else format), len(table)
+
+
+def export_leaves(source: str | os.PathLike[str], dest: str | os.PathLike[str], format: str,
+                  alphabet: str | None = None) -> tuple[int, int]:
+    """Write the leave table ``source`` to ``dest`` as ``format`` atomically; returns (bytes, leaves).
+
+    A ``dest`` that is the table itself (or the alphabet file), directly or
+    through links, is refused before anything is read: a table is never
+    replaced by another format of itself (``mine.csv`` by binary, a KLV2 by
+    the lossy KLV).
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "mine.csv")
+    >>> _ = open(path, "w").write("S,8.0\\n")
+    >>> export_leaves(path, path, "klv2")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    lexigraph.errors.LexiconError: the output .../mine.csv is the input .../mine.csv: refusing to overwrite it; write to another file
+    """
+    inputs = [source, alphabet]
+    refuse_overwrite(dest, inputs)
+    data, leaves = leaves_to_bytes(source, format, alphabet)
+    write_atomic(dest, data, inputs=inputs)
+    return len(data), leaves

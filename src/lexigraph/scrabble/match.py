@@ -46,15 +46,24 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from ..compiler.registry import name_of
+from ..errors import DeadlineExceeded, LexiconError
+from ..support.jsontypes import JSONObject
 from ..support.text import quote
 from .game import Game, GameError
+from .movegen import aligned, generate, leave_table, play_equity
 from .moves import IllegalPlay, Move, Placed
 from .position import Position
+from .scoring import score_play
+from .simulation import choose_move
 from .tiles import parse_rack, rack_text, split_tiles
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -92,7 +101,7 @@ class Turn:
     rack: str
     move: Move
     total: int
-    analysis: dict[str, Any] | None = None
+    analysis: JSONObject | None = None
 
 
 class Match:
@@ -132,16 +141,12 @@ class Match:
     def _deal(self, lex: "Engines", game: Game, opponent: str, human_first: bool, seed: int,
               lexicon_name: str) -> None:
         """The game before its first turn: the board, the bag shuffled by ``seed``, both racks drawn."""
-        from .movegen import aligned
-
         if not isinstance(game, Game):
             raise GameError(f"a match is played on a Game, not {type(game).__name__}")
         if opponent not in OPPONENTS:
             raise GameError(f"the opponent is one of {', '.join(OPPONENTS)}, not {quote(opponent)}")
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
             raise GameError(f"a seed is a whole number from 0 to 2**64 - 1, not {quote(seed)}")
-        if opponent == "simulation":
-            _simulation()  # refused now, not at the engine's first turn
         self.board = aligned(lex, Position(game))
         self.game = self.board.game
         if sum(self.game.counts_by_code()) < 2 * self.game.rack_size:
@@ -199,16 +204,12 @@ class Match:
 
     def leaves(self, lex: "Engines") -> "LeaveTable | None":
         """The game's leave table (the equity player's and the analysis's), in the lexicon's alphabet."""
-        from .movegen import leave_table
-
         return leave_table(lex, self.board, None)
 
     def legal_moves(self, lex: "Engines", seat: int | None = None, *, top: int | None = None,
                     deadline: float | None = None) -> "MoveList":
         """Every legal move of ``seat`` (default: the one on turn) ranked by equity: plays, exchanges (when the
         bag holds a rack's worth), the pass."""
-        from .movegen import generate
-
         seat = self.turn if seat is None else seat
         pos = self.position(seat)
         return generate(lex, pos, pos.racks[0], top=top, leaves=self.leaves(lex), sort="equity", passes=True,
@@ -216,7 +217,7 @@ class Match:
 
     # -- turns -----------------------------------------------------------------------------------------------
 
-    def play(self, lex: "Engines", text: str, *, deadline: float | None = None) -> dict[str, Any]:
+    def play(self, lex: "Engines", text: str, *, deadline: float | None = None) -> JSONObject:
         """The person's move from its text, checked, made and analysed; then the engine's reply.
 
         ``text`` is a play (``8H WORD``: upper case tiles, lower case blanks,
@@ -247,9 +248,6 @@ class Match:
 
     def _checked(self, lex: "Engines", text: str, deadline: float | None) -> "tuple[Move, MoveList | None]":
         """The move of :meth:`parse_move`, and for a play every legal move (generated to find it), else None."""
-        from .movegen import play_equity
-        from .scoring import score_play
-
         if not isinstance(text, str):
             raise GameError(f"a move is text such as '8H WORD', '-' or '-ABC', not {type(text).__name__}")
         if len(text) > MAX_MOVE_TEXT:
@@ -298,7 +296,7 @@ class Match:
         back = rack_text(self.game, codes)
         return Move("exchange", 0, rack_text(self.game, list(kept.elements())), notation="-" + back, exchanged=back)
 
-    def engine_turn(self, lex: "Engines", *, deadline: float | None = None) -> dict[str, Any]:
+    def engine_turn(self, lex: "Engines", *, deadline: float | None = None) -> JSONObject:
         """The engine player's move on its turn, made; its document."""
         if self.over:
             raise GameError("the game is over")
@@ -314,16 +312,10 @@ class Match:
         The simulation player that fails (or finds nothing in its time) falls back on the equity player's
         choice; a player whose time ran out before it found a move passes.
         """
-        import time
-
-        from ..errors import DeadlineExceeded, LexiconError
-        from .movegen import generate
-
         pos = self.position(ENGINE)
         rack = pos.racks[0]
         passed = Move("pass", 0, rack, notation="-", equity=0.0)
         if self.opponent == "simulation":
-            choose_move = _simulation()
             limit = None if deadline is None else \
                 max(0.05, min(SIMULATION_SECONDS, 0.8 * (deadline - time.monotonic())))
             try:
@@ -345,7 +337,7 @@ class Match:
             return Move("exchange", 0, "", notation="-" + rack, exchanged=rack, equity=0.0)
         return passed
 
-    def _make(self, seat: int, move: Move, analysis: dict[str, Any] | None) -> None:
+    def _make(self, seat: int, move: Move, analysis: JSONObject | None) -> None:
         """Put a checked move on the board and the racks, draw, record it; end the game if it ends."""
         rack_before = self.rack(seat)
         rack = Counter(self.racks[seat])
@@ -431,12 +423,12 @@ class Match:
                                      f"{self.scores[seat]}")
         return "\n".join(lines) + "\n"
 
-    def state(self, seat: int = HUMAN) -> dict[str, Any]:
+    def state(self, seat: int = HUMAN) -> JSONObject:
         """The game as ``seat`` sees it (the other rack hidden until the end): the page's document."""
         n = self.game.size
         last = next((t for t in reversed(self.turns) if t.move.kind == "play"), None)
         endgame = self.endgame_position() if self.turn == seat else None
-        doc: dict[str, Any] = {
+        doc: JSONObject = {
             "opponent": self.opponent,
             "lexicon": self.lexicon_name,
             "size": n,
@@ -469,7 +461,7 @@ class Match:
 
     # -- the game as data: the turns a server keeps, replayed into the same match --------------------------------
 
-    def turn_record(self, index: int) -> dict[str, Any]:
+    def turn_record(self, index: int) -> JSONObject:
         """Turn ``index`` as JSON-ready data: the seat (``player`` or ``lexigraph``), the rack before it, the
         move, the seat's total after it and the analysis; :meth:`restore` replays a list of them.
 
@@ -488,14 +480,14 @@ class Match:
         """
         t = self.turns[index]
         m = t.move
-        move = {"kind": m.kind, "score": m.score, "leave": m.leave, "row": m.row, "col": m.col, "across": m.across,
+        move: JSONObject = {"kind": m.kind, "score": m.score, "leave": m.leave, "row": m.row, "col": m.col, "across": m.across,
                 "tiles": [[p.row, p.col, p.tile, p.blank] for p in m.tiles], "word": m.word, "words": list(m.words),
                 "notation": m.notation, "exchanged": m.exchanged, "equity": m.equity}
         return {"seat": NICKS[t.seat], "rack": t.rack, "move": move, "total": t.total, "analysis": t.analysis}
 
     @classmethod
     def restore(cls, lex: "Engines", game: Game, *, opponent: str = "equity", human_first: bool = True,
-                seed: int = 0, lexicon_name: str = "", turns: "Sequence[Any]" = ()) -> "Match":
+                seed: int = 0, lexicon_name: str = "", turns: "Sequence[object]" = ()) -> "Match":
         """The match dealt from ``seed`` with ``turns`` (:meth:`turn_record`'s data) made again, in order.
 
         Nothing is generated or chosen again: each turn is checked against the replayed game (the seat on turn,
@@ -511,7 +503,7 @@ class Match:
                 raise GameError(f"turn {i + 1} of the record: {e}") from None
         return match
 
-    def _replay(self, record: Any) -> None:
+    def _replay(self, record: object) -> None:
         """Make one recorded turn, checked against the game as it stands."""
         if not isinstance(record, dict):
             raise GameError("a turn is an object")
@@ -549,24 +541,10 @@ class Match:
             raise GameError(f"the move {quote(move.notation)} is not on the rack {self.rack(seat)}")
 
 
-def _simulation() -> Any:
-    """The simulation player's chooser, or a clear error where that module is not installed."""
-    try:
-        from . import simulation  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        raise GameError("the simulation opponent needs lexigraph.scrabble.simulation, which this installation "
-                        "lacks; choose score or equity") from None
-    return simulation.choose_move
-
-
 def _valued(move: Move, equity: float, lex: "Engines | None" = None, pos: Position | None = None,
             table: "LeaveTable | None" = None) -> Move:
     """``move`` with its equity (computed from ``pos`` when the engines are given)."""
-    from dataclasses import replace
-
     if lex is not None and pos is not None:
-        from .movegen import play_equity
-
         equity = play_equity(lex, pos, move, pos.racks[0], leaves=table)
     return replace(move, equity=equity)
 
@@ -579,17 +557,15 @@ def _find_play(moves: "MoveList", move: Move) -> Move | None:
     """The generator's play that puts down the same tiles as ``move``, or None."""
     columns = moves.columns
     if columns is None:
-        candidates: Any = (m for m in moves if m.kind == "play")
+        candidates: Iterator[Move] = (m for m in moves if m.kind == "play")
     else:
-        import numpy as np
-
         same_score = np.flatnonzero(columns.score == move.score).tolist()
         candidates = (columns.move(int(i)) for i in same_score)
     want = _placed(move)
     return next((m for m in candidates if _placed(m) == want), None)
 
 
-def _analysis(moves: "MoveList", move: Move) -> dict[str, Any]:
+def _analysis(moves: "MoveList", move: Move) -> JSONObject:
     """How the engine sees a move among every legal one (ranked by equity): its rank, equity, score, the best."""
     mine = move.equity if move.equity is not None else 0.0
     lo, hi = 0, len(moves)
@@ -608,14 +584,14 @@ def _analysis(moves: "MoveList", move: Move) -> dict[str, Any]:
     }
 
 
-def _move_doc(move: Move) -> dict[str, Any]:
+def _move_doc(move: Move) -> JSONObject:
     return move.to_dict()
 
 
-def _turn_doc(t: Turn, seat: int) -> dict[str, Any]:
+def _turn_doc(t: Turn, seat: int) -> JSONObject:
     mine = t.seat == seat
-    doc: dict[str, Any] = {"player": "you" if mine else "lexigraph", "kind": t.move.kind,
-                           "notation": t.move.notation, "score": t.move.score, "total": t.total}
+    doc: JSONObject = {"player": "you" if mine else "lexigraph", "kind": t.move.kind,
+                       "notation": t.move.notation, "score": t.move.score, "total": t.total}
     if mine:
         doc["rack"] = t.rack
     if t.analysis is not None and mine:
@@ -627,7 +603,7 @@ def _turn_doc(t: Turn, seat: int) -> dict[str, Any]:
 _RECORD_TEXT = 4 * MAX_MOVE_TEXT
 
 
-def _move_of_record(game: Game, data: Any) -> Move:
+def _move_of_record(game: Game, data: object) -> Move:
     """The :class:`Move` of :meth:`Match.turn_record`'s ``move``, every field's type and range checked."""
     if not isinstance(data, dict):
         raise GameError("a turn's move is an object")

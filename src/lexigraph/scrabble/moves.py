@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Sequence, overload
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
+from ..support.jsontypes import JSONObject
 from ..engine.interface import BLANK_FLAG, MOVE_RECORD_SQUARES
 from .game import GameError, column_letter
 from .position import Position
@@ -92,7 +93,7 @@ class Move:
         """What the leave (and the adjustments) add to the score: ``equity - score``."""
         return None if self.equity is None else self.equity - self.score
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         d: dict[str, Any] = {"kind": self.kind, "notation": self.notation, "score": self.score, "leave": self.leave}
         if self.equity is not None:
             d["equity"] = round(self.equity, 4)
@@ -252,7 +253,7 @@ class MoveList(Sequence[Move]):
         equal = self.__eq__(other)
         return equal if equal is NotImplemented else not equal
 
-    __hash__ = None  # type: ignore[assignment]
+    # Defining __eq__ leaves a MoveList unhashable (Python sets __hash__ to None), as a list is.
 
     def __repr__(self) -> str:
         shown = [repr(m) for m in self[:3]]

@@ -26,11 +26,14 @@ import operator
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from ..support.text import quote
 from .game import Game, GameError
 from .tiles import TILE_TOKEN, parse_rack, split_tiles, tile_text
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .moves import Move
 
 #: Longest position text read, in characters (a CGP of the largest board is a few kilobytes).
 MAX_POSITION_TEXT = 1 << 20
@@ -121,7 +124,7 @@ class Position:
         self.codes[i] = code
         self.blanks[i] = blank
 
-    def with_play(self, move: Any) -> "Position":
+    def with_play(self, move: "Move") -> "Position":
         """A copy with a :class:`~lexigraph.scrabble.movegen.Move`'s tiles on the board (racks and scores unchanged)."""
         tiles = getattr(move, "tiles", None)
         if not isinstance(tiles, (list, tuple)):

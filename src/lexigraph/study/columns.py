@@ -20,6 +20,7 @@ search of the sorted bucket, one ``np.searchsorted`` call for all of them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -153,7 +154,7 @@ def anagram_counts(store: "Store", length: int) -> np.ndarray:
     return store.cached(("study", "anagrams", length), build)
 
 
-def lut(codes: Any, size: int = 256, dtype: Any = bool) -> np.ndarray:
+def lut(codes: Iterable[int] | np.ndarray, size: int = 256, dtype: "type | np.dtype" = bool) -> np.ndarray:
     """A lookup table over tile codes: True (or the given values) at ``codes``."""
     table = np.zeros(size, dtype)
     table[np.asarray(list(codes), np.int64)] = True

@@ -24,17 +24,29 @@ membership test in the bucket one tile shorter. No word is probed alone.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, TypedDict
 
 import numpy as np
 
 from ..engine.deadline import check
+from ..errors import QueryError
 from .columns import SortedKeys, bucket_keys, contains_rows, first_id, keys
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine.store import Store
 
 INNER = "·"
+
+
+class HookFields(TypedDict):
+    """A word's hooks in a result document (``search --hooks``, ``hooks``): the tiles before and after it, and
+    whether it stays a word without its first or last tile."""
+
+    front: str
+    back: str
+    inner_front: bool
+    inner_back: bool
 
 
 @dataclass(frozen=True)
@@ -54,7 +66,8 @@ class Hooks:
     def __str__(self) -> str:
         return f"{''.join(self.front)} {self.display()} {''.join(self.back)}".strip()
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> HookFields:
+        """The hooks as a result document holds them (:class:`HookFields`)."""
         return {
             "front": "".join(self.front),
             "back": "".join(self.back),
@@ -126,13 +139,12 @@ def hooks_of_rows(store: "Store", words: list[str], rows: np.ndarray) -> list[Ho
 def hooks_of_ids(store: "Store", ids: np.ndarray, lengths: np.ndarray, words: list[str]) -> list[Hooks]:
     """:class:`Hooks` of word ids (with their lengths and words), in the order given."""
     ids = np.asarray(ids, np.int64)
-    out: list[Hooks | None] = [None] * len(ids)
+    found: dict[int, Hooks] = {}
     for n in np.unique(lengths).tolist():
         at = np.flatnonzero(lengths == n)
         rows = store.rows(n)[ids[at] - first_id(store, n)]
-        for i, h in zip(at.tolist(), hooks_of_rows(store, [words[i] for i in at.tolist()], rows)):
-            out[i] = h
-    return out  # type: ignore[return-value]
+        found.update(zip(at.tolist(), hooks_of_rows(store, [words[i] for i in at.tolist()], rows)))
+    return [found[i] for i in range(len(ids))]
 
 
 def hooks_many(store: "Store", words: list[str], *, deadline: float | None = None) -> list[Hooks]:
@@ -145,33 +157,30 @@ def hooks_many(store: "Store", words: list[str], *, deadline: float | None = Non
     >>> [str(h) for h in hooks_many(lexigraph.open().store, ["care", "xu", "qi"])]
     ['s ·CARE· drstx', 'XU', 'QI']
     """
-    encoded = [store.alphabet.encode(w) if isinstance(w, str) else None for w in words]
-    out: list[Hooks | None] = [None] * len(words)
-    by_length: dict[int, list[int]] = {}
-    for i, codes in enumerate(encoded):
+    found: dict[int, Hooks] = {}
+    by_length: dict[int, list[tuple[int, bytes]]] = {}  # length -> (position, tile codes) of the words that split
+    for i, w in enumerate(words):
+        codes = store.alphabet.encode(w) if isinstance(w, str) else None
         if codes is None:
-            out[i] = Hooks(str(words[i]).lower(), (), (), False, False)
+            found[i] = Hooks(str(w).lower(), (), (), False, False)
         else:
-            by_length.setdefault(len(codes), []).append(i)
-    for n, at in by_length.items():
+            by_length.setdefault(len(codes), []).append((i, codes))
+    for n, entries in by_length.items():
         check(deadline)
-        rows = np.frombuffer(b"".join(encoded[i] for i in at), np.uint8).reshape(len(at), n)  # type: ignore[misc]
-        names = [store.alphabet.decode(encoded[i]) for i in at]  # type: ignore[arg-type]
-        for i, h in zip(at, hooks_of_rows(store, names, rows)):
-            out[i] = h
-    return out  # type: ignore[return-value]
+        rows = np.frombuffer(b"".join(codes for _, codes in entries), np.uint8).reshape(len(entries), n)
+        names = [store.alphabet.decode(codes) for _, codes in entries]
+        found.update(zip((i for i, _ in entries), hooks_of_rows(store, names, rows)))
+    return [found[i] for i in range(len(words))]
 
 
 def hooks(store: "Store", word: str, *, deadline: float | None = None) -> Hooks:
     """:class:`Hooks` of one word (see :meth:`lexigraph.Lexicon.hooks`)."""
-    from ..errors import QueryError
-
     if not isinstance(word, str):
         raise QueryError(f"hooks() needs a str, not {type(word).__name__}")
     return hooks_many(store, [word], deadline=deadline)[0]
 
 
-def hook_fields(store: "Store", words: list[str], *, deadline: float | None = None) -> list[dict[str, Any]]:
+def hook_fields(store: "Store", words: list[str], *, deadline: float | None = None) -> list[HookFields]:
     """The ``hooks`` field of result documents for ``words``, computed together.
 
     For commands that show hooks as a column (``search --hooks``; ``match`` and
@@ -184,7 +193,7 @@ def hook_fields(store: "Store", words: list[str], *, deadline: float | None = No
     return [h.to_dict() for h in hooks_many(store, words, deadline=deadline)]
 
 
-def hook_line(fields: "dict[str, Any]", word: str, width: int = 0) -> str:
+def hook_line(fields: Mapping[str, object], word: str, width: int = 0) -> str:
     """One text line from a ``hooks`` field: front hooks right-aligned in ``width``, the word, back hooks.
 
     >>> hook_line({"front": "s", "back": "drstx", "inner_front": True, "inner_back": True}, "care", 3)

@@ -41,18 +41,24 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .columns import first_id
-from ..errors import QueryError
+from ..support.jsontypes import JSONObject
+from ..alphabet import Alphabet
+from ..engine.deadline import check
+from ..errors import AlphabetError, QueryError
 from ..support.text import quote
+from .columns import first_id
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..alphabet import Alphabet
     from ..engine.interface import Engine
     from ..engine.store import Store
 
 #: int64 holds every count below this; beyond it columns use Python integers.
 _INT64_SAFE = 2**62
 
+
+#: A tile set as a caller names one: a preset name or an alphabet file, an :class:`~lexigraph.alphabet.Alphabet`, or
+#: None (the lexicon's own, else English for a list of the letters a-z).
+TileSetSpec = str | Alphabet | None
 
 @dataclass(frozen=True)
 class TileSet:
@@ -197,7 +203,7 @@ def competition_ranks(values: np.ndarray) -> np.ndarray:
 # -- columns of a store's length buckets (cached in the store) ------------------------------
 
 
-def tile_set(store: "Store", tiles: Any = None) -> TileSet:
+def tile_set(store: "Store", tiles: TileSetSpec = None) -> TileSet:
     """The tile set for ``store``'s words: ``tiles`` (a preset name, an alphabet file or an
     :class:`~lexigraph.alphabet.Alphabet`) matched tile by label; else its alphabet's; else, when every
     tile of the lexicon is one of the letters a-z (a plain English list, as ``lexigraph build twl06.txt``
@@ -210,9 +216,6 @@ def tile_set(store: "Store", tiles: Any = None) -> TileSet:
     >>> tile_set(lexigraph.load(["cat", "dog"]).store).origin
     'english'
     """
-    from ..alphabet import Alphabet
-    from ..errors import AlphabetError
-
     if tiles is not None and not isinstance(tiles, (str, Alphabet)):
         raise QueryError(f"tiles is a preset name, an alphabet file or an Alphabet, not {type(tiles).__name__}")
 
@@ -278,7 +281,7 @@ class WordProbability:
     def chance(self) -> float:
         return self.combinations / self.draws if self.draws else 0.0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return {
             "word": self.word, "alphagram": self.alphagram, "combinations": self.combinations,
             "draws": self.draws, "chance": self.chance, "blanks": self.blanks, "probability_rank": self.rank,
@@ -287,7 +290,7 @@ class WordProbability:
 
 
 def word_probability(store: "Store", engine: "Engine", word: str, *, blanks: int = 2,
-                     tiles: Any = None, deadline: float | None = None) -> WordProbability:
+                     tiles: TileSetSpec = None, deadline: float | None = None) -> WordProbability:
     """Draw combinations, chance and probability rank of ``word`` among the words of ``store``
     (``engine``: its exact lookup); see :meth:`lexigraph.Lexicon.probability`.
 
@@ -307,8 +310,6 @@ def word_probability(store: "Store", engine: "Engine", word: str, *, blanks: int
     rank = None
     i = engine.id_of_codes(codes)
     if i >= 0:
-        from ..engine.deadline import check
-
         check(deadline)  # a length's ranks are computed once, a few array passes: checked before
         n = len(codes)
         rank = int(probability_ranks(store, n, blanks, bag)[i - first_id(store, n)])

@@ -95,7 +95,7 @@ def toml_depth(text: str) -> int:
     return top
 
 
-def parse_toml(text: str, *, origin: str, error: type[Exception]) -> dict[str, Any]:
+def parse_toml(text: str, *, origin: str, error: type[Exception]) -> dict[str, object]:
     """The table a TOML text holds; ``error`` naming ``origin`` when it is not valid TOML.
 
     Texts larger than :data:`MAX_SETTINGS_BYTES` or nested deeper than

@@ -29,23 +29,30 @@ priority: the search runs again with ``min_priority`` just above the fill's
 lowest one, until that is proved impossible or the time is spent.
 
 >>> import lexigraph
->>> from lexigraph.crossword.grid import Grid
+>>> from lexigraph.crossword.formats import grid_from_text, grid_to_text
 >>> lex = lexigraph.load(["cat", "are", "ten", "car", "ate", "ten", "tan", "ace", "ran", "cab"])
->>> result = fill(lex, Grid.from_text("c..\\n...\\n..."), allow_repeats=True)
+>>> result = fill(lex, grid_from_text("c..\\n...\\n..."), rules=Rules(allow_repeats=True))
 >>> result.status, sorted(w.word for w in result.words)
 ('filled', ['ace', 'ace', 'cat', 'cat', 'ten', 'ten'])
->>> print(result.grid.to_text())
+>>> print(grid_to_text(result.grid))
 CAT
 ACE
 TEN
->>> fill(lex, Grid.from_text("c..\\n...\\n...")).status   # without repeats: no fill
+>>> fill(lex, grid_from_text("c..\\n...\\n...")).status   # without repeats: no fill
 'no_fill'
+
+The rules (:class:`Rules`: the least priority, overall, by length and by
+slot; repeats; shared runs) are one argument, ``rules=Rules(...)``, of
+:func:`fill`, :func:`slot_counts` and :func:`suggest`; their fields given as
+keywords (``allow_repeats=True``, the former spelling) build the same rules.
 """
 
 from __future__ import annotations
 
 from .filler import MAX_FILLS, check_fill_arguments, fill, slot_counts
-from .problem import MAX_CANDIDATE_BYTES, MAX_SHARED, MAX_SLOT, Domains, FillProblem, Rules, WordBuckets
+from .problem import (
+    MAX_CANDIDATE_BYTES, MAX_SHARED, MAX_SLOT, RULE_KEYWORDS, Domains, FillProblem, Rules, WordBuckets, checked_rules,
+)
 from .regions import Region, region_cells
 from .results import Fill, FilledWord, FillResult, Objective, SlotCount, Status, Suggestion
 from .search import Progress
@@ -53,6 +60,6 @@ from .suggestions import suggest
 
 __all__ = [
     "MAX_CANDIDATE_BYTES", "MAX_FILLS", "MAX_SHARED", "MAX_SLOT", "Domains", "Fill", "FillProblem", "FillResult",
-    "FilledWord", "Objective", "Progress", "Region", "Rules", "SlotCount", "Status", "Suggestion", "WordBuckets",
-    "check_fill_arguments", "fill", "region_cells", "slot_counts", "suggest",
+    "FilledWord", "Objective", "Progress", "RULE_KEYWORDS", "Region", "Rules", "SlotCount", "Status", "Suggestion",
+    "WordBuckets", "check_fill_arguments", "checked_rules", "fill", "region_cells", "slot_counts", "suggest",
 ]

@@ -22,7 +22,7 @@ import numpy as np
 from ...engine.interface import EAGER_ALWAYS
 from ...errors import QueryError
 from ..grid import Grid
-from .problem import EAGER_LIMIT, FillProblem, Rules, WordBuckets, check_rules
+from .problem import EAGER_LIMIT, FillProblem, Rules, WordBuckets, checked_rules, rules_of
 from .regions import Region, region_cells
 from .results import Fill, FilledWord, FillResult, Objective, SlotCount
 from .search import CONSISTENT, PAST_DEADLINE, Differ, FillSearch, Progress, Timeout
@@ -35,9 +35,8 @@ if TYPE_CHECKING:  # pragma: no cover
 MAX_FILLS = 100
 
 
-def check_fill_arguments(min_priority: int, seed: int, timeout: float | None) -> None:
-    if not isinstance(min_priority, int) or isinstance(min_priority, bool) or not 0 <= min_priority <= 255:
-        raise QueryError("min_priority must be an integer from 0 to 255")
+def check_fill_arguments(seed: int, timeout: float | None) -> None:
+    """Refuse a seed or a time limit that is not one (a :class:`QueryError`)."""
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         raise QueryError("seed must be a non-negative integer")
     if timeout is not None and (
@@ -56,11 +55,7 @@ def fill(
     lex: "Engines",
     grid: Grid,
     *,
-    min_priority: int = 0,
-    min_by_length: Mapping[int, int] | None = None,
-    min_by_slot: Mapping[str, int] | None = None,
-    allow_repeats: bool = False,
-    max_shared: int = 0,
+    rules: Rules | None = None,
     theme: Iterable[str] = (),
     fills: int = 1,
     differ: int | None = None,
@@ -70,15 +65,19 @@ def fill(
     region: "Region | None" = None,
     improve: float = 0.0,
     progress: Progress | None = None,
+    **rule_keywords: object,
 ) -> FillResult:
     """Fill the grid's empty cells (or those of ``region``) with words of ``lex``.
 
-    Rules: every entry the fill chooses has a priority of at least
-    ``min_priority`` (``min_by_length`` and ``min_by_slot`` set others for
-    some lengths or slots, the most specific winning); no word fills two
-    slots unless ``allow_repeats``; with ``max_shared=N``, no two entries
-    share a run of N or more tiles; the words of ``theme`` are placed in
-    slots of their length (chosen by the fill) before the rest is filled.
+    ``rules`` (a :class:`~lexigraph.crossword.fill.problem.Rules`): every
+    entry the fill chooses has a priority of at least ``min_priority``
+    (``min_by_length`` and ``min_by_slot`` set others for some lengths or
+    slots, the most specific winning); no word fills two slots unless
+    ``allow_repeats``; with ``max_shared=N``, no two entries share a run of N
+    or more tiles. The rules' fields given as keywords (``min_priority=40``,
+    the former spelling) build the same rules. The words of ``theme`` are
+    placed in slots of their length (chosen by the fill) before the rest is
+    filled.
 
     ``fills=N`` asks for N fills that differ from one another in at least
     ``differ`` entries (default: a fifth of the entries), ranked by
@@ -90,25 +89,23 @@ def fill(
     (unless a time limit cuts the search short).
 
     >>> import lexigraph
+    >>> from lexigraph.crossword.formats import grid_from_text
     >>> lex = lexigraph.open()
-    >>> r = fill(lex, Grid.from_text("....\\n....\\n...."), seed=3)
+    >>> r = fill(lex, grid_from_text("....\\n....\\n...."), seed=3)
     >>> r.status, len(r.words), r.grid.is_complete()
     ('filled', 7, True)
-    >>> fill(lex, Grid.from_text("qz.\\n...")).reason
+    >>> fill(lex, grid_from_text("qz.\\n...")).reason
     'no word fits 1A (QZ?)'
-    >>> r = fill(lex, Grid.from_text("....\\n....\\n...."), fills=3, differ=2)
+    >>> r = fill(lex, grid_from_text("....\\n....\\n...."), rules=Rules(min_priority=50), fills=3, differ=2)
     >>> len(r.fills), [f.mean_priority for f in r.fills]
     (3, [50.0, 50.0, 50.0])
     """
-    check_fill_arguments(min_priority, seed, timeout)
+    check_fill_arguments(seed, timeout)
     if not isinstance(grid, Grid):
         raise QueryError(f"fill takes a Grid, not {type(grid).__name__}")
     if region is not None and not isinstance(region, (str, tuple, list, set, frozenset)):
         raise QueryError(f"a region is slot names, a rectangle or a set of cells, not {type(region).__name__}")
-    floor, by_length, by_slot, repeats, shared = check_rules(
-        grid, min_priority=min_priority, min_by_length=min_by_length, min_by_slot=min_by_slot,
-        allow_repeats=allow_repeats, max_shared=max_shared,
-    )
+    checked = checked_rules(grid, rules_of(rules, rule_keywords))
     improve = _check_seconds(improve, "improve")
     if not isinstance(fills, int) or isinstance(fills, bool) or not 1 <= fills <= MAX_FILLS:
         raise QueryError(f"fills must be an integer from 1 to {MAX_FILLS}")
@@ -121,9 +118,9 @@ def fill(
     cells = region_cells(grid, region)
     buckets = WordBuckets(lex.store)
     themes = _theme_words(lex, grid, theme)
-    rules = Rules(floor, by_length, by_slot, repeats, shared, frozenset(w for w, _ in themes))
     session = _Session(lex, buckets, cells, seed, progress, objective)
-    result = session.solve(grid, rules, themes, fills, differ, deadline, improve)
+    result = session.solve(grid, replace(checked, given_ok=frozenset(w for w, _ in themes)), themes, fills, differ,
+                           deadline, improve)
     result.seconds = time.monotonic() - start
     result.stats = dict(session.stats)
     return result
@@ -133,13 +130,10 @@ def slot_counts(
     lex: "Engines",
     grid: Grid,
     *,
-    min_priority: int = 0,
-    min_by_length: Mapping[int, int] | None = None,
-    min_by_slot: Mapping[str, int] | None = None,
-    allow_repeats: bool = False,
-    max_shared: int = 0,
+    rules: Rules | None = None,
     region: "Region | None" = None,
     timeout: float | None = None,
+    **rule_keywords: object,
 ) -> FillResult:
     """Each slot's candidates once the grid is made arc consistent, before any search: the hard slots.
 
@@ -148,23 +142,23 @@ def slot_counts(
     left). ``status`` is ``"no_fill"`` when propagation alone shows there
     is none (``culprits`` names the slot left empty, counted 0),
     ``"timeout"`` past ``timeout``, else ``"filled"`` (meaning: not ruled
-    out; nothing is filled).
+    out; nothing is filled). ``rules`` (or its fields as keywords): as :func:`fill` takes them.
 
     >>> import lexigraph
+    >>> from lexigraph.crossword.formats import grid_from_text
     >>> lex = lexigraph.open()
-    >>> r = slot_counts(lex, Grid.from_text("jo.\\n...\\n..."))
+    >>> r = slot_counts(lex, grid_from_text("jo.\\n...\\n..."))
     >>> [(s.slot, s.candidates, s.forced) for s in r.slots][:3]
     [('1A', 6, False), ('4A', 166, False), ('5A', 405, False)]
     """
-    check_fill_arguments(min_priority, 0, timeout)
-    floor, by_length, by_slot, repeats, shared = check_rules(
-        grid, min_priority=min_priority, min_by_length=min_by_length, min_by_slot=min_by_slot,
-        allow_repeats=allow_repeats, max_shared=max_shared,
-    )
+    check_fill_arguments(0, timeout)
+    if not isinstance(grid, Grid):
+        raise QueryError(f"slot_counts takes a Grid, not {type(grid).__name__}")
+    checked = checked_rules(grid, rules_of(rules, rule_keywords))
     start = time.monotonic()
     deadline = None if timeout is None else start + float(timeout)
     session = _Session(lex, WordBuckets(lex.store), region_cells(grid, region), 0, None, "mean")
-    prepared = session.prepare(grid, Rules(floor, by_length, by_slot, repeats, shared), deadline)
+    prepared = session.prepare(grid, checked, deadline)
     result = prepared.failure or FillResult("filled")
     result.slots = prepared.counts
     result.seconds = time.monotonic() - start

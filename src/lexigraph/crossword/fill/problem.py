@@ -11,7 +11,7 @@ holds what the search and the engine's fill state
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Mapping, MutableSequence
+from collections.abc import Callable, Iterable, Mapping, MutableSequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeAlias
 
@@ -38,6 +38,10 @@ MAX_CANDIDATE_BYTES = 1 << 30
 #: A word taken by a slot is struck at once from the slots with at most this many candidates, and
 #: from larger ones when they are next filtered: they seldom lose more than that one word.
 EAGER_LIMIT = 128
+
+
+#: The fields of :class:`Rules` a caller sets (``given_ok`` is the fill's own, from its theme words).
+RULE_KEYWORDS = ("min_priority", "min_by_length", "min_by_slot", "allow_repeats", "max_shared")
 
 
 @dataclass(frozen=True)
@@ -327,41 +331,68 @@ class FillProblem:
         return [si for si, c in enumerate(self.cand0) if len(c) == 1]
 
 
-def check_rules(
-    grid: Grid,
-    *,
-    min_priority: object,
-    min_by_length: object,
-    min_by_slot: object,
-    allow_repeats: object,
-    max_shared: object,
-) -> tuple[int, dict[int, int], dict[str, int], bool, int]:
-    """The rules' arguments checked (one :class:`QueryError` for anything wrong), slot names resolved."""
+def checked_rules(grid: Grid, rules: object) -> Rules:
+    """``rules`` checked against ``grid`` (one :class:`QueryError` for anything wrong), slot names resolved
+    (``1a``, ``1 across`` -> ``1A``).
+
+    >>> from lexigraph.crossword.grid import Grid
+    >>> checked_rules(Grid([[None, None], [None, None]]), Rules(min_by_slot={"1 across": 60})).min_by_slot
+    {'1A': 60}
+    >>> checked_rules(Grid([[None, None]]), Rules(min_priority=300))
+    Traceback (most recent call last):
+    ...
+    lexigraph.errors.QueryError: min_priority must be an integer from 0 to 255
+    """
+    if not isinstance(rules, Rules):
+        raise QueryError(f"rules is a Rules (crossword.fill.Rules), not {type(rules).__name__}")
+
     def priority(value: object, what: str) -> int:
         if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 255:
             raise QueryError(f"{what} must be an integer from 0 to 255")
         return value
 
-    floor = priority(min_priority, "min_priority")
+    floor = priority(rules.min_priority, "min_priority")
     by_length: dict[int, int] = {}
-    if min_by_length is not None:
-        if not isinstance(min_by_length, Mapping):
+    if rules.min_by_length is not None:
+        if not isinstance(rules.min_by_length, Mapping):
             raise QueryError("min_by_length must map lengths to priorities")
-        for k, v in min_by_length.items():
+        for k, v in rules.min_by_length.items():
             if not isinstance(k, int) or isinstance(k, bool) or not 2 <= k <= MAX_SLOT:
                 raise QueryError(f"min_by_length: {k!r} is not a slot length (2 to {MAX_SLOT})")
             by_length[k] = priority(v, f"min_by_length[{k}]")
     by_slot: dict[str, int] = {}
-    if min_by_slot is not None:
-        if not isinstance(min_by_slot, Mapping):
+    if rules.min_by_slot is not None:
+        if not isinstance(rules.min_by_slot, Mapping):
             raise QueryError("min_by_slot must map slot names to priorities")
-        for k, v in min_by_slot.items():
-            if not isinstance(k, str):
-                raise QueryError(f"min_by_slot: {k!r} is not a slot name")
-            by_slot[grid.slot(k).name] = priority(v, f"min_by_slot[{k}]")
-    if not isinstance(allow_repeats, bool):
+        for name, v in rules.min_by_slot.items():
+            if not isinstance(name, str):
+                raise QueryError(f"min_by_slot: {name!r} is not a slot name")
+            by_slot[grid.slot(name).name] = priority(v, f"min_by_slot[{name}]")
+    if not isinstance(rules.allow_repeats, bool):
         raise QueryError("allow_repeats must be True or False")
-    shared = 0 if max_shared is None else max_shared
+    shared = 0 if rules.max_shared is None else rules.max_shared
     if not isinstance(shared, int) or isinstance(shared, bool) or not (shared == 0 or 2 <= shared <= MAX_SHARED):
         raise QueryError(f"max_shared must be an integer from 2 to {MAX_SHARED} (or 0: no limit)")
-    return floor, by_length, by_slot, allow_repeats, shared
+    return Rules(floor, by_length, by_slot, rules.allow_repeats, shared, rules.given_ok)
+
+
+def rules_of(rules: Rules | None, keywords: Mapping[str, object]) -> Rules:
+    """The rules a fill, a count or a suggestion runs by: ``rules``, or the rule keywords given one by one
+    (``min_priority=40``: the former spelling, which builds the same :class:`Rules`), not both.
+
+    >>> rules_of(None, {"min_priority": 40, "allow_repeats": True}) == Rules(40, allow_repeats=True)
+    True
+    >>> rules_of(Rules(), {"min_priority": 40})
+    Traceback (most recent call last):
+    ...
+    lexigraph.errors.QueryError: give the rules as rules=Rules(...) or as keywords, not both
+    """
+    if not keywords:
+        return Rules() if rules is None else rules
+    if rules is not None:
+        raise QueryError("give the rules as rules=Rules(...) or as keywords, not both")
+    unknown = sorted(set(keywords) - set(RULE_KEYWORDS))
+    if unknown:
+        raise TypeError(f"unknown fill argument{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}")
+    build: Callable[..., Rules] = Rules  # checked by checked_rules, whatever the keywords hold
+    return build(**keywords)

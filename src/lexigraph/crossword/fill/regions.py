@@ -21,7 +21,7 @@ def region_cells(grid: Grid, region: "Region | None") -> set[tuple[int, int]] | 
     corners included. A ``set`` of ``(row, column)`` cells counts from 0, as
     :class:`Grid` and :class:`Slot` do.
 
-    >>> g = Grid.from_text("...\\n...\\n...")
+    >>> g = Grid([[None] * 3] * 3)
     >>> sorted(region_cells(g, "1A"))
     [(0, 0), (0, 1), (0, 2)]
     >>> len(region_cells(g, "1,1:2,2")), len(region_cells(g, {(0, 0), (2, 2)}))

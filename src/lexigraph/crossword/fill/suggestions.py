@@ -9,8 +9,7 @@ import numpy as np
 from ...errors import QueryError
 from ..grid import Grid
 from ...engine.interface import EAGER_ALWAYS
-from .filler import check_fill_arguments
-from .problem import FillProblem, Rules
+from .problem import FillProblem, Rules, checked_rules, rules_of
 from .results import Suggestion
 from .search import CONSISTENT
 
@@ -23,9 +22,9 @@ def suggest(
     grid: Grid,
     slot: str,
     *,
-    min_priority: int = 0,
-    allow_repeats: bool = False,
+    rules: Rules | None = None,
     limit: int | None = 50,
+    **rule_keywords: object,
 ) -> list[Suggestion]:
     """Candidates for one slot, ranked by how many candidates they leave to the crossing slots.
 
@@ -33,20 +32,22 @@ def suggest(
     filled); each candidate's ``score`` is the product, over the slot's
     crossings, of the number of candidates the crossing keeps with the
     candidate's tile in the shared cell. Ties: priority, then alphabetical.
+    ``rules`` (or its fields as keywords): as :func:`~lexigraph.crossword.fill.filler.fill` takes them.
 
     >>> import lexigraph
+    >>> from lexigraph.crossword.formats import grid_from_text
     >>> lex = lexigraph.open()
-    >>> [s.word for s in suggest(lex, Grid.from_text("q...\\n....\\n....\\n...."), "1A", limit=3)]
+    >>> [s.word for s in suggest(lex, grid_from_text("q...\\n....\\n....\\n...."), "1A", limit=3)]
     ['qats', 'qoph', 'qaid']
     """
-    check_fill_arguments(min_priority, 0, None)
+    if not isinstance(grid, Grid):
+        raise QueryError(f"suggest takes a Grid, not {type(grid).__name__}")
+    checked = checked_rules(grid, rules_of(rules, rule_keywords))
     if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 0):
         raise QueryError("limit must be a non-negative integer")
-    if not isinstance(allow_repeats, bool):
-        raise QueryError("allow_repeats must be True or False")
     target = grid.slot(slot)
     # With the slot as the region, its crossings are partial slots: they must stay possible.
-    p = FillProblem(lex, grid, rules=Rules(min_priority, allow_repeats=allow_repeats), region=set(target.cells))
+    p = FillProblem(lex, grid, rules=checked, region=set(target.cells))
     if p.first_empty() is not None:
         return []
     state = p.state(EAGER_ALWAYS)

@@ -20,11 +20,14 @@ import numpy as np
 
 from ...engine.deadline import check
 from ...errors import LexiconError, QueryError
+from ...query.anagram import find_ids, parse_anagram_rack
+from ...query.batch import check_many
 from ...query.pattern import parse as parse_pattern
 from ...support.text import quote
 from .. import columns
 from ..columns import contains_rows, first_id, keys
-from ..probability import point_values, probability_ranks, tile_set
+from ..hooks import tail_keys
+from ..probability import TileSetSpec, point_values, probability_ranks, tile_set
 from .parser import MAX_CONDITIONS, MAX_DEPTH, as_query
 from .tree import (
     uses_condition,
@@ -55,6 +58,7 @@ from .tree import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ...alphabet import Alphabet
     from ...engine.interface import Engine
     from ...engine.store import Store
     from ..probability import TileSet
@@ -68,7 +72,7 @@ Sort = Literal["alpha", "length", "probability", "priority"]
 Cells = list[np.ndarray | None]  # None: a star
 
 
-def compile_pattern(alphabet: Any, text: str) -> Cells:
+def compile_pattern(alphabet: "Alphabet", text: str) -> Cells:
     """A pattern's cells: allowed tile codes per position, ``None`` for a ``*`` run.
 
     The pattern language of :meth:`lexigraph.Lexicon.match`, read by its one
@@ -100,13 +104,13 @@ class OpenList(Protocol):
 
 ListSource = Union[OpenList, Iterable[str], str]
 #: Opens an ``in NAME`` list given as words or a path (``lexigraph.load``).
-OpenListFunction = Callable[[Any], OpenList]
+OpenListFunction = Callable[[str | Iterable[str]], OpenList]
 
 
-def _contains(store: "Store", engine: "Engine") -> Callable[[Any], bool]:
+def _contains(store: "Store", engine: "Engine") -> Callable[[object], bool]:
     """Membership of one word in ``store`` through ``engine``: what the C batch leaves undecided."""
 
-    def contains(word: Any) -> bool:
+    def contains(word: object) -> bool:
         if not isinstance(word, str):
             return False
         key = store.alphabet.encode(word)
@@ -116,8 +120,8 @@ def _contains(store: "Store", engine: "Engine") -> Callable[[Any], bool]:
 
 
 class _Evaluator:
-    def __init__(self, store: "Store", engine: "Engine", lists: Mapping[str, Any], blanks: int,
-                 tiles: Any, open_list: OpenListFunction | None, deadline: float | None = None) -> None:
+    def __init__(self, store: "Store", engine: "Engine", lists: Mapping[str, ListSource], blanks: int,
+                 tiles: TileSetSpec, open_list: OpenListFunction | None, deadline: float | None = None) -> None:
         self.store = store
         self.engine = engine
         self.deadline = deadline
@@ -125,7 +129,11 @@ class _Evaluator:
         self.lists = dict(lists)
         self.blanks = blanks
         self.tiles = tiles
-        self.memo: dict[Any, Any] = {}
+        # What a search computes once for all lengths: racks, their word ids, patterns, the lists named.
+        self._racks: dict[str, _Rack] = {}
+        self._rack_ids: dict[tuple[type, str], np.ndarray] = {}
+        self._patterns: dict[str, Cells] = {}
+        self._others: dict[str, OpenList] = {}
         self.span = (1, 1 << 30)  # the lengths the search visits
         n = len(store.alphabet)
         self.n_tiles = n
@@ -142,40 +150,36 @@ class _Evaluator:
         return codes
 
     def rack(self, text: str) -> _Rack:
-        key = ("rack", text)
-        if key not in self.memo:
+        if text not in self._racks:
             blanks = text.count("?")
             rest = text.replace("?", "")
             codes = self.codes(rest, "the rack") if rest else b""
             if len(codes) + blanks > MAX_RACK:
                 raise QueryError(f"the rack {quote(text)} holds more than {MAX_RACK} tiles")
-            self.memo[key] = _Rack(dict(Counter(codes)), blanks)
-        return self.memo[key]  # type: ignore[no-any-return]
+            self._racks[text] = _Rack(dict(Counter(codes)), blanks)
+        return self._racks[text]
 
     def rack_rows(self, q: "Anagram | Subanagram", n: int) -> np.ndarray:
         """Rows of bucket ``n`` that fit the rack, through the anagram index and graph walk
         (:func:`lexigraph.query.anagram.find_ids`), found once per search for all lengths."""
-        key = ("rack ids", type(q), q.rack)
-        ids = self.memo.get(key)
+        key = (type(q), q.rack)
+        ids = self._rack_ids.get(key)
         if ids is None:
-            from ...query.anagram import find_ids, parse_anagram_rack
-
             rack = parse_anagram_rack(self.store.alphabet, q.rack)
             mode = "exact" if isinstance(q, Anagram) else "sub"
             lo, hi = self.span
             ids = np.sort(find_ids(self.store, self.engine, rack, mode=mode, min_length=max(1, lo), max_length=hi,
                                    deadline=self.deadline))
-            self.memo[key] = ids
+            self._rack_ids[key] = ids
         first = first_id(self.store, n)
         lo, hi = np.searchsorted(ids, [first, first + len(self.store.rows(n))])
         rows: np.ndarray = ids[lo:hi] - first
         return rows
 
     def pattern(self, text: str) -> Cells:
-        key = ("pattern", text)
-        if key not in self.memo:
-            self.memo[key] = compile_pattern(self.store.alphabet, text)
-        return self.memo[key]  # type: ignore[no-any-return]
+        if text not in self._patterns:
+            self._patterns[text] = compile_pattern(self.store.alphabet, text)
+        return self._patterns[text]
 
     def hook_tiles(self, text: str) -> bytes | None:
         """Codes of the tiles named, or None for ``?`` (any tile)."""
@@ -184,8 +188,7 @@ class _Evaluator:
         return bytes(sorted(set(self.codes(text, "the hook tiles"))))
 
     def other(self, name: str) -> OpenList:
-        key = ("list", name)
-        if key not in self.memo:
+        if name not in self._others:
             source = self.lists.get(name, name)
             if isinstance(source, OpenList):
                 other = source
@@ -198,8 +201,8 @@ class _Evaluator:
                     raise QueryError(f"in {name}: {e}") from None
                 except OSError as e:
                     raise QueryError(f"in {name}: cannot read it ({e.strerror or e})") from None
-            self.memo[key] = other
-        return self.memo[key]  # type: ignore[no-any-return]
+            self._others[name] = other
+        return self._others[name]
 
     def validate(self, q: Query, depth: int = 0) -> None:
         """Check every argument of the tree before any bucket is read: errors never depend on the words."""
@@ -402,8 +405,6 @@ class _Evaluator:
             if isinstance(q, BackHook):
                 lo, hi = columns.bucket_keys(store, n + 1).ranges(sub)
             else:
-                from ..hooks import tail_keys
-
                 lo, hi = tail_keys(store, n + 1)[1].ranges(sub)
             return hi > lo
         ok = np.zeros(len(idx), bool)
@@ -420,8 +421,6 @@ class _Evaluator:
         return ok
 
     def in_list_mask(self, other: OpenList, n: int, idx: np.ndarray) -> np.ndarray:
-        from ...query.batch import check_many
-
         store = self.store
         other_store, other_engine = other.store, other.engine
         if other_store.alphabet.labels == store.alphabet.labels:
@@ -451,7 +450,9 @@ class _Evaluator:
             head, middle, tail = cells[:first], cells[first : last + 1], cells[last + 1 :]
             if sum(c is not None for c in cells) > n:
                 return idx[:0]
-        fixed = [(j, c) for j, c in enumerate(head)] + [(n - len(tail) + j, c) for j, c in enumerate(tail)]
+        # The cells outside the stars, each a tile set (head and tail hold no star).
+        fixed = [(j, c) for j, c in enumerate(head) if c is not None] + \
+            [(n - len(tail) + j, c) for j, c in enumerate(tail) if c is not None]
         prefix = bytearray()
         for c in head:
             if c is None or len(c) != 1:
@@ -462,11 +463,11 @@ class _Evaluator:
             idx = idx[np.searchsorted(idx, lo[0]) : np.searchsorted(idx, hi[0])]
             fixed = fixed[len(prefix) :]
         whole = len(idx) == len(rows)  # all rows: columns are read as views, not gathered
-        for j, cell in sorted(fixed, key=lambda jc: len(jc[1])):  # type: ignore[arg-type]
-            if len(cell) == full or not len(idx):  # type: ignore[arg-type]
+        for j, cell in sorted(fixed, key=lambda jc: len(jc[1])):
+            if len(cell) == full or not len(idx):
                 continue
             column = rows[:, j] if whole else rows[idx, j]
-            idx = idx[columns.lut(cell)[column] if len(cell) > 1 else column == cell[0]]  # type: ignore[index, arg-type]
+            idx = idx[columns.lut(cell)[column] if len(cell) > 1 else column == cell[0]]
             whole = False
         inner = list(middle[1:-1]) if middle else []
         if inner and len(idx):  # '*' seg '*' ... : a small automaton run over the middle columns
@@ -528,7 +529,7 @@ def search_ids(
     limit: int | None = None,
     lists: Mapping[str, ListSource] | None = None,
     blanks: int = 2,
-    tiles: Any = None,
+    tiles: TileSetSpec = None,
     open_list: OpenListFunction | None = None,
     deadline: float | None = None,
 ) -> Found:
@@ -621,7 +622,7 @@ def search(
     limit: int | None = None,
     lists: Mapping[str, ListSource] | None = None,
     blanks: int = 2,
-    tiles: Any = None,
+    tiles: TileSetSpec = None,
     open_list: OpenListFunction | None = None,
     deadline: float | None = None,
 ) -> list[str]:

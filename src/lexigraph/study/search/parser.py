@@ -126,13 +126,13 @@ class _Parser:
             negated = Not(self.not_expr())
             self.depth -= 1
             return negated
-        if w == "(":
+        if tok is not None and w == "(":
             self.nest()
             self.i += 1
             q = self.or_expr()
             self.depth -= 1
             if self.word(self.peek()) != ")":
-                raise self.fail("')' to close the '(' at position %d" % tok.pos)  # type: ignore[union-attr]
+                raise self.fail("')' to close the '(' at position %d" % tok.pos)
             self.i += 1
             return q
         return self.condition()
@@ -141,7 +141,8 @@ class _Parser:
         tok = self.peek()
         w = self.word(tok)
         w = ALIASES.get(w, w) if w is not None else None
-        if w is None or (w not in RANGE_CONDITIONS and w not in TEXT_CONDITIONS and w != InnerHook.keyword):
+        if tok is None or w is None or (w not in RANGE_CONDITIONS and w not in TEXT_CONDITIONS
+                                        and w != InnerHook.keyword):
             raise self.fail("a condition (" + ", ".join(KEYWORDS) + ")")
         self.conditions += 1
         if self.conditions > MAX_CONDITIONS:
@@ -149,14 +150,14 @@ class _Parser:
         self.i += 1
         arg = self.peek()
         if arg is None or (not arg.quoted and arg.text in "()"):
-            raise self.fail(f"an argument after {tok.text!r}")  # type: ignore[union-attr]
+            raise self.fail(f"an argument after {tok.text!r}")
         self.i += 1
         if w in RANGE_CONDITIONS:
             rng = parse_range(arg.text)
             if rng is None:
                 self.i -= 1
-                raise self.fail(f"a number or range (7, 3-5, 3-, -5, >=3, <10) after {tok.text!r}")  # type: ignore[union-attr]
-            return RANGE_CONDITIONS[w](rng)  # type: ignore[no-any-return]
+                raise self.fail(f"a number or range (7, 3-5, 3-, -5, >=3, <10) after {tok.text!r}")
+            return RANGE_CONDITIONS[w](rng)
         if w == InnerHook.keyword:
             side = arg.text.lower()
             if side not in ("front", "back"):
@@ -165,8 +166,8 @@ class _Parser:
             return InnerHook("front" if side == "front" else "back")
         if not arg.text:
             self.i -= 1
-            raise self.fail(f"a non-empty argument after {tok.text!r}")  # type: ignore[union-attr]
-        return TEXT_CONDITIONS[w](arg.text)  # type: ignore[no-any-return]
+            raise self.fail(f"a non-empty argument after {tok.text!r}")
+        return TEXT_CONDITIONS[w](arg.text)
 
 
 _RANGE = re.compile(r"^(?:(?P<one>\d+)|(?P<lo>\d+)?-(?P<hi>\d+)?|(?P<op>[<>]=?)(?P<n>\d+))$")

@@ -11,6 +11,7 @@ parses to the same tree.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar, Literal, Union
 
@@ -227,13 +228,18 @@ Condition = Union[
 ]
 Query = Union[Condition, And, Or, Not]
 
-RANGE_CONDITIONS: dict[str, type] = {
+#: The conditions that take a range of numbers, and those that take text, by keyword: each made from its argument.
+RANGE_CONDITIONS: dict[str, Callable[[Range], Condition]] = {
     c.keyword: c for c in (Length, Vowels, Distinct, Points, Anagrams, Probability, Priority)
 }
-TEXT_CONDITIONS: dict[str, type] = {
+TEXT_CONDITIONS: dict[str, Callable[[str], Condition]] = {
     c.keyword: c
     for c in (Pattern, Anagram, Subanagram, TakesPrefix, TakesSuffix, FrontHook, BackHook, Contains, InList)
 }
+#: Every kind of node a query tree holds.
+NODE_TYPES: tuple[type, ...] = (And, Or, Not, Length, Vowels, Distinct, Points, Anagrams, Probability, Priority,
+                                 Pattern, Anagram, Subanagram, TakesPrefix, TakesSuffix, FrontHook, BackHook, Contains,
+                                 InList, InnerHook)
 ALIASES = {
     "p": "pattern", "sub": "subanagram", "len": "length", "prob": "probability", "has": "contains",
     "unique": "distinct", "hook": "back-hook", "prefix": "takes-prefix", "suffix": "takes-suffix",
@@ -261,7 +267,7 @@ def _group(item: "Query", parent: type) -> str:
 
 def is_query(value: object) -> bool:
     """Whether ``value`` is a node of a search tree."""
-    return isinstance(value, (And, Or, Not, *RANGE_CONDITIONS.values(), *TEXT_CONDITIONS.values(), InnerHook))
+    return isinstance(value, NODE_TYPES)
 
 
 def uses_condition(query: "Query", kind: type) -> bool:

@@ -29,7 +29,8 @@ import os
 import warnings
 from collections.abc import Iterator
 
-from ..lexicon import Lexicon
+from .lexicon import Lexicon
+from .opener import open_source
 
 _lexicon: Lexicon | None = None
 _warned = False
@@ -46,8 +47,6 @@ def use(lexicon: "Lexicon | str | os.PathLike[str] | None", *, stacklevel: int =
     if isinstance(lexicon, Lexicon):
         _lexicon = lexicon
     else:
-        from ..compiler.cache import open_source
-
         if lexicon is None:
             _warn_built_in(stacklevel, always=explicit)
         _lexicon = open_source(lexicon)

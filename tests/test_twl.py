@@ -1,4 +1,4 @@
-"""The classic TWL06 module's interface (formats/twl.py): where it answers from."""
+"""The classic TWL06 module's interface (twl.py): where it answers from."""
 
 from __future__ import annotations
 

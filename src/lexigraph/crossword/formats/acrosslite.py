@@ -1,0 +1,105 @@
+"""Crossword grids as Across Lite ``.puz`` files, through the ``puzpy`` package (``pip install 'lexigraph[puz]'``).
+
+Tiles come from the solution; ``-`` (and ``X`` in a scrambled or blank
+solution) is an empty cell; rebus squares become multi-letter tiles, and a
+multi-letter tile is written as a rebus square. A grid written has an empty
+player fill and empty clues.
+"""
+
+from __future__ import annotations
+
+import importlib
+import struct
+from typing import Any
+
+from ...errors import QueryError
+from ...support.text import one_line
+from ..grid import BLOCK, MAX_SIDE, Cell, Grid
+
+#: Largest ``.puz`` file read.
+MAX_BYTES = 4 * 1024 * 1024
+
+
+def parse(data: bytes) -> Grid:
+    """Read an Across Lite ``.puz`` file's bytes."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise QueryError(f"a .puz file is bytes, not {type(data).__name__}")
+    if len(data) > MAX_BYTES:
+        raise QueryError(f"not a valid .puz file: larger than {MAX_BYTES >> 20} MiB")
+    puz = _puzpy()
+    try:
+        p = puz.load(bytes(data))
+        width, height = int(p.width), int(p.height)
+        if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE):
+            raise QueryError(f"not a valid .puz file: the grid is {height}x{width}")
+        if p.is_solution_locked():
+            raise QueryError("the .puz file's solution is scrambled (locked); unlock it first")
+        rebus = p.rebus() if p.has_rebus() else None
+        rows = [[_cell(p.solution, rebus, r * width + c) for c in range(width)] for r in range(height)]
+        title = str(p.title)
+    except QueryError:
+        raise
+    except Exception as e:  # puzpy raises many kinds on damaged files, some over several lines
+        raise QueryError(f"not a valid .puz file: {_puz_reason(e)}") from None
+    return Grid(rows, title=title)
+
+
+def _cell(solution: str, rebus: Any, i: int) -> Cell:
+    ch = solution[i]
+    if ch in ".:":
+        return BLOCK
+    if rebus is not None and rebus.is_rebus_square(i):
+        return str(rebus.get_rebus_solution(i) or ch).lower()
+    return ch.lower() if ch.isalpha() else None
+
+
+def render(grid: Grid) -> bytes:
+    """Across Lite ``.puz`` bytes: the tiles as the solution, an empty player fill, empty clues."""
+    puz = _puzpy()
+    p = puz.Puzzle()
+    p.width, p.height = grid.width, grid.height
+    p.title = grid.title
+    sol = []
+    rebus_cells: list[tuple[int, str]] = []
+    for r, row in enumerate(grid.cells):
+        for c, v in enumerate(row):
+            if v == BLOCK:
+                sol.append(".")
+            elif v is None:
+                sol.append("-")
+            else:
+                first = v[0].upper()
+                if len(v) > 1 or not ("A" <= first <= "Z"):
+                    rebus_cells.append((r * grid.width + c, v.upper()))
+                    first = first if "A" <= first <= "Z" else "X"
+                sol.append(first)
+    p.solution = "".join(sol)
+    p.fill = "".join("." if ch == "." else "-" for ch in p.solution)
+    p.clues = ["" for _ in grid.slots()]
+    # puzpy orders clues by number, across before down at the same number, as Across Lite does
+    if rebus_cells:
+        rb = p.rebus()
+        for i, label in rebus_cells:
+            rb.add_rebus_squares(i, label)
+        rb._dirty = True  # noqa: SLF001 - puzpy saves the rebus tables only when told they changed
+    try:
+        return bytes(p.tobytes())
+    except Exception as e:
+        raise QueryError(f"this grid cannot be written as .puz: {one_line(str(e), 200)}") from None
+
+
+def _puzpy() -> Any:
+    """The ``puz`` module of puzpy (it ships no types: imported by name, used untyped)."""
+    try:
+        # Deferred: puzpy is optional (lexigraph[puz]), needed only to read or write a .puz file.
+        return importlib.import_module("puz")
+    except ImportError:
+        raise QueryError("reading and writing .puz files needs the puzpy package: pip install 'lexigraph[puz]'") \
+            from None
+
+
+def _puz_reason(e: BaseException) -> str:
+    """One line saying why puzpy refused a file (its struct errors name a byte format over several lines)."""
+    if isinstance(e, struct.error) or "unpack" in str(e) or "buffer" in str(e):
+        return "the file is truncated or damaged"
+    return one_line(str(e), 200) or type(e).__name__
