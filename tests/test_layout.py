@@ -228,20 +228,11 @@ PENDING: dict[tuple[str, str], str] = {
         ("lexigraph.scrabble.simulation", "lexigraph.scrabble.tiles"),
         ("lexigraph.scrabble.simulation", "numpy"),
     ]},
-    **{pair: "server/ (issue 33: routes apart from the HTTP plumbing)" for pair in [
-        ("lexigraph.server", "lexigraph.server.gamedb"),
-        ("lexigraph.server", "lexigraph.server.lexicons"),
-        ("lexigraph.server", "lexigraph.server.protocol"),
-        ("lexigraph.server.background", "lexigraph.server.protocol"),
-        ("lexigraph.server.games", "lexigraph.server.app"),
-        ("lexigraph.server.lexicons", "lexigraph.lexicon"),
-    ]},
 }
 
 #: Module cycles that other parts of issue 33 remove (the self-play and simulation split; the server's routes).
 PENDING_CYCLES = [
     ["lexigraph.scrabble.selfplay", "lexigraph.scrabble.simulation"],
-    ["lexigraph.server.app", "lexigraph.server.games"],
 ]
 
 
