@@ -170,8 +170,7 @@ bound(const LengthTable *t, const unsigned char *grams, const unsigned char *key
 /* Rows (ascending) whose alphagram is `key`, into rows[0..cap); returns how many, -1 when the index
  * is forged (or memory ran out), cap when there may be more. */
 static Py_ssize_t
-exact_rows(LengthTable *t, const unsigned char *key, Py_ssize_t n, unsigned n_tiles, Py_ssize_t *rows,
-           Py_ssize_t cap)
+exact_rows(LengthTable *t, const unsigned char *key, Py_ssize_t n, unsigned n_tiles, Py_ssize_t *rows, Py_ssize_t cap)
 {
     if (!t->count)
         return 0;

@@ -130,9 +130,9 @@ build_graph(PyObject *self, PyObject *args)
     /* all work arrays; freed at the end */
     i64 *cur = NULL, *level_count = NULL, *level_off = NULL, *level_fill = NULL;
     uint16_t *lcps = NULL;
-    uint16_t *height = NULL; /* at most the longest word: 65535 */
+    uint16_t *height = NULL;                                       /* at most the longest word: 65535 */
     uint32_t *first_child = NULL, *reps = NULL, *by_height = NULL; /* node numbers: fewer than 2^32 */
-    uint16_t *n_children = NULL;                                    /* at most 256: one arc a tile */
+    uint16_t *n_children = NULL;                                   /* at most 256: one arc a tile */
     i64 *hcount = NULL, *hoff = NULL;
     SigNode *sn = NULL, *uniq = NULL, *by_sig = NULL;
     i64 *cls_of = NULL;
@@ -354,8 +354,7 @@ build_graph(PyObject *self, PyObject *args)
                         table[q].uid = u;
                     }
                 }
-            }
-            else {
+            } else {
                 /* verify the node equals its group's representative, arc by arc */
                 i64 v = sn[k].node, rep = uniq[uid].node, deg = n_children[v];
                 int same = deg == n_children[rep];
@@ -395,8 +394,7 @@ build_graph(PyObject *self, PyObject *args)
     host_start = calloc((size_t)n_classes, sizeof(uint32_t));
     start_of_class = calloc((size_t)n_classes, sizeof(uint32_t));
     lrep = malloc((size_t)n_classes * sizeof(uint32_t));
-    if (!lists || !lend || !ldeg || !order || !host_of || !hosts || !host_start || !start_of_class
-        || !lrep) {
+    if (!lists || !lend || !ldeg || !order || !host_of || !hosts || !host_start || !start_of_class || !lrep) {
         PyErr_NoMemory();
         goto done;
     }
@@ -413,7 +411,8 @@ build_graph(PyObject *self, PyObject *args)
     }
     bk = malloc(((size_t)nl + 1) * sizeof(BackKey));
     if ((size_t)nl > wide) { /* sn and by_sig sort the lists below */
-        SigNode *a = realloc(sn, (size_t)nl * sizeof(SigNode)), *b = a ? realloc(by_sig, (size_t)nl * sizeof(SigNode)) : NULL;
+        SigNode *a = realloc(sn, (size_t)nl * sizeof(SigNode)),
+                *b = a ? realloc(by_sig, (size_t)nl * sizeof(SigNode)) : NULL;
         if (a)
             sn = a;
         if (b)
@@ -459,8 +458,7 @@ build_graph(PyObject *self, PyObject *args)
             qsort(bk, (size_t)(j - i), sizeof(BackKey), cmp_backwards);
             for (i64 r = i; r < j; r++)
                 order[r] = (uint32_t)bk[r - i].idx;
-        }
-        else
+        } else
             order[i] = (uint32_t)a;
         i = j;
     }
@@ -548,14 +546,37 @@ done:
     PyBuffer_Release(&fb);
     PyBuffer_Release(&sb);
     PyBuffer_Release(&lb);
-    free(cur); free(level_count); free(level_off); free(level_fill);
-    free(height); free(first_child); free(n_children); free(reps); free(lcps);
-    free(hcount); free(hoff); free(by_height); free(sn); free(uniq); free(slot_of); free(table); free(by_sig); free(cls_of);
-    free(keys); free(lists); free(lend); free(ldeg); free(order); free(host_of);
-    free(hosts); free(host_start); free(start_of_class); free(lrep); free(bk);
+    free(cur);
+    free(level_count);
+    free(level_off);
+    free(level_fill);
+    free(height);
+    free(first_child);
+    free(n_children);
+    free(reps);
+    free(lcps);
+    free(hcount);
+    free(hoff);
+    free(by_height);
+    free(sn);
+    free(uniq);
+    free(slot_of);
+    free(table);
+    free(by_sig);
+    free(cls_of);
+    free(keys);
+    free(lists);
+    free(lend);
+    free(ldeg);
+    free(order);
+    free(host_of);
+    free(hosts);
+    free(host_start);
+    free(start_of_class);
+    free(lrep);
+    free(bk);
     return result;
 }
-
 
 static PyMethodDef build_graph_methods[] = {
     {"build_graph", build_graph, METH_VARARGS,

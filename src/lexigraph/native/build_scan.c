@@ -107,8 +107,7 @@ scan_ascii(PyObject *self, PyObject *args)
                 pos++;
                 if (pos < n && d[pos] == '\n')
                     pos++;
-            }
-            else
+            } else
                 goto general;
         }
         lines++;
@@ -143,8 +142,7 @@ scan_ascii(PyObject *self, PyObject *args)
                 if (!map[c + 1] || table['A' + c] != map[c + 1])
                     goto general; /* a letter outside the alphabet: the loop reports it */
             }
-    }
-    else {
+    } else {
         unsigned char rank = 0;
         for (int c = 0; c < 26; c++)
             if (present >> c & 1)
@@ -173,8 +171,8 @@ scan_ascii(PyObject *self, PyObject *args)
     }
     if (_PyBytes_Resize(&codes_obj, o) < 0) /* shrinking: frees codes_obj on failure */
         goto done;
-    result = Py_BuildValue("(Ny#y#nknnO)", codes_obj, (const char *)lens, nw, (const char *)upper, nw,
-                           lines, (unsigned long)present, n_short, n_long, ordered ? Py_True : Py_False);
+    result = Py_BuildValue("(Ny#y#nknnO)", codes_obj, (const char *)lens, nw, (const char *)upper, nw, lines,
+                           (unsigned long)present, n_short, n_long, ordered ? Py_True : Py_False);
     codes_obj = NULL; /* "N": the tuple holds it now (or it was released with the failure) */
     goto done;
 general:

@@ -79,8 +79,7 @@ hash_table(PyObject *self, PyObject *args)
                 table[p] = (uint32_t)(pending[k] + 1);
                 if ((size_t)p + 1 > used)
                     used = (size_t)p + 1;
-            }
-            else {
+            } else {
                 pending[keep] = pending[k];
                 pos[keep] = p + 1;
                 keep++;
@@ -205,8 +204,7 @@ alphagram_order(PyObject *self, PyObject *args)
                 }
                 cnt[0] = c0;
                 cnt[1] = c1;
-            }
-            else
+            } else
                 for (Py_ssize_t j = 0; j < length; j++)
                     cnt[r[j] >> 4] -= (u64)1 << (4 * (15 - (r[j] & 15)));
             u64 *w = packed + (size_t)i * words;
@@ -237,8 +235,7 @@ alphagram_order(PyObject *self, PyObject *args)
             for (unsigned c = 0; c <= maxcode; c++)
                 for (uint32_t t = tally[c]; t; t--)
                     *q++ = (unsigned char)c;
-        }
-        else {
+        } else {
             for (Py_ssize_t j = 0; j < length; j++) {
                 unsigned char x = r[j];
                 Py_ssize_t k = j;
@@ -330,7 +327,6 @@ done:
     PyBuffer_Release(&ib);
     return result;
 }
-
 
 static PyMethodDef build_tables_methods[] = {
     {"hash_table", hash_table, METH_VARARGS,

@@ -26,7 +26,9 @@
 
 #include "limits.h"
 
-static int get(PyObject *obj, Py_buffer *view, int writable, const char *what) {
+static int
+get(PyObject *obj, Py_buffer *view, int writable, const char *what)
+{
     if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0)) < 0) {
         PyErr_Format(PyExc_TypeError, "%s must be a contiguous%s buffer", what, writable ? " writable" : "");
         return -1;
@@ -57,9 +59,11 @@ keep_fitting(const unsigned char *r, Py_ssize_t count, Py_ssize_t width, const i
         Py_ssize_t j = 0;
         for (; j < n_check; j++) {
             unsigned c = w[pos[j]];
-            if (c > LX_FILL_MAX_TILE_CODES || !((m[pos[j]] >> c) & 1u)) break;
+            if (c > LX_FILL_MAX_TILE_CODES || !((m[pos[j]] >> c) & 1u))
+                break;
         }
-        if (j < n_check) continue;
+        if (j < n_check)
+            continue;
         out[kept++] = row;
         if (unsat) {
             unsat = 0;
@@ -72,10 +76,13 @@ keep_fitting(const unsigned char *r, Py_ssize_t count, Py_ssize_t width, const i
     return kept;
 }
 
-static PyObject *filter_rows(PyObject *self, PyObject *args) {
+static PyObject *
+filter_rows(PyObject *self, PyObject *args)
+{
     PyObject *o_rows, *o_idx, *o_masks, *o_check;
     Py_ssize_t width;
-    if (!PyArg_ParseTuple(args, "OnOOO", &o_rows, &width, &o_idx, &o_masks, &o_check)) return NULL;
+    if (!PyArg_ParseTuple(args, "OnOOO", &o_rows, &width, &o_idx, &o_masks, &o_check))
+        return NULL;
     if (width < 1 || width > LX_MAX_FILL_SLOT) {
         PyErr_SetString(PyExc_ValueError, "width must be from 1 to 255");
         return NULL;
@@ -83,7 +90,8 @@ static PyObject *filter_rows(PyObject *self, PyObject *args) {
     uint64_t m[LX_MAX_FILL_SLOT], seen[LX_MAX_FILL_SLOT];
     unsigned char pos[LX_MAX_FILL_SLOT];
     PyObject *fast = PySequence_Fast(o_masks, "masks must be a sequence of integers");
-    if (fast == NULL) return NULL;
+    if (fast == NULL)
+        return NULL;
     if (PySequence_Fast_GET_SIZE(fast) != width) {
         Py_DECREF(fast);
         PyErr_SetString(PyExc_ValueError, "filter_rows: one mask per position is needed");
@@ -98,9 +106,17 @@ static PyObject *filter_rows(PyObject *self, PyObject *args) {
     }
     Py_DECREF(fast);
     Py_buffer rows, idx, check;
-    if (get(o_rows, &rows, 0, "rows") < 0) return NULL;
-    if (get(o_idx, &idx, 0, "idx") < 0) { PyBuffer_Release(&rows); return NULL; }
-    if (get(o_check, &check, 0, "check") < 0) { PyBuffer_Release(&rows); PyBuffer_Release(&idx); return NULL; }
+    if (get(o_rows, &rows, 0, "rows") < 0)
+        return NULL;
+    if (get(o_idx, &idx, 0, "idx") < 0) {
+        PyBuffer_Release(&rows);
+        return NULL;
+    }
+    if (get(o_check, &check, 0, "check") < 0) {
+        PyBuffer_Release(&rows);
+        PyBuffer_Release(&idx);
+        return NULL;
+    }
     PyObject *result = NULL, *kept_obj = NULL;
     Py_ssize_t count = rows.len / width;
     Py_ssize_t n = idx.len / (Py_ssize_t)sizeof(int32_t);
@@ -118,40 +134,51 @@ static PyObject *filter_rows(PyObject *self, PyObject *args) {
     }
     if (n > scratch_cap) {
         int32_t *grown = PyMem_Realloc(scratch, (size_t)n * sizeof(int32_t));
-        if (grown == NULL) { PyErr_NoMemory(); goto done; }
+        if (grown == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
         scratch = grown;
         scratch_cap = n;
     }
     {
         memset(seen, 0, sizeof(seen));
-        Py_ssize_t kept = keep_fitting((const unsigned char *)rows.buf, count, width, (const int32_t *)idx.buf, n,
-                                       pos, n_check, m, seen, scratch);
+        Py_ssize_t kept = keep_fitting((const unsigned char *)rows.buf, count, width, (const int32_t *)idx.buf, n, pos,
+                                       n_check, m, seen, scratch);
         if (kept < 0) {
             PyErr_SetString(PyExc_IndexError, "filter_rows: a candidate row lies outside the bucket");
             goto done;
         }
         PyObject *used = PyTuple_New(width);
-        if (used == NULL) goto done;
+        if (used == NULL)
+            goto done;
         for (Py_ssize_t j = 0; j < width; j++) {
             PyObject *v = PyLong_FromUnsignedLongLong(seen[j]);
-            if (v == NULL) { Py_DECREF(used); goto done; }
+            if (v == NULL) {
+                Py_DECREF(used);
+                goto done;
+            }
             PyTuple_SET_ITEM(used, j, v);
         }
         if (kept == n) {
             result = PyTuple_Pack(2, Py_None, used);
         } else {
             kept_obj = PyBytes_FromStringAndSize((const char *)scratch, kept * (Py_ssize_t)sizeof(int32_t));
-            if (kept_obj == NULL) { Py_DECREF(used); goto done; }
+            if (kept_obj == NULL) {
+                Py_DECREF(used);
+                goto done;
+            }
             result = PyTuple_Pack(2, kept_obj, used);
         }
         Py_DECREF(used);
     }
 done:
     Py_XDECREF(kept_obj);
-    PyBuffer_Release(&rows); PyBuffer_Release(&idx); PyBuffer_Release(&check);
+    PyBuffer_Release(&rows);
+    PyBuffer_Release(&idx);
+    PyBuffer_Release(&check);
     return result;
 }
-
 
 static PyMethodDef fill_methods[] = {
     {"filter_rows", filter_rows, METH_VARARGS,
@@ -159,4 +186,8 @@ static PyMethodDef fill_methods[] = {
      "position of check its mask allows (bytes of int32, None when all pass), and the tiles they use per position."},
     {NULL, NULL, 0, NULL}};
 
-int lx_add_fill(PyObject *module) { return PyModule_AddFunctions(module, fill_methods); }
+int
+lx_add_fill(PyObject *module)
+{
+    return PyModule_AddFunctions(module, fill_methods);
+}

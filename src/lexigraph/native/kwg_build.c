@@ -828,8 +828,8 @@ kwg_layout(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "lens must be an int64 array");
         goto out;
     }
-    Job job = {.flat = fb.buf, .lens = lb.buf, .n_words = (size_t)(lb.len / 8), .gaddag = gaddag,
-               .max_nodes = max_nodes};
+    Job job = {
+        .flat = fb.buf, .lens = lb.buf, .n_words = (size_t)(lb.len / 8), .gaddag = gaddag, .max_nodes = max_nodes};
     /* the lengths must fit the tiles before any word is read */
     u64 total = 0;
     for (size_t i = 0; i < job.n_words; i++) {
@@ -843,10 +843,9 @@ kwg_layout(PyObject *self, PyObject *args)
             goto out;
         }
     }
-    Py_BEGIN_ALLOW_THREADS
-    run(&job);
-    Py_END_ALLOW_THREADS
-    if (job.status == 0) {
+    Py_BEGIN_ALLOW_THREADS run(&job);
+    Py_END_ALLOW_THREADS if (job.status == 0)
+    {
         result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(job.size * 4));
         if (result != NULL) {
             unsigned char *p = (unsigned char *)PyBytes_AS_STRING(result);
@@ -859,12 +858,18 @@ kwg_layout(PyObject *self, PyObject *args)
             }
         }
         free(job.nodes);
-    } else if (job.status == 1) {
+    }
+    else if (job.status == 1)
+    {
         result = PyLong_FromSize_t(job.size);
-    } else if (job.status == -2) {
+    }
+    else if (job.status == -2)
+    {
         PyErr_SetString(PyExc_ValueError,
                         "KWG words must be distinct, sorted, not empty, of tiles below 64 (from 1 with a GADDAG)");
-    } else {
+    }
+    else
+    {
         PyErr_NoMemory();
     }
 out:

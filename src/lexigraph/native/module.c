@@ -57,8 +57,8 @@ add_limits(PyObject *module)
 static int
 add_arc_layout(PyObject *module)
 {
-    PyObject *layout = Py_BuildValue("(IIIii)", (unsigned)LX_TILE_MASK, (unsigned)LX_ACCEPTS_BIT,
-                                     (unsigned)LX_LAST_BIT, LX_TARGET_SHIFT, LX_RECORD_SIZE);
+    PyObject *layout = Py_BuildValue("(IIIii)", (unsigned)LX_TILE_MASK, (unsigned)LX_ACCEPTS_BIT, (unsigned)LX_LAST_BIT,
+                                     LX_TARGET_SHIFT, LX_RECORD_SIZE);
     if (layout == NULL)
         return -1;
     int status = PyModule_AddObjectRef(module, "ARC_LAYOUT", layout);
@@ -87,8 +87,8 @@ PyInit__native(void)
         || lx_add_deadline(module) < 0 || lx_add_build_scan(module) < 0 || lx_add_build_graph(module) < 0
         || lx_add_build_tables(module) < 0 || lx_add_movegen(module) < 0 || lx_add_leaves(module) < 0
         || lx_add_fill(module) < 0 || lx_add_fill_state(module) < 0 || lx_add_selfplay(module) < 0
-        || lx_add_endgame(module) < 0 || lx_add_kwg_build(module) < 0
-        || add_arc_layout(module) < 0 || add_limits(module) < 0) {
+        || lx_add_endgame(module) < 0 || lx_add_kwg_build(module) < 0 || add_arc_layout(module) < 0
+        || add_limits(module) < 0) {
         Py_DECREF(module);
         return NULL;
     }

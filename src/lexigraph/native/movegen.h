@@ -26,14 +26,14 @@ typedef struct {
     size_t n_records;
     const unsigned char *kids; /* per record: uint64 LE tile mask of the list starting there */
     uint32_t root;
-    int n; /* board size */
+    int n;                                                         /* board size */
     const unsigned char *cells, *blanks, *letter_mult, *word_mult; /* n * n each */
-    const unsigned char *points, *rack;                           /* n_codes each */
+    const unsigned char *points, *rack;                            /* n_codes each */
     int n_codes, start, rack_size, bingo;
     const double *leave_values; /* one per subset of the rack (mixed radix), or NULL */
     size_t n_leave_values;
-    const double *opening;        /* 2 * n * n, or NULL */
-    const unsigned char *vowels;  /* n_codes flags, or NULL */
+    const double *opening;       /* 2 * n * n, or NULL */
+    const unsigned char *vowels; /* n_codes flags, or NULL */
     Py_ssize_t top;
     int by_equity;
     double deadline; /* < 0: none */
@@ -50,7 +50,9 @@ int lx_movegen_run(const LxMoveInput *in, LxMoveOutput *out);
 
 /* A copy of a table of doubles passed as bytes (an argument's bytes need not be aligned for doubles), or NULL
  * with MemoryError set. */
-static inline double *lx_aligned_doubles(const char *bytes, Py_ssize_t size) {
+static inline double *
+lx_aligned_doubles(const char *bytes, Py_ssize_t size)
+{
     double *copy = malloc((size_t)size);
     if (!copy) {
         PyErr_NoMemory();

@@ -66,13 +66,12 @@ enum { PATTERN_ANSWERED = 0, PATTERN_TO_PYTHON = 1, PATTERN_PAST_DEADLINE = 2 };
  * visit the fewest nodes (see rotation.py): work bounded by one length bucket, in which the walk
  * checks its deadline. */
 static int
-pattern_rows(Probe *self, PyObject *pattern, LxDeadline *deadline, Py_ssize_t *length, char **out,
-             Py_ssize_t *count)
+pattern_rows(Probe *self, PyObject *pattern, LxDeadline *deadline, Py_ssize_t *length, char **out, Py_ssize_t *count)
 {
     *out = NULL;
     *count = 0;
-    if (!PyUnicode_Check(pattern) || !self->attached || self->encodes != 1 || self->graph == NULL
-        || !self->graph_tiles || !PyUnicode_IS_ASCII(pattern))
+    if (!PyUnicode_Check(pattern) || !self->attached || self->encodes != 1 || self->graph == NULL || !self->graph_tiles
+        || !PyUnicode_IS_ASCII(pattern))
         return PATTERN_TO_PYTHON;
     Py_ssize_t n = PyUnicode_GET_LENGTH(pattern);
     *length = n;

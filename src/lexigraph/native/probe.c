@@ -141,7 +141,7 @@ Probe_attach(Probe *self, PyObject *args)
     if (table.len == 512)
         memcpy(self->defer, (const unsigned char *)table.buf + 256, 256);
     memset(self->labels, 0, 256);
-    for (int ch = 'a'; ch <= 'z'; ch++)  /* labels are lower case: the table maps both cases */
+    for (int ch = 'a'; ch <= 'z'; ch++) /* labels are lower case: the table maps both cases */
         if (self->codes[ch])
             self->labels[self->codes[ch]] = (unsigned char)ch;
     for (int ch = 1; ch < 128; ch++)
@@ -187,12 +187,10 @@ Probe_attach(Probe *self, PyObject *args)
         Py_ssize_t length = f[0], slots_off = f[1], n_slots = f[2], width = f[3];
         Py_ssize_t home = f[4], rows_off = f[5], count = f[6], first_id = f[7];
         Py_ssize_t order_off = f[8], order_width = f[9];
-        if (length == 0 || (width != 2 && width != 4) || home < 1 || home >= n_slots
-            || home > (Py_ssize_t)0xFFFFFFFF || slots_off > size || n_slots > (size - slots_off) / width
-            || rows_off > size || (count && count > (size - rows_off) / length)
-            || (order_width != 2 && order_width != 4) || order_off > size
-            || (count && count > (size - order_off) / order_width)
-            || self->tables[length].width) {
+        if (length == 0 || (width != 2 && width != 4) || home < 1 || home >= n_slots || home > (Py_ssize_t)0xFFFFFFFF
+            || slots_off > size || n_slots > (size - slots_off) / width || rows_off > size
+            || (count && count > (size - rows_off) / length) || (order_width != 2 && order_width != 4)
+            || order_off > size || (count && count > (size - order_off) / order_width) || self->tables[length].width) {
             PyErr_Format(PyExc_ValueError, "the hash table of length %zd does not fit the file", length);
             goto fail;
         }
@@ -310,12 +308,10 @@ static PyMethodDef Probe_methods[] = {
      "cross_words(pattern_a, pos_a, pattern_b, pos_b[, deadline]) -> (tiles, words_a, words_b, counts_a, counts_b)"
      " | None\n\n"
      "Two crossing plain patterns: the tiles both allow where they cross, and the words that use them."},
-    {NULL}
-};
+    {NULL}};
 
 PyTypeObject lx_probe_type = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = LX_MODULE_NAME ".Probe",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = LX_MODULE_NAME ".Probe",
     .tp_doc = "Exact lookups over a mapped lexicon's hash index.",
     .tp_basicsize = sizeof(Probe),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,

@@ -51,16 +51,24 @@ typedef struct {
     uint64_t s[4];
 } Rng;
 
-static uint64_t splitmix64(uint64_t *x) {
+static uint64_t
+splitmix64(uint64_t *x)
+{
     uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return z ^ (z >> 31);
 }
 
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+static inline uint64_t
+rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
 
-static uint64_t rng_next(Rng *r) {
+static uint64_t
+rng_next(Rng *r)
+{
     uint64_t *s = r->s;
     uint64_t result = rotl(s[1] * 5, 7) * 9;
     uint64_t t = s[1] << 17;
@@ -73,17 +81,23 @@ static uint64_t rng_next(Rng *r) {
     return result;
 }
 
-static void rng_seed(Rng *r, uint64_t seed, uint64_t pair) {
+static void
+rng_seed(Rng *r, uint64_t seed, uint64_t pair)
+{
     uint64_t x = seed + (pair + 1) * 0x9E3779B97F4A7C15ULL;
-    for (int i = 0; i < 4; i++) r->s[i] = splitmix64(&x);
+    for (int i = 0; i < 4; i++)
+        r->s[i] = splitmix64(&x);
 }
 
 /* Uniform below k (k >= 1), by rejection: no bias, the same numbers on every machine. */
-static uint64_t rng_below(Rng *r, uint64_t k) {
+static uint64_t
+rng_below(Rng *r, uint64_t k)
+{
     uint64_t threshold = (0 - k) % k;
     for (;;) {
         uint64_t x = rng_next(r);
-        if (x >= threshold) return x % k;
+        if (x >= threshold)
+            return x % k;
     }
 }
 
@@ -105,9 +119,11 @@ typedef struct {
 } Setup;
 
 /* The lexicon, board and rules both entry points share (the players are filled by each). */
-static void setup_game(Setup *S, const Py_buffer *graph, const Py_buffer *kids, uint32_t root, int n, int n_codes,
-                       int start, int rack_size, int bingo, const char *letter_mult, const char *word_mult,
-                       const char *points, const char *counts, const double *opening, const char *vowels) {
+static void
+setup_game(Setup *S, const Py_buffer *graph, const Py_buffer *kids, uint32_t root, int n, int n_codes, int start,
+           int rack_size, int bingo, const char *letter_mult, const char *word_mult, const char *points,
+           const char *counts, const double *opening, const char *vowels)
+{
     S->graph = graph->buf;
     S->kids = kids->buf;
     S->n_records = (size_t)graph->len / 8;
@@ -125,13 +141,17 @@ static void setup_game(Setup *S, const Py_buffer *graph, const Py_buffer *kids, 
     S->vowels = (const unsigned char *)vowels;
 }
 
-static uint64_t key_at(const unsigned char *keys, size_t i) {
+static uint64_t
+key_at(const unsigned char *keys, size_t i)
+{
     uint64_t k;
     memcpy(&k, keys + 8 * i, 8);
     return k;
 }
 
-static double lookup(const Player *p, uint64_t key) {
+static double
+lookup(const Player *p, uint64_t key)
+{
     size_t lo = 0, hi = p->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -140,19 +160,23 @@ static double lookup(const Player *p, uint64_t key) {
         else
             hi = mid;
     }
-    if (lo == p->n || key_at(p->keys, lo) != key) return 0.0;
+    if (lo == p->n || key_at(p->keys, lo) != key)
+        return 0.0;
     double v;
     memcpy(&v, p->values + 8 * lo, 8);
     return v;
 }
 
 /* The key of the tiles `rack` keeps when `used` go (counts per code): leaves.c's layout; 0 for none or too many. */
-static uint64_t leave_key(const int *rack, const int *used, int n_codes) {
+static uint64_t
+leave_key(const int *rack, const int *used, int n_codes)
+{
     uint64_t key = 0;
     int at = 0;
     for (int t = 0; t < n_codes; t++)
         for (int j = used ? used[t] : 0; j < rack[t]; j++) {
-            if (at >= LX_LEAVE_KEY_TILES) return 0;
+            if (at >= LX_LEAVE_KEY_TILES)
+                return 0;
             key |= (uint64_t)t << (6 * at++);
         }
     return at ? key | (uint64_t)at << 60 : 0;
@@ -168,13 +192,18 @@ typedef struct {
     Rng rng;
 } State;
 
-static int rack_points(const Setup *S, const int *rack) {
+static int
+rack_points(const Setup *S, const int *rack)
+{
     int s = 0;
-    for (int t = 1; t < S->n_codes; t++) s += rack[t] * S->points[t];
+    for (int t = 1; t < S->n_codes; t++)
+        s += rack[t] * S->points[t];
     return s;
 }
 
-static void draw(State *st, int p, int rack_size) {
+static void
+draw(State *st, int p, int rack_size)
+{
     while (st->rack_len[p] < rack_size && st->bag_len > 0) {
         st->racks[p][st->bag[--st->bag_len]]++;
         st->rack_len[p]++;
@@ -182,25 +211,34 @@ static void draw(State *st, int p, int rack_size) {
 }
 
 /* The turn record's common fields, and the rack before the turn (codes ascending). */
-static unsigned char *begin_turn(unsigned char *rec, const State *st, int p, int n_codes) {
+static unsigned char *
+begin_turn(unsigned char *rec, const State *st, int p, int n_codes)
+{
     memset(rec, 0, TURN_SIZE);
     rec[1] = (unsigned char)p;
     int k = 0;
     for (int t = 0; t < n_codes; t++)
-        for (int j = 0; j < st->racks[p][t] && k < MAX_RACK; j++) rec[40 + k++] = (unsigned char)t;
+        for (int j = 0; j < st->racks[p][t] && k < MAX_RACK; j++)
+            rec[40 + k++] = (unsigned char)t;
     rec[2] = (unsigned char)k;
     uint16_t bag = (uint16_t)st->bag_len;
     memcpy(rec + 8, &bag, 2);
     return rec;
 }
 
-static void put_i32(unsigned char *at, int32_t v) { memcpy(at, &v, 4); }
+static void
+put_i32(unsigned char *at, int32_t v)
+{
+    memcpy(at, &v, 4);
+}
 
 /* One turn of player p by its rule: the board, racks, bag and scores of `st` updated, the turn recorded in `rec`
  * (begin_turn's fields first: kind, leave key, score, equity, squares). `values` has room for LX_MAX_RACK_SUBSETS
  * doubles. Returns 0 after a play, 1 after an exchange or a pass (a zero turn), or -status on an error. Self-play
  * and the simulation's play-outs both take their turns here. */
-static int take_turn(const Setup *S, State *st, int p, double *values, unsigned char *rec) {
+static int
+take_turn(const Setup *S, State *st, int p, double *values, unsigned char *rec)
+{
     const int nn = S->n * S->n, nc = S->n_codes;
     int zero = 0;
     const Player *pl = &S->players[p];
@@ -210,7 +248,8 @@ static int take_turn(const Setup *S, State *st, int p, double *values, unsigned 
     int codes[LX_MAX_MOVE_TILE_CODES], distinct = 0;
     long size = 1;
     for (int t = 0; t < nc; t++) {
-        if (!rack[t]) continue;
+        if (!rack[t])
+            continue;
         codes[distinct++] = t;
         size *= rack[t] + 1;
     }
@@ -222,7 +261,8 @@ static int take_turn(const Setup *S, State *st, int p, double *values, unsigned 
             for (int d = 0; d < distinct; d++) {
                 int t = codes[d];
                 kept += rack[t] - used[t];
-                if (t) kept_points += (rack[t] - used[t]) * S->points[t];
+                if (t)
+                    kept_points += (rack[t] - used[t]) * S->points[t];
             }
             double v;
             if (st->bag_len > 0)
@@ -232,13 +272,15 @@ static int take_turn(const Setup *S, State *st, int p, double *values, unsigned 
             values[index_] = v;
             for (int d = 0; d < distinct; d++) {
                 int t = codes[d];
-                if (++used[t] <= rack[t]) break;
+                if (++used[t] <= rack[t])
+                    break;
                 used[t] = 0;
             }
         }
     }
     unsigned char rack_counts[LX_MAX_MOVE_TILE_CODES];
-    for (int t = 0; t < nc; t++) rack_counts[t] = (unsigned char)rack[t];
+    for (int t = 0; t < nc; t++)
+        rack_counts[t] = (unsigned char)rack[t];
     int empty = 1;
     for (int i = 0; i < nn; i++)
         if (st->board[i]) {
@@ -246,13 +288,29 @@ static int take_turn(const Setup *S, State *st, int p, double *values, unsigned 
             break;
         }
     LxMoveInput in = {
-        .graph = S->graph, .n_records = S->n_records, .kids = S->kids, .root = S->root, .n = S->n,
-        .cells = st->board, .blanks = st->blanks, .letter_mult = S->lm, .word_mult = S->wm,
-        .points = S->points, .rack = rack_counts, .n_codes = nc, .start = S->start,
-        .rack_size = S->rack_size, .bingo = S->bingo,
-        .leave_values = pl->by_equity ? values : NULL, .n_leave_values = pl->by_equity ? (size_t)size : 0,
-        .opening = (pl->by_equity && empty) ? S->opening : NULL, .vowels = S->vowels, .top = 1,
-        .by_equity = pl->by_equity, .deadline = -1.0, .prune = 1,
+        .graph = S->graph,
+        .n_records = S->n_records,
+        .kids = S->kids,
+        .root = S->root,
+        .n = S->n,
+        .cells = st->board,
+        .blanks = st->blanks,
+        .letter_mult = S->lm,
+        .word_mult = S->wm,
+        .points = S->points,
+        .rack = rack_counts,
+        .n_codes = nc,
+        .start = S->start,
+        .rack_size = S->rack_size,
+        .bingo = S->bingo,
+        .leave_values = pl->by_equity ? values : NULL,
+        .n_leave_values = pl->by_equity ? (size_t)size : 0,
+        .opening = (pl->by_equity && empty) ? S->opening : NULL,
+        .vowels = S->vowels,
+        .top = 1,
+        .by_equity = pl->by_equity,
+        .deadline = -1.0,
+        .prune = 1,
     };
     LxMoveOutput out;
     int status = lx_movegen_run(&in, &out);
@@ -280,7 +338,8 @@ static int take_turn(const Setup *S, State *st, int p, double *values, unsigned 
                     best = values[i];
                     exchange = i;
                 }
-            if (have_play && !(best > play_key)) exchange = -1;
+            if (have_play && !(best > play_key))
+                exchange = -1;
         } else if (!have_play) {
             exchange = size - 1; /* the whole rack */
         }
@@ -300,7 +359,8 @@ static int take_turn(const Setup *S, State *st, int p, double *values, unsigned 
         uint64_t lk = leave_key(rack, gone, nc);
         memcpy(rec + 32, &lk, 8);
         for (int t = 0; t < nc; t++)
-            for (int j = 0; j < gone[t]; j++) rec[56 + k++] = (unsigned char)t;
+            for (int j = 0; j < gone[t]; j++)
+                rec[56 + k++] = (unsigned char)t;
         rec[3] = (unsigned char)k;
         for (int t = 0; t < nc; t++) {
             rack[t] -= gone[t];
@@ -332,7 +392,8 @@ static int take_turn(const Setup *S, State *st, int p, double *values, unsigned 
         int gone[LX_MAX_MOVE_TILE_CODES] = {0};
         for (int k = 0; k < len; k++) {
             unsigned char b = r[16 + k];
-            if (!b) continue;
+            if (!b)
+                continue;
             int sq = across ? row * S->n + col + k : (row + k) * S->n + col;
             st->board[sq] = b & (unsigned char)~LX_BLANK_FLAG;
             st->blanks[sq] = (b & LX_BLANK_FLAG) ? 1 : 0;
@@ -358,12 +419,15 @@ static int take_turn(const Setup *S, State *st, int p, double *values, unsigned 
 }
 
 /* One game. `turns` has room for MAX_TURNS records; returns the number of turns, or -status on an error. */
-static int play_one(const Setup *S, uint64_t seed, int64_t index, unsigned char *turns, unsigned char *game) {
+static int
+play_one(const Setup *S, uint64_t seed, int64_t index, unsigned char *turns, unsigned char *game)
+{
     State st;
     memset(&st, 0, sizeof st);
     const int nc = S->n_codes;
     for (int t = 0; t < nc; t++)
-        for (int j = 0; j < S->counts[t]; j++) st.bag[st.bag_len++] = (unsigned char)t;
+        for (int j = 0; j < S->counts[t]; j++)
+            st.bag[st.bag_len++] = (unsigned char)t;
     rng_seed(&st.rng, seed, (uint64_t)index >> 1);
     for (int i = st.bag_len - 1; i > 0; i--) {
         int j = (int)rng_below(&st.rng, (uint64_t)i + 1);
@@ -376,10 +440,13 @@ static int play_one(const Setup *S, uint64_t seed, int64_t index, unsigned char 
     draw(&st, 1 - first, S->rack_size);
     int p = first, zeros = 0, n_turns = 0, ending = 1;
     double *values = malloc(LX_MAX_RACK_SUBSETS * sizeof(double));
-    if (!values) return -LX_MOVEGEN_MEMORY;
+    if (!values)
+        return -LX_MOVEGEN_MEMORY;
     for (;;) {
-        if (zeros >= ZERO_TURNS_TO_END) break;
-        if (n_turns >= MAX_TURNS) break; /* cannot happen: a bound for the buffer */
+        if (zeros >= ZERO_TURNS_TO_END)
+            break;
+        if (n_turns >= MAX_TURNS)
+            break; /* cannot happen: a bound for the buffer */
         unsigned char *rec = begin_turn(turns + (size_t)n_turns * TURN_SIZE, &st, p, nc);
         n_turns++;
         int turn = take_turn(S, &st, p, values, rec);
@@ -420,13 +487,17 @@ static int play_one(const Setup *S, uint64_t seed, int64_t index, unsigned char 
     for (int q = 0; q < 2; q++) {
         int k = 0;
         for (int t = 0; t < nc; t++)
-            for (int j = 0; j < st.racks[q][t] && k < MAX_RACK; j++) game[32 + 16 * q + k++] = (unsigned char)t;
+            for (int j = 0; j < st.racks[q][t] && k < MAX_RACK; j++)
+                game[32 + 16 * q + k++] = (unsigned char)t;
     }
     return n_turns;
 }
 
-static int parse_player(PyObject *spec, Player *p, Py_buffer *keys, Py_buffer *values) {
-    if (!PyArg_ParseTuple(spec, "py*y*", &p->by_equity, keys, values)) return -1;
+static int
+parse_player(PyObject *spec, Player *p, Py_buffer *keys, Py_buffer *values)
+{
+    if (!PyArg_ParseTuple(spec, "py*y*", &p->by_equity, keys, values))
+        return -1;
     if (keys->len % 8 || values->len != keys->len) {
         PyBuffer_Release(keys);
         PyBuffer_Release(values);
@@ -439,7 +510,9 @@ static int parse_player(PyObject *spec, Player *p, Py_buffer *keys, Py_buffer *v
     return 0;
 }
 
-static PyObject *play_games(PyObject *self, PyObject *args) {
+static PyObject *
+play_games(PyObject *self, PyObject *args)
+{
     Py_buffer graph, kids, keys[2], values[2];
     unsigned int root;
     int n, start, rack_size, bingo;
@@ -448,9 +521,9 @@ static PyObject *play_games(PyObject *self, PyObject *args) {
     PyObject *spec_a, *spec_b;
     unsigned long long seed;
     long long first;
-    if (!PyArg_ParseTuple(args, "y*y*Iiy#y#y#y#iiiy#y#O!O!KLn", &graph, &kids, &root, &n, &lm, &llm, &wm, &lwm,
-                          &points, &lp, &counts, &lc, &start, &rack_size, &bingo, &opening, &lop, &vowels, &lvw,
-                          &PyTuple_Type, &spec_a, &PyTuple_Type, &spec_b, &seed, &first, &count))
+    if (!PyArg_ParseTuple(args, "y*y*Iiy#y#y#y#iiiy#y#O!O!KLn", &graph, &kids, &root, &n, &lm, &llm, &wm, &lwm, &points,
+                          &lp, &counts, &lc, &start, &rack_size, &bingo, &opening, &lop, &vowels, &lvw, &PyTuple_Type,
+                          &spec_a, &PyTuple_Type, &spec_b, &seed, &first, &count))
         return NULL;
     PyObject *result = NULL;
     Setup S;
@@ -458,19 +531,23 @@ static PyObject *play_games(PyObject *self, PyObject *args) {
     unsigned char *turns = NULL, *games = NULL, *one = NULL;
     double *open_table = NULL;
     long bag = 0;
-    for (Py_ssize_t t = 0; t < lc; t++) bag += (unsigned char)counts[t];
-    if (n < 1 || n > LX_MAX_BOARD_SIZE || llm != (Py_ssize_t)n * n || lwm != llm || lp < 2 ||
-        lp > LX_MAX_MOVE_TILE_CODES || lc != lp || start < 0 || start >= n * n || graph.len % 8 ||
-        kids.len != graph.len || (lop && lop != 2 * llm * (Py_ssize_t)sizeof(double)) || (lvw && lvw != lp) ||
-        rack_size < 1 || rack_size >= MAX_RACK || bag > MAX_BAG || bag < 2 * rack_size || count < 0 || first < 0) {
+    for (Py_ssize_t t = 0; t < lc; t++)
+        bag += (unsigned char)counts[t];
+    if (n < 1 || n > LX_MAX_BOARD_SIZE || llm != (Py_ssize_t)n * n || lwm != llm || lp < 2
+        || lp > LX_MAX_MOVE_TILE_CODES || lc != lp || start < 0 || start >= n * n || graph.len % 8
+        || kids.len != graph.len || (lop && lop != 2 * llm * (Py_ssize_t)sizeof(double)) || (lvw && lvw != lp)
+        || rack_size < 1 || rack_size >= MAX_RACK || bag > MAX_BAG || bag < 2 * rack_size || count < 0 || first < 0) {
         PyErr_SetString(PyExc_ValueError, "play_games: inconsistent arguments");
         goto done;
     }
-    if (parse_player(spec_a, &S.players[0], &keys[0], &values[0]) < 0) goto done;
+    if (parse_player(spec_a, &S.players[0], &keys[0], &values[0]) < 0)
+        goto done;
     parsed = 1;
-    if (parse_player(spec_b, &S.players[1], &keys[1], &values[1]) < 0) goto done;
+    if (parse_player(spec_b, &S.players[1], &keys[1], &values[1]) < 0)
+        goto done;
     parsed = 2;
-    if (lop && !(open_table = lx_aligned_doubles((const char *)opening, lop))) goto done;
+    if (lop && !(open_table = lx_aligned_doubles((const char *)opening, lop)))
+        goto done;
     setup_game(&S, &graph, &kids, root, n, (int)lp, start, rack_size, bingo, lm, wm, points, counts, open_table,
                lvw ? vowels : NULL);
     size_t cap = 1024, used_bytes = 0;
@@ -482,8 +559,8 @@ static PyObject *play_games(PyObject *self, PyObject *args) {
         goto done;
     }
     int status = 0;
-    Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t g = 0; g < count; g++) {
+    Py_BEGIN_ALLOW_THREADS for (Py_ssize_t g = 0; g < count; g++)
+    {
         int got = play_one(&S, (uint64_t)seed, (int64_t)first + g, one, games + (size_t)g * GAME_SIZE);
         if (got < 0) {
             status = -got;
@@ -491,7 +568,8 @@ static PyObject *play_games(PyObject *self, PyObject *args) {
         }
         size_t need = used_bytes + (size_t)got * TURN_SIZE;
         if (need > cap) {
-            while (cap < need) cap *= 2;
+            while (cap < need)
+                cap *= 2;
             unsigned char *grown = realloc(turns, cap);
             if (!grown) {
                 status = LX_MOVEGEN_MEMORY;
@@ -502,16 +580,13 @@ static PyObject *play_games(PyObject *self, PyObject *args) {
         memcpy(turns + used_bytes, one, (size_t)got * TURN_SIZE);
         used_bytes = need;
     }
-    Py_END_ALLOW_THREADS
-    if (status == LX_MOVEGEN_GRAPH)
+    Py_END_ALLOW_THREADS if (status == LX_MOVEGEN_GRAPH)
         PyErr_SetString(PyExc_ValueError, "the word graph points outside itself");
     else if (status == LX_MOVEGEN_BAD_BOARD || status == LX_MOVEGEN_BAD_TABLE)
         PyErr_SetString(PyExc_ValueError, "play_games: inconsistent arguments");
-    else if (status)
-        PyErr_NoMemory();
-    else
-        result = Py_BuildValue("(y#y#)", (const char *)turns, (Py_ssize_t)used_bytes, (const char *)games,
-                               (Py_ssize_t)(count * GAME_SIZE));
+    else if (status) PyErr_NoMemory();
+    else result = Py_BuildValue("(y#y#)", (const char *)turns, (Py_ssize_t)used_bytes, (const char *)games,
+                                (Py_ssize_t)(count * GAME_SIZE));
 done:
     free(turns);
     free(games);
@@ -525,7 +600,6 @@ done:
     PyBuffer_Release(&kids);
     return result;
 }
-
 
 /* -- Simulation: play-outs of candidate moves (lexigraph.scrabble.simulation orchestrates them) -----------------
  *
@@ -561,28 +635,36 @@ done:
 
 /* Player 0 makes the candidate `cand` on `st`; its leave's value in *leave. 0 after a play, 1 after an exchange or
  * a pass, -LX_MOVEGEN_BAD_BOARD for a candidate the position does not allow. */
-static int make_candidate(const Setup *S, State *st, const unsigned char *cand, double *leave) {
+static int
+make_candidate(const Setup *S, State *st, const unsigned char *cand, double *leave)
+{
     const int nn = S->n * S->n, nc = S->n_codes, kind = cand[0], k = cand[1];
     int gone[LX_MAX_MOVE_TILE_CODES] = {0};
-    if (k > MAX_RACK || kind > KIND_PASS) return -LX_MOVEGEN_BAD_BOARD;
+    if (k > MAX_RACK || kind > KIND_PASS)
+        return -LX_MOVEGEN_BAD_BOARD;
     if (kind == KIND_PLAY) {
-        if (k < 1) return -LX_MOVEGEN_BAD_BOARD;
+        if (k < 1)
+            return -LX_MOVEGEN_BAD_BOARD;
         for (int i = 0; i < k; i++) {
             uint16_t sq;
             memcpy(&sq, cand + 8 + 2 * i, 2);
             unsigned char b = cand[40 + i], code = b & (unsigned char)~LX_BLANK_FLAG;
-            if (sq >= nn || st->board[sq] || code < 1 || code >= nc) return -LX_MOVEGEN_BAD_BOARD;
+            if (sq >= nn || st->board[sq] || code < 1 || code >= nc)
+                return -LX_MOVEGEN_BAD_BOARD;
             gone[(b & LX_BLANK_FLAG) ? 0 : code]++;
         }
     } else if (kind == KIND_EXCHANGE) {
-        if (k < 1 || st->bag_len < k) return -LX_MOVEGEN_BAD_BOARD;
+        if (k < 1 || st->bag_len < k)
+            return -LX_MOVEGEN_BAD_BOARD;
         for (int i = 0; i < k; i++) {
-            if (cand[40 + i] >= nc) return -LX_MOVEGEN_BAD_BOARD;
+            if (cand[40 + i] >= nc)
+                return -LX_MOVEGEN_BAD_BOARD;
             gone[cand[40 + i]]++;
         }
     }
     for (int t = 0; t < nc; t++)
-        if (gone[t] > st->racks[0][t]) return -LX_MOVEGEN_BAD_BOARD;
+        if (gone[t] > st->racks[0][t])
+            return -LX_MOVEGEN_BAD_BOARD;
     uint64_t lk = leave_key(st->racks[0], gone, nc);
     *leave = lk ? lookup(&S->players[0], lk) : 0.0;
     if (kind == KIND_PLAY) {
@@ -615,25 +697,31 @@ static int make_candidate(const Setup *S, State *st, const unsigned char *cand, 
 }
 
 /* One play-out of one candidate from the dealt state `dealt`; its result record in `out`. */
-static int play_out(const Setup *S, const State *dealt, int zero_turns, const unsigned char *cand, int plies,
-                    double *values, State *st, unsigned char *out) {
+static int
+play_out(const Setup *S, const State *dealt, int zero_turns, const unsigned char *cand, int plies, double *values,
+         State *st, unsigned char *out)
+{
     memcpy(st, dealt, sizeof *st);
     double leave[2] = {0.0, 0.0};
     unsigned char rec[TURN_SIZE];
     int turn = make_candidate(S, st, cand, &leave[0]);
-    if (turn < 0) return turn;
+    if (turn < 0)
+        return turn;
     int zeros = turn ? zero_turns + 1 : 0, p = 0, out_player = -1;
-    if (st->rack_len[0] == 0 && st->bag_len == 0) out_player = 0;
+    if (st->rack_len[0] == 0 && st->bag_len == 0)
+        out_player = 0;
     for (int ply = 1; out_player < 0 && zeros < ZERO_TURNS_TO_END && ply <= plies; ply++) {
         p = ply & 1;
         memset(rec, 0, TURN_SIZE);
         turn = take_turn(S, st, p, values, rec);
-        if (turn < 0) return turn;
+        if (turn < 0)
+            return turn;
         zeros = turn ? zeros + 1 : 0;
         uint64_t key;
         memcpy(&key, rec + 32, 8);
         leave[p] = key ? lookup(&S->players[p], key) : 0.0;
-        if (st->rack_len[p] == 0 && st->bag_len == 0) out_player = p;
+        if (st->rack_len[p] == 0 && st->bag_len == 0)
+            out_player = p;
     }
     int ended = 0;
     if (out_player >= 0) {
@@ -656,8 +744,10 @@ static int play_out(const Setup *S, const State *dealt, int zero_turns, const un
 }
 
 /* Deal iteration i: the unseen tiles shuffled, the opponent's rack drawn, the rest the bag. */
-static void deal(const State *base, const unsigned char *unseen_codes, int n_unseen, int opponent_tiles,
-                 uint64_t seed, uint64_t i, State *st) {
+static void
+deal(const State *base, const unsigned char *unseen_codes, int n_unseen, int opponent_tiles, uint64_t seed, uint64_t i,
+     State *st)
+{
     memcpy(st, base, sizeof *st);
     memcpy(st->bag, unseen_codes, (size_t)n_unseen);
     st->bag_len = n_unseen;
@@ -671,7 +761,9 @@ static void deal(const State *base, const unsigned char *unseen_codes, int n_uns
     draw(st, 1, opponent_tiles);
 }
 
-static PyObject *simulate_plays(PyObject *self, PyObject *args) {
+static PyObject *
+simulate_plays(PyObject *self, PyObject *args)
+{
     Py_buffer graph, kids;
     unsigned int root;
     int n, start, rack_size, bingo, opponent_tiles, zero_turns, plies;
@@ -680,36 +772,38 @@ static PyObject *simulate_plays(PyObject *self, PyObject *args) {
     unsigned long long seed;
     long long first;
     double deadline;
-    if (!PyArg_ParseTuple(args, "y*y*Iiy#y#y#iiiy#y#y#y#y#y#y#y#iiy#iKLnd", &graph, &kids, &root, &n, &lm, &llm,
-                          &wm, &lwm, &points, &lp, &start, &rack_size, &bingo, &opening, &lop, &vowels, &lvw, &keys,
-                          &lk, &values, &lv, &board, &lb, &blanks, &lbl, &rack, &lr, &unseen, &lu, &opponent_tiles,
+    if (!PyArg_ParseTuple(args, "y*y*Iiy#y#y#iiiy#y#y#y#y#y#y#y#iiy#iKLnd", &graph, &kids, &root, &n, &lm, &llm, &wm,
+                          &lwm, &points, &lp, &start, &rack_size, &bingo, &opening, &lop, &vowels, &lvw, &keys, &lk,
+                          &values, &lv, &board, &lb, &blanks, &lbl, &rack, &lr, &unseen, &lu, &opponent_tiles,
                           &zero_turns, &cands, &lcand, &plies, &seed, &first, &count, &deadline))
         return NULL;
     PyObject *result = NULL;
     double *open_table = NULL, *subsets = NULL;
     State *base = NULL, *dealt = NULL, *work = NULL;
     long n_unseen = 0, on_rack = 0;
-    int bad = n < 1 || n > LX_MAX_BOARD_SIZE || llm != (Py_ssize_t)n * n || lwm != llm || lb != llm || lbl != llm ||
-              lp < 2 || lp > LX_MAX_MOVE_TILE_CODES || lr != lp || lu != lp || start < 0 || start >= n * n ||
-              graph.len % 8 || kids.len != graph.len || (lop && lop != 2 * llm * (Py_ssize_t)sizeof(double)) ||
-              (lvw && lvw != lp) || rack_size < 1 || rack_size >= MAX_RACK || lk % 8 || lv != lk ||
-              lcand % SIM_CANDIDATE_SIZE || plies < 0 || plies > SIM_MAX_PLIES || count < 0 || first < 0 ||
-              zero_turns < 0 || opponent_tiles < 0 || opponent_tiles > rack_size;
+    int bad = n < 1 || n > LX_MAX_BOARD_SIZE || llm != (Py_ssize_t)n * n || lwm != llm || lb != llm || lbl != llm
+              || lp < 2 || lp > LX_MAX_MOVE_TILE_CODES || lr != lp || lu != lp || start < 0 || start >= n * n
+              || graph.len % 8 || kids.len != graph.len || (lop && lop != 2 * llm * (Py_ssize_t)sizeof(double))
+              || (lvw && lvw != lp) || rack_size < 1 || rack_size >= MAX_RACK || lk % 8 || lv != lk
+              || lcand % SIM_CANDIDATE_SIZE || plies < 0 || plies > SIM_MAX_PLIES || count < 0 || first < 0
+              || zero_turns < 0 || opponent_tiles < 0 || opponent_tiles > rack_size;
     if (!bad) {
         for (Py_ssize_t t = 0; t < lp; t++) {
             n_unseen += (unsigned char)unseen[t];
             on_rack += (unsigned char)rack[t];
         }
         for (Py_ssize_t i = 0; i < lb; i++)
-            if ((unsigned char)board[i] >= lp || (unsigned char)blanks[i] > 1) bad = 1;
-        bad = bad || n_unseen > MAX_BAG || opponent_tiles > n_unseen || on_rack > rack_size ||
-              (lcand / SIM_CANDIDATE_SIZE) > 4096 || count > (1 << 24);
+            if ((unsigned char)board[i] >= lp || (unsigned char)blanks[i] > 1)
+                bad = 1;
+        bad = bad || n_unseen > MAX_BAG || opponent_tiles > n_unseen || on_rack > rack_size
+              || (lcand / SIM_CANDIDATE_SIZE) > 4096 || count > (1 << 24);
     }
     if (bad) {
         PyErr_SetString(PyExc_ValueError, "simulate_plays: inconsistent arguments");
         goto done;
     }
-    if (lop && !(open_table = lx_aligned_doubles(opening, lop))) goto done;
+    if (lop && !(open_table = lx_aligned_doubles(opening, lop)))
+        goto done;
     Setup S;
     setup_game(&S, &graph, &kids, root, n, (int)lp, start, rack_size, bingo, lm, wm, points, NULL, open_table,
                lvw ? vowels : NULL);
@@ -733,28 +827,33 @@ static PyObject *simulate_plays(PyObject *self, PyObject *args) {
     unsigned char unseen_codes[MAX_BAG];
     int k = 0;
     for (int t = 0; t < (int)lp; t++)
-        for (int j = 0; j < (unsigned char)unseen[t]; j++) unseen_codes[k++] = (unsigned char)t;
+        for (int j = 0; j < (unsigned char)unseen[t]; j++)
+            unseen_codes[k++] = (unsigned char)t;
     memcpy(base->board, board, (size_t)lb);
     memcpy(base->blanks, blanks, (size_t)lbl);
-    for (int t = 0; t < (int)lp; t++) base->racks[0][t] = (unsigned char)rack[t];
+    for (int t = 0; t < (int)lp; t++)
+        base->racks[0][t] = (unsigned char)rack[t];
     base->rack_len[0] = (int)on_rack;
     unsigned char *answer = (unsigned char *)PyBytes_AS_STRING(result);
     const unsigned char *cand_bytes = (const unsigned char *)cands;
     int status = 0;
     Py_ssize_t done_iterations = 0;
-    Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t i = 0; i < count && !status; i++) {
-        if (deadline >= 0 && i > 0 && lx_monotonic() > deadline) break;
+    Py_BEGIN_ALLOW_THREADS for (Py_ssize_t i = 0; i < count && !status; i++)
+    {
+        if (deadline >= 0 && i > 0 && lx_monotonic() > deadline)
+            break;
         deal(base, unseen_codes, (int)n_unseen, opponent_tiles, (uint64_t)seed, (uint64_t)(first + i), dealt);
         for (Py_ssize_t c = 0; c < n_cands && !status; c++) {
             int got = play_out(&S, dealt, zero_turns, cand_bytes + c * SIM_CANDIDATE_SIZE, plies, subsets, work,
                                answer + (i * n_cands + c) * SIM_RESULT_SIZE);
-            if (got < 0) status = -got;
+            if (got < 0)
+                status = -got;
         }
-        if (!status) done_iterations = i + 1;
+        if (!status)
+            done_iterations = i + 1;
     }
-    Py_END_ALLOW_THREADS
-    if (status) {
+    Py_END_ALLOW_THREADS if (status)
+    {
         Py_CLEAR(result);
         if (status == LX_MOVEGEN_GRAPH)
             PyErr_SetString(PyExc_ValueError, "the word graph points outside itself");
@@ -762,7 +861,9 @@ static PyObject *simulate_plays(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "simulate_plays: a candidate the position does not allow");
         else
             PyErr_NoMemory();
-    } else if (done_iterations < count) {
+    }
+    else if (done_iterations < count)
+    {
         _PyBytes_Resize(&result, done_iterations * n_cands * SIM_RESULT_SIZE);
     }
 done:
@@ -787,4 +888,8 @@ static PyMethodDef selfplay_methods[] = {
      "deadline) -> bytes\n\nPlay-outs of candidate moves for the simulation (see selfplay.c)."},
     {NULL, NULL, 0, NULL}};
 
-int lx_add_selfplay(PyObject *module) { return PyModule_AddFunctions(module, selfplay_methods); }
+int
+lx_add_selfplay(PyObject *module)
+{
+    return PyModule_AddFunctions(module, selfplay_methods);
+}

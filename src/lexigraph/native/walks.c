@@ -145,19 +145,19 @@ typedef struct {
     const unsigned char *arcs;
     size_t n_arcs;
     unsigned n_tiles;
-    unsigned char supply[256];   /* rack + through, what can be used without a blank */
+    unsigned char supply[256]; /* rack + through, what can be used without a blank */
     unsigned char through[256];
     unsigned char used[256];
     int blanks_left;
-    int through_missing;          /* through tiles the path has not used yet */
-    int rack_missing;             /* super: rack + through tiles not used yet */
+    int through_missing; /* through tiles the path has not used yet */
+    int rack_missing;    /* super: rack + through tiles not used yet */
     int min_len, max_len, mode;
     unsigned char path[256];
     const Probe *probe;
     char *out;
     Py_ssize_t out_len, out_cap;
-    int stop;                     /* 0, or why the walk stopped early (deadline.h) */
-    int want_ids;                 /* 1: int64 ids; 0: each word's codes and a 0 byte */
+    int stop;     /* 0, or why the walk stopped early (deadline.h) */
+    int want_ids; /* 1: int64 ids; 0: each word's codes and a 0 byte */
     LxDeadline deadline;
 } RackWalk;
 
@@ -230,8 +230,7 @@ walk_rack_from(RackWalk *w, size_t node, int depth)
         int len = depth + 1;
         int missing = w->mode == WALK_SUPER ? w->rack_missing : w->through_missing;
         if (missing <= w->max_len - len) {
-            if (LX_ACCEPTS(rec) && len >= w->min_len && missing == 0
-                && (w->mode != WALK_EXACT || len == w->max_len)) {
+            if (LX_ACCEPTS(rec) && len >= w->min_len && missing == 0 && (w->mode != WALK_EXACT || len == w->max_len)) {
                 if (walk_emit(w, len) < 0)
                     return -1;
             }
@@ -431,8 +430,8 @@ lx_probe_walk_pattern(Probe *self, PyObject *args)
     int min_len, max_len, want_ids;
     PyObject *deadline = NULL;
     long long budget = -1;
-    if (!PyArg_ParseTuple(args, "y*nIy*iipn|OL", &graph, &root, &n_tiles, &masks, &min_len, &max_len, &want_ids,
-                          &limit, &deadline, &budget))
+    if (!PyArg_ParseTuple(args, "y*nIy*iipn|OL", &graph, &root, &n_tiles, &masks, &min_len, &max_len, &want_ids, &limit,
+                          &deadline, &budget))
         return NULL;
     PyObject *result = NULL;
     PatternWalk *w = PyMem_Calloc(1, sizeof(PatternWalk));
@@ -446,8 +445,7 @@ lx_probe_walk_pattern(Probe *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "the lexicon is closed");
         goto done;
     }
-    if (masks.len % 32 || masks.len / 32 > LX_MAX_WORD_LENGTH || n_tiles < 1
-        || n_tiles > LX_MAX_ALPHABET_TILES) {
+    if (masks.len % 32 || masks.len / 32 > LX_MAX_WORD_LENGTH || n_tiles < 1 || n_tiles > LX_MAX_ALPHABET_TILES) {
         PyErr_SetString(PyExc_ValueError, "bad walk arguments");
         goto done;
     }
@@ -519,8 +517,8 @@ lx_probe_rack_words(Probe *self, PyObject *args)
     LxDeadline until;
     if (lx_deadline_parse(deadline, &until) < 0)
         return NULL;
-    if (!self->attached || self->encodes != 1 || self->graph == NULL || !self->graph_tiles
-        || !PyUnicode_IS_ASCII(rack) || (mode != WALK_SUB && mode != WALK_SUPER))
+    if (!self->attached || self->encodes != 1 || self->graph == NULL || !self->graph_tiles || !PyUnicode_IS_ASCII(rack)
+        || (mode != WALK_SUB && mode != WALK_SUPER))
         Py_RETURN_NONE;
     Py_ssize_t n = PyUnicode_GET_LENGTH(rack);
     const unsigned char *text = PyUnicode_1BYTE_DATA(rack);
@@ -647,7 +645,8 @@ lx_probe_prefix_words(Probe *self, PyObject *args)
 
 static PyMethodDef walks_methods[] = {
     {"walk_codes", walk_codes, METH_VARARGS,
-     "walk_codes(arcs, root, key, list_limit=0) -> (next list, accepts[, tiles]) | None | -1 (graph points outside itself)"},
+     "walk_codes(arcs, root, key, list_limit=0) -> (next list, accepts[, tiles]) | None | -1 (graph points outside "
+     "itself)"},
     {NULL, NULL, 0, NULL},
 };
 
