@@ -40,16 +40,17 @@
  * the candidates can lose. It grows with the grid and the list, never with the search.
  *
  * Results of propagate / assign / exclude / set_tile / exclude_tile: -1 consistent, -2 the deadline
- * (a time.monotonic() value; CLOCK_MONOTONIC here) passed, else the slot left without candidates.
+ * (a time.monotonic() value or None, kept by deadline.h; NaN is a TypeError) passed, else the slot left
+ * without candidates.
  * After anything but -1 the caller undoes to a mark taken before.
  */
 #include "module.h"
 
 #include <stdint.h>
 #include <string.h>
-#include <time.h>
 
 #include "bits.h"
+#include "deadline.h"
 #include "limits.h"
 
 enum { TRAIL_SIZE, TRAIL_DOM, TRAIL_USED, TRAIL_KEY, TRAIL_BITS, TRAIL_LIVE };
@@ -121,7 +122,7 @@ typedef struct {
     uint64_t *support;
     Py_ssize_t *support_off;
     unsigned char *support_ok;
-    long long filters, steps;
+    long long filters;
     /* Per slot: a stamp of its candidates, new at each change and restored by undo; per slot and position,
      * its candidates' tiles counted (tile_counts, 64 a position, at 64 x support_off[s] + 64 j) and the stamp
      * they were counted at. The value order counts the tiles of the same crossing slots again after each
@@ -136,14 +137,6 @@ typedef struct {
 
 #define OUTSIDE_OWNER(S) ((int32_t)(S)->n_slots + 1)
 #define ERROR_RESULT (-3)
-
-static double
-monotonic_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void
 free_each(void **arrays, Py_ssize_t n)
@@ -650,12 +643,15 @@ domains:
     return -1;
 }
 
+/* A step of the loops that strike taken entries: past the deadline (the clock read every few thousand)? */
 static inline int
-tick(FillState *S, double deadline)
+tick(LxDeadline *deadline)
 {
-    /* every few thousand steps of the loops that strike taken entries: past the deadline? */
-    return deadline >= 0 && !(++S->steps & 4095) && monotonic_now() > deadline;
+    return lx_deadline_passed(deadline);
 }
+
+/* A filtering pass weighs as much as this many steps of the strike loops (the clock is read every 256 passes). */
+#define FILTER_STEPS (LX_DEADLINE_STEPS / 256)
 
 /* The one candidate row of a slot that has one. */
 static Py_ssize_t
@@ -670,7 +666,7 @@ only_row(FillState *S, int32_t s)
 
 /* Slot s has one candidate left: take its word (and its runs) from the other slots. */
 static long
-take_single(FillState *S, int32_t s, double deadline, Py_ssize_t *n_pending, Py_ssize_t *n_singles)
+take_single(FillState *S, int32_t s, LxDeadline *deadline, Py_ssize_t *n_pending, Py_ssize_t *n_singles)
 {
     if (!S->complete[s])
         return -1;
@@ -689,7 +685,7 @@ take_single(FillState *S, int32_t s, double deadline, Py_ssize_t *n_pending, Py_
             return ERROR_RESULT;
         for (Py_ssize_t g = S->group_off[s]; g < S->group_off[s] + S->group_len[s]; g++) {
             int32_t t = S->group[g];
-            if (tick(S, deadline))
+            if (tick(deadline))
                 return -2;
             Py_ssize_t n = S->size[t];
             if (t == s || n > S->eager_limit || !holds_row(S, t, w))
@@ -724,7 +720,7 @@ runs:
             return -1;
         for (Py_ssize_t g = 0; g < S->n_shared_slots; g++) {
             int32_t t = S->shared_slots[g];
-            if (tick(S, deadline))
+            if (tick(deadline))
                 return -2;
             Py_ssize_t n = S->size[t];
             if (t == s || n > S->eager_limit)
@@ -746,7 +742,7 @@ runs:
 
 /* Run the queue and the singles until nothing changes. */
 static long
-run_queue(FillState *S, double deadline, Py_ssize_t n_pending, Py_ssize_t n_singles)
+run_queue(FillState *S, LxDeadline *deadline, Py_ssize_t n_pending, Py_ssize_t n_singles)
 {
     long result = -1;
     while (result == -1 && (n_pending || n_singles)) {
@@ -755,7 +751,7 @@ run_queue(FillState *S, double deadline, Py_ssize_t n_pending, Py_ssize_t n_sing
         if (result != -1 || !n_pending)
             break;
         S->filters++;
-        if (deadline >= 0 && !(S->filters & 255) && monotonic_now() > deadline) {
+        if (lx_deadline_passed_after(deadline, FILTER_STEPS)) {
             result = -2;
             break;
         }
@@ -784,19 +780,6 @@ result_of(long r)
     if (r == ERROR_RESULT)
         return NULL;
     return PyLong_FromLong(r);
-}
-
-static int
-parse_deadline(PyObject *o, double *out)
-{
-    *out = -1.0;
-    if (o == Py_None)
-        return 0;
-    double d = PyFloat_AsDouble(o);
-    if (d == -1.0 && PyErr_Occurred())
-        return -1;
-    *out = d < 0 ? 0.0 : d;
-    return 0;
 }
 
 /* -- construction ------------------------------------------------------------------------------------ */
@@ -1167,8 +1150,8 @@ fs_propagate(FillState *S, PyObject *args)
     PyObject *queue, *singles_in, *deadline_obj;
     if (!PyArg_ParseTuple(args, "O!OO", &PyDict_Type, &queue, &singles_in, &deadline_obj))
         return NULL;
-    double deadline;
-    if (parse_deadline(deadline_obj, &deadline) < 0)
+    LxDeadline deadline;
+    if (lx_deadline_parse(deadline_obj, &deadline) < 0)
         return NULL;
     Py_ssize_t n_pending = 0, n_singles = 0;
     Py_ssize_t pos = 0;
@@ -1239,11 +1222,11 @@ fs_propagate(FillState *S, PyObject *args)
             S->queued[S->pending[i]] = 0;
         return NULL;
     }
-    return result_of(run_queue(S, deadline, n_pending, n_singles));
+    return result_of(run_queue(S, &deadline, n_pending, n_singles));
 }
 
 static int
-slot_and_row(FillState *S, PyObject *args, int32_t *s, Py_ssize_t *row, double *deadline)
+slot_and_row(FillState *S, PyObject *args, int32_t *s, Py_ssize_t *row, LxDeadline *deadline)
 {
     PyObject *o_s, *o_row, *o_deadline;
     if (!PyArg_ParseTuple(args, "OOO", &o_s, &o_row, &o_deadline))
@@ -1253,7 +1236,7 @@ slot_and_row(FillState *S, PyObject *args, int32_t *s, Py_ssize_t *row, double *
     Py_ssize_t r = PyNumber_AsSsize_t(o_row, PyExc_OverflowError);
     if (r == -1 && PyErr_Occurred())
         return -1;
-    if (parse_deadline(o_deadline, deadline) < 0)
+    if (lx_deadline_parse(o_deadline, deadline) < 0)
         return -1;
     if (!holds_row(S, *s, r)) {
         PyErr_Format(PyExc_ValueError, "row %zd is not a candidate of slot %d", r, (int)*s);
@@ -1268,7 +1251,7 @@ fs_assign(FillState *S, PyObject *args)
 {
     int32_t s;
     Py_ssize_t row, n_pending = 0, n_singles = 0;
-    double deadline;
+    LxDeadline deadline;
     if (slot_and_row(S, args, &s, &row, &deadline) < 0)
         return NULL;
     if (S->size[s] > 1) { /* the slot keeps the row alone, its word first among the live ones */
@@ -1308,12 +1291,12 @@ fs_assign(FillState *S, PyObject *args)
     }
     if (push_single(S, &n_singles, s) < 0)
         return NULL;
-    return result_of(run_queue(S, deadline, n_pending, n_singles));
+    return result_of(run_queue(S, &deadline, n_pending, n_singles));
 }
 
 /* Strike a candidate row (known to be one) from slot s and propagate: -1, -2 or the slot left without candidates. */
 static long
-exclude_row(FillState *S, int32_t s, Py_ssize_t row, double deadline)
+exclude_row(FillState *S, int32_t s, Py_ssize_t row, LxDeadline *deadline)
 {
     Py_ssize_t n = S->size[s], n_pending = 0, n_singles = 0;
     if (n == 1)
@@ -1331,15 +1314,15 @@ fs_exclude(FillState *S, PyObject *args)
 {
     int32_t s;
     Py_ssize_t row;
-    double deadline;
+    LxDeadline deadline;
     if (slot_and_row(S, args, &s, &row, &deadline) < 0)
         return NULL;
-    return result_of(exclude_row(S, s, row, deadline));
+    return result_of(exclude_row(S, s, row, &deadline));
 }
 
 /* Cell cid (in some slot) keeps only the tile `code`, or loses it; propagate. */
 static long
-change_cell(FillState *S, int32_t cid, int32_t code, int keep_only, double deadline)
+change_cell(FillState *S, int32_t cid, int32_t code, int keep_only, LxDeadline *deadline)
 {
     uint64_t bit = (uint64_t)1 << code, m = keep_only ? (S->dom[cid] & bit) : (S->dom[cid] & ~bit);
     if (!m)
@@ -1359,17 +1342,17 @@ cell_change(FillState *S, PyObject *args, int keep_only)
 {
     PyObject *o_cell, *o_code, *o_deadline;
     int32_t cid, code;
-    double deadline;
+    LxDeadline deadline;
     if (!PyArg_ParseTuple(args, "OOO", &o_cell, &o_code, &o_deadline))
         return NULL;
     if (as_index(o_cell, S->n_cells, "cell", &cid) < 0 || as_index(o_code, 64, "tile code", &code) < 0
-        || parse_deadline(o_deadline, &deadline) < 0)
+        || lx_deadline_parse(o_deadline, &deadline) < 0)
         return NULL;
     if (S->ref_off[cid] == S->ref_off[cid + 1]) {
         PyErr_Format(PyExc_ValueError, "cell %d lies in no slot", (int)cid);
         return NULL;
     }
-    return result_of(change_cell(S, cid, code, keep_only, deadline));
+    return result_of(change_cell(S, cid, code, keep_only, &deadline));
 }
 
 static PyObject *
@@ -1437,8 +1420,8 @@ fs_apply_nogoods(FillState *S, PyObject *args)
 {
     PyObject *o_deadline;
     long blame;
-    double deadline;
-    if (!PyArg_ParseTuple(args, "lO", &blame, &o_deadline) || parse_deadline(o_deadline, &deadline) < 0)
+    LxDeadline deadline;
+    if (!PyArg_ParseTuple(args, "lO", &blame, &o_deadline) || lx_deadline_parse(o_deadline, &deadline) < 0)
         return NULL;
     const int32_t *packed = S->nogoods;
     Py_ssize_t n = S->n_nogoods;
@@ -1469,7 +1452,7 @@ fs_apply_nogoods(FillState *S, PyObject *args)
                     continue;
                 if (holds)
                     return PyLong_FromLong(!cell ? var : blame >= 0 ? blame : S->refs[2 * S->ref_off[var]]);
-                result = cell ? change_cell(S, var, value, 0, deadline) : exclude_row(S, var, value, deadline);
+                result = cell ? change_cell(S, var, value, 0, &deadline) : exclude_row(S, var, value, &deadline);
                 if (result != -1)
                     return result_of(result);
                 struck = 1;
