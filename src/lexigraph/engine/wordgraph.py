@@ -135,7 +135,12 @@ class WordGraph:
         self._steps = {}
         if isinstance(self._records, memoryview):
             self._records.release()
-        self.buffer.release()
+        try:
+            self.buffer.release()
+        except BufferError:
+            # A game's tables still hold the graph (a request kept past the lexicon's close): the mapping stays
+            # until they are dropped, and the engine, closed, refuses them.
+            pass
 
     @property
     def records(self) -> "np.ndarray":

@@ -1,7 +1,10 @@
 /* endgame.c: solve_endgame, the exact endgame solver of lexigraph.scrabble.endgame (the bag empty, both racks known).
  *
- * solve_endgame(graph, kids, root, n, cells, blanks, letter_mult, word_mult, points, rack_a, rack_b, start,
- *               rack_size, bingo, zero_turns, table_entries, deadline) -> (value, complete, depth, nodes, pv)
+ * solve_endgame(request, deadline) -> (value, complete, depth, nodes, pv)
+ *   request: (tables, board, blanks, (rack_a, rack_b), zero_turns, table_entries), as
+ *   lexigraph.engine.interface.EndgameRequest lays it out: a GameTables (game_tables.h; its leave table unused),
+ *   the board (a tile code per square) and its blanks, both racks, the turns without a play just made, the
+ *   transposition table's entries.
  *
  * `rack_a` (the side to move) and `rack_b` hold a count per tile code (index 0: blanks). The game from here:
  * each turn the side to move makes a play (any play lx_movegen_run finds for its rack) or passes; a play that
@@ -16,7 +19,7 @@
  * and the passes in a row; always-replace), moves ordered by the table's move, then the plays that go out, then
  * score. A line cut by the depth limit is valued by the racks' points (the value if both passed out from there)
  * and marks the iteration as inexact; the first iteration that no cut touched is the exact answer (`complete`
- * 1). Past `deadline` (CLOCK_MONOTONIC seconds, as time.monotonic; negative: none) the search stops and answers
+ * 1). Past `deadline` (a time.monotonic() value or None, deadline.h) the search stops and answers
  * the last iteration it finished, with `complete` 0 (the first iteration, one ply valued by the racks' points,
  * always finishes, so that there is a move to answer).
  *
@@ -42,7 +45,6 @@
 #include "limits.h"
 #include "movegen.h"
 
-#define MAX_SQUARES (LX_MAX_BOARD_SIZE * LX_MAX_BOARD_SIZE)
 #define ZERO_TURNS_TO_END 6
 /* Plies a game may still last: each play puts down at least one of at most 2 * LX_ENDGAME_MAX_RACK tiles, and
  * at most five passes come between two plays. */
@@ -79,7 +81,7 @@ typedef struct {
 
 typedef struct {
     LxMoveInput in;
-    unsigned char board[MAX_SQUARES], blanks[MAX_SQUARES];
+    unsigned char board[LX_MAX_SQUARES], blanks[LX_MAX_SQUARES];
     unsigned char racks[2][LX_MAX_MOVE_TILE_CODES];
     int rack_len[2], rack_points[2];
     int n, n_codes;
@@ -89,7 +91,7 @@ typedef struct {
     Entry *table;
     size_t mask;
     Ply plies[MAX_PLY + 1];
-    double deadline;
+    LxDeadline deadline;       /* read every DEADLINE_NODES nodes */
     int64_t nodes, node_limit; /* node_limit < 0: none */
     int stop, status, cut;
 } Search;
@@ -293,8 +295,7 @@ negamax(Search *s, int ply_index, int depth, int alpha, int beta, int zeros)
 {
     if (s->stop)
         return 0;
-    if (++s->nodes == s->node_limit
-        || ((s->nodes & (DEADLINE_NODES - 1)) == 0 && s->deadline >= 0 && lx_monotonic() >= s->deadline)) {
+    if (++s->nodes == s->node_limit || lx_deadline_passed(&s->deadline)) {
         s->stop = 1;
         return 0;
     }
@@ -483,153 +484,175 @@ free_search(Search *s)
     free(s->table);
 }
 
-static PyObject *
-solve_endgame(PyObject *self, PyObject *args)
+/* A request's position and tables, checked: the search set up (board, racks, their points and keys), its table
+ * allocated. NULL with an error set. */
+static Search *
+start_search(PyObject *request, int *zero_turns)
 {
-    Py_buffer graph, kids;
-    unsigned int root;
-    int n, start, rack_size, bingo, zero_turns;
-    const char *cells, *blanks, *lm, *wm, *points, *rack_a, *rack_b;
-    Py_ssize_t lc, lb, llm, lwm, lp, lra, lrb, table_entries;
-    double deadline;
-    if (!PyArg_ParseTuple(args, "y*y*Iiy#y#y#y#y#y#y#iiiind", &graph, &kids, &root, &n, &cells, &lc, &blanks, &lb, &lm,
-                          &llm, &wm, &lwm, &points, &lp, &rack_a, &lra, &rack_b, &lrb, &start, &rack_size, &bingo,
-                          &zero_turns, &table_entries, &deadline))
+    PyObject *tables_object;
+    const char *board, *blanks, *racks[2];
+    Py_ssize_t board_length, blanks_length, rack_lengths[2], table_entries;
+    if (!PyArg_ParseTuple(request, "Oy#y#(y#y#)in:solve_endgame", &tables_object, &board, &board_length, &blanks,
+                          &blanks_length, &racks[0], &rack_lengths[0], &racks[1], &rack_lengths[1], zero_turns,
+                          &table_entries))
         return NULL;
-    PyObject *result = NULL;
-    Search *s = NULL;
-    int bad = n < 1 || n > LX_MAX_BOARD_SIZE || lc != (Py_ssize_t)n * n || lb != lc || llm != lc || lwm != lc || lp < 2
-              || lp > LX_MAX_MOVE_TILE_CODES || lra != lp || lrb != lp || start < 0 || start >= n * n || graph.len % 8
-              || kids.len != graph.len || zero_turns < 0 || zero_turns >= ZERO_TURNS_TO_END || table_entries < 1
-              || (table_entries & (table_entries - 1))
+    const LxGameTables *tables = lx_game_tables_of(tables_object);
+    if (tables == NULL)
+        return NULL;
+    const Py_ssize_t squares = (Py_ssize_t)tables->size * tables->size;
+    int bad = board_length != squares || blanks_length != squares || rack_lengths[0] != tables->code_count
+              || rack_lengths[1] != tables->code_count || *zero_turns < 0 || *zero_turns >= ZERO_TURNS_TO_END
+              || table_entries < 1 || (table_entries & (table_entries - 1))
               || table_entries > ((Py_ssize_t)LX_ENDGAME_MAX_TABLE_MB << 20) / (Py_ssize_t)sizeof(Entry);
-    int lens[2] = {0, 0};
-    for (Py_ssize_t t = 0; t < lp && !bad; t++) {
-        lens[0] += (unsigned char)rack_a[t];
-        lens[1] += (unsigned char)rack_b[t];
-    }
-    if (bad || lens[0] < 1 || lens[1] < 1 || lens[0] > LX_ENDGAME_MAX_RACK || lens[1] > LX_ENDGAME_MAX_RACK) {
+    int lengths[2] = {0, 0};
+    for (int code = 0; code < tables->code_count && !bad; code++)
+        for (int q = 0; q < 2; q++)
+            lengths[q] += (unsigned char)racks[q][code];
+    for (int q = 0; q < 2; q++)
+        bad = bad || lengths[q] < 1 || lengths[q] > LX_ENDGAME_MAX_RACK;
+    if (bad) {
         PyErr_SetString(PyExc_ValueError, "solve_endgame: inconsistent arguments");
-        goto done;
+        return NULL;
     }
-    s = calloc(1, sizeof *s);
+    Search *s = calloc(1, sizeof *s);
     if (s)
         s->table = calloc((size_t)table_entries, sizeof(Entry));
     if (!s || !s->table) {
+        free(s);
         PyErr_NoMemory();
-        goto done;
+        return NULL;
     }
     s->mask = (size_t)table_entries - 1;
-    s->n = n;
-    s->n_codes = (int)lp;
-    s->points = (const unsigned char *)points;
-    memcpy(s->board, cells, (size_t)lc);
-    memcpy(s->blanks, blanks, (size_t)lc);
+    s->n = tables->size;
+    s->n_codes = tables->code_count;
+    s->points = tables->points;
+    memcpy(s->board, board, (size_t)squares);
+    memcpy(s->blanks, blanks, (size_t)squares);
     for (int q = 0; q < 2; q++) {
-        const unsigned char *rack = (const unsigned char *)(q ? rack_b : rack_a);
-        memcpy(s->racks[q], rack, (size_t)lp);
-        s->rack_len[q] = lens[q];
-        for (int t = 0; t < lp; t++) {
-            if (t)
-                s->rack_points[q] += rack[t] * s->points[t];
-            s->key ^= rack_key(q, t, rack[t]);
+        memcpy(s->racks[q], racks[q], (size_t)tables->code_count);
+        s->rack_len[q] = lengths[q];
+        for (int code = 0; code < tables->code_count; code++) {
+            if (code)
+                s->rack_points[q] += s->racks[q][code] * s->points[code];
+            s->key ^= rack_key(q, code, s->racks[q][code]);
         }
     }
-    for (int sq = 0; sq < lc; sq++)
-        if (s->board[sq])
-            s->key ^= square_key(sq, s->board[sq] | (s->blanks[sq] ? LX_BLANK_FLAG : 0));
-    s->key ^= zeros_key(zero_turns);
-    s->deadline = deadline;
+    for (int square = 0; square < squares; square++)
+        if (s->board[square])
+            s->key ^= square_key(square, s->board[square] | (s->blanks[square] ? LX_BLANK_FLAG : 0));
+    s->key ^= zeros_key(*zero_turns);
     s->node_limit = -1;
-    s->in = (LxMoveInput){
-        .graph = graph.buf,
-        .n_records = (size_t)graph.len / 8,
-        .kids = kids.buf,
-        .root = root,
-        .n = n,
-        .cells = s->board,
-        .blanks = s->blanks,
-        .letter_mult = (const unsigned char *)lm,
-        .word_mult = (const unsigned char *)wm,
-        .points = s->points,
-        .rack = s->racks[0],
-        .n_codes = (int)lp,
-        .start = start,
-        .rack_size = rack_size,
-        .bingo = bingo,
-        .leave_values = NULL,
-        .n_leave_values = 0,
-        .opening = NULL,
-        .vowels = NULL,
-        .top = -1,
-        .by_equity = 0,
-        .deadline = -1.0,
-        .prune = 0,
-    };
-    RootAnswer answer = {0}, last = {0};
-    int depth_done = 0, complete = 0, status = 0;
-    size_t pv_count = 0;
-    unsigned char *pv = NULL;
-    Py_BEGIN_ALLOW_THREADS status = generate(s, &s->plies[0]);
+    s->in = (LxMoveInput){.tables = tables,
+                          .board = s->board,
+                          .blanks = s->blanks,
+                          .rack = s->racks[0],
+                          .top = -1,
+                          .deadline = lx_no_deadline()};
+    return s;
+}
+
+/* What the search found: the last finished iteration's answer and depth, whether it was exact, the PV. */
+typedef struct {
+    RootAnswer last;
+    int depth_done, complete;
+    unsigned char pv[(MAX_PLY + 1) * LX_MOVE_RECORD_SIZE];
+    size_t pv_count;
+} Solution;
+
+/* Iterative deepening, one ply at a time, until an iteration no depth limit cut (exact) or the deadline: the first
+ * iteration always finishes, so that there is a move to answer. 0, or an LX_MOVEGEN_* status. */
+static int
+deepen(Search *s, int zero_turns, const LxDeadline *deadline, Solution *solution)
+{
+    RootAnswer answer = {0};
+    int status = generate(s, &s->plies[0]);
     unsigned first = NO_MOVE;
     for (int depth = 1; !status && depth <= MAX_PLY; depth++) {
         s->cut = 0;
-        s->deadline = depth == 1 ? -1.0 : deadline; /* the first iteration always finishes: a move to answer */
-        if (depth > 1 && deadline >= 0 && lx_monotonic() >= deadline)
+        s->deadline = depth == 1 ? lx_no_deadline() : *deadline;
+        if (depth > 1 && lx_deadline_passed_now(&s->deadline))
             break;
         search_root(s, depth, zero_turns, first, &answer);
         if (s->status)
             status = s->status;
         if (s->stop)
             break;
-        last = answer;
-        depth_done = depth;
+        solution->last = answer;
+        solution->depth_done = depth;
         first = answer.best < s->plies[0].count ? (unsigned)answer.best : PASS_MOVE;
         if (!s->cut) {
-            complete = 1;
+            solution->complete = 1;
             break;
         }
     }
-    if (!status && last.have) {
-        pv = malloc((size_t)(MAX_PLY + 1) * LX_MOVE_RECORD_SIZE);
-        if (!pv)
-            status = LX_MOVEGEN_MEMORY;
-        else if (!complete) {
-            memcpy(pv, last.record, LX_MOVE_RECORD_SIZE);
-            pv_count = 1;
-        } else {
-            /* The walk searches to the end (no depth limit: no guess can pass for a value) on the warm table,
-             * within as many nodes again as the search took. */
-            s->stop = 0;
-            s->deadline = -1.0;
-            s->node_limit = 2 * s->nodes + 100000;
-            pv_count = walk_pv(s, &last, zero_turns, MAX_PLY, pv, MAX_PLY + 1);
-            if (s->status)
-                status = s->status;
-        }
+    return status;
+}
+
+/* The principal variation: the best move alone when the search was cut short; else the walk, which searches to
+ * the end (no depth limit: no guess can pass for a value) on the warm table, within as many nodes again as the
+ * search took. 0, or an LX_MOVEGEN_* status. */
+static int
+principal_variation(Search *s, int zero_turns, Solution *solution)
+{
+    if (!solution->complete) {
+        memcpy(solution->pv, solution->last.record, LX_MOVE_RECORD_SIZE);
+        solution->pv_count = 1;
+        return 0;
     }
-    Py_END_ALLOW_THREADS if (status == LX_MOVEGEN_GRAPH)
+    s->stop = 0;
+    s->deadline = lx_no_deadline();
+    s->node_limit = 2 * s->nodes + 100000;
+    solution->pv_count = walk_pv(s, &solution->last, zero_turns, MAX_PLY, solution->pv, MAX_PLY + 1);
+    return s->status;
+}
+
+static PyObject *
+solve_endgame(PyObject *module, PyObject *args)
+{
+    PyObject *request, *deadline_object = Py_None;
+    int zero_turns;
+    LxDeadline deadline;
+    if (!PyArg_ParseTuple(args, "O!|O:solve_endgame", &PyTuple_Type, &request, &deadline_object)
+        || lx_deadline_parse(deadline_object, &deadline) < 0)
+        return NULL;
+    deadline.every = DEADLINE_NODES;
+    Search *s = start_search(request, &zero_turns);
+    Solution *solution = s ? calloc(1, sizeof *solution) : NULL;
+    if (s == NULL || solution == NULL) {
+        if (s != NULL) {
+            free_search(s);
+            free(s);
+            PyErr_NoMemory();
+        }
+        return NULL;
+    }
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = deepen(s, zero_turns, &deadline, solution);
+    if (!status && solution->last.have)
+        status = principal_variation(s, zero_turns, solution);
+    Py_END_ALLOW_THREADS
+    PyObject *result = NULL;
+    if (status == LX_MOVEGEN_GRAPH)
         PyErr_SetString(PyExc_ValueError, "the word graph points outside itself");
     else if (status == LX_MOVEGEN_BAD_BOARD || status == LX_MOVEGEN_BAD_TABLE)
         PyErr_SetString(PyExc_ValueError, "solve_endgame: a board tile is outside the alphabet");
-    else if (status) PyErr_NoMemory();
-    else result = Py_BuildValue("(iiiLy#)", last.have ? last.value : 0, complete, depth_done, (long long)s->nodes,
-                                pv ? (const char *)pv : "", (Py_ssize_t)(pv_count * LX_MOVE_RECORD_SIZE));
-    free(pv);
-done:
-    if (s)
-        free_search(s);
+    else if (status)
+        PyErr_NoMemory();
+    else
+        result = Py_BuildValue("(iiiLy#)", solution->last.have ? solution->last.value : 0, solution->complete,
+                               solution->depth_done, (long long)s->nodes, (const char *)solution->pv,
+                               (Py_ssize_t)(solution->pv_count * LX_MOVE_RECORD_SIZE));
+    free(solution);
+    free_search(s);
     free(s);
-    PyBuffer_Release(&graph);
-    PyBuffer_Release(&kids);
     return result;
 }
 
 static PyMethodDef endgame_methods[] = {
     {"solve_endgame", solve_endgame, METH_VARARGS,
-     "solve_endgame(graph, kids, root, n, cells, blanks, letter_mult, word_mult, points, rack_a, rack_b, start, "
-     "rack_size, bingo, zero_turns, table_entries, deadline) -> (value, complete, depth, nodes, pv)\n\nThe exact "
-     "endgame (see endgame.c)."},
+     "solve_endgame(request, deadline=None) -> (value, complete, depth, nodes, pv)\n\nThe exact endgame (see "
+     "endgame.c)."},
     {NULL, NULL, 0, NULL}};
 
 int

@@ -14,7 +14,8 @@
  * any word a C probe cannot decide, goes to the Python method
  * _contains_slow. */
 typedef struct {
-    PyObject_HEAD PyObject *probe;
+    PyObject_HEAD
+    PyObject *probe;
 } Facade;
 
 static int
@@ -88,7 +89,8 @@ static PySequenceMethods Facade_as_sequence = {
 };
 
 static PyTypeObject FacadeType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = LX_MODULE_NAME ".Facade",
+    .ob_base = {PyObject_HEAD_INIT(NULL) 0},
+    .tp_name = LX_MODULE_NAME ".Facade",
     .tp_doc = "Base of lexigraph.Lexicon: `in` and check() through the lexicon's probe.",
     .tp_basicsize = sizeof(Facade),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,

@@ -2,15 +2,16 @@
  * arc consistent as the search decides; the twin of lexigraph.engine.python.propagation.PythonFillState
  * (which the tests hold to the same states, filtering pass for filtering pass).
  *
- * FillState(rows, slot_cells, cell_slots, complete, fixed, groups, allow_repeats, max_shared,
- *           eager_limit, given_words, candidates, domains, wrap)
+ * FillState(problem, candidates, domains, wrap)
+ *   problem      a lexigraph.engine.interface.PropagationProblem, whose fields are read by name:
  *   rows         list, per slot, of its bucket: a C-contiguous (count, width) uint8 array of tile codes
  *                of at most LX_FILL_MAX_TILE_CODES (slots of one length share one array)
  *   slot_cells   list, per slot, of its cell ids (ints)
  *   cell_slots   list, per cell id, of (slot, position) pairs
  *   complete     bytes, per slot: 1 when the slot must become a word
  *   fixed        bytes, per slot: 1 when the grid gives the slot's whole word
- *   groups       list, per slot, of the complete slots of its length (shared lists are fine)
+ *   same_length  list, per slot, of the complete slots of its length (shared lists are fine)
+ *   allow_repeats whether complete slots may repeat a word
  *   max_shared   0, or N: no two entries may share a run of N tiles (pairs of given entries excepted)
  *   eager_limit  a new entry is struck at once from the slots with at most this many candidates;
  *                larger slots drop it when they are next filtered
@@ -75,7 +76,8 @@ typedef struct {
 } Bucket;
 
 typedef struct {
-    PyObject_HEAD Py_ssize_t n_slots, n_cells;
+    PyObject_HEAD
+    Py_ssize_t n_slots, n_cells;
     /* the problem */
     Py_buffer *rows;      /* per slot: its bucket's rows */
     int *width;           /* per slot */
@@ -535,45 +537,27 @@ tiles_held(FillState *S, int32_t s, const uint64_t *m, uint64_t *held)
     }
 }
 
-/* Keep the candidates of slot si that fit its cells' domains at the dirty positions (and, for a
- * complete slot, repeat no word and share no run taken by another slot); shrink its cells' domains
- * to the tiles the kept rows hold and wake the crossing slots. -1, the slot itself when none is
- * kept, or ERROR_RESULT. */
-static long
-filter_slot(FillState *S, int32_t si, Py_ssize_t *n_pending, Py_ssize_t *n_singles)
+/* The tile row sets a filtering pass tests, in groups (one per dirty position that may strike): a group keeps the
+ * rows of its tiles (group_keeps 1) or strikes them; group_end[g] is where group g's sets end in S->tests. */
+typedef struct {
+    int count;
+    int end[LX_MAX_FILL_SLOT];
+    unsigned char keeps[LX_MAX_FILL_SLOT];
+} TestGroups;
+
+/* Per dirty position, the tile row sets to test: keep the rows of the allowed tiles, or strike those of the struck
+ * ones (known while the support is), whichever takes fewer sets. */
+static void
+plan_tests(FillState *S, int32_t si, const uint64_t *m, const unsigned char *pos, int n_check, TestGroups *groups)
 {
-    int width = S->width[si];
-    Bucket *B = bucket_of(S, si);
-    const int32_t *cells = S->cells + S->cell_off[si];
-    uint64_t m[LX_MAX_FILL_SLOT], held[LX_MAX_FILL_SLOT];
-    unsigned char pos[LX_MAX_FILL_SLOT];
-    int n_check = 0;
-    for (int j = 0; j < width; j++) {
-        m[j] = S->dom[cells[j]];
-        if (S->all_dirty[si] || ((S->dirty[4 * si + (j >> 6)] >> (j & 63)) & 1))
-            pos[n_check++] = (unsigned char)j;
-    }
-    uint64_t *support = S->support + S->support_off[si];
-    int support_ok = S->support_ok[si];
-    if (support_ok) {
-        int strikes = 0;
-        for (int j = 0; j < n_check && !strikes; j++)
-            strikes = (support[pos[j]] & ~m[pos[j]]) != 0;
-        if (!strikes) { /* every candidate still fits: its tiles are the slot's support */
-            memcpy(held, support, (size_t)width * sizeof(uint64_t));
-            goto domains;
-        }
-    }
-    /* Per dirty position, the tile row sets to test: keep the rows of the allowed tiles, or strike those of
-     * the struck ones (known while the support is), whichever takes fewer sets. */
-    const uint64_t **tests = S->tests;
-    int n_tests = 0, n_groups = 0;
-    int group_end[LX_MAX_FILL_SLOT];
-    unsigned char group_keeps[LX_MAX_FILL_SLOT];
+    const Bucket *B = bucket_of(S, si);
+    const uint64_t *support = S->support + S->support_off[si];
+    const int support_ok = S->support_ok[si];
+    int n_tests = 0;
+    groups->count = 0;
     for (int k = 0; k < n_check; k++) {
-        int j = pos[k];
+        int j = pos[k], keeps = 1;
         uint64_t allowed = m[j] & B->present[j], letters;
-        int keeps = 1;
         if (support_ok) {
             uint64_t struck = support[j] & ~m[j];
             if (!struck)
@@ -586,49 +570,61 @@ filter_slot(FillState *S, int32_t si, Py_ssize_t *n_pending, Py_ssize_t *n_singl
             letters = allowed;
         }
         for (; letters; letters &= letters - 1)
-            tests[n_tests++] = B->tile_rows + B->tile_rows_at[64 * j + lowest_bit(letters)];
-        group_end[n_groups] = n_tests;
-        group_keeps[n_groups++] = (unsigned char)keeps;
+            S->tests[n_tests++] = B->tile_rows + B->tile_rows_at[64 * j + lowest_bit(letters)];
+        groups->end[groups->count] = n_tests;
+        groups->keeps[groups->count++] = (unsigned char)keeps;
     }
-    const uint64_t *bits = S->bits[si];
-    uint64_t *next = S->next_bits;
+}
+
+/* The slot's candidates that pass every group, word by word, into S->next_bits (the live words only). */
+static void
+apply_tests(FillState *S, int32_t si, const TestGroups *groups)
+{
+    const uint64_t *bits = S->bits[si], **tests = S->tests;
     const int32_t *live = S->live[si];
-    Py_ssize_t n_live = S->n_live[si], kept = 0;
-    for (Py_ssize_t i = 0; i < n_live; i++) {
+    uint64_t *next = S->next_bits;
+    for (Py_ssize_t i = 0; i < S->n_live[si]; i++) {
         int32_t w = live[i];
         uint64_t x = bits[w];
-        for (int g = 0, t = 0; g < n_groups && x; g++) {
+        for (int g = 0, t = 0; g < groups->count && x; g++) {
             uint64_t any = 0;
-            for (; t < group_end[g]; t++)
+            for (; t < groups->end[g]; t++)
                 any |= tests[t][w];
-            x &= group_keeps[g] ? any : ~any;
+            x &= groups->keeps[g] ? any : ~any;
         }
         next[w] = x;
     }
+}
+
+/* A complete slot's passing candidates, without the words other slots hold (unless repeats are allowed) and the
+ * words that share a run taken: how many are left. */
+static Py_ssize_t
+keep_untaken(FillState *S, int32_t si)
+{
+    const Bucket *B = bucket_of(S, si);
+    const uint64_t *bits = S->bits[si];
+    uint64_t *next = S->next_bits;
     if (S->complete[si] && !S->allow_repeats) /* the words other slots hold */
         for (Py_ssize_t q = 0; q < B->n_taken; q++) {
             int32_t row = B->taken[q];
             if (B->used[row] != si + 1 && ((bits[row >> 6] >> (row & 63)) & 1))
                 next[row >> 6] &= ~row_bit(row);
         }
-    if (S->complete[si] && S->max_shared && width >= S->max_shared && S->n_keys)
-        kept = keep_runs_free(S, si, next);
-    else
-        for (Py_ssize_t i = 0; i < n_live; i++)
-            kept += bit_count(next[live[i]]);
-    if (kept == 0)
-        return si;
-    if (kept != S->size[si]) {
-        if (commit_next(S, si, kept) < 0)
-            return ERROR_RESULT;
-        if (kept == 1 && push_single(S, n_singles, si) < 0)
-            return ERROR_RESULT;
-    }
-    tiles_held(S, si, m, held);
-    memcpy(support, held, (size_t)width * sizeof(uint64_t));
-    S->support_ok[si] = 1;
-domains:
-    for (int j = 0; j < width; j++) {
+    if (S->complete[si] && S->max_shared && S->width[si] >= S->max_shared && S->n_keys)
+        return keep_runs_free(S, si, next);
+    Py_ssize_t kept = 0;
+    for (Py_ssize_t i = 0; i < S->n_live[si]; i++)
+        kept += bit_count(next[S->live[si][i]]);
+    return kept;
+}
+
+/* The slot's cells keep the tiles `held` (its candidates' at each position); the crossing slots of each cell that
+ * shrank wake up. -1, or ERROR_RESULT. */
+static long
+shrink_domains(FillState *S, int32_t si, const uint64_t *held, Py_ssize_t *n_pending)
+{
+    const int32_t *cells = S->cells + S->cell_off[si];
+    for (int j = 0; j < S->width[si]; j++) {
         int32_t cid = cells[j];
         if (held[j] == S->dom[cid])
             continue;
@@ -641,6 +637,56 @@ domains:
         }
     }
     return -1;
+}
+
+/* Whether the slot's support (its candidates' tiles, still valid) shows that no dirty position strikes any. */
+static int
+support_holds(const FillState *S, int32_t si, const uint64_t *m, const unsigned char *pos, int n_check)
+{
+    if (!S->support_ok[si])
+        return 0;
+    const uint64_t *support = S->support + S->support_off[si];
+    for (int j = 0; j < n_check; j++)
+        if (support[pos[j]] & ~m[pos[j]])
+            return 0;
+    return 1;
+}
+
+/* Keep the candidates of slot si that fit its cells' domains at the dirty positions (and, for a complete slot,
+ * repeat no word and share no run taken by another slot); shrink its cells' domains to the tiles the kept rows
+ * hold and wake the crossing slots. -1, the slot itself when none is kept, or ERROR_RESULT. */
+static long
+filter_slot(FillState *S, int32_t si, Py_ssize_t *n_pending, Py_ssize_t *n_singles)
+{
+    const int width = S->width[si];
+    const int32_t *cells = S->cells + S->cell_off[si];
+    uint64_t m[LX_MAX_FILL_SLOT], held[LX_MAX_FILL_SLOT];
+    unsigned char pos[LX_MAX_FILL_SLOT];
+    int n_check = 0;
+    for (int j = 0; j < width; j++) {
+        m[j] = S->dom[cells[j]];
+        if (S->all_dirty[si] || ((S->dirty[4 * si + (j >> 6)] >> (j & 63)) & 1))
+            pos[n_check++] = (unsigned char)j;
+    }
+    uint64_t *support = S->support + S->support_off[si];
+    if (support_holds(S, si, m, pos, n_check)) /* every candidate still fits: its tiles are the slot's support */
+        return shrink_domains(S, si, support, n_pending);
+    TestGroups groups;
+    plan_tests(S, si, m, pos, n_check, &groups);
+    apply_tests(S, si, &groups);
+    Py_ssize_t kept = keep_untaken(S, si);
+    if (kept == 0)
+        return si;
+    if (kept != S->size[si]) {
+        if (commit_next(S, si, kept) < 0)
+            return ERROR_RESULT;
+        if (kept == 1 && push_single(S, n_singles, si) < 0)
+            return ERROR_RESULT;
+    }
+    tiles_held(S, si, m, held);
+    memcpy(support, held, (size_t)width * sizeof(uint64_t));
+    S->support_ok[si] = 1;
+    return shrink_domains(S, si, held, n_pending);
 }
 
 /* A step of the loops that strike taken entries: past the deadline (the clock read every few thousand)? */
@@ -877,42 +923,95 @@ done:
     return status;
 }
 
-static int
-fs_init(FillState *S, PyObject *args, PyObject *kwds)
-{
-    PyObject *rows, *slot_cells, *cell_slots, *complete, *fixed, *groups, *given, *cands, *doms, *wrap;
+/* The problem's fields (a lexigraph.engine.interface.PropagationProblem, read by attribute), borrowed from it. */
+typedef struct {
+    PyObject *rows, *slot_cells, *cell_slots, *complete, *fixed, *groups, *given;
     int allow_repeats, max_shared;
     Py_ssize_t eager_limit;
-    if (S->rows != NULL) {
-        PyErr_SetString(PyExc_TypeError, "FillState: already initialised");
-        return -1;
+} Problem;
+
+/* An attribute of the problem of the given type (NULL: any), borrowed; NULL with an error set. */
+static PyObject *
+problem_field(PyObject *problem, const char *name, PyTypeObject *type, PyObject **held)
+{
+    PyObject *value = PyObject_GetAttrString(problem, name);
+    if (value == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "FillState: a PropagationProblem is needed (it has no %s)", name);
+        }
+        return NULL;
     }
-    if (!PyArg_ParseTuple(args, "O!O!O!SSO!pinO!O!OO", &PyList_Type, &rows, &PyList_Type, &slot_cells, &PyList_Type,
-                          &cell_slots, &complete, &fixed, &PyList_Type, &groups, &allow_repeats, &max_shared,
-                          &eager_limit, &PyList_Type, &given, &PyList_Type, &cands, &doms, &wrap))
-        return -1;
-    Py_ssize_t NS = PyList_GET_SIZE(rows), NC = PyList_GET_SIZE(cell_slots);
-    if (PyList_GET_SIZE(slot_cells) != NS || PyList_GET_SIZE(groups) != NS || PyBytes_GET_SIZE(complete) != NS
-        || PyBytes_GET_SIZE(fixed) != NS || PyList_GET_SIZE(cands) != NS) {
+    *held = value; /* the problem holds it too: the caller drops this reference at once */
+    if (type != NULL && !PyObject_TypeCheck(value, type)) {
+        PyErr_Format(PyExc_TypeError, "FillState: the problem's %s must be a %s", name, type->tp_name);
+        return NULL;
+    }
+    return value;
+}
+
+static int
+read_problem(PyObject *problem, Problem *p)
+{
+    struct {
+        const char *name;
+        PyTypeObject *type;
+        PyObject **out;
+    } fields[] = {
+        {"rows", &PyList_Type, &p->rows},
+        {"slot_cells", &PyList_Type, &p->slot_cells},
+        {"cell_slots", &PyList_Type, &p->cell_slots},
+        {"complete", &PyBytes_Type, &p->complete},
+        {"fixed", &PyBytes_Type, &p->fixed},
+        {"same_length", &PyList_Type, &p->groups},
+        {"given_words", &PyList_Type, &p->given},
+    };
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        PyObject *held = NULL;
+        *fields[i].out = problem_field(problem, fields[i].name, fields[i].type, &held);
+        Py_XDECREF(held); /* borrowed from here on: the problem keeps its fields for the call */
+        if (*fields[i].out == NULL)
+            return -1;
+    }
+    PyObject *repeats = PyObject_GetAttrString(problem, "allow_repeats");
+    PyObject *shared = repeats ? PyObject_GetAttrString(problem, "max_shared") : NULL;
+    PyObject *eager = shared ? PyObject_GetAttrString(problem, "eager_limit") : NULL;
+    int ok = eager != NULL && (p->allow_repeats = PyObject_IsTrue(repeats)) >= 0
+             && !((p->max_shared = PyLong_AsLong(shared)) == -1 && PyErr_Occurred())
+             && !((p->eager_limit = PyLong_AsSsize_t(eager)) == -1 && PyErr_Occurred());
+    Py_XDECREF(repeats);
+    Py_XDECREF(shared);
+    Py_XDECREF(eager);
+    return ok ? 0 : -1;
+}
+
+/* The problem's sizes agree, its rules are in range. */
+static int
+check_problem(const Problem *p, Py_ssize_t candidates)
+{
+    Py_ssize_t slots = PyList_GET_SIZE(p->rows);
+    if (PyList_GET_SIZE(p->slot_cells) != slots || PyList_GET_SIZE(p->groups) != slots
+        || PyBytes_GET_SIZE(p->complete) != slots || PyBytes_GET_SIZE(p->fixed) != slots || candidates != slots) {
         PyErr_SetString(PyExc_ValueError, "FillState: one entry per slot is needed");
         return -1;
     }
-    if (max_shared != 0 && (max_shared < 2 || max_shared > LX_FILL_MAX_SHARED)) {
+    if (p->max_shared != 0 && (p->max_shared < 2 || p->max_shared > LX_FILL_MAX_SHARED)) {
         PyErr_SetString(PyExc_ValueError,
                         "FillState: max_shared must be 0 or from 2 to " Py_STRINGIFY(LX_FILL_MAX_SHARED));
         return -1;
     }
-    if (eager_limit < 0) {
+    if (p->eager_limit < 0) {
         PyErr_SetString(PyExc_ValueError, "FillState: eager_limit must be >= 0");
         return -1;
     }
-    S->n_slots = NS;
-    S->n_cells = NC;
-    S->allow_repeats = allow_repeats;
-    S->max_shared = max_shared;
-    S->eager_limit = eager_limit;
-    Py_INCREF(wrap);
-    S->wrap = wrap;
+    return 0;
+}
+
+/* The arrays with one entry per slot or per cell. */
+static int
+allocate_per_slot(FillState *S)
+{
+    const Py_ssize_t NS = S->n_slots, NC = S->n_cells;
     S->rows = zalloc(NS, sizeof(Py_buffer));
     S->width = zalloc(NS, sizeof(int));
     S->cell_off = zalloc(NS + 1, sizeof(Py_ssize_t));
@@ -943,94 +1042,128 @@ fs_init(FillState *S, PyObject *args, PyObject *kwds)
         PyErr_NoMemory();
         return -1;
     }
-    memcpy(S->complete, PyBytes_AS_STRING(complete), NS);
-    memcpy(S->fixed, PyBytes_AS_STRING(fixed), NS);
-    /* cells, groups, rows */
-    /* A group list shared by several slots (the usual case: one per length) is copied once: the
-     * previous slots' lists are compared by identity, the last few distinct ones remembered. */
-    enum { RECENT = 64 };
-    PyObject *recent[RECENT] = {NULL};
-    Py_ssize_t recent_at[RECENT] = {0}, n_recent = 0;
-    Py_ssize_t total = 0, gtotal = 0, rtotal = 0, n_keys_max = 16, widest = 1;
-    for (Py_ssize_t s = 0; s < NS; s++) {
-        PyObject *cl = PyList_GET_ITEM(slot_cells, s), *g = PyList_GET_ITEM(groups, s);
+    return 0;
+}
+
+/* A group list shared by several slots (the usual case: one per length) is copied once: the previous slots'
+ * lists are compared by identity, the last few distinct ones remembered. */
+enum { RECENT_GROUPS = 64 };
+typedef struct {
+    PyObject *list[RECENT_GROUPS];
+    Py_ssize_t at[RECENT_GROUPS]; /* where each was copied in S->group */
+    Py_ssize_t count;
+} RecentGroups;
+
+/* The cells, groups and (slot, position) pairs every slot and cell lists, counted: the arrays' lengths. */
+static int
+count_entries(const Problem *p, Py_ssize_t *cells, Py_ssize_t *groups, Py_ssize_t *refs)
+{
+    RecentGroups recent = {{NULL}, {0}, 0};
+    *cells = *groups = *refs = 0;
+    for (Py_ssize_t s = 0; s < PyList_GET_SIZE(p->rows); s++) {
+        PyObject *cl = PyList_GET_ITEM(p->slot_cells, s), *g = PyList_GET_ITEM(p->groups, s);
         if (!PyList_Check(cl) || !PyList_Check(g)) {
             PyErr_SetString(PyExc_TypeError, "FillState: slot cells and groups must be lists");
             return -1;
         }
-        total += PyList_GET_SIZE(cl);
+        *cells += PyList_GET_SIZE(cl);
         int seen = 0;
-        for (Py_ssize_t r = 0; r < n_recent && !seen; r++)
-            seen = recent[r] == g;
+        for (Py_ssize_t r = 0; r < recent.count && !seen; r++)
+            seen = recent.list[r] == g;
         if (!seen) {
-            recent[n_recent++ % RECENT] = g;
-            if (n_recent > RECENT)
-                n_recent = RECENT;
-            gtotal += PyList_GET_SIZE(g);
+            recent.list[recent.count++ % RECENT_GROUPS] = g;
+            if (recent.count > RECENT_GROUPS)
+                recent.count = RECENT_GROUPS;
+            *groups += PyList_GET_SIZE(g);
         }
     }
-    n_recent = 0;
-    for (Py_ssize_t c = 0; c < NC; c++) {
-        PyObject *r = PyList_GET_ITEM(cell_slots, c);
+    for (Py_ssize_t c = 0; c < PyList_GET_SIZE(p->cell_slots); c++) {
+        PyObject *r = PyList_GET_ITEM(p->cell_slots, c);
         if (!PyList_Check(r)) {
             PyErr_SetString(PyExc_TypeError, "FillState: cell slots must be lists");
             return -1;
         }
-        rtotal += PyList_GET_SIZE(r);
+        *refs += PyList_GET_SIZE(r);
     }
-    S->cells = zalloc(total, sizeof(int32_t));
-    S->group = zalloc(gtotal, sizeof(int32_t));
-    S->refs = zalloc(2 * rtotal, sizeof(int32_t));
-    if (!S->cells || !S->group || !S->refs) {
-        PyErr_NoMemory();
+    return 0;
+}
+
+/* Slot s's group: copied into S->group at *group_total, or the copy of the same list a slot before made. */
+static int
+read_group(FillState *S, Py_ssize_t s, PyObject *g, RecentGroups *recent, Py_ssize_t *group_total)
+{
+    Py_ssize_t r = 0;
+    while (r < recent->count && recent->list[r] != g)
+        r++;
+    if (r < recent->count) {
+        S->group_off[s] = recent->at[r];
+    } else {
+        recent->list[recent->count % RECENT_GROUPS] = g;
+        recent->at[recent->count % RECENT_GROUPS] = *group_total;
+        if (recent->count < RECENT_GROUPS)
+            recent->count++;
+        S->group_off[s] = *group_total;
+        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(g); j++)
+            if (as_index(PyList_GET_ITEM(g, j), S->n_slots, "slot", &S->group[(*group_total)++]) < 0)
+                return -1;
+    }
+    S->group_len[s] = PyList_GET_SIZE(g);
+    return 0;
+}
+
+/* Slot s's rows (its bucket, held) and width, checked against its cells. */
+static int
+read_rows(FillState *S, Py_ssize_t s, PyObject *rows, Py_ssize_t width)
+{
+    if (PyObject_GetBuffer(rows, &S->rows[s], PyBUF_C_CONTIGUOUS) < 0)
+        return -1;
+    if (width < 1 || width > LX_MAX_FILL_SLOT || S->rows[s].len % width) {
+        PyErr_SetString(PyExc_ValueError, "FillState: a slot's rows do not match its cells");
         return -1;
     }
-    total = gtotal = rtotal = 0;
-    for (Py_ssize_t s = 0; s < NS; s++) {
-        PyObject *cl = PyList_GET_ITEM(slot_cells, s), *g = PyList_GET_ITEM(groups, s);
-        S->cell_off[s] = total;
+    if (S->rows[s].len / width > INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "FillState: a bucket is too large");
+        return -1;
+    }
+    S->width[s] = (int)width;
+    return 0;
+}
+
+/* Every slot's cells, group, rows and width; the complete slots long enough to share runs. Returns the widest
+ * slot, or -1; *keys gains the runs those slots may take. */
+static Py_ssize_t
+read_slots(FillState *S, const Problem *p, Py_ssize_t *keys)
+{
+    RecentGroups recent = {{NULL}, {0}, 0};
+    Py_ssize_t cells = 0, groups = 0, widest = 1;
+    for (Py_ssize_t s = 0; s < S->n_slots; s++) {
+        PyObject *cl = PyList_GET_ITEM(p->slot_cells, s);
+        S->cell_off[s] = cells;
         for (Py_ssize_t j = 0; j < PyList_GET_SIZE(cl); j++)
-            if (as_index(PyList_GET_ITEM(cl, j), NC, "cell", &S->cells[total++]) < 0)
+            if (as_index(PyList_GET_ITEM(cl, j), S->n_cells, "cell", &S->cells[cells++]) < 0)
                 return -1;
-        Py_ssize_t r = 0;
-        while (r < n_recent && recent[r] != g)
-            r++;
-        if (r < n_recent) {
-            S->group_off[s] = recent_at[r];
-        } else {
-            recent[n_recent % RECENT] = g;
-            recent_at[n_recent % RECENT] = gtotal;
-            if (n_recent < RECENT)
-                n_recent++;
-            S->group_off[s] = gtotal;
-            for (Py_ssize_t j = 0; j < PyList_GET_SIZE(g); j++)
-                if (as_index(PyList_GET_ITEM(g, j), NS, "slot", &S->group[gtotal++]) < 0)
-                    return -1;
-        }
-        S->group_len[s] = PyList_GET_SIZE(g);
-        if (PyObject_GetBuffer(PyList_GET_ITEM(rows, s), &S->rows[s], PyBUF_C_CONTIGUOUS) < 0)
+        if (read_group(S, s, PyList_GET_ITEM(p->groups, s), &recent, &groups) < 0
+            || read_rows(S, s, PyList_GET_ITEM(p->rows, s), PyList_GET_SIZE(cl)) < 0)
             return -1;
-        Py_ssize_t w = PyList_GET_SIZE(cl);
-        if (w < 1 || w > LX_MAX_FILL_SLOT || S->rows[s].len % w) {
-            PyErr_SetString(PyExc_ValueError, "FillState: a slot's rows do not match its cells");
-            return -1;
-        }
-        if (S->rows[s].len / w > INT32_MAX) {
-            PyErr_SetString(PyExc_ValueError, "FillState: a bucket is too large");
-            return -1;
-        }
-        S->width[s] = (int)w;
+        Py_ssize_t w = S->width[s];
         if (w > widest)
             widest = w;
-        if (S->complete[s] && max_shared && w >= max_shared) {
+        if (S->complete[s] && p->max_shared && w >= p->max_shared) {
             S->shared_slots[S->n_shared_slots++] = (int32_t)s;
-            n_keys_max += w - max_shared + 1;
+            *keys += w - p->max_shared + 1;
         }
     }
-    S->cell_off[NS] = total;
-    /* buckets: slots whose rows are one buffer of one width share one; then each slot's candidates */
+    S->cell_off[S->n_slots] = cells;
+    return widest;
+}
+
+/* Buckets (slots whose rows are one buffer of one width share one), then each slot's starting candidates.
+ * Returns the most words a bucket's bit sets take, or -1. */
+static Py_ssize_t
+read_buckets(FillState *S, PyObject *candidates)
+{
     Py_ssize_t most_words = 1;
-    for (Py_ssize_t s = 0; s < NS; s++) {
+    for (Py_ssize_t s = 0; s < S->n_slots; s++) {
         int b = 0;
         while (b < S->n_buckets
                && (S->buckets[b].tiles != S->rows[s].buf || S->buckets[b].width != S->width[s]
@@ -1038,13 +1171,13 @@ fs_init(FillState *S, PyObject *args, PyObject *kwds)
             b++;
         if (b == S->n_buckets) {
             S->n_buckets++;
-            if (build_bucket(&S->buckets[b], S->rows[s].buf, S->width[s], S->rows[s].len / S->width[s], NS) < 0)
+            if (build_bucket(&S->buckets[b], S->rows[s].buf, S->width[s], S->rows[s].len / S->width[s], S->n_slots) < 0)
                 return -1;
             if (S->buckets[b].n_words > most_words)
                 most_words = S->buckets[b].n_words;
         }
         S->bucket_id[s] = b;
-        if (start_slot(S, (int32_t)s, PyList_GET_ITEM(cands, s)) < 0)
+        if (start_slot(S, (int32_t)s, PyList_GET_ITEM(candidates, s)) < 0)
             return -1;
     }
     for (int b = 0; b < S->n_buckets; b++) {
@@ -1054,92 +1187,148 @@ fs_init(FillState *S, PyObject *args, PyObject *kwds)
             n_sets += bit_count(B->present[j]);
         S->owned_bytes += n_sets * B->n_words * (Py_ssize_t)sizeof(uint64_t);
     }
-    for (Py_ssize_t c = 0; c < NC; c++) {
+    return most_words;
+}
+
+/* Each cell's (slot, position) pairs. */
+static int
+read_cell_slots(FillState *S, PyObject *cell_slots)
+{
+    Py_ssize_t refs = 0;
+    for (Py_ssize_t c = 0; c < S->n_cells; c++) {
         PyObject *r = PyList_GET_ITEM(cell_slots, c);
-        S->ref_off[c] = rtotal;
+        S->ref_off[c] = refs;
         for (Py_ssize_t j = 0; j < PyList_GET_SIZE(r); j++) {
             PyObject *pair = PyList_GET_ITEM(r, j);
             if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
                 PyErr_SetString(PyExc_TypeError, "FillState: cell slots hold (slot, position) pairs");
                 return -1;
             }
-            if (as_index(PyTuple_GET_ITEM(pair, 0), NS, "slot", &S->refs[2 * rtotal]) < 0)
+            if (as_index(PyTuple_GET_ITEM(pair, 0), S->n_slots, "slot", &S->refs[2 * refs]) < 0
+                || as_index(PyTuple_GET_ITEM(pair, 1), LX_MAX_FILL_SLOT, "position", &S->refs[2 * refs + 1]) < 0)
                 return -1;
-            if (as_index(PyTuple_GET_ITEM(pair, 1), LX_MAX_FILL_SLOT, "position", &S->refs[2 * rtotal + 1]) < 0)
-                return -1;
-            rtotal++;
+            refs++;
         }
     }
-    S->ref_off[NC] = rtotal;
-    /* domains */
-    Py_buffer db;
-    if (PyObject_GetBuffer(doms, &db, PyBUF_C_CONTIGUOUS) < 0)
+    S->ref_off[S->n_cells] = refs;
+    return 0;
+}
+
+/* Each cell's starting domain, a uint64 per cell. */
+static int
+read_domains(FillState *S, PyObject *domains)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(domains, &view, PyBUF_C_CONTIGUOUS) < 0)
         return -1;
-    if (db.len != NC * (Py_ssize_t)sizeof(uint64_t)) {
-        PyBuffer_Release(&db);
+    int ok = view.len == S->n_cells * (Py_ssize_t)sizeof(uint64_t);
+    if (ok)
+        memcpy(S->dom, view.buf, (size_t)view.len);
+    PyBuffer_Release(&view);
+    if (!ok)
         PyErr_SetString(PyExc_ValueError, "FillState: domains must hold one uint64 per cell");
-        return -1;
-    }
-    memcpy(S->dom, db.buf, (size_t)db.len);
-    PyBuffer_Release(&db);
+    return ok ? 0 : -1;
+}
+
+/* The supports, the stamps and counts of the value order, and one filtering pass's scratch. */
+static int
+allocate_scratch(FillState *S, Py_ssize_t cells, Py_ssize_t widest, Py_ssize_t most_words)
+{
+    const Py_ssize_t NS = S->n_slots;
     S->support_off = zalloc(NS, sizeof(Py_ssize_t));
     S->support_ok = zalloc(NS, 1);
-    S->support = zalloc(total, sizeof(uint64_t));
+    S->support = zalloc(cells, sizeof(uint64_t));
     S->version = zalloc(NS, sizeof(uint64_t));
-    S->tile_counts = zalloc(64 * total, sizeof(int32_t));
-    S->counted_at = zalloc(total, sizeof(uint64_t)); /* 0: never (stamps start at 1) */
-    if (!S->version || !S->tile_counts || !S->counted_at) {
+    S->tile_counts = zalloc(64 * cells, sizeof(int32_t));
+    S->counted_at = zalloc(cells, sizeof(uint64_t)); /* 0: never (stamps start at 1) */
+    S->next_bits = zalloc(most_words, sizeof(uint64_t));
+    S->tests = zalloc(64 * widest, sizeof(uint64_t *));
+    S->room_scratch = zalloc(64 * widest, sizeof(double));
+    if (!S->support_off || !S->support_ok || !S->support || !S->version || !S->tile_counts || !S->counted_at
+        || !S->next_bits || !S->tests || !S->room_scratch) {
         PyErr_NoMemory();
         return -1;
     }
     for (Py_ssize_t s = 0; s < NS; s++)
         S->version[s] = ++S->clock;
-    if (!S->support_off || !S->support_ok || !S->support) {
-        PyErr_NoMemory();
-        return -1;
-    }
     for (Py_ssize_t s = 0, at = 0; s < NS; at += S->width[s], s++)
         S->support_off[s] = at;
-    /* scratch for one filtering pass */
-    S->next_bits = zalloc(most_words, sizeof(uint64_t));
-    S->tests = zalloc(64 * widest, sizeof(uint64_t *));
-    S->room_scratch = zalloc(64 * widest, sizeof(double));
-    if (!S->next_bits || !S->tests || !S->room_scratch) {
+    return 0;
+}
+
+/* The runs of the given words outside the slots, taken before the search (with max_shared). */
+static int
+read_given_words(FillState *S, PyObject *given, Py_ssize_t keys)
+{
+    const int max_shared = S->max_shared;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(given); i++) {
+        PyObject *g = PyList_GET_ITEM(given, i);
+        if (!PyBytes_Check(g)) {
+            PyErr_SetString(PyExc_TypeError, "FillState: given words are bytes");
+            return -1;
+        }
+        if (PyBytes_GET_SIZE(g) >= max_shared)
+            keys += PyBytes_GET_SIZE(g) - max_shared + 1;
+    }
+    Py_ssize_t capacity = 64;
+    while (capacity < 2 * keys)
+        capacity <<= 1;
+    S->keys = zalloc(capacity, sizeof(uint64_t));
+    S->owners = zalloc(capacity, sizeof(int32_t));
+    if (!S->keys || !S->owners) {
         PyErr_NoMemory();
         return -1;
     }
-    /* runs of the given words outside the slots */
-    if (max_shared) {
-        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(given); i++) {
-            PyObject *g = PyList_GET_ITEM(given, i);
-            if (!PyBytes_Check(g)) {
-                PyErr_SetString(PyExc_TypeError, "FillState: given words are bytes");
-                return -1;
-            }
-            if (PyBytes_GET_SIZE(g) >= max_shared)
-                n_keys_max += PyBytes_GET_SIZE(g) - max_shared + 1;
-        }
-        Py_ssize_t cap = 64;
-        while (cap < 2 * n_keys_max)
-            cap <<= 1;
-        S->keys = zalloc(cap, sizeof(uint64_t));
-        S->owners = zalloc(cap, sizeof(int32_t));
-        if (!S->keys || !S->owners) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        S->table_mask = cap - 1;
-        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(given); i++) {
-            PyObject *g = PyList_GET_ITEM(given, i);
-            const unsigned char *w = (const unsigned char *)PyBytes_AS_STRING(g);
-            for (Py_ssize_t j = 0; j + max_shared <= PyBytes_GET_SIZE(g); j++) {
-                uint64_t key = run_key(w + j, max_shared);
-                if (!key_owner(S, key))
-                    add_key(S, key, OUTSIDE_OWNER(S), 1);
-            }
+    S->table_mask = capacity - 1;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(given); i++) {
+        PyObject *g = PyList_GET_ITEM(given, i);
+        const unsigned char *w = (const unsigned char *)PyBytes_AS_STRING(g);
+        for (Py_ssize_t j = 0; j + max_shared <= PyBytes_GET_SIZE(g); j++) {
+            uint64_t key = run_key(w + j, max_shared);
+            if (!key_owner(S, key))
+                add_key(S, key, OUTSIDE_OWNER(S), 1);
         }
     }
     return 0;
+}
+
+/* FillState(problem, candidates, domains, wrap): see the file's comment. */
+static int
+fs_init(FillState *S, PyObject *args, PyObject *kwds)
+{
+    PyObject *problem, *candidates, *domains, *wrap;
+    Problem p;
+    Py_ssize_t cells, groups, refs, keys = 16;
+    if (S->rows != NULL) {
+        PyErr_SetString(PyExc_TypeError, "FillState: already initialised");
+        return -1;
+    }
+    if (!PyArg_ParseTuple(args, "OO!OO:FillState", &problem, &PyList_Type, &candidates, &domains, &wrap)
+        || read_problem(problem, &p) < 0 || check_problem(&p, PyList_GET_SIZE(candidates)) < 0)
+        return -1;
+    S->n_slots = PyList_GET_SIZE(p.rows);
+    S->n_cells = PyList_GET_SIZE(p.cell_slots);
+    S->allow_repeats = p.allow_repeats;
+    S->max_shared = p.max_shared;
+    S->eager_limit = p.eager_limit;
+    S->wrap = Py_NewRef(wrap);
+    if (allocate_per_slot(S) < 0 || count_entries(&p, &cells, &groups, &refs) < 0)
+        return -1;
+    memcpy(S->complete, PyBytes_AS_STRING(p.complete), S->n_slots);
+    memcpy(S->fixed, PyBytes_AS_STRING(p.fixed), S->n_slots);
+    S->cells = zalloc(cells, sizeof(int32_t));
+    S->group = zalloc(groups, sizeof(int32_t));
+    S->refs = zalloc(2 * refs, sizeof(int32_t));
+    if (!S->cells || !S->group || !S->refs) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    Py_ssize_t widest = read_slots(S, &p, &keys);
+    Py_ssize_t most_words = widest < 0 ? -1 : read_buckets(S, candidates);
+    if (most_words < 0 || read_cell_slots(S, p.cell_slots) < 0 || read_domains(S, domains) < 0
+        || allocate_scratch(S, cells, widest, most_words) < 0)
+        return -1;
+    return p.max_shared ? read_given_words(S, p.given, keys) : 0;
 }
 
 /* -- methods ----------------------------------------------------------------------------------------- */
@@ -1590,11 +1779,123 @@ fs_counts(FillState *S, PyObject *args)
     return wrapped(S, count_tiles(S, s, k), 64 * sizeof(int32_t));
 }
 
-/* best_row(slot, keys, crossings, room, taken): the candidate of the slot (other than the taken rows,
- * unless they are all it has) with the highest keys[row] + the sum, over the crossings (position j of the
- * slot, slot t, position k of t) whose slot t has several candidates, of room[the candidates of t with
- * the row's tile at k]; the lowest such row among equals. The sums are taken in the crossings' order,
- * as the twin's arrays take them, so the two pick the same row. */
+/* Per crossing (position j of slot s, slot t, position k of t) whose slot t has several candidates, the room each
+ * tile at j leaves t at k (room[the candidates of t with that tile at k]), into tile_room; the positions j into
+ * cross_at. How many crossings count, or -1 with an error set. */
+static int
+crossing_rooms(FillState *S, int32_t s, const Py_buffer *crossings, const Py_buffer *room, double (*tile_room)[64],
+               int *cross_at)
+{
+    const Py_ssize_t n_cross = crossings->len / (3 * (Py_ssize_t)sizeof(int32_t));
+    const Py_ssize_t n_room = room->len / (Py_ssize_t)sizeof(double);
+    const int32_t *triple = crossings->buf;
+    int n_used = 0;
+    for (Py_ssize_t x = 0; x < n_cross; x++, triple += 3) {
+        int32_t j = triple[0], t = triple[1], k = triple[2];
+        if (j < 0 || j >= S->width[s] || t < 0 || t >= S->n_slots || k < 0 || k >= S->width[t]) {
+            PyErr_SetString(PyExc_ValueError, "best_row: a crossing lies outside the grid");
+            return -1;
+        }
+        if (S->size[t] <= 1)
+            continue;
+        const int32_t *counts = count_tiles(S, t, k);
+        for (int c = 0; c < 64; c++) {
+            if (counts[c] >= n_room) {
+                PyErr_SetString(PyExc_ValueError, "best_row: room is shorter than a slot's candidates");
+                return -1;
+            }
+            tile_room[n_used][c] = ((const double *)room->buf)[counts[c]];
+        }
+        cross_at[n_used++] = j;
+    }
+    return n_used;
+}
+
+/* The slot's candidates into S->next_bits, the rows of `taken` struck (pass 0); -1 with an error set. */
+static int
+candidates_but_taken(FillState *S, int32_t s, PyObject *taken, int pass)
+{
+    uint64_t *next = S->next_bits;
+    const int32_t *live = S->live[s];
+    for (Py_ssize_t i = 0; i < S->n_live[s]; i++)
+        next[live[i]] = S->bits[s][live[i]];
+    for (Py_ssize_t q = 0; pass == 0 && q < PySequence_Fast_GET_SIZE(taken); q++) {
+        Py_ssize_t row = PyNumber_AsSsize_t(PySequence_Fast_GET_ITEM(taken, q), PyExc_OverflowError);
+        if (row == -1 && PyErr_Occurred())
+            return -1;
+        if (holds_row(S, s, row))
+            next[row >> 6] &= ~row_bit(row);
+    }
+    return 0;
+}
+
+/* The best of the rows in S->next_bits (ascending rows, so that the first of equal keys is the lowest row, as the
+ * twin's argmax takes it), or -1 when there is none. */
+static Py_ssize_t
+best_of_candidates(FillState *S, int32_t s, const double *key_of, double (*tile_room)[64], const int *cross_at,
+                   int n_used)
+{
+    const Bucket *B = bucket_of(S, s);
+    Py_ssize_t best = -1;
+    double best_key = 0;
+    for (Py_ssize_t w = 0; w < B->n_words; w++) {
+        if (!S->bits[s][w])
+            continue;
+        for (uint64_t rest = S->next_bits[w]; rest; rest &= rest - 1) {
+            Py_ssize_t row = (w << 6) + lowest_bit(rest);
+            const unsigned char *tiles = B->tiles + row * B->width;
+            double key = key_of[row];
+            for (int x = 0; x < n_used; x++)
+                key += tile_room[x][tiles[cross_at[x]]];
+            if (best < 0 || key > best_key) {
+                best = row;
+                best_key = key;
+            }
+        }
+    }
+    return best;
+}
+
+/* best_row on checked buffers: the row, or NULL with an error set. */
+static PyObject *
+best_row(FillState *S, int32_t s, const Py_buffer *keys, const Py_buffer *crossings, const Py_buffer *room,
+         PyObject *o_taken)
+{
+    if (keys->len != bucket_of(S, s)->count * (Py_ssize_t)sizeof(double)
+        || crossings->len % (3 * (Py_ssize_t)sizeof(int32_t))
+        || crossings->len / (3 * (Py_ssize_t)sizeof(int32_t)) > S->width[s] || room->len % (Py_ssize_t)sizeof(double)) {
+        PyErr_SetString(PyExc_ValueError, "best_row: keys (float64, one per row of the bucket), crossings (int32 "
+                                          "triples) or room (float64) have the wrong size");
+        return NULL;
+    }
+    PyObject *taken = PySequence_Fast(o_taken, "best_row: taken must be a sequence of rows");
+    if (taken == NULL)
+        return NULL;
+    double(*tile_room)[64] = (double(*)[64])S->room_scratch; /* on the heap: 130 KB on a thread's stack is too much */
+    int cross_at[LX_MAX_FILL_SLOT];
+    int n_used = crossing_rooms(S, s, crossings, room, tile_room, cross_at);
+    Py_ssize_t best = -1;
+    /* the words of the other slots first struck from a copy of the candidates' live words */
+    for (int pass = 0; n_used >= 0 && pass < 2 && best < 0; pass++) {
+        if (candidates_but_taken(S, s, taken, pass) < 0) {
+            n_used = -1;
+            break;
+        }
+        best = best_of_candidates(S, s, keys->buf, tile_room, cross_at, n_used);
+    }
+    Py_DECREF(taken);
+    if (n_used < 0)
+        return NULL;
+    if (best < 0)
+        return PyErr_Format(PyExc_ValueError, "best_row: slot %d has no candidates", (int)s);
+    return PyLong_FromSsize_t(best);
+}
+
+/* best_row(slot, keys, crossings, room, taken): the candidate of the slot (other than the taken rows, unless they
+ * are all it has) with the highest keys[row] + the sum, over the crossings (position j of the slot, slot t,
+ * position k of t) whose slot t has several candidates, of room[the candidates of t with the row's tile at k]; the
+ * lowest such row among equals. The sums are taken in the crossings' order, as the twin's arrays take them, so the
+ * two pick the same row. */
 static PyObject *
 fs_best_row(FillState *S, PyObject *args)
 {
@@ -1602,7 +1903,6 @@ fs_best_row(FillState *S, PyObject *args)
     int32_t s;
     if (!PyArg_ParseTuple(args, "OOOOO", &o_s, &o_keys, &o_crossings, &o_room, &o_taken) || slot_arg(S, o_s, &s) < 0)
         return NULL;
-    Bucket *B = bucket_of(S, s);
     Py_buffer keys, crossings, room;
     if (PyObject_GetBuffer(o_keys, &keys, PyBUF_C_CONTIGUOUS) < 0)
         return NULL;
@@ -1615,82 +1915,7 @@ fs_best_row(FillState *S, PyObject *args)
         PyBuffer_Release(&crossings);
         return NULL;
     }
-    PyObject *result = NULL, *taken = NULL;
-    Py_ssize_t n_cross = crossings.len / (3 * (Py_ssize_t)sizeof(int32_t));
-    Py_ssize_t n_room = room.len / (Py_ssize_t)sizeof(double);
-    if (keys.len != B->count * (Py_ssize_t)sizeof(double) || crossings.len % (3 * (Py_ssize_t)sizeof(int32_t))
-        || n_cross > S->width[s] || room.len % (Py_ssize_t)sizeof(double)) {
-        PyErr_SetString(PyExc_ValueError, "best_row: keys (float64, one per row of the bucket), crossings (int32 "
-                                          "triples) or room (float64) have the wrong size");
-        goto done;
-    }
-    taken = PySequence_Fast(o_taken, "best_row: taken must be a sequence of rows");
-    if (taken == NULL)
-        goto done;
-    /* per crossing: the room each tile at position j leaves slot t at position k */
-    double(*tile_room)[64] = (double(*)[64])S->room_scratch; /* on the heap: 130 KB on a thread's stack is too much */
-    int cross_at[LX_MAX_FILL_SLOT], n_used = 0;
-    const int32_t *triple = crossings.buf;
-    for (Py_ssize_t x = 0; x < n_cross; x++, triple += 3) {
-        int32_t j = triple[0], t = triple[1], k = triple[2];
-        if (j < 0 || j >= S->width[s] || t < 0 || t >= S->n_slots || k < 0 || k >= S->width[t]) {
-            PyErr_SetString(PyExc_ValueError, "best_row: a crossing lies outside the grid");
-            goto done;
-        }
-        if (S->size[t] <= 1)
-            continue;
-        const int32_t *counts = count_tiles(S, t, k);
-        for (int c = 0; c < 64; c++) {
-            if (counts[c] >= n_room) {
-                PyErr_SetString(PyExc_ValueError, "best_row: room is shorter than a slot's candidates");
-                goto done;
-            }
-            tile_room[n_used][c] = ((const double *)room.buf)[counts[c]];
-        }
-        cross_at[n_used++] = j;
-    }
-    const double *key_of = keys.buf;
-    const uint64_t *bits = S->bits[s];
-    const int32_t *live = S->live[s];
-    Py_ssize_t n_taken = PySequence_Fast_GET_SIZE(taken), best = -1;
-    double best_key = 0;
-    /* the words of the other slots first struck from a copy of the candidates' live words */
-    for (int pass = 0; pass < 2 && best < 0; pass++) {
-        uint64_t *next = S->next_bits;
-        for (Py_ssize_t i = 0; i < S->n_live[s]; i++)
-            next[live[i]] = bits[live[i]];
-        if (pass == 0)
-            for (Py_ssize_t q = 0; q < n_taken; q++) {
-                Py_ssize_t row = PyNumber_AsSsize_t(PySequence_Fast_GET_ITEM(taken, q), PyExc_OverflowError);
-                if (row == -1 && PyErr_Occurred())
-                    goto done;
-                if (holds_row(S, s, row))
-                    next[row >> 6] &= ~row_bit(row);
-            }
-        /* ascending rows, so that the first of equal keys is the lowest row, as the twin's argmax takes it */
-        for (Py_ssize_t w = 0; w < B->n_words; w++) {
-            if (!bits[w])
-                continue;
-            for (uint64_t rest = next[w]; rest; rest &= rest - 1) {
-                Py_ssize_t row = (w << 6) + lowest_bit(rest);
-                const unsigned char *tiles = B->tiles + row * B->width;
-                double key = key_of[row];
-                for (int x = 0; x < n_used; x++)
-                    key += tile_room[x][tiles[cross_at[x]]];
-                if (best < 0 || key > best_key) {
-                    best = row;
-                    best_key = key;
-                }
-            }
-        }
-    }
-    if (best < 0) {
-        PyErr_Format(PyExc_ValueError, "best_row: slot %d has no candidates", (int)s);
-        goto done;
-    }
-    result = PyLong_FromSsize_t(best);
-done:
-    Py_XDECREF(taken);
+    PyObject *result = best_row(S, s, &keys, &crossings, &room, o_taken);
     PyBuffer_Release(&keys);
     PyBuffer_Release(&crossings);
     PyBuffer_Release(&room);
@@ -1831,7 +2056,8 @@ static PyGetSetDef fs_getset[] = {
     {NULL}};
 
 static PyTypeObject FillStateType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = LX_MODULE_NAME ".FillState",
+    .ob_base = {PyObject_HEAD_INIT(NULL) 0},
+    .tp_name = LX_MODULE_NAME ".FillState",
     .tp_basicsize = sizeof(FillState),
     .tp_dealloc = (destructor)fs_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,

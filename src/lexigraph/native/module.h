@@ -29,7 +29,9 @@ int lx_add_movegen(PyObject *module);      /* movegen.c: generate_moves() */
 int lx_add_leaves(PyObject *module);       /* leaves.c: rack_leave_values() */
 int lx_add_fill(PyObject *module);         /* fill.c: filter_rows() */
 int lx_add_fill_state(PyObject *module);   /* fill_state.c: the FillState type */
+int lx_add_game_tables(PyObject *module);  /* game_tables.c: the GameTables type */
 int lx_add_selfplay(PyObject *module);     /* selfplay.c: play_games() */
+int lx_add_playouts(PyObject *module);     /* playouts.c: simulate_plays() */
 int lx_add_endgame(PyObject *module);      /* endgame.c: solve_endgame() */
 int lx_add_kwg_build(PyObject *module);    /* kwg_build.c: kwg_layout() */
 

@@ -47,7 +47,8 @@ typedef struct {
 } LengthTable;
 
 typedef struct {
-    PyObject_HEAD Py_buffer view;
+    PyObject_HEAD
+    Py_buffer view;
     int attached;
     int encodes;               /* the character table is valid: Latin-1 words are encoded here */
     unsigned alphabet_tiles;   /* the alphabet's size: a row's codes are 1..alphabet_tiles */
@@ -61,6 +62,12 @@ typedef struct {
     unsigned char multi_len[LX_MAX_MULTI_LETTER_TILES];
     unsigned char multi_key[LX_MAX_MULTI_LETTER_TILES][LX_MAX_MULTI_LETTER_KEY];
     unsigned char multi_code[LX_MAX_MULTI_LETTER_TILES];
+    /* The word graph the walks read (set_graph, when the engine opens): walk_rack and walk_pattern walk it
+     * before it is checked, to check it. */
+    const unsigned char *walk_arcs;
+    size_t walk_arc_count;
+    Py_ssize_t walk_root;
+    unsigned walk_tiles; /* the alphabet's size */
     /* The word graph, attached once Python has checked it against the buckets (see walks.py). */
     const unsigned char *graph;
     size_t graph_arcs;
@@ -134,6 +141,7 @@ Py_ssize_t lx_rotation_rows(LengthTable *t, Py_ssize_t n, Py_ssize_t start, cons
 /* ---- Probe methods defined outside probe.c (probe.c lists them all in the type's method table) ---- */
 PyObject *lx_probe_id_of_word(Probe *self, PyObject *word);                                   /* encode.c */
 PyObject *lx_probe_check_words(Probe *self, PyObject *args);                                  /* batch.c */
+PyObject *lx_probe_set_graph(Probe *self, PyObject *args);                                    /* walks.c */
 PyObject *lx_probe_walk_rack(Probe *self, PyObject *args);                                    /* walks.c */
 PyObject *lx_probe_walk_pattern(Probe *self, PyObject *args);                                 /* walks.c */
 PyObject *lx_probe_rack_words(Probe *self, PyObject *args);                                   /* walks.c */
