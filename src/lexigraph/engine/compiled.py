@@ -151,12 +151,7 @@ class CompiledEngine:
         self.quick_prefix_words: Callable[..., list[str] | None] = self.probe.prefix_words
         self.quick_pattern_words: Callable[..., list[str] | None] = self.probe.pattern_words
         self.quick_cross: Callable[..., CrossAnswer | None] = self.probe.cross_words
-        self._graph_check = GraphCheck(store.name, self._spells_the_buckets)
-        #: Raise FileFormatError unless the graph spells exactly the buckets' words (checked once: :mod:`.consistency`).
-        self.check_consistent: Callable[[], None] = self._graph_check.require
-        #: Whether queries may walk the graph (the check runs once, here if not yet): a forged graph is never walked,
-        #: the planners answer from the buckets as the Python engine does, and the jobs that need the graph refuse it.
-        self.graph_spells_the_buckets: Callable[[], bool] = self._graph_check.holds
+        self._graph_check = GraphCheck(store.name)
         self._python: PythonEngine | None = None
         self._hand_jobs_to_the_twin()
 
@@ -191,6 +186,15 @@ class CompiledEngine:
         return answer
 
     # -- the graph check ------------------------------------------------------------------------
+
+    def check_consistent(self) -> None:
+        """Raise FileFormatError unless the graph spells exactly the buckets' words (checked once: :mod:`.consistency`)."""
+        self._graph_check.require(self._spells_the_buckets)
+
+    def graph_spells_the_buckets(self) -> bool:
+        """Whether queries may walk the graph (the check runs once, here if not yet): a forged graph is never walked,
+        the planners answer from the buckets as the Python engine does, and the jobs that need the graph refuse it."""
+        return self._graph_check.holds(self._spells_the_buckets)
 
     @property
     def pattern_walk_pays(self) -> bool:

@@ -27,6 +27,7 @@ typedef struct {
     PyObject *layout, *tiles, *leaves, *graph; /* the arguments, as given */
     Py_buffer arcs, tile_masks, keys, values;  /* held: the tables point into them */
     int held;                                  /* how many of those four buffers are held */
+    PyObject *weak_references;                 /* a cache may hold the tables weakly */
 } GameTables;
 
 static int
@@ -147,6 +148,8 @@ GameTables_init(GameTables *self, PyObject *args, PyObject *kwds)
 static void
 GameTables_dealloc(GameTables *self)
 {
+    if (self->weak_references != NULL)
+        PyObject_ClearWeakRefs((PyObject *)self);
     Py_buffer *held[] = {&self->keys, &self->values, &self->arcs, &self->tile_masks};
     for (int i = 0; i < self->held; i++)
         PyBuffer_Release(held[i]);
@@ -187,6 +190,7 @@ PyTypeObject lx_game_tables_type = {
     .tp_init = (initproc)GameTables_init,
     .tp_dealloc = (destructor)GameTables_dealloc,
     .tp_members = GameTables_members,
+    .tp_weaklistoffset = offsetof(GameTables, weak_references),
 };
 
 int

@@ -75,11 +75,15 @@ class PythonEngine:
         self.graph = graph
         self._probe = PythonProbe(store)
         self.id_of_codes: Callable[[bytes], int] = self._probe.id_of_codes
-        self._graph_check = GraphCheck(store.name, self._spells_the_buckets)
-        #: Raise FileFormatError unless the graph spells exactly the buckets' words (checked once: :mod:`..consistency`).
-        self.check_consistent: Callable[[], None] = self._graph_check.require
-        #: Whether queries may walk the graph (the check runs once, here if not yet).
-        self.graph_spells_the_buckets: Callable[[], bool] = self._graph_check.holds
+        self._graph_check = GraphCheck(store.name)
+
+    def check_consistent(self) -> None:
+        """Raise FileFormatError unless the graph spells exactly the buckets' words (checked once: :mod:`..consistency`)."""
+        self._graph_check.require(self._spells_the_buckets)
+
+    def graph_spells_the_buckets(self) -> bool:
+        """Whether queries may walk the graph (the check runs once, here if not yet)."""
+        return self._graph_check.holds(self._spells_the_buckets)
 
     def _spells_the_buckets(self) -> bool:
         store = self.store
