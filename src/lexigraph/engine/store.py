@@ -24,6 +24,7 @@ match, and a forged alphagram order anagrams that are not.
 
 from __future__ import annotations
 
+import array
 import sys
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
@@ -467,8 +468,6 @@ def little_endian_ints(view: memoryview, code: str) -> Any:
     """Little-endian unsigned integers of ``view``, indexable from Python without NumPy."""
     if sys.byteorder == "little":
         return view.cast(code)  # type: ignore[call-overload]
-    import array
-
     arr = array.array(code, view.tobytes())
     arr.byteswap()
     return arr
