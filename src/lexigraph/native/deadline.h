@@ -75,13 +75,16 @@ lx_deadline_passed_now(LxDeadline *d)
     return d->passed;
 }
 
-/* Whether the deadline has passed, reading the clock every `every` calls. */
+/* Whether the deadline has passed, reading the clock every `every` calls. A loop without a deadline pays one
+ * compare (a deadline that has passed is never INFINITY). */
 static inline int
 lx_deadline_passed(LxDeadline *d)
 {
+    if (d->at == INFINITY)
+        return 0;
     if (d->passed)
         return 1;
-    if (d->at == INFINITY || --d->countdown)
+    if (--d->countdown)
         return 0;
     return lx_deadline_passed_now(d);
 }

@@ -75,14 +75,11 @@ typedef struct {
 } Anchor;
 
 typedef struct {
-    /* the word graph */
+    /* the word graph, the game's scalars, what went wrong (the fields every step reads, first) */
     const unsigned char *arcs;
     size_t arc_count;
-    const unsigned char *tile_masks; /* per arc index: the tiles of the list starting there (uint64 LE) */
     uint32_t root;
-    /* the game */
-    int size, rack_size, bingo_bonus, code_count;
-    int tile_points[LX_MAX_MOVE_TILE_CODES];
+    int size, rack_size, bingo_bonus, error;
     /* per orientation (DOWN, ACROSS), per square in line coordinates */
     uint8_t line_tiles[2][LX_MAX_SQUARES]; /* the board's tile codes (0 empty) */
     int line_points[2][LX_MAX_SQUARES];    /* what each board tile scores (a blank nothing) */
@@ -92,19 +89,22 @@ typedef struct {
     int cross_scores[2][LX_MAX_SQUARES];      /* the points of the tiles across the line from it */
     uint8_t has_cross_word[2][LX_MAX_SQUARES];
     uint8_t is_anchor[2][LX_MAX_SQUARES];
-    /* the rack */
+    /* the tiles and the rack */
+    int tile_points[LX_MAX_MOVE_TILE_CODES];
     int rack_counts[LX_MAX_MOVE_TILE_CODES];
-    uint64_t rack_tile_set; /* tiles with a count on the rack (bit t; the blank's 0 not among them) */
-    int tiles_on_rack;
     /* the play being grown: its main word's squares, its line and anchor */
     uint8_t word[LX_MAX_BOARD_SIZE + 8];
     int word_length;
     int orientation, line, anchor, word_start;
+    int tiles_on_rack;
+    int code_count;
     /* the left part being built, shared by every anchor that takes one from the rack */
     uint8_t left_part_tiles[LX_MAX_BOARD_SIZE];
     int left_part_points[LX_MAX_BOARD_SIZE];
     Anchor queued_anchors[2 * LX_MAX_SQUARES];
     int queued_count, most_left_room;
+    const unsigned char *tile_masks; /* per arc index: the tiles of the list starting there (uint64 LE) */
+    uint64_t rack_tile_set;          /* tiles with a count on the rack (bit t; the blank's 0 not among them) */
     /* equity: the table by used-tile index, each code's place value, the index of the tiles in play */
     const double *leave_values;
     int place_values[LX_MAX_MOVE_TILE_CODES];
@@ -121,7 +121,6 @@ typedef struct {
     int rack_point_sums[LX_MAX_BOARD_SIZE + 1];        /* rack_point_sums[k]: the sum of the k highest */
     double best_leave_by_tiles[LX_MAX_BOARD_SIZE + 1]; /* the best leave value of a play using m tiles */
     LxDeadline deadline;
-    int error;
     char *records;
     size_t play_count, kept, capacity;
 } MoveGenerator;
@@ -530,37 +529,16 @@ anchor_bound(const MoveGenerator *gen, int orientation, int line, int anchor, in
 
 /* -- growing plays ---------------------------------------------------------------------------------------- */
 
-/* What a play being extended has gathered: its tiles placed, its main word's points (multiplied by each
- * square's letter multiplier) and word multiplier, and its cross-words' scores. */
-typedef struct {
-    int tiles_placed, main_word_points, main_word_multiplier, cross_word_scores;
-} Partial;
+static void extend_right(MoveGenerator *gen, uint32_t node, int position, int accepts, int tiles_placed,
+                         int main_word_points, int main_word_multiplier, int cross_word_scores, int last_square);
 
-static void extend_right(MoveGenerator *gen, uint32_t node, int position, int accepts, Partial play, int last_square);
-
-/* The board tiles from `position` on: followed without recursion. 0 when the graph cannot follow them. */
-static int
-follow_board_tiles(MoveGenerator *gen, uint32_t *node, int *position, int *accepts, Partial *play)
-{
-    const int size = gen->size, orientation = gen->orientation, base = gen->line * size;
-    const uint8_t *tiles = gen->line_tiles[orientation];
-    while (*position < size && tiles[base + *position]) {
-        uint64_t arc;
-        if (!follow_tile(gen, *node, tiles[base + *position], &arc))
-            return 0;
-        gen->word[gen->word_length++] = 0;
-        *node = (uint32_t)LX_TARGET(arc);
-        *accepts = (int)LX_ACCEPTS(arc);
-        play->main_word_points += gen->line_points[orientation][base + *position];
-        (*position)++;
-    }
-    return 1;
-}
-
-/* Each tile of `wanted` (among `list_tiles`, the tiles of the list at `node`) from the rack, and as a blank, put
- * on the square at `position`, then on. */
+/* Each tile of `wanted` (among `list_tiles`, the tiles of the list at `node`) from the rack, and as a blank, put on
+ * the square at `position`, then on. The play so far: its tiles placed, its main word's points (each multiplied
+ * by its square's letter multiplier) and word multiplier, its cross-words' scores; separate arguments, as the
+ * recursion passes them in registers. */
 static void
-place_tiles_at(MoveGenerator *gen, uint32_t node, uint64_t list_tiles, int position, Partial play, uint64_t wanted)
+place_tiles_at(MoveGenerator *gen, uint32_t node, uint64_t list_tiles, int position, uint64_t wanted, int tiles_placed,
+               int main_word_points, int main_word_multiplier, int cross_word_scores)
 {
     const int orientation = gen->orientation, square = gen->line * gen->size + position;
     const int letter = gen->letter_multipliers[orientation][square];
@@ -579,22 +557,21 @@ place_tiles_at(MoveGenerator *gen, uint32_t node, uint64_t list_tiles, int posit
         if (target || accepts) {
             if (gen->rack_counts[tile]) {
                 int points = gen->tile_points[tile];
-                Partial next = {play.tiles_placed + 1, play.main_word_points + points * letter,
-                                play.main_word_multiplier * word,
-                                play.cross_word_scores + (crosses ? (cross_score + points * letter) * word : 0)};
                 take_from_rack(gen, (int)tile);
                 gen->word[length] = (uint8_t)tile;
                 gen->word_length = length + 1;
-                extend_right(gen, target, position + 1, accepts, next, square);
+                extend_right(gen, target, position + 1, accepts, tiles_placed + 1, main_word_points + points * letter,
+                             main_word_multiplier * word,
+                             cross_word_scores + (crosses ? (cross_score + points * letter) * word : 0), square);
                 put_back_on_rack(gen, (int)tile);
             }
             if (gen->rack_counts[0]) {
-                Partial next = {play.tiles_placed + 1, play.main_word_points, play.main_word_multiplier * word,
-                                play.cross_word_scores + (crosses ? cross_score * word : 0)};
                 take_from_rack(gen, 0);
                 gen->word[length] = (uint8_t)(tile | LX_BLANK_FLAG);
                 gen->word_length = length + 1;
-                extend_right(gen, target, position + 1, accepts, next, square);
+                extend_right(gen, target, position + 1, accepts, tiles_placed + 1, main_word_points,
+                             main_word_multiplier * word, cross_word_scores + (crosses ? cross_score * word : 0),
+                             square);
                 put_back_on_rack(gen, 0);
             }
         }
@@ -606,26 +583,34 @@ place_tiles_at(MoveGenerator *gen, uint32_t node, uint64_t list_tiles, int posit
 
 /* Extend right from `position` of the current line (gen->orientation, gen->line; anchor gen->anchor; word from
  * gen->word_start): board tiles followed, the play recorded when it ends on a word, then each rack tile the next
- * empty square allows. */
+ * empty square allows (place_tiles_at says what the play so far holds). */
 static void
-extend_right(MoveGenerator *gen, uint32_t node, int position, int accepts, Partial play, int last_square)
+extend_right(MoveGenerator *gen, uint32_t node, int position, int accepts, int tiles_placed, int main_word_points,
+             int main_word_multiplier, int cross_word_scores, int last_square)
 {
-    const int size = gen->size, orientation = gen->orientation;
+    const int size = gen->size, orientation = gen->orientation, base = gen->line * size;
+    const uint8_t *tiles = gen->line_tiles[orientation];
     if (lx_deadline_passed(&gen->deadline)) {
         gen->error = ERROR_DEADLINE;
         return;
     }
-    if (!follow_board_tiles(gen, &node, &position, &accepts, &play))
-        return;
-    if (accepts && play.tiles_placed && position > gen->anchor && position - gen->word_start >= 2) {
-        /* a one-tile down play that makes an across word came already, from the across pass */
-        if (!(orientation == DOWN && play.tiles_placed == 1 && gen->has_cross_word[orientation][last_square])) {
-            int score = play.main_word_points * play.main_word_multiplier + play.cross_word_scores
-                        + (play.tiles_placed == gen->rack_size ? gen->bingo_bonus : 0);
-            record_play(gen, score);
-            if (gen->error)
-                return;
-        }
+    while (position < size && tiles[base + position]) { /* board tiles: follow them without recursion */
+        uint64_t arc;
+        if (!follow_tile(gen, node, tiles[base + position], &arc))
+            return;
+        gen->word[gen->word_length++] = 0;
+        node = (uint32_t)LX_TARGET(arc);
+        accepts = (int)LX_ACCEPTS(arc);
+        main_word_points += gen->line_points[orientation][base + position];
+        position++;
+    }
+    /* a word of two squares or more through the anchor; a one-tile down play making an across word came already */
+    if (accepts && tiles_placed && position > gen->anchor && position - gen->word_start >= 2
+        && !(orientation == DOWN && tiles_placed == 1 && gen->has_cross_word[orientation][last_square])) {
+        record_play(gen, main_word_points * main_word_multiplier + cross_word_scores
+                             + (tiles_placed == gen->rack_size ? gen->bingo_bonus : 0));
+        if (gen->error)
+            return;
     }
     if (position >= size || !node || gen->tiles_on_rack == 0 || gen->error)
         return;
@@ -634,17 +619,18 @@ extend_right(MoveGenerator *gen, uint32_t node, int position, int accepts, Parti
         return;
     }
     const uint64_t list_tiles = tile_mask_at(gen, node);
-    uint64_t wanted = list_tiles & gen->cross_checks[orientation][gen->line * size + position];
+    uint64_t wanted = list_tiles & gen->cross_checks[orientation][base + position];
     if (!gen->rack_counts[0])
         wanted &= gen->rack_tile_set;
     if (wanted)
-        place_tiles_at(gen, node, list_tiles, position, play, wanted);
+        place_tiles_at(gen, node, list_tiles, position, wanted, tiles_placed, main_word_points, main_word_multiplier,
+                       cross_word_scores);
 }
 
 /* The left part in hand (gen->left_part_*, `depth` tiles, ending before each anchor; `followers`: the tiles the
  * rack may put after it) tried at every queued anchor with room for it; returns the most room an anchor still
  * worth trying has. */
-static int
+static inline int
 try_left_part(MoveGenerator *gen, uint32_t node, int depth, uint64_t followers)
 {
     const int size = gen->size;
@@ -664,20 +650,20 @@ try_left_part(MoveGenerator *gen, uint32_t node, int depth, uint64_t followers)
         const int base = anchor->line * size, orientation = anchor->orientation;
         if (!(gen->cross_checks[orientation][base + anchor->position] & followers))
             continue;
-        Partial play = {depth, 0, 1, 0};
+        int main_word_points = 0, main_word_multiplier = 1;
         for (int j = 0; j < depth; j++) {
             int square = base + anchor->position - depth + j;
-            play.main_word_points += gen->left_part_points[j] * gen->letter_multipliers[orientation][square];
-            play.main_word_multiplier *= gen->word_multipliers[orientation][square];
+            main_word_points += gen->left_part_points[j] * gen->letter_multipliers[orientation][square];
+            main_word_multiplier *= gen->word_multipliers[orientation][square];
         }
         gen->word_length = depth;
-        for (int j = 0; j < depth; j++)
-            gen->word[j] = gen->left_part_tiles[j];
+        /* the whole array, a fixed size copied inline: the bytes past `depth` are written before they are read */
+        memcpy(gen->word, gen->left_part_tiles, sizeof gen->left_part_tiles);
         gen->orientation = orientation;
         gen->line = anchor->line;
         gen->anchor = anchor->position;
         gen->word_start = anchor->position - depth;
-        extend_right(gen, node, anchor->position, 0, play, -1);
+        extend_right(gen, node, anchor->position, 0, depth, main_word_points, main_word_multiplier, 0, -1);
         if (gen->error)
             break;
     }
@@ -873,8 +859,7 @@ extend_after_board_tiles(MoveGenerator *gen, int orientation, int line, int anch
     while (left_start > 0 && tiles[base + left_start - 1])
         left_start--;
     uint32_t node = gen->root;
-    Partial play = {0, 0, 1, 0};
-    int accepts = 0;
+    int accepts = 0, main_word_points = 0;
     gen->word_length = 0;
     for (int j = left_start; j < anchor; j++) {
         uint64_t arc;
@@ -882,7 +867,7 @@ extend_after_board_tiles(MoveGenerator *gen, int orientation, int line, int anch
             return;
         node = (uint32_t)LX_TARGET(arc);
         accepts = (int)LX_ACCEPTS(arc);
-        play.main_word_points += gen->line_points[orientation][base + j];
+        main_word_points += gen->line_points[orientation][base + j];
         gen->word[gen->word_length++] = 0;
     }
     if (heap_full(gen) && anchor_bound(gen, orientation, line, anchor, left_start, 0) < worst_key(gen))
@@ -891,7 +876,7 @@ extend_after_board_tiles(MoveGenerator *gen, int orientation, int line, int anch
     gen->line = line;
     gen->anchor = anchor;
     gen->word_start = left_start;
-    extend_right(gen, node, anchor, accepts, play, -1);
+    extend_right(gen, node, anchor, accepts, 0, main_word_points, 1, 0, -1);
 }
 
 /* An anchor with a free square on its left: queued for left_parts, with the room its left parts may take. */
