@@ -32,7 +32,7 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..engine.interface import BoardLayout, GameSpec, GameTables, PackedLeaves, TileSet
 from . import equity as eq
@@ -82,15 +82,14 @@ def tables_for(engines: "Engines", spec: GameSpec) -> GameTables:
     """The engine's tables of ``spec``, made once per open lexicon and spec value (a
     :class:`~lexigraph.errors.FileFormatError` when they do not fit the lexicon's graph; a
     :class:`~lexigraph.errors.LexiconError` once the lexicon is closed)."""
-    kept: dict[GameSpec, Any] = engines.store.cached(("scrabble", "game tables"), dict)
+    kept: dict[GameSpec, GameTables] = engines.store.cached(("scrabble", "game tables"), dict)
     tables = kept.get(spec)
     if tables is None:
         tables = engines.engine.game_tables(spec)
         if len(kept) >= MAX_KEPT:
             kept.clear()
         kept[spec] = tables
-    found: GameTables = tables
-    return found
+    return tables
 
 
 def game_tables(engines: "Engines", game: Game, leaves: LeaveTable | None = None) -> GameTables:
