@@ -27,13 +27,15 @@ from common import DATA  # noqa: E402
 import lexigraph  # noqa: E402
 from lexigraph.scrabble.game import Game  # noqa: E402
 from lexigraph.scrabble.leaves import LeaveTable  # noqa: E402
-from lexigraph.scrabble.selfplay import LexiconRef, Player, batches, run_batch, run_batches, selfplay_request  # noqa: E402
+from lexigraph.scrabble.selfplay import LexiconRef, Player, batches, run_batch, run_batches, run_spec  # noqa: E402
 
 
 def request_and_ref() -> tuple[Any, LexiconRef]:
     lex = lexigraph.open()
     table = LeaveTable.read(DATA / "nwl18-leaves.klv2", lex.store.alphabet)
-    request = selfplay_request(Game.preset("scrabble"), [Player.equity(table), Player.score()], 1)
+    # the run as its workers take it (picklable): each worker makes the lexicon's game tables once
+    request = run_spec(Game.preset("scrabble").for_lexicon(lex.store.alphabet), [Player.equity(table), Player.score()],
+                       1)
     return request, LexiconRef.of(lex)
 
 

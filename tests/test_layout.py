@@ -175,12 +175,13 @@ DEFERRED: dict[tuple[str, str], str] = {
     **{("lexigraph.engine.store", "numpy"): NUMPY_AT_START, ("lexigraph.engine.wordgraph", "numpy"): NUMPY_AT_START,
        ("lexigraph.engine.hashing", "numpy"): NUMPY_AT_START, ("lexigraph.engine.compiled", "numpy"): NUMPY_AT_START,
        ("lexigraph.engine.interface", "numpy"): NUMPY_AT_START},
-    ("lexigraph.engine", "lexigraph.engine.python"): PYTHON_ENGINE,
-    ("lexigraph.engine.compiled", "lexigraph.engine.python"): PYTHON_ENGINE,
     ("lexigraph.engine.python", "numpy"): PYTHON_ENGINE,
     **{("lexigraph.engine.python", f"lexigraph.engine.python.{twin}"): PYTHON_ENGINE
-       for twin in ("anagrams", "batch", "endgame", "leaves", "movegen", "propagation", "selfplay", "simulation",
-                    "walks")},
+       for twin in ("anagrams", "batch", "leaves", "propagation")},
+    **{(f"lexigraph.engine.python.{twin}", "numpy"): PYTHON_ENGINE
+       for twin in ("endgame", "movegen", "selfplay", "simulation")},
+    **{(f"lexigraph.scrabble.{job}", "numpy"): NUMPY_AT_START
+       for job in ("leavegen", "movegen", "runs", "simulation", "simulation_player")},
     ("lexigraph.cli.main", "lexigraph.server"): "the server (and Starlette, uvicorn) loads only for `lexigraph serve`",
     ("lexigraph.cli.progress", "tqdm"): "tqdm costs 45-150 ms to import: loaded when a bar is about to be drawn "
                                         "(docs/architecture.md, Progress)",
@@ -189,7 +190,7 @@ DEFERRED: dict[tuple[str, str], str] = {
     ("lexigraph.compiler.scores", "wordfreq"): "optional (lexigraph[wordfreq]) and heavy: only for --score-by wordfreq",
     ("lexigraph.crossword.formats.acrosslite", "puz"): "optional (lexigraph[puz]): only to read or write a .puz "
                                                         "file",
-    ("lexigraph.scrabble.selfplay", "distributed"): "optional (lexigraph[cluster]): only to run on a Dask cluster",
+    ("lexigraph.scrabble.workers", "distributed"): "optional (lexigraph[cluster]): only to run on a Dask cluster",
     ("lexigraph.server", "uvicorn"): "optional (lexigraph[serve]): only when the server runs",
     ("lexigraph.server.background", "uvicorn"): "optional (lexigraph[serve]): only when the server runs",
     ("lexigraph.server.protocol", "uvicorn"): "optional (lexigraph[serve]): only when the server runs",
@@ -201,39 +202,8 @@ DEFERRED: dict[tuple[str, str], str] = {
 #: Imports inside functions in the files other parts of issue 33 restructure (engine/, server/, the game jobs'
 #: self-play, simulation, move generation, endgame and leave learning): each to be moved to the top of its module
 #: or justified in DEFERRED by that work. Delete an entry once its import is gone.
-PENDING: dict[tuple[str, str], str] = {
-    **{pair: "engine/ (issue 33: one boundary to C)" for pair in [
-        ("lexigraph.engine", "lexigraph.engine.compiled"),
-        ("lexigraph.engine.compiled", "lexigraph.engine.interface"),
-        ("lexigraph.engine.fileformat", "lexigraph.support.files"),
-        ("lexigraph.engine.python.endgame", "numpy"),
-        ("lexigraph.engine.python.movegen", "numpy"),
-        ("lexigraph.engine.python.selfplay", "lexigraph.engine.python.movegen"),
-        ("lexigraph.engine.python.selfplay", "numpy"),
-        ("lexigraph.engine.python.simulation", "numpy"),
-    ]},
-    **{pair: "the game jobs (issue 33: players, runs and workers apart)" for pair in [
-        ("lexigraph.scrabble.endgame", "lexigraph.engine.interface"),
-        ("lexigraph.scrabble.leavegen", "numpy"),
-        ("lexigraph.scrabble.movegen", "lexigraph.engine.interface"),
-        ("lexigraph.scrabble.movegen", "numpy"),
-        ("lexigraph.scrabble.selfplay", "lexigraph.engine.fileformat"),
-        ("lexigraph.scrabble.selfplay", "lexigraph.lexicon"),
-        ("lexigraph.scrabble.selfplay", "lexigraph.scrabble.simulation"),
-        ("lexigraph.scrabble.selfplay", "lexigraph.support.files"),
-        ("lexigraph.scrabble.selfplay", "numpy"),
-        ("lexigraph.scrabble.simulation", "lexigraph.engine.interface"),
-        ("lexigraph.scrabble.simulation", "lexigraph.scrabble.leaves"),
-        ("lexigraph.scrabble.simulation", "lexigraph.scrabble.selfplay"),
-        ("lexigraph.scrabble.simulation", "lexigraph.scrabble.tiles"),
-        ("lexigraph.scrabble.simulation", "numpy"),
-    ]},
-}
-
-#: Module cycles that other parts of issue 33 remove (the self-play and simulation split; the server's routes).
-PENDING_CYCLES = [
-    ["lexigraph.scrabble.selfplay", "lexigraph.scrabble.simulation"],
-]
+PENDING: dict[tuple[str, str], str] = {}
+PENDING_CYCLES: list[list[str]] = []
 
 
 def inside_functions(found) -> dict[tuple[str, str], list[int]]:
@@ -281,7 +251,7 @@ def test_the_lists_hold_only_imports_still_made(found):
 
 #: The modules whose deferred imports other parts of issue 33 comment as they restructure them (engine/, server/,
 #: the game jobs' self-play and simulation); delete an entry once its module's deferred imports are commented.
-COMMENTED_ELSEWHERE = ("lexigraph.engine", "lexigraph.server", "lexigraph.scrabble.selfplay")
+COMMENTED_ELSEWHERE: tuple[str, ...] = ()
 
 
 def test_each_deferred_import_is_commented_where_it_is_made(found):

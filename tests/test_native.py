@@ -24,6 +24,7 @@ from lexigraph.compiler.builder import compile_source
 from lexigraph.crossword import fill as crossword_fill
 from lexigraph.crossword.formats import grid_from_text
 from lexigraph.engine import compiled, fileformat, interface, rotation, store, wordgraph
+from lexigraph.engine.python import PythonEngine
 from lexigraph.engine.python import movegen as python_movegen
 from lexigraph.engine.store import little_endian_ints
 from lexigraph.scrabble import game
@@ -43,21 +44,24 @@ def _multi_letter_alphabet(multi: int, key_length: int = 2) -> Alphabet:
     return Alphabet(list(string.ascii_lowercase) + pairs, name="multi")
 
 
-def _hands_to_the_python_twin(lex: lexigraph.Lexicon, job: str, monkeypatch: pytest.MonkeyPatch) -> bool:
-    """Whether the C engine hands ``job`` ("moves" or "fill") on ``lex`` to its Python twin."""
+def _hands_to_the_python_twin(lex: lexigraph.Lexicon, job: str) -> bool:
+    """Whether the C engine hands ``job`` ("moves" or "fill") on ``lex`` to its Python twin (decided when the
+    lexicon opens: the engine's methods for the job are then the twin's), and the job answers."""
     engine = lex.engine
     assert engine.kind == "c"
-    handed = []
-    twin = engine.python_twin()
-    monkeypatch.setattr(engine, "python_twin", lambda: handed.append(job) or twin)
     if job == "moves":
         from lexigraph.scrabble.movegen import count_placements
         from lexigraph.scrabble.position import Position
 
         count_placements(lex, Position(game.Game.preset("scrabble").with_alphabet(lex.alphabet)), "AB")
+        methods = ("game_tables", "generate_moves", "play_games", "solve_endgame", "simulate_plays",
+                   "rack_leave_values")
     else:
         crossword_fill.fill(lex, grid_from_text(".."), rules=crossword_fill.Rules(allow_repeats=True))
-    return bool(handed)
+        methods = ("filter_rows", "fill_state")
+    handed = {isinstance(getattr(engine, name).__self__, PythonEngine) for name in methods}
+    assert len(handed) == 1  # a job's methods go together
+    return handed.pop()
 
 
 def _wide_lexicon(n_tiles: int) -> lexigraph.Lexicon:
@@ -69,7 +73,7 @@ def _wide_lexicon(n_tiles: int) -> lexigraph.Lexicon:
 
 
 @pytest.mark.parametrize("engine_kind", ["c"], indirect=True)
-def test_every_limit_equals_its_python_twin(engine_kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_limit_equals_its_python_twin(engine_kind: str) -> None:
     constants = {
         "MAX_WORD_LENGTH": store.MAX_LENGTH,
         "MAX_ALPHABET_TILES": MAX_TILES,
@@ -90,11 +94,11 @@ def test_every_limit_equals_its_python_twin(engine_kind: str, monkeypatch: pytes
         assert LIMITS[name] == value, name
     # Limits the Python side writes as a condition rather than a named constant: held by what it does.
     n = LIMITS["MAX_MOVE_TILE_CODES"]  # tile codes with the blank's 0: alphabets of n - 1 tiles
-    assert not _hands_to_the_python_twin(_wide_lexicon(n - 1), "moves", monkeypatch)
-    assert _hands_to_the_python_twin(_wide_lexicon(n), "moves", monkeypatch)
+    assert not _hands_to_the_python_twin(_wide_lexicon(n - 1), "moves")
+    assert _hands_to_the_python_twin(_wide_lexicon(n), "moves")
     n = LIMITS["FILL_MAX_TILE_CODES"]
-    assert not _hands_to_the_python_twin(_wide_lexicon(n), "fill", monkeypatch)
-    assert _hands_to_the_python_twin(_wide_lexicon(n + 1), "fill", monkeypatch)
+    assert not _hands_to_the_python_twin(_wide_lexicon(n), "fill")
+    assert _hands_to_the_python_twin(_wide_lexicon(n + 1), "fill")
     n = LIMITS["MAX_MULTI_LETTER_TILES"]
     assert _multi_letter_alphabet(n).latin1_program is not None
     assert _multi_letter_alphabet(n + 1).latin1_program is None
@@ -161,7 +165,10 @@ def test_fill_state_checks_its_arguments() -> None:
         base = dict(rows=[rows], cells=[[0, 1]], refs=[[(0, 0)], [(0, 1)]], complete=b"\x01", fixed=b"\x00",
                     groups=[[0]], repeats=False, shared=0, eager=8, given=[], cand=start, dom=array_q([2, 2]))
         base.update(change)
-        return (*base.values(), wrap)
+        problem = interface.PropagationProblem(base["rows"], base["cells"], base["refs"], base["complete"],
+                                               base["fixed"], base["groups"], base["repeats"], base["shared"],
+                                               base["eager"], base["given"])
+        return problem, base["cand"], base["dom"], wrap
 
     state = F(*args())
     assert state.propagate({0: None}, [], None) == -1
@@ -180,6 +187,8 @@ def test_fill_state_checks_its_arguments() -> None:
         args(shared=11),  # longer than a 64-bit key holds
         args(eager=-1),
         args(dom=array_q([2])),  # one domain per cell
+        args(rows=(rows,)),  # a field of the wrong type
+        (object(), start, array_q([2, 2]), wrap),  # not a problem
     ):
         with pytest.raises((ValueError, TypeError)):
             F(*bad)
@@ -279,14 +288,14 @@ def test_the_stub_lists_exactly_what_the_module_exports() -> None:
     public = {name for name in dir(native) if not name.startswith("_")}
     assert {name for name in _defined(stub.body) if not name.startswith("_")} == public
     classes = {node.name: node for node in stub.body if isinstance(node, ast.ClassDef)}
-    for name in ("Probe", "Facade", "FillState"):
+    for name in ("Probe", "Facade", "FillState", "GameTables"):
         own = {m for m in vars(getattr(native, name)) if not (m.startswith("__") and m.endswith("__"))}
         typed = {m for m in _defined(classes[name].body) if not (m.startswith("__") and m.endswith("__"))}
         assert typed == own, name
 
 
 def test_the_types_are_named_in_the_module() -> None:
-    for name in ("Probe", "Facade", "FillState"):
+    for name in ("Probe", "Facade", "FillState", "GameTables"):
         assert getattr(native, name).__module__ == "lexigraph._native"
         assert getattr(native, name).__qualname__ == name
 
@@ -306,9 +315,11 @@ def test_the_c_generator_survives_forged_graphs(records, root, cells, rack):
 
     graph = struct.pack(f"<{len(records)}Q", *records)
     masks = struct.pack(f"<{len(records)}Q", *[r ^ (r >> 7) for r in records])
+    tables = native.GameTables(interface.BoardLayout(5, 12, bytes([1] * 25), bytes([1] * 25)),
+                               interface.TileSet(bytes([1, 2, 3, 4, 5]), bytes([2] * 5), b"", 4, 20),
+                               interface.PackedLeaves(), (graph, masks, root))
     try:
-        buf, count = native.generate_moves(graph, masks, root, 5, bytes(cells), bytes(25), bytes([1] * 25),
-                                           bytes([1] * 25), bytes([1, 2, 3, 4, 5]), bytes(rack), 12, 4, 20)
+        buf, count = native.generate_moves(interface.MoveRequest(tables, bytes(cells), bytes(25), bytes(rack)))
     except ValueError:
         return
     assert len(buf) == count * MOVE_RECORD_SIZE

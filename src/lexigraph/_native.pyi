@@ -2,7 +2,9 @@
 
 Every path here has a pure-Python twin, and lexigraph loads the module only
 through :func:`lexigraph.buildinfo.c_module`, which honours
-``LEXIGRAPH_PURE_PYTHON``. Functions take positional arguments only. A walk
+``LEXIGRAPH_PURE_PYTHON``. Functions take positional arguments only, at most
+eight of them (a job's tables and position travel as one request:
+``lexigraph.engine.interface``'s request types, over a ``GameTables``). A walk
 that stops early answers one of :data:`WALK_ANSWERS` instead of its output
 (``-1``: the word graph points outside itself, a forged file; ``-2``: its
 ``deadline``, a ``time.monotonic()`` value, passed; ``-3``: it read more arcs
@@ -13,6 +15,17 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final, Literal, TypedDict, final, overload
 
 from _typeshed import ReadableBuffer, WriteableBuffer
+
+from .engine.interface import (
+    BoardLayout,
+    EndgameRequest,
+    MoveRequest,
+    PackedLeaves,
+    PropagationProblem,
+    SelfPlayRequest,
+    SimulationRequest,
+    TileSet,
+)
 
 #: One length bucket as the probe reads it: (length, slots offset, slot count, slot width,
 #: home slots, rows offset, row count, first id, alphagram order offset, its width).
@@ -74,19 +87,16 @@ class Probe:
     def release(self) -> None: ...
     def set_deadline_error(self, cls: type[BaseException], /) -> None: ...
     def attach_graph(self, offset: int, n_arcs: int, root: int, n_tiles: int, /) -> None: ...
+    def set_graph(self, offset: int, n_arcs: int, root: int, n_tiles: int, /) -> None: ...
     def id_of_codes(self, codes: bytes, /) -> int: ...
     def id_of_word(self, word: str, /) -> int: ...
     def check_words(self, words: Iterable[object], out: WriteableBuffer, /) -> int: ...
     def walk_rack(
         self,
-        graph: ReadableBuffer,
-        root: int,
-        n_tiles: int,
         rack: ReadableBuffer,
         through: ReadableBuffer,
         blanks: int,
-        min_len: int,
-        max_len: int,
+        lengths: tuple[int, int],
         mode: int,
         want_ids: bool = True,
         deadline: _Deadline = None,
@@ -94,12 +104,8 @@ class Probe:
     ) -> bytes | int: ...
     def walk_pattern(
         self,
-        graph: ReadableBuffer,
-        root: int,
-        n_tiles: int,
         masks: ReadableBuffer,
-        min_len: int,
-        max_len: int,
+        lengths: tuple[int, int],
         want_ids: bool,
         limit: int,
         deadline: _Deadline = None,
@@ -127,21 +133,28 @@ class Facade:
     def _set_probe(self, probe: object, /) -> None: ...
 
 @final
+class GameTables:
+    """A game's tables checked once for the C jobs (``native/game_tables.c``): the four arguments, kept."""
+
+    def __init__(
+        self, layout: BoardLayout, tiles: TileSet, leaves: PackedLeaves, graph: tuple[ReadableBuffer, bytes, int], /
+    ) -> None: ...
+    @property
+    def layout(self) -> BoardLayout: ...
+    @property
+    def tiles(self) -> TileSet: ...
+    @property
+    def leaves(self) -> PackedLeaves: ...
+    @property
+    def graph(self) -> tuple[ReadableBuffer, bytes, int]: ...
+
+@final
 class FillState:
     """A crossword grid's candidates and domains kept arc consistent, with a trail (``lexigraph.crossword.fill``)."""
 
     def __init__(
         self,
-        rows: list[ReadableBuffer],
-        slot_cells: list[list[int]],
-        cell_slots: list[list[tuple[int, int]]],
-        complete: bytes,
-        fixed: bytes,
-        groups: list[list[int]],
-        allow_repeats: bool,
-        max_shared: int,
-        eager_limit: int,
-        given_words: list[bytes],
+        problem: PropagationProblem,
         candidates: list[ReadableBuffer],
         domains: ReadableBuffer,
         wrap: Callable[[bytes], Any],
@@ -190,100 +203,11 @@ def kwg_layout(flat: ReadableBuffer, lens: ReadableBuffer, gaddag: bool, max_nod
 def scan_ascii(
     data: ReadableBuffer, table: bytes | None, min_len: int, max_len: int, char_cap: int, /
 ) -> tuple[bytes, bytes, bytes, int, int, int, int, bool] | None: ...
-def generate_moves(
-    graph: ReadableBuffer,
-    kids: ReadableBuffer,
-    root: int,
-    n: int,
-    cells: bytes,
-    blanks: bytes,
-    letter_mult: bytes,
-    word_mult: bytes,
-    points: bytes,
-    rack: bytes,
-    start: int,
-    rack_size: int,
-    bingo: int,
-    leave_values: bytes = ...,
-    opening_penalty: bytes = ...,
-    vowels: bytes = ...,
-    top: int = ...,
-    by_equity: bool = ...,
-    deadline: float = ...,
-    prune: bool = ...,
-    /,
-) -> tuple[bytes, int]: ...
+def generate_moves(request: MoveRequest, deadline: _Deadline = None, /) -> tuple[bytes, int]: ...
 def rack_leave_values(keys: ReadableBuffer, values: ReadableBuffer, rack: bytes, /) -> bytes: ...
-def play_games(
-    graph: ReadableBuffer,
-    kids: ReadableBuffer,
-    root: int,
-    n: int,
-    letter_mult: bytes,
-    word_mult: bytes,
-    points: bytes,
-    counts: bytes,
-    start: int,
-    rack_size: int,
-    bingo: int,
-    opening: bytes,
-    vowels: bytes,
-    player_a: tuple[bool, ReadableBuffer, ReadableBuffer],
-    player_b: tuple[bool, ReadableBuffer, ReadableBuffer],
-    seed: int,
-    first: int,
-    count: int,
-    /,
-) -> tuple[bytes, bytes]: ...
-def solve_endgame(
-    graph: ReadableBuffer,
-    kids: ReadableBuffer,
-    root: int,
-    n: int,
-    cells: bytes,
-    blanks: bytes,
-    letter_mult: bytes,
-    word_mult: bytes,
-    points: bytes,
-    rack_a: bytes,
-    rack_b: bytes,
-    start: int,
-    rack_size: int,
-    bingo: int,
-    zero_turns: int,
-    table_entries: int,
-    deadline: float,
-    /,
-) -> tuple[int, int, int, int, bytes]: ...
-def simulate_plays(
-    graph: ReadableBuffer,
-    kids: ReadableBuffer,
-    root: int,
-    n: int,
-    letter_mult: bytes,
-    word_mult: bytes,
-    points: bytes,
-    start: int,
-    rack_size: int,
-    bingo: int,
-    opening: bytes,
-    vowels: bytes,
-    keys: bytes,
-    values: bytes,
-    board: bytes,
-    blanks: bytes,
-    rack: bytes,
-    unseen: bytes,
-    opponent_tiles: int,
-    zero_turns: int,
-    candidates: bytes,
-    plies: int,
-    seed: int,
-    first: int,
-    count: int,
-    deadline: float,
-    /,
-) -> bytes: ...
+def play_games(request: SelfPlayRequest, first: int, count: int, /) -> tuple[bytes, bytes]: ...
+def solve_endgame(request: EndgameRequest, deadline: _Deadline = None, /) -> tuple[int, int, int, int, bytes]: ...
+def simulate_plays(request: SimulationRequest, first: int, count: int, deadline: _Deadline = None, /) -> bytes: ...
 def filter_rows(
     rows: ReadableBuffer, width: int, idx: ReadableBuffer, masks: Iterable[int], check: ReadableBuffer, /
 ) -> tuple[bytes | None, tuple[int, ...]]: ...

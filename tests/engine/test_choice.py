@@ -158,3 +158,31 @@ def test_the_environment_switch_chooses_the_python_engine():
     )
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "True [True, False] ['$', 'd', 'e', 's']"
+
+
+def test_a_dropped_lexicon_frees_its_engine_and_its_game_tables_at_once(engine_kind, open_lexicon):
+    """No reference cycle keeps an engine (and so its mapped file) alive until the garbage collector runs: a
+    lexicon dropped after a query, a walk, the graph's check and a job with the game's tables is freed at once."""
+    import gc
+    import weakref
+
+    from lexigraph.scrabble.game import Game
+    from lexigraph.scrabble.movegen import generate
+    from lexigraph.scrabble.position import Position
+    from lexigraph.scrabble.tables import game_tables
+
+    lex = open_lexicon(["cat", "cats", "act", "at", "ta", "scat"])
+    lex.words(prefix="c")
+    assert lex.engine.graph_spells_the_buckets()
+    moves = generate(lex, Position(Game.preset("scrabble"), racks=["CATS", ""]), top=3)
+    assert len(moves) == 3
+    refs = [weakref.ref(x) for x in (lex, lex.engine, lex.store, lex.graph,
+                                     game_tables(lex, Game.preset("scrabble").for_lexicon(lex.alphabet)))]
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        del lex, moves
+        assert [r() is None for r in refs] == [True] * len(refs)
+    finally:
+        if was:
+            gc.enable()

@@ -121,6 +121,46 @@ def test_the_c_clock_is_time_monotonic_and_the_walk_answers_are_the_engines():
             probe.pattern_words("c?t", bad)
 
 
+def _fill_problem(lex):
+    """A 2 x 2 open grid over the lexicon's two-letter words: rows 0-1 and columns 2-3, every cell open."""
+    import numpy as np
+
+    from lexigraph.engine.interface import PropagationProblem
+
+    rows = np.frombuffer(b"".join(lex.alphabet.encode(w) for w in lex.words(length=2)), np.uint8).reshape(-1, 2)
+    slots = [[0, 1], [2, 3], [0, 2], [1, 3]]
+    cell_slots = [[(0, 0), (2, 0)], [(0, 1), (3, 0)], [(1, 0), (2, 1)], [(1, 1), (3, 1)]]
+    problem = PropagationProblem([rows] * 4, slots, cell_slots, b"\1" * 4, b"\0" * 4, [[0, 1, 2, 3]] * 4, False)
+    candidates = [np.arange(len(rows), dtype=np.int32)] * 4
+    return problem, candidates, [(1 << (len(lex.alphabet) + 1)) - 2] * 4
+
+
+def test_the_fill_state_keeps_its_deadline_on_both_engines(lexicons):
+    """Every operation of either engine's fill state refuses a NaN deadline (a TypeError, as the walks do; the C
+    state once took NaN for no deadline), stops at one already past (-2) and answers without one."""
+    results = {}
+    for kind, lex in lexicons.items():
+        problem, candidates, domains = _fill_problem(lex)
+        state = lex.engine.fill_state(problem, candidates, domains)
+        operations = [
+            lambda d: state.propagate({0: None, 1: None, 2: None, 3: None}, [], d),
+            lambda d: state.exclude(0, int(state.candidates(0)[0]), d),
+            lambda d: state.exclude_tile(0, lex.alphabet.code("q"), d),
+            lambda d: state.apply_nogoods(-1, d),
+        ]
+        for operation in operations:
+            mark = state.mark()
+            for bad in (float("nan"), "soon"):
+                with pytest.raises(TypeError, match="deadline"):
+                    operation(bad)
+            assert operation(time.monotonic() - 1) in (-1, -2)  # -1: the operation needed no step
+            state.undo(mark)
+        assert state.propagate({0: None, 1: None, 2: None, 3: None}, [], time.monotonic() - 1) == -2
+        results[kind] = (state.propagate({0: None, 1: None, 2: None, 3: None}, [], None), state.sizes())
+        assert results[kind][0] == -1
+    assert len({repr(r) for r in results.values()}) == 1, results
+
+
 @given(st.integers(1, 50), st.integers(0, 200))
 def test_a_countdown_reads_the_clock_every_few_steps(steps, ticks):
     reads = []

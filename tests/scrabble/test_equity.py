@@ -217,9 +217,10 @@ def test_c_and_python_give_the_same_records(enable_on, open_python):
             codes = parse_rack(pos.game, rack)
             values = eq.rack_values(pos, codes, leaves, bag=eq.bag_size(pos, codes))
             for top, prune in ((-1, False), (15, False), (15, True)):
-                request = move_request(pos, codes, values, top=None if top < 0 else top, prune=prune)
-                c_records, c_total = enable_on.engine.generate_moves(request)
-                p_records, p_total = pure.engine.generate_moves(request)
+                options = dict(leaves=leaves, top=None if top < 0 else top, prune=prune)
+                c_records, c_total = enable_on.engine.generate_moves(move_request(enable_on, pos, codes, values,
+                                                                                  **options))
+                p_records, p_total = pure.engine.generate_moves(move_request(pure, pos, codes, values, **options))
                 assert c_total == p_total
                 if top < 0:
                     c_records, p_records = (sorted(r.tobytes() for r in recs) for recs in (c_records, p_records))

@@ -39,9 +39,9 @@ def test_samples_against_a_loop_over_the_turns(open_lexicon):
     game = small_game()
     lex = open_lexicon(SMALL_WORDS, alphabet=game.alphabet)
     table = LeaveTable({b"\x00": 9.0, b"\x01": 1.5, b"\x03": -2.0, b"\x01\x02": 2.25}, game.alphabet)
-    request = selfplay_request(game, [Player.equity(table), Player.equity(table)], 3)
+    request = selfplay_request(lex, game, [Player.equity(table), Player.equity(table)], 3)
     turns, games = lex.engine.play_games(request, 0, 10 if lex.engine.kind == "c" else 3)
-    got = leave_samples(request, turns, games)
+    got = leave_samples(request.players[0].tables.leaves, turns, games)
     values = {leave_key(k): v for k, v in table.by_key.items()}
     sums: dict[int, float] = defaultdict(float)
     counts: Counter[int] = Counter()

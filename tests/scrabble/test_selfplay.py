@@ -40,9 +40,8 @@ def test_c_and_python_play_the_same_games_small_board(abcd_pair):
     assert lex_c.engine.kind == "c" or lex_c.engine.kind == "python"
     players = [Player.equity(small_table(game.alphabet), "eq"), Player.score("sc")]
     for seed in (0, 1, 2 ** 64 - 1):
-        request = selfplay_request(game, players, seed)
-        turns_c, games_c = lex_c.engine.play_games(request, 3, 6)
-        turns_py, games_py = lex_py.engine.play_games(request, 3, 6)
+        turns_c, games_c = lex_c.engine.play_games(selfplay_request(lex_c, game, players, seed), 3, 6)
+        turns_py, games_py = lex_py.engine.play_games(selfplay_request(lex_py, game, players, seed), 3, 6)
         assert bytes(turns_c) == bytes(turns_py)
         assert bytes(games_c) == bytes(games_py)
         assert len(turns_c) > 6
@@ -52,9 +51,9 @@ def test_c_and_python_play_the_same_games_enable(enable):
     pure = lexigraph.open(pure_python=True)
     game = Game.preset("scrabble")
     table = LeaveTable.from_csv("?,25\nS,8\nQ,-7\nER,3\nU,-3\nUU,-9\nV,-4\nZ,1.5\nAEIN,4\n", enable.store.alphabet)
-    request = selfplay_request(game, [Player.equity(table), Player.score()], 11)
-    turns_c, games_c = enable.engine.play_games(request, 0, 2)
-    turns_py, games_py = pure.engine.play_games(request, 0, 2)
+    players = [Player.equity(table), Player.score()]
+    turns_c, games_c = enable.engine.play_games(selfplay_request(enable, game, players, 11), 0, 2)
+    turns_py, games_py = pure.engine.play_games(selfplay_request(pure, game, players, 11), 0, 2)
     assert bytes(turns_c) == bytes(turns_py) and bytes(games_c) == bytes(games_py)
 
 
@@ -194,7 +193,7 @@ def test_every_game_is_legal_small_board(abcd_pair, open_lexicon):
     lex = open_lexicon(SMALL_WORDS, alphabet=game.alphabet)
     for players in ([Player.equity(small_table(game.alphabet)), Player.score()],
                     [Player.score(), Player.equity(None)]):
-        request = selfplay_request(game, players, 5)
+        request = selfplay_request(lex, game, players, 5)
         turns, games = lex.engine.play_games(request, 0, 20 if lex.engine.kind == "c" else 4)
         check_games(lex, game, turns, games)
         assert set(turns["kind"]) >= {TURN_PLAY}
@@ -203,14 +202,14 @@ def test_every_game_is_legal_small_board(abcd_pair, open_lexicon):
 def test_every_game_is_legal_enable(enable):
     game = Game.preset("scrabble")
     table = LeaveTable.from_csv("?,25\nS,8\nQ,-7\nER,3\nU,-3\nUU,-9\nV,-4\nIII,-12\n", enable.store.alphabet)
-    request = selfplay_request(game, [Player.equity(table), Player.score()], 17)
+    request = selfplay_request(enable, game, [Player.equity(table), Player.score()], 17)
     turns, games = enable.engine.play_games(request, 0, 12 if enable.engine.kind == "c" else 2)
     check_games(enable, game, turns, games)
 
 
 def test_mirrored_pairs_share_the_bag(abcd_pair):
     game, lex, _ = abcd_pair
-    request = selfplay_request(game, [Player.score("a"), Player.equity(small_table(game.alphabet), "b")], 3)
+    request = selfplay_request(lex, game, [Player.score("a"), Player.equity(small_table(game.alphabet), "b")], 3)
     turns, games = lex.engine.play_games(request, 0, 4)
     starts = []
     at = 0
@@ -224,7 +223,7 @@ def test_mirrored_pairs_share_the_bag(abcd_pair):
 
 def test_a_game_depends_only_on_seed_and_index(abcd_pair):
     game, lex, _ = abcd_pair
-    request = selfplay_request(game, [Player.score(), Player.equity(small_table(game.alphabet))], 42)
+    request = selfplay_request(lex, game, [Player.score(), Player.equity(small_table(game.alphabet))], 42)
     _t, whole = lex.engine.play_games(request, 0, 10)
     _t, part = lex.engine.play_games(request, 6, 3)
     assert bytes(whole[6:9]) == bytes(part)
@@ -350,8 +349,8 @@ def test_random_leave_tables_still_play_legal_games(abcd_pair):
             leave = bytes(sorted(rng.choice(range(5)) for _ in range(rng.randint(1, 3))))
             values[leave] = rng.uniform(-20, 20)
         table = LeaveTable(values, game.alphabet)
-        request = selfplay_request(game, [Player.equity(table), Player.equity(table)], rng.randrange(1 << 64))
-        turns, games = lex.engine.play_games(request, 0, 4)
+        players, seed = [Player.equity(table), Player.equity(table)], rng.randrange(1 << 64)
+        turns, games = lex.engine.play_games(selfplay_request(lex, game, players, seed), 0, 4)
         check_games(lex, game, turns, games)
-        t2, g2 = pure.engine.play_games(request, 0, 2)
+        t2, g2 = pure.engine.play_games(selfplay_request(pure, game, players, seed), 0, 2)
         assert bytes(g2) == bytes(games[:2])

@@ -192,9 +192,11 @@ def test_c_play_outs_equal_the_python_twin(abcd):
         if not pos.unseen():
             continue
         for plies in (0, 2, 4):
-            _p, _m, request = prepare(lex_c, pos, leaves=table, candidates=8, plies=plies, seed=seed)
-            got_c = lex_c.engine.simulate_plays(request, 10, 6)
-            got_py = lex_py.engine.simulate_plays(request, 10, 6)
+            _p, moves_c, request_c = prepare(lex_c, pos, leaves=table, candidates=8, plies=plies, seed=seed)
+            _p, moves_py, request_py = prepare(lex_py, pos, leaves=table, candidates=8, plies=plies, seed=seed)
+            assert request_c._replace(tables=None) == request_py._replace(tables=None)
+            got_c = lex_c.engine.simulate_plays(request_c, 10, 6)
+            got_py = lex_py.engine.simulate_plays(request_py, 10, 6)
             assert bytes(got_c) == bytes(got_py)
 
 
@@ -375,8 +377,13 @@ def test_engine_refuses_forged_requests(abcd):
         request._replace(board=bytes([77]) + request.board[1:]),            # a tile outside the alphabet
         request._replace(plies=10 ** 4),
     ]
+    pure = lexigraph.load(SMALL_WORDS, alphabet=game.alphabet, pure_python=True)
+    _p, _m, pure_request = prepare(pure, pos, leaves=table, candidates=2, seed=1)
     for bad in forged:
         with pytest.raises(LexiconError):
             lex.engine.simulate_plays(bad, 0, 2)
         with pytest.raises(ValueError):
-            lexigraph.load(SMALL_WORDS, alphabet=game.alphabet, pure_python=True).engine.simulate_plays(bad, 0, 2)
+            pure.engine.simulate_plays(bad._replace(tables=pure_request.tables), 0, 2)
+    for other in (pure_request, request._replace(tables=pure_request.tables)):  # another engine's tables
+        with pytest.raises(LexiconError, match="another lexicon"):
+            lex.engine.simulate_plays(other, 0, 2)

@@ -19,7 +19,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from ..buildinfo import pure_python as pure_python_switch
+from .compiled import CompiledEngine, available, native
 from .interface import Engine
+from .python import PythonEngine
 from .store import Store
 from .wordgraph import WordGraph
 
@@ -44,8 +46,6 @@ class Engines(Protocol):
 
 def c_engine_available() -> bool:
     """Whether the C engine can be used: the extension is built and ``LEXIGRAPH_PURE_PYTHON`` is not set."""
-    from .compiled import available
-
     return available()
 
 
@@ -65,13 +65,9 @@ def open_engines(mapped: "MappedFile", *, pure_python: bool = False) -> tuple[St
     use_c = not pure_python and not pure_python_switch() and c_engine_available()
     max_length = max(store.lengths, default=0)
     if use_c:
-        from .compiled import CompiledEngine, native
-
         graph = WordGraph(mapped, store.alphabet, max_length, native().walk_codes)
         engine: Engine = CompiledEngine(store, graph)
     else:
-        from .python import PythonEngine
-
         graph = WordGraph(mapped, store.alphabet, max_length, None)
         engine = PythonEngine(store, graph)
     return store, graph, engine

@@ -28,29 +28,35 @@ code reads on the same clock; the one-call answers, bound to the C methods
 argument and raise the :class:`~lexigraph.errors.DeadlineExceeded` the engine
 hands their probe.
 
-Where a problem lies beyond what the C code handles (a game with more than
-63 tile codes or tile points over 255, a fill over an alphabet of more than
-63 tiles) the engine hands it to its Python twin (:mod:`lexigraph.engine.python`).
+Where a lexicon lies beyond what the C code handles (an alphabet of 64 tiles
+or more: a game's tile codes, the blank's included, and a fill's tile sets
+are 64-bit masks), the engine hands those jobs to its Python twin
+(:mod:`lexigraph.engine.python`), once, when the lexicon opens
+(:data:`TWIN_JOBS`): the engine's methods for them are then the twin's.
+
+NumPy is imported where it is first used (the engine opens for ``lexigraph
+check`` too, which needs none).
 """
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..buildinfo import c_module
-from ..errors import DeadlineExceeded, FileFormatError
+from ..errors import DeadlineExceeded, FileFormatError, QueryError
+from .consistency import GraphCheck
 from .deadline import exceeded
-from .interface import CrossAnswer, FillState, MoveRequest, PropagationProblem, RackMode, SelfPlayRequest
-from .interface import EndgameAnswer, EndgameRequest, SimulationRequest, endgame_table_busy
+from .interface import SIMULATION_CANDIDATE_SIZE, CrossAnswer, EndgameAnswer, EndgameRequest, FillState, GameSpec
+from .interface import GameTables, MoveRequest, PropagationProblem, RackMode, SelfPlayRequest, SimulationRequest
+from .interface import endgame_table_busy, game_record_dtype, move_record_dtype, simulation_result_dtype
+from .interface import turn_record_dtype
+from .python import PythonEngine
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
-    from .python import PythonEngine
     from .store import Store
     from .wordgraph import WordGraph
 
@@ -61,6 +67,13 @@ OUTSIDE, PAST_DEADLINE, OVER_BUDGET = -1, -2, -3
 #: Most blanks a rack may hold for the C walk; more favour the column scan
 #: (measured on TWL06: with three blanks the walk still wins, 12 ms against 33 ms).
 MAX_RACK_BLANKS = 3
+#: The jobs the C code runs for alphabets up to a limit of ``LIMITS``, by that limit and how an alphabet of ``n``
+#: tiles counts against it; beyond it the Python twin runs them (its methods become the engine's at open).
+TWIN_JOBS: tuple[tuple[str, Callable[[int], int], tuple[str, ...]], ...] = (
+    ("MAX_MOVE_TILE_CODES", lambda tiles: tiles + 1,  # the tile codes, the blank's 0 included
+     ("game_tables", "generate_moves", "play_games", "solve_endgame", "simulate_plays", "rack_leave_values")),
+    ("FILL_MAX_TILE_CODES", lambda tiles: tiles, ("filter_rows", "fill_state")),
+)
 
 
 def native() -> Any:
@@ -123,6 +136,8 @@ class CompiledEngine:
             else:
                 table = alphabet.latin1_table
                 self.probe.attach(store.buffer, table or bytes(256), tables, table is not None, len(alphabet))
+            # The walks read the graph where it lies in the file; the check below walks it before it is trusted.
+            self.probe.set_graph(graph.offset, graph.size, graph.root, len(alphabet))
         except ValueError as e:
             raise FileFormatError(f"{store.name}: {e}") from None
         # The C methods themselves, bound: no Python frame between a lookup and the probe.
@@ -136,17 +151,26 @@ class CompiledEngine:
         self.quick_prefix_words: Callable[..., list[str] | None] = self.probe.prefix_words
         self.quick_pattern_words: Callable[..., list[str] | None] = self.probe.pattern_words
         self.quick_cross: Callable[..., CrossAnswer | None] = self.probe.cross_words
-        self._consistent: bool | None = None
-        self._check_lock = threading.Lock()
+        self._graph_check = GraphCheck(store.name)
         self._python: PythonEngine | None = None
+        self._hand_jobs_to_the_twin()
 
-    def python_twin(self) -> "PythonEngine":
-        """The Python engine over the same store and graph, for problems beyond the C code's limits."""
+    def python_twin(self) -> PythonEngine:
+        """The Python engine over the same store and graph: the jobs beyond the C code's limits, and the exact
+        anagrams of a forged alphagram index."""
         if self._python is None:
-            from .python import PythonEngine
-
             self._python = PythonEngine(self.store, self.graph)
         return self._python
+
+    def _hand_jobs_to_the_twin(self) -> None:
+        """The jobs beyond the C code's limits for this lexicon's alphabet, handed to the Python twin once: its
+        bound methods become this engine's (:data:`TWIN_JOBS`)."""
+        tiles = self._alphabet_size
+        for limit, counted, jobs in TWIN_JOBS:
+            if counted(tiles) > self._native.LIMITS[limit]:
+                twin = self.python_twin()
+                for job in jobs:
+                    setattr(self, job, getattr(twin, job))
 
     # -- lookups ------------------------------------------------------------------------------
 
@@ -163,44 +187,29 @@ class CompiledEngine:
 
     # -- the graph check ------------------------------------------------------------------------
 
+    def check_consistent(self) -> None:
+        """Raise FileFormatError unless the graph spells exactly the buckets' words (checked once: :mod:`.consistency`)."""
+        self._graph_check.require(self._spells_the_buckets)
+
+    def graph_spells_the_buckets(self) -> bool:
+        """Whether queries may walk the graph (the check runs once, here if not yet): a forged graph is never walked,
+        the planners answer from the buckets as the Python engine does, and the jobs that need the graph refuse it."""
+        return self._graph_check.holds(self._spells_the_buckets)
+
     @property
     def pattern_walk_pays(self) -> bool:
         """In C a walk beats the bucket scan, on a graph that spells the buckets (checked on first use)."""
         return self.graph_spells_the_buckets()
 
-    def graph_spells_the_buckets(self) -> bool:
-        """Whether the graph spells exactly the buckets' words (the check runs once, here if not yet).
-
-        A graph that does not (a forged file) is never walked: the planners
-        answer queries from the buckets, as the Python engine does, and the
-        jobs that need the graph refuse it.
-        """
-        if self._consistent is None:
-            try:
-                self.check_consistent()
-            except FileFormatError:
-                pass
-        return bool(self._consistent)
-
-    def check_consistent(self) -> None:
-        """Raise :class:`FileFormatError` unless the graph spells exactly the buckets' words (checked once, in C)."""
-        if self._consistent is True:
-            return
-        with self._check_lock:  # queries run in threads (the server): one check, seen by all
-            if self._consistent is None:
-                self._consistent = False  # a check that raises has failed, for good
-                self._consistent = self._spells_the_buckets()
-        if not self._consistent:
-            raise FileFormatError(f"{self.store.name}: the word graph and the length buckets hold different words")
-
     def _spells_the_buckets(self) -> bool:
-        import numpy as np
+        """The walk of :mod:`.consistency`'s check, in C."""
+        import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
         store, graph = self.store, self.graph
         # Paths no longer than the longest word, no more words than the buckets hold, no more arcs
         # read than the words have tiles: the limits of the Python check (engine.python), counted alike.
-        found = self._call(self.probe.walk_pattern, graph.buffer, graph.root, self._alphabet_size, b"", 1,
-                           max(store.lengths, default=0), True, store.word_count + 1, None, store.tile_count + 1)
+        found = self._call(self.probe.walk_pattern, b"", (1, max(store.lengths, default=0)), True,
+                           store.word_count + 1, None, store.tile_count + 1)
         ids = np.frombuffer(found, "<i8")
         same = len(ids) == store.word_count and bool((np.sort(ids) == np.arange(store.word_count)).all())
         if same:  # checked: the probe may now answer listings in one call
@@ -237,15 +246,13 @@ class CompiledEngine:
     def _rack(self, codes: bytes, blanks: int, mode: RackMode, through: bytes, min_length: int, max_length: int,
               want_ids: bool, deadline: float | None) -> bytes:
         self.check_consistent()
-        graph = self.graph
-        found: bytes = self._call(self.probe.walk_rack, graph.buffer, graph.root, self._alphabet_size,
-                                  tile_count_bytes(codes), tile_count_bytes(through), blanks, min_length, max_length,
-                                  _MODE_CODES[mode], want_ids, deadline)
+        found: bytes = self._call(self.probe.walk_rack, tile_count_bytes(codes), tile_count_bytes(through), blanks,
+                                  (min_length, max_length), _MODE_CODES[mode], want_ids, deadline)
         return found
 
     def rack_ids(self, codes: bytes, blanks: int, *, mode: RackMode, through: bytes, min_length: int,
                  max_length: int, deadline: float | None = None) -> "np.ndarray":
-        import numpy as np
+        import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
         found = self._rack(codes, blanks, mode, through, min_length, max_length, True, deadline)
         return np.frombuffer(found, "<i8").astype(np.int64)
@@ -257,14 +264,13 @@ class CompiledEngine:
     def _pattern(self, cells: Sequence[bytes], min_length: int, max_length: int, limit: int, want_ids: bool,
                  deadline: float | None) -> bytes:
         self.check_consistent()
-        graph = self.graph
-        found: bytes = self._call(self.probe.walk_pattern, graph.buffer, graph.root, self._alphabet_size,
-                                  masks_of(cells), min_length, max_length, want_ids, limit, deadline)
+        found: bytes = self._call(self.probe.walk_pattern, masks_of(cells), (min_length, max_length), want_ids, limit,
+                                  deadline)
         return found
 
     def pattern_ids(self, cells: Sequence[bytes], min_length: int, max_length: int, limit: int = -1, *,
                     deadline: float | None = None) -> "np.ndarray":
-        import numpy as np
+        import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
         found = self._pattern(cells, min_length, max_length, limit, True, deadline)
         ids = np.frombuffer(found, "<i8").astype(np.int64)
@@ -291,7 +297,7 @@ class CompiledEngine:
         return found.decode("latin-1").translate(table).split("\n")[:-1]
 
     def exact_anagram_ids(self, codes: bytes, blanks: int, *, deadline: float | None = None) -> "np.ndarray":
-        import numpy as np
+        import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
         found = self._call(self.probe.exact_anagram_ids, codes, blanks, self._alphabet_size, deadline)
         if found is not None:
@@ -309,25 +315,29 @@ class CompiledEngine:
 
     # -- jobs --------------------------------------------------------------------------------
 
-    def generate_moves(self, request: MoveRequest, deadline: float | None = None) -> "tuple[np.ndarray, int]":
-        import numpy as np
-
-        from .interface import move_record_dtype
-
-        limits = self._native.LIMITS
-        if len(request.points) > limits["MAX_MOVE_TILE_CODES"] or max(request.points, default=0) > 255:
-            answer: tuple[np.ndarray, int] = self.python_twin().generate_moves(request, deadline)
-            return answer
+    def game_tables(self, spec: GameSpec) -> GameTables:
         graph = self.graph
         graph.check_structure()
         self.check_consistent()
         try:
-            data, count = self._native.generate_moves(
-                graph.buffer, graph.tile_masks(), graph.root, request.size, request.board, request.blanks,
-                request.letter_multipliers, request.word_multipliers, request.points, request.rack,
-                request.start_square, request.rack_size, request.bingo_bonus, request.leave_values,
-                request.opening_penalty, request.vowels, request.top, request.by_equity,
-                -1.0 if deadline is None else deadline, request.prune)
+            tables: GameTables = self._native.GameTables(spec.layout, spec.tiles, spec.leaves,
+                                                         (graph.buffer, graph.tile_masks(), graph.root))
+        except ValueError as e:
+            raise FileFormatError(f"{self.store.name}: {e}") from None
+        return tables
+
+    def _own(self, tables: Any) -> None:
+        """Refuse tables another engine or lexicon made (they would answer for another word graph)."""
+        if not isinstance(tables, self._native.GameTables) or tables.graph[0] is not self.graph.buffer:
+            raise QueryError("the game's tables were made for another lexicon or engine "
+                             "(lexigraph.scrabble.tables.game_tables makes a lexicon's)")
+
+    def generate_moves(self, request: MoveRequest, deadline: float | None = None) -> "tuple[np.ndarray, int]":
+        import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
+
+        self._own(request.tables)
+        try:
+            data, count = self._native.generate_moves(request, deadline)
         except ValueError as e:
             raise FileFormatError(f"{self.store.name}: {e}") from None
         except TimeoutError:
@@ -335,45 +345,22 @@ class CompiledEngine:
         return np.frombuffer(data, move_record_dtype()), count
 
     def play_games(self, request: SelfPlayRequest, first: int, count: int) -> "tuple[np.ndarray, np.ndarray]":
-        import numpy as np
+        import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
-        from .interface import game_record_dtype, turn_record_dtype
-
-        limits = self._native.LIMITS
-        if len(request.points) > limits["MAX_MOVE_TILE_CODES"] or max(request.points, default=0) > 255:
-            answer: tuple[np.ndarray, np.ndarray] = self.python_twin().play_games(request, first, count)
-            return answer
-        graph = self.graph
-        graph.check_structure()
-        self.check_consistent()
-        a, b = request.players
+        for player in request.players:
+            self._own(player.tables)
         try:
-            turns, games = self._native.play_games(
-                graph.buffer, graph.tile_masks(), graph.root, request.size, request.letter_multipliers,
-                request.word_multipliers, request.points, request.counts, request.start_square, request.rack_size,
-                request.bingo_bonus, request.opening_penalty, request.vowels, (a.by_equity, a.keys, a.values),
-                (b.by_equity, b.keys, b.values), request.seed, first, count)
+            turns, games = self._native.play_games(request, first, count)
         except ValueError as e:
             raise FileFormatError(f"{self.store.name}: {e}") from None
         return np.frombuffer(turns, turn_record_dtype()), np.frombuffer(games, game_record_dtype())
 
     def solve_endgame(self, request: EndgameRequest, deadline: float | None = None) -> EndgameAnswer:
-        import numpy as np
+        import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
-        from .interface import move_record_dtype
-
-        limits = self._native.LIMITS
-        if len(request.points) > limits["MAX_MOVE_TILE_CODES"] or max(request.points, default=0) > 255:
-            return self.python_twin().solve_endgame(request, deadline)
-        graph = self.graph
-        graph.check_structure()
-        self.check_consistent()
+        self._own(request.tables)
         try:
-            value, complete, depth, nodes, pv = self._native.solve_endgame(
-                graph.buffer, graph.tile_masks(), graph.root, request.size, request.board, request.blanks,
-                request.letter_multipliers, request.word_multipliers, request.points, request.racks[0],
-                request.racks[1], request.start_square, request.rack_size, request.bingo_bonus, request.zero_turns,
-                request.table_entries, -1.0 if deadline is None else deadline)
+            value, complete, depth, nodes, pv = self._native.solve_endgame(request, deadline)
         except ValueError as e:
             raise FileFormatError(f"{self.store.name}: {e}") from None
         except MemoryError:  # the table's calloc: the machine's memory is short now, not the lexicon at fault
@@ -382,32 +369,17 @@ class CompiledEngine:
 
     def simulate_plays(self, request: SimulationRequest, first: int, count: int,
                        deadline: float | None = None) -> "np.ndarray":
-        import numpy as np
+        import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
-        from .interface import SIMULATION_CANDIDATE_SIZE, simulation_result_dtype
-
-        limits = self._native.LIMITS
-        if len(request.points) > limits["MAX_MOVE_TILE_CODES"] or max(request.points, default=0) > 255:
-            answer: np.ndarray = self.python_twin().simulate_plays(request, first, count, deadline)
-            return answer
-        graph = self.graph
-        graph.check_structure()
-        self.check_consistent()
-        r = request
+        self._own(request.tables)
         try:
-            raw = self._native.simulate_plays(
-                graph.buffer, graph.tile_masks(), graph.root, r.size, r.letter_multipliers, r.word_multipliers,
-                r.points, r.start_square, r.rack_size, r.bingo_bonus, r.opening_penalty, r.vowels, r.keys, r.values,
-                r.board, r.blanks, r.rack, r.unseen, r.opponent_tiles, r.zero_turns, r.candidates, r.plies, r.seed,
-                first, count, -1.0 if deadline is None else deadline)
+            raw = self._native.simulate_plays(request, first, count, deadline)
         except ValueError as e:
             raise FileFormatError(f"{self.store.name}: {e}") from None
-        n = len(r.candidates) // SIMULATION_CANDIDATE_SIZE
+        n = len(request.candidates) // SIMULATION_CANDIDATE_SIZE
         return np.frombuffer(raw, simulation_result_dtype()).reshape(-1, n)
 
     def rack_leave_values(self, keys: bytes, values: bytes, rack: bytes) -> bytes:
-        if len(rack) > self._native.LIMITS["MAX_MOVE_TILE_CODES"]:
-            return self.python_twin().rack_leave_values(keys, values, rack)
         try:
             table: bytes = self._native.rack_leave_values(keys, values, rack)
         except ValueError as e:
@@ -416,11 +388,8 @@ class CompiledEngine:
 
     def filter_rows(self, rows: "np.ndarray", candidates: "np.ndarray", masks: Sequence[int],
                     check: Sequence[int] | None) -> "tuple[np.ndarray, list[int]]":
-        import numpy as np
+        import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
-        if self._alphabet_size > self._native.LIMITS["FILL_MAX_TILE_CODES"]:
-            filtered: tuple[np.ndarray, list[int]] = self.python_twin().filter_rows(rows, candidates, masks, check)
-            return filtered
         width = rows.shape[1]
         positions = bytes(range(width)) if check is None else bytes(check)
         kept, used = self._native.filter_rows(rows, width, candidates, masks, positions)
@@ -428,16 +397,11 @@ class CompiledEngine:
 
     def fill_state(self, problem: PropagationProblem, candidates: Sequence["np.ndarray"],
                    domains: Sequence[int]) -> FillState:
-        import numpy as np
+        import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
-        if self._alphabet_size > self._native.LIMITS["FILL_MAX_TILE_CODES"]:
-            twin: FillState = self.python_twin().fill_state(problem, candidates, domains)
-            return twin
         masks = np.asarray(domains, np.uint64)
-        state: FillState = self._native.FillState(
-            problem.rows, problem.slot_cells, problem.cell_slots, problem.complete, problem.fixed,
-            problem.same_length, problem.allow_repeats, problem.max_shared, problem.eager_limit,
-            problem.given_words, list(candidates), masks, partial(np.frombuffer, dtype=np.int32))
+        state: FillState = self._native.FillState(problem, list(candidates), masks,
+                                                  partial(np.frombuffer, dtype=np.int32))
         return state
 
     def close(self) -> None:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import FileFormatError
+from ..support.files import write_atomic as write_through_atomically
 
 MAGIC = b"\x89LXG\r\n\x1a\n"
 MAJOR = 2
@@ -92,9 +93,7 @@ def write_atomic(dest: str | os.PathLike[str], data: bytes) -> None:
     Readers that have the old file mapped keep seeing it; a failure leaves
     the old file untouched; devices and FIFOs are written through.
     """
-    from ..support.files import write_atomic as write
-
-    write(dest, data)
+    write_through_atomically(dest, data)
 
 
 class MappedFile:

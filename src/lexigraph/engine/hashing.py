@@ -26,7 +26,7 @@ def home_slot(codes: bytes, home: int) -> int:
 
 def home_slots(crcs: "np.ndarray", home: int) -> "np.ndarray":
     """:func:`home_slot` of many words at once, given their CRC-32s (:func:`crc32_rows`)."""
-    import numpy as np
+    import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
     return ((crcs.astype(np.uint64) * np.uint64(home)) >> np.uint64(32)).astype(np.int64)
 
@@ -41,7 +41,7 @@ def crc32_rows(rows: "np.ndarray") -> "np.ndarray":
     >>> int(crc32_rows(np.array([[1, 2]], np.uint8))[0]) == crc32(b"\\x01\\x02")
     True
     """
-    import numpy as np
+    import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
     global _CRC_TABLE
     if _CRC_TABLE is None:
@@ -62,7 +62,7 @@ def lookup_rows(table: "np.ndarray", size: int, bucket: "np.ndarray", rows: "np.
     Probes as the single-word paths do: forward from the home slot to the
     table's end, stopping at an empty slot or one that points past the bucket.
     """
-    import numpy as np
+    import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
     n = len(rows)
     found = np.zeros(n, bool)

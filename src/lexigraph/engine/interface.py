@@ -29,6 +29,7 @@ to the query, the query to the engine.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
@@ -55,17 +56,77 @@ RackMode = Literal["sub", "exact", "super"]
 CrossAnswer = tuple[bytes, list[str], list[str], list[int], list[int]]
 
 
+class BoardLayout(NamedTuple):
+    """A game's board, as the engines read it (``docs/games.md``): ``size`` squares a side, numbered
+    ``row * size + column``; the start square; a byte per square for its letter and word multipliers; and
+    ``opening_penalty``: float64s (little-endian), two per square in line coordinates (``line * size +
+    position``: the across plays' squares, line = row, then the down plays', line = column), added for each vowel
+    a play puts there on an empty board (empty: none; :func:`lexigraph.scrabble.equity.opening_penalties`)."""
+
+    size: int
+    start_square: int
+    letter_multipliers: bytes
+    word_multipliers: bytes
+    opening_penalty: bytes = b""
+
+
+class TileSet(NamedTuple):
+    """A game's tiles, as the engines read them: a byte per tile code (index 0: the blank) for its ``points`` (at
+    most 255), its ``counts`` in the bag and whether it is a vowel (``vowels``: 1; empty: none); the rack size (1
+    to 15) and the bingo bonus."""
+
+    points: bytes
+    counts: bytes
+    vowels: bytes
+    rack_size: int
+    bingo_bonus: int
+
+
+class PackedLeaves(NamedTuple):
+    """A leave table as the engines look leaves up (:attr:`lexigraph.scrabble.leaves.LeaveTable.packed`): sorted
+    little-endian uint64 keys (:func:`leave_key`) and a float64 value each; empty: no table."""
+
+    keys: bytes = b""
+    values: bytes = b""
+
+
+class GameSpec(NamedTuple):
+    """What a game's tables are made of, apart from any lexicon: plain bytes and numbers (they pickle, so a run
+    hands them to its workers), from which each engine makes its :class:`GameTables`
+    (:meth:`Engine.game_tables`)."""
+
+    layout: BoardLayout
+    tiles: TileSet
+    leaves: PackedLeaves = PackedLeaves()
+
+
+class GameTables(Protocol):
+    """A game's tables in one engine: the board layout, the tiles, a leave table and the lexicon's word graph,
+    checked and parsed once (:meth:`Engine.game_tables`) and shared by every request of move generation,
+    self-play, simulation and the endgame over that lexicon, game and leave table
+    (:mod:`lexigraph.scrabble.tables` keeps them). The C engine's is ``lexigraph._native.GameTables``
+    (``native/game_tables.h``), the Python engine's :class:`lexigraph.engine.python.tables.PythonGameTables`:
+    each engine takes only its own."""
+
+    @property
+    def layout(self) -> BoardLayout: ...
+
+    @property
+    def tiles(self) -> TileSet: ...
+
+    @property
+    def leaves(self) -> PackedLeaves: ...
+
+
 class MoveRequest(NamedTuple):
     """One move-generation problem, as the generators read it (``docs/games.md``).
 
-    Squares are numbered ``row * size + column``. ``board`` holds a tile code
-    per square (0 empty), ``blanks`` 1 where the board tile is a blank;
-    ``letter_multipliers`` / ``word_multipliers`` the premium of each square;
-    ``points`` the points of each tile code (index 0: the blank), at most
-    255 each; ``rack`` how many of each tile code the rack holds (index 0:
-    blanks). A tuple (cheap to make: a request is made per call).
+    ``tables``: the game's (:class:`GameTables`); ``board`` a tile code per
+    square (0 empty), ``blanks`` 1 where the board tile is a blank; ``rack``
+    how many of each tile code the rack holds (index 0: blanks). A tuple
+    (cheap to make: a request is made per call).
 
-    Equity and ranking (:mod:`lexigraph.scrabble.equity` builds the tables):
+    Equity and ranking (:mod:`lexigraph.scrabble.equity` builds the values):
 
     * ``leave_values``: little-endian float64s, one per subset of the rack a
       play may use, indexed in mixed radix over the rack's tile codes in
@@ -73,11 +134,8 @@ class MoveRequest(NamedTuple):
       its place value is the product of ``count + 1`` over the codes below
       it): what keeping the rest is worth, end-of-game adjustments folded in.
       Empty: nothing (equity is the score).
-    * ``opening_penalty``: float64s per square, added for each vowel
-      (``vowels``: a byte per tile code, 1 for a vowel) a play puts there on an
-      empty board; ``2 * size * size`` of them in line coordinates
-      (``line * size + position``): the across plays' (line = row), then the
-      down plays' (line = column). Empty: none.
+    * ``opening``: on an empty board, add the tables' opening penalty of each
+      square where a play puts a vowel.
     * ``top``: keep the best ``top`` plays, best first (-1: every play, in no
       particular order); ``by_equity``: rank by equity (else by score). Ties
       go across before down, then by row, column, length and the squares'
@@ -87,56 +145,36 @@ class MoveRequest(NamedTuple):
       plays kept are the same, and the count of plays is then -1.
     """
 
-    size: int
+    tables: GameTables
     board: bytes
     blanks: bytes
-    letter_multipliers: bytes
-    word_multipliers: bytes
-    points: bytes
     rack: bytes
-    start_square: int
-    rack_size: int
-    bingo_bonus: int
     leave_values: bytes = b""
-    opening_penalty: bytes = b""
-    vowels: bytes = b""
     top: int = -1
     by_equity: bool = True
     prune: bool = False
+    opening: bool = True
 
 
 class SelfPlayer(NamedTuple):
-    """One side of self-play, as the game loop reads it: ranks plays by equity (``by_equity``: score plus the
-    value of the tiles kept in the table ``keys``/``values``, as :attr:`lexigraph.scrabble.leaves.LeaveTable.packed`
-    makes them, and the end-of-game and opening adjustments; exchanges when an exchange keeps a leave worth
-    more) or by score alone (exchanging the whole rack only when it has no play)."""
+    """One side of self-play, as the game loop reads it: its tables (the game's, with its leave table) and its
+    rule: ``by_equity`` ranks plays by equity (score plus the value of the tiles kept in its leave table, and the
+    end-of-game and opening adjustments; exchanges when an exchange keeps a leave worth more), else by score alone
+    (exchanging the whole rack only when it has no play)."""
 
+    tables: GameTables
     by_equity: bool
-    keys: bytes = b""
-    values: bytes = b""
 
 
 class SelfPlayRequest(NamedTuple):
     """Games of self-play, as the game loops read them (``docs/selfplay.md``).
 
-    The game: its squares' multipliers, each tile code's points and count in
-    the bag (index 0: blanks), the start square, rack size and bingo bonus,
-    and the opening adjustments (:class:`MoveRequest`). ``players``: player A
-    and player B. ``seed``: the run's seed; game ``i`` depends only on
-    ``(seed, i)``: games ``2k`` and ``2k + 1`` share the bag order of pair
-    ``k``, A moving first in the even one and B in the odd one.
+    ``players``: player A and player B, their tables of one game and word
+    graph. ``seed``: the run's seed; game ``i`` depends only on ``(seed,
+    i)``: games ``2k`` and ``2k + 1`` share the bag order of pair ``k``, A
+    moving first in the even one and B in the odd one.
     """
 
-    size: int
-    letter_multipliers: bytes
-    word_multipliers: bytes
-    points: bytes
-    counts: bytes
-    start_square: int
-    rack_size: int
-    bingo_bonus: int
-    opening_penalty: bytes
-    vowels: bytes
     players: tuple[SelfPlayer, SelfPlayer]
     seed: int
 
@@ -144,24 +182,18 @@ class SelfPlayRequest(NamedTuple):
 class EndgameRequest(NamedTuple):
     """One endgame (the bag empty, both racks known), as the solvers read it (``docs/games.md``).
 
-    The board and the game's tables as in :class:`MoveRequest`; ``racks``:
-    the side to move's and the other side's tile counts per code (index 0:
-    blanks), each of 1 to :data:`ENDGAME_MAX_RACK` tiles; ``zero_turns``:
-    the turns without a play just made (0-5; six end the game);
-    ``table_entries``: the transposition table's 16-byte entries (a power of
-    two, at most :data:`ENDGAME_MAX_TABLE_MB` megabytes' worth).
+    ``tables``, the board and its blanks as in :class:`MoveRequest`;
+    ``racks``: the side to move's and the other side's tile counts per code
+    (index 0: blanks), each of 1 to :data:`ENDGAME_MAX_RACK` tiles;
+    ``zero_turns``: the turns without a play just made (0-5; six end the
+    game); ``table_entries``: the transposition table's 16-byte entries (a
+    power of two, at most :data:`ENDGAME_MAX_TABLE_MB` megabytes' worth).
     """
 
-    size: int
+    tables: GameTables
     board: bytes
     blanks: bytes
-    letter_multipliers: bytes
-    word_multipliers: bytes
-    points: bytes
     racks: tuple[bytes, bytes]
-    start_square: int
-    rack_size: int
-    bingo_bonus: int
     zero_turns: int
     table_entries: int
 
@@ -203,29 +235,18 @@ def endgame_table_busy(table_entries: int) -> ResourceBusy:
 class SimulationRequest(NamedTuple):
     """A simulation's play-outs, as the engines read them (:mod:`lexigraph.scrabble.simulation`).
 
-    The game's tables as in :class:`SelfPlayRequest`; the position: ``board``
-    and ``blanks`` (a byte per square), ``rack`` (a count per tile code) of the
-    side to move, ``unseen`` (a count per code: the opponent's rack and the
-    bag), ``opponent_tiles`` (the opponent's rack size), ``zero_turns`` (the
-    consecutive zero-score turns so far); ``keys``/``values`` the leave table
-    both sides play by (:attr:`lexigraph.scrabble.leaves.LeaveTable.packed`);
+    ``tables``: the game's, with the leave table both sides play by; the
+    position: ``board`` and ``blanks`` (a byte per square), ``rack`` (a count
+    per tile code) of the side to move, ``unseen`` (a count per code: the
+    opponent's rack and the bag), ``opponent_tiles`` (the opponent's rack
+    size), ``zero_turns`` (the consecutive zero-score turns so far);
     ``candidates`` :data:`SIMULATION_CANDIDATE_SIZE` bytes each
     (:func:`simulation_candidate`); ``plies`` the turns played after the
     candidate; ``seed`` the run's seed (iteration ``i`` deals the unseen tiles
-    from ``(seed, i)`` alone, ``native/selfplay.c`` says how).
+    from ``(seed, i)`` alone, ``native/playouts.c`` says how).
     """
 
-    size: int
-    letter_multipliers: bytes
-    word_multipliers: bytes
-    points: bytes
-    start_square: int
-    rack_size: int
-    bingo_bonus: int
-    opening_penalty: bytes
-    vowels: bytes
-    keys: bytes
-    values: bytes
+    tables: GameTables
     board: bytes
     blanks: bytes
     rack: bytes
@@ -252,8 +273,6 @@ def simulation_candidate(kind: int, score: int, squares: Sequence[int], tiles: S
     >>> len(simulation_candidate(TURN_PLAY, 10, [112, 113], [1, 2])) == SIMULATION_CANDIDATE_SIZE
     True
     """
-    import struct
-
     if len(tiles) > 16 or len(squares) > 16:
         raise ValueError("a candidate places or puts back at most 16 tiles")
     out = bytearray(SIMULATION_CANDIDATE_SIZE)
@@ -275,7 +294,7 @@ def simulation_result_dtype() -> "np.dtype[Any]":
     >>> simulation_result_dtype().itemsize == SIMULATION_RESULT_SIZE
     True
     """
-    import numpy as np
+    import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
     return np.dtype([("value", "<f8"), ("spread", "<i4"), ("left", "<u2"), ("ended", "u1"), ("_pad", "u1")])
 
@@ -303,7 +322,7 @@ def turn_record_dtype() -> "np.dtype[Any]":
     >>> turn_record_dtype().itemsize == TURN_RECORD_SIZE
     True
     """
-    import numpy as np
+    import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
     return np.dtype([("kind", "u1"), ("player", "u1"), ("rack_length", "u1"), ("length", "u1"), ("row", "u1"),
                      ("col", "u1"), ("across", "u1"), ("_pad0", "u1"), ("bag_before", "<u2"), ("bag_after", "<u2"),
@@ -324,7 +343,7 @@ def game_record_dtype() -> "np.dtype[Any]":
     >>> game_record_dtype().itemsize == GAME_RECORD_SIZE
     True
     """
-    import numpy as np
+    import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
     return np.dtype([("index", "<i8"), ("final", "<i4", (2,)), ("adjust", "<i4", (2,)), ("turns", "<u2"),
                      ("first", "u1"), ("ending", "u1"), ("out", "u1"), ("_pad", "u1", (3,)),
@@ -356,7 +375,7 @@ def move_record_dtype() -> "np.dtype[Any]":
     """
     global _MOVE_RECORD
     if _MOVE_RECORD is None:
-        import numpy as np
+        import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
         _MOVE_RECORD = np.dtype([("score", "<i4"), ("row", "u1"), ("col", "u1"), ("across", "u1"), ("length", "u1"),
                                  ("equity", "<f8"), ("squares", "u1", (MOVE_RECORD_SQUARES,))])
@@ -588,6 +607,11 @@ class Engine(Protocol):
 
     # -- the jobs' kernels ---------------------------------------------------------------
 
+    def game_tables(self, spec: GameSpec) -> GameTables:
+        """The game's tables over this lexicon's word graph, checked once (a
+        :class:`~lexigraph.errors.FileFormatError` when they do not fit together, or when the graph is not one the
+        jobs may walk): the one argument every job's request shares."""
+
     def generate_moves(self, request: MoveRequest, deadline: float | None = None) -> "tuple[np.ndarray, int]":
         """The plays for the rack as records of :func:`move_record_dtype`, and how many plays there are (-1 with
         ``request.prune``: not counted).
@@ -608,6 +632,7 @@ class Engine(Protocol):
         and a transposition table; past ``deadline`` (a :func:`time.monotonic` value) the best found so far,
         ``complete`` False. Among the best moves the answer names the first by score (descending), then across
         before down, row, column, length and the squares' bytes, the pass last: both engines name the same."""
+
     def simulate_plays(self, request: SimulationRequest, first: int, count: int,
                        deadline: float | None = None) -> "np.ndarray":
         """The play-outs of iterations ``first .. first + count - 1`` for every candidate of ``request``: an array

@@ -24,6 +24,7 @@ match, and a forged alphagram order anagrams that are not.
 
 from __future__ import annotations
 
+import array
 import sys
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
@@ -227,7 +228,7 @@ class Store:
 
     def raw_rows(self, length: int) -> "np.ndarray":
         """The bucket's rows as stored, without the check of their codes (for byte comparisons only)."""
-        import numpy as np
+        import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
         def view() -> "np.ndarray":
             b = self._buckets.get(length)
@@ -251,7 +252,7 @@ class Store:
 
     def hash_slots(self, length: int) -> "np.ndarray":
         """The exact-match table of one length as a NumPy array (see :class:`HashTable`)."""
-        import numpy as np
+        import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
         def view() -> "np.ndarray":
             t = self._buckets[length].hash
@@ -265,7 +266,7 @@ class Store:
         Validated on first use: every row of the bucket once (a permutation),
         and :meth:`alphagrams` checks the order itself.
         """
-        import numpy as np
+        import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
         def view() -> "np.ndarray":
             b = self._buckets[length]
@@ -285,7 +286,7 @@ class Store:
         :class:`FileFormatError`: a binary search of it would find words that
         are not anagrams of the rack.
         """
-        import numpy as np
+        import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
         def build() -> "np.ndarray":
             rows = self.rows(length)
@@ -300,7 +301,7 @@ class Store:
 
     def priorities(self) -> "np.ndarray":
         """One priority (0-255) per word id, a read-only uint8 array."""
-        import numpy as np
+        import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
         def view() -> "np.ndarray":
             sec = self._priority
@@ -331,7 +332,7 @@ class Store:
 
     def lengths_of_ids(self, ids: "np.ndarray | Sequence[int]") -> "np.ndarray":
         """The length of each word id."""
-        import numpy as np
+        import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
         firsts, lengths = self._firsts()
         return lengths[np.searchsorted(firsts, np.asarray(ids, np.int64), "right") - 1]
@@ -342,7 +343,7 @@ class Store:
 
         ``lengths`` are the ids' lengths when the caller already has them.
         """
-        import numpy as np
+        import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
         ids = np.asarray(ids, np.int64)
         if lengths is None:
@@ -378,7 +379,7 @@ class Store:
 
     def words_of_ids(self, ids: "np.ndarray | Sequence[int]") -> list[str]:
         """Decode word ids, keeping their order."""
-        import numpy as np
+        import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
         if len(ids) <= _FEW:  # a few words: no array passes, whose fixed cost would dominate
             return [self._word_of_id(int(i)) for i in ids]
@@ -402,7 +403,7 @@ class Store:
 
     def sort_ids(self, ids: "np.ndarray | Sequence[int]", by: str = "alpha") -> "np.ndarray":
         """Word ids in alphabetical (tile) order, or by priority or length (best first, then alphabetical)."""
-        import numpy as np
+        import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
         if by not in SORTS:
             raise QueryError(f"unknown sort {by!r}; use alpha, length or priority")
@@ -429,7 +430,7 @@ class Store:
 
     def prefix_range(self, length: int, prefix: bytes) -> tuple[int, int]:
         """Rows ``lo .. hi - 1`` of the ``length`` bucket that start with the codes ``prefix``."""
-        import numpy as np
+        import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
         rows = self.rows(length)
         if not prefix:
@@ -443,7 +444,7 @@ class Store:
 
     def ids_with_prefix(self, prefix: bytes, length: int | None = None) -> "np.ndarray":
         """Ids of the words starting with ``prefix`` (of ``length`` tiles), bucket by bucket."""
-        import numpy as np
+        import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
         parts = []
         for n in ([length] if length is not None else self.lengths):
@@ -457,7 +458,7 @@ class Store:
 
 def concat_ids(parts: Iterable["np.ndarray"]) -> "np.ndarray":
     """Concatenate id arrays (an empty int64 array for none)."""
-    import numpy as np
+    import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
     chunks = list(parts)
     return np.concatenate(chunks) if chunks else np.zeros(0, np.int64)
@@ -467,8 +468,6 @@ def little_endian_ints(view: memoryview, code: str) -> Any:
     """Little-endian unsigned integers of ``view``, indexable from Python without NumPy."""
     if sys.byteorder == "little":
         return view.cast(code)  # type: ignore[call-overload]
-    import array
-
     arr = array.array(code, view.tobytes())
     arr.byteswap()
     return arr

@@ -84,7 +84,7 @@ class Arc:
 
 def pack_records(tile: "np.ndarray", accepts: "np.ndarray", is_last: "np.ndarray", target: "np.ndarray") -> "np.ndarray":
     """Arc records from parallel arrays (the builder's side of the layout)."""
-    import numpy as np
+    import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
     rec = tile.astype(np.uint64)
     rec |= accepts.astype(np.uint64) << np.uint64(8)
@@ -135,12 +135,17 @@ class WordGraph:
         self._steps = {}
         if isinstance(self._records, memoryview):
             self._records.release()
-        self.buffer.release()
+        try:
+            self.buffer.release()
+        except BufferError:
+            # A game's tables still hold the graph (a request kept past the lexicon's close): the mapping stays
+            # until they are dropped, and the engine, closed, refuses them.
+            pass
 
     @property
     def records(self) -> "np.ndarray":
         """Every arc record as a read-only ``uint64`` array."""
-        import numpy as np
+        import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
         return np.frombuffer(self.buffer, "<u8")
 
@@ -233,7 +238,7 @@ class WordGraph:
         """
         if self._structure_checked:
             return
-        import numpy as np
+        import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
         records = self.records
         bad = self.outside()
@@ -264,7 +269,7 @@ class WordGraph:
         that passed :meth:`check_structure`.
         """
         if self._tile_masks is None:
-            import numpy as np
+            import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
             records = self.records
             tiles = (records & np.uint64(TILE_MASK)).astype(np.uint64)

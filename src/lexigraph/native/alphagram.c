@@ -170,8 +170,7 @@ bound(const LengthTable *t, const unsigned char *grams, const unsigned char *key
 /* Rows (ascending) whose alphagram is `key`, into rows[0..cap); returns how many, -1 when the index
  * is forged (or memory ran out), cap when there may be more. */
 static Py_ssize_t
-exact_rows(LengthTable *t, const unsigned char *key, Py_ssize_t n, unsigned n_tiles, Py_ssize_t *rows,
-           Py_ssize_t cap)
+exact_rows(LengthTable *t, const unsigned char *key, Py_ssize_t n, unsigned n_tiles, Py_ssize_t *rows, Py_ssize_t cap)
 {
     if (!t->count)
         return 0;
@@ -373,6 +372,50 @@ decode_rows_ascii(const Probe *self, const LengthTable *t, Py_ssize_t n, const P
     return out;
 }
 
+/* The exact anagrams of a rack with blanks (its `k` tile codes in `key`), by the walk of the alphagram entries
+ * (GramWalk), as a list of str alphabetically; None when the index is forged; past the deadline, its error. */
+static PyObject *
+anagrams_with_blanks(Probe *self, LengthTable *t, Py_ssize_t n, const unsigned char *key, Py_ssize_t k, int blanks,
+                     GramWalk *w)
+{
+    const unsigned char *grams = entry_grams(t, n, self->alphabet_tiles);
+    if (grams == NULL)
+        Py_RETURN_NONE;
+    w->t = t;
+    w->grams = grams;
+    w->n = n;
+    w->n_tiles = LX_MAX_ALPHABET_TILES;
+    while (w->n_tiles > 1 && !self->labels[w->n_tiles])
+        w->n_tiles--;
+    w->blanks = blanks;
+    for (Py_ssize_t i = 0; i < k; i++)
+        w->rack[key[i]]++;
+    if (gram_walk(w, 0, 0, t->count, 1) < 0) {
+        PyMem_Free(w->out);
+        return PyErr_NoMemory();
+    }
+    if (w->late) {
+        PyMem_Free(w->out);
+        return lx_probe_past_deadline(self);
+    }
+    Py_ssize_t found = w->out_len / 8;
+    Py_ssize_t *rows = PyMem_Malloc((size_t)(found ? found : 1) * sizeof(Py_ssize_t));
+    if (rows == NULL) {
+        PyMem_Free(w->out);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < found; i++) {
+        int64_t id;
+        memcpy(&id, w->out + 8 * i, 8);
+        rows[i] = (Py_ssize_t)id - t->first_id;
+    }
+    qsort(rows, (size_t)found, sizeof(Py_ssize_t), compare_ssize);
+    PyMem_Free(w->out);
+    PyObject *out = decode_rows_ascii(self, t, n, rows, found);
+    PyMem_Free(rows);
+    return out;
+}
+
 /* exact_anagram_words(rack[, deadline]) -> the exact anagrams of a plain ASCII rack ('?' a blank),
  * as a list of words; past the deadline, the probe's deadline error (lx_probe_past_deadline); None when Python must answer (other characters,
  * fewer than two tiles, a forged index). */
@@ -420,40 +463,5 @@ lx_probe_exact_anagram_words(Probe *self, PyObject *const *args, Py_ssize_t narg
             Py_RETURN_NONE; /* a forged index, or more anagrams than fit here: the general path decides */
         return decode_rows_ascii(self, t, n, rows, found);
     }
-    const unsigned char *grams = entry_grams(t, n, self->alphabet_tiles);
-    if (grams == NULL)
-        Py_RETURN_NONE;
-    w.t = t;
-    w.grams = grams;
-    w.n = n;
-    w.n_tiles = LX_MAX_ALPHABET_TILES;
-    while (w.n_tiles > 1 && !self->labels[w.n_tiles])
-        w.n_tiles--;
-    w.blanks = blanks;
-    for (Py_ssize_t i = 0; i < k; i++)
-        w.rack[key[i]]++;
-    if (gram_walk(&w, 0, 0, t->count, 1) < 0) {
-        PyMem_Free(w.out);
-        return PyErr_NoMemory();
-    }
-    if (w.late) {
-        PyMem_Free(w.out);
-        return lx_probe_past_deadline(self);
-    }
-    Py_ssize_t found = w.out_len / 8;
-    Py_ssize_t *rows = PyMem_Malloc((size_t)(found ? found : 1) * sizeof(Py_ssize_t));
-    if (rows == NULL) {
-        PyMem_Free(w.out);
-        return PyErr_NoMemory();
-    }
-    for (Py_ssize_t i = 0; i < found; i++) {
-        int64_t id;
-        memcpy(&id, w.out + 8 * i, 8);
-        rows[i] = (Py_ssize_t)id - t->first_id;
-    }
-    qsort(rows, (size_t)found, sizeof(Py_ssize_t), compare_ssize);
-    PyMem_Free(w.out);
-    PyObject *out = decode_rows_ascii(self, t, n, rows, found);
-    PyMem_Free(rows);
-    return out;
+    return anagrams_with_blanks(self, t, n, key, k, blanks, &w);
 }

@@ -21,9 +21,9 @@
 #define LX_LAST_BIT (1u << 9)
 #define LX_TARGET_SHIFT 32
 
-#define LX_TILE(r) ((unsigned)((r) & LX_TILE_MASK))
-#define LX_ACCEPTS(r) (((r) & LX_ACCEPTS_BIT) != 0)
-#define LX_IS_LAST(r) (((r) & LX_LAST_BIT) != 0)
+#define LX_TILE(r) ((unsigned)((r)&LX_TILE_MASK))
+#define LX_ACCEPTS(r) (((r)&LX_ACCEPTS_BIT) != 0)
+#define LX_IS_LAST(r) (((r)&LX_LAST_BIT) != 0)
 #define LX_TARGET(r) ((size_t)((r) >> LX_TARGET_SHIFT))
 
 /* Record i of the graph at buf (the caller checks i against the record count). */
@@ -31,8 +31,8 @@ static inline uint64_t
 lx_arc_at(const unsigned char *buf, size_t i)
 {
     const unsigned char *p = buf + i * LX_RECORD_SIZE;
-    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24
-           | (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32
+           | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
 }
 
 #endif

@@ -6,7 +6,9 @@
 #include <stdint.h>
 
 /* x must not be 0. */
-static inline int lowest_bit(uint64_t x) {
+static inline int
+lowest_bit(uint64_t x)
+{
 #if defined(__GNUC__) || defined(__clang__)
     return __builtin_ctzll(x);
 #else
@@ -19,7 +21,9 @@ static inline int lowest_bit(uint64_t x) {
 #endif
 }
 
-static inline int bit_count(uint64_t x) {
+static inline int
+bit_count(uint64_t x)
+{
 #if defined(__POPCNT__)
     return __builtin_popcountll(x);
 #else

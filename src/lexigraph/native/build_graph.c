@@ -121,441 +121,528 @@ cmp_backwards(const void *a, const void *b)
     return (i > j) - (i < j);
 }
 
+/* One build: the words, the trie (breadth first: level by level, within a level in word order), its equivalence
+ * classes and the arc lists laid out. Every array is freed by free_build. */
+typedef struct {
+    /* the words */
+    const unsigned char *flat;
+    const i64 *starts, *lens;
+    Py_ssize_t word_count;
+    i64 longest;
+    uint16_t *lcps; /* each word's common prefix with the one before */
+    /* the trie */
+    i64 nodes;
+    i64 *level_count, *level_offset; /* per depth */
+    uint16_t *height;                /* at most the longest word: 65535 */
+    uint32_t *first_child;           /* node numbers: fewer than 2^32 */
+    uint16_t *child_count;           /* at most 256: one arc a tile */
+    i64 *keys; /* each node's arc key: label << 33 | accepts << 32 | class (0, the leaves', until minimised) */
+    /* the minimisation: nodes by height, each height's classes */
+    i64 tallest;
+    i64 *height_count, *height_offset;
+    uint32_t *by_height, *representatives;
+    i64 class_count;
+    size_t widest; /* the most nodes of one height above the leaves */
+    SigNode *signatures, *distinct, *by_signature;
+    i64 *slot_of, *class_of;
+    Slot *table;
+    size_t table_capacity;
+    /* the layout: per arc list (a class with arcs), all numbers below 2^32 */
+    i64 list_count, host_count;
+    uint32_t *lists, *list_end, *list_degree, *order, *host_of, *hosts, *host_start, *start_of_class;
+    uint32_t *list_representative;
+    BackKey *back_keys;
+} GraphBuild;
+
+/* What a stage ends in besides going on: an error set, a 64-bit collision (the NumPy code settles it), a graph
+ * over the record limit. */
+enum { BUILD_ON = 0, BUILD_ERROR = -1, BUILD_COLLISION = -2, BUILD_TOO_LARGE = -3 };
+
+static int
+out_of_memory(void)
+{
+    PyErr_NoMemory();
+    return BUILD_ERROR;
+}
+
+static void
+free_build(GraphBuild *b)
+{
+    void *arrays[] = {
+        b->lcps,           b->level_count,         b->level_offset,  b->height,    b->first_child,     b->child_count,
+        b->keys,           b->height_count,        b->height_offset, b->by_height, b->representatives, b->signatures,
+        b->distinct,       b->by_signature,        b->slot_of,       b->class_of,  b->table,           b->lists,
+        b->list_end,       b->list_degree,         b->order,         b->host_of,   b->hosts,           b->host_start,
+        b->start_of_class, b->list_representative, b->back_keys};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        free(arrays[i]);
+}
+
+/* The words checked (inside the tile array, strictly increasing), their common prefixes and the trie's nodes
+ * per depth. */
+static int
+read_words(GraphBuild *b, Py_ssize_t flat_length)
+{
+    for (Py_ssize_t i = 0; i < b->word_count; i++) {
+        i64 start = b->starts[i], length = b->lens[i];
+        if (start < 0 || length < 0 || length > flat_length || start > flat_length - length) {
+            PyErr_SetString(PyExc_ValueError, "a word lies outside the tile array");
+            return BUILD_ERROR;
+        }
+        if (length > b->longest)
+            b->longest = length;
+    }
+    if (b->longest > 65535) {
+        PyErr_SetString(PyExc_ValueError, "words longer than 65535 tiles");
+        return BUILD_ERROR;
+    }
+    b->level_count = calloc((size_t)b->longest + 2, sizeof(i64));
+    b->level_offset = calloc((size_t)b->longest + 2, sizeof(i64));
+    b->lcps = malloc(((size_t)b->word_count + 1) * sizeof(uint16_t));
+    if (!b->level_count || !b->level_offset || !b->lcps)
+        return out_of_memory();
+    b->nodes = 1;
+    for (Py_ssize_t i = 0; i < b->word_count; i++) { /* lcp with the previous word; new nodes per depth */
+        i64 length = b->lens[i], lcp = 0;
+        if (i > 0) {
+            const unsigned char *before = b->flat + b->starts[i - 1], *word = b->flat + b->starts[i];
+            i64 shorter = b->lens[i - 1] < length ? b->lens[i - 1] : length;
+            while (lcp < shorter && before[lcp] == word[lcp])
+                lcp++;
+            if (!(lcp < shorter ? before[lcp] < word[lcp] : b->lens[i - 1] < length)) {
+                PyErr_SetString(PyExc_ValueError, "words must be in strictly increasing code order");
+                return BUILD_ERROR;
+            }
+        }
+        b->lcps[i] = (uint16_t)lcp;
+        for (i64 d = lcp + 1; d <= length; d++)
+            b->level_count[d]++;
+        b->nodes += length - lcp;
+    }
+    if (b->nodes >= ((i64)1 << 32)) { /* keys hold a class in 32 bits */
+        PyErr_SetString(PyExc_ValueError, "too many tiles for one word graph");
+        return BUILD_ERROR;
+    }
+    b->level_count[0] = 1;
+    for (i64 d = 1; d <= b->longest + 1; d++)
+        b->level_offset[d] = b->level_offset[d - 1] + b->level_count[d - 1];
+    return BUILD_ON;
+}
+
+/* The trie in breadth-first order, each node's key (label, accepts), its children and its height. */
+static int
+build_trie(GraphBuild *b)
+{
+    const size_t nodes = (size_t)b->nodes;
+    i64 *path = calloc((size_t)b->longest + 2, sizeof(i64)), *level_fill = calloc((size_t)b->longest + 2, sizeof(i64));
+    b->height = calloc(nodes, sizeof(uint16_t));
+    b->first_child = calloc(nodes, sizeof(uint32_t));
+    b->child_count = calloc(nodes, sizeof(uint16_t));
+    b->keys = calloc(nodes, sizeof(i64));
+    if (!path || !level_fill || !b->height || !b->first_child || !b->child_count || !b->keys) {
+        free(path);
+        free(level_fill);
+        return out_of_memory();
+    }
+    for (Py_ssize_t i = 0; i < b->word_count; i++) {
+        i64 length = b->lens[i];
+        const unsigned char *word = b->flat + b->starts[i];
+        for (i64 d = b->lcps[i] + 1; d <= length; d++) {
+            i64 id = b->level_offset[d] + level_fill[d]++, parent = path[d - 1];
+            b->keys[id] = (i64)word[d - 1] << 33;
+            if (b->child_count[parent] == 0)
+                b->first_child[parent] = (uint32_t)id;
+            b->child_count[parent]++;
+            path[d] = id;
+        }
+        if (length > 0)
+            b->keys[path[length]] |= (i64)1 << 32;
+    }
+    free(path);
+    free(level_fill);
+    /* heights bottom-up (children come after their parent); first_child of a leaf as NumPy's searchsorted */
+    for (i64 v = b->nodes - 1; v >= 0; v--) {
+        i64 h = 0;
+        for (i64 c = b->first_child[v]; c < (i64)b->first_child[v] + b->child_count[v]; c++)
+            if (b->height[c] + 1 > h)
+                h = b->height[c] + 1;
+        b->height[v] = (uint16_t)h;
+    }
+    return BUILD_ON;
+}
+
+/* The nodes by height (ascending id within a height), and the work arrays of one height. */
+static int
+sort_by_height(GraphBuild *b)
+{
+    const i64 tallest = b->tallest = b->height[0];
+    b->height_count = calloc((size_t)tallest + 2, sizeof(i64));
+    b->height_offset = calloc((size_t)tallest + 2, sizeof(i64));
+    b->by_height = malloc((size_t)b->nodes * sizeof(uint32_t));
+    b->representatives = malloc((size_t)b->nodes * sizeof(uint32_t));
+    i64 *fill = calloc((size_t)tallest + 2, sizeof(i64));
+    if (!b->height_count || !b->height_offset || !b->by_height || !b->representatives || !fill) {
+        free(fill);
+        return out_of_memory();
+    }
+    for (i64 v = 0; v < b->nodes; v++)
+        b->height_count[b->height[v]]++;
+    b->widest = 1; /* as long as the largest height above the leaves (far fewer than the nodes) */
+    for (i64 h = 1; h <= tallest; h++)
+        if ((size_t)b->height_count[h] > b->widest)
+            b->widest = (size_t)b->height_count[h];
+    for (i64 h = 1; h <= tallest + 1; h++)
+        b->height_offset[h] = b->height_offset[h - 1] + b->height_count[h - 1];
+    for (i64 v = 0; v < b->nodes; v++)
+        b->by_height[b->height_offset[b->height[v]] + fill[b->height[v]]++] = (uint32_t)v;
+    free(fill);
+    b->signatures = malloc(b->widest * sizeof(SigNode));
+    b->distinct = malloc(b->widest * sizeof(SigNode));
+    b->slot_of = malloc(b->widest * sizeof(i64));
+    b->by_signature = malloc(b->widest * sizeof(SigNode));
+    b->class_of = malloc(b->widest * sizeof(i64));
+    b->table_capacity = 1024;
+    b->table = malloc(b->table_capacity * sizeof(Slot));
+    if (!b->signatures || !b->distinct || !b->slot_of || !b->by_signature || !b->class_of || !b->table)
+        return out_of_memory();
+    return BUILD_ON;
+}
+
+/* A node's 64-bit signature: its arcs' keys (label, accepts, target class) and their number, mixed. */
+static u64
+node_signature(const GraphBuild *b, i64 v)
+{
+    i64 degree = b->child_count[v], first = b->first_child[v];
+    u64 signature = 0;
+    for (i64 p = 0; p < degree; p++) {
+        u64 child = (u64)b->keys[first + p];
+        u64 key = ((child >> 33) << 40) | ((child & 0xFFFFFFFFu) << 1) | ((child >> 32) & 1);
+        signature += mix64(key ^ ((u64)p << 58));
+    }
+    return signature + mix64((u64)degree);
+}
+
+/* Whether node v's arcs equal those of node `representative`, arc by arc. */
+static int
+same_arcs(const GraphBuild *b, i64 v, i64 representative)
+{
+    i64 degree = b->child_count[v];
+    if (degree != b->child_count[representative])
+        return 0;
+    for (i64 p = 0; p < degree; p++)
+        if (b->keys[b->first_child[v] + p] != b->keys[b->first_child[representative] + p])
+            return 0;
+    return 1;
+}
+
+/* The hash table of one height's distinct signatures, twice as large, every signature placed again. */
+static int
+grow_table(GraphBuild *b, i64 distinct_count)
+{
+    size_t capacity = b->table_capacity * 2;
+    Slot *grown = malloc(capacity * sizeof(Slot));
+    if (!grown)
+        return out_of_memory();
+    free(b->table);
+    b->table = grown;
+    b->table_capacity = capacity;
+    for (size_t q = 0; q < capacity; q++)
+        b->table[q].uid = -1;
+    for (i64 u = 0; u < distinct_count; u++) {
+        size_t q = (size_t)(mix64(b->distinct[u].sig) & (capacity - 1));
+        while (b->table[q].uid >= 0)
+            q = (q + 1) & (capacity - 1);
+        b->table[q].sig = b->distinct[u].sig;
+        b->table[q].uid = u;
+    }
+    return BUILD_ON;
+}
+
+/* The distinct signatures of one height's `count` nodes (b->signatures), through a hash table that grows with
+ * them (far fewer than the nodes at low heights: it stays in cache); the first node of each is its
+ * representative, and every other one must equal it. The number of distinct ones, or a BUILD_* end. */
+static i64
+distinct_signatures(GraphBuild *b, i64 count)
+{
+    for (size_t t = 0; t < b->table_capacity; t++)
+        b->table[t].uid = -1;
+    i64 distinct_count = 0;
+    for (i64 k = 0; k < count; k++) {
+        u64 signature = b->signatures[k].sig;
+        size_t mask = b->table_capacity - 1, t = (size_t)(mix64(signature) & mask);
+        while (b->table[t].uid >= 0 && b->table[t].sig != signature)
+            t = (t + 1) & mask;
+        i64 uid = b->table[t].uid;
+        if (uid < 0) {
+            uid = distinct_count++;
+            b->table[t].sig = signature;
+            b->table[t].uid = uid;
+            b->distinct[uid] = b->signatures[k];
+            if ((size_t)distinct_count * 2 > b->table_capacity && grow_table(b, distinct_count) < 0)
+                return BUILD_ERROR;
+        } else if (!same_arcs(b, b->signatures[k].node, b->distinct[uid].node)) {
+            return BUILD_COLLISION; /* a 64-bit collision: let the NumPy code settle it */
+        }
+        b->slot_of[k] = uid;
+    }
+    return distinct_count;
+}
+
+/* One height's classes, numbered in ascending signature order (as np.unique does), written into the keys. */
+static int
+classify_height(GraphBuild *b, i64 h)
+{
+    const i64 count = b->height_count[h];
+    const uint32_t *nodes = b->by_height + b->height_offset[h];
+    for (i64 k = 0; k < count; k++) {
+        b->signatures[k].sig = node_signature(b, nodes[k]);
+        b->signatures[k].node = nodes[k];
+    }
+    i64 distinct_count = distinct_signatures(b, count);
+    if (distinct_count < 0)
+        return (int)distinct_count;
+    for (i64 u = 0; u < distinct_count; u++) {
+        b->by_signature[u].sig = b->distinct[u].sig;
+        b->by_signature[u].node = u;
+    }
+    lx_radix_sort(b->by_signature, b->signatures, (size_t)distinct_count); /* signatures: scratch now */
+    for (i64 r = 0; r < distinct_count; r++) {
+        i64 u = b->by_signature[r].node;
+        b->representatives[b->class_count + r] = (uint32_t)b->distinct[u].node;
+        b->class_of[u] = b->class_count + r;
+    }
+    for (i64 k = 0; k < count; k++)
+        b->keys[nodes[k]] |= b->class_of[b->slot_of[k]];
+    b->class_count += distinct_count;
+    return BUILD_ON;
+}
+
+/* The minimisation: equivalent nodes (same arcs to the same classes) found height by height. */
+static int
+minimise(GraphBuild *b)
+{
+    int status = sort_by_height(b);
+    b->class_count = 1;
+    b->representatives[0] = b->by_height[0]; /* the first leaf: there is always one */
+    for (i64 h = 1; h <= b->tallest && status == BUILD_ON; h++)
+        if (b->height_count[h])
+            status = classify_height(b, h);
+    return status;
+}
+
+/* The classes with arcs (the lists): their class, degree, last arc and representative; the sort's room. */
+static int
+collect_lists(GraphBuild *b)
+{
+    const size_t classes = (size_t)b->class_count;
+    uint32_t **arrays[] = {&b->lists,      &b->list_end,       &b->list_degree,
+                           &b->order,      &b->host_of,        &b->hosts,
+                           &b->host_start, &b->start_of_class, &b->list_representative};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        if ((*arrays[i] = calloc(classes, sizeof(uint32_t))) == NULL)
+            return out_of_memory();
+    b->list_count = 0;
+    for (i64 k = 0; k < b->class_count; k++) {
+        i64 degree = b->child_count[b->representatives[k]], l = b->list_count;
+        if (degree > 0) {
+            b->lists[l] = (uint32_t)k;
+            b->list_degree[l] = (uint32_t)degree;
+            b->list_end[l] = (uint32_t)(b->first_child[b->representatives[k]] + degree - 1);
+            b->list_representative[l] = b->representatives[k];
+            b->list_count++;
+        }
+    }
+    b->back_keys = malloc(((size_t)b->list_count + 1) * sizeof(BackKey));
+    if ((size_t)b->list_count > b->widest) { /* signatures and by_signature sort the lists */
+        SigNode *a = realloc(b->signatures, (size_t)b->list_count * sizeof(SigNode));
+        if (a)
+            b->signatures = a;
+        SigNode *c = a ? realloc(b->by_signature, (size_t)b->list_count * sizeof(SigNode)) : NULL;
+        if (c)
+            b->by_signature = c;
+        if (!a || !c)
+            return out_of_memory();
+    }
+    return b->back_keys ? BUILD_ON : out_of_memory();
+}
+
+/* The lists by cmp_backwards: radix sorts by the second-last key, then (stably) the last, then each run of lists
+ * equal in both by the comparator (signatures and by_signature are scratch now). */
+static void
+order_lists(GraphBuild *b)
+{
+    SigNode *sorted = b->signatures;
+    const i64 *keys = b->keys;
+    const uint32_t *end = b->list_end, *degree = b->list_degree;
+    for (i64 i = 0; i < b->list_count; i++) {
+        sorted[i].sig = degree[i] > 1 ? (u64)keys[end[i] - 1] + 1 : 0;
+        sorted[i].node = i;
+    }
+    lx_radix_sort(sorted, b->by_signature, (size_t)b->list_count);
+    for (i64 i = 0; i < b->list_count; i++)
+        sorted[i].sig = (u64)keys[end[sorted[i].node]];
+    lx_radix_sort(sorted, b->by_signature, (size_t)b->list_count);
+    g_keys = keys;
+    g_end = end;
+    g_deg = degree;
+    for (i64 i = 0; i < b->list_count;) {
+        i64 j = i + 1, a = sorted[i].node;
+        i64 second_last = degree[a] > 1 ? keys[end[a] - 1] : -1;
+        while (j < b->list_count && keys[end[sorted[j].node]] == keys[end[a]]
+               && (degree[sorted[j].node] > 1 ? keys[end[sorted[j].node] - 1] : -1) == second_last)
+            j++;
+        if (j - i > 1) {
+            for (i64 r = i; r < j; r++)
+                b->back_keys[r - i] = (BackKey){keys[end[sorted[r].node]], second_last, sorted[r].node};
+            qsort(b->back_keys, (size_t)(j - i), sizeof(BackKey), cmp_backwards);
+            for (i64 r = i; r < j; r++)
+                b->order[r] = (uint32_t)b->back_keys[r - i].idx;
+        } else {
+            b->order[i] = (uint32_t)a;
+        }
+        i = j;
+    }
+}
+
+/* Whether list a is a proper backward prefix of list c (its arcs end c's). */
+static int
+backward_prefix(const GraphBuild *b, i64 a, i64 c)
+{
+    if (b->list_degree[a] >= b->list_degree[c])
+        return 0;
+    for (i64 p = 0; p < b->list_degree[a]; p++)
+        if (b->keys[b->list_end[a] - p] != b->keys[b->list_end[c] - p])
+            return 0;
+    return 1;
+}
+
+/* Each list's host (lists stored inside the lists they end): the first rank from its own whose list is not a
+ * proper backward prefix of the next; the hosts in breadth-first order of their representatives. */
+static void
+find_hosts(GraphBuild *b)
+{
+    i64 host_rank = -1;
+    for (i64 r = b->list_count - 1; r >= 0; r--) {
+        if (r + 1 >= b->list_count || !backward_prefix(b, b->order[r], b->order[r + 1]))
+            host_rank = r;
+        b->host_of[b->order[r]] = b->order[host_rank];
+    }
+    b->host_count = 0;
+    for (i64 i = 0; i < b->list_count; i++)
+        if (b->host_of[i] == i)
+            b->hosts[b->host_count++] = (uint32_t)i;
+    uint32_t *host_at = b->by_height; /* free since the minimisation: node -> list index + 1 */
+    memset(host_at, 0, (size_t)b->nodes * sizeof(uint32_t));
+    for (i64 k = 0; k < b->host_count; k++)
+        host_at[b->list_representative[b->hosts[k]]] = (uint32_t)(b->hosts[k] + 1);
+    b->host_count = 0;
+    for (i64 v = 0; v < b->nodes; v++)
+        if (host_at[v])
+            b->hosts[b->host_count++] = host_at[v] - 1;
+}
+
+/* Where each host starts: one after another from record 1. The records needed. */
+static u64
+place_hosts(GraphBuild *b)
+{
+    u64 total = 1;
+    for (i64 k = 0; k < b->host_count; k++) {
+        b->host_start[b->hosts[k]] = (uint32_t)total; /* total <= max_arcs <= 2^32: checked before it is read */
+        total += (u64)b->list_degree[b->hosts[k]];
+    }
+    return total;
+}
+
+/* Where each class's list starts: inside its host, ending where the host ends. */
+static void
+place_lists(GraphBuild *b)
+{
+    for (i64 i = 0; i < b->list_count; i++) {
+        i64 host = b->host_of[i];
+        b->start_of_class[b->lists[i]] = b->host_start[host] + b->list_degree[host] - b->list_degree[i];
+    }
+}
+
+/* The records (record 0: the null arc) straight into a bytes object, and the root: (records, root). */
+static PyObject *
+write_records(const GraphBuild *b, u64 total)
+{
+    PyObject *bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(total * LX_RECORD_SIZE));
+    if (!bytes)
+        return NULL;
+    unsigned char *at = (unsigned char *)PyBytes_AS_STRING(bytes);
+    memset(at, 0, LX_RECORD_SIZE);
+    at += LX_RECORD_SIZE;
+    for (i64 k = 0; k < b->host_count; k++) {
+        i64 representative = b->list_representative[b->hosts[k]];
+        i64 first = b->first_child[representative], degree = b->child_count[representative];
+        for (i64 c = first; c < first + degree; c++) {
+            u64 key = (u64)b->keys[c];
+            u64 record = key >> 33;
+            if (key >> 32 & 1)
+                record |= LX_ACCEPTS_BIT;
+            if (c == first + degree - 1)
+                record |= LX_LAST_BIT;
+            record |= (u64)b->start_of_class[key & 0xFFFFFFFFu] << LX_TARGET_SHIFT;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            memcpy(at, &record, 8);
+#else
+            for (int byte = 0; byte < 8; byte++)
+                at[byte] = (unsigned char)(record >> (8 * byte));
+#endif
+            at += LX_RECORD_SIZE;
+        }
+    }
+    i64 root = b->child_count[0] ? b->start_of_class[(u64)b->keys[0] & 0xFFFFFFFFu] : 0;
+    return Py_BuildValue("(NL)", bytes, (long long)root);
+}
+
+/* The stages one after another: the answer of build_graph (see the file's comment), or NULL with an error. */
+static PyObject *
+build(GraphBuild *b, Py_ssize_t flat_length, unsigned long long max_arcs)
+{
+    int status = read_words(b, flat_length);
+    if (status == BUILD_ON)
+        status = build_trie(b);
+    if (status == BUILD_ON)
+        status = minimise(b);
+    if (status == BUILD_ON)
+        status = collect_lists(b);
+    if (status == BUILD_COLLISION)
+        Py_RETURN_NONE;
+    if (status != BUILD_ON)
+        return NULL;
+    order_lists(b);
+    find_hosts(b);
+    u64 total = place_hosts(b);
+    if (total > max_arcs)
+        return Py_BuildValue("(OK)", Py_None, (unsigned long long)total);
+    place_lists(b);
+    return write_records(b, total);
+}
+
 static PyObject *
 build_graph(PyObject *self, PyObject *args)
 {
-    Py_buffer fb = {0}, sb = {0}, lb = {0};
+    Py_buffer flat = {0}, starts = {0}, lens = {0};
     unsigned long long max_arcs;
-    PyObject *result = NULL;
-    /* all work arrays; freed at the end */
-    i64 *cur = NULL, *level_count = NULL, *level_off = NULL, *level_fill = NULL;
-    uint16_t *lcps = NULL;
-    uint16_t *height = NULL; /* at most the longest word: 65535 */
-    uint32_t *first_child = NULL, *reps = NULL, *by_height = NULL; /* node numbers: fewer than 2^32 */
-    uint16_t *n_children = NULL;                                    /* at most 256: one arc a tile */
-    i64 *hcount = NULL, *hoff = NULL;
-    SigNode *sn = NULL, *uniq = NULL, *by_sig = NULL;
-    i64 *cls_of = NULL;
-    Slot *table = NULL;
-    size_t tcap = 0;
-    i64 *slot_of = NULL;
-    i64 *keys = NULL;
-    /* per arc list (class with arcs): class and node numbers, list indices, arc numbers, all below 2^32 */
-    uint32_t *lists = NULL, *lend = NULL, *ldeg = NULL, *order = NULL, *host_of = NULL;
-    uint32_t *hosts = NULL, *host_start = NULL, *start_of_class = NULL, *lrep = NULL;
-    BackKey *bk = NULL;
-
-    if (!PyArg_ParseTuple(args, "y*y*y*K", &fb, &sb, &lb, &max_arcs))
+    if (!PyArg_ParseTuple(args, "y*y*y*K", &flat, &starts, &lens, &max_arcs))
         return NULL;
     if (max_arcs > LX_MAX_ARCS) /* a record's target has 32 bits */
         max_arcs = LX_MAX_ARCS;
-    if (sb.len != lb.len || sb.len % 8 != 0) {
+    PyObject *result = NULL;
+    if (starts.len != lens.len || starts.len % 8 != 0) {
         PyErr_SetString(PyExc_ValueError, "starts and lens must be int64 arrays of one length");
-        goto done;
+    } else {
+        GraphBuild b = {.flat = flat.buf, .starts = starts.buf, .lens = lens.buf, .word_count = starts.len / 8};
+        result = build(&b, flat.len, max_arcs);
+        free_build(&b);
     }
-    const unsigned char *flat = fb.buf;
-    const i64 *starts = sb.buf, *lens = lb.buf;
-    Py_ssize_t n = sb.len / 8;
-    Py_ssize_t flat_len = fb.len;
-
-    /* --- checks, and the trie's size per depth --- */
-    i64 maxlen = 0, nodes = 1;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        i64 s = starts[i], L = lens[i];
-        if (s < 0 || L < 0 || L > flat_len || s > flat_len - L) {
-            PyErr_SetString(PyExc_ValueError, "a word lies outside the tile array");
-            goto done;
-        }
-        if (L > maxlen)
-            maxlen = L;
-    }
-    if (maxlen > 65535) {
-        PyErr_SetString(PyExc_ValueError, "words longer than 65535 tiles");
-        goto done;
-    }
-    level_count = calloc((size_t)maxlen + 2, sizeof(i64));
-    level_off = calloc((size_t)maxlen + 2, sizeof(i64));
-    level_fill = calloc((size_t)maxlen + 2, sizeof(i64));
-    cur = calloc((size_t)maxlen + 2, sizeof(i64));
-    lcps = malloc(((size_t)n + 1) * sizeof(uint16_t));
-    if (!level_count || !level_off || !level_fill || !cur || !lcps) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    /* lcp with the previous word; count new nodes per depth */
-    for (Py_ssize_t i = 0; i < n; i++) {
-        i64 L = lens[i], lcp = 0;
-        if (i > 0) {
-            const unsigned char *a = flat + starts[i - 1], *b = flat + starts[i];
-            i64 m = lens[i - 1] < L ? lens[i - 1] : L;
-            while (lcp < m && a[lcp] == b[lcp])
-                lcp++;
-            int increasing = lcp < m ? a[lcp] < b[lcp] : lens[i - 1] < L;
-            if (!increasing) {
-                PyErr_SetString(PyExc_ValueError, "words must be in strictly increasing code order");
-                goto done;
-            }
-        }
-        lcps[i] = (uint16_t)lcp;
-        for (i64 d = lcp + 1; d <= L; d++)
-            level_count[d]++;
-        nodes += L - lcp;
-    }
-    if (nodes >= ((i64)1 << 32)) { /* keys hold a class in 32 bits */
-        PyErr_SetString(PyExc_ValueError, "too many tiles for one word graph");
-        goto done;
-    }
-    level_off[0] = 0;
-    level_count[0] = 1;
-    for (i64 d = 1; d <= maxlen + 1; d++)
-        level_off[d] = level_off[d - 1] + level_count[d - 1];
-
-    size_t N = (size_t)nodes;
-    height = calloc(N, sizeof(uint16_t));
-    first_child = calloc(N, sizeof(uint32_t));
-    n_children = calloc(N, sizeof(uint16_t));
-    /* each node's arc key: label << 33 | accepts << 32 | class (class 0, the leaves', until the minimisation) */
-    keys = calloc(N, sizeof(i64));
-    if (!height || !first_child || !n_children || !keys) {
-        PyErr_NoMemory();
-        goto done;
-    }
-
-    /* --- trie in breadth-first order: level by level, within a level in word order --- */
-    cur[0] = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        i64 L = lens[i], lcp = lcps[i];
-        const unsigned char *w = flat + starts[i];
-        for (i64 d = lcp + 1; d <= L; d++) {
-            i64 id = level_off[d] + level_fill[d]++;
-            i64 parent = cur[d - 1];
-            keys[id] = (i64)w[d - 1] << 33;
-            if (n_children[parent] == 0)
-                first_child[parent] = (uint32_t)id;
-            n_children[parent]++;
-            cur[d] = id;
-        }
-        if (L > 0)
-            keys[cur[L]] |= (i64)1 << 32;
-    }
-    /* heights bottom-up (children come after their parent); first_child of a leaf as NumPy's searchsorted */
-    for (i64 v = nodes - 1; v >= 0; v--) {
-        i64 h = 0;
-        if (n_children[v]) {
-            for (i64 c = first_child[v]; c < first_child[v] + n_children[v]; c++)
-                if (height[c] + 1 > h)
-                    h = height[c] + 1;
-        }
-        height[v] = (uint16_t)h;
-    }
-
-    /* --- minimisation: nodes by height (ascending id within a height) --- */
-    i64 H = height[0];
-    hcount = calloc((size_t)H + 2, sizeof(i64));
-    hoff = calloc((size_t)H + 2, sizeof(i64));
-    by_height = malloc(N * sizeof(uint32_t));
-    reps = malloc(N * sizeof(uint32_t));
-    if (!hcount || !hoff || !by_height || !reps) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    for (i64 v = 0; v < nodes; v++)
-        hcount[height[v]]++;
-    /* the per-height work arrays: as long as the largest height above the leaves (far fewer than the nodes) */
-    size_t wide = 1;
-    for (i64 h = 1; h <= H; h++)
-        if ((size_t)hcount[h] > wide)
-            wide = (size_t)hcount[h];
-    sn = malloc(wide * sizeof(SigNode));
-    uniq = malloc(wide * sizeof(SigNode));
-    slot_of = malloc(wide * sizeof(i64));
-    by_sig = malloc(wide * sizeof(SigNode));
-    cls_of = malloc(wide * sizeof(i64));
-    if (!sn || !uniq || !slot_of || !by_sig || !cls_of) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    for (i64 h = 1; h <= H + 1; h++)
-        hoff[h] = hoff[h - 1] + hcount[h - 1];
-    {
-        i64 *fill = calloc((size_t)H + 2, sizeof(i64));
-        if (!fill) {
-            PyErr_NoMemory();
-            goto done;
-        }
-        for (i64 v = 0; v < nodes; v++)
-            by_height[hoff[height[v]] + fill[height[v]]++] = (uint32_t)v;
-        free(fill);
-    }
-    i64 n_classes = 1;
-    reps[0] = by_height[0]; /* the first leaf: there is always one */
-    for (i64 h = 1; h <= H; h++) {
-        i64 cnt = hcount[h];
-        const uint32_t *hn = by_height + hoff[h];
-        if (!cnt)
-            continue;
-        for (i64 k = 0; k < cnt; k++) {
-            i64 v = hn[k], deg = n_children[v], f = first_child[v];
-            u64 sig = 0;
-            for (i64 p = 0; p < deg; p++) {
-                u64 ck = (u64)keys[f + p];
-                u64 key = ((ck >> 33) << 40) | ((ck & 0xFFFFFFFFu) << 1) | ((ck >> 32) & 1);
-                sig += mix64(key ^ ((u64)p << 58));
-            }
-            sig += mix64((u64)deg);
-            sn[k].sig = sig;
-            sn[k].node = v;
-        }
-        /* distinct signatures through a hash table (first node of each is its representative), which
-           grows with the distinct signatures (far fewer than the nodes at low heights: it stays in cache),
-           then classes numbered in ascending signature order, as np.unique does */
-        size_t cap = tcap;
-        if (!table) {
-            cap = 1024;
-            table = malloc(cap * sizeof(Slot));
-            if (!table) {
-                PyErr_NoMemory();
-                goto done;
-            }
-            tcap = cap;
-        }
-        for (size_t t = 0; t < cap; t++)
-            table[t].uid = -1;
-        i64 nu = 0;
-        for (i64 k = 0; k < cnt; k++) {
-            u64 sig = sn[k].sig;
-            size_t t = (size_t)(mix64(sig) & (cap - 1));
-            while (table[t].uid >= 0 && table[t].sig != sig)
-                t = (t + 1) & (cap - 1);
-            i64 uid = table[t].uid;
-            if (uid < 0) {
-                uid = nu++;
-                table[t].sig = sig;
-                table[t].uid = uid;
-                uniq[uid].sig = sig;
-                uniq[uid].node = sn[k].node;
-                if ((size_t)nu * 2 > cap) { /* grow: twice the slots, every signature placed again */
-                    size_t ncap = cap * 2;
-                    Slot *nt = malloc(ncap * sizeof(Slot));
-                    if (!nt) {
-                        PyErr_NoMemory();
-                        goto done;
-                    }
-                    free(table);
-                    table = nt;
-                    cap = tcap = ncap;
-                    for (size_t q = 0; q < cap; q++)
-                        table[q].uid = -1;
-                    for (i64 u = 0; u < nu; u++) {
-                        size_t q = (size_t)(mix64(uniq[u].sig) & (cap - 1));
-                        while (table[q].uid >= 0)
-                            q = (q + 1) & (cap - 1);
-                        table[q].sig = uniq[u].sig;
-                        table[q].uid = u;
-                    }
-                }
-            }
-            else {
-                /* verify the node equals its group's representative, arc by arc */
-                i64 v = sn[k].node, rep = uniq[uid].node, deg = n_children[v];
-                int same = deg == n_children[rep];
-                for (i64 p = 0; same && p < deg; p++) {
-                    same = keys[first_child[v] + p] == keys[first_child[rep] + p];
-                }
-                if (!same) { /* a 64-bit collision: let the NumPy code settle it */
-                    result = Py_None;
-                    Py_INCREF(result);
-                    goto done;
-                }
-            }
-            slot_of[k] = uid;
-        }
-        for (i64 u = 0; u < nu; u++) {
-            by_sig[u].sig = uniq[u].sig;
-            by_sig[u].node = u;
-        }
-        lx_radix_sort(by_sig, sn, (size_t)nu); /* sn: scratch now (sn[k].node is hn[k]) */
-        for (i64 r = 0; r < nu; r++) {
-            i64 u = by_sig[r].node;
-            reps[n_classes + r] = (uint32_t)uniq[u].node;
-            cls_of[u] = n_classes + r;
-        }
-        for (i64 k = 0; k < cnt; k++)
-            keys[hn[k]] |= cls_of[slot_of[k]];
-        n_classes += nu;
-    }
-
-    /* --- layout: lists stored inside the lists they end, hosts in breadth-first order --- */
-    lists = malloc((size_t)n_classes * sizeof(uint32_t));
-    lend = malloc((size_t)n_classes * sizeof(uint32_t));
-    ldeg = malloc((size_t)n_classes * sizeof(uint32_t));
-    order = malloc((size_t)n_classes * sizeof(uint32_t));
-    host_of = malloc((size_t)n_classes * sizeof(uint32_t));
-    hosts = malloc((size_t)n_classes * sizeof(uint32_t));
-    host_start = calloc((size_t)n_classes, sizeof(uint32_t));
-    start_of_class = calloc((size_t)n_classes, sizeof(uint32_t));
-    lrep = malloc((size_t)n_classes * sizeof(uint32_t));
-    if (!lists || !lend || !ldeg || !order || !host_of || !hosts || !host_start || !start_of_class
-        || !lrep) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    i64 nl = 0;
-    for (i64 k = 0; k < n_classes; k++) {
-        i64 d = n_children[reps[k]];
-        if (d > 0) {
-            lists[nl] = (uint32_t)k;
-            ldeg[nl] = (uint32_t)d;
-            lend[nl] = (uint32_t)(first_child[reps[k]] + d - 1);
-            lrep[nl] = reps[k];
-            nl++;
-        }
-    }
-    bk = malloc(((size_t)nl + 1) * sizeof(BackKey));
-    if ((size_t)nl > wide) { /* sn and by_sig sort the lists below */
-        SigNode *a = realloc(sn, (size_t)nl * sizeof(SigNode)), *b = a ? realloc(by_sig, (size_t)nl * sizeof(SigNode)) : NULL;
-        if (a)
-            sn = a;
-        if (b)
-            by_sig = b;
-        if (!a || !b) {
-            PyErr_NoMemory();
-            goto done;
-        }
-    }
-    if (!bk) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    /* lists by cmp_backwards: radix sorts by the second-last key, then (stably) the last, then each run of
-       lists equal in both by the comparator (sn and by_sig are free now: scratch) */
-    for (i64 i = 0; i < nl; i++) {
-        sn[i].sig = ldeg[i] > 1 ? (u64)keys[lend[i] - 1] + 1 : 0;
-        sn[i].node = i;
-    }
-    lx_radix_sort(sn, by_sig, (size_t)nl);
-    for (i64 i = 0; i < nl; i++)
-        sn[i].sig = (u64)keys[lend[sn[i].node]];
-    lx_radix_sort(sn, by_sig, (size_t)nl);
-    g_keys = keys;
-    g_end = lend;
-    g_deg = ldeg;
-    for (i64 i = 0; i < nl;) {
-        i64 j = i + 1, a = sn[i].node;
-        i64 a1 = ldeg[a] > 1 ? keys[lend[a] - 1] : -1;
-        while (j < nl) {
-            i64 b = sn[j].node;
-            if (keys[lend[b]] != keys[lend[a]] || (ldeg[b] > 1 ? keys[lend[b] - 1] : -1) != a1)
-                break;
-            j++;
-        }
-        if (j - i > 1) {
-            for (i64 r = i; r < j; r++) {
-                i64 x = sn[r].node;
-                bk[r - i].k0 = keys[lend[x]];
-                bk[r - i].k1 = a1;
-                bk[r - i].idx = x;
-            }
-            qsort(bk, (size_t)(j - i), sizeof(BackKey), cmp_backwards);
-            for (i64 r = i; r < j; r++)
-                order[r] = (uint32_t)bk[r - i].idx;
-        }
-        else
-            order[i] = (uint32_t)a;
-        i = j;
-    }
-    /* host of rank r: the first rank >= r whose list is not a proper backward prefix of the next */
-    {
-        i64 host_rank = -1;
-        for (i64 r = nl - 1; r >= 0; r--) {
-            int prefix_of_next = 0;
-            if (r + 1 < nl) {
-                i64 a = order[r], b = order[r + 1];
-                if (ldeg[a] < ldeg[b]) {
-                    prefix_of_next = 1;
-                    for (i64 p = 0; p < ldeg[a]; p++)
-                        if (keys[lend[a] - p] != keys[lend[b] - p]) {
-                            prefix_of_next = 0;
-                            break;
-                        }
-                }
-            }
-            if (!prefix_of_next)
-                host_rank = r;
-            host_of[order[r]] = order[host_rank];
-        }
-    }
-    i64 nh = 0;
-    for (i64 i = 0; i < nl; i++)
-        if (host_of[i] == i)
-            hosts[nh++] = (uint32_t)i;
-    /* hosts in breadth-first order of their representatives: one pass over the nodes */
-    {
-        uint32_t *host_at = by_height; /* free since the minimisation: node -> list index + 1 */
-        memset(host_at, 0, N * sizeof(uint32_t));
-        for (i64 k = 0; k < nh; k++)
-            host_at[lrep[hosts[k]]] = (uint32_t)(hosts[k] + 1);
-        nh = 0;
-        for (i64 v = 0; v < nodes; v++)
-            if (host_at[v])
-                hosts[nh++] = host_at[v] - 1;
-    }
-    u64 total = 1;
-    for (i64 k = 0; k < nh; k++) {
-        host_start[hosts[k]] = (uint32_t)total; /* total <= max_arcs <= 2^32, checked below */
-        total += (u64)ldeg[hosts[k]];
-    }
-    if (total > max_arcs) {
-        result = Py_BuildValue("(OK)", Py_None, (unsigned long long)total);
-        goto done;
-    }
-    for (i64 i = 0; i < nl; i++) {
-        i64 host = host_of[i];
-        start_of_class[lists[i]] = host_start[host] + ldeg[host] - ldeg[i];
-    }
-    {
-        /* the records straight into the bytes object (record 0: the null arc) */
-        PyObject *bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(total * LX_RECORD_SIZE));
-        if (!bytes)
-            goto done;
-        unsigned char *p = (unsigned char *)PyBytes_AS_STRING(bytes);
-        memset(p, 0, LX_RECORD_SIZE);
-        p += LX_RECORD_SIZE;
-        for (i64 k = 0; k < nh; k++) {
-            i64 rep = lrep[hosts[k]], f = first_child[rep], d = n_children[rep];
-            for (i64 c = f; c < f + d; c++) {
-                u64 ck = (u64)keys[c];
-                u64 rec = ck >> 33;
-                if (ck >> 32 & 1)
-                    rec |= LX_ACCEPTS_BIT;
-                if (c == f + d - 1)
-                    rec |= LX_LAST_BIT;
-                rec |= (u64)start_of_class[ck & 0xFFFFFFFFu] << LX_TARGET_SHIFT;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-                memcpy(p, &rec, 8);
-#else
-                for (int b = 0; b < 8; b++)
-                    p[b] = (unsigned char)(rec >> (8 * b));
-#endif
-                p += LX_RECORD_SIZE;
-            }
-        }
-        i64 root = n_children[0] ? start_of_class[(u64)keys[0] & 0xFFFFFFFFu] : 0;
-        result = Py_BuildValue("(NL)", bytes, (long long)root);
-    }
-
-done:
-    PyBuffer_Release(&fb);
-    PyBuffer_Release(&sb);
-    PyBuffer_Release(&lb);
-    free(cur); free(level_count); free(level_off); free(level_fill);
-    free(height); free(first_child); free(n_children); free(reps); free(lcps);
-    free(hcount); free(hoff); free(by_height); free(sn); free(uniq); free(slot_of); free(table); free(by_sig); free(cls_of);
-    free(keys); free(lists); free(lend); free(ldeg); free(order); free(host_of);
-    free(hosts); free(host_start); free(start_of_class); free(lrep); free(bk);
+    PyBuffer_Release(&flat);
+    PyBuffer_Release(&starts);
+    PyBuffer_Release(&lens);
     return result;
 }
-
 
 static PyMethodDef build_graph_methods[] = {
     {"build_graph", build_graph, METH_VARARGS,

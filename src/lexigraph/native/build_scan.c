@@ -46,145 +46,185 @@ init_letters(void)
  * `lines` counts the lines as str.splitlines does; `ordered` says whether the
  * kept words are in strictly increasing code order.
  */
+/* One scan: the data, the words kept (their codes written over the bytes they were read from), the counts. */
+typedef struct {
+    const unsigned char *data;
+    Py_ssize_t size;
+    Py_ssize_t min_len, max_len, char_cap;
+    unsigned char *codes, *lens, *upper;
+    Py_ssize_t kept_bytes, kept, lines, n_short, n_long, words;
+    uint32_t present; /* the letters met (bit c for 'a' + c) */
+} Scan;
+
+/* One line's end at s->data[*pos]: 1 when the line ended there (its end passed), 0 when a byte the general loop
+ * must see stands there. */
+static int
+end_of_line(const Scan *s, Py_ssize_t *pos)
+{
+    if (*pos >= s->size)
+        return 1;
+    unsigned char c = s->data[*pos];
+    if (c == '\n') {
+        (*pos)++;
+    } else if (c == '\r') {
+        (*pos)++;
+        if (*pos < s->size && s->data[*pos] == '\n')
+            (*pos)++;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* A word of `length` letters (`capitals` of them upper case) read: counted, and kept when its length is in range. */
+static void
+count_word(Scan *s, Py_ssize_t length, Py_ssize_t capitals, uint32_t seen)
+{
+    s->words++;
+    if (length > s->char_cap) {
+        s->n_long++;
+        return;
+    }
+    s->present |= seen;
+    if (length < s->min_len) {
+        s->n_short++;
+    } else if (length > s->max_len) {
+        s->n_long++;
+    } else {
+        s->kept_bytes += length;
+        s->lens[s->kept] = (unsigned char)length;
+        s->upper[s->kept] = capitals != 0;
+        s->kept++;
+    }
+}
+
+/* Every line, letters lower-cased in place of the kept words: 0, or 1 when the general loop must decide (a byte
+ * that is no ASCII letter or line end, a capitalised word). */
+static int
+scan_lines(Scan *s)
+{
+    Py_ssize_t pos = 0;
+    while (pos < s->size) {
+        Py_ssize_t start = pos, capitals = 0;
+        uint32_t seen = 0;
+        unsigned char *word = s->codes + s->kept_bytes;
+        while (pos < s->size) {
+            unsigned char c = s->data[pos], k = letter_class[c];
+            if (!k)
+                break;
+            capitals += k >> 1;
+            c |= 0x20;
+            seen |= 1u << (c - 'a');
+            word[pos - start] = c; /* codes + kept_bytes + (pos - start) <= codes + pos: inside the buffer */
+            pos++;
+        }
+        Py_ssize_t length = pos - start;
+        if (!end_of_line(s, &pos))
+            return 1;
+        s->lines++;
+        if (!length)
+            continue;
+        if (capitals && capitals != length)
+            return 1; /* capitalised: the case policy decides */
+        count_word(s, length, capitals, seen);
+    }
+    return 0;
+}
+
+/* Each letter met to its code (map[c + 1] for 'a' + c): by `table`, else by rank among the letters met. 0, or 1
+ * when a letter lies outside the table's alphabet (the general loop reports it). */
+static int
+letter_codes(uint32_t present, const unsigned char *table, unsigned char *map)
+{
+    unsigned char rank = 0;
+    for (int c = 0; c < 26; c++) {
+        if (!(present >> c & 1))
+            continue;
+        if (!table) {
+            map[c + 1] = ++rank;
+        } else {
+            map[c + 1] = table['a' + c];
+            if (!map[c + 1] || table['A' + c] != map[c + 1])
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* The kept words coded by `map`; whether they are in strictly increasing code order. */
+static int
+code_words(Scan *s, const unsigned char *map)
+{
+    int ordered = 1;
+    Py_ssize_t offset = 0, previous = -1, previous_length = 0;
+    for (Py_ssize_t i = 0; i < s->kept; i++) {
+        Py_ssize_t length = s->lens[i];
+        unsigned char *word = s->codes + offset;
+        for (Py_ssize_t j = 0; j < length; j++)
+            word[j] = map[word[j] & 31];
+        if (ordered && previous >= 0) {
+            const unsigned char *before = s->codes + previous;
+            Py_ssize_t shorter = previous_length < length ? previous_length : length, j = 0;
+            while (j < shorter && before[j] == word[j])
+                j++;
+            if (j < shorter ? before[j] > word[j] : previous_length >= length)
+                ordered = 0;
+        }
+        previous = offset;
+        previous_length = length;
+        offset += length;
+    }
+    return ordered;
+}
+
 static PyObject *
 scan_ascii(PyObject *self, PyObject *args)
 {
-    Py_buffer db = {0};
-    PyObject *table_obj;
-    Py_ssize_t min_len, max_len, char_cap;
-    PyObject *result = NULL;
-    PyObject *codes_obj = NULL; /* the codes are written straight into the bytes object handed back */
-    unsigned char *codes = NULL, *lens = NULL, *upper = NULL;
-    if (!PyArg_ParseTuple(args, "y*Onnn", &db, &table_obj, &min_len, &max_len, &char_cap))
+    Py_buffer data = {0};
+    PyObject *table_object, *result = NULL, *codes = NULL; /* the codes: straight into the bytes handed back */
+    Scan s = {0};
+    if (!PyArg_ParseTuple(args, "y*Onnn", &data, &table_object, &s.min_len, &s.max_len, &s.char_cap))
         return NULL;
     const unsigned char *table = NULL;
-    if (table_obj != Py_None) {
-        if (!PyBytes_Check(table_obj) || PyBytes_GET_SIZE(table_obj) != 256) {
-            PyErr_SetString(PyExc_ValueError, "table must be None or 256 bytes");
-            goto done;
-        }
-        table = (const unsigned char *)PyBytes_AS_STRING(table_obj);
+    if (table_object != Py_None && (!PyBytes_Check(table_object) || PyBytes_GET_SIZE(table_object) != 256)) {
+        PyErr_SetString(PyExc_ValueError, "table must be None or 256 bytes");
+        goto done;
     }
-    if (min_len < 1 || max_len < min_len || max_len > LX_MAX_WORD_LENGTH || char_cap < max_len) {
+    if (table_object != Py_None)
+        table = (const unsigned char *)PyBytes_AS_STRING(table_object);
+    if (s.min_len < 1 || s.max_len < s.min_len || s.max_len > LX_MAX_WORD_LENGTH || s.char_cap < s.max_len) {
         PyErr_SetString(PyExc_ValueError, "need 1 <= min_len <= max_len <= 255 and max_len <= char_cap");
         goto done;
     }
-    const unsigned char *d = db.buf;
-    Py_ssize_t n = db.len;
+    s.data = data.buf;
+    s.size = data.len;
     /* every kept word takes at least one byte of data, and its bytes at most those it was read from */
-    codes_obj = PyBytes_FromStringAndSize(NULL, n);
-    if (!codes_obj)
+    if ((codes = PyBytes_FromStringAndSize(NULL, s.size)) == NULL)
         goto done;
-    codes = (unsigned char *)PyBytes_AS_STRING(codes_obj);
-    lens = malloc((size_t)n / 2 + 2);
-    upper = malloc((size_t)n / 2 + 2);
-    if (!codes || !lens || !upper) {
+    s.codes = (unsigned char *)PyBytes_AS_STRING(codes);
+    s.lens = malloc((size_t)s.size / 2 + 2);
+    s.upper = malloc((size_t)s.size / 2 + 2);
+    if (!s.lens || !s.upper) {
         PyErr_NoMemory();
         goto done;
     }
-    Py_ssize_t pos = 0, o = 0, nw = 0, lines = 0, n_short = 0, n_long = 0, words = 0;
-    uint32_t present = 0;
-    while (pos < n) {
-        Py_ssize_t start = pos, ups = 0;
-        uint32_t seen = 0;
-        unsigned char *w = codes + o;
-        while (pos < n) {
-            unsigned char c = d[pos], k = letter_class[c];
-            if (!k)
-                break;
-            ups += k >> 1;
-            c |= 0x20;
-            seen |= 1u << (c - 'a');
-            w[pos - start] = c; /* codes + o + (pos - start) <= codes + pos: inside the buffer */
-            pos++;
-        }
-        Py_ssize_t L = pos - start;
-        if (pos < n) { /* a line end, or a byte the general loop must see */
-            unsigned char c = d[pos];
-            if (c == '\n')
-                pos++;
-            else if (c == '\r') {
-                pos++;
-                if (pos < n && d[pos] == '\n')
-                    pos++;
-            }
-            else
-                goto general;
-        }
-        lines++;
-        if (!L)
-            continue;
-        if (ups && ups != L)
-            goto general; /* capitalised: the case policy decides */
-        words++;
-        if (L > char_cap) {
-            n_long++;
-            continue;
-        }
-        present |= seen;
-        if (L < min_len)
-            n_short++;
-        else if (L > max_len)
-            n_long++;
-        else {
-            o += L;
-            lens[nw] = (unsigned char)L;
-            upper[nw] = ups != 0;
-            nw++;
-        }
-    }
-    if (!words || !present)
-        goto general; /* nothing to build from: the general loop words the error */
     unsigned char map[32] = {0};
-    if (table) {
-        for (int c = 0; c < 26; c++)
-            if (present >> c & 1) {
-                map[c + 1] = table['a' + c];
-                if (!map[c + 1] || table['A' + c] != map[c + 1])
-                    goto general; /* a letter outside the alphabet: the loop reports it */
-            }
-    }
-    else {
-        unsigned char rank = 0;
-        for (int c = 0; c < 26; c++)
-            if (present >> c & 1)
-                map[c + 1] = ++rank;
-    }
-    int ordered = 1;
-    {
-        Py_ssize_t off = 0, prev = -1, prev_len = 0;
-        for (Py_ssize_t i = 0; i < nw; i++) {
-            Py_ssize_t L = lens[i];
-            unsigned char *w = codes + off;
-            for (Py_ssize_t j = 0; j < L; j++)
-                w[j] = map[w[j] & 31];
-            if (ordered && prev >= 0) {
-                const unsigned char *pw = codes + prev;
-                Py_ssize_t m = prev_len < L ? prev_len : L, j = 0;
-                while (j < m && pw[j] == w[j])
-                    j++;
-                if (j < m ? pw[j] > w[j] : prev_len >= L)
-                    ordered = 0;
-            }
-            prev = off;
-            prev_len = L;
-            off += L;
-        }
-    }
-    if (_PyBytes_Resize(&codes_obj, o) < 0) /* shrinking: frees codes_obj on failure */
+    /* nothing to build from, or anything unusual: the general loop words it (None) */
+    if (scan_lines(&s) || !s.words || !s.present || letter_codes(s.present, table, map)) {
+        result = Py_NewRef(Py_None);
         goto done;
-    result = Py_BuildValue("(Ny#y#nknnO)", codes_obj, (const char *)lens, nw, (const char *)upper, nw,
-                           lines, (unsigned long)present, n_short, n_long, ordered ? Py_True : Py_False);
-    codes_obj = NULL; /* "N": the tuple holds it now (or it was released with the failure) */
-    goto done;
-general:
-    result = Py_None;
-    Py_INCREF(result);
+    }
+    int ordered = code_words(&s, map);
+    if (_PyBytes_Resize(&codes, s.kept_bytes) < 0) /* shrinking: frees codes on failure */
+        goto done;
+    result = Py_BuildValue("(Ny#y#nknnO)", codes, (const char *)s.lens, s.kept, (const char *)s.upper, s.kept, s.lines,
+                           (unsigned long)s.present, s.n_short, s.n_long, ordered ? Py_True : Py_False);
+    codes = NULL; /* "N": the tuple holds it now (or it was released with the failure) */
 done:
-    PyBuffer_Release(&db);
-    Py_XDECREF(codes_obj);
-    free(lens);
-    free(upper);
+    PyBuffer_Release(&data);
+    Py_XDECREF(codes);
+    free(s.lens);
+    free(s.upper);
     return result;
 }
 

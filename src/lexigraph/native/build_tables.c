@@ -24,91 +24,115 @@
  * tries its current slot, in row order; the first to find it empty takes it,
  * the others move one slot on. The result is trimmed to max(used, size) + 1.
  */
+/* uint32 values as the little-endian bytes of a new bytes object. */
+static PyObject *
+uint32_bytes(const uint32_t *values, size_t count)
+{
+    PyObject *result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(count * 4));
+    if (result) {
+        unsigned char *out = (unsigned char *)PyBytes_AS_STRING(result);
+        for (size_t t = 0; t < count; t++) {
+            uint32_t v = values[t];
+            out[4 * t] = (unsigned char)v;
+            out[4 * t + 1] = (unsigned char)(v >> 8);
+            out[4 * t + 2] = (unsigned char)(v >> 16);
+            out[4 * t + 3] = (unsigned char)(v >> 24);
+        }
+    }
+    return result;
+}
+
+/* The table's slots, grown as the rows move past its end. */
+typedef struct {
+    uint32_t *slots;
+    size_t capacity, used;
+} Slots;
+
+/* Room for slot `top` and the one after; -1 out of memory. */
+static int
+make_room(Slots *t, size_t top)
+{
+    if (top + 2 <= t->capacity)
+        return 0;
+    size_t capacity = top + 2 + 64;
+    uint32_t *grown = realloc(t->slots, capacity * sizeof(uint32_t));
+    if (!grown)
+        return -1;
+    memset(grown + t->capacity, 0, (capacity - t->capacity) * sizeof(uint32_t));
+    t->slots = grown;
+    t->capacity = capacity;
+    return 0;
+}
+
+/* Placement in rounds: every pending row (pending[k] at slot position[k]) tries its slot, in row order; the first
+ * to find it empty takes it, the others move one slot on. -1 out of memory. */
+static int
+place_rows(Slots *t, i64 *position, i64 *pending, Py_ssize_t count)
+{
+    while (count > 0) {
+        i64 top = 0;
+        for (Py_ssize_t k = 0; k < count; k++)
+            if (position[k] > top)
+                top = position[k];
+        if (make_room(t, (size_t)top) < 0)
+            return -1;
+        Py_ssize_t keep = 0;
+        for (Py_ssize_t k = 0; k < count; k++) {
+            i64 p = position[k];
+            if (t->slots[p] == 0) {
+                t->slots[p] = (uint32_t)(pending[k] + 1);
+                if ((size_t)p + 1 > t->used)
+                    t->used = (size_t)p + 1;
+            } else {
+                pending[keep] = pending[k];
+                position[keep] = p + 1;
+                keep++;
+            }
+        }
+        count = keep;
+    }
+    return 0;
+}
+
 static PyObject *
 hash_table(PyObject *self, PyObject *args)
 {
-    Py_buffer rb = {0};
+    Py_buffer rows = {0};
     Py_ssize_t count, length, size;
-    PyObject *result = NULL;
-    i64 *pos = NULL, *pending = NULL;
-    uint32_t *table = NULL;
-    if (!PyArg_ParseTuple(args, "y*nnn", &rb, &count, &length, &size))
+    if (!PyArg_ParseTuple(args, "y*nnn", &rows, &count, &length, &size))
         return NULL;
-    if (count < 0 || length < 1 || size < 1 || count >= 0xFFFFFFFFLL || (length && count > rb.len / length)
-        || count * length != rb.len || size > 4 * count + 64) {
+    PyObject *result = NULL;
+    i64 *position = NULL, *pending = NULL;
+    Slots table = {NULL, (size_t)size + 64, 0};
+    if (count < 0 || length < 1 || size < 1 || count >= 0xFFFFFFFFLL || (length && count > rows.len / length)
+        || count * length != rows.len || size > 4 * count + 64) {
         /* the builder's size is about 2.9 slots a row: anything far larger is refused, not allocated */
         PyErr_SetString(PyExc_ValueError, "rows must be count x length bytes, and size between 1 and 4 x count + 64");
         goto done;
     }
-    const unsigned char *rows = rb.buf;
-    pos = malloc(((size_t)count + 1) * sizeof(i64));
+    position = malloc(((size_t)count + 1) * sizeof(i64));
     pending = malloc(((size_t)count + 1) * sizeof(i64));
-    size_t cap = (size_t)size + 64;
-    table = calloc(cap, sizeof(uint32_t));
-    if (!pos || !pending || !table) {
+    table.slots = calloc(table.capacity, sizeof(uint32_t));
+    if (!position || !pending || !table.slots) {
         PyErr_NoMemory();
         goto done;
     }
-    for (Py_ssize_t i = 0; i < count; i++) {
-        /* each row at its home slot (hash.h), where the probe will look for it */
-        pos[i] = (i64)lx_home_slot(rows + (size_t)i * (size_t)length, (size_t)length, (u64)size);
+    for (Py_ssize_t i = 0; i < count; i++) { /* each row at its home slot (hash.h), where the probe looks */
+        position[i] =
+            (i64)lx_home_slot((const unsigned char *)rows.buf + (size_t)i * (size_t)length, (size_t)length, (u64)size);
         pending[i] = i;
     }
-    Py_ssize_t np_ = count;
-    size_t used = 0;
-    while (np_ > 0) {
-        i64 top = 0;
-        for (Py_ssize_t k = 0; k < np_; k++)
-            if (pos[k] > top)
-                top = pos[k];
-        if ((size_t)top + 2 > cap) {
-            size_t ncap = (size_t)top + 2 + 64;
-            uint32_t *t = realloc(table, ncap * sizeof(uint32_t));
-            if (!t) {
-                PyErr_NoMemory();
-                goto done;
-            }
-            memset(t + cap, 0, (ncap - cap) * sizeof(uint32_t));
-            table = t;
-            cap = ncap;
-        }
-        Py_ssize_t keep = 0;
-        for (Py_ssize_t k = 0; k < np_; k++) {
-            i64 p = pos[k];
-            if (table[p] == 0) {
-                table[p] = (uint32_t)(pending[k] + 1);
-                if ((size_t)p + 1 > used)
-                    used = (size_t)p + 1;
-            }
-            else {
-                pending[keep] = pending[k];
-                pos[keep] = p + 1;
-                keep++;
-            }
-        }
-        np_ = keep;
-    }
-    size_t n_out = (used > (size_t)size ? used : (size_t)size) + 1;
-    if (n_out > cap) { /* only when size + 1 > cap, which the initial capacity rules out */
-        PyErr_SetString(PyExc_RuntimeError, "hash table overflow");
+    if (place_rows(&table, position, pending, count) < 0) {
+        PyErr_NoMemory();
         goto done;
     }
-    result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n_out * 4));
-    if (result) {
-        unsigned char *o = (unsigned char *)PyBytes_AS_STRING(result);
-        for (size_t t = 0; t < n_out; t++) {
-            uint32_t v = table[t];
-            o[4 * t] = (unsigned char)v;
-            o[4 * t + 1] = (unsigned char)(v >> 8);
-            o[4 * t + 2] = (unsigned char)(v >> 16);
-            o[4 * t + 3] = (unsigned char)(v >> 24);
-        }
-    }
+    /* trimmed to max(used, size) + 1 slots; the initial capacity holds size + 1 */
+    result = uint32_bytes(table.slots, (table.used > (size_t)size ? table.used : (size_t)size) + 1);
 done:
-    PyBuffer_Release(&rb);
-    free(pos);
+    PyBuffer_Release(&rows);
+    free(position);
     free(pending);
-    free(table);
+    free(table.slots);
     return result;
 }
 
@@ -144,142 +168,190 @@ clz64(u64 x)
  * the smaller); when the alphagram fits one word it is rebuilt from the
  * counts (a shift a code), else the counts are the key.
  */
+/* How one bucket's alphagrams are keyed (see the comment above). */
+typedef struct {
+    const unsigned char *rows;
+    Py_ssize_t count, length;
+    unsigned highest_code;
+    int bits;        /* bits a tile takes in a packed key */
+    int by_counts;   /* rows of up to 15 tiles under 64: keyed by their counts */
+    int one_word;    /* by counts, and the alphagram fits one word: rebuilt from the counts */
+    int counting;    /* long rows: sorted by counting, else by insertion */
+    size_t per_word; /* tiles a word holds */
+    size_t words;    /* words a key takes */
+    u64 ones[16];    /* ones[k]: k fields of `bits` bits, each 1 */
+} Alphagrams;
+
+static void
+plan_keys(Alphagrams *g)
+{
+    for (Py_ssize_t i = 0; i < g->count * g->length; i++)
+        if (g->rows[i] > g->highest_code)
+            g->highest_code = g->rows[i];
+    g->bits = 1;
+    while ((1u << g->bits) <= g->highest_code)
+        g->bits++;
+    g->by_counts = g->length <= 15 && g->highest_code < 64;
+    g->one_word = g->by_counts && g->bits * g->length < 64;
+    g->per_word = (size_t)(64 / g->bits);
+    g->words = g->one_word    ? 1
+               : g->by_counts ? (g->highest_code + 16) / 16
+                              : ((size_t)g->length + g->per_word - 1) / g->per_word;
+    for (int k = 1; k < 16; k++)
+        g->ones[k] = (g->ones[k - 1] << g->bits) | 1;
+    g->counting = g->length > 16 && (g->highest_code + 1 <= 4 * (unsigned)g->length || g->highest_code < 64);
+}
+
+/* A row's tiles counted, 4 bits a code, lowest code highest, each count c stored as 15 - c. */
+static void
+count_tiles(const Alphagrams *g, const unsigned char *row, u64 *counts)
+{
+    counts[0] = counts[1] = counts[2] = counts[3] = ~(u64)0;
+    if (g->highest_code < 32) { /* two words, kept in registers: no store-to-load chain through counts[] */
+        u64 low = ~(u64)0, high = ~(u64)0;
+        for (Py_ssize_t j = 0; j < g->length; j++) {
+            u64 bit = (u64)1 << (4 * (15 - (row[j] & 15))), upper = (u64)0 - (u64)(row[j] >> 4);
+            low -= bit & ~upper;
+            high -= bit & upper;
+        }
+        counts[0] = low;
+        counts[1] = high;
+        return;
+    }
+    for (Py_ssize_t j = 0; j < g->length; j++)
+        counts[row[j] >> 4] -= (u64)1 << (4 * (15 - (row[j] & 15)));
+}
+
+/* The alphagram packed in one word, rebuilt from the counts (a shift a code; bits * length < 64). */
+static u64
+packed_from_counts(const Alphagrams *g, const u64 *counts)
+{
+    u64 packed = 0;
+    for (unsigned q = 0; q < 4; q++) {
+        u64 x = ~counts[q]; /* each nibble a count: visit the codes present, lowest (highest nibble) first */
+        while (x) {
+            unsigned nibble = (unsigned)(clz64(x) >> 2), shift = 4 * (15 - nibble);
+            unsigned k = (unsigned)(x >> shift) & 15;
+            packed = (packed << (g->bits * k)) | ((q * 16 + nibble) * g->ones[k]);
+            x &= ~((u64)15 << shift);
+        }
+    }
+    return packed;
+}
+
+/* A row's tiles in order, into `gram`: by counting (long rows), else by insertion. */
+static void
+sort_tiles(const Alphagrams *g, const unsigned char *row, unsigned char *gram)
+{
+    if (g->counting) {
+        uint32_t tally[256];
+        memset(tally, 0, (g->highest_code + 1) * sizeof(uint32_t));
+        for (Py_ssize_t j = 0; j < g->length; j++)
+            tally[row[j]]++;
+        for (unsigned c = 0; c <= g->highest_code; c++)
+            for (uint32_t t = tally[c]; t; t--)
+                *gram++ = (unsigned char)c;
+        return;
+    }
+    for (Py_ssize_t j = 0; j < g->length; j++) {
+        unsigned char x = row[j];
+        Py_ssize_t k = j;
+        while (k > 0 && gram[k - 1] > x) {
+            gram[k] = gram[k - 1];
+            k--;
+        }
+        gram[k] = x;
+    }
+}
+
+/* Row i's key, g->words words at `key`. */
+static void
+key_of_row(const Alphagrams *g, Py_ssize_t i, unsigned char *gram, u64 *key)
+{
+    const unsigned char *row = g->rows + (size_t)i * (size_t)g->length;
+    if (g->by_counts) {
+        u64 counts[4];
+        count_tiles(g, row, counts);
+        if (g->one_word)
+            key[0] = packed_from_counts(g, counts);
+        else
+            for (size_t k = 0; k < g->words; k++)
+                key[k] = counts[k];
+        return;
+    }
+    sort_tiles(g, row, gram);
+    for (size_t k = 0; k < g->words; k++) {
+        u64 packed = 0;
+        size_t low = k * g->per_word,
+               high = low + g->per_word < (size_t)g->length ? low + g->per_word : (size_t)g->length;
+        for (size_t j = low; j < high; j++)
+            packed = (packed << g->bits) | gram[j];
+        key[k] = packed; /* the last word holds fewer tiles: every row alike, so words compare as the grams */
+    }
+}
+
+/* The rows by key: stable radix sorts, the last word first. `order` (count records) holds the result. */
+static int
+sort_rows(const Alphagrams *g, SigNode *order)
+{
+    u64 *keys = malloc(((size_t)g->count * g->words + 1) * sizeof(u64));
+    SigNode *scratch = malloc(((size_t)g->count + 1) * sizeof(SigNode));
+    unsigned char *gram = malloc((size_t)g->length + 1);
+    if (!keys || !scratch || !gram) {
+        free(keys);
+        free(scratch);
+        free(gram);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < g->count; i++) {
+        order[i].node = i;
+        key_of_row(g, i, gram, keys + (size_t)i * g->words);
+    }
+    for (size_t k = g->words; k-- > 0;) {
+        for (Py_ssize_t i = 0; i < g->count; i++)
+            order[i].sig = keys[(size_t)order[i].node * g->words + k];
+        lx_radix_sort(order, scratch, (size_t)g->count);
+    }
+    free(keys);
+    free(scratch);
+    free(gram);
+    return 0;
+}
+
 static PyObject *
 alphagram_order(PyObject *self, PyObject *args)
 {
-    Py_buffer rb = {0};
-    Py_ssize_t count, length;
-    PyObject *result = NULL;
-    u64 *packed = NULL;
-    SigNode *a = NULL, *b = NULL;
-    if (!PyArg_ParseTuple(args, "y*nn", &rb, &count, &length))
+    Py_buffer rows = {0};
+    Alphagrams g = {0};
+    if (!PyArg_ParseTuple(args, "y*nn", &rows, &g.count, &g.length))
         return NULL;
-    if (count < 0 || length < 1 || count >= 0xFFFFFFFFLL || count > rb.len / length || count * length != rb.len) {
+    PyObject *result = NULL;
+    SigNode *order = NULL;
+    uint32_t *numbers = NULL;
+    if (g.count < 0 || g.length < 1 || g.count >= 0xFFFFFFFFLL || g.count > rows.len / g.length
+        || g.count * g.length != rows.len) {
         PyErr_SetString(PyExc_ValueError, "rows must be count x length bytes");
         goto done;
     }
-    const unsigned char *rows = rb.buf;
-    unsigned maxcode = 0;
-    for (Py_ssize_t i = 0; i < rb.len; i++)
-        if (rows[i] > maxcode)
-            maxcode = rows[i];
-    int bits = 1;
-    while ((1u << bits) <= maxcode)
-        bits++;
-    int by_counts = length <= 15 && maxcode < 64;
-    int one_word = by_counts && bits * length < 64;
-    size_t per_word = (size_t)(64 / bits); /* tiles a word holds */
-    size_t words = one_word ? 1 : by_counts ? (maxcode + 16) / 16 : ((size_t)length + per_word - 1) / per_word;
-    u64 ones[16] = {0}; /* ones[k]: k fields of `bits` bits, each 1 */
-    for (int k = 1; k < 16; k++)
-        ones[k] = (ones[k - 1] << bits) | 1;
-    if (count && words > (size_t)-1 / 8 / (size_t)count) {
+    g.rows = rows.buf;
+    plan_keys(&g);
+    if (g.count && g.words > (size_t)-1 / 8 / (size_t)g.count) {
         PyErr_NoMemory();
         goto done;
     }
-    packed = malloc(((size_t)count * words + 1) * sizeof(u64));
-    a = malloc(((size_t)count + 1) * sizeof(SigNode));
-    b = malloc(((size_t)count + 1) * sizeof(SigNode));
-    if (!packed || !a || !b) {
+    order = malloc(((size_t)g.count + 1) * sizeof(SigNode));
+    numbers = malloc(((size_t)g.count + 1) * sizeof(uint32_t));
+    if (!order || !numbers || sort_rows(&g, order) < 0) {
         PyErr_NoMemory();
         goto done;
     }
-    /* each row's tiles in order: by insertion into a copy (short rows, or a large alphabet), else by counting */
-    int counting = length > 16 && (maxcode + 1 <= 4 * (unsigned)length || maxcode < 64);
-    unsigned char *gram = malloc((size_t)length + 1);
-    if (!gram) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    for (Py_ssize_t i = 0; i < count; i++) {
-        const unsigned char *r = rows + (size_t)i * (size_t)length;
-        a[i].node = i;
-        if (by_counts) {
-            u64 cnt[4] = {~(u64)0, ~(u64)0, ~(u64)0, ~(u64)0};
-            if (maxcode < 32) { /* two words, kept in registers: no store-to-load chain through cnt[] */
-                u64 c0 = ~(u64)0, c1 = ~(u64)0;
-                for (Py_ssize_t j = 0; j < length; j++) {
-                    u64 m = (u64)1 << (4 * (15 - (r[j] & 15))), hi = (u64)0 - (u64)(r[j] >> 4);
-                    c0 -= m & ~hi;
-                    c1 -= m & hi;
-                }
-                cnt[0] = c0;
-                cnt[1] = c1;
-            }
-            else
-                for (Py_ssize_t j = 0; j < length; j++)
-                    cnt[r[j] >> 4] -= (u64)1 << (4 * (15 - (r[j] & 15)));
-            u64 *w = packed + (size_t)i * words;
-            if (!one_word) {
-                for (size_t k = 0; k < words; k++)
-                    w[k] = cnt[k];
-                continue;
-            }
-            u64 v = 0; /* bits * length < 64: no shift reaches 64 */
-            for (unsigned q = 0; q < 4; q++) {
-                u64 x = ~cnt[q]; /* each nibble a count: visit the codes present, lowest (highest nibble) first */
-                while (x) {
-                    unsigned nib = (unsigned)(clz64(x) >> 2), shift = 4 * (15 - nib);
-                    unsigned k = (unsigned)(x >> shift) & 15;
-                    v = (v << (bits * k)) | ((q * 16 + nib) * ones[k]);
-                    x &= ~((u64)15 << shift);
-                }
-            }
-            w[0] = v;
-            continue;
-        }
-        if (counting) {
-            uint32_t tally[256];
-            memset(tally, 0, (maxcode + 1) * sizeof(uint32_t));
-            for (Py_ssize_t j = 0; j < length; j++)
-                tally[r[j]]++;
-            unsigned char *q = gram;
-            for (unsigned c = 0; c <= maxcode; c++)
-                for (uint32_t t = tally[c]; t; t--)
-                    *q++ = (unsigned char)c;
-        }
-        else {
-            for (Py_ssize_t j = 0; j < length; j++) {
-                unsigned char x = r[j];
-                Py_ssize_t k = j;
-                while (k > 0 && gram[k - 1] > x) {
-                    gram[k] = gram[k - 1];
-                    k--;
-                }
-                gram[k] = x;
-            }
-        }
-        u64 *w = packed + (size_t)i * words;
-        for (size_t k = 0; k < words; k++) {
-            u64 v = 0;
-            size_t lo = k * per_word, hi = lo + per_word < (size_t)length ? lo + per_word : (size_t)length;
-            for (size_t j = lo; j < hi; j++)
-                v = (v << bits) | gram[j];
-            w[k] = v; /* the last word holds fewer tiles: every row alike, so words compare as the grams */
-        }
-    }
-    free(gram);
-    for (size_t k = words; k-- > 0;) {
-        for (Py_ssize_t i = 0; i < count; i++)
-            a[i].sig = packed[(size_t)a[i].node * words + k];
-        lx_radix_sort(a, b, (size_t)count);
-    }
-    result = PyBytes_FromStringAndSize(NULL, count * 4);
-    if (result) {
-        unsigned char *o = (unsigned char *)PyBytes_AS_STRING(result);
-        for (Py_ssize_t i = 0; i < count; i++) {
-            uint32_t v = (uint32_t)a[i].node;
-            o[4 * i] = (unsigned char)v;
-            o[4 * i + 1] = (unsigned char)(v >> 8);
-            o[4 * i + 2] = (unsigned char)(v >> 16);
-            o[4 * i + 3] = (unsigned char)(v >> 24);
-        }
-    }
+    for (Py_ssize_t i = 0; i < g.count; i++)
+        numbers[i] = (uint32_t)order[i].node;
+    result = uint32_bytes(numbers, (size_t)g.count);
 done:
-    PyBuffer_Release(&rb);
-    free(packed);
-    free(a);
-    free(b);
+    PyBuffer_Release(&rows);
+    free(order);
+    free(numbers);
     return result;
 }
 
@@ -330,7 +402,6 @@ done:
     PyBuffer_Release(&ib);
     return result;
 }
-
 
 static PyMethodDef build_tables_methods[] = {
     {"hash_table", hash_table, METH_VARARGS,

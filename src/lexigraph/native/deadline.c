@@ -1,33 +1,53 @@
 /*
- * deadline.c: the clock of deadline.h, monotonic() (that clock as Python sees it, for the test that
- * holds it to time.monotonic) and WALK_ANSWERS (the walks' answers besides their output).
+ * deadline.c: the clock of deadline.h, deadlines parsed from Python, monotonic() (time.monotonic's clock as
+ * the C code reads it, for the test that holds the two together) and WALK_ANSWERS (the walks' answers besides
+ * their output).
  *
- * Why C reads the clock itself on Linux: a walk checks its deadline every few thousand arcs, and a
- * call into Python there would cost more than the arcs. time.monotonic() on Linux is
- * clock_gettime(CLOCK_MONOTONIC); elsewhere the clock behind it differs by platform and version,
- * so this file calls time.monotonic itself (the check is rare enough for that).
+ * Why C reads a clock itself: a loop checks its deadline every few thousand steps, often without the GIL, and
+ * a call into Python there would cost more than the steps (and needs the GIL). time.monotonic() on Linux is
+ * clock_gettime(CLOCK_MONOTONIC): the same clock. Elsewhere the clock behind it differs by platform and
+ * version, so a deadline is moved onto the C clock once, when it is parsed (deadline.h).
  */
 #include "deadline.h"
 
-#if defined(__linux__)
+#if defined(_WIN32)
+#include <windows.h>
+#else
 #include <time.h>
 #endif
 
-#if !defined(__linux__)
-static PyObject *python_monotonic; /* time.monotonic, found on first use */
+double
+lx_clock_now(void)
+{
+#if defined(_WIN32)
+    static double period; /* seconds per count of the performance counter, read once */
+    LARGE_INTEGER count;
+    if (period == 0.0) {
+        LARGE_INTEGER frequency;
+        QueryPerformanceFrequency(&frequency);
+        period = 1.0 / (double)frequency.QuadPart;
+    }
+    QueryPerformanceCounter(&count);
+    return (double)count.QuadPart * period;
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 #endif
+}
+
+#if defined(__linux__)
+double
+lx_monotonic(void)
+{
+    return lx_clock_now(); /* time.monotonic() is clock_gettime(CLOCK_MONOTONIC) on Linux */
+}
+#else
+static PyObject *python_monotonic; /* time.monotonic, found on first use */
 
 double
 lx_monotonic(void)
 {
-#if defined(__linux__)
-    struct timespec ts;
-    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) {
-        PyErr_SetFromErrno(PyExc_OSError);
-        return -1.0;
-    }
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-#else
     if (python_monotonic == NULL) {
         PyObject *time = PyImport_ImportModule("time");
         if (time == NULL)
@@ -43,15 +63,28 @@ lx_monotonic(void)
     double value = PyFloat_AsDouble(now);
     Py_DECREF(now);
     return value;
+}
+#endif
+
+/* A time.monotonic() value on lx_clock_now's clock: the same number on Linux, else moved by the
+ * difference between the two clocks now; NaN with an error set when time.monotonic fails. */
+static double
+on_the_c_clock(double at)
+{
+#if defined(__linux__)
+    return at;
+#else
+    double python_now = lx_monotonic();
+    if (python_now == -1.0 && PyErr_Occurred())
+        return NAN;
+    return at + (lx_clock_now() - python_now);
 #endif
 }
 
 int
 lx_deadline_parse(PyObject *value, LxDeadline *deadline)
 {
-    deadline->at = INFINITY;
-    deadline->countdown = LX_DEADLINE_STEPS;
-    deadline->passed = 0;
+    *deadline = lx_no_deadline();
     if (value == NULL || value == Py_None)
         return 0;
     if (!PyFloat_Check(value) && !PyLong_Check(value)) {
@@ -65,8 +98,11 @@ lx_deadline_parse(PyObject *value, LxDeadline *deadline)
         PyErr_SetString(PyExc_TypeError, "a deadline is a time.monotonic() value or None, not nan");
         return -1;
     }
+    at = on_the_c_clock(at);
+    if (isnan(at))
+        return -1;
     deadline->at = at;
-    /* A deadline already past is seen at the first step, not LX_DEADLINE_STEPS later. */
+    /* A deadline already past is seen at the first step, not `every` steps later. */
     deadline->countdown = 1;
     return 0;
 }

@@ -1,7 +1,10 @@
 /* endgame.c: solve_endgame, the exact endgame solver of lexigraph.scrabble.endgame (the bag empty, both racks known).
  *
- * solve_endgame(graph, kids, root, n, cells, blanks, letter_mult, word_mult, points, rack_a, rack_b, start,
- *               rack_size, bingo, zero_turns, table_entries, deadline) -> (value, complete, depth, nodes, pv)
+ * solve_endgame(request, deadline) -> (value, complete, depth, nodes, pv)
+ *   request: (tables, board, blanks, (rack_a, rack_b), zero_turns, table_entries), as
+ *   lexigraph.engine.interface.EndgameRequest lays it out: a GameTables (game_tables.h; its leave table unused),
+ *   the board (a tile code per square) and its blanks, both racks, the turns without a play just made, the
+ *   transposition table's entries.
  *
  * `rack_a` (the side to move) and `rack_b` hold a count per tile code (index 0: blanks). The game from here:
  * each turn the side to move makes a play (any play lx_movegen_run finds for its rack) or passes; a play that
@@ -16,7 +19,7 @@
  * and the passes in a row; always-replace), moves ordered by the table's move, then the plays that go out, then
  * score. A line cut by the depth limit is valued by the racks' points (the value if both passed out from there)
  * and marks the iteration as inexact; the first iteration that no cut touched is the exact answer (`complete`
- * 1). Past `deadline` (CLOCK_MONOTONIC seconds, as time.monotonic; negative: none) the search stops and answers
+ * 1). Past `deadline` (a time.monotonic() value or None, deadline.h) the search stops and answers
  * the last iteration it finished, with `complete` 0 (the first iteration, one ply valued by the racks' points,
  * always finishes, so that there is a move to answer).
  *
@@ -42,7 +45,6 @@
 #include "limits.h"
 #include "movegen.h"
 
-#define MAX_SQUARES (LX_MAX_BOARD_SIZE * LX_MAX_BOARD_SIZE)
 #define ZERO_TURNS_TO_END 6
 /* Plies a game may still last: each play puts down at least one of at most 2 * LX_ENDGAME_MAX_RACK tiles, and
  * at most five passes come between two plays. */
@@ -79,7 +81,7 @@ typedef struct {
 
 typedef struct {
     LxMoveInput in;
-    unsigned char board[MAX_SQUARES], blanks[MAX_SQUARES];
+    unsigned char board[LX_MAX_SQUARES], blanks[LX_MAX_SQUARES];
     unsigned char racks[2][LX_MAX_MOVE_TILE_CODES];
     int rack_len[2], rack_points[2];
     int n, n_codes;
@@ -89,55 +91,81 @@ typedef struct {
     Entry *table;
     size_t mask;
     Ply plies[MAX_PLY + 1];
-    double deadline;
+    LxDeadline deadline;       /* read every DEADLINE_NODES nodes */
     int64_t nodes, node_limit; /* node_limit < 0: none */
     int stop, status, cut;
 } Search;
 
-static uint64_t mix(uint64_t x) {
+static uint64_t
+mix(uint64_t x)
+{
     x += 0x9E3779B97F4A7C15ULL;
     x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
     x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
     return x ^ (x >> 31);
 }
 
-static inline uint64_t square_key(int sq, unsigned char tile) { return mix(((uint64_t)sq << 8) | tile); }
-static inline uint64_t rack_key(int side, int code, int count) {
+static inline uint64_t
+square_key(int sq, unsigned char tile)
+{
+    return mix(((uint64_t)sq << 8) | tile);
+}
+static inline uint64_t
+rack_key(int side, int code, int count)
+{
     return count ? mix(0x100000000ULL | ((uint64_t)side << 24) | ((uint64_t)code << 8) | (uint64_t)count) : 0;
 }
-static inline uint64_t zeros_key(int zeros) { return mix(0x200000000ULL | (uint64_t)zeros); }
+static inline uint64_t
+zeros_key(int zeros)
+{
+    return mix(0x200000000ULL | (uint64_t)zeros);
+}
 #define SIDE_KEY 0x5bd1e9955bd1e995ULL
 
-static inline int32_t rec_score(const unsigned char *r) {
+static inline int32_t
+rec_score(const unsigned char *r)
+{
     int32_t s;
     memcpy(&s, r, 4);
     return s;
 }
 
 /* Tiles a record puts down. */
-static inline int rec_tiles(const unsigned char *r) {
+static inline int
+rec_tiles(const unsigned char *r)
+{
     int k = 0;
-    for (int i = 0; i < r[7]; i++) k += r[REC_SQUARES + i] != 0;
+    for (int i = 0; i < r[7]; i++)
+        k += r[REC_SQUARES + i] != 0;
     return k;
 }
 
 /* The fixed order of the root's tie-break: < 0 when a comes first. */
-static int canonical_cmp(const unsigned char *a, const unsigned char *b) {
+static int
+canonical_cmp(const unsigned char *a, const unsigned char *b)
+{
     int32_t sa = rec_score(a), sb = rec_score(b);
-    if (sa != sb) return sa > sb ? -1 : 1;
-    if (a[6] != b[6]) return a[6] > b[6] ? -1 : 1; /* across (1) first */
+    if (sa != sb)
+        return sa > sb ? -1 : 1;
+    if (a[6] != b[6])
+        return a[6] > b[6] ? -1 : 1; /* across (1) first */
     for (int i = 4; i <= 5; i++)
-        if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
-    if (a[7] != b[7]) return a[7] < b[7] ? -1 : 1;
+        if (a[i] != b[i])
+            return a[i] < b[i] ? -1 : 1;
+    if (a[7] != b[7])
+        return a[7] < b[7] ? -1 : 1;
     return memcmp(a + REC_SQUARES, b + REC_SQUARES, LX_MOVE_RECORD_SIZE - REC_SQUARES);
 }
 
 /* Put a play's tiles down (undo: take them back), keeping racks, points and keys in step. */
-static void apply_play(Search *s, const unsigned char *r, int undo) {
+static void
+apply_play(Search *s, const unsigned char *r, int undo)
+{
     int row = r[4], col = r[5], across = r[6], len = r[7], p = s->side;
     for (int k = 0; k < len; k++) {
         unsigned char b = r[REC_SQUARES + k];
-        if (!b) continue;
+        if (!b)
+            continue;
         int sq = across ? row * s->n + col + k : (row + k) * s->n + col;
         unsigned char tile = b & (unsigned char)~LX_BLANK_FLAG;
         int code = (b & LX_BLANK_FLAG) ? 0 : b;
@@ -151,17 +179,22 @@ static void apply_play(Search *s, const unsigned char *r, int undo) {
     }
 }
 
-static inline void switch_side(Search *s) {
+static inline void
+switch_side(Search *s)
+{
     s->side ^= 1;
     s->key ^= SIDE_KEY;
 }
 
 /* The moves of the side to move into its ply's buffer (generation order); 0, or an LX_MOVEGEN_* status. */
-static int generate(Search *s, Ply *ply) {
+static int
+generate(Search *s, Ply *ply)
+{
     s->in.rack = s->racks[s->side];
     LxMoveOutput out;
     int status = lx_movegen_run(&s->in, &out);
-    if (status != LX_MOVEGEN_OK) return status;
+    if (status != LX_MOVEGEN_OK)
+        return status;
     size_t need = out.kept * LX_MOVE_RECORD_SIZE;
     if (need > ply->cap) {
         unsigned char *grown = realloc(ply->records, need);
@@ -172,28 +205,35 @@ static int generate(Search *s, Ply *ply) {
         ply->records = grown;
         ply->cap = need;
     }
-    if (need) memcpy(ply->records, out.records, need);
+    if (need)
+        memcpy(ply->records, out.records, need);
     free(out.records);
     ply->count = out.kept;
     if (ply->count + 1 > ply->order_cap) {
         size_t cap = ply->count + 1 + ply->count / 2;
         Order *order = realloc(ply->order, cap * sizeof *order);
-        if (!order) return LX_MOVEGEN_MEMORY;
+        if (!order)
+            return LX_MOVEGEN_MEMORY;
         ply->order = order;
         ply->order_cap = cap;
     }
     return LX_MOVEGEN_OK;
 }
 
-static int by_key(const void *a, const void *b) {
+static int
+by_key(const void *a, const void *b)
+{
     const Order *x = a, *y = b;
-    if (x->key != y->key) return x->key > y->key ? -1 : 1;
+    if (x->key != y->key)
+        return x->key > y->key ? -1 : 1;
     return x->index < y->index ? -1 : (x->index > y->index);
 }
 
 /* The ply's moves (and the pass, index count) best first: `first` (an index, or NO_MOVE), the plays that go out,
  * then by score. */
-static void order_moves(Search *s, Ply *ply, unsigned first) {
+static void
+order_moves(Search *s, Ply *ply, unsigned first)
+{
     size_t count = ply->count;
     int left = s->rack_len[s->side];
     for (size_t i = 0; i < count; i++) {
@@ -202,20 +242,29 @@ static void order_moves(Search *s, Ply *ply, unsigned first) {
         ply->order[i] = (Order){key, (uint32_t)i};
     }
     ply->order[count] = (Order){-((int64_t)1 << 40), (uint32_t)count}; /* the pass, last */
-    if (first == PASS_MOVE) ply->order[count].key = (int64_t)1 << 40;
-    else if (first < count) ply->order[first].key = (int64_t)1 << 40;
+    if (first == PASS_MOVE)
+        ply->order[count].key = (int64_t)1 << 40;
+    else if (first < count)
+        ply->order[first].key = (int64_t)1 << 40;
     qsort(ply->order, count + 1, sizeof *ply->order, by_key);
 }
 
-static inline int static_value(const Search *s) { return s->rack_points[s->side ^ 1] - s->rack_points[s->side]; }
+static inline int
+static_value(const Search *s)
+{
+    return s->rack_points[s->side ^ 1] - s->rack_points[s->side];
+}
 
 static int negamax(Search *s, int ply_index, int depth, int alpha, int beta, int zeros);
 
 /* The value of move `i` of the ply (count: the pass) for the side to move, its children searched in (alpha, beta). */
-static int child_value(Search *s, Ply *ply, int ply_index, size_t i, int depth, int alpha, int beta, int zeros) {
+static int
+child_value(Search *s, Ply *ply, int ply_index, size_t i, int depth, int alpha, int beta, int zeros)
+{
     int p = s->side, v;
     if (i == ply->count) { /* the pass */
-        if (zeros + 1 >= ZERO_TURNS_TO_END) return s->rack_points[p ^ 1] - s->rack_points[p];
+        if (zeros + 1 >= ZERO_TURNS_TO_END)
+            return s->rack_points[p ^ 1] - s->rack_points[p];
         switch_side(s);
         s->key ^= zeros_key(zeros) ^ zeros_key(zeros + 1);
         v = -negamax(s, ply_index + 1, depth - 1, -beta, -alpha, zeros + 1);
@@ -241,10 +290,12 @@ static int child_value(Search *s, Ply *ply, int ply_index, size_t i, int depth, 
     return v;
 }
 
-static int negamax(Search *s, int ply_index, int depth, int alpha, int beta, int zeros) {
-    if (s->stop) return 0;
-    if (++s->nodes == s->node_limit ||
-        ((s->nodes & (DEADLINE_NODES - 1)) == 0 && s->deadline >= 0 && lx_monotonic() >= s->deadline)) {
+static int
+negamax(Search *s, int ply_index, int depth, int alpha, int beta, int zeros)
+{
+    if (s->stop)
+        return 0;
+    if (++s->nodes == s->node_limit || lx_deadline_passed(&s->deadline)) {
         s->stop = 1;
         return 0;
     }
@@ -255,9 +306,10 @@ static int negamax(Search *s, int ply_index, int depth, int alpha, int beta, int
         int solved = e->flag & FLAG_SOLVED;
         if (solved || e->depth >= depth) {
             int kind = e->flag & 3;
-            if (kind == FLAG_EXACT || (kind == FLAG_LOWER && e->value >= beta) ||
-                (kind == FLAG_UPPER && e->value <= alpha)) {
-                if (!solved) s->cut = 1;
+            if (kind == FLAG_EXACT || (kind == FLAG_LOWER && e->value >= beta)
+                || (kind == FLAG_UPPER && e->value <= alpha)) {
+                if (!solved)
+                    s->cut = 1;
                 return e->value;
             }
         }
@@ -285,14 +337,18 @@ static int negamax(Search *s, int ply_index, int depth, int alpha, int beta, int
             v = child_value(s, ply, ply_index, i, depth, alpha, beta, zeros);
         } else { /* principal variation search: prove the move no better with a null window, else search again */
             v = child_value(s, ply, ply_index, i, depth, alpha, alpha + 1, zeros);
-            if (!s->stop && v > alpha && v < beta) v = child_value(s, ply, ply_index, i, depth, alpha, beta, zeros);
+            if (!s->stop && v > alpha && v < beta)
+                v = child_value(s, ply, ply_index, i, depth, alpha, beta, zeros);
         }
-        if (s->stop) return 0;
+        if (s->stop)
+            return 0;
         if (v > best) {
             best = v;
             best_move = i == ply->count ? PASS_MOVE : (i < PASS_MOVE ? (unsigned)i : NO_MOVE);
-            if (v > alpha) alpha = v;
-            if (alpha >= beta) break;
+            if (v > alpha)
+                alpha = v;
+            if (alpha >= beta)
+                break;
         }
     }
     int cut = s->cut;
@@ -301,8 +357,10 @@ static int negamax(Search *s, int ply_index, int depth, int alpha, int beta, int
     e->value = best;
     e->move = (uint16_t)best_move;
     e->depth = (uint8_t)(depth > 255 ? 255 : depth);
-    e->flag = (uint8_t)((best <= original_alpha ? FLAG_UPPER : best >= beta ? FLAG_LOWER : FLAG_EXACT) |
-                        (cut ? 0 : FLAG_SOLVED));
+    e->flag = (uint8_t)((best <= original_alpha ? FLAG_UPPER
+                         : best >= beta         ? FLAG_LOWER
+                                                : FLAG_EXACT)
+                        | (cut ? 0 : FLAG_SOLVED));
     return best;
 }
 
@@ -313,7 +371,9 @@ typedef struct {
 } RootAnswer;
 
 /* One iteration at the root: the best value and move (the tie-break of the file's comment). */
-static void search_root(Search *s, int depth, int zeros, unsigned first, RootAnswer *answer) {
+static void
+search_root(Search *s, int depth, int zeros, unsigned first, RootAnswer *answer)
+{
     Ply *ply = &s->plies[0];
     order_moves(s, ply, first);
     answer->have = 0;
@@ -323,12 +383,15 @@ static void search_root(Search *s, int depth, int zeros, unsigned first, RootAns
         size_t i = ply->order[k].index;
         int alpha = answer->have ? best - 1 : -INF_VALUE;
         int v = child_value(s, ply, 0, i, depth, alpha, INF_VALUE, zeros);
-        if (s->stop) break;
+        if (s->stop)
+            break;
         int better = !answer->have || v > best;
         if (!better && v == best) { /* a tie: the fixed order decides, the pass last */
-            better = best_i == ply->count ||
-                     (i != ply->count && canonical_cmp(ply->records + i * LX_MOVE_RECORD_SIZE,
-                                                       ply->records + best_i * LX_MOVE_RECORD_SIZE) < 0);
+            better = best_i == ply->count
+                     || (i != ply->count
+                         && canonical_cmp(ply->records + i * LX_MOVE_RECORD_SIZE,
+                                          ply->records + best_i * LX_MOVE_RECORD_SIZE)
+                                < 0);
         }
         if (better) {
             best = v;
@@ -344,16 +407,20 @@ static void search_root(Search *s, int depth, int zeros, unsigned first, RootAns
 }
 
 /* Play a move for the PV walk: records keep the move; returns 1 when the game ended with it. */
-static int pv_step(Search *s, const unsigned char *r, int *zeros) {
+static int
+pv_step(Search *s, const unsigned char *r, int *zeros)
+{
     if (r[7] == 0) {
-        if (++*zeros >= ZERO_TURNS_TO_END) return 1;
+        if (++*zeros >= ZERO_TURNS_TO_END)
+            return 1;
         switch_side(s);
         s->key ^= zeros_key(*zeros - 1) ^ zeros_key(*zeros);
         return 0;
     }
     int out = rec_tiles(r) == s->rack_len[s->side];
     apply_play(s, r, 0);
-    if (out) return 1;
+    if (out)
+        return 1;
     s->key ^= zeros_key(*zeros) ^ zeros_key(0);
     *zeros = 0;
     switch_side(s);
@@ -362,7 +429,9 @@ static int pv_step(Search *s, const unsigned char *r, int *zeros) {
 
 /* The principal variation after the best move: at each position, the first move (in search order) whose value
  * reaches the position's value, by null-window searches on the warm table. Appends records to pv. */
-static size_t walk_pv(Search *s, const RootAnswer *root, int zeros, int depth, unsigned char *pv, size_t room) {
+static size_t
+walk_pv(Search *s, const RootAnswer *root, int zeros, int depth, unsigned char *pv, size_t room)
+{
     size_t n = 0;
     memcpy(pv, root->record, LX_MOVE_RECORD_SIZE);
     n++;
@@ -370,35 +439,44 @@ static size_t walk_pv(Search *s, const RootAnswer *root, int zeros, int depth, u
     /* the value left for the side to move after each move */
     const unsigned char *r = root->record;
     int score = r[7] ? rec_score(r) : 0;
-    if (pv_step(s, pv, &zeros)) return n;
+    if (pv_step(s, pv, &zeros))
+        return n;
     value = -(value - score);
     depth--;
     while (n < room && depth > 1) {
         Ply *ply = &s->plies[0];
-        if (generate(s, ply)) break;
+        if (generate(s, ply))
+            break;
         Entry *e = &s->table[s->key & s->mask];
         order_moves(s, ply, e->key == s->key ? e->move : NO_MOVE);
         size_t found = (size_t)-1;
         for (size_t k = 0; k <= ply->count && found == (size_t)-1; k++) {
             size_t i = ply->order[k].index;
             int v = child_value(s, ply, 0, i, depth, value - 1, value, zeros);
-            if (s->stop) return n;
-            if (v >= value) found = i;
+            if (s->stop)
+                return n;
+            if (v >= value)
+                found = i;
         }
-        if (found == (size_t)-1) break;
+        if (found == (size_t)-1)
+            break;
         unsigned char *out = pv + n * LX_MOVE_RECORD_SIZE;
         memset(out, 0, LX_MOVE_RECORD_SIZE);
-        if (found < ply->count) memcpy(out, ply->records + found * LX_MOVE_RECORD_SIZE, LX_MOVE_RECORD_SIZE);
+        if (found < ply->count)
+            memcpy(out, ply->records + found * LX_MOVE_RECORD_SIZE, LX_MOVE_RECORD_SIZE);
         n++;
         score = out[7] ? rec_score(out) : 0;
-        if (pv_step(s, out, &zeros)) break;
+        if (pv_step(s, out, &zeros))
+            break;
         value = -(value - score);
         depth--;
     }
     return n;
 }
 
-static void free_search(Search *s) {
+static void
+free_search(Search *s)
+{
     for (int i = 0; i <= MAX_PLY; i++) {
         free(s->plies[i].records);
         free(s->plies[i].order);
@@ -406,105 +484,155 @@ static void free_search(Search *s) {
     free(s->table);
 }
 
-static PyObject *solve_endgame(PyObject *self, PyObject *args) {
-    Py_buffer graph, kids;
-    unsigned int root;
-    int n, start, rack_size, bingo, zero_turns;
-    const char *cells, *blanks, *lm, *wm, *points, *rack_a, *rack_b;
-    Py_ssize_t lc, lb, llm, lwm, lp, lra, lrb, table_entries;
-    double deadline;
-    if (!PyArg_ParseTuple(args, "y*y*Iiy#y#y#y#y#y#y#iiiind", &graph, &kids, &root, &n, &cells, &lc, &blanks, &lb,
-                          &lm, &llm, &wm, &lwm, &points, &lp, &rack_a, &lra, &rack_b, &lrb, &start, &rack_size,
-                          &bingo, &zero_turns, &table_entries, &deadline))
+/* A request's position and tables, checked: the search set up (board, racks, their points and keys), its table
+ * allocated. NULL with an error set. */
+static Search *
+start_search(PyObject *request, int *zero_turns)
+{
+    PyObject *tables_object;
+    const char *board, *blanks, *racks[2];
+    Py_ssize_t board_length, blanks_length, rack_lengths[2], table_entries;
+    if (!PyArg_ParseTuple(request, "Oy#y#(y#y#)in:solve_endgame", &tables_object, &board, &board_length, &blanks,
+                          &blanks_length, &racks[0], &rack_lengths[0], &racks[1], &rack_lengths[1], zero_turns,
+                          &table_entries))
         return NULL;
-    PyObject *result = NULL;
-    Search *s = NULL;
-    int bad = n < 1 || n > LX_MAX_BOARD_SIZE || lc != (Py_ssize_t)n * n || lb != lc || llm != lc || lwm != lc ||
-              lp < 2 || lp > LX_MAX_MOVE_TILE_CODES || lra != lp || lrb != lp || start < 0 || start >= n * n ||
-              graph.len % 8 || kids.len != graph.len || zero_turns < 0 || zero_turns >= ZERO_TURNS_TO_END ||
-              table_entries < 1 || (table_entries & (table_entries - 1)) ||
-              table_entries > ((Py_ssize_t)LX_ENDGAME_MAX_TABLE_MB << 20) / (Py_ssize_t)sizeof(Entry);
-    int lens[2] = {0, 0};
-    for (Py_ssize_t t = 0; t < lp && !bad; t++) {
-        lens[0] += (unsigned char)rack_a[t];
-        lens[1] += (unsigned char)rack_b[t];
-    }
-    if (bad || lens[0] < 1 || lens[1] < 1 || lens[0] > LX_ENDGAME_MAX_RACK || lens[1] > LX_ENDGAME_MAX_RACK) {
+    const LxGameTables *tables = lx_game_tables_of(tables_object);
+    if (tables == NULL)
+        return NULL;
+    const Py_ssize_t squares = (Py_ssize_t)tables->size * tables->size;
+    int bad = board_length != squares || blanks_length != squares || rack_lengths[0] != tables->code_count
+              || rack_lengths[1] != tables->code_count || *zero_turns < 0 || *zero_turns >= ZERO_TURNS_TO_END
+              || table_entries < 1 || (table_entries & (table_entries - 1))
+              || table_entries > ((Py_ssize_t)LX_ENDGAME_MAX_TABLE_MB << 20) / (Py_ssize_t)sizeof(Entry);
+    int lengths[2] = {0, 0};
+    for (int code = 0; code < tables->code_count && !bad; code++)
+        for (int q = 0; q < 2; q++)
+            lengths[q] += (unsigned char)racks[q][code];
+    for (int q = 0; q < 2; q++)
+        bad = bad || lengths[q] < 1 || lengths[q] > LX_ENDGAME_MAX_RACK;
+    if (bad) {
         PyErr_SetString(PyExc_ValueError, "solve_endgame: inconsistent arguments");
-        goto done;
+        return NULL;
     }
-    s = calloc(1, sizeof *s);
-    if (s) s->table = calloc((size_t)table_entries, sizeof(Entry));
+    Search *s = calloc(1, sizeof *s);
+    if (s)
+        s->table = calloc((size_t)table_entries, sizeof(Entry));
     if (!s || !s->table) {
+        free(s);
         PyErr_NoMemory();
-        goto done;
+        return NULL;
     }
     s->mask = (size_t)table_entries - 1;
-    s->n = n;
-    s->n_codes = (int)lp;
-    s->points = (const unsigned char *)points;
-    memcpy(s->board, cells, (size_t)lc);
-    memcpy(s->blanks, blanks, (size_t)lc);
+    s->n = tables->size;
+    s->n_codes = tables->code_count;
+    s->points = tables->points;
+    memcpy(s->board, board, (size_t)squares);
+    memcpy(s->blanks, blanks, (size_t)squares);
     for (int q = 0; q < 2; q++) {
-        const unsigned char *rack = (const unsigned char *)(q ? rack_b : rack_a);
-        memcpy(s->racks[q], rack, (size_t)lp);
-        s->rack_len[q] = lens[q];
-        for (int t = 0; t < lp; t++) {
-            if (t) s->rack_points[q] += rack[t] * s->points[t];
-            s->key ^= rack_key(q, t, rack[t]);
+        memcpy(s->racks[q], racks[q], (size_t)tables->code_count);
+        s->rack_len[q] = lengths[q];
+        for (int code = 0; code < tables->code_count; code++) {
+            if (code)
+                s->rack_points[q] += s->racks[q][code] * s->points[code];
+            s->key ^= rack_key(q, code, s->racks[q][code]);
         }
     }
-    for (int sq = 0; sq < lc; sq++)
-        if (s->board[sq]) s->key ^= square_key(sq, s->board[sq] | (s->blanks[sq] ? LX_BLANK_FLAG : 0));
-    s->key ^= zeros_key(zero_turns);
-    s->deadline = deadline;
+    for (int square = 0; square < squares; square++)
+        if (s->board[square])
+            s->key ^= square_key(square, s->board[square] | (s->blanks[square] ? LX_BLANK_FLAG : 0));
+    s->key ^= zeros_key(*zero_turns);
     s->node_limit = -1;
-    s->in = (LxMoveInput){
-        .graph = graph.buf, .n_records = (size_t)graph.len / 8, .kids = kids.buf, .root = root, .n = n,
-        .cells = s->board, .blanks = s->blanks, .letter_mult = (const unsigned char *)lm,
-        .word_mult = (const unsigned char *)wm, .points = s->points, .rack = s->racks[0], .n_codes = (int)lp,
-        .start = start, .rack_size = rack_size, .bingo = bingo, .leave_values = NULL, .n_leave_values = 0,
-        .opening = NULL, .vowels = NULL, .top = -1, .by_equity = 0, .deadline = -1.0, .prune = 0,
-    };
-    RootAnswer answer = {0}, last = {0};
-    int depth_done = 0, complete = 0, status = 0;
-    size_t pv_count = 0;
-    unsigned char *pv = NULL;
-    Py_BEGIN_ALLOW_THREADS
-    status = generate(s, &s->plies[0]);
+    s->in = (LxMoveInput){.tables = tables,
+                          .board = s->board,
+                          .blanks = s->blanks,
+                          .rack = s->racks[0],
+                          .top = -1,
+                          .deadline = lx_no_deadline()};
+    return s;
+}
+
+/* What the search found: the last finished iteration's answer and depth, whether it was exact, the PV. */
+typedef struct {
+    RootAnswer last;
+    int depth_done, complete;
+    unsigned char pv[(MAX_PLY + 1) * LX_MOVE_RECORD_SIZE];
+    size_t pv_count;
+} Solution;
+
+/* Iterative deepening, one ply at a time, until an iteration no depth limit cut (exact) or the deadline: the first
+ * iteration always finishes, so that there is a move to answer. 0, or an LX_MOVEGEN_* status. */
+static int
+deepen(Search *s, int zero_turns, const LxDeadline *deadline, Solution *solution)
+{
+    RootAnswer answer = {0};
+    int status = generate(s, &s->plies[0]);
     unsigned first = NO_MOVE;
     for (int depth = 1; !status && depth <= MAX_PLY; depth++) {
         s->cut = 0;
-        s->deadline = depth == 1 ? -1.0 : deadline; /* the first iteration always finishes: a move to answer */
-        if (depth > 1 && deadline >= 0 && lx_monotonic() >= deadline) break;
+        s->deadline = depth == 1 ? lx_no_deadline() : *deadline;
+        if (depth > 1 && lx_deadline_passed_now(&s->deadline))
+            break;
         search_root(s, depth, zero_turns, first, &answer);
-        if (s->status) status = s->status;
-        if (s->stop) break;
-        last = answer;
-        depth_done = depth;
+        if (s->status)
+            status = s->status;
+        if (s->stop)
+            break;
+        solution->last = answer;
+        solution->depth_done = depth;
         first = answer.best < s->plies[0].count ? (unsigned)answer.best : PASS_MOVE;
         if (!s->cut) {
-            complete = 1;
+            solution->complete = 1;
             break;
         }
     }
-    if (!status && last.have) {
-        pv = malloc((size_t)(MAX_PLY + 1) * LX_MOVE_RECORD_SIZE);
-        if (!pv) status = LX_MOVEGEN_MEMORY;
-        else if (!complete) {
-            memcpy(pv, last.record, LX_MOVE_RECORD_SIZE);
-            pv_count = 1;
-        } else {
-            /* The walk searches to the end (no depth limit: no guess can pass for a value) on the warm table,
-             * within as many nodes again as the search took. */
-            s->stop = 0;
-            s->deadline = -1.0;
-            s->node_limit = 2 * s->nodes + 100000;
-            pv_count = walk_pv(s, &last, zero_turns, MAX_PLY, pv, MAX_PLY + 1);
-            if (s->status) status = s->status;
-        }
+    return status;
+}
+
+/* The principal variation: the best move alone when the search was cut short; else the walk, which searches to
+ * the end (no depth limit: no guess can pass for a value) on the warm table, within as many nodes again as the
+ * search took. 0, or an LX_MOVEGEN_* status. */
+static int
+principal_variation(Search *s, int zero_turns, Solution *solution)
+{
+    if (!solution->complete) {
+        memcpy(solution->pv, solution->last.record, LX_MOVE_RECORD_SIZE);
+        solution->pv_count = 1;
+        return 0;
     }
+    s->stop = 0;
+    s->deadline = lx_no_deadline();
+    s->node_limit = 2 * s->nodes + 100000;
+    solution->pv_count = walk_pv(s, &solution->last, zero_turns, MAX_PLY, solution->pv, MAX_PLY + 1);
+    return s->status;
+}
+
+static PyObject *
+solve_endgame(PyObject *module, PyObject *args)
+{
+    PyObject *request, *deadline_object = Py_None;
+    int zero_turns;
+    LxDeadline deadline;
+    if (!PyArg_ParseTuple(args, "O!|O:solve_endgame", &PyTuple_Type, &request, &deadline_object)
+        || lx_deadline_parse(deadline_object, &deadline) < 0)
+        return NULL;
+    deadline.every = DEADLINE_NODES;
+    Search *s = start_search(request, &zero_turns);
+    Solution *solution = s ? calloc(1, sizeof *solution) : NULL;
+    if (s == NULL || solution == NULL) {
+        if (s != NULL) {
+            free_search(s);
+            free(s);
+            PyErr_NoMemory();
+        }
+        return NULL;
+    }
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = deepen(s, zero_turns, &deadline, solution);
+    if (!status && solution->last.have)
+        status = principal_variation(s, zero_turns, solution);
     Py_END_ALLOW_THREADS
+    PyObject *result = NULL;
     if (status == LX_MOVEGEN_GRAPH)
         PyErr_SetString(PyExc_ValueError, "the word graph points outside itself");
     else if (status == LX_MOVEGEN_BAD_BOARD || status == LX_MOVEGEN_BAD_TABLE)
@@ -512,22 +640,23 @@ static PyObject *solve_endgame(PyObject *self, PyObject *args) {
     else if (status)
         PyErr_NoMemory();
     else
-        result = Py_BuildValue("(iiiLy#)", last.have ? last.value : 0, complete, depth_done, (long long)s->nodes,
-                               pv ? (const char *)pv : "", (Py_ssize_t)(pv_count * LX_MOVE_RECORD_SIZE));
-    free(pv);
-done:
-    if (s) free_search(s);
+        result = Py_BuildValue("(iiiLy#)", solution->last.have ? solution->last.value : 0, solution->complete,
+                               solution->depth_done, (long long)s->nodes, (const char *)solution->pv,
+                               (Py_ssize_t)(solution->pv_count * LX_MOVE_RECORD_SIZE));
+    free(solution);
+    free_search(s);
     free(s);
-    PyBuffer_Release(&graph);
-    PyBuffer_Release(&kids);
     return result;
 }
 
 static PyMethodDef endgame_methods[] = {
     {"solve_endgame", solve_endgame, METH_VARARGS,
-     "solve_endgame(graph, kids, root, n, cells, blanks, letter_mult, word_mult, points, rack_a, rack_b, start, "
-     "rack_size, bingo, zero_turns, table_entries, deadline) -> (value, complete, depth, nodes, pv)\n\nThe exact "
-     "endgame (see endgame.c)."},
+     "solve_endgame(request, deadline=None) -> (value, complete, depth, nodes, pv)\n\nThe exact endgame (see "
+     "endgame.c)."},
     {NULL, NULL, 0, NULL}};
 
-int lx_add_endgame(PyObject *module) { return PyModule_AddFunctions(module, endgame_methods); }
+int
+lx_add_endgame(PyObject *module)
+{
+    return PyModule_AddFunctions(module, endgame_methods);
+}

@@ -82,15 +82,14 @@ static PyMethodDef Facade_methods[] = {
      "check(word) -> bool\n\nWhether word is in the lexicon (any case; unknown letters: False)."},
     {"_set_probe", (PyCFunction)Facade_set_probe, METH_O,
      "_set_probe(probe) -> None\n\nThe probe `in` and check() ask (a C Probe answers in C)."},
-    {NULL}
-};
+    {NULL}};
 
 static PySequenceMethods Facade_as_sequence = {
     .sq_contains = (objobjproc)Facade_contains,
 };
 
 static PyTypeObject FacadeType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
+    .ob_base = {PyObject_HEAD_INIT(NULL) 0},
     .tp_name = LX_MODULE_NAME ".Facade",
     .tp_doc = "Base of lexigraph.Lexicon: `in` and check() through the lexicon's probe.",
     .tp_basicsize = sizeof(Facade),

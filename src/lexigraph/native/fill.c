@@ -26,7 +26,9 @@
 
 #include "limits.h"
 
-static int get(PyObject *obj, Py_buffer *view, int writable, const char *what) {
+static int
+get(PyObject *obj, Py_buffer *view, int writable, const char *what)
+{
     if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0)) < 0) {
         PyErr_Format(PyExc_TypeError, "%s must be a contiguous%s buffer", what, writable ? " writable" : "");
         return -1;
@@ -57,9 +59,11 @@ keep_fitting(const unsigned char *r, Py_ssize_t count, Py_ssize_t width, const i
         Py_ssize_t j = 0;
         for (; j < n_check; j++) {
             unsigned c = w[pos[j]];
-            if (c > LX_FILL_MAX_TILE_CODES || !((m[pos[j]] >> c) & 1u)) break;
+            if (c > LX_FILL_MAX_TILE_CODES || !((m[pos[j]] >> c) & 1u))
+                break;
         }
-        if (j < n_check) continue;
+        if (j < n_check)
+            continue;
         out[kept++] = row;
         if (unsat) {
             unsat = 0;
@@ -72,86 +76,130 @@ keep_fitting(const unsigned char *r, Py_ssize_t count, Py_ssize_t width, const i
     return kept;
 }
 
-static PyObject *filter_rows(PyObject *self, PyObject *args) {
+/* The masks, one int per position: 0, or -1 with an error set. */
+static int
+read_masks(PyObject *masks, Py_ssize_t width, uint64_t *out)
+{
+    PyObject *fast = PySequence_Fast(masks, "masks must be a sequence of integers");
+    if (fast == NULL)
+        return -1;
+    int status = 0;
+    if (PySequence_Fast_GET_SIZE(fast) != width) {
+        PyErr_SetString(PyExc_ValueError, "filter_rows: one mask per position is needed");
+        status = -1;
+    }
+    for (Py_ssize_t j = 0; status == 0 && j < width; j++) {
+        out[j] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, j));
+        if (out[j] == (uint64_t)-1 && PyErr_Occurred())
+            status = -1;
+    }
+    Py_DECREF(fast);
+    return status;
+}
+
+/* The tiles each position's kept rows use, as a tuple of ints. */
+static PyObject *
+used_tiles(const uint64_t *seen, Py_ssize_t width)
+{
+    PyObject *used = PyTuple_New(width);
+    for (Py_ssize_t j = 0; used != NULL && j < width; j++) {
+        PyObject *v = PyLong_FromUnsignedLongLong(seen[j]);
+        if (v == NULL)
+            Py_CLEAR(used);
+        else
+            PyTuple_SET_ITEM(used, j, v);
+    }
+    return used;
+}
+
+/* The buffers' sizes agree and the positions to check lie inside the width (copied into `positions`); room for
+ * `n` kept rows in the scratch. */
+static int
+check_buffers(const Py_buffer *rows, const Py_buffer *idx, const Py_buffer *check, Py_ssize_t width,
+              unsigned char *positions)
+{
+    if (rows->len % width || idx->len % sizeof(int32_t) || check->len > width) {
+        PyErr_SetString(PyExc_ValueError, "filter_rows: buffer sizes do not agree");
+        return -1;
+    }
+    for (Py_ssize_t j = 0; j < check->len; j++) {
+        positions[j] = ((const unsigned char *)check->buf)[j];
+        if (positions[j] >= width) {
+            PyErr_SetString(PyExc_ValueError, "filter_rows: a position to check lies outside the width");
+            return -1;
+        }
+    }
+    Py_ssize_t n = idx->len / (Py_ssize_t)sizeof(int32_t);
+    if (n > scratch_cap) {
+        int32_t *grown = PyMem_Realloc(scratch, (size_t)n * sizeof(int32_t));
+        if (grown == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        scratch = grown;
+        scratch_cap = n;
+    }
+    return 0;
+}
+
+/* The filter on checked buffers: (kept, used). */
+static PyObject *
+filter(const Py_buffer *rows, const Py_buffer *idx, Py_ssize_t width, const unsigned char *positions,
+       Py_ssize_t n_check, const uint64_t *masks)
+{
+    uint64_t seen[LX_MAX_FILL_SLOT];
+    memset(seen, 0, sizeof(seen));
+    Py_ssize_t n = idx->len / (Py_ssize_t)sizeof(int32_t);
+    Py_ssize_t kept = keep_fitting((const unsigned char *)rows->buf, rows->len / width, width,
+                                   (const int32_t *)idx->buf, n, positions, n_check, masks, seen, scratch);
+    if (kept < 0) {
+        PyErr_SetString(PyExc_IndexError, "filter_rows: a candidate row lies outside the bucket");
+        return NULL;
+    }
+    PyObject *used = used_tiles(seen, width);
+    PyObject *kept_rows =
+        kept == n ? Py_NewRef(Py_None) : PyBytes_FromStringAndSize((const char *)scratch, kept * (Py_ssize_t)4);
+    PyObject *result = used && kept_rows ? PyTuple_Pack(2, kept_rows, used) : NULL;
+    Py_XDECREF(used);
+    Py_XDECREF(kept_rows);
+    return result;
+}
+
+static PyObject *
+filter_rows(PyObject *self, PyObject *args)
+{
     PyObject *o_rows, *o_idx, *o_masks, *o_check;
     Py_ssize_t width;
-    if (!PyArg_ParseTuple(args, "OnOOO", &o_rows, &width, &o_idx, &o_masks, &o_check)) return NULL;
+    if (!PyArg_ParseTuple(args, "OnOOO", &o_rows, &width, &o_idx, &o_masks, &o_check))
+        return NULL;
     if (width < 1 || width > LX_MAX_FILL_SLOT) {
         PyErr_SetString(PyExc_ValueError, "width must be from 1 to 255");
         return NULL;
     }
-    uint64_t m[LX_MAX_FILL_SLOT], seen[LX_MAX_FILL_SLOT];
-    unsigned char pos[LX_MAX_FILL_SLOT];
-    PyObject *fast = PySequence_Fast(o_masks, "masks must be a sequence of integers");
-    if (fast == NULL) return NULL;
-    if (PySequence_Fast_GET_SIZE(fast) != width) {
-        Py_DECREF(fast);
-        PyErr_SetString(PyExc_ValueError, "filter_rows: one mask per position is needed");
+    uint64_t masks[LX_MAX_FILL_SLOT];
+    unsigned char positions[LX_MAX_FILL_SLOT];
+    if (read_masks(o_masks, width, masks) < 0)
+        return NULL;
+    Py_buffer rows, idx, check;
+    if (get(o_rows, &rows, 0, "rows") < 0)
+        return NULL;
+    if (get(o_idx, &idx, 0, "idx") < 0) {
+        PyBuffer_Release(&rows);
         return NULL;
     }
-    for (Py_ssize_t j = 0; j < width; j++) {
-        m[j] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, j));
-        if (m[j] == (uint64_t)-1 && PyErr_Occurred()) {
-            Py_DECREF(fast);
-            return NULL;
-        }
+    if (get(o_check, &check, 0, "check") < 0) {
+        PyBuffer_Release(&rows);
+        PyBuffer_Release(&idx);
+        return NULL;
     }
-    Py_DECREF(fast);
-    Py_buffer rows, idx, check;
-    if (get(o_rows, &rows, 0, "rows") < 0) return NULL;
-    if (get(o_idx, &idx, 0, "idx") < 0) { PyBuffer_Release(&rows); return NULL; }
-    if (get(o_check, &check, 0, "check") < 0) { PyBuffer_Release(&rows); PyBuffer_Release(&idx); return NULL; }
-    PyObject *result = NULL, *kept_obj = NULL;
-    Py_ssize_t count = rows.len / width;
-    Py_ssize_t n = idx.len / (Py_ssize_t)sizeof(int32_t);
-    Py_ssize_t n_check = check.len;
-    if (rows.len % width || idx.len % sizeof(int32_t) || n_check > width) {
-        PyErr_SetString(PyExc_ValueError, "filter_rows: buffer sizes do not agree");
-        goto done;
-    }
-    for (Py_ssize_t j = 0; j < n_check; j++) {
-        pos[j] = ((const unsigned char *)check.buf)[j];
-        if (pos[j] >= width) {
-            PyErr_SetString(PyExc_ValueError, "filter_rows: a position to check lies outside the width");
-            goto done;
-        }
-    }
-    if (n > scratch_cap) {
-        int32_t *grown = PyMem_Realloc(scratch, (size_t)n * sizeof(int32_t));
-        if (grown == NULL) { PyErr_NoMemory(); goto done; }
-        scratch = grown;
-        scratch_cap = n;
-    }
-    {
-        memset(seen, 0, sizeof(seen));
-        Py_ssize_t kept = keep_fitting((const unsigned char *)rows.buf, count, width, (const int32_t *)idx.buf, n,
-                                       pos, n_check, m, seen, scratch);
-        if (kept < 0) {
-            PyErr_SetString(PyExc_IndexError, "filter_rows: a candidate row lies outside the bucket");
-            goto done;
-        }
-        PyObject *used = PyTuple_New(width);
-        if (used == NULL) goto done;
-        for (Py_ssize_t j = 0; j < width; j++) {
-            PyObject *v = PyLong_FromUnsignedLongLong(seen[j]);
-            if (v == NULL) { Py_DECREF(used); goto done; }
-            PyTuple_SET_ITEM(used, j, v);
-        }
-        if (kept == n) {
-            result = PyTuple_Pack(2, Py_None, used);
-        } else {
-            kept_obj = PyBytes_FromStringAndSize((const char *)scratch, kept * (Py_ssize_t)sizeof(int32_t));
-            if (kept_obj == NULL) { Py_DECREF(used); goto done; }
-            result = PyTuple_Pack(2, kept_obj, used);
-        }
-        Py_DECREF(used);
-    }
-done:
-    Py_XDECREF(kept_obj);
-    PyBuffer_Release(&rows); PyBuffer_Release(&idx); PyBuffer_Release(&check);
+    PyObject *result = NULL;
+    if (check_buffers(&rows, &idx, &check, width, positions) == 0)
+        result = filter(&rows, &idx, width, positions, check.len, masks);
+    PyBuffer_Release(&rows);
+    PyBuffer_Release(&idx);
+    PyBuffer_Release(&check);
     return result;
 }
-
 
 static PyMethodDef fill_methods[] = {
     {"filter_rows", filter_rows, METH_VARARGS,
@@ -159,4 +207,8 @@ static PyMethodDef fill_methods[] = {
      "position of check its mask allows (bytes of int32, None when all pass), and the tiles they use per position."},
     {NULL, NULL, 0, NULL}};
 
-int lx_add_fill(PyObject *module) { return PyModule_AddFunctions(module, fill_methods); }
+int
+lx_add_fill(PyObject *module)
+{
+    return PyModule_AddFunctions(module, fill_methods);
+}

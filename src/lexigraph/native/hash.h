@@ -30,8 +30,8 @@ lx_crc32(const unsigned char *p, size_t n)
     size_t j = 0;
     for (; j + 4 <= n; j += 4) {
         crc ^= (uint32_t)p[j] | (uint32_t)p[j + 1] << 8 | (uint32_t)p[j + 2] << 16 | (uint32_t)p[j + 3] << 24;
-        crc = lx_crc_tables[3][crc & 0xFF] ^ lx_crc_tables[2][(crc >> 8) & 0xFF]
-              ^ lx_crc_tables[1][(crc >> 16) & 0xFF] ^ lx_crc_tables[0][crc >> 24];
+        crc = lx_crc_tables[3][crc & 0xFF] ^ lx_crc_tables[2][(crc >> 8) & 0xFF] ^ lx_crc_tables[1][(crc >> 16) & 0xFF]
+              ^ lx_crc_tables[0][crc >> 24];
     }
     for (; j < n; j++)
         crc = lx_crc_tables[0][(crc ^ p[j]) & 0xFF] ^ (crc >> 8);

@@ -543,276 +543,307 @@ typedef struct {
     int status; /* 0 done; 1 too many nodes (size: the count); -1 no memory; -2 bad input */
 } Job;
 
+/* What a build holds from stage to stage; every array freed by free_kwg_build. */
+typedef struct {
+    States states;
+    Trie trie;
+    Layout layout;
+    size_t *offsets;   /* each word's first tile in job->flat */
+    uint16_t *lengths; /* each word's length */
+    unsigned char *scratch;
+    u32 roots[2];
+    size_t root_count;
+    Rank *ranks;
+    size_t rank_count;
+    Frame *frames;
+    size_t frames_capacity;
+} KwgBuild;
+
 static void
-run(Job *job)
+free_kwg_build(KwgBuild *b)
 {
-    States s;
-    Trie t = {0};
-    Layout l = {0};
-    size_t *off = NULL, *goff = NULL;
-    uint16_t *len = NULL, *glen = NULL;
-    unsigned char *gdata = NULL, *scratch = NULL;
-    Str *paths = NULL;
-    Frame *frames = NULL;
-    size_t frames_cap = 0;
-    Rank *ranks = NULL;
-    u32 *ways = NULL;
-    unsigned char *in_dawg = NULL, *written = NULL;
-    u32 *nodes = NULL;
-    int status = -1;
-    size_t n = job->n_words;
+    states_free(&b->states);
+    void *arrays[] = {b->trie.pending, b->trie.opened, b->offsets,       b->lengths,     b->scratch,    b->ranks,
+                      b->frames,       b->layout.head, b->layout.to_end, b->layout.dest, b->layout.fill};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        free(arrays[i]);
+    for (int k = 0; k < KWG_BLOCK; k++)
+        free(b->layout.by_fill[k].items);
+}
 
-    if (states_init(&s) < 0)
-        goto done;
-    off = malloc((n + 1) * sizeof(size_t));
-    len = malloc((n + 1) * sizeof(uint16_t));
-    scratch = malloc(65536);
-    if (off == NULL || len == NULL || scratch == NULL)
-        goto done;
-    size_t total = 0, longest = 0;
+/* The words checked (1 to 65534 tiles below 64, none 0 with a GADDAG, strictly increasing as bytes compare)
+ * and located: 0, -1 no memory, -2 bad input. */
+static int
+read_words(const Job *job, KwgBuild *b)
+{
+    const size_t n = job->n_words;
+    b->offsets = malloc((n + 1) * sizeof(size_t));
+    b->lengths = malloc((n + 1) * sizeof(uint16_t));
+    b->scratch = malloc(65536);
+    if (b->offsets == NULL || b->lengths == NULL || b->scratch == NULL)
+        return -1;
+    size_t total = 0;
     for (size_t i = 0; i < n; i++) {
-        int64_t L = job->lens[i];
-        if (L < 1 || L > 65534) {
-            status = -2;
-            goto done;
+        int64_t length = job->lens[i];
+        if (length < 1 || length > 65534)
+            return -2;
+        b->offsets[i] = total;
+        b->lengths[i] = (uint16_t)length;
+        const unsigned char *word = job->flat + total;
+        for (int64_t k = 0; k < length; k++)
+            if (word[k] > KWG_MAX_TILE || (job->gaddag && word[k] == 0))
+                return -2;
+        if (i) {
+            const unsigned char *before = job->flat + b->offsets[i - 1];
+            size_t shorter = b->lengths[i - 1] < (size_t)length ? b->lengths[i - 1] : (size_t)length;
+            int c = memcmp(before, word, shorter);
+            if (c > 0 || (c == 0 && b->lengths[i - 1] >= (size_t)length))
+                return -2;
         }
-        off[i] = total;
-        len[i] = (uint16_t)L;
-        const unsigned char *w = job->flat + total;
-        for (int64_t k = 0; k < L; k++)
-            if (w[k] > KWG_MAX_TILE || (job->gaddag && w[k] == 0)) {
-                status = -2;
-                goto done;
-            }
-        if (i) { /* strictly increasing as bytes compare */
-            const unsigned char *v = job->flat + off[i - 1];
-            size_t m = len[i - 1] < (size_t)L ? len[i - 1] : (size_t)L;
-            int c = memcmp(v, w, m);
-            if (c > 0 || (c == 0 && len[i - 1] >= (size_t)L)) {
-                status = -2;
-                goto done;
-            }
-        }
-        total += (size_t)L;
-        if ((size_t)L > longest)
-            longest = (size_t)L;
+        total += (size_t)length;
     }
+    return 0;
+}
 
-    /* 1. the DAWG */
-    int64_t dawg_root = add_words(&s, &t, job->flat, off, len, n, 0, 0, scratch);
-    if (dawg_root < 0) {
-        status = (int)dawg_root;
-        goto done;
-    }
-    u32 roots[2] = {(u32)dawg_root, 0};
-    size_t n_roots = 1;
+/* The tiles word i shares with the word before, at most its length and one less than the one before's. */
+static size_t
+shared_front(const Job *job, const KwgBuild *b, size_t i)
+{
+    if (i == 0)
+        return 0;
+    const unsigned char *before = job->flat + b->offsets[i - 1], *word = job->flat + b->offsets[i];
+    size_t length = b->lengths[i], before_length = b->lengths[i - 1];
+    size_t limit = length < before_length - 1 ? length : before_length - 1, shared = 0;
+    while (shared < limit && before[shared] == word[shared])
+        shared++;
+    return shared;
+}
 
-    /* 2. the GADDAG: its paths made, sorted and added */
-    if (job->gaddag) {
-        size_t n_paths = 0, bytes = 0;
-        const unsigned char *previous = NULL;
-        size_t prev_len = 0;
-        for (size_t i = 0; i < n; i++) { /* count first */
-            const unsigned char *w = job->flat + off[i];
-            size_t L = len[i], shared = 0;
-            if (previous) {
-                size_t limit = L < prev_len - 1 ? L : prev_len - 1;
-                while (shared < limit && previous[shared] == w[shared])
-                    shared++;
-            }
-            size_t fronts = L - shared;
-            n_paths += 1;
-            bytes += L;
-            if (fronts >= 2)
-                for (size_t k = 1; k < fronts; k++) {
-                    n_paths++;
-                    bytes += L + 1 - k;
-                }
-            previous = w;
-            prev_len = L;
+/* The GADDAG's paths: each word reversed, then for each front a word does not share with the word before, the
+ * reversed front of L - k tiles and a 0. Counted first (paths, bytes), then written. */
+static int
+gaddag_paths(const Job *job, const KwgBuild *b, unsigned char **data, Str **paths, size_t *path_count)
+{
+    size_t count = 0, bytes = 0;
+    for (size_t i = 0; i < job->n_words; i++) {
+        size_t length = b->lengths[i], fronts = length - shared_front(job, b, i);
+        count++;
+        bytes += length;
+        for (size_t k = 1; fronts >= 2 && k < fronts; k++) {
+            count++;
+            bytes += length + 1 - k;
         }
-        gdata = malloc(bytes ? bytes : 1);
-        paths = malloc((n_paths ? n_paths : 1) * sizeof(Str));
-        goff = malloc((n_paths ? n_paths : 1) * sizeof(size_t));
-        glen = malloc((n_paths ? n_paths : 1) * sizeof(uint16_t));
-        if (gdata == NULL || paths == NULL || goff == NULL || glen == NULL)
-            goto done;
-        size_t at = 0, k_path = 0;
-        previous = NULL;
-        for (size_t i = 0; i < n; i++) {
-            const unsigned char *w = job->flat + off[i];
-            size_t L = len[i], shared = 0;
-            if (previous) {
-                size_t limit = L < prev_len - 1 ? L : prev_len - 1;
-                while (shared < limit && previous[shared] == w[shared])
-                    shared++;
-            }
-            unsigned char *back = gdata + at; /* the word reversed */
-            for (size_t k = 0; k < L; k++)
-                back[k] = w[L - 1 - k];
-            paths[k_path].p = back;
-            paths[k_path++].n = L;
-            at += L;
-            size_t fronts = L - shared;
-            for (size_t k = 1; fronts >= 2 && k < fronts; k++) { /* the reversed front of L - k tiles, then 0 */
-                unsigned char *marked = gdata + at;
-                memcpy(marked, back + k, L - k);
-                marked[L - k] = 0;
-                paths[k_path].p = marked;
-                paths[k_path++].n = L - k + 1;
-                at += L - k + 1;
-            }
-            previous = w;
-            prev_len = L;
-        }
-        if (sort_strings(paths, n_paths) < 0)
-            goto done;
-        for (size_t k = 0; k < n_paths; k++) {
-            goff[k] = (size_t)(paths[k].p - gdata);
-            glen[k] = (uint16_t)paths[k].n;
-        }
-        free(paths);
-        paths = NULL;
-        int64_t gaddag_root = add_words(&s, &t, gdata, goff, glen, n_paths, (u32)dawg_root, 1, scratch);
-        if (gaddag_root < 0) {
-            status = (int)gaddag_root;
-            goto done;
-        }
-        roots[1] = (u32)gaddag_root;
-        n_roots = 2;
-        free(gdata);
-        free(goff);
-        free(glen);
-        gdata = NULL;
-        goff = NULL;
-        glen = NULL;
     }
-    free(s.table); /* the states are final: their lookup table goes */
-    s.table = NULL;
-    size_t count = s.count;
-    if ((u64)count - 1 > job->max_nodes) { /* every state takes a node of its own */
-        job->size = count - 1;
-        status = 1;
-        goto done;
+    *data = malloc(bytes ? bytes : 1);
+    *paths = malloc((count ? count : 1) * sizeof(Str));
+    if (*data == NULL || *paths == NULL)
+        return -1;
+    size_t at = 0, k_path = 0;
+    for (size_t i = 0; i < job->n_words; i++) {
+        const unsigned char *word = job->flat + b->offsets[i];
+        size_t length = b->lengths[i], fronts = length - shared_front(job, b, i);
+        unsigned char *back = *data + at; /* the word reversed */
+        for (size_t k = 0; k < length; k++)
+            back[k] = word[length - 1 - k];
+        (*paths)[k_path++] = (Str){back, length};
+        at += length;
+        for (size_t k = 1; fronts >= 2 && k < fronts; k++) { /* the reversed front of L - k tiles, then 0 */
+            unsigned char *marked = *data + at;
+            memcpy(marked, back + k, length - k);
+            marked[length - k] = 0;
+            (*paths)[k_path++] = (Str){marked, length - k + 1};
+            at += length - k + 1;
+        }
     }
+    *path_count = count;
+    return 0;
+}
 
-    /* 3. the layout */
-    l.s = &s;
-    l.head = malloc(count * sizeof(u32));
-    l.to_end = malloc(count * sizeof(u32));
-    l.dest = calloc(count, sizeof(u32));
-    ways = calloc(count, sizeof(u32));
-    ranks = malloc((count ? count : 1) * sizeof(Rank));
-    if (l.head == NULL || l.to_end == NULL || l.dest == NULL || ways == NULL || ranks == NULL)
+/* The GADDAG's paths made, sorted and added to the states: 0, or the negative status. */
+static int
+add_gaddag(const Job *job, KwgBuild *b)
+{
+    unsigned char *data = NULL;
+    Str *paths = NULL;
+    size_t count = 0, *offsets = NULL;
+    uint16_t *lengths = NULL;
+    int status = -1;
+    if (gaddag_paths(job, b, &data, &paths, &count) < 0 || sort_strings(paths, count) < 0)
         goto done;
-    /* the first state of the list each state ends: follow the smallest predecessor, again and again */
-    for (size_t p = 0; p < count; p++)
-        l.head[p] = (u32)p;
-    for (size_t p = count - 1; p > 0; p--)
-        l.head[s.next[p]] = (u32)p;
-    for (size_t p = count - 1; p > 0; p--)
-        l.head[p] = l.head[l.head[p]];
-    for (size_t p = 0; p < count; p++)
-        l.to_end[p] = 1;
-    for (size_t p = 1; p < count; p++)
-        if (s.next[p])
-            l.to_end[p] += l.to_end[s.next[p]];
-    for (size_t r = 0; r < n_roots; r++)
-        ways[roots[r]] = 1;
-    for (size_t p = count - 1; p > 0; p--) {
+    offsets = malloc((count ? count : 1) * sizeof(size_t));
+    lengths = malloc((count ? count : 1) * sizeof(uint16_t));
+    if (offsets == NULL || lengths == NULL)
+        goto done;
+    for (size_t k = 0; k < count; k++) {
+        offsets[k] = (size_t)(paths[k].p - data);
+        lengths[k] = (uint16_t)paths[k].n;
+    }
+    int64_t root = add_words(&b->states, &b->trie, data, offsets, lengths, count, b->roots[0], 1, b->scratch);
+    status = root < 0 ? (int)root : 0;
+    if (root >= 0) {
+        b->roots[1] = (u32)root;
+        b->root_count = 2;
+    }
+done:
+    free(data);
+    free(paths);
+    free(offsets);
+    free(lengths);
+    return status;
+}
+
+/* How many ways lead to each state from the roots (capped), for the layout's order. */
+static u32 *
+count_ways(const KwgBuild *b)
+{
+    const States *s = &b->states;
+    u32 *ways = calloc(s->count, sizeof(u32));
+    if (ways == NULL)
+        return NULL;
+    for (size_t r = 0; r < b->root_count; r++)
+        ways[b->roots[r]] = 1;
+    for (size_t p = s->count - 1; p > 0; p--) {
         u64 w = ways[p];
         if (!w)
             continue;
-        u32 q[2] = {s.next[p], s.arc[p]};
+        u32 q[2] = {s->next[p], s->arc[p]};
         for (int k = 0; k < 2; k++) {
             u64 sum = (u64)ways[q[k]] + w;
             ways[q[k]] = sum > KWG_U32_MAX ? KWG_U32_MAX : (u32)sum;
         }
     }
-    if (n_roots > 1) {
-        in_dawg = calloc(count, 1);
-        if (in_dawg == NULL)
-            goto done;
-        for (size_t p = 1; p <= (size_t)dawg_root && p < count; p++)
-            in_dawg[p] = 1;
-        for (size_t p = (size_t)dawg_root + 1; p < count; p++)
-            if (in_dawg[s.next[p]])
-                in_dawg[p] = 1;
-    }
-    size_t n_ranks = 0;
-    for (size_t p = 1; p < count; p++) {
-        u64 outside = in_dawg != NULL && !in_dawg[p];
-        u64 to_end = l.to_end[p] > 255 ? 255 : l.to_end[p];
-        ranks[n_ranks].key = outside << 40 | (u64)(KWG_U32_MAX - ways[p]) << 8 | (255 - to_end);
-        ranks[n_ranks++].state = (u32)p;
-    }
-    qsort(ranks, n_ranks, sizeof(Rank), rank_cmp);
-    free(ways);
-    ways = NULL;
-    l.dest[0] = KWG_U32_MAX;
-    if (add_block(&l, (u32)n_roots) < 0 || push(&l.by_fill[n_roots], 0) < 0)
-        goto done;
-    for (size_t k = 0; k < n_ranks; k++)
-        if (place(&l, ranks[k].state, &frames, &frames_cap) < 0)
-            goto done;
-    l.dest[0] = 0;
-    size_t size = (l.blocks - 1) * KWG_BLOCK + l.fill[l.blocks - 1];
-    if ((u64)size > job->max_nodes) {
-        job->size = size;
-        status = 1;
-        goto done;
-    }
+    return ways;
+}
 
-    /* 4. the nodes, each list written whole at its place (a tail shared with another list written again) */
-    nodes = calloc(size ? size : 1, sizeof(u32));
-    written = calloc(size ? size : 1, 1);
-    if (nodes == NULL || written == NULL)
-        goto done;
-    for (size_t r = 0; r < n_roots; r++)
-        nodes[r] = l.dest[roots[r]] | KWG_IS_END;
-    for (size_t p = 1; p < count; p++) {
-        u32 at = l.dest[p];
+/* Each state's list head and the length from it to its list's end; the states ranked for the layout (not in the
+ * DAWG, then more ways first, then longer lists first). */
+static int
+rank_states(KwgBuild *b)
+{
+    const States *s = &b->states;
+    const size_t count = s->count;
+    Layout *l = &b->layout;
+    l->s = s;
+    l->head = malloc(count * sizeof(u32));
+    l->to_end = malloc(count * sizeof(u32));
+    l->dest = calloc(count, sizeof(u32));
+    b->ranks = malloc((count ? count : 1) * sizeof(Rank));
+    unsigned char *in_dawg = b->root_count > 1 ? calloc(count, 1) : NULL;
+    u32 *ways = count_ways(b);
+    int ok = l->head && l->to_end && l->dest && b->ranks && ways && (b->root_count == 1 || in_dawg);
+    for (size_t p = 0; ok && p < count; p++) /* the first state of the list each state ends: */
+        l->head[p] = (u32)p;                 /* follow the smallest predecessor, again and again */
+    for (size_t p = count - 1; ok && p > 0; p--)
+        l->head[s->next[p]] = (u32)p;
+    for (size_t p = count - 1; ok && p > 0; p--)
+        l->head[p] = l->head[l->head[p]];
+    for (size_t p = 0; ok && p < count; p++)
+        l->to_end[p] = 1;
+    for (size_t p = 1; ok && p < count; p++)
+        if (s->next[p])
+            l->to_end[p] += l->to_end[s->next[p]];
+    for (size_t p = 1; in_dawg && ok && p < count; p++)
+        in_dawg[p] = p <= (size_t)b->roots[0] || in_dawg[s->next[p]];
+    for (size_t p = 1; ok && p < count; p++) {
+        u64 outside = in_dawg != NULL && !in_dawg[p];
+        u64 to_end = l->to_end[p] > 255 ? 255 : l->to_end[p];
+        b->ranks[b->rank_count].key = outside << 40 | (u64)(KWG_U32_MAX - ways[p]) << 8 | (255 - to_end);
+        b->ranks[b->rank_count++].state = (u32)p;
+    }
+    if (ok)
+        qsort(b->ranks, b->rank_count, sizeof(Rank), rank_cmp);
+    free(ways);
+    free(in_dawg);
+    return ok ? 0 : -1;
+}
+
+/* Every list placed, most used first: the nodes the layout takes, or 0 out of memory (the root block holds one
+ * node a root, so a layout is never empty). */
+static size_t
+lay_out(KwgBuild *b)
+{
+    Layout *l = &b->layout;
+    l->dest[0] = KWG_U32_MAX;
+    if (add_block(l, (u32)b->root_count) < 0 || push(&l->by_fill[b->root_count], 0) < 0)
+        return 0;
+    for (size_t k = 0; k < b->rank_count; k++)
+        if (place(l, b->ranks[k].state, &b->frames, &b->frames_capacity) < 0)
+            return 0;
+    l->dest[0] = 0;
+    return (l->blocks - 1) * KWG_BLOCK + l->fill[l->blocks - 1];
+}
+
+/* The nodes, each list written whole at its place (a tail shared with another list written again); NULL out
+ * of memory. */
+static u32 *
+write_nodes(const KwgBuild *b, size_t size)
+{
+    const States *s = &b->states;
+    const u32 *dest = b->layout.dest;
+    u32 *nodes = calloc(size ? size : 1, sizeof(u32));
+    unsigned char *written = calloc(size ? size : 1, 1);
+    if (nodes == NULL || written == NULL) {
+        free(nodes);
+        free(written);
+        return NULL;
+    }
+    for (size_t r = 0; r < b->root_count; r++)
+        nodes[r] = dest[b->roots[r]] | KWG_IS_END;
+    for (size_t p = 1; p < s->count; p++) {
+        u32 at = dest[p];
         if (at == 0 || written[at])
             continue;
         for (u32 q = (u32)p;; at++) {
-            u32 next = s.next[q];
-            nodes[at] = l.dest[s.arc[q]] | (next == 0 ? KWG_IS_END : 0) | (s.accepts[q] ? KWG_ACCEPTS : 0)
-                        | (u32)s.tile[q] << KWG_TILE_SHIFT;
+            u32 next = s->next[q];
+            nodes[at] = dest[s->arc[q]] | (next == 0 ? KWG_IS_END : 0) | (s->accepts[q] ? KWG_ACCEPTS : 0)
+                        | (u32)s->tile[q] << KWG_TILE_SHIFT;
             written[at] = 1;
             if (next == 0 || at + 1 >= size)
                 break;
             q = next;
         }
     }
-    job->nodes = nodes;
-    nodes = NULL;
-    job->size = size;
-    status = 0;
-
-done:
-    job->status = status;
-    states_free(&s);
-    free(t.pending);
-    free(t.opened);
-    free(off);
-    free(len);
-    free(scratch);
-    free(gdata);
-    free(goff);
-    free(glen);
-    free(paths);
-    free(frames);
-    free(ranks);
-    free(ways);
-    free(in_dawg);
     free(written);
-    free(nodes);
-    free(l.head);
-    free(l.to_end);
-    free(l.dest);
-    free(l.fill);
-    for (int k = 0; k < KWG_BLOCK; k++)
-        free(l.by_fill[k].items);
+    return nodes;
+}
+
+/* The stages: the DAWG, the GADDAG, the states ranked and laid out, the nodes. The job's status: 0 done; 1 too
+ * many nodes (size: the count); -1 no memory; -2 bad input. */
+static int
+run_stages(Job *job, KwgBuild *b)
+{
+    int status = states_init(&b->states) < 0 ? -1 : read_words(job, b);
+    if (status < 0)
+        return status;
+    int64_t dawg_root =
+        add_words(&b->states, &b->trie, job->flat, b->offsets, b->lengths, job->n_words, 0, 0, b->scratch);
+    if (dawg_root < 0)
+        return (int)dawg_root;
+    b->roots[0] = (u32)dawg_root;
+    b->root_count = 1;
+    if (job->gaddag && (status = add_gaddag(job, b)) < 0)
+        return status;
+    free(b->states.table); /* the states are final: their lookup table goes */
+    b->states.table = NULL;
+    if ((u64)b->states.count - 1 > job->max_nodes) { /* every state takes a node of its own */
+        job->size = b->states.count - 1;
+        return 1;
+    }
+    size_t size = rank_states(b) < 0 ? 0 : lay_out(b);
+    if (size == 0)
+        return -1;
+    job->size = size;
+    if ((u64)size > job->max_nodes)
+        return 1;
+    return (job->nodes = write_nodes(b, size)) == NULL ? -1 : 0;
+}
+
+static void
+run(Job *job)
+{
+    KwgBuild build = {0};
+    job->status = run_stages(job, &build);
+    free_kwg_build(&build);
 }
 
 static PyObject *
@@ -828,8 +859,8 @@ kwg_layout(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "lens must be an int64 array");
         goto out;
     }
-    Job job = {.flat = fb.buf, .lens = lb.buf, .n_words = (size_t)(lb.len / 8), .gaddag = gaddag,
-               .max_nodes = max_nodes};
+    Job job = {
+        .flat = fb.buf, .lens = lb.buf, .n_words = (size_t)(lb.len / 8), .gaddag = gaddag, .max_nodes = max_nodes};
     /* the lengths must fit the tiles before any word is read */
     u64 total = 0;
     for (size_t i = 0; i < job.n_words; i++) {

@@ -23,14 +23,18 @@
 #include "limits.h"
 
 /* Entry i of a little-endian uint64 / float64 array (read bytewise: the buffers need not be aligned). */
-static inline uint64_t key_at(const unsigned char *keys, size_t i) {
+static inline uint64_t
+key_at(const unsigned char *keys, size_t i)
+{
     uint64_t k;
     memcpy(&k, keys + 8 * i, 8);
     return k;
 }
 
 /* The value of `key` in the table, or 0. */
-static double lookup(const unsigned char *keys, const unsigned char *values, size_t n, uint64_t key) {
+static double
+lookup(const unsigned char *keys, const unsigned char *values, size_t n, uint64_t key)
+{
     size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -39,17 +43,21 @@ static double lookup(const unsigned char *keys, const unsigned char *values, siz
         else
             hi = mid;
     }
-    if (lo == n || key_at(keys, lo) != key) return 0.0;
+    if (lo == n || key_at(keys, lo) != key)
+        return 0.0;
     double v;
     memcpy(&v, values + 8 * lo, 8);
     return v;
 }
 
-static PyObject *rack_leave_values(PyObject *self, PyObject *args) {
+static PyObject *
+rack_leave_values(PyObject *self, PyObject *args)
+{
     Py_buffer keys, values;
     const unsigned char *rack;
     Py_ssize_t n_codes;
-    if (!PyArg_ParseTuple(args, "y*y*y#", &keys, &values, &rack, &n_codes)) return NULL;
+    if (!PyArg_ParseTuple(args, "y*y*y#", &keys, &values, &rack, &n_codes))
+        return NULL;
     PyObject *result = NULL;
     size_t n = (size_t)keys.len / 8;
     if (keys.len % 8 || values.len != keys.len || n_codes > LX_MAX_MOVE_TILE_CODES) {
@@ -61,7 +69,8 @@ static PyObject *rack_leave_values(PyObject *self, PyObject *args) {
     int distinct = 0, tiles = 0;
     long size = 1;
     for (Py_ssize_t t = 0; t < n_codes; t++) {
-        if (!rack[t]) continue;
+        if (!rack[t])
+            continue;
         codes[distinct] = (int)t;
         counts[distinct] = rack[t];
         digits[distinct] = 0;
@@ -74,24 +83,28 @@ static PyObject *rack_leave_values(PyObject *self, PyObject *args) {
         }
     }
     result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size * (Py_ssize_t)sizeof(double));
-    if (!result) goto done;
+    if (!result)
+        goto done;
     char *out = PyBytes_AS_STRING(result);
     const unsigned char *k = keys.buf, *v = values.buf;
     /* An odometer over the digits (tiles used of each code), the first code turning fastest: index order. */
     for (long index = 0; index < size; index++) {
         int kept = tiles;
-        for (int d = 0; d < distinct; d++) kept -= digits[d];
+        for (int d = 0; d < distinct; d++)
+            kept -= digits[d];
         double value = 0.0;
         if (kept > 0 && kept <= LX_LEAVE_KEY_TILES) {
             uint64_t key = (uint64_t)kept << 60;
             int at = 0;
             for (int d = 0; d < distinct; d++)
-                for (int j = digits[d]; j < counts[d]; j++) key |= (uint64_t)codes[d] << (6 * at++);
+                for (int j = digits[d]; j < counts[d]; j++)
+                    key |= (uint64_t)codes[d] << (6 * at++);
             value = lookup(k, v, n, key);
         }
         memcpy(out + index * (long)sizeof(double), &value, sizeof value);
         for (int d = 0; d < distinct; d++) {
-            if (++digits[d] <= counts[d]) break;
+            if (++digits[d] <= counts[d])
+                break;
             digits[d] = 0;
         }
     }
@@ -107,4 +120,8 @@ static PyMethodDef leaves_methods[] = {
      "as float64s indexed in mixed radix over the rack's codes (see leaves.c)."},
     {NULL, NULL, 0, NULL}};
 
-int lx_add_leaves(PyObject *module) { return PyModule_AddFunctions(module, leaves_methods); }
+int
+lx_add_leaves(PyObject *module)
+{
+    return PyModule_AddFunctions(module, leaves_methods);
+}

@@ -11,7 +11,10 @@
  *   build_scan.c, build_graph.c,  the builder: plain lists read, the word graph, hash tables,
  *   build_tables.c                alphagram orders, bucket rows
  *   kwg_build.c                   wolges's KWG word graph, built and laid out (export --format kwg)
+ *   game_tables.c                 a game's tables (board, tiles, leave table, word graph) checked once
  *   movegen.c                     move generation for board games
+ *   game_loop.c, selfplay.c,      the game loop (the bag, draws, a player's turn), self-play's whole games,
+ *   playouts.c, endgame.c         the simulation's play-outs, the exact endgame
  *   leaves.c                      leave tables: every subset of a rack valued at once
  *   fill.c, fill_state.c          crossword autofill: starting candidates, propagation (FillState)
  *   hash.c / hash.h               the one CRC-32 and hash slot formula the probe and builder share
@@ -57,8 +60,8 @@ add_limits(PyObject *module)
 static int
 add_arc_layout(PyObject *module)
 {
-    PyObject *layout = Py_BuildValue("(IIIii)", (unsigned)LX_TILE_MASK, (unsigned)LX_ACCEPTS_BIT,
-                                     (unsigned)LX_LAST_BIT, LX_TARGET_SHIFT, LX_RECORD_SIZE);
+    PyObject *layout = Py_BuildValue("(IIIii)", (unsigned)LX_TILE_MASK, (unsigned)LX_ACCEPTS_BIT, (unsigned)LX_LAST_BIT,
+                                     LX_TARGET_SHIFT, LX_RECORD_SIZE);
     if (layout == NULL)
         return -1;
     int status = PyModule_AddObjectRef(module, "ARC_LAYOUT", layout);
@@ -86,9 +89,9 @@ PyInit__native(void)
     if (lx_add_hash(module) < 0 || lx_add_probe(module) < 0 || lx_add_facade(module) < 0 || lx_add_walks(module) < 0
         || lx_add_deadline(module) < 0 || lx_add_build_scan(module) < 0 || lx_add_build_graph(module) < 0
         || lx_add_build_tables(module) < 0 || lx_add_movegen(module) < 0 || lx_add_leaves(module) < 0
-        || lx_add_fill(module) < 0 || lx_add_fill_state(module) < 0 || lx_add_selfplay(module) < 0
-        || lx_add_endgame(module) < 0 || lx_add_kwg_build(module) < 0
-        || add_arc_layout(module) < 0 || add_limits(module) < 0) {
+        || lx_add_fill(module) < 0 || lx_add_fill_state(module) < 0 || lx_add_game_tables(module) < 0
+        || lx_add_selfplay(module) < 0 || lx_add_playouts(module) < 0 || lx_add_endgame(module) < 0
+        || lx_add_kwg_build(module) < 0 || add_arc_layout(module) < 0 || add_limits(module) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -17,21 +17,23 @@
 /* The module's import name; types are named LX_MODULE_NAME ".Probe" and so on. */
 #define LX_MODULE_NAME "lexigraph._native"
 
-int lx_add_hash(PyObject *module);        /* hash.c: home_slot() */
-int lx_add_probe(PyObject *module);       /* probe.c: the Probe type (its methods live in several files) */
-int lx_add_facade(PyObject *module);      /* facade.c: the Facade type, base of lexigraph.Lexicon */
-int lx_add_walks(PyObject *module);       /* walks.c: walk_codes() */
-int lx_add_deadline(PyObject *module);    /* deadline.c: monotonic(), WALK_ANSWERS */
-int lx_add_build_graph(PyObject *module); /* build_graph.c: build_graph() */
+int lx_add_hash(PyObject *module);         /* hash.c: home_slot() */
+int lx_add_probe(PyObject *module);        /* probe.c: the Probe type (its methods live in several files) */
+int lx_add_facade(PyObject *module);       /* facade.c: the Facade type, base of lexigraph.Lexicon */
+int lx_add_walks(PyObject *module);        /* walks.c: walk_codes() */
+int lx_add_deadline(PyObject *module);     /* deadline.c: monotonic(), WALK_ANSWERS */
+int lx_add_build_graph(PyObject *module);  /* build_graph.c: build_graph() */
 int lx_add_build_tables(PyObject *module); /* build_tables.c: hash_table(), alphagram_order(), bucket_rows() */
-int lx_add_build_scan(PyObject *module);  /* build_scan.c: scan_ascii() */
-int lx_add_movegen(PyObject *module);     /* movegen.c: generate_moves() */
-int lx_add_leaves(PyObject *module);      /* leaves.c: rack_leave_values() */
-int lx_add_fill(PyObject *module);        /* fill.c: filter_rows() */
-int lx_add_fill_state(PyObject *module);  /* fill_state.c: the FillState type */
-int lx_add_selfplay(PyObject *module);    /* selfplay.c: play_games() */
-int lx_add_endgame(PyObject *module);     /* endgame.c: solve_endgame() */
-int lx_add_kwg_build(PyObject *module);   /* kwg_build.c: kwg_layout() */
+int lx_add_build_scan(PyObject *module);   /* build_scan.c: scan_ascii() */
+int lx_add_movegen(PyObject *module);      /* movegen.c: generate_moves() */
+int lx_add_leaves(PyObject *module);       /* leaves.c: rack_leave_values() */
+int lx_add_fill(PyObject *module);         /* fill.c: filter_rows() */
+int lx_add_fill_state(PyObject *module);   /* fill_state.c: the FillState type */
+int lx_add_game_tables(PyObject *module);  /* game_tables.c: the GameTables type */
+int lx_add_selfplay(PyObject *module);     /* selfplay.c: play_games() */
+int lx_add_playouts(PyObject *module);     /* playouts.c: simulate_plays() */
+int lx_add_endgame(PyObject *module);      /* endgame.c: solve_endgame() */
+int lx_add_kwg_build(PyObject *module);    /* kwg_build.c: kwg_layout() */
 
 /* Ready `type` and add it to `module` under its short name; 0 or -1. */
 static inline int

@@ -58,30 +58,12 @@ plan_start(const int *fixed, Py_ssize_t n, double rows, double tiles)
 /* What pattern_rows answers besides an error (-1). */
 enum { PATTERN_ANSWERED = 0, PATTERN_TO_PYTHON = 1, PATTERN_PAST_DEADLINE = 2 };
 
-/* The words matching a plain fixed-length pattern (ASCII letters, and '?' or '.' for any tile),
- * alphabetically, each as its n codes and a 0 byte, into *out (count of them in *count).
- * Returns PATTERN_ANSWERED, PATTERN_TO_PYTHON when Python must answer (other characters, no
- * checked graph yet, a forged file), PATTERN_PAST_DEADLINE, or -1 on error. The plan (plan_start)
- * walks the word graph from the first cell, or descends the rotation order at the cell that should
- * visit the fewest nodes (see rotation.py): work bounded by one length bucket, in which the walk
- * checks its deadline. */
+/* The pattern's per-position masks (a 256-bit set a position) and which positions are fixed tiles: 0, or
+ * PATTERN_TO_PYTHON for a character the one-call path does not take (sets, stars, vowels). */
 static int
-pattern_rows(Probe *self, PyObject *pattern, LxDeadline *deadline, Py_ssize_t *length, char **out,
-             Py_ssize_t *count)
+pattern_masks(const Probe *self, const unsigned char *text, Py_ssize_t n, unsigned char *masks, int *fixed)
 {
-    *out = NULL;
-    *count = 0;
-    if (!PyUnicode_Check(pattern) || !self->attached || self->encodes != 1 || self->graph == NULL
-        || !self->graph_tiles || !PyUnicode_IS_ASCII(pattern))
-        return PATTERN_TO_PYTHON;
-    Py_ssize_t n = PyUnicode_GET_LENGTH(pattern);
-    *length = n;
-    if (n < 1 || n > LX_MAX_WORD_LENGTH)
-        return PATTERN_TO_PYTHON;
-    const unsigned char *text = PyUnicode_1BYTE_DATA(pattern);
-    unsigned char masks[32 * LX_MAX_WORD_LENGTH];
     memset(masks, 0, (size_t)(32 * n));
-    int fixed[LX_MAX_WORD_LENGTH];
     for (Py_ssize_t i = 0; i < n; i++) {
         if (text[i] == '?' || text[i] == '.') {
             for (unsigned t = 1; t <= self->graph_tiles; t++)
@@ -91,43 +73,50 @@ pattern_rows(Probe *self, PyObject *pattern, LxDeadline *deadline, Py_ssize_t *l
         }
         unsigned char c = self->codes[text[i]];
         if (!c)
-            return PATTERN_TO_PYTHON; /* sets, stars, vowels: the general path */
+            return PATTERN_TO_PYTHON;
         masks[32 * i + (c >> 3)] |= (unsigned char)(1u << (c & 7));
         fixed[i] = 1;
     }
-    if (n > self->max_length || !self->tables[n].width)
-        return PATTERN_ANSWERED;
-    if (lx_deadline_passed_now(deadline))
-        return PATTERN_PAST_DEADLINE; /* the rotation path reads one bucket: checked once, here */
-    Py_ssize_t start = plan_start(fixed, n, (double)self->tables[n].count, (double)self->graph_tiles);
-    if (start < 0) {
-        PatternWalk w;
-        memset(&w, 0, sizeof w);
-        w.arcs = self->graph;
-        w.n_arcs = self->graph_arcs;
-        w.n_tiles = self->graph_tiles;
-        w.masks = masks;
-        w.n_masks = (int)n;
-        w.min_len = (int)n;
-        w.max_len = (int)n;
-        w.limit = -1;
-        w.budget = -1;
-        w.deadline = *deadline;
-        w.probe = self;
-        if (lx_pattern_walk_from(&w, self->graph_root, 0) < 0) {
-            PyMem_Free(w.out);
-            PyErr_NoMemory();
-            return -1;
-        }
-        *deadline = w.deadline;
-        if (w.stop) {
-            PyMem_Free(w.out);
-            return w.stop == LX_WALK_PAST_DEADLINE ? PATTERN_PAST_DEADLINE : PATTERN_TO_PYTHON;
-        }
-        *out = w.out;
-        *count = w.found;
-        return PATTERN_ANSWERED;
+    return 0;
+}
+
+/* The plan that walks the word graph from the first cell: its words into *out. */
+static int
+walk_rows(Probe *self, const unsigned char *masks, Py_ssize_t n, LxDeadline *deadline, char **out, Py_ssize_t *count)
+{
+    PatternWalk w;
+    memset(&w, 0, sizeof w);
+    w.arcs = self->graph;
+    w.n_arcs = self->graph_arcs;
+    w.n_tiles = self->graph_tiles;
+    w.masks = masks;
+    w.n_masks = (int)n;
+    w.min_len = (int)n;
+    w.max_len = (int)n;
+    w.limit = -1;
+    w.budget = -1;
+    w.deadline = *deadline;
+    w.probe = self;
+    if (lx_pattern_walk_from(&w, self->graph_root, 0) < 0) {
+        PyMem_Free(w.out);
+        PyErr_NoMemory();
+        return -1;
     }
+    *deadline = w.deadline;
+    if (w.stop) {
+        PyMem_Free(w.out);
+        return w.stop == LX_WALK_PAST_DEADLINE ? PATTERN_PAST_DEADLINE : PATTERN_TO_PYTHON;
+    }
+    *out = w.out;
+    *count = w.found;
+    return PATTERN_ANSWERED;
+}
+
+/* The plan that descends the rotation order at `start`: the bucket's rows holding the fixed tiles, into *out. */
+static int
+rotation_plan_rows(Probe *self, const unsigned char *text, Py_ssize_t n, const int *fixed, Py_ssize_t start, char **out,
+                   Py_ssize_t *count)
+{
     LengthTable *t = &self->tables[n];
     int n_fixed = 0;
     unsigned char tiles[LX_MAX_WORD_LENGTH];
@@ -137,21 +126,18 @@ pattern_rows(Probe *self, PyObject *pattern, LxDeadline *deadline, Py_ssize_t *l
             tiles[j] = self->codes[text[j]];
         }
     uint32_t *found = NULL;
-    Py_ssize_t n_found = t->count, cap = 0;
+    Py_ssize_t n_found = t->count, capacity = 0;
     int status = 0;
-    if (n_fixed) { /* the rows holding the fixed tiles, by the rotation order at the planned start */
-        n_found = lx_rotation_rows(t, n, start, fixed, tiles, &found);
-        if (n_found < 0) {
-            PyErr_NoMemory();
-            return -1;
-        }
+    if (n_fixed && (n_found = lx_rotation_rows(t, n, start, fixed, tiles, &found)) < 0) {
+        PyErr_NoMemory();
+        return -1;
     }
     for (Py_ssize_t k = 0; k < n_found && !status; k++) {
         const unsigned char *row = t->rows + (found != NULL ? (Py_ssize_t)found[k] : k) * n;
         for (Py_ssize_t i = 0; i < n && !status; i++)
             if (!row[i] || row[i] > self->graph_tiles) /* a code outside the alphabet: only in a forged file */
                 status = PATTERN_TO_PYTHON;
-        if (!status && lx_out_reserve(out, *count * (n + 1), &cap, n + 1) < 0) {
+        if (!status && lx_out_reserve(out, *count * (n + 1), &capacity, n + 1) < 0) {
             PyErr_NoMemory();
             status = -1;
         }
@@ -168,6 +154,40 @@ pattern_rows(Probe *self, PyObject *pattern, LxDeadline *deadline, Py_ssize_t *l
         *count = 0;
     }
     return status;
+}
+
+/* The words matching a plain fixed-length pattern (ASCII letters, and '?' or '.' for any tile),
+ * alphabetically, each as its n codes and a 0 byte, into *out (count of them in *count).
+ * Returns PATTERN_ANSWERED, PATTERN_TO_PYTHON when Python must answer (other characters, no
+ * checked graph yet, a forged file), PATTERN_PAST_DEADLINE, or -1 on error. The plan (plan_start)
+ * walks the word graph from the first cell, or descends the rotation order at the cell that should
+ * visit the fewest nodes (see rotation.py): work bounded by one length bucket, in which the walk
+ * checks its deadline. */
+static int
+pattern_rows(Probe *self, PyObject *pattern, LxDeadline *deadline, Py_ssize_t *length, char **out, Py_ssize_t *count)
+{
+    *out = NULL;
+    *count = 0;
+    if (!PyUnicode_Check(pattern) || !self->attached || self->encodes != 1 || self->graph == NULL || !self->graph_tiles
+        || !PyUnicode_IS_ASCII(pattern))
+        return PATTERN_TO_PYTHON;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(pattern);
+    *length = n;
+    if (n < 1 || n > LX_MAX_WORD_LENGTH)
+        return PATTERN_TO_PYTHON;
+    const unsigned char *text = PyUnicode_1BYTE_DATA(pattern);
+    unsigned char masks[32 * LX_MAX_WORD_LENGTH];
+    int fixed[LX_MAX_WORD_LENGTH];
+    if (pattern_masks(self, text, n, masks, fixed))
+        return PATTERN_TO_PYTHON;
+    if (n > self->max_length || !self->tables[n].width)
+        return PATTERN_ANSWERED;
+    if (lx_deadline_passed_now(deadline))
+        return PATTERN_PAST_DEADLINE; /* the rotation path reads one bucket: checked once, here */
+    Py_ssize_t start = plan_start(fixed, n, (double)self->tables[n].count, (double)self->graph_tiles);
+    if (start < 0)
+        return walk_rows(self, masks, n, deadline, out, count);
+    return rotation_plan_rows(self, text, n, fixed, start, out, count);
 }
 
 /* pattern_words(pattern[, deadline]) -> the words matching a plain fixed-length pattern,

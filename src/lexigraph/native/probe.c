@@ -31,6 +31,7 @@ probe_detach(Probe *self)
     self->tables = NULL;
     self->max_length = -1;
     self->graph = NULL;
+    self->walk_arcs = NULL;
 }
 
 static void
@@ -76,6 +77,130 @@ get_ssize(PyObject *tuple, Py_ssize_t k, Py_ssize_t *out)
     return 0;
 }
 
+/* An alphabet's multi-letter program (Alphabet.latin1_program): the prepared characters and the (key bytes, code)
+ * pairs, longest first. 0, or -1 with an error set. */
+static int
+read_multi_letter(Probe *self, const Py_buffer *prep, PyObject *multi)
+{
+    self->n_multi = 0;
+    memset(self->prep, 0, 256);
+    if (multi == NULL)
+        return 0;
+    if (prep->len != 256 || PyList_GET_SIZE(multi) > LX_MAX_MULTI_LETTER_TILES) {
+        PyErr_SetString(PyExc_ValueError, "bad multi-letter program");
+        return -1;
+    }
+    memcpy(self->prep, prep->buf, 256);
+    for (Py_ssize_t m = 0; m < PyList_GET_SIZE(multi); m++) {
+        const char *key;
+        Py_ssize_t key_length;
+        int code;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(multi, m), "y#i", &key, &key_length, &code) || key_length < 1
+            || key_length > LX_MAX_MULTI_LETTER_KEY || code < 1 || code > LX_MAX_ALPHABET_TILES) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "bad multi-letter tile");
+            return -1;
+        }
+        memcpy(self->multi_key[m], key, (size_t)key_length);
+        self->multi_len[m] = (unsigned char)key_length;
+        self->multi_code[m] = (unsigned char)code;
+        self->n_multi++;
+    }
+    return 0;
+}
+
+/* The character table (character -> code, then optionally the characters deferred to Python) and the labels it
+ * gives each code (lower case: the table maps both cases). */
+static void
+read_character_table(Probe *self, const Py_buffer *table)
+{
+    memcpy(self->codes, table->buf, 256);
+    memset(self->defer, 0, 256);
+    if (table->len == 512)
+        memcpy(self->defer, (const unsigned char *)table->buf + 256, 256);
+    memset(self->labels, 0, 256);
+    for (int ch = 'a'; ch <= 'z'; ch++)
+        if (self->codes[ch])
+            self->labels[self->codes[ch]] = (unsigned char)ch;
+    for (int ch = 1; ch < 128; ch++)
+        if (self->codes[ch] && !self->labels[self->codes[ch]] && !(ch >= 'A' && ch <= 'Z'))
+            self->labels[self->codes[ch]] = (unsigned char)ch;
+}
+
+/* The longest length the table entries name: -1 with an error set for a malformed entry or a length out of range. */
+static Py_ssize_t
+longest_length(PyObject *tables)
+{
+    Py_ssize_t longest = 0;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(tables); k++) {
+        PyObject *t = PyList_GET_ITEM(tables, k);
+        Py_ssize_t length;
+        if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 10) {
+            PyErr_SetString(PyExc_ValueError, "a table entry must be a 10-tuple");
+            return -1;
+        }
+        if (get_ssize(t, 0, &length) < 0)
+            return -1;
+        if (length > longest)
+            longest = length;
+    }
+    if (longest > LX_MAX_WORD_LENGTH) {
+        PyErr_SetString(PyExc_ValueError, "word length out of range");
+        return -1;
+    }
+    return longest;
+}
+
+/* One length's tables, checked against the buffer: 0, or -1 with an error set. */
+static int
+read_length_table(Probe *self, PyObject *entry)
+{
+    const unsigned char *base = self->view.buf;
+    Py_ssize_t size = self->view.len, f[10];
+    for (int j = 0; j < 10; j++)
+        if (get_ssize(entry, j, &f[j]) < 0)
+            return -1;
+    Py_ssize_t length = f[0], slots_off = f[1], n_slots = f[2], width = f[3];
+    Py_ssize_t home = f[4], rows_off = f[5], count = f[6], first_id = f[7];
+    Py_ssize_t order_off = f[8], order_width = f[9];
+    if (length == 0 || (width != 2 && width != 4) || home < 1 || home >= n_slots || home > (Py_ssize_t)0xFFFFFFFF
+        || slots_off > size || n_slots > (size - slots_off) / width || rows_off > size
+        || (count && count > (size - rows_off) / length) || (order_width != 2 && order_width != 4) || order_off > size
+        || (count && count > (size - order_off) / order_width) || self->tables[length].width) {
+        PyErr_Format(PyExc_ValueError, "the hash table of length %zd does not fit the file", length);
+        return -1;
+    }
+    LengthTable *lt = &self->tables[length];
+    lt->slots = base + slots_off;
+    lt->n_slots = n_slots;
+    lt->width = (int)width;
+    lt->home = (uint64_t)home;
+    lt->rows = base + rows_off;
+    lt->count = count;
+    lt->first_id = first_id;
+    lt->order = base + order_off;
+    lt->order_width = (int)order_width;
+    return 0;
+}
+
+/* Every length's tables. */
+static int
+read_length_tables(Probe *self, PyObject *tables)
+{
+    Py_ssize_t longest = longest_length(tables);
+    if (longest < 0)
+        return -1;
+    if ((self->tables = PyMem_Calloc((size_t)longest + 1, sizeof(LengthTable))) == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->max_length = longest;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(tables); k++)
+        if (read_length_table(self, PyList_GET_ITEM(tables, k)) < 0)
+            return -1;
+    return 0;
+}
+
 /* attach(buffer, byte_table, tables, encodes, n_tiles[, prepare, multi]): tables is a list of tuples
  * (length, slots_offset, n_slots, width, home, rows_offset, count, first_id, order_offset, order_width);
  * encodes: whether byte_table maps ASCII words to tile codes; n_tiles: the alphabet's size (the
@@ -91,126 +216,31 @@ Probe_attach(Probe *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "Oy*O!pI|y*O!", &buffer, &table, &PyList_Type, &tables, &encodes, &n_tiles, &prep,
                           &PyList_Type, &multi))
         return NULL;
-    if (n_tiles > LX_MAX_ALPHABET_TILES) {
-        PyBuffer_Release(&prep);
-        PyBuffer_Release(&table);
+    int ok = n_tiles <= LX_MAX_ALPHABET_TILES;
+    if (!ok)
         PyErr_SetString(PyExc_ValueError, "more tiles than an alphabet holds");
-        return NULL;
+    ok = ok && read_multi_letter(self, &prep, multi) == 0;
+    if (ok && (table.len != 256 && table.len != 512)) {
+        PyErr_SetString(PyExc_ValueError, "the character table must hold 256 or 512 entries");
+        ok = 0;
     }
-    /* multi-letter tiles: (prepared key bytes, code) pairs, longest first */
-    self->n_multi = 0;
-    memset(self->prep, 0, 256);
-    if (multi != NULL) {
-        if (prep.len != 256 || PyList_GET_SIZE(multi) > LX_MAX_MULTI_LETTER_TILES) {
-            PyBuffer_Release(&prep);
-            PyBuffer_Release(&table);
-            PyErr_SetString(PyExc_ValueError, "bad multi-letter program");
-            return NULL;
-        }
-        memcpy(self->prep, prep.buf, 256);
-        for (Py_ssize_t m = 0; m < PyList_GET_SIZE(multi); m++) {
-            const char *k;
-            Py_ssize_t klen;
-            int code;
-            PyObject *item = PyList_GET_ITEM(multi, m);
-            if (!PyArg_ParseTuple(item, "y#i", &k, &klen, &code) || klen < 1 || klen > LX_MAX_MULTI_LETTER_KEY
-                || code < 1 || code > LX_MAX_ALPHABET_TILES) {
-                PyBuffer_Release(&prep);
-                PyBuffer_Release(&table);
-                if (!PyErr_Occurred())
-                    PyErr_SetString(PyExc_ValueError, "bad multi-letter tile");
-                return NULL;
-            }
-            memcpy(self->multi_key[m], k, (size_t)klen);
-            self->multi_len[m] = (unsigned char)klen;
-            self->multi_code[m] = (unsigned char)code;
-            self->n_multi++;
-        }
-        encodes = encodes ? 2 : 0;
+    if (ok) {
+        probe_detach(self);
+        read_character_table(self, &table);
     }
     if (prep.obj != NULL)
         PyBuffer_Release(&prep);
-    if (table.len != 256 && table.len != 512) {
-        PyBuffer_Release(&table);
-        PyErr_SetString(PyExc_ValueError, "the character table must hold 256 or 512 entries");
-        return NULL;
-    }
-    probe_detach(self);
-    memcpy(self->codes, table.buf, 256);
-    memset(self->defer, 0, 256);
-    if (table.len == 512)
-        memcpy(self->defer, (const unsigned char *)table.buf + 256, 256);
-    memset(self->labels, 0, 256);
-    for (int ch = 'a'; ch <= 'z'; ch++)  /* labels are lower case: the table maps both cases */
-        if (self->codes[ch])
-            self->labels[self->codes[ch]] = (unsigned char)ch;
-    for (int ch = 1; ch < 128; ch++)
-        if (self->codes[ch] && !self->labels[self->codes[ch]] && !(ch >= 'A' && ch <= 'Z'))
-            self->labels[self->codes[ch]] = (unsigned char)ch;
     PyBuffer_Release(&table);
-    if (PyObject_GetBuffer(buffer, &self->view, PyBUF_SIMPLE) < 0)
+    if (!ok || PyObject_GetBuffer(buffer, &self->view, PyBUF_SIMPLE) < 0)
         return NULL;
     self->attached = 1;
-    self->encodes = encodes;
+    self->encodes = multi != NULL ? (encodes ? 2 : 0) : encodes;
     self->alphabet_tiles = n_tiles;
-    Py_ssize_t n = PyList_GET_SIZE(tables), max_length = 0;
-    for (Py_ssize_t k = 0; k < n; k++) {
-        PyObject *t = PyList_GET_ITEM(tables, k);
-        if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 10) {
-            PyErr_SetString(PyExc_ValueError, "a table entry must be a 10-tuple");
-            goto fail;
-        }
-        Py_ssize_t length;
-        if (get_ssize(t, 0, &length) < 0)
-            goto fail;
-        if (length > max_length)
-            max_length = length;
-    }
-    if (max_length > LX_MAX_WORD_LENGTH) {
-        PyErr_SetString(PyExc_ValueError, "word length out of range");
-        goto fail;
-    }
-    self->tables = PyMem_Calloc((size_t)max_length + 1, sizeof(LengthTable));
-    if (self->tables == NULL) {
-        PyErr_NoMemory();
-        goto fail;
-    }
-    self->max_length = max_length;
-    const unsigned char *base = self->view.buf;
-    Py_ssize_t size = self->view.len;
-    for (Py_ssize_t k = 0; k < n; k++) {
-        PyObject *t = PyList_GET_ITEM(tables, k);
-        Py_ssize_t f[10];
-        for (int j = 0; j < 10; j++)
-            if (get_ssize(t, j, &f[j]) < 0)
-                goto fail;
-        Py_ssize_t length = f[0], slots_off = f[1], n_slots = f[2], width = f[3];
-        Py_ssize_t home = f[4], rows_off = f[5], count = f[6], first_id = f[7];
-        Py_ssize_t order_off = f[8], order_width = f[9];
-        if (length == 0 || (width != 2 && width != 4) || home < 1 || home >= n_slots
-            || home > (Py_ssize_t)0xFFFFFFFF || slots_off > size || n_slots > (size - slots_off) / width
-            || rows_off > size || (count && count > (size - rows_off) / length)
-            || (order_width != 2 && order_width != 4) || order_off > size
-            || (count && count > (size - order_off) / order_width)
-            || self->tables[length].width) {
-            PyErr_Format(PyExc_ValueError, "the hash table of length %zd does not fit the file", length);
-            goto fail;
-        }
-        LengthTable *lt = &self->tables[length];
-        lt->slots = base + slots_off;
-        lt->n_slots = n_slots;
-        lt->width = (int)width;
-        lt->home = (uint64_t)home;
-        lt->rows = base + rows_off;
-        lt->count = count;
-        lt->first_id = first_id;
-        lt->order = base + order_off;
-        lt->order_width = (int)order_width;
+    if (read_length_tables(self, tables) < 0) {
+        probe_detach(self);
+        return NULL;
     }
     Py_RETURN_NONE;
-fail:
-    probe_detach(self);
-    return NULL;
 }
 
 PyObject *
@@ -283,15 +313,17 @@ static PyMethodDef Probe_methods[] = {
     {"check_words", (PyCFunction)lx_probe_check_words, METH_VARARGS,
      "check_words(words, out) -> int\n\n"
      "out[i] = 1 if words[i] is a word, 0 if not, 2 if Python must decide; returns how many are 2."},
+    {"set_graph", (PyCFunction)lx_probe_set_graph, METH_VARARGS,
+     "set_graph(offset, n_arcs, root, n_tiles) -> None\n\n"
+     "The word graph in the buffer, as the walks read it (before it is checked: the check walks it)."},
     {"walk_rack", (PyCFunction)lx_probe_walk_rack, METH_VARARGS,
-     "walk_rack(graph, root, n_tiles, rack, through, blanks, min_len, max_len, mode[, want_ids[, deadline]])"
-     " -> bytes | int\n\n"
-     "The words a rack makes, by a walk of the word graph; an int of WALK_ANSWERS when it stopped early."},
+     "walk_rack(rack, through, blanks, lengths, mode[, want_ids[, deadline]]) -> bytes | int\n\n"
+     "The words a rack makes (lengths: (shortest, longest)), by a walk of the word graph; an int of WALK_ANSWERS "
+     "when it stopped early."},
     {"walk_pattern", (PyCFunction)lx_probe_walk_pattern, METH_VARARGS,
-     "walk_pattern(graph, root, n_tiles, masks, min_len, max_len, want_ids, limit[, deadline[, budget]])"
-     " -> bytes | int\n\n"
-     "The words whose tiles fit per-position sets, by a walk of the word graph; an int of WALK_ANSWERS when it "
-     "stopped early (budget: most arcs read)."},
+     "walk_pattern(masks, lengths, want_ids, limit[, deadline[, budget]]) -> bytes | int\n\n"
+     "The words whose tiles fit per-position sets (lengths: (shortest, longest)), by a walk of the word graph; an "
+     "int of WALK_ANSWERS when it stopped early (budget: most arcs read)."},
     {"exact_anagram_ids", (PyCFunction)lx_probe_exact_anagram_ids, METH_VARARGS,
      "exact_anagram_ids(codes, blanks, n_tiles[, deadline]) -> bytes | -2 | None\n\n"
      "Ids (int64, ascending) of the exact anagrams of codes plus blanks, from the alphagram index."},
@@ -310,11 +342,10 @@ static PyMethodDef Probe_methods[] = {
      "cross_words(pattern_a, pos_a, pattern_b, pos_b[, deadline]) -> (tiles, words_a, words_b, counts_a, counts_b)"
      " | None\n\n"
      "Two crossing plain patterns: the tiles both allow where they cross, and the words that use them."},
-    {NULL}
-};
+    {NULL}};
 
 PyTypeObject lx_probe_type = {
-    PyVarObject_HEAD_INIT(NULL, 0)
+    .ob_base = {PyObject_HEAD_INIT(NULL) 0},
     .tp_name = LX_MODULE_NAME ".Probe",
     .tp_doc = "Exact lookups over a mapped lexicon's hash index.",
     .tp_basicsize = sizeof(Probe),

@@ -29,16 +29,16 @@
 typedef struct {
     const unsigned char *slots; /* little-endian u16 or u32 row numbers plus one; 0 empty */
     Py_ssize_t n_slots;
-    int width;                  /* 2 or 4 bytes per slot; 0: no words of this length */
-    uint64_t home;              /* home slots: crc * home >> 32 (hash.h) */
-    const unsigned char *rows;  /* the bucket: count rows of `length` codes */
+    int width;                 /* 2 or 4 bytes per slot; 0: no words of this length */
+    uint64_t home;             /* home slots: crc * home >> 32 (hash.h) */
+    const unsigned char *rows; /* the bucket: count rows of `length` codes */
     Py_ssize_t count;
     Py_ssize_t first_id;
     const unsigned char *order; /* alphagram order: rows by sorted tiles, `order_width`-byte row numbers */
     int order_width;
-    uint64_t *keys;             /* words of up to 8 tiles: each entry's sorted tiles packed, built on first use */
-    unsigned char *grams;       /* each entry's sorted tiles, in alphagram order, built on first use */
-    int grams_state;            /* 0 not checked; 1 built: a permutation of the rows, sorted, and the rows
+    uint64_t *keys;       /* words of up to 8 tiles: each entry's sorted tiles packed, built on first use */
+    unsigned char *grams; /* each entry's sorted tiles, in alphagram order, built on first use */
+    int grams_state;      /* 0 not checked; 1 built: a permutation of the rows, sorted, and the rows
                                  * rising with codes in the alphabet (Store.rows's check); -1 a forged bucket */
     /* Rotation orders (see rotation.py), per start 1..length-1, built on first use: the rows sorted
      * by their first LX_ROTATION_KEY_TILES tiles read from that start, wrapping round, and those sort keys. */
@@ -50,11 +50,11 @@ typedef struct {
     PyObject_HEAD
     Py_buffer view;
     int attached;
-    int encodes;                /* the character table is valid: Latin-1 words are encoded here */
-    unsigned alphabet_tiles;    /* the alphabet's size: a row's codes are 1..alphabet_tiles */
-    unsigned char codes[256];   /* Latin-1 character -> tile code; 0: no word holds it */
-    unsigned char defer[256];   /* characters whose folding makes several: the word goes to Python */
-    unsigned char labels[256];  /* tile code -> its one-character ASCII label (when `encodes`) */
+    int encodes;               /* the character table is valid: Latin-1 words are encoded here */
+    unsigned alphabet_tiles;   /* the alphabet's size: a row's codes are 1..alphabet_tiles */
+    unsigned char codes[256];  /* Latin-1 character -> tile code; 0: no word holds it */
+    unsigned char defer[256];  /* characters whose folding makes several: the word goes to Python */
+    unsigned char labels[256]; /* tile code -> its one-character ASCII label (when `encodes`) */
     /* Alphabets with multi-letter tiles (when `encodes` is 2): each Latin-1 character prepared
      * (lower case, folded) into prep[], then split greedily, longest tile first. */
     unsigned char prep[256];
@@ -62,13 +62,19 @@ typedef struct {
     unsigned char multi_len[LX_MAX_MULTI_LETTER_TILES];
     unsigned char multi_key[LX_MAX_MULTI_LETTER_TILES][LX_MAX_MULTI_LETTER_KEY];
     unsigned char multi_code[LX_MAX_MULTI_LETTER_TILES];
+    /* The word graph the walks read (set_graph, when the engine opens): walk_rack and walk_pattern walk it
+     * before it is checked, to check it. */
+    const unsigned char *walk_arcs;
+    size_t walk_arc_count;
+    Py_ssize_t walk_root;
+    unsigned walk_tiles; /* the alphabet's size */
     /* The word graph, attached once Python has checked it against the buckets (see walks.py). */
     const unsigned char *graph;
     size_t graph_arcs;
     size_t graph_root;
-    unsigned graph_tiles;       /* the alphabet's size, when every tile has a one-letter ASCII label; else 0 */
+    unsigned graph_tiles; /* the alphabet's size, when every tile has a one-letter ASCII label; else 0 */
     Py_ssize_t max_length;
-    LengthTable *tables;        /* indexed by length, 0..max_length */
+    LengthTable *tables; /* indexed by length, 0..max_length */
     /* What the one-call answers raise past their deadline (set_deadline_error: the engine's
      * DeadlineExceeded), so that the engine can bind them without a Python frame; unset, they
      * answer LX_WALK_PAST_DEADLINE as the walks do. */
@@ -133,15 +139,16 @@ Py_ssize_t lx_rotation_rows(LengthTable *t, Py_ssize_t n, Py_ssize_t start, cons
                             const unsigned char *tiles, uint32_t **found);
 
 /* ---- Probe methods defined outside probe.c (probe.c lists them all in the type's method table) ---- */
-PyObject *lx_probe_id_of_word(Probe *self, PyObject *word);              /* encode.c */
-PyObject *lx_probe_check_words(Probe *self, PyObject *args);             /* batch.c */
-PyObject *lx_probe_walk_rack(Probe *self, PyObject *args);               /* walks.c */
-PyObject *lx_probe_walk_pattern(Probe *self, PyObject *args);            /* walks.c */
-PyObject *lx_probe_rack_words(Probe *self, PyObject *args);              /* walks.c */
-PyObject *lx_probe_prefix_words(Probe *self, PyObject *args);            /* walks.c */
-PyObject *lx_probe_exact_anagram_ids(Probe *self, PyObject *args);       /* alphagram.c */
+PyObject *lx_probe_id_of_word(Probe *self, PyObject *word);                                   /* encode.c */
+PyObject *lx_probe_check_words(Probe *self, PyObject *args);                                  /* batch.c */
+PyObject *lx_probe_set_graph(Probe *self, PyObject *args);                                    /* walks.c */
+PyObject *lx_probe_walk_rack(Probe *self, PyObject *args);                                    /* walks.c */
+PyObject *lx_probe_walk_pattern(Probe *self, PyObject *args);                                 /* walks.c */
+PyObject *lx_probe_rack_words(Probe *self, PyObject *args);                                   /* walks.c */
+PyObject *lx_probe_prefix_words(Probe *self, PyObject *args);                                 /* walks.c */
+PyObject *lx_probe_exact_anagram_ids(Probe *self, PyObject *args);                            /* alphagram.c */
 PyObject *lx_probe_exact_anagram_words(Probe *self, PyObject *const *args, Py_ssize_t nargs); /* alphagram.c */
-PyObject *lx_probe_pattern_words(Probe *self, PyObject *const *args, Py_ssize_t nargs);  /* pattern.c */
-PyObject *lx_probe_cross_words(Probe *self, PyObject *args);             /* pattern.c */
+PyObject *lx_probe_pattern_words(Probe *self, PyObject *const *args, Py_ssize_t nargs);       /* pattern.c */
+PyObject *lx_probe_cross_words(Probe *self, PyObject *args);                                  /* pattern.c */
 
 #endif

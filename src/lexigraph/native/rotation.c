@@ -69,8 +69,12 @@ rotation_order(LengthTable *t, Py_ssize_t n, Py_ssize_t start, const uint32_t **
                 k2[to] = k[i];
                 r2[to] = r[i];
             }
-            uint64_t *tk = k; k = k2; k2 = tk;
-            uint32_t *tr = r; r = r2; r2 = tr;
+            uint64_t *tk = k;
+            k = k2;
+            k2 = tk;
+            uint32_t *tr = r;
+            r = r2;
+            r2 = tr;
         }
         PyMem_Free(k2);
         PyMem_Free(r2);
@@ -117,8 +121,8 @@ narrow(const uint64_t *keys, size_t *lo, size_t *hi, int depth, unsigned tile)
 typedef struct {
     const uint64_t *keys;
     const uint32_t *rows;
-    const int *want;      /* per key byte: the tile a fixed cell asks for, or -1 */
-    int stop;             /* key bytes to descend: up to the last fixed cell of the window */
+    const int *want; /* per key byte: the tile a fixed cell asks for, or -1 */
+    int stop;        /* key bytes to descend: up to the last fixed cell of the window */
     uint32_t *found;
     size_t n_found;
 } RotationWalk;
@@ -152,7 +156,7 @@ rotation_descend(RotationWalk *w, size_t lo, size_t hi, int depth)
  * of memory. */
 Py_ssize_t
 lx_rotation_rows(LengthTable *t, Py_ssize_t n, Py_ssize_t start, const int *fixed, const unsigned char *tiles,
-              uint32_t **found)
+                 uint32_t **found)
 {
     const uint32_t *rows;
     const uint64_t *keys;

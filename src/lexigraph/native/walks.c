@@ -126,7 +126,7 @@ walk_depth(const Probe *self, int max_len)
 
 /* ---- Anagram walks: the word graph searched with a rack ---------------------
  *
- * walk_rack(graph, root, n_tiles, rack, through, blanks, min_len, max_len, mode[, want_ids[, deadline]])
+ * walk_rack(rack, through, blanks, (min_len, max_len), mode[, want_ids[, deadline]])
  * -> bytes of little-endian int64 word ids (want_ids false: each word's codes and a 0 byte), in
  * alphabetical (depth-first) order, or a walk's answer of deadline.h (-1: the graph points outside
  * itself; -2: the deadline passed).
@@ -145,19 +145,19 @@ typedef struct {
     const unsigned char *arcs;
     size_t n_arcs;
     unsigned n_tiles;
-    unsigned char supply[256];   /* rack + through, what can be used without a blank */
+    unsigned char supply[256]; /* rack + through, what can be used without a blank */
     unsigned char through[256];
     unsigned char used[256];
     int blanks_left;
-    int through_missing;          /* through tiles the path has not used yet */
-    int rack_missing;             /* super: rack + through tiles not used yet */
+    int through_missing; /* through tiles the path has not used yet */
+    int rack_missing;    /* super: rack + through tiles not used yet */
     int min_len, max_len, mode;
     unsigned char path[256];
     const Probe *probe;
     char *out;
     Py_ssize_t out_len, out_cap;
-    int stop;                     /* 0, or why the walk stopped early (deadline.h) */
-    int want_ids;                 /* 1: int64 ids; 0: each word's codes and a 0 byte */
+    int stop;     /* 0, or why the walk stopped early (deadline.h) */
+    int want_ids; /* 1: int64 ids; 0: each word's codes and a 0 byte */
     LxDeadline deadline;
 } RackWalk;
 
@@ -230,8 +230,7 @@ walk_rack_from(RackWalk *w, size_t node, int depth)
         int len = depth + 1;
         int missing = w->mode == WALK_SUPER ? w->rack_missing : w->through_missing;
         if (missing <= w->max_len - len) {
-            if (LX_ACCEPTS(rec) && len >= w->min_len && missing == 0
-                && (w->mode != WALK_EXACT || len == w->max_len)) {
+            if (LX_ACCEPTS(rec) && len >= w->min_len && missing == 0 && (w->mode != WALK_EXACT || len == w->max_len)) {
                 if (walk_emit(w, len) < 0)
                     return -1;
             }
@@ -250,17 +249,49 @@ walk_rack_from(RackWalk *w, size_t node, int depth)
     }
 }
 
+/* set_graph(offset, n_arcs, root, n_tiles): the word graph lies in the attached buffer at `offset`; the walks
+ * read it from then on (its root and tiles are checked by each walk, as a forged file's may be anything). */
+PyObject *
+lx_probe_set_graph(Probe *self, PyObject *args)
+{
+    Py_ssize_t offset, n_arcs, root;
+    unsigned n_tiles;
+    if (!PyArg_ParseTuple(args, "nnnI:set_graph", &offset, &n_arcs, &root, &n_tiles))
+        return NULL;
+    if (!self->attached || offset < 0 || n_arcs < 0 || offset > self->view.len
+        || n_arcs > (self->view.len - offset) / LX_RECORD_SIZE || n_tiles < 1 || n_tiles > LX_MAX_ALPHABET_TILES) {
+        PyErr_SetString(PyExc_ValueError, "the word graph does not fit the file");
+        return NULL;
+    }
+    self->walk_arcs = (const unsigned char *)self->view.buf + offset;
+    self->walk_arc_count = (size_t)n_arcs;
+    self->walk_root = root;
+    self->walk_tiles = n_tiles;
+    Py_RETURN_NONE;
+}
+
+/* The word lengths a walk takes, (shortest, longest). */
+static int
+parse_lengths(PyObject *lengths, int *min_len, int *max_len)
+{
+    return PyArg_ParseTuple(lengths, "ii", min_len, max_len) ? 0 : -1;
+}
+
 PyObject *
 lx_probe_walk_rack(Probe *self, PyObject *args)
 {
-    Py_buffer graph, rack, through;
-    Py_ssize_t root;
-    unsigned n_tiles;
+    Py_buffer rack, through;
+    PyObject *lengths;
     int blanks, min_len, max_len, mode, want_ids = 1;
     PyObject *deadline = NULL;
-    if (!PyArg_ParseTuple(args, "y*nIy*y*iiii|pO", &graph, &root, &n_tiles, &rack, &through, &blanks, &min_len,
-                          &max_len, &mode, &want_ids, &deadline))
+    if (!PyArg_ParseTuple(args, "y*y*iO!i|pO:walk_rack", &rack, &through, &blanks, &PyTuple_Type, &lengths, &mode,
+                          &want_ids, &deadline))
         return NULL;
+    if (parse_lengths(lengths, &min_len, &max_len) < 0) {
+        PyBuffer_Release(&rack);
+        PyBuffer_Release(&through);
+        return NULL;
+    }
     PyObject *result = NULL;
     RackWalk *w = PyMem_Calloc(1, sizeof(RackWalk));
     if (w == NULL) {
@@ -270,18 +301,18 @@ lx_probe_walk_rack(Probe *self, PyObject *args)
     w->want_ids = want_ids;
     if (lx_deadline_parse(deadline, &w->deadline) < 0)
         goto done;
-    if (!self->attached) {
+    if (!self->attached || self->walk_arcs == NULL) {
         PyErr_SetString(PyExc_ValueError, "the lexicon is closed");
         goto done;
     }
-    if (rack.len != 256 || through.len != 256 || mode < 0 || mode > 2 || n_tiles < 1
-        || n_tiles > LX_MAX_ALPHABET_TILES) {
+    if (rack.len != 256 || through.len != 256 || mode < 0 || mode > 2) {
         PyErr_SetString(PyExc_ValueError, "bad walk arguments");
         goto done;
     }
-    w->arcs = graph.buf;
-    w->n_arcs = (size_t)(graph.len / LX_RECORD_SIZE);
-    w->n_tiles = n_tiles;
+    const Py_ssize_t root = self->walk_root;
+    w->arcs = self->walk_arcs;
+    w->n_arcs = self->walk_arc_count;
+    w->n_tiles = self->walk_tiles;
     w->probe = self;
     w->blanks_left = blanks < 0 ? 0 : blanks;
     w->min_len = min_len;
@@ -305,7 +336,6 @@ done:
     if (w != NULL)
         PyMem_Free(w->out);
     PyMem_Free(w);
-    PyBuffer_Release(&graph);
     PyBuffer_Release(&rack);
     PyBuffer_Release(&through);
     return result;
@@ -313,8 +343,7 @@ done:
 
 /* ---- Pattern walks: every word whose tiles fit per-position sets ------------
  *
- * walk_pattern(graph, root, n_tiles, masks, min_len, max_len, want_ids, limit[, deadline[, budget]])
- * -> bytes, or a walk's answer of deadline.h (-1: the graph points outside itself; -2: the
+ * walk_pattern(masks, (min_len, max_len), want_ids, limit[, deadline[, budget]]) -> bytes, or a walk's answer of deadline.h (-1: the graph points outside itself; -2: the
  * deadline passed; -3: the walk read more than `budget` arcs).
  *
  * masks: 32 bytes (a 256-bit set of tile codes) per position; positions past
@@ -425,15 +454,19 @@ lx_pattern_walk_from(PatternWalk *w, size_t node, int depth)
 PyObject *
 lx_probe_walk_pattern(Probe *self, PyObject *args)
 {
-    Py_buffer graph, masks;
-    Py_ssize_t root, limit;
-    unsigned n_tiles;
+    Py_buffer masks;
+    PyObject *lengths;
+    Py_ssize_t limit;
     int min_len, max_len, want_ids;
     PyObject *deadline = NULL;
     long long budget = -1;
-    if (!PyArg_ParseTuple(args, "y*nIy*iipn|OL", &graph, &root, &n_tiles, &masks, &min_len, &max_len, &want_ids,
-                          &limit, &deadline, &budget))
+    if (!PyArg_ParseTuple(args, "y*O!pn|OL:walk_pattern", &masks, &PyTuple_Type, &lengths, &want_ids, &limit, &deadline,
+                          &budget))
         return NULL;
+    if (parse_lengths(lengths, &min_len, &max_len) < 0) {
+        PyBuffer_Release(&masks);
+        return NULL;
+    }
     PyObject *result = NULL;
     PatternWalk *w = PyMem_Calloc(1, sizeof(PatternWalk));
     if (w == NULL) {
@@ -442,18 +475,18 @@ lx_probe_walk_pattern(Probe *self, PyObject *args)
     }
     if (lx_deadline_parse(deadline, &w->deadline) < 0)
         goto done;
-    if (!self->attached) {
+    if (!self->attached || self->walk_arcs == NULL) {
         PyErr_SetString(PyExc_ValueError, "the lexicon is closed");
         goto done;
     }
-    if (masks.len % 32 || masks.len / 32 > LX_MAX_WORD_LENGTH || n_tiles < 1
-        || n_tiles > LX_MAX_ALPHABET_TILES) {
+    if (masks.len % 32 || masks.len / 32 > LX_MAX_WORD_LENGTH) {
         PyErr_SetString(PyExc_ValueError, "bad walk arguments");
         goto done;
     }
-    w->arcs = graph.buf;
-    w->n_arcs = (size_t)(graph.len / LX_RECORD_SIZE);
-    w->n_tiles = n_tiles;
+    const Py_ssize_t root = self->walk_root;
+    w->arcs = self->walk_arcs;
+    w->n_arcs = self->walk_arc_count;
+    w->n_tiles = self->walk_tiles;
     w->masks = masks.buf;
     w->n_masks = (int)(masks.len / 32);
     w->min_len = min_len;
@@ -473,7 +506,6 @@ done:
     if (w != NULL)
         PyMem_Free(w->out);
     PyMem_Free(w);
-    PyBuffer_Release(&graph);
     PyBuffer_Release(&masks);
     return result;
 }
@@ -519,8 +551,8 @@ lx_probe_rack_words(Probe *self, PyObject *args)
     LxDeadline until;
     if (lx_deadline_parse(deadline, &until) < 0)
         return NULL;
-    if (!self->attached || self->encodes != 1 || self->graph == NULL || !self->graph_tiles
-        || !PyUnicode_IS_ASCII(rack) || (mode != WALK_SUB && mode != WALK_SUPER))
+    if (!self->attached || self->encodes != 1 || self->graph == NULL || !self->graph_tiles || !PyUnicode_IS_ASCII(rack)
+        || (mode != WALK_SUB && mode != WALK_SUPER))
         Py_RETURN_NONE;
     Py_ssize_t n = PyUnicode_GET_LENGTH(rack);
     const unsigned char *text = PyUnicode_1BYTE_DATA(rack);
@@ -647,7 +679,8 @@ lx_probe_prefix_words(Probe *self, PyObject *args)
 
 static PyMethodDef walks_methods[] = {
     {"walk_codes", walk_codes, METH_VARARGS,
-     "walk_codes(arcs, root, key, list_limit=0) -> (next list, accepts[, tiles]) | None | -1 (graph points outside itself)"},
+     "walk_codes(arcs, root, key, list_limit=0) -> (next list, accepts[, tiles]) | None | -1 (graph points outside "
+     "itself)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -45,11 +45,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..engine.interface import ENDGAME_ENTRY_BYTES, ENDGAME_MAX_RACK, ENDGAME_MAX_TABLE_MB, EndgameRequest
+from ..engine.interface import ENDGAME_ENTRY_BYTES, ENDGAME_MAX_RACK, ENDGAME_MAX_TABLE_MB, TURN_PLAY, EndgameRequest
 from .game import GameError
 from .movegen import aligned
 from .moves import Move, move_from_record
 from .position import Position
+from .tables import game_tables
 from .tiles import parse_rack, rack_text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -205,9 +206,7 @@ def solve_endgame(engines: "Engines", position: Position, *, time_limit: float |
         for c in rack:
             row[c] += 1
         counts.append(bytes(row))
-    request = EndgameRequest(game.size, bytes(pos.codes), bytes(pos.blanks), bytes(game.letter_mult),
-                             bytes(game.word_mult), bytes(game.points_by_code()), (counts[0], counts[1]),
-                             game.start[0] * game.size + game.start[1], game.rack_size, game.bingo_bonus,
+    request = EndgameRequest(game_tables(engines, game), bytes(pos.codes), bytes(pos.blanks), (counts[0], counts[1]),
                              pos.zero_turns, entries)
     answer = engines.engine.solve_endgame(request, stop)
     elapsed = time.monotonic() - started
@@ -255,8 +254,6 @@ def first_endgame(run: Any, k: int, *, most_tiles: int | None = None) -> Positio
     >>> pos is None or sorted(pos.unseen()) == sorted(parse_rack(pos.game, pos.racks[1]))
     True
     """
-    from ..engine.interface import TURN_PLAY
-
     game = run.game
     turns = run.game_turns(k)
     pos = Position(game)

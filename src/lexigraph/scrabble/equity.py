@@ -39,6 +39,7 @@ plays by equity are ranked in the generator without building the rest.
 
 from __future__ import annotations
 
+import re
 import struct
 from collections import Counter
 from itertools import compress, product
@@ -200,8 +201,6 @@ def move_equity(position: Position, move: "Move", rack_codes: list[int], values:
 
 
 def _tiles_of(text: str) -> list[str]:
-    import re
-
     return [tok.strip("[]").lower() if tok != "?" else tok for tok in re.findall(r"\[[^\]]*\]|.", text)]
 
 

@@ -28,6 +28,7 @@ back one small table per batch, not its games.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -36,13 +37,15 @@ from typing import TYPE_CHECKING
 from ..support.workers import MAX_WORKERS
 from .game import Game, GameError
 from .leaves import LeaveTable
-from .selfplay import BATCH_GAMES, LexiconRef, Player, batches, run_batches, selfplay_request
+from .players import Player, run_spec
+from .runs import BATCH_GAMES, batches
+from .workers import LexiconRef, run_batches
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
     from ..engine import Engines
-    from ..engine.interface import SelfPlayRequest
+    from ..engine.interface import PackedLeaves
 
 #: Samples a leave's own mean weighs as much as its prior at (the smoothing strength).
 SMOOTHING = 50.0
@@ -66,7 +69,7 @@ class LeaveSums:
     @classmethod
     def merged(cls, parts: Sequence["LeaveSums"]) -> "LeaveSums":
         """One table of several (sums added per key)."""
-        import numpy as np
+        import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
         keys = np.concatenate([p.keys for p in parts]) if parts else np.zeros(0, np.uint64)
         sums = np.concatenate([p.sums for p in parts]) if parts else np.zeros(0)
@@ -77,13 +80,13 @@ class LeaveSums:
                    float(sum(p.total for p in parts)), int(sum(p.samples for p in parts)))
 
 
-def leave_samples(request: "SelfPlayRequest", turns: "np.ndarray", games: "np.ndarray") -> LeaveSums:
-    """The samples of a batch's games, summed per leave (see the module docstring). Player A's table values
-    the next leave (both players share it when learning)."""
-    import numpy as np
+def leave_samples(leaves: "PackedLeaves", turns: "np.ndarray", games: "np.ndarray") -> LeaveSums:
+    """The samples of a batch's games, summed per leave (see the module docstring). ``leaves``: the table (player
+    A's; both players share it when learning) that values the next leave."""
+    import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
-    keys_table = np.frombuffer(request.players[0].keys, "<u8")
-    values_table = np.frombuffer(request.players[0].values, "<f8")
+    keys_table = np.frombuffer(leaves.keys, "<u8")
+    values_table = np.frombuffer(leaves.values, "<f8")
     game_of = np.repeat(np.arange(len(games)), games["turns"].astype(np.int64))
     n = len(turns)
     nxt = np.arange(n) + 2
@@ -99,14 +102,14 @@ def leave_samples(request: "SelfPlayRequest", turns: "np.ndarray", games: "np.nd
         hit = (at < len(keys_table)) & (keys_table[at_clipped] == later["leave"]) & (later["bag_after"] > 0)
         value[hit] = values_table[at_clipped[hit]]
     target = later["score"].astype(np.float64) + value
-    leaves = turns["leave"][idx]
-    unique, inverse = np.unique(leaves, return_inverse=True)
+    kept = turns["leave"][idx]
+    unique, inverse = np.unique(kept, return_inverse=True)
     return LeaveSums(unique, np.bincount(inverse, target, len(unique)),
                      np.bincount(inverse, minlength=len(unique)).astype(np.int64), float(target.sum()), len(idx))
 
 
-def _batch_samples(request: "SelfPlayRequest", turns: "np.ndarray", games: "np.ndarray") -> LeaveSums:
-    return leave_samples(request, turns, games)
+def _batch_samples(leaves: "PackedLeaves", turns: "np.ndarray", games: "np.ndarray") -> LeaveSums:
+    return leave_samples(leaves, turns, games)
 
 
 def multisets(counts: Sequence[int], max_length: int) -> list[bytes]:
@@ -145,7 +148,7 @@ def _features(leave: bytes, n_codes: int, vowels: frozenset[int]) -> list[tuple[
 
 def _fit_prior(seen: dict[bytes, tuple[float, int]], n_codes: int, vowels: frozenset[int]) -> list[float]:
     """Least squares, weighted by samples, of the leaves' raw values on their features (see :func:`_features`)."""
-    import numpy as np
+    import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
     width = 2 * n_codes + 16 * 16
     if not seen:
@@ -214,8 +217,6 @@ def build_leaves(lex: "Engines", game: Game, *, generations: Sequence[int], seed
     result so far: its games, samples and seconds).
     ``keep_length``: the table returned keeps the leaves of at most that many tiles (:func:`shortened`); the
     generations value and play with every leave up to ``max_length``."""
-    import time
-
     if not generations or any(not isinstance(g, int) or not 2 <= g <= MAX_GENERATION_GAMES for g in generations):
         raise GameError(f"each generation plays from 2 to {MAX_GENERATION_GAMES:,} games")
     game = game.for_lexicon(lex.store.alphabet)  # the lexicon's tiles must be the game's
@@ -232,11 +233,11 @@ def build_leaves(lex: "Engines", game: Game, *, generations: Sequence[int], seed
     result = BuildResult(LeaveTable({}, lex.store.alphabet))
     for k, games in enumerate(generations):
         player = Player.equity(table, f"generation {k}")
-        request = selfplay_request(game, [player, player], seed + k)
+        spec = run_spec(game, [player, player], seed + k)
         began = time.monotonic()
         callback = progress(k, games, len(generations)) if progress else None
-        parts = list(run_batches(ref, request, batches(0, games, batch), workers=workers, cluster=cluster,
-                                 reducer=partial(_batch_samples, request), progress=callback))
+        parts = list(run_batches(ref, spec, batches(0, games, batch), workers=workers, cluster=cluster,
+                                 reducer=partial(_batch_samples, spec.specs[0].leaves), progress=callback))
         sums = LeaveSums.merged(parts)
         values = smoothed_values(sums, counts, longest, smoothing, frozenset(game.alphabet.vowel_codes))
         table = LeaveTable(values, lex.store.alphabet, name=name)

@@ -42,12 +42,13 @@ from collections import Counter
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..engine.interface import MoveRequest
+from ..engine.interface import MoveRequest, move_record_dtype
 from . import equity as eq
 from .game import Game, GameError
 from .leaves import LeaveTable, load_leaves
 from .moves import IllegalPlay, Move, MoveColumns, MoveList, Placed, RawPlay
 from .position import Position
+from .tables import game_tables
 from .tiles import parse_rack, rack_text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -115,50 +116,18 @@ def board_phonies(lex: "Engines", position: Position) -> list[str]:
     return sorted(bad)
 
 
-class _GameTables:
-    """What every request of one game shares: its squares' multipliers and its points, as the engine takes them."""
-
-    __slots__ = ("game", "letter_multipliers", "word_multipliers", "points", "start_square", "n_codes", "opening",
-                 "vowels")
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        self.letter_multipliers = bytes(game.letter_mult)
-        self.word_multipliers = bytes(game.word_mult)
-        self.points = bytes(game.points_by_code())  # each at most 255 (checked when the game is loaded)
-        self.start_square = game.start[0] * game.size + game.start[1]
-        self.n_codes = len(game.alphabet) + 1
-        self.opening = eq.opening_penalties(game)
-        self.vowels = eq.vowel_flags(game)
-
-
-_TABLES: dict[int, _GameTables] = {}
-
-
-def _tables(game: Game) -> _GameTables:
-    tables = _TABLES.get(id(game))
-    if tables is None or tables.game is not game:
-        if len(_TABLES) > 64:
-            _TABLES.clear()
-        tables = _TABLES[id(game)] = _GameTables(game)
-    return tables
-
-
-def move_request(position: Position, rack_codes: list[int], leave_values: list[float] | None = None, *,
+def move_request(engines: "Engines", position: Position, rack_codes: list[int],
+                 leave_values: list[float] | None = None, *, leaves: LeaveTable | None = None,
                  top: int | None = None, by_equity: bool = True, prune: bool = False) -> MoveRequest:
-    """The engine's view of a position and a rack (tile codes, 0 a blank), valued by ``leave_values``
-    (:func:`lexigraph.scrabble.equity.rack_values`; None or all zero: no table), the best ``top`` kept."""
-    game = position.game
-    tables = _tables(game)
-    counts = bytearray(tables.n_codes)
+    """The engine's view of a position (in the lexicon's alphabet, :func:`aligned`) and a rack (tile codes, 0 a
+    blank), valued by ``leave_values`` (:func:`lexigraph.scrabble.equity.rack_values` with the leave table
+    ``leaves``; None or all zero: no values), the best ``top`` kept."""
+    counts = bytearray(len(position.game.alphabet) + 1)
     for c in rack_codes:
         counts[c] += 1
-    table = eq.pack(leave_values) if leave_values and any(leave_values) else b""
-    opening = tables.opening if not any(position.codes) else b""
-    return MoveRequest(game.size, bytes(position.codes), bytes(position.blanks), tables.letter_multipliers,
-                       tables.word_multipliers, tables.points, bytes(counts), tables.start_square, game.rack_size,
-                       game.bingo_bonus, table, opening, tables.vowels, -1 if top is None else top, by_equity,
-                       prune)
+    values = eq.pack(leave_values) if leave_values and any(leave_values) else b""
+    return MoveRequest(game_tables(engines, position.game, leaves), bytes(position.codes), bytes(position.blanks),
+                       bytes(counts), values, -1 if top is None else top, by_equity, prune)
 
 
 def _rack_codes(pos: Position, rack: str | None) -> list[int]:
@@ -173,7 +142,7 @@ def count_placements(lex: "Engines", position: Position, rack: str | None = None
     codes = _rack_codes(pos, rack)
     if not codes:
         return 0
-    _records, total = lex.engine.generate_moves(move_request(pos, codes, top=0))
+    _records, total = lex.engine.generate_moves(move_request(lex, pos, codes, top=0))
     return total
 
 
@@ -183,7 +152,7 @@ def generate_placements(lex: "Engines", position: Position, rack: str | None = N
     codes = _rack_codes(pos, rack)
     if not codes:
         return []
-    records, _total = lex.engine.generate_moves(move_request(pos, codes))
+    records, _total = lex.engine.generate_moves(move_request(lex, pos, codes))
     return _raw_plays(records)
 
 
@@ -195,7 +164,7 @@ def _raw_plays(records: "np.ndarray") -> list[RawPlay]:
 def _ranked(records: "np.ndarray", by_equity: bool) -> "np.ndarray":
     """The records best first (equity or score), ties as the generator breaks them: across before down, then by
     square (row, then column), length and the tiles placed."""
-    import numpy as np
+    import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
     if len(records) < 2:
         return records
@@ -281,7 +250,8 @@ def generate(
         return out
     bag = eq.bag_size(pos, rack_codes)
     values = eq.rack_values(pos, rack_codes, table, bag=bag, engine=lex.engine)
-    request = move_request(pos, rack_codes, values, top=top, by_equity=by_equity, prune=not count_all)
+    request = move_request(lex, pos, rack_codes, values, leaves=table, top=top, by_equity=by_equity,
+                           prune=not count_all)
     records, total = lex.engine.generate_moves(request, deadline)
     if top is None:
         records = _ranked(records, by_equity)
@@ -317,7 +287,7 @@ def _cutoff(records: "np.ndarray", values: list[float], top: int | None, by_equi
 def _merged(columns: MoveColumns, extra: list[tuple[float, int, Any]], top: int | None, total: int) -> MoveList:
     """Plays (ranked) and exchanges / the pass (sorted) in one ranking by equity, a play first at equal equity;
     cut to ``top``."""
-    import numpy as np
+    import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
     values = np.array([-value for value, _order, _build in extra])
     before = np.searchsorted(-columns.equity, values, side="right") + np.arange(len(extra))
@@ -363,15 +333,13 @@ def generate_columns(lex: "Engines", position: Position, rack: str | None = None
     """
     pos = aligned(lex, _checked(position))
     rack_codes = _rack_codes(pos, rack)
-    import numpy as np
-
-    from ..engine.interface import move_record_dtype
+    import numpy as np  # deferred: start-up
 
     if not rack_codes:
         return MoveColumns(pos, rack_codes, np.zeros(0, move_record_dtype()))
     table = leave_table(lex, pos, leaves)
     values = eq.rack_values(pos, rack_codes, table, bag=eq.bag_size(pos, rack_codes), engine=lex.engine)
-    records, _total = lex.engine.generate_moves(move_request(pos, rack_codes, values), deadline)
+    records, _total = lex.engine.generate_moves(move_request(lex, pos, rack_codes, values, leaves=table), deadline)
     return MoveColumns(pos, rack_codes, records)
 
 

@@ -66,25 +66,26 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..engine.interface import (
-    BLANK_FLAG, TURN_EXCHANGE, TURN_PASS, TURN_PLAY, SimulationRequest, simulation_candidate,
+    BLANK_FLAG, SIMULATION_CANDIDATE_SIZE, TURN_EXCHANGE, TURN_PASS, TURN_PLAY, GameSpec, SimulationRequest,
+    simulation_candidate,
 )
 from ..support.workers import MAX_WORKERS, pool_size
 from . import equity as eq
-from .game import Game, GameError
+from .game import GameError
 from .movegen import LeavesSpec, aligned, generate, leave_table
 from .moves import Move
 from .position import Position
+from .tables import game_spec, tables_for
 from .tiles import parse_rack
+from .workers import LexiconRef, opened_lexicon
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
     from ..engine import Engines
-    from .selfplay import Player
+    from .leaves import LeaveTable
 
-__all__ = [
-    "SimulatedPlay", "SimulationResult", "choose_move", "play_simulated_games", "prepare", "simulate", "win_chance",
-]
+__all__ = ["SimulatedPlay", "SimulationResult", "choose_move", "prepare", "simulate", "win_chance"]
 
 #: Most candidates, plies and iterations a simulation takes.
 MAX_CANDIDATES = 100
@@ -168,7 +169,7 @@ def win_chance(final_spread: "np.ndarray", left: "np.ndarray", ended: "np.ndarra
     ...                                           np.array([0, 0, 1]))]
     [0.9, 0.5, 0.0]
     """
-    import numpy as np
+    import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
     width = (SIGMOID_SPREAD + left.astype(np.float64)) / math.log(SIGMOID_PROB / (1.0 - SIGMOID_PROB))
     sigmoid = 1.0 / (1.0 + np.exp(-final_spread / width))
@@ -214,31 +215,47 @@ def _candidate_bytes(pos: Position, move: Move) -> bytes:
     return simulation_candidate(TURN_PASS, 0, [], [])
 
 
-#: The requests of the simulations under way on a process pool, by key: workers forked from this process find
-#: them here, so that a range of iterations travels as a key and the candidates still in (a leave table's
-#: request is megabytes).
-_SHARED: dict[int, SimulationRequest] = {}
+@dataclass(frozen=True)
+class _Playouts:
+    """A simulation's play-outs apart from any lexicon (they pickle): the game's spec (its leave table both sides
+    play by) and the request's other fields, from which a worker makes its own lexicon's request."""
+
+    spec: GameSpec
+    fields: tuple[Any, ...]
+
+    @classmethod
+    def of(cls, spec: GameSpec, request: SimulationRequest) -> "_Playouts":
+        return cls(spec, tuple(request[1:]))
+
+    def request(self, engines: "Engines", candidates: bytes) -> SimulationRequest:
+        """The engine's request over this lexicon's tables, for ``candidates``."""
+        return SimulationRequest(tables_for(engines, self.spec), *self.fields)._replace(candidates=candidates)
+
+
+#: The play-outs of the simulations under way on a process pool, by key: workers forked from this process find
+#: them here, so that a range of iterations travels as a key and the candidates still in (a leave table is
+#: megabytes).
+_SHARED: dict[int, _Playouts] = {}
 
 
 @dataclass(frozen=True)
 class _Job:
-    """What a worker needs for a range of iterations: the lexicon, the request's key (or the request itself,
-    for workers that were not forked) and the candidates still in."""
+    """What a worker needs for a range of iterations: the lexicon, the play-outs' key (or the play-outs
+    themselves, for workers that were not forked) and the candidates still in."""
 
-    ref: Any
+    ref: LexiconRef
     key: int
-    request: SimulationRequest | None
+    playouts: _Playouts | None
     candidates: bytes
 
 
 def _run_range(job: _Job, first: int, count: int, deadline: float | None) -> "np.ndarray":
-    from .selfplay import opened_lexicon
-
-    base = job.request if job.request is not None else _SHARED.get(job.key)
-    if base is None:
+    playouts = job.playouts if job.playouts is not None else _SHARED.get(job.key)
+    if playouts is None:
         raise GameError("a simulation's workers must be forked from the process that runs it")
-    request = base._replace(candidates=job.candidates)
-    answer: np.ndarray = opened_lexicon(job.ref).engine.simulate_plays(request, first, count, deadline)
+    engines = opened_lexicon(job.ref)
+    answer: np.ndarray = engines.engine.simulate_plays(playouts.request(engines, job.candidates), first, count,
+                                                       deadline)
     return answer
 
 
@@ -271,8 +288,7 @@ def prepare(engines: "Engines", position: Position, *, leaves: "LeavesSpec | Non
     if opponent_tiles > n_unseen:
         raise GameError(f"the opponent's rack holds {opponent_tiles} tiles but only {n_unseen} are unseen")
     table = leave_table(engines, pos, leaves)
-    packed = table.packed if table is not None and len(table) else None
-    if table is not None and len(table) and packed is None:
+    if table is not None and len(table) and table.packed is None:
         raise GameError("the leave table has leaves the play-outs cannot key (more than 10 tiles, or codes past 63)")
     if moves is None:
         found = generate(engines, pos, top=candidates, exchanges=True, passes=True, leaves=table, sort="equity",
@@ -287,12 +303,9 @@ def prepare(engines: "Engines", position: Position, *, leaves: "LeavesSpec | Non
     rack = bytearray(n_codes)
     for c in rack_codes:
         rack[c] += 1
-    keys, values = packed if packed is not None else (b"", b"")
-    base = SimulationRequest(
-        game.size, bytes(game.letter_mult), bytes(game.word_mult), bytes(game.points_by_code()),
-        game.start[0] * game.size + game.start[1], game.rack_size, game.bingo_bonus, eq.opening_penalties(game),
-        eq.vowel_flags(game), keys, values, bytes(pos.codes), bytes(pos.blanks), bytes(rack), bytes(unseen),
-        opponent_tiles, pos.zero_turns, blob, plies, seed)
+    tables = tables_for(engines, game_spec(game, _keyed(table)))
+    base = SimulationRequest(tables, bytes(pos.codes), bytes(pos.blanks), bytes(rack), bytes(unseen), opponent_tiles,
+                             pos.zero_turns, blob, plies, seed)
     return pos, chosen, base
 
 
@@ -335,7 +348,7 @@ def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | No
     first_stop = min_iterations if stopping else iterations + 1
     # A round plays at most the iterations up to the next checkpoint: more processes would never get work.
     n_workers = pool_size(workers, min(iterations, max(first_stop, CHECKPOINT)))
-    runner = _Runner(engines, n_workers, base)
+    runner = _Runner(engines, n_workers, base, game_spec(game, _keyed(leave_table(engines, pos, leaves))))
     try:
         stats = _simulate_loop(engines, runner, base, len(chosen), iterations, first_stop, deadline, diff, weight,
                                progress)
@@ -361,6 +374,11 @@ def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | No
                             time.monotonic() - start_time, n_workers, diff, weight, notes)
 
 
+def _keyed(table: "LeaveTable | None") -> "LeaveTable | None":
+    """The leave table the play-outs key (none for an empty one)."""
+    return table if table is not None and len(table) else None
+
+
 def _mean(a: "np.ndarray") -> float:
     return float(a.mean()) if len(a) else 0.0
 
@@ -372,37 +390,35 @@ def _stderr(a: "np.ndarray") -> float:
 class _Runner:
     """Ranges of iterations run here (one worker) or on a local process pool, answered in order."""
 
-    def __init__(self, engines: "Engines", workers: int, base: SimulationRequest) -> None:
+    def __init__(self, engines: "Engines", workers: int, base: SimulationRequest, spec: GameSpec) -> None:
         self.engines = engines
         self.workers = workers
         self.pool: Any = None
-        self.ref: Any = None
         self.key = id(base)
         self.forked = False
+        self.playouts = _Playouts.of(spec, base)
+        self.ref = LexiconRef.of(engines)
         if workers > 1:
-            import multiprocessing
+            import multiprocessing  # deferred: a simulation on one worker needs no pool
             from concurrent.futures import ProcessPoolExecutor
 
-            from .selfplay import LexiconRef
-
-            self.ref = LexiconRef.of(engines)
             methods = multiprocessing.get_all_start_methods()
             self.forked = "fork" in methods and sys.platform != "darwin"
             if self.forked:
-                _SHARED[self.key] = base  # before the pool forks its workers
+                _SHARED[self.key] = self.playouts  # before the pool forks its workers
             context = multiprocessing.get_context("fork" if self.forked else "spawn")
             self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
 
     def run(self, request: SimulationRequest, first: int, count: int, deadline: float | None) -> "np.ndarray":
         """Iterations ``first .. first + count - 1``: the whole prefix done (all of them unless the deadline
         passed)."""
-        import numpy as np
+        import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
         if self.pool is None:
             return self.engines.engine.simulate_plays(request, first, count, deadline)
         size = -(-count // self.workers)
         parts = [(s, min(size, first + count - s)) for s in range(first, first + count, size)]
-        job = _Job(self.ref, self.key, None if self.forked else request, request.candidates)
+        job = _Job(self.ref, self.key, None if self.forked else self.playouts, request.candidates)
         futures = [self.pool.submit(_run_range, job, s, k, deadline) for s, k in parts]
         out = []
         for (_s, k), future in zip(parts, futures):
@@ -424,9 +440,7 @@ def _simulate_loop(engines: "Engines", runner: _Runner, base: SimulationRequest,
                    min_iterations: int, deadline: float | None, diff: int, weight: float,
                    progress: Callable[[int, int], None] | None = None) \
         -> "tuple[int, bool, list[np.ndarray], list[np.ndarray], list[bool]]":
-    import numpy as np
-
-    from ..engine.interface import SIMULATION_CANDIDATE_SIZE
+    import numpy as np  # deferred: start-up
 
     active = list(range(n_cands))
     dropped = [False] * n_cands
@@ -503,172 +517,3 @@ def choose_move(engines: "Engines", position: Position, *, leaves: "LeavesSpec |
         best = simulate(engines, pos, leaves=table, candidates=candidates, plies=plies, iterations=iterations,
                         seed=seed, workers=workers, time_limit=time_limit, moves=found).best
     return None if best.kind == "pass" else best
-
-
-
-# -- self-play with a simulation player: games turn by turn ---------------------------------------------------
-
-
-def play_simulated_games(engines: "Engines", game: Game, players: "Sequence[Player]", seed: int, first: int,
-                         count: int) -> "tuple[np.ndarray, np.ndarray]":
-    """Games ``first .. first + count - 1`` of the run ``seed`` between ``players`` (A, B), one of them (or
-    both) a simulation player, played turn by turn: the same records as the engine's game loop
-    (:func:`lexigraph.engine.interface.turn_record_dtype`, :func:`~lexigraph.engine.interface.game_record_dtype`).
-
-    The rules are self-play's (mirrored pairs: games ``2k`` and ``2k + 1``
-    shuffle the same bag, A first in the even one; the ends); the bag of pair
-    ``k`` is shuffled by NumPy's PCG64 seeded with ``(seed, k)``, so a game
-    depends only on ``(seed, i)``. The equity player plays the best move by
-    equity (:func:`lexigraph.scrabble.movegen.generate`, exchanges
-    included), the score player its best-scoring play (its whole rack back
-    when it has none); the simulation player simulates with the seed
-    ``(seed, i, turn)`` folded into 64 bits.
-    """
-    import numpy as np
-
-    from ..engine.interface import game_record_dtype, turn_record_dtype
-
-    turns: list[bytes] = []
-    games: list[bytes] = []
-    for index in range(first, first + count):
-        t, g = _one_game(engines, game, players, seed, index)
-        turns.append(t)
-        games.append(g)
-    return (np.frombuffer(b"".join(turns), turn_record_dtype()),
-            np.frombuffer(b"".join(games), game_record_dtype()))
-
-
-def _turn_seed(seed: int, index: int, turn: int) -> int:
-    return (seed * 0x9E3779B97F4A7C15 + index * 0xBF58476D1CE4E5B9 + turn * 0x94D049BB133111EB) % (1 << 64)
-
-
-def _choose(engines: "Engines", player: "Player", pos: Position, seed: int, bag: int) -> Move | None:
-    from .leaves import LeaveTable
-
-    game = pos.game
-    if player.simulating is not None:
-        s = player.simulating
-        table = player.leaves if player.leaves is not None else LeaveTable({}, engines.store.alphabet)
-        return choose_move(engines, pos, leaves=table, seed=seed, candidates=s.candidates, iterations=s.iterations,
-                           plies=s.plies, workers=1)
-    if player.by_equity:
-        table = player.leaves if player.leaves is not None else LeaveTable({}, engines.store.alphabet)
-        found = generate(engines, pos, top=1, exchanges=True, leaves=table, sort="equity", count_all=False)
-        return found[0] if len(found) else None
-    found = generate(engines, pos, top=1, exchanges=False, sort="score", count_all=False)
-    if len(found):
-        return found[0]
-    if bag >= game.rack_size:  # no play: the whole rack back
-        return Move("exchange", 0, "", notation="-" + pos.racks[0], exchanged=pos.racks[0], equity=0.0)
-    return None
-
-
-def _one_game(engines: "Engines", game: Game, players: "Sequence[Player]", seed: int, index: int) \
-        -> tuple[bytes, bytes]:
-    import struct
-
-    import numpy as np
-
-    from ..engine.interface import GAME_RECORD_SIZE, TURN_RECORD_SIZE, leave_key
-    from .tiles import rack_text
-
-    size = game.size
-    points = game.points_by_code()
-    nc = len(points)
-    rng = np.random.default_rng([seed & 0xFFFFFFFF, seed >> 32, index >> 1])
-    tiles = [t for t, n in enumerate(game.counts_by_code()) for _ in range(n)]
-    bag = [tiles[i] for i in rng.permutation(len(tiles))]
-    board = [0] * (size * size)
-    blanks = [False] * (size * size)
-    racks: list[list[int]] = [[], []]
-    scores = [0, 0]
-
-    def draw(p: int) -> None:
-        while len(racks[p]) < game.rack_size and bag:
-            racks[p].append(bag.pop())
-
-    def rack_points(codes: list[int]) -> int:
-        return sum(points[c] for c in codes if c)
-
-    first = index & 1
-    draw(first)
-    draw(1 - first)
-    p, zeros, ending, turn = first, 0, 1, 0
-    out = bytearray()
-    while zeros < 6:
-        rack = sorted(racks[p])
-        pos = Position(game, list(board), list(blanks), [rack_text(game, rack), rack_text(game, racks[1 - p])],
-                       [scores[p], scores[1 - p]], zeros)
-        bag_before = len(bag)
-        move = _choose(engines, players[p], pos, _turn_seed(seed, index, turn), bag_before)
-        rec = bytearray(TURN_RECORD_SIZE)
-        rec[1] = p
-        rec[2] = min(len(rack), 16)
-        rec[40:40 + rec[2]] = bytes(rack[:16])
-        kept = list(rack)
-        if move is not None and move.kind == "play":
-            rec[0] = TURN_PLAY
-            for t in move.tiles:
-                code = game.alphabet.code(t.tile)
-                assert code is not None
-                sq = t.row * size + t.col
-                board[sq], blanks[sq] = code, t.blank
-                kept.remove(0 if t.blank else code)
-            length = 0
-            r, c = move.row, move.col
-            squares = bytearray()
-            placed = {(t.row, t.col): t for t in move.tiles}
-            while r < size and c < size and board[r * size + c]:
-                new = placed.get((r, c))
-                squares.append(0 if new is None else board[r * size + c] | (BLANK_FLAG if new.blank else 0))
-                length += 1
-                r, c = (r, c + 1) if move.across else (r + 1, c)
-            rec[3:7] = bytes([min(length, 32), move.row, move.col, 1 if move.across else 0])
-            rec[56:56 + min(length, 32)] = bytes(squares[:32])
-            struct.pack_into("<i", rec, 12, move.score)
-            scores[p] += move.score
-            racks[p] = kept
-            draw(p)
-            zeros = 0
-        elif move is not None and move.kind == "exchange":
-            rec[0] = TURN_EXCHANGE
-            back = sorted(parse_rack(game, move.exchanged))
-            for code in back:
-                kept.remove(code)
-            racks[p] = kept
-            draw(p)
-            for code in back:  # put back one by one at a uniform place
-                bag.append(code)
-                at = int(rng.integers(len(bag)))
-                bag[-1], bag[at] = bag[at], code
-            rec[3] = len(back)
-            rec[56:56 + len(back)] = bytes(back)
-            zeros += 1
-        else:
-            rec[0] = TURN_PASS
-            zeros += 1
-        equity = move.equity if move is not None and move.equity is not None else 0.0
-        struct.pack_into("<HH", rec, 8, bag_before, len(bag))
-        struct.pack_into("<i", rec, 16, scores[p])
-        struct.pack_into("<d", rec, 24, equity)
-        key = leave_key(bytes(sorted(kept))) if 0 < len(kept) <= 10 else 0
-        struct.pack_into("<Q", rec, 32, key)
-        out += rec
-        turn += 1
-        if not racks[p] and not bag:
-            ending = 0
-            break
-        p = 1 - p
-    adjust = [0, 0]
-    if ending == 0:
-        adjust[p] = 2 * rack_points(racks[1 - p])
-    else:
-        adjust = [-rack_points(racks[0]), -rack_points(racks[1])]
-    rec_game = bytearray(GAME_RECORD_SIZE)
-    struct.pack_into("<q4iHBBB", rec_game, 0, index, scores[0] + adjust[0], scores[1] + adjust[1], adjust[0],
-                     adjust[1], len(out) // TURN_RECORD_SIZE, first, ending, p if ending == 0 else 0)
-    rec_game[32:64] = b"\xff" * 32
-    for q in range(2):
-        left = sorted(racks[q])[:16]
-        rec_game[32 + 16 * q:32 + 16 * q + len(left)] = bytes(left)
-    return bytes(out), bytes(rec_game)

@@ -10,7 +10,12 @@ module                 what                          C twin (``native/``)
 :mod:`.batch`          many lookups at once          ``batch.c``
 :mod:`.walks`          rack and pattern walks        ``walks.c``
 :mod:`.anagrams`       exact anagrams (alphagrams)   ``alphagram.c``
+:mod:`.tables`         a game's tables               ``game_tables.c``
 :mod:`.movegen`        move generation               ``movegen.c``
+:mod:`.game_loop`      the game loop                 ``game_loop.c``
+:mod:`.selfplay`       self-play's whole games       ``selfplay.c``
+:mod:`.simulation`     the simulation's play-outs    ``playouts.c``
+:mod:`.endgame`        the exact endgame             ``endgame.c``
 :mod:`.leaves`         a rack's leave values         ``leaves.c``
 :mod:`.propagation`    fill propagation              ``fill.c``
 =====================  ============================  ===========================
@@ -26,14 +31,17 @@ It imports nothing of the C extension: a lexicon opened with
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from ...errors import FileFormatError
-from ..interface import UNDECIDED, CrossAnswer, FillState, MoveRequest, PropagationProblem, RackMode, SelfPlayRequest
-from ..interface import EndgameAnswer, EndgameRequest, SimulationRequest
+from ...errors import FileFormatError, QueryError
+from ..consistency import GraphCheck
+from ..interface import UNDECIDED, CrossAnswer, EndgameAnswer, EndgameRequest, FillState, GameSpec, MoveRequest
+from ..interface import PropagationProblem, RackMode, SelfPlayRequest, SimulationRequest
+from . import endgame, movegen, selfplay, simulation
 from .probe import PythonProbe
+from .tables import PythonGameTables
+from .walks import pattern_walk, rack_walk
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -67,40 +75,30 @@ class PythonEngine:
         self.graph = graph
         self._probe = PythonProbe(store)
         self.id_of_codes: Callable[[bytes], int] = self._probe.id_of_codes
-        self._consistent: bool | None = None
-        self._check_lock = threading.Lock()
+        self._graph_check = GraphCheck(store.name)
 
     def check_consistent(self) -> None:
-        """Raise :class:`FileFormatError` unless the graph spells exactly the buckets' words (checked once).
-
-        The jobs that read the graph as a whole (move generation) rely on it:
-        every word the graph spells is a word of the lexicon. The walk is
-        bounded: no longer than the longest word, no more arcs than the words
-        have tiles, no more words than the buckets hold.
-        """
-        if self._consistent is True:
-            return
-        with self._check_lock:  # queries run in threads (the server): one check, seen by all
-            if self._consistent is None:
-                self._consistent = False  # a check that raises has failed, for good
-                self._consistent = self._spells_the_buckets()
-        if not self._consistent:
-            raise FileFormatError(f"{self.store.name}: the word graph and the length buckets hold different words")
+        """Raise FileFormatError unless the graph spells exactly the buckets' words (checked once: :mod:`..consistency`)."""
+        self._graph_check.require(self._spells_the_buckets)
 
     def graph_spells_the_buckets(self) -> bool:
-        """Whether the graph spells exactly the buckets' words (the check runs once, here if not yet)."""
-        if self._consistent is None:
-            try:
-                self.check_consistent()
-            except FileFormatError:
-                pass
-        return bool(self._consistent)
+        """Whether queries may walk the graph (the check runs once, here if not yet)."""
+        return self._graph_check.holds(self._spells_the_buckets)
+
+    def _spells_the_buckets(self) -> bool:
+        store = self.store
+        try:
+            words = pattern_walk(self.graph, [], 1, max(store.lengths, default=0), store.word_count + 1,
+                                 budget=store.tile_count + 1)
+        except RecursionError:
+            raise FileFormatError(f"{store.name}: the word graph holds paths longer than its words") from None
+        return sorted(self.id_of_codes(w) for w in words) == list(range(store.word_count))
 
     def id_of_word(self, word: str) -> int:
         return UNDECIDED
 
     def check_words(self, words: list[Any], contains: Callable[[Any], bool]) -> "np.ndarray":
-        from .batch import check_arrays
+        from .batch import check_arrays  # deferred: NumPy
 
         return check_arrays(self.store, words)
 
@@ -111,7 +109,7 @@ class PythonEngine:
         # blanks, 16 ms with one; the open tail of a super-anagram favours the scan too. The walk
         # reads the graph, so it pays once the graph is known to spell the buckets (a job checked
         # it): the check itself (0.5 s for ENABLE in Python) costs more than a walk saves.
-        return blanks == 0 and mode != "super" and self._consistent is True
+        return blanks == 0 and mode != "super" and self._graph_check.known_to_hold
 
     def rack_ids(self, codes: bytes, blanks: int, *, mode: RackMode, through: bytes, min_length: int,
                  max_length: int, deadline: float | None = None) -> "np.ndarray":
@@ -124,35 +122,29 @@ class PythonEngine:
 
     def _rack(self, codes: bytes, blanks: int, mode: RackMode, through: bytes, min_length: int,
               max_length: int, deadline: float | None) -> list[bytes]:
-        from .walks import rack_walk
-
         self.check_consistent()  # as in C: no walk answers from a graph that lies
         return rack_walk(self.graph, counts_by_code(codes), counts_by_code(through), blanks, min_length, max_length,
                          mode, deadline=deadline)
 
     def pattern_ids(self, cells: Sequence[bytes], min_length: int, max_length: int, limit: int = -1, *,
                     deadline: float | None = None) -> "np.ndarray":
-        from .walks import pattern_walk
-
         self.check_consistent()
         return self._ids_of(pattern_walk(self.graph, cells, min_length, max_length, limit, deadline=deadline))
 
     def pattern_words(self, cells: Sequence[bytes], min_length: int, max_length: int, limit: int = -1, *,
                       deadline: float | None = None) -> list[str]:
-        from .walks import pattern_walk
-
         self.check_consistent()
         decode = self.store.alphabet.decode
         return [decode(w) for w in pattern_walk(self.graph, cells, min_length, max_length, limit, deadline=deadline)]
 
     def _ids_of(self, words: list[bytes]) -> "np.ndarray":
-        import numpy as np
+        import numpy as np  # deferred: start-up
 
         ids = [self.id_of_codes(w) for w in words]
         return np.array([i for i in ids if i >= 0], np.int64)
 
     def exact_anagram_ids(self, codes: bytes, blanks: int, *, deadline: float | None = None) -> "np.ndarray":
-        from .anagrams import exact_anagram_ids
+        from .anagrams import exact_anagram_ids  # deferred: NumPy
 
         return exact_anagram_ids(self.store, codes, blanks, deadline=deadline)
 
@@ -178,60 +170,50 @@ class PythonEngine:
 
     # -- jobs --------------------------------------------------------------------------------
 
-    def _spells_the_buckets(self) -> bool:
-        from .walks import pattern_walk
-
-        store = self.store
+    def game_tables(self, spec: GameSpec) -> PythonGameTables:
+        self.graph.check_structure()
+        self.check_consistent()
         try:
-            words = pattern_walk(self.graph, [], 1, max(store.lengths, default=0), store.word_count + 1,
-                                 budget=store.tile_count + 1)
-        except RecursionError:
-            raise FileFormatError(f"{store.name}: the word graph holds paths longer than its words") from None
-        return sorted(self.id_of_codes(w) for w in words) == list(range(store.word_count))
+            return PythonGameTables(spec.layout, spec.tiles, spec.leaves, self.graph)
+        except ValueError as e:
+            raise FileFormatError(f"{self.store.name}: {e}") from None
+
+    def _own(self, tables: object) -> PythonGameTables:
+        """The request's tables, once known to be this engine's (another engine's or lexicon's would answer for
+        another word graph)."""
+        if not isinstance(tables, PythonGameTables) or tables.graph is not self.graph:
+            raise QueryError("the game's tables were made for another lexicon or engine "
+                             "(lexigraph.scrabble.tables.game_tables makes a lexicon's)")
+        return tables
 
     def generate_moves(self, request: MoveRequest, deadline: float | None = None) -> "tuple[np.ndarray, int]":
-        from .movegen import generate_moves
-
-        self.graph.check_structure()
-        self.check_consistent()
-        return generate_moves(self.graph, request, deadline)
+        return movegen.generate_moves(self._own(request.tables), request, deadline)
 
     def play_games(self, request: SelfPlayRequest, first: int, count: int) -> "tuple[np.ndarray, np.ndarray]":
-        from .selfplay import play_games
-
-        self.graph.check_structure()
-        self.check_consistent()
-        return play_games(self, request, first, count)
+        a, b = (self._own(player.tables) for player in request.players)
+        return selfplay.play_games((a, b), request, first, count)
 
     def solve_endgame(self, request: EndgameRequest, deadline: float | None = None) -> EndgameAnswer:
-        from .endgame import solve_endgame
-
-        self.graph.check_structure()
-        self.check_consistent()
-        return solve_endgame(self.graph, request, deadline)  # a memory shortage: ResourceBusy, as in C
+        return endgame.solve_endgame(self._own(request.tables), request, deadline)  # a memory shortage: ResourceBusy, as in C
 
     def simulate_plays(self, request: SimulationRequest, first: int, count: int,
                        deadline: float | None = None) -> "np.ndarray":
-        from .simulation import simulate_plays
-
-        self.graph.check_structure()
-        self.check_consistent()
-        return simulate_plays(self, request, first, count, deadline)
+        return simulation.simulate_plays(self._own(request.tables), request, first, count, deadline)
 
     def rack_leave_values(self, keys: bytes, values: bytes, rack: bytes) -> bytes:
-        from .leaves import rack_leave_values
+        from .leaves import rack_leave_values  # deferred: NumPy
 
         return rack_leave_values(keys, values, rack)
 
     def filter_rows(self, rows: "np.ndarray", candidates: "np.ndarray", masks: Sequence[int],
                     check: Sequence[int] | None) -> "tuple[np.ndarray, list[int]]":
-        from .propagation import filter_rows
+        from .propagation import filter_rows  # deferred: NumPy
 
         return filter_rows(rows, candidates, masks, check)
 
     def fill_state(self, problem: PropagationProblem, candidates: Sequence["np.ndarray"],
                    domains: Sequence[int]) -> FillState:
-        from .propagation import PythonFillState
+        from .propagation import PythonFillState  # deferred: NumPy
 
         return PythonFillState(problem, candidates, domains)
 

@@ -30,7 +30,7 @@ from ..interface import ENDGAME_ENTRY_BYTES, endgame_table_busy
 from .movegen import generate_moves
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..wordgraph import WordGraph
+    from .tables import PythonGameTables
 
 #: Turns without a play that end a game.
 ZERO_TURNS_TO_END = 6
@@ -45,7 +45,7 @@ _Play = tuple[int, int, int, int, bytes, int]
 
 @dataclass
 class _Search:
-    graph: "WordGraph"
+    tables: "PythonGameTables"
     request: EndgameRequest
     deadline: float | None
     board: bytearray
@@ -58,7 +58,7 @@ class _Search:
     stop: bool = False
 
     def points_on(self, side: int) -> int:
-        points = self.request.points
+        points = self.tables.points
         return sum(n * points[t] for t, n in enumerate(self.racks[side]) if t)
 
     def tiles_on(self, side: int) -> int:
@@ -69,11 +69,9 @@ class _Search:
                 side, zeros)
 
     def plays(self, side: int) -> list[_Play]:
-        r = self.request
-        request = MoveRequest(r.size, bytes(self.board), bytes(self.blanks), r.letter_multipliers,
-                              r.word_multipliers, r.points, bytes(self.racks[side]), r.start_square, r.rack_size,
-                              r.bingo_bonus, top=-1, by_equity=False)
-        records, _count = generate_moves(self.graph, request)
+        request = MoveRequest(self.tables, bytes(self.board), bytes(self.blanks), bytes(self.racks[side]), top=-1,
+                              by_equity=False, opening=False)
+        records, _count = generate_moves(self.tables, request)
         out: list[_Play] = []
         for rec in records.tolist():  # (score, row, col, across, length, equity, squares)
             squares = bytes(rec[6][: rec[4]])
@@ -82,7 +80,7 @@ class _Search:
 
     def apply(self, side: int, play: _Play, undo: bool) -> None:
         _score, row, col, across, squares, _tiles = play
-        n = self.request.size
+        n = self.tables.size
         for k, b in enumerate(squares):
             if not b:
                 continue
@@ -187,7 +185,7 @@ def _order(plays: list[_Play], i: int) -> tuple[int, int, int, int, int, int, by
     return (0, -score, -across, row, col, len(squares), squares.ljust(32, b"\0"))
 
 
-def solve_endgame(graph: "WordGraph", request: EndgameRequest, deadline: float | None = None) -> EndgameAnswer:
+def solve_endgame(tables: "PythonGameTables", request: EndgameRequest, deadline: float | None = None) -> EndgameAnswer:
     """The exact endgame of ``request`` (see the module docstring).
 
     Where the C solver allocates its table, the twin first makes sure the table's memory could be had
@@ -196,7 +194,7 @@ def solve_endgame(graph: "WordGraph", request: EndgameRequest, deadline: float |
     """
     reserve_table(request.table_entries)
     try:
-        return _solve(graph, request, deadline)
+        return _solve(tables, request, deadline)
     except MemoryError:
         raise endgame_table_busy(request.table_entries) from None
 
@@ -214,10 +212,10 @@ def reserve_table(table_entries: int) -> None:
         raise endgame_table_busy(table_entries) from None
 
 
-def _solve(graph: "WordGraph", request: EndgameRequest, deadline: float | None) -> EndgameAnswer:
-    import numpy as np
+def _solve(tables: "PythonGameTables", request: EndgameRequest, deadline: float | None) -> EndgameAnswer:
+    import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
-    s = _Search(graph, request, deadline, bytearray(request.board), bytearray(request.blanks),
+    s = _Search(tables, request, deadline, bytearray(request.board), bytearray(request.blanks),
                 [list(request.racks[0]), list(request.racks[1])])
     plays = s.plays(0)
     last: tuple[int, int] | None = None

@@ -42,7 +42,8 @@ from ..interface import BLANK_FLAG, MoveRequest, move_record_dtype
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
-    from ..wordgraph import Arc, WordGraph
+    from ..wordgraph import Arc
+    from .tables import PythonGameTables
 
 #: A play found: (score, row, column, across (1/0), a byte per square of the main word, equity).
 Play = tuple[int, int, int, int, bytes, float]
@@ -76,8 +77,9 @@ def place_values(rack: bytes | list[int]) -> tuple[list[int], int]:
 class _Line:
     """One orientation of the board: squares indexed ``line * size + position`` (transposed for down)."""
 
-    def __init__(self, request: MoveRequest, across: bool) -> None:
-        n = request.size
+    def __init__(self, tables: "PythonGameTables", request: MoveRequest, across: bool) -> None:
+        layout = tables.layout
+        n = layout.size
         self.size = n
         self.across = across
 
@@ -86,25 +88,26 @@ class _Line:
 
         order = [square(line, position) for line in range(n) for position in range(n)]
         self.tiles = [request.board[i] for i in order]
-        points = request.points
+        points = tables.points
         #: what the board tile on each square scores (a blank nothing)
         self.tile_points = [0 if not request.board[i] or request.blanks[i] else points[request.board[i]] for i in order]
-        self.letter_multipliers = [request.letter_multipliers[i] for i in order]
-        self.word_multipliers = [request.word_multipliers[i] for i in order]
-        start = request.start_square
+        self.letter_multipliers = [layout.letter_multipliers[i] for i in order]
+        self.word_multipliers = [layout.word_multipliers[i] for i in order]
+        start = layout.start_square
         self.start = start if across else (start % n) * n + start // n
 
 
 class _Generator:
     """The search for one request; the plays found are collected in :attr:`plays`."""
 
-    def __init__(self, graph: "WordGraph", request: MoveRequest, deadline: float | None) -> None:
-        self.graph = graph
+    def __init__(self, tables: "PythonGameTables", request: MoveRequest, deadline: float | None) -> None:
+        self.tables = tables
+        self.graph = tables.graph
         self.request = request
-        self.points = request.points
+        self.points = tables.points
         self.rack = list(request.rack)
         self.plays: list[Play] = []
-        n_codes = len(request.points)
+        n_codes = len(tables.points)
         self.every_tile = ((1 << n_codes) - 1) & ~1  # bit t for each tile code 1..n
         self.board_empty = not any(request.board)
         self.place, subsets = place_values(request.rack)
@@ -114,11 +117,8 @@ class _Generator:
             if subsets < 0 or len(request.leave_values) != 8 * subsets:
                 raise ValueError("generate_moves: the leave table does not fit the rack")
             self.leave_values = struct.unpack(f"<{subsets}d", request.leave_values)
-        n = request.size
-        self.opening: tuple[float, ...] | None = None
-        if request.opening_penalty and self.board_empty:
-            self.opening = struct.unpack(f"<{2 * n * n}d", request.opening_penalty)
-        self.vowels = frozenset(c for c, v in enumerate(request.vowels) if v)
+        self.opening = tables.opening if request.opening and self.board_empty else None
+        self.vowels = tables.vowels
         self.deadline = deadline
         self.steps = 0
 
@@ -144,7 +144,7 @@ class _Generator:
 
     def run(self) -> list[Play]:
         for across in (True, False):
-            self.line = _Line(self.request, across)
+            self.line = _Line(self.tables, self.request, across)
             self.prepare()
             for line in range(self.line.size):
                 for position in range(self.line.size):
@@ -222,7 +222,7 @@ class _Generator:
         while k >= 0 and not tiles[base + k] and not self.anchor[base + k]:
             room += 1
             k -= 1
-        limit = min(room, self.request.rack_size - 1, sum(self.rack) - 1)
+        limit = min(room, self.tables.tiles.rack_size - 1, sum(self.rack) - 1)
         self.word = []
         self.left_parts(self.graph.root, limit, line, anchor, [])
 
@@ -275,7 +275,7 @@ class _Generator:
         if accepts and placed and position > anchor and position - start >= 2:
             self.record(line, start, placed, last_square,
                         main_points * word_multiplier + cross_points
-                        + (self.request.bingo_bonus if placed == self.request.rack_size else 0))
+                        + (self.tables.tiles.bingo_bonus if placed == self.tables.tiles.rack_size else 0))
         if position >= n or not node:
             return
         allowed = self.allowed[square]
@@ -323,17 +323,31 @@ def rank_key(play: Play, by_equity: bool) -> tuple[float, int, int, int, int, by
     return (-(equity if by_equity else float(score)), -across, row, col, len(squares), squares)
 
 
-def generate_moves(graph: "WordGraph", request: MoveRequest,
-                   deadline: float | None = None) -> "tuple[np.ndarray, int]":
-    """The plays for the request's rack as move records (see :func:`lexigraph.engine.interface.move_record_dtype`)
-    and how many there are: every play, or the best ``request.top`` best first."""
-    import numpy as np
+def check_request(tables: "PythonGameTables", request: MoveRequest) -> None:
+    """Refuse a request that does not fit its tables (``movegen.c``'s checks, the same messages)."""
+    squares = tables.size * tables.size
+    if (len(request.board) != squares or len(request.blanks) != squares or len(request.rack) != tables.code_count
+            or len(request.leave_values) % 8):
+        raise ValueError("generate_moves: inconsistent arguments")
+    if max(request.board, default=0) >= tables.code_count:
+        raise ValueError("generate_moves: a board tile is outside the alphabet")
 
+
+def generate_moves(tables: "PythonGameTables", request: MoveRequest,
+                   deadline: float | None = None) -> "tuple[np.ndarray, int]":
+    """The plays for the request's rack (``tables``: the request's, the engine checked they are its own) as move
+    records (see :func:`lexigraph.engine.interface.move_record_dtype`) and how many there are: every play, or the
+    best ``request.top`` best first."""
+    import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
+
+    check_request(tables, request)
     if deadline is not None and time.monotonic() > deadline:
         raise DeadlineExceeded("move generation ran past its deadline")
-    plays = _Generator(graph, request, deadline).run() if any(request.rack) else []
+    if not any(request.rack):
+        return np.zeros(0, move_record_dtype()), 0
+    plays = _Generator(tables, request, deadline).run()
     # The twin finds every play (it has no shadow bounds); with prune it reports the count as the C generator does.
-    total = -1 if request.prune and request.top > 0 else len(plays)
+    total = -1 if request.prune and request.top > 0 and tables.shadow_bounds_hold else len(plays)
     if request.top >= 0:
         plays = sorted(plays, key=lambda p: rank_key(p, request.by_equity))[: request.top]
     records = np.zeros(len(plays), move_record_dtype())

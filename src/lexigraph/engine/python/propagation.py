@@ -19,9 +19,12 @@ from typing import Any
 
 import numpy as np
 
+from ..deadline import STEPS
 from ..interface import PropagationProblem
 
 _LUTS: dict[int, np.ndarray] = {}
+#: A filtering pass weighs as much as this many steps of the loops that strike taken entries (``fill_state.c``).
+FILTER_STEPS = STEPS // 256
 
 
 def _lut(mask: int) -> np.ndarray:
@@ -147,7 +150,7 @@ class PythonFillState:
                     self.keys.setdefault(bytes(word[i : i + p.max_shared]), self.outside)
         self._eager_limit = p.eager_limit
         self.filters = 0
-        self.steps = 0
+        self._countdown = 1  # steps until the clock is read again (each operation reads it at its first step)
         self._pending: list[int] = []
         self._dirty: dict[int, set[int] | None] = {}
         self._singles: list[int] = []
@@ -266,11 +269,25 @@ class PythonFillState:
         if k >= 0 and d is not None:
             d.add(k)
 
-    def _tick(self, deadline: float | None) -> bool:
+    def _begin(self, deadline: float | None) -> None:
+        """An operation starts: its deadline checked (as ``native/deadline.h`` parses it), the clock read at its
+        first step."""
+        if deadline is not None and (isinstance(deadline, bool) or not isinstance(deadline, (int, float))):
+            raise TypeError("a deadline is a time.monotonic() value or None")
+        if deadline is not None and deadline != deadline:
+            raise TypeError("a deadline is a time.monotonic() value or None, not nan")
+        self._countdown = 1
+
+    def _tick(self, deadline: float | None, steps: int = 1) -> bool:
+        """``steps`` steps taken: past the deadline (the clock read every :data:`~lexigraph.engine.deadline.STEPS`
+        steps, as the C state reads it)?"""
         if deadline is None:
             return False
-        self.steps += 1
-        return not self.steps & 4095 and self.clock() > deadline
+        self._countdown -= steps
+        if self._countdown > 0:
+            return False
+        self._countdown = STEPS
+        return self.clock() > deadline
 
     def _run(self, deadline: float | None) -> int:
         result = CONSISTENT
@@ -281,7 +298,7 @@ class PythonFillState:
             if result != CONSISTENT or not pending:
                 break
             self.filters += 1
-            if deadline is not None and not self.filters & 255 and self.clock() > deadline:
+            if self._tick(deadline, FILTER_STEPS):
                 result = PAST_DEADLINE
                 break
             # the pending slot with the fewest candidates first, the last among equals (as fill.c)
@@ -447,6 +464,7 @@ class PythonFillState:
                   deadline: float | None) -> int:
         """Filter from the slots in ``queue`` (slot -> positions whose domain shrank, ``None``: all; empty:
         none, only its candidates changed) after taking the words of the ``singles`` (slots with one candidate)."""
+        self._begin(deadline)
         n = len(self.perm)
         for t, positions in queue.items():
             if not 0 <= t < n:
@@ -475,6 +493,7 @@ class PythonFillState:
 
     def assign(self, slot: int, row: int, deadline: float | None) -> int:
         """The slot takes the word ``row``; propagate."""
+        self._begin(deadline)
         at = self._at(slot, row)
         if self.size[slot] > 1:
             self._own(slot)
@@ -497,6 +516,10 @@ class PythonFillState:
 
     def exclude(self, slot: int, row: int, deadline: float | None) -> int:
         """Strike the word ``row`` from the slot; propagate."""
+        self._begin(deadline)
+        return self._exclude(slot, row, deadline)
+
+    def _exclude(self, slot: int, row: int, deadline: float | None) -> int:
         at = self._at(slot, row)
         n = self.size[slot]
         if n == 1:
@@ -525,10 +548,12 @@ class PythonFillState:
 
     def set_tile(self, cell: int, code: int, deadline: float | None) -> int:
         """The cell takes the tile; propagate."""
+        self._begin(deadline)
         return self._cell_change(cell, code, True, deadline)
 
     def exclude_tile(self, cell: int, code: int, deadline: float | None) -> int:
         """Strike the tile from the cell; propagate."""
+        self._begin(deadline)
         return self._cell_change(cell, code, False, deadline)
 
     def set_nogoods(self, packed: np.ndarray) -> None:
@@ -553,6 +578,7 @@ class PythonFillState:
 
     def apply_nogoods(self, blame: int, deadline: float | None) -> int:
         """Strike what the nogood branches prove under the decisions that hold now (see the protocol)."""
+        self._begin(deadline)
         branches = self.nogoods
         struck = True
         while struck:
@@ -575,7 +601,8 @@ class PythonFillState:
                         if not flags & 2:
                             return var
                         return blame if blame >= 0 else self.problem.cell_slots[var][0][0]
-                    got = self.exclude_tile(var, value, deadline) if flags & 2 else self.exclude(var, value, deadline)
+                    got = (self._cell_change(var, value, False, deadline) if flags & 2
+                           else self._exclude(var, value, deadline))
                     if got != -1:
                         return got
                     struck = True

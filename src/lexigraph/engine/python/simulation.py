@@ -1,11 +1,11 @@
-"""The simulation's play-outs in Python: the twin of ``simulate_plays`` in ``native/selfplay.c``.
+"""The simulation's play-outs in Python: the twin of ``simulate_plays`` in ``native/playouts.c``.
 
-Iteration ``i`` deals the unseen tiles from ``(seed, i)`` alone (xoshiro256**
-seeded as pair ``i`` of self-play's run ``seed``, the tiles shuffled by
+Iteration ``i`` deals the unseen tiles from ``(seed, i)`` alone (the random
+numbers of pair ``i`` of self-play's run ``seed``, the tiles shuffled by
 Fisher-Yates from the end, the opponent's rack drawn from the end); every
 candidate of the iteration starts from that deal (common random numbers),
 then ``plies`` turns follow, each by self-play's equity player
-(:func:`lexigraph.engine.python.selfplay.take_turn`). The value is the side
+(:func:`lexigraph.engine.python.game_loop.take_turn`). The value is the side
 to move's points from the candidate on minus the opponent's, plus its last
 leave's value minus the opponent's (0 once the game has ended): wolges's
 simmer's final equity spread. Slow, and there to be compared with the C
@@ -22,81 +22,70 @@ from ..interface import (
     BLANK_FLAG, SIMULATION_CANDIDATE_SIZE, SIMULATION_MAX_PLIES, TURN_EXCHANGE, TURN_PASS, TURN_PLAY,
     TURN_RECORD_SIZE, SimulationRequest, simulation_result_dtype,
 )
-from .selfplay import (
-    MAX_BAG, MAX_RACK, ZERO_TURNS_TO_END, Xoshiro, draw_tiles, leave_key_of, rack_points, take_turn,
-)
+from .game_loop import MAX_BAG, MAX_RACK, ZERO_TURNS_TO_END, GameState, Xoshiro, draw_tiles, put_back, rack_points
+from .game_loop import leave_key_of, shuffle, take_turn
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
-    from . import PythonEngine
+    from .tables import PythonGameTables
+
+#: Most candidates and iterations one call takes (``playouts.c``).
+MAX_CANDIDATES = 4096
+MAX_ITERATIONS = 1 << 24
 
 
-class _Dealt:
-    """One iteration's deal: the board, both racks, the bag, the scores and the random numbers that follow."""
-
-    __slots__ = ("board", "blanks", "racks", "bag", "scores", "rng")
-
-    def __init__(self, board: bytearray, blanks: bytearray, racks: list[list[int]], bag: list[int],
-                 scores: list[int], rng: Xoshiro) -> None:
-        self.board, self.blanks, self.racks, self.bag, self.scores, self.rng = board, blanks, racks, bag, scores, rng
-
-    def copy(self) -> "_Dealt":
-        rng = Xoshiro(0, 0)
-        rng.s = list(self.rng.s)
-        return _Dealt(bytearray(self.board), bytearray(self.blanks), [list(r) for r in self.racks], list(self.bag),
-                      list(self.scores), rng)
-
-
-def _check(req: SimulationRequest) -> None:
-    nc = len(req.points)
-    nn = req.size * req.size
-    bad = (not 1 <= req.size <= 26 or len(req.letter_multipliers) != nn or len(req.word_multipliers) != nn
-           or len(req.board) != nn or len(req.blanks) != nn or not 2 <= nc <= 64 or len(req.rack) != nc
-           or len(req.unseen) != nc or not 0 <= req.start_square < nn or not 1 <= req.rack_size < MAX_RACK
-           or len(req.keys) % 8 or len(req.keys) != len(req.values) or len(req.candidates) % SIMULATION_CANDIDATE_SIZE
+def _check(tables: "PythonGameTables", req: SimulationRequest) -> None:
+    nc = len(tables.points)
+    nn = tables.size * tables.size
+    bad = (len(req.board) != nn or len(req.blanks) != nn or len(req.rack) != nc or len(req.unseen) != nc
+           or len(req.candidates) % SIMULATION_CANDIDATE_SIZE
+           or len(req.candidates) // SIMULATION_CANDIDATE_SIZE > MAX_CANDIDATES
            or not 0 <= req.plies <= SIMULATION_MAX_PLIES or req.zero_turns < 0
-           or not 0 <= req.opponent_tiles <= req.rack_size or sum(req.unseen) > MAX_BAG
-           or req.opponent_tiles > sum(req.unseen) or sum(req.rack) > req.rack_size
+           or not 0 <= req.opponent_tiles <= tables.tiles.rack_size or sum(req.unseen) > MAX_BAG
+           or req.opponent_tiles > sum(req.unseen) or sum(req.rack) > tables.tiles.rack_size
            or any(c >= nc for c in req.board) or any(b > 1 for b in req.blanks))
     if bad:
         raise ValueError("simulate_plays: inconsistent arguments")
 
 
-def simulate_plays(engine: "PythonEngine", req: SimulationRequest, first: int, count: int,
+def simulate_plays(tables: "PythonGameTables", req: SimulationRequest, first: int, count: int,
                    deadline: float | None = None) -> "np.ndarray":
-    """The play-outs of iterations ``first .. first + count - 1`` (see the module docstring)."""
-    import numpy as np
+    """The play-outs of iterations ``first .. first + count - 1`` (see the module docstring); ``tables``: the
+    request's (the engine checked they are its own)."""
+    import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
-    _check(req)
-    if first < 0 or count < 0:
+    _check(tables, req)
+    if first < 0 or count < 0 or count > MAX_ITERATIONS:
         raise ValueError("simulate_plays: inconsistent arguments")
     n_cands = len(req.candidates) // SIMULATION_CANDIDATE_SIZE
-    n = len(req.keys) // 8
-    table = dict(zip(struct.unpack(f"<{n}Q", req.keys), struct.unpack(f"<{n}d", req.values)))
     unseen = [t for t, k in enumerate(req.unseen) for _ in range(k)]
     out = bytearray()
     for i in range(first, first + count):
         if deadline is not None and i > first and time.monotonic() > deadline:
             break
-        rng = Xoshiro(req.seed, i)
-        bag = list(unseen)
-        for k in range(len(bag) - 1, 0, -1):
-            j = rng.below(k + 1)
-            bag[k], bag[j] = bag[j], bag[k]
-        racks = [list(req.rack), [0] * len(req.points)]
-        draw_tiles(racks[1], bag, req.opponent_tiles)
-        dealt = _Dealt(bytearray(req.board), bytearray(req.blanks), racks, bag, [0, 0], rng)
+        dealt = _deal(req, unseen, i)
         for c in range(n_cands):
             cand = req.candidates[c * SIMULATION_CANDIDATE_SIZE:(c + 1) * SIMULATION_CANDIDATE_SIZE]
-            out += _play_out(engine, req, table, dealt.copy(), cand)
+            out += _play_out(tables, req, dealt.copy(), cand)
     return np.frombuffer(bytes(out), simulation_result_dtype()).reshape(-1, n_cands)
 
 
-def _make_candidate(req: SimulationRequest, table: dict[int, float], st: _Dealt, cand: bytes) -> tuple[bool, float]:
-    """Player 0 makes the candidate: (zero turn, its leave's value)."""
-    nc = len(req.points)
-    nn = req.size * req.size
+def _deal(req: SimulationRequest, unseen: list[int], i: int) -> GameState:
+    """Iteration ``i``'s deal: the unseen tiles shuffled, the opponent's rack drawn, the rest the bag."""
+    rng = Xoshiro(req.seed, i)
+    bag = list(unseen)
+    shuffle(rng, bag)
+    racks = [list(req.rack), [0] * len(req.rack)]
+    draw_tiles(racks[1], bag, req.opponent_tiles)
+    return GameState(bytearray(req.board), bytearray(req.blanks), racks, [0, 0], bag, rng)
+
+
+def _candidate_tiles(tables: "PythonGameTables", st: GameState, cand: bytes) -> tuple[int, int, list[int]]:
+    """The candidate's kind, score and the tiles it takes from player 0's rack (counts per code), checked against
+    the position (``playouts.c``'s ``candidate_tiles``)."""
+    nc = len(tables.points)
+    nn = tables.size * tables.size
     kind, k, score = struct.unpack_from("<BBxxi", cand, 0)
     squares = struct.unpack_from(f"<{k}H", cand, 8) if k <= MAX_RACK else ()
     tiles = cand[40:40 + k]
@@ -115,47 +104,53 @@ def _make_candidate(req: SimulationRequest, table: dict[int, float], st: _Dealt,
         if not bad:
             for t in tiles:
                 gone[t] += 1
-    rack = st.racks[0]
-    if bad or any(g > r for g, r in zip(gone, rack)):
+    if bad or any(g > r for g, r in zip(gone, st.racks[0])):
         raise ValueError("simulate_plays: a candidate the position does not allow")
+    return kind, score, gone
+
+
+def _make_candidate(tables: "PythonGameTables", st: GameState, cand: bytes) -> tuple[bool, float]:
+    """Player 0 makes the candidate: (zero turn, its leave's value)."""
+    kind, score, gone = _candidate_tiles(tables, st, cand)
+    rack = st.racks[0]
     key = leave_key_of(rack, gone)
-    leave = table.get(key, 0.0) if key else 0.0
+    leave = tables.leave_values.get(key, 0.0) if key else 0.0
     if kind == TURN_PLAY:
-        for sq, b in zip(squares, tiles):
+        k = cand[1]
+        for sq, b in zip(struct.unpack_from(f"<{k}H", cand, 8), cand[40:40 + k]):
             st.board[sq] = b & ~BLANK_FLAG
             st.blanks[sq] = 1 if b & BLANK_FLAG else 0
         st.scores[0] += score
-    for t in range(nc):
+    for t in range(len(rack)):
         rack[t] -= gone[t]
-    draw_tiles(rack, st.bag, req.rack_size)
+    draw_tiles(rack, st.bag, tables.tiles.rack_size)
     if kind == TURN_EXCHANGE:
-        for t in range(nc):
-            for _ in range(gone[t]):  # put back as self-play does
-                st.bag.append(t)
-                at = st.rng.below(len(st.bag))
-                st.bag[-1] = st.bag[at]
-                st.bag[at] = t
+        put_back(st.bag, st.rng, gone)
     return kind != TURN_PLAY, leave
 
 
-def _play_out(engine: "PythonEngine", req: SimulationRequest, table: dict[int, float], st: _Dealt,
-              cand: bytes) -> bytes:
-    points = list(req.points)
+def _play_out(tables: "PythonGameTables", req: SimulationRequest, st: GameState, cand: bytes) -> bytes:
     leave = [0.0, 0.0]
-    zero, leave[0] = _make_candidate(req, table, st, cand)
+    zero, leave[0] = _make_candidate(tables, st, cand)
     zeros = req.zero_turns + 1 if zero else 0
     out_player = 0 if not sum(st.racks[0]) and not st.bag else -1
     ply = 1
     while out_player < 0 and zeros < ZERO_TURNS_TO_END and ply <= req.plies:
         p = ply & 1
         rec = bytearray(TURN_RECORD_SIZE)
-        zero = take_turn(engine, req, True, table, p, st.board, st.blanks, st.racks, st.bag, st.scores, st.rng, rec)
+        zero = take_turn(tables, True, st, p, rec)
         zeros = zeros + 1 if zero else 0
         (key,) = struct.unpack_from("<Q", rec, 32)
-        leave[p] = table.get(key, 0.0) if key else 0.0
+        leave[p] = tables.leave_values.get(key, 0.0) if key else 0.0
         if not sum(st.racks[p]) and not st.bag:
             out_player = p
         ply += 1
+    return _result(tables, st, out_player, zeros, leave)
+
+
+def _result(tables: "PythonGameTables", st: GameState, out_player: int, zeros: int, leave: list[float]) -> bytes:
+    """A play-out's result record (``playouts.c``'s ``write_result``)."""
+    points = tables.points
     ended = 0
     if out_player >= 0:
         st.scores[out_player] += 2 * rack_points(points, st.racks[1 - out_player])

@@ -83,7 +83,10 @@ def rack_walk(graph: WordGraph, rack: Sequence[int], through: Sequence[int], bla
             state["blanks"] += blank
             state["missing"] += took
 
-    visit(graph.root)
+    try:
+        visit(graph.root)
+    finally:
+        del visit  # the nested function refers to itself: a cycle that would keep the graph until a collection
     return out
 
 
@@ -127,5 +130,8 @@ def pattern_walk(graph: WordGraph, cells: Sequence[bytes], min_length: int, max_
             visit(rec >> TARGET_SHIFT)
             path.pop()
 
-    visit(graph.root)
+    try:
+        visit(graph.root)
+    finally:
+        del visit  # the nested function refers to itself: a cycle that would keep the graph until a collection
     return out

@@ -1,0 +1,347 @@
+/* playouts.c: simulate_plays, the simulation's play-outs of candidate moves (lexigraph.scrabble.simulation
+ * orchestrates them).
+ *
+ * simulate_plays(request, first, count, deadline) -> bytes
+ *   request: (tables, board, blanks, rack, unseen, opponent_tiles, zero_turns, candidates, plies, seed), as
+ *   lexigraph.engine.interface.SimulationRequest lays it out: a GameTables (game_tables.h) whose leave table both
+ *   sides play by, the position (a tile code and a blank flag per square), the side to move's rack and the tiles
+ *   it cannot see (counts per code), the opponent's rack size, the zero-score turns so far, the candidates, the
+ *   turns played after each, the run's seed.
+ *
+ * The side to move (player 0) holds `rack`; `unseen` counts the tiles it cannot see (the opponent's rack and the
+ * bag). Iteration i deals them alone: the random numbers of pair i of the run `seed` (game_loop.h), the unseen
+ * tiles (codes ascending) shuffled as self-play shuffles its bag, `opponent_tiles` drawn from the end onto the
+ * opponent's rack, the rest the bag. So iteration i depends only on (seed, i), and every candidate of an iteration
+ * meets the same draws (common random numbers: each candidate starts from a copy of the dealt state, random
+ * numbers included).
+ *
+ * Each candidate (CANDIDATE_SIZE bytes: kind, tile count, 2 spare, int32 score, uint16 squares[16] of a play's new
+ * tiles, uint8 tiles[16]: the tile put there (BLANK_FLAG for a blank) or, for an exchange, the codes put back) is
+ * made by player 0, then `plies` more turns follow, the opponent first, each by self-play's equity player
+ * (lx_take_turn). The game may end on the way: a player plays out with the bag empty (gaining twice the other
+ * rack's points), or six consecutive zero turns counting the position's `zero_turns` (each loses its own rack's
+ * points).
+ *
+ * The value of a play-out is wolges's simmer's final equity spread: player 0's points from the candidate on
+ * minus the opponent's, plus the leave value of player 0's last leave in the play-out minus that of the
+ * opponent's last leave (the leave table's raw value; 0 for a side that did not move, and both 0 once the game
+ * has ended). Each (iteration, candidate) gives RESULT_SIZE bytes: float64 value, int32 the same spread without
+ * the leaves, uint16 the tiles left unseen by nobody at the end (bag and both racks), uint8 1 when the game
+ * ended, 1 spare; iteration by iteration, candidates in order. Past `deadline` (a time.monotonic() value or None,
+ * deadline.h) it stops between iterations and answers the whole iterations done. The Python twin is
+ * lexigraph.engine.python.simulation.
+ */
+#include "module.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "deadline.h"
+#include "game_loop.h"
+#include "limits.h"
+#include "movegen.h"
+
+/* Bytes of a candidate and of a play-out's result (lexigraph.engine.interface's SIMULATION_*), most plies. */
+#define CANDIDATE_SIZE 64
+#define RESULT_SIZE 16
+#define MAX_PLIES 64
+/* Most candidates and iterations one call takes. */
+#define MAX_CANDIDATES 4096
+#define MAX_ITERATIONS (1 << 24)
+/* Where a candidate keeps its fields. */
+#define CANDIDATE_SCORE 4
+#define CANDIDATE_SQUARES 8
+#define CANDIDATE_TILES 40
+
+/* A request, parsed: the tables, the position, the candidates and the play-outs' length. */
+typedef struct {
+    LxPlayer player; /* both sides play by equity with the tables' leave table */
+    const unsigned char *board, *blanks, *rack, *unseen, *candidates;
+    Py_ssize_t candidate_count;
+    int opponent_tiles, zero_turns, plies;
+    unsigned long long seed;
+} Simulation;
+
+/* The tiles candidate `candidate` takes from player 0's rack (counts per code), checked against the position:
+ * 0, or -LX_MOVEGEN_BAD_BOARD for a candidate the position does not allow. */
+static int
+candidate_tiles(const LxGameTables *tables, const LxGameState *state, const unsigned char *candidate, int *gone)
+{
+    const int squares = tables->size * tables->size, code_count = tables->code_count;
+    const int kind = candidate[0], count = candidate[1];
+    if (count > LX_MAX_RACK || kind > LX_TURN_PASS)
+        return -LX_MOVEGEN_BAD_BOARD;
+    if (kind == LX_TURN_PLAY) {
+        if (count < 1)
+            return -LX_MOVEGEN_BAD_BOARD;
+        for (int i = 0; i < count; i++) {
+            uint16_t square;
+            memcpy(&square, candidate + CANDIDATE_SQUARES + 2 * i, 2);
+            unsigned char tile = candidate[CANDIDATE_TILES + i], code = tile & (unsigned char)~LX_BLANK_FLAG;
+            if (square >= squares || state->board[square] || code < 1 || code >= code_count)
+                return -LX_MOVEGEN_BAD_BOARD;
+            gone[(tile & LX_BLANK_FLAG) ? 0 : code]++;
+        }
+    } else if (kind == LX_TURN_EXCHANGE) {
+        if (count < 1 || state->bag_length < count)
+            return -LX_MOVEGEN_BAD_BOARD;
+        for (int i = 0; i < count; i++) {
+            if (candidate[CANDIDATE_TILES + i] >= code_count)
+                return -LX_MOVEGEN_BAD_BOARD;
+            gone[candidate[CANDIDATE_TILES + i]]++;
+        }
+    }
+    for (int code = 0; code < code_count; code++)
+        if (gone[code] > state->racks[0][code])
+            return -LX_MOVEGEN_BAD_BOARD;
+    return 0;
+}
+
+/* Player 0 makes the candidate on `state`; its leave's value in *leave. 0 after a play, 1 after an exchange or a
+ * pass, -LX_MOVEGEN_BAD_BOARD for a candidate the position does not allow. */
+static int
+make_candidate(const LxGameTables *tables, LxGameState *state, const unsigned char *candidate, double *leave)
+{
+    const int code_count = tables->code_count, kind = candidate[0], count = candidate[1];
+    int gone[LX_MAX_MOVE_TILE_CODES] = {0};
+    int status = candidate_tiles(tables, state, candidate, gone);
+    if (status < 0)
+        return status;
+    uint64_t key = lx_leave_key(state->racks[0], gone, code_count);
+    *leave = key ? lx_leave_value(tables, key) : 0.0;
+    if (kind == LX_TURN_EXCHANGE) {
+        lx_exchange(state, 0, gone, tables->rack_size, code_count);
+        return 1;
+    }
+    if (kind == LX_TURN_PLAY) {
+        int32_t score;
+        memcpy(&score, candidate + CANDIDATE_SCORE, 4);
+        for (int i = 0; i < count; i++) {
+            uint16_t square;
+            memcpy(&square, candidate + CANDIDATE_SQUARES + 2 * i, 2);
+            unsigned char tile = candidate[CANDIDATE_TILES + i];
+            state->board[square] = tile & (unsigned char)~LX_BLANK_FLAG;
+            state->blanks[square] = (tile & LX_BLANK_FLAG) ? 1 : 0;
+        }
+        state->score[0] += score;
+    }
+    for (int code = 0; code < code_count; code++) {
+        state->racks[0][code] -= gone[code];
+        state->rack_length[0] -= gone[code];
+    }
+    lx_draw(state, 0, tables->rack_size);
+    return kind == LX_TURN_PLAY ? 0 : 1;
+}
+
+/* A play-out's result: the spread from the dealt state on, the end's rack points when the game ended (player
+ * `out_player` went out, or six zero turns), else the last leaves' values. */
+static void
+write_result(const LxGameTables *tables, const LxGameState *dealt, LxGameState *state, int out_player, int zeros,
+             const double *leave, unsigned char *result)
+{
+    int ended = 0;
+    if (out_player >= 0) {
+        state->score[out_player] += 2 * lx_rack_points(tables, state->racks[1 - out_player]);
+        ended = 1;
+    } else if (zeros >= LX_ZERO_TURNS_TO_END) {
+        state->score[0] -= lx_rack_points(tables, state->racks[0]);
+        state->score[1] -= lx_rack_points(tables, state->racks[1]);
+        ended = 1;
+    }
+    int32_t spread = (state->score[0] - dealt->score[0]) - (state->score[1] - dealt->score[1]);
+    double value = (double)spread + (ended ? 0.0 : leave[0] - leave[1]);
+    uint16_t left = (uint16_t)(state->bag_length + state->rack_length[0] + state->rack_length[1]);
+    memset(result, 0, RESULT_SIZE);
+    memcpy(result, &value, 8);
+    memcpy(result + 8, &spread, 4);
+    memcpy(result + 12, &left, 2);
+    result[14] = (unsigned char)ended;
+}
+
+/* One play-out of one candidate from the dealt state `dealt` (worked on in `state`); its result in `result`. */
+static int
+play_out(const Simulation *simulation, const LxGameState *dealt, const unsigned char *candidate, double *values,
+         LxGameState *state, unsigned char *result)
+{
+    const LxGameTables *tables = simulation->player.tables;
+    memcpy(state, dealt, sizeof *state);
+    double leave[2] = {0.0, 0.0};
+    unsigned char record[LX_TURN_SIZE];
+    int turn = make_candidate(tables, state, candidate, &leave[0]);
+    if (turn < 0)
+        return turn;
+    int zeros = turn ? simulation->zero_turns + 1 : 0, out_player = -1;
+    if (state->rack_length[0] == 0 && state->bag_length == 0)
+        out_player = 0;
+    for (int ply = 1; out_player < 0 && zeros < LX_ZERO_TURNS_TO_END && ply <= simulation->plies; ply++) {
+        int p = ply & 1;
+        memset(record, 0, LX_TURN_SIZE);
+        turn = lx_take_turn(&simulation->player, state, p, values, record);
+        if (turn < 0)
+            return turn;
+        zeros = turn ? zeros + 1 : 0;
+        uint64_t key;
+        memcpy(&key, record + LX_TURN_LEAVE, 8);
+        leave[p] = key ? lx_leave_value(tables, key) : 0.0;
+        if (state->rack_length[p] == 0 && state->bag_length == 0)
+            out_player = p;
+    }
+    write_result(tables, dealt, state, out_player, zeros, leave, result);
+    return 0;
+}
+
+/* Deal iteration i: the unseen tiles shuffled, the opponent's rack drawn, the rest the bag. */
+static void
+deal(const Simulation *simulation, const LxGameState *base, const unsigned char *unseen_tiles, int unseen_count,
+     uint64_t i, LxGameState *state)
+{
+    memcpy(state, base, sizeof *state);
+    memcpy(state->bag, unseen_tiles, (size_t)unseen_count);
+    state->bag_length = unseen_count;
+    lx_random_seed(&state->random, (uint64_t)simulation->seed, i);
+    lx_shuffle(&state->random, state->bag, unseen_count);
+    lx_draw(state, 1, simulation->opponent_tiles);
+}
+
+/* What a run of play-outs works in: the position before the deal, the dealt state, a play-out's state, the
+ * leave values' room, the unseen tiles in code order. */
+typedef struct {
+    LxGameState base, dealt, work;
+    double values[LX_MAX_RACK_SUBSETS];
+    unsigned char unseen_tiles[LX_MAX_BAG];
+    int unseen_count;
+} Workspace;
+
+/* Iterations first .. first + count - 1 into `answer`, stopping between iterations past the deadline: the
+ * iterations done in *done; 0, or an LX_MOVEGEN_* status. */
+static int
+run_iterations(const Simulation *simulation, Workspace *work, long long first, Py_ssize_t count, LxDeadline *deadline,
+               unsigned char *answer, Py_ssize_t *done)
+{
+    const Py_ssize_t candidates = simulation->candidate_count;
+    *done = 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (i > 0 && lx_deadline_passed_now(deadline))
+            break;
+        deal(simulation, &work->base, work->unseen_tiles, work->unseen_count, (uint64_t)(first + i), &work->dealt);
+        for (Py_ssize_t c = 0; c < candidates; c++) {
+            int got = play_out(simulation, &work->dealt, simulation->candidates + c * CANDIDATE_SIZE, work->values,
+                               &work->work, answer + (i * candidates + c) * RESULT_SIZE);
+            if (got < 0)
+                return -got;
+        }
+        *done = i + 1;
+    }
+    return 0;
+}
+
+/* The request's fields, checked against the tables. */
+static int
+parse_simulation(PyObject *request, Simulation *simulation)
+{
+    PyObject *tables_object;
+    Py_ssize_t board_length, blanks_length, rack_length, unseen_length, candidates_length;
+    if (!PyArg_ParseTuple(request, "Oy#y#y#y#iiy#iK:simulate_plays", &tables_object, &simulation->board, &board_length,
+                          &simulation->blanks, &blanks_length, &simulation->rack, &rack_length, &simulation->unseen,
+                          &unseen_length, &simulation->opponent_tiles, &simulation->zero_turns, &simulation->candidates,
+                          &candidates_length, &simulation->plies, &simulation->seed))
+        return -1;
+    const LxGameTables *tables = simulation->player.tables = lx_game_tables_of(tables_object);
+    if (tables == NULL)
+        return -1;
+    simulation->player.by_equity = 1;
+    simulation->candidate_count = candidates_length / CANDIDATE_SIZE;
+    const Py_ssize_t squares = (Py_ssize_t)tables->size * tables->size;
+    int bad = board_length != squares || blanks_length != squares || rack_length != tables->code_count
+              || unseen_length != tables->code_count || candidates_length % CANDIDATE_SIZE
+              || simulation->candidate_count > MAX_CANDIDATES || simulation->plies < 0 || simulation->plies > MAX_PLIES
+              || simulation->zero_turns < 0 || simulation->opponent_tiles < 0
+              || simulation->opponent_tiles > tables->rack_size;
+    long unseen = 0, on_rack = 0;
+    for (int code = 0; code < tables->code_count && !bad; code++) {
+        unseen += simulation->unseen[code];
+        on_rack += simulation->rack[code];
+    }
+    for (Py_ssize_t square = 0; square < squares && !bad; square++)
+        bad = simulation->board[square] >= tables->code_count || simulation->blanks[square] > 1;
+    if (bad || unseen > LX_MAX_BAG || simulation->opponent_tiles > unseen || on_rack > tables->rack_size) {
+        PyErr_SetString(PyExc_ValueError, "simulate_plays: inconsistent arguments");
+        return -1;
+    }
+    return 0;
+}
+
+/* The position before each deal: the board and player 0's rack; the unseen tiles in code order. */
+static void
+start_workspace(const Simulation *simulation, Workspace *work)
+{
+    const LxGameTables *tables = simulation->player.tables;
+    const int squares = tables->size * tables->size;
+    memset(&work->base, 0, sizeof work->base);
+    work->unseen_count = 0;
+    for (int code = 0; code < tables->code_count; code++)
+        for (int j = 0; j < simulation->unseen[code]; j++)
+            work->unseen_tiles[work->unseen_count++] = (unsigned char)code;
+    memcpy(work->base.board, simulation->board, (size_t)squares);
+    memcpy(work->base.blanks, simulation->blanks, (size_t)squares);
+    for (int code = 0; code < tables->code_count; code++) {
+        work->base.racks[0][code] = simulation->rack[code];
+        work->base.rack_length[0] += simulation->rack[code];
+    }
+}
+
+static PyObject *
+simulate_plays(PyObject *module, PyObject *args)
+{
+    PyObject *request, *deadline_object = Py_None;
+    long long first;
+    Py_ssize_t count, done = 0;
+    Simulation simulation;
+    LxDeadline deadline;
+    if (!PyArg_ParseTuple(args, "O!Ln|O:simulate_plays", &PyTuple_Type, &request, &first, &count, &deadline_object)
+        || parse_simulation(request, &simulation) < 0 || lx_deadline_parse(deadline_object, &deadline) < 0)
+        return NULL;
+    if (count < 0 || first < 0 || count > MAX_ITERATIONS) {
+        PyErr_SetString(PyExc_ValueError, "simulate_plays: inconsistent arguments");
+        return NULL;
+    }
+    PyObject *result = PyBytes_FromStringAndSize(NULL, count * simulation.candidate_count * RESULT_SIZE);
+    Workspace *work = malloc(sizeof *work);
+    if (!result || !work) {
+        Py_XDECREF(result);
+        free(work);
+        return PyErr_NoMemory();
+    }
+    start_workspace(&simulation, work);
+    unsigned char *answer = (unsigned char *)PyBytes_AS_STRING(result);
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = run_iterations(&simulation, work, first, count, &deadline, answer, &done);
+    Py_END_ALLOW_THREADS
+    free(work);
+    if (status) {
+        Py_CLEAR(result);
+        if (status == LX_MOVEGEN_GRAPH)
+            PyErr_SetString(PyExc_ValueError, "the word graph points outside itself");
+        else if (status == LX_MOVEGEN_BAD_BOARD || status == LX_MOVEGEN_BAD_TABLE)
+            PyErr_SetString(PyExc_ValueError, "simulate_plays: a candidate the position does not allow");
+        else
+            PyErr_NoMemory();
+    } else if (done < count) {
+        _PyBytes_Resize(&result, done * simulation.candidate_count * RESULT_SIZE);
+    }
+    return result;
+}
+
+static PyMethodDef playouts_methods[] = {
+    {"simulate_plays", simulate_plays, METH_VARARGS,
+     "simulate_plays(request, first, count, deadline=None) -> bytes\n\nPlay-outs of candidate moves for the "
+     "simulation (see playouts.c)."},
+    {NULL, NULL, 0, NULL}};
+
+int
+lx_add_playouts(PyObject *module)
+{
+    return PyModule_AddFunctions(module, playouts_methods);
+}
