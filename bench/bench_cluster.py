@@ -28,6 +28,7 @@ import lexigraph  # noqa: E402
 from lexigraph.scrabble.game import Game  # noqa: E402
 from lexigraph.scrabble.leaves import LeaveTable  # noqa: E402
 from lexigraph.scrabble.selfplay import LexiconRef, Player, batches, run_batch, run_batches, run_spec  # noqa: E402
+from lexigraph.scrabble.workers import kept_records  # noqa: E402
 
 
 def request_and_ref() -> tuple[Any, LexiconRef]:
@@ -47,10 +48,10 @@ def dask_round(workers: int, request: Any, ref: LexiconRef, games: int) -> dict[
                            silence_logs=50)
     client = Client(cluster)
     t1 = time.perf_counter()
-    run = [f.result() for f in [client.submit(run_batch, ref, request, a, n, pure=False)
+    run = [f.result() for f in [client.submit(run_batch, ref, request, a, n, kept_records, pure=False)
                                 for a, n in batches(0, games)]]
     t2 = time.perf_counter()
-    [f.result() for f in [client.submit(run_batch, ref, request, i, 1, pure=False) for i in range(400)]]
+    [f.result() for f in [client.submit(run_batch, ref, request, i, 1, kept_records, pure=False) for i in range(400)]]
     t3 = time.perf_counter()
     client.close()
     cluster.close()
@@ -64,11 +65,11 @@ def ray_round(workers: int, request: Any, ref: LexiconRef, games: int) -> dict[s
     t0 = time.perf_counter()
     ray.init(num_cpus=workers, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
     remote = ray.remote(num_cpus=1)(run_batch)
-    ray.get([remote.remote(ref, request, 0, 1) for _ in range(workers)])  # the workers up (Ray starts them lazily)
+    ray.get([remote.remote(ref, request, 0, 1, kept_records) for _ in range(workers)])  # the workers up (Ray starts them lazily)
     t1 = time.perf_counter()
-    run = ray.get([remote.remote(ref, request, a, n) for a, n in batches(0, games)])
+    run = ray.get([remote.remote(ref, request, a, n, kept_records) for a, n in batches(0, games)])
     t2 = time.perf_counter()
-    ray.get([remote.remote(ref, request, i, 1) for i in range(400)])
+    ray.get([remote.remote(ref, request, i, 1, kept_records) for i in range(400)])
     t3 = time.perf_counter()
     ray.shutdown()
     t4 = time.perf_counter()
@@ -77,7 +78,8 @@ def ray_round(workers: int, request: Any, ref: LexiconRef, games: int) -> dict[s
 
 def pool_round(workers: int, request: Any, ref: LexiconRef, games: int) -> dict[str, Any]:
     t1 = time.perf_counter()
-    run = list(run_batches(ref, request, batches(0, games), workers=workers, cluster=None))
+    run = list(run_batches(ref, request, batches(0, games), workers=workers, cluster=None,
+                          reducer=kept_records))
     t2 = time.perf_counter()
     return {"start": 0.0, "run": t2 - t1, "tiny": float("nan"), "stop": 0.0, "games": run}
 

@@ -74,13 +74,6 @@ IGNORE = re.compile(r"#\s*type:\s*ignore(\[[^\]]*\])?")
 MAX_TYPE_IGNORES = 5
 #: At most this share of the public functions and methods may name `Any` in their signature (issue 33).
 MAX_ANY_SHARE = 0.03
-#: The parts of the package other work of issue 33 retypes (the engine, the server, the game jobs' self-play,
-#: simulation, move generation, endgame, equity and leave learning); the checks below that the package cannot pass
-#: until that work lands are marked so, strictly: each fails loudly once it passes.
-RETYPED_ELSEWHERE = ("engine/", "server/", "scrabble/selfplay.py", "scrabble/simulation.py", "scrabble/movegen.py",
-                     "scrabble/endgame.py", "scrabble/equity.py", "scrabble/leavegen.py")
-PENDING = pytest.mark.xfail(strict=True, reason="engine/, server/ and the game jobs are retyped by other work of "
-                                               "issue 33; remove this mark when the test passes")
 
 
 def relative(path: Path, package: Path = PACKAGE) -> str:
@@ -140,21 +133,11 @@ def public_signatures(sources: list[Path], package: Path = PACKAGE) -> list[tupl
     return out
 
 
-def outside_retyped(sources: list[Path]) -> list[Path]:
-    return [p for p in sources if not relative(p).startswith(RETYPED_ELSEWHERE)]
-
-
 def test_at_most_five_type_ignores_in_the_package():
     found = type_ignores(SOURCES)
     assert len(found) <= MAX_TYPE_IGNORES, "\n".join(f"{f}:{n}: {t}" for f, n, t in found)
 
 
-def test_each_type_ignore_says_why_outside_the_parts_retyped_elsewhere():
-    silent = [(f, n, t) for f, n, t in type_ignores(outside_retyped(SOURCES)) if not says_why(PACKAGE / f, n)]
-    assert not silent, silent
-
-
-@PENDING
 def test_each_type_ignore_of_the_package_says_why():
     silent = [(f, n, t) for f, n, t in type_ignores(SOURCES) if not says_why(PACKAGE / f, n)]
     assert not silent, silent
@@ -165,12 +148,6 @@ def _share(signatures: list[tuple[str, bool]]) -> tuple[float, list[str]]:
     return len(with_any) / max(len(signatures), 1), with_any
 
 
-def test_any_in_at_most_3_percent_of_public_signatures_outside_the_parts_retyped_elsewhere():
-    share, with_any = _share(public_signatures(outside_retyped(SOURCES)))
-    assert share <= MAX_ANY_SHARE, f"{share:.1%}:\n" + "\n".join(with_any)
-
-
-@PENDING
 def test_any_in_at_most_3_percent_of_the_packages_public_signatures():
     share, with_any = _share(public_signatures(SOURCES))
     assert share <= MAX_ANY_SHARE, f"{share:.1%}:\n" + "\n".join(with_any)

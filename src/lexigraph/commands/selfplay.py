@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 from ..errors import QueryError
 from ..lexicon import Lexicon
@@ -113,7 +113,7 @@ def _run_autoplay(ctx: Context, params: Mapping[str, Any]) -> Document:
     t = run.totals.as_dict()
     for key in ("win_rate", "standard_error", "mean_spread", "bingos_per_game", "turns_per_game", "seconds",
                 "games_per_second"):
-        t[key] = round(t[key], 4)
+        t[key] = round(cast(float, t[key]), 4)  # Totals.as_dict: these are floats
     return envelope("autoplay", lex, [], game=game.name, seed=seed or 0, first=first or 0,
                     players=[{"name": p.name, "kind": _kind(p),
                               "leaves": (p.leaves.name or None) if p.leaves is not None else None}

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 from ..errors import QueryError
 from ..scrabble.simulation import DEFAULT_ITERATIONS, MAX_CANDIDATES, MAX_ITERATIONS, MAX_PLIES, simulate
@@ -50,7 +50,7 @@ def _run_sim(ctx: Context, params: Mapping[str, Any]) -> Document:
                       iterations=DEFAULT_ITERATIONS if iterations is None else iterations,
                       seed=seed or 0, workers=workers, time_limit=limit, progress=_progress(ctx))
     body = result.as_dict()
-    ranked = body.pop("ranked")
+    ranked = cast("list[Document]", body.pop("ranked"))  # SimulationResult.as_dict: a document per play
     doc = envelope("sim", lex, ranked, game=game.name, position=pos.to_cgp(), rack=pos.racks[0],
                    leaves=(leaves.name or "leave table") if leaves is not None else (game.leaves or None), **body)
     if named:

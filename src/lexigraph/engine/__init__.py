@@ -62,10 +62,10 @@ def open_engines(mapped: "MappedFile", *, pure_python: bool = False) -> tuple[St
     ('python', True)
     """
     store = Store(mapped)
-    use_c = not pure_python and not pure_python_switch() and c_engine_available()
+    module = None if pure_python or pure_python_switch() else native()
     max_length = max(store.lengths, default=0)
-    if use_c:
-        graph = WordGraph(mapped, store.alphabet, max_length, native().walk_codes)
+    if module is not None:
+        graph = WordGraph(mapped, store.alphabet, max_length, module.walk_codes)
         engine: Engine = CompiledEngine(store, graph)
     else:
         graph = WordGraph(mapped, store.alphabet, max_length, None)

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..buildinfo import c_module
@@ -76,7 +77,7 @@ TWIN_JOBS: tuple[tuple[str, Callable[[int], int], tuple[str, ...]], ...] = (
 )
 
 
-def native() -> Any:
+def native() -> "ModuleType | None":
     """The C extension module (typed by ``lexigraph/_native.pyi``), or None: not built, or switched off."""
     return c_module("_native")
 
@@ -174,7 +175,7 @@ class CompiledEngine:
 
     # -- lookups ------------------------------------------------------------------------------
 
-    def check_words(self, words: list[Any], contains: Callable[[Any], bool]) -> "np.ndarray":
+    def check_words(self, words: list[object], contains: Callable[[object], bool]) -> "np.ndarray":
         import numpy as np
 
         # The C batch answers what it can encode itself; 2 marks what it leaves to `contains` (it returns how many).

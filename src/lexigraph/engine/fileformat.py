@@ -54,7 +54,7 @@ def _align(n: int) -> int:
     return (n + ALIGN - 1) // ALIGN * ALIGN
 
 
-def pack(index: Mapping[str, Any], sections: Mapping[str, tuple[bytes, str, tuple[int, ...]]]) -> bytes:
+def pack(index: Mapping[str, object], sections: Mapping[str, tuple[bytes, str, tuple[int, ...]]]) -> bytes:
     """Assemble a complete lexicon file in memory.
 
     ``sections`` maps a name to ``(data, dtype, shape)``; the section table

@@ -282,7 +282,7 @@ def simulation_candidate(kind: int, score: int, squares: Sequence[int], tiles: S
     return bytes(out)
 
 
-def simulation_result_dtype() -> "np.dtype[Any]":
+def simulation_result_dtype() -> "np.dtype[np.void]":
     """The NumPy dtype of one play-out's result (little-endian), as both engines write it.
 
     ``value``: the side to move's points from the candidate on minus the
@@ -306,7 +306,7 @@ GAME_RECORD_SIZE = 64
 TURN_PLAY, TURN_EXCHANGE, TURN_PASS = 0, 1, 2
 
 
-def turn_record_dtype() -> "np.dtype[Any]":
+def turn_record_dtype() -> "np.dtype[np.void]":
     """The NumPy dtype of one self-play turn (little-endian), as both game loops write it.
 
     ``kind`` (:data:`TURN_PLAY`, :data:`TURN_EXCHANGE`, :data:`TURN_PASS`),
@@ -330,7 +330,7 @@ def turn_record_dtype() -> "np.dtype[Any]":
                      ("rack", "u1", (16,)), ("squares", "u1", (MOVE_RECORD_SQUARES,)), ("_pad2", "u1", (8,))])
 
 
-def game_record_dtype() -> "np.dtype[Any]":
+def game_record_dtype() -> "np.dtype[np.void]":
     """The NumPy dtype of one self-play game's result (little-endian).
 
     ``index`` (the game's number in its run), ``final`` (A's and B's scores,
@@ -363,7 +363,7 @@ def leave_key(codes: bytes) -> int:
     return key
 
 
-def move_record_dtype() -> "np.dtype[Any]":
+def move_record_dtype() -> "np.dtype[np.void]":
     """The NumPy dtype of one move record (little-endian), as both generators write it.
 
     ``equity`` is the score plus the request's leave value and adjustments;
@@ -548,7 +548,7 @@ class Engine(Protocol):
     def id_of_word(self, word: str) -> int:
         """The word id of ``word`` when the engine encodes words itself; -1 absent; :data:`UNDECIDED` otherwise."""
 
-    def check_words(self, words: list[Any], contains: Callable[[Any], bool]) -> "np.ndarray":
+    def check_words(self, words: list[object], contains: Callable[[object], bool]) -> "np.ndarray":
         """One boolean per word; ``contains`` answers a word the batch cannot decide (the facade's ``in``)."""
 
     # -- walks of the word graph (alphabetical order) ---------------------------------

@@ -27,15 +27,17 @@ from __future__ import annotations
 import array
 import sys
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeVar, cast
 
 from ..alphabet import MAX_TILES, Alphabet
 from ..errors import AlphabetError, FileFormatError, LexiconError, QueryError
 from .fileformat import MappedFile, Section
 
 if TYPE_CHECKING:  # pragma: no cover
+    import mmap
+
     import numpy as np
 else:  # for run-time type hints, loaded on first use (start-up stays light)
     from ..support.lazy import Lazy
@@ -154,7 +156,7 @@ class Store:
         self._firsts_list = [b.first for b in self._bucket_list]
         #: Whether the words carry their own priorities (a scored list); otherwise every word has 50.
         self.has_priorities = self._priority is not None
-        self._cache: dict[Any, Any] = {}
+        self._cache: dict[Hashable, object] = {}
         self._closed = False
 
     def _section(self, key: str, dtypes: tuple[str, ...], shape: tuple[int, ...] | None) -> Section:
@@ -166,7 +168,7 @@ class Store:
     # -- the buffer ----------------------------------------------------------
 
     @property
-    def buffer(self) -> Any:
+    def buffer(self) -> "mmap.mmap | bytes":
         """The mapped file (an ``mmap`` or ``bytes``); offsets in buckets are into it."""
         self.check_open()
         return self._file.buffer
@@ -181,7 +183,7 @@ class Store:
         self._closed = True
         self._cache.clear()
 
-    def cached(self, key: Any, factory: Callable[[], T]) -> T:
+    def cached(self, key: Hashable, factory: Callable[[], T]) -> T:
         """A value this store keeps for its lifetime: ``factory()`` the first time, then the same object.
 
         Queries keep their derived arrays here (use keys that name the
@@ -190,7 +192,7 @@ class Store:
         """
         self.check_open()
         try:
-            return self._cache[key]  # type: ignore[no-any-return]
+            return cast(T, self._cache[key])  # a key names one kind of value: the factory's
         except KeyError:
             value = factory()
             self._cache[key] = value
@@ -464,10 +466,11 @@ def concat_ids(parts: Iterable["np.ndarray"]) -> "np.ndarray":
     return np.concatenate(chunks) if chunks else np.zeros(0, np.int64)
 
 
-def little_endian_ints(view: memoryview, code: str) -> Any:
+def little_endian_ints(view: memoryview, code: str) -> "Sequence[int]":
     """Little-endian unsigned integers of ``view``, indexable from Python without NumPy."""
     if sys.byteorder == "little":
-        return view.cast(code)  # type: ignore[call-overload]
+        ints: Sequence[int] = view.cast(code)  # type: ignore[call-overload]  # typeshed takes only literal codes
+        return ints
     arr = array.array(code, view.tobytes())
     arr.byteswap()
     return arr

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..errors import FileFormatError
 from .fileformat import MappedFile
@@ -94,7 +94,9 @@ def pack_records(tile: "np.ndarray", accepts: "np.ndarray", is_last: "np.ndarray
 
 
 #: A C walk: ``walk(buffer, root, key, list_limit) -> (next list, accepts[, tiles]) | None | -1``.
-CWalk = Callable[[Any, int, bytes, int], Any]
+CWalk = Callable[[memoryview, int, bytes, int], "Followed | None | int"]
+#: Where a key leads: ``(next list, the key is a word)``, with the next list's tile codes when asked.
+Followed = tuple[int, bool] | tuple[int, bool, bytes]
 
 
 class WordGraph:
@@ -351,7 +353,7 @@ class WordGraph:
 
     # -- walks -------------------------------------------------------------------
 
-    def follow(self, key: bytes, list_next: bool = False) -> tuple[Any, ...] | None:
+    def follow(self, key: bytes, list_next: bool = False) -> Followed | None:
         """Follow the tile codes ``key`` from the root.
 
         Returns ``(next list, key is a word)``, or None when no word starts
@@ -360,9 +362,9 @@ class WordGraph:
         """
         if self._walker is not None:
             found = self._walker(self.buffer, self.root, key, len(self.alphabet) if list_next else 0)
-            if found == -1:
+            if isinstance(found, int):  # -1: the walk left the graph
                 raise self.outside()
-            return found  # type: ignore[no-any-return]
+            return found
         # step_record inlined: a call per tile would cost a third of the walk
         top = self._top_lists()
         records = self._records
@@ -412,7 +414,7 @@ class WordGraph:
         found = self.follow(key, list_next=True)
         if found is None:
             return None
-        tiles = found[2]
+        tiles = found[2] if len(found) == 3 else b""
         if self._walker is None and any(not 1 <= t <= len(self.alphabet) for t in tiles):
             raise self.outside()  # (the C walk checks the tiles itself)
         return bool(found[1]), tiles

@@ -55,6 +55,7 @@ from .tiles import parse_rack, rack_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine import Engines
+    from .runs import Run
 
 __all__ = ["DEFAULT_TABLE_MB", "MAX_TIME_LIMIT", "EndgameSolution", "solve_endgame"]
 
@@ -86,7 +87,7 @@ class EndgameSolution:
     seconds: float = 0.0
     table_megabytes: int = DEFAULT_TABLE_MB
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         """The JSON document: moves as the ``moves`` command renders them, a pass as ``{"kind": "pass"}``."""
         return {"value": self.value, "complete": self.complete, "best": _move_dict(self.best),
                 "pv": [_move_dict(m) for m in self.pv], "depth": self.depth, "nodes": self.nodes,
@@ -238,7 +239,7 @@ def _moves_of(position: Position, racks: list[list[int]], records: Any) -> list[
     return out
 
 
-def first_endgame(run: Any, k: int, *, most_tiles: int | None = None) -> Position | None:
+def first_endgame(run: "Run", k: int, *, most_tiles: int | None = None) -> Position | None:
     """The position of the ``k``-th game of a self-play run (:func:`lexigraph.scrabble.selfplay.autoplay` with
     ``keep_games=True``) at its first turn with the bag empty (and, with ``most_tiles``, at most that many tiles
     on the two racks together): the board, the mover's rack first and the other's, the scores and the turns

@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..compiler.registry import name_of
 from ..engine.interface import TURN_EXCHANGE, TURN_PLAY
@@ -37,7 +37,7 @@ from .game import Game, GameError
 from .players import Player, run_spec
 from .simulation_player import TurnByTurn
 from .tiles import rack_text, tile_text
-from .workers import BatchJob, LexiconRef, run_batches
+from .workers import BatchJob, LexiconRef, kept_records, run_batches
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -88,7 +88,7 @@ class Totals:
     games_per_second: float = 0.0
     workers: int = 1
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         """The totals as plain values."""
         return dict(self.__dict__)
 
@@ -197,7 +197,7 @@ def check_gcg_folder(folder: str | os.PathLike[str]) -> None:
         raise GameError(f"cannot write in the GCG folder {existing}: permission denied")
 
 
-def game_gcg(game: Game, turns: "np.ndarray", record: Any, players: Sequence[Player], *, seed: int = 0,
+def game_gcg(game: Game, turns: "np.ndarray", record: "np.void", players: Sequence[Player], *, seed: int = 0,
              lexicon: str = "") -> str:
     """One game as GCG: the first mover is ``#player1``; plays, exchanges, passes and the end's rack points."""
     first = int(record["first"])
@@ -272,7 +272,6 @@ def autoplay(lex: "Engines", game: Game, players: Sequence[Player], *, games: in
     job: BatchJob = run_spec(game, pair, seed)  # checked whoever plays: the seed, the bag, the leave tables
     parts = batches(first, games, batch)
     start = time.monotonic()
-    reducer = None if keep_games else partial(_summary, game.rack_size)
     # A simulation player chooses turn by turn (Python around the engine's play-outs), in batches of a few games.
     turn_by_turn = None
     if any(p.simulating is not None for p in pair):
@@ -281,21 +280,26 @@ def autoplay(lex: "Engines", game: Game, players: Sequence[Player], *, games: in
         job = turn_by_turn = TurnByTurn.register(game, pair, seed)
         if batch == BATCH_GAMES:
             parts = batches(first, games, SIMULATION_BATCH_GAMES)
+    ref = LexiconRef.of(lex)
+    all_turns = None
     try:
-        results = list(run_batches(LexiconRef.of(lex), job, parts, workers=workers, cluster=cluster,
-                                   reducer=reducer, progress=progress))
+        if keep_games:
+            kept = list(run_batches(ref, job, parts, workers=workers, cluster=cluster, reducer=kept_records,
+                                    progress=progress))
+        else:
+            summaries = list(run_batches(ref, job, parts, workers=workers, cluster=cluster,
+                                         reducer=partial(_summary, game.rack_size), progress=progress))
     finally:
         if turn_by_turn is not None:
             turn_by_turn.release()
     seconds = time.monotonic() - start
-    all_turns = None
     if keep_games:
-        all_turns = np.concatenate([r[0] for r in results])
-        all_games = np.concatenate([r[1] for r in results])
+        all_turns = np.concatenate([turns for turns, _ in kept])
+        all_games = np.concatenate([games for _, games in kept])
         t = totals(all_games, bingo_count(all_turns, game.rack_size), len(all_turns))
     else:
-        all_games = np.concatenate([r[0] for r in results])
-        t = totals(all_games, sum(r[1] for r in results), sum(r[2] for r in results))
+        all_games = np.concatenate([games for games, _, _ in summaries])
+        t = totals(all_games, sum(bingos for _, bingos, _ in summaries), sum(turns for _, _, turns in summaries))
     t.seconds = seconds
     t.games_per_second = games / seconds if seconds > 0 else 0.0
     t.workers = pool_size(workers, len(parts)) if cluster is None else (workers or os.cpu_count() or 1)

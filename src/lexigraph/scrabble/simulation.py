@@ -122,7 +122,7 @@ class SimulatedPlay:
     objective: float = 0.0
     objective_stderr: float = 0.0
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         """The candidate as plain values (the move as the ``moves`` command renders it)."""
         return {"move": self.move.to_dict(), "equity": round(self.equity, 4),
                 "mean_spread": round(self.mean_spread, 4), "spread_stderr": round(self.spread_stderr, 4),
@@ -152,7 +152,7 @@ class SimulationResult:
     def best(self) -> Move:
         return self.ranked[0].move
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         """The result as plain values (the JSON of ``lexigraph sim``)."""
         return {"best": self.best.to_dict(), "ranked": [p.as_dict() for p in self.ranked], "plies": self.plies,
                 "seed": self.seed, "iterations": self.iterations, "complete": self.complete,

@@ -27,7 +27,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..support.workers import pool_size
 from .game import GameError
@@ -37,10 +37,14 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..engine import Engines
 
+#: A batch's turn and game records (see the engine's ``play_games``).
+Records = tuple["np.ndarray", "np.ndarray"]
+Reduced = TypeVar("Reduced")
+
 #: A batch: the lexicon, the first game and how many, to the batch's result.
-BatchJob = Callable[["Engines", int, int], Any]
+BatchJob = Callable[["Engines", int, int], "Records"]
 #: What a worker makes of a batch's turn and game records before they travel back.
-Reducer = Callable[["np.ndarray", "np.ndarray"], Any]
+Reducer = Callable[["np.ndarray", "np.ndarray"], Reduced]
 
 
 @dataclass(frozen=True)
@@ -52,16 +56,19 @@ class LexiconRef:
     arguments: tuple[Any, ...]
 
     @classmethod
-    def of(cls, lex: Any) -> "LexiconRef":
+    def of(cls, lex: "Engines") -> "LexiconRef":
         """The reference of an open lexicon."""
-        opener, arguments = lex.__reduce__()
+        reduced = lex.__reduce__()
+        if isinstance(reduced, str):
+            raise GameError(f"{type(lex).__name__} cannot be sent to a worker: it does not say how to reopen it")
+        opener, arguments = reduced[0], reduced[1]
         return cls(opener, tuple(arguments))
 
 
-_OPEN: dict[LexiconRef, Any] = {}
+_OPEN: dict[LexiconRef, "Engines"] = {}
 
 
-def opened_lexicon(ref: LexiconRef) -> Any:
+def opened_lexicon(ref: LexiconRef) -> "Engines":
     """The lexicon ``ref`` names, opened once per process (a worker keeps what it opened)."""
     lex = _OPEN.get(ref)
     if lex is None:
@@ -72,16 +79,21 @@ def opened_lexicon(ref: LexiconRef) -> Any:
     return lex
 
 
-def run_batch(ref: LexiconRef, job: BatchJob, first: int, count: int, reducer: Reducer | None = None) -> Any:
+def kept_records(turns: "np.ndarray", games: "np.ndarray") -> Records:
+    """The reducer that keeps a batch's turn and game records whole."""
+    return turns, games
+
+
+def run_batch(ref: LexiconRef, job: BatchJob, first: int, count: int, reducer: "Reducer[Reduced]") -> Reduced:
     """A batch in a worker: ``job`` on the lexicon ``ref`` names, for ``first .. first + count - 1``; or what
     ``reducer`` makes of its (turns, games)."""
     result = job(opened_lexicon(ref), first, count)
-    return reducer(*result) if reducer is not None else result
+    return reducer(*result)
 
 
 def run_batches(ref: LexiconRef, job: BatchJob, parts: list[tuple[int, int]], *, workers: int | None,
-                cluster: str | None, reducer: Reducer | None = None,
-                progress: Callable[[int], None] | None = None) -> Iterator[Any]:
+                cluster: str | None, reducer: "Reducer[Reduced]",
+                progress: Callable[[int], None] | None = None) -> Iterator[Reduced]:
     """Each batch's result in batch order, whatever order they finish in: in this process (one worker), on a
     local process pool, or on the Dask cluster at ``cluster``."""
     if cluster:
@@ -98,8 +110,8 @@ def run_batches(ref: LexiconRef, job: BatchJob, parts: list[tuple[int, int]], *,
     yield from _pool_batches(ref, job, parts, n, reducer, progress)
 
 
-def _pool_batches(ref: LexiconRef, job: BatchJob, parts: list[tuple[int, int]], n: int, reducer: Reducer | None,
-                  progress: Callable[[int], None] | None) -> Iterator[Any]:
+def _pool_batches(ref: LexiconRef, job: BatchJob, parts: list[tuple[int, int]], n: int,
+                  reducer: "Reducer[Reduced]", progress: Callable[[int], None] | None) -> Iterator[Reduced]:
     import multiprocessing  # deferred: a run on one worker needs no pool
     from concurrent.futures import ProcessPoolExecutor
 
@@ -116,7 +128,7 @@ def _pool_batches(ref: LexiconRef, job: BatchJob, parts: list[tuple[int, int]], 
 
 
 def _dask_batches(ref: LexiconRef, job: BatchJob, parts: list[tuple[int, int]], address: str,
-                  reducer: Reducer | None, progress: Callable[[int], None] | None) -> Iterator[Any]:
+                  reducer: "Reducer[Reduced]", progress: Callable[[int], None] | None) -> Iterator[Reduced]:
     try:
         import distributed  # deferred: Dask is an optional dependency (lexigraph[cluster])
     except ImportError:

@@ -19,9 +19,10 @@ import logging
 import os
 import traceback
 from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
-from ..commands import Command, Context, Document
+from ..commands import Command, Context
 from ..errors import DeadlineExceeded, FileFormatError, LexiconError, ResourceBusy
 from .gamedb import GamesDatabaseError
 from .lexicons import LexiconPool, UnknownLexicon
@@ -80,7 +81,7 @@ def time_limit(limit: float) -> ApiError:
     return ApiError(503, "TimeLimit", f"the request took longer than the limit of {limit:g} s")
 
 
-def dump(doc: Any) -> bytes:
+def dump(doc: object) -> bytes:
     """The JSON bytes of an answer (UTF-8, compact), as Starlette's JSONResponse writes them."""
     return json.dumps(doc, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
 
@@ -100,7 +101,7 @@ def log_internal_error(what: str, exc: BaseException) -> None:
         log.debug("traceback of the internal error on %s", what, exc_info=exc)
 
 
-def cap_results(doc: Document, limit: int) -> Document:
+def cap_results(doc: Mapping[str, object], limit: int) -> dict[str, object]:
     """Cut ``results`` to ``limit``, keeping the number before the cut in ``total``.
 
     >>> cap_results({"results": [1, 2, 3], "count": 3}, 2)
@@ -108,15 +109,12 @@ def cap_results(doc: Document, limit: int) -> Document:
     """
     results = doc.get("results")
     if isinstance(results, list) and len(results) > limit:
-        doc = dict(doc)
-        doc.setdefault("total", len(results))
-        doc["results"] = results[:limit]
-        doc["count"] = limit
-        doc["truncated"] = True
-    return doc
+        return {**doc, "total": doc.get("total", len(results)), "results": results[:limit], "count": limit,
+                "truncated": True}
+    return dict(doc)
 
 
-def answer_command(pool: LexiconPool, cmd: Command, lexicon: str | None, values: dict[str, Any], deadline: float,
+def answer_command(pool: LexiconPool, cmd: Command, lexicon: str | None, values: Mapping[str, object], deadline: float,
                    max_results: int) -> bytes:
     """One command on the named served lexicon, as the JSON bytes of its answer; the lexicon (and any other it
     names, ``diff A B``) is held until the answer is made."""

@@ -29,11 +29,11 @@ import asyncio
 import logging
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import TypeVar
 
 from ..commands import Command, all_commands
 from ..errors import DeadlineExceeded, LexiconError
@@ -44,6 +44,8 @@ from .workers import run_command, start_pool, stop_pool, timed
 log = logging.getLogger("lexigraph.server")
 
 __all__ = ["FILLS", "HEAVY", "QUICK", "Lane", "Limits", "Server", "Work"]
+
+T = TypeVar("T")
 
 #: Commands whose work is a search over a grid; at most ``max_fills`` run at once (a fill's slot suggestions
 #: are not counted).
@@ -133,7 +135,7 @@ class Lane:
         return float(min(max(1, math.ceil(self.seconds)), max(1, math.ceil(limit))))
 
 
-def start_in_time(fn: Callable[[float], Any], deadline: float) -> Any:
+def start_in_time(fn: Callable[[float], T], deadline: float) -> T:
     """``fn(deadline)``, unless the deadline passed while the work waited in the queue: dropped, never started."""
     if time.monotonic() > deadline:
         raise DeadlineExceeded("the request waited past its deadline in the queue and was not started")
@@ -158,7 +160,7 @@ class Work:
         if self.fill:
             self.server.fills_busy += 1
 
-    def done(self, f: asyncio.Future[Any]) -> None:
+    def done(self, f: "asyncio.Future[tuple[T, float]]") -> None:
         """The work ended (on the event loop): counters released, its time learnt; a bug in work whose request was
         answered already (time limit, client gone) logged in one line, as nobody else will."""
         self.lane.busy -= 1
@@ -172,7 +174,7 @@ class Work:
         if self.answered and e is not None and not isinstance(e, (LexiconError, ApiError, BrokenExecutor)):
             log_internal_error(self.what, e)  # ... unless it is a bug: one line
 
-    async def answer(self, waited: asyncio.Future[Any], until: float) -> Any:
+    async def answer(self, waited: "asyncio.Future[tuple[T, float]]", until: float) -> T:
         """The work's result, awaited until ``until`` (the deadline and its grace): then the time limit's 503;
         a 503 too when its worker process died."""
         try:
@@ -238,7 +240,8 @@ class Server:
         for lane in self.lanes.values():
             lane.stop()
 
-    def job(self, cmd: Command, lexicon: str | None, values: dict[str, Any], lane: Lane) -> Callable[[float], Any]:
+    def job(self, cmd: Command, lexicon: str | None, values: Mapping[str, object],
+            lane: Lane) -> Callable[[float], bytes | Failure]:
         """The work of one command, as its lane runs it: in a worker process by name, or here."""
         if lane.processes:
             return partial(run_command, cmd.name, lexicon, values, self.limits.max_results)
@@ -258,8 +261,8 @@ class Server:
             raise ApiError(503, "Busy", f"{lim.max_fills} long jobs (fills) are running already; try again",
                            retry_after=lane.retry_after(lim.timeout))
 
-    async def run(self, fn: Callable[[float], Any], fill: bool = False, lane: Lane | None = None,
-                  what: str = "a request", arrived: float | None = None) -> Any:
+    async def run(self, fn: Callable[[float], T], fill: bool = False, lane: Lane | None = None,
+                  what: str = "a request", arrived: float | None = None) -> T:
         """Run ``fn(deadline)`` in a lane's pool; 503 when it is saturated or past the time limit.
 
         The deadline is ``timeout`` seconds after the request ``arrived`` (its
@@ -285,7 +288,8 @@ class Server:
             raise self.failed(result, what)
         return result
 
-    def submit(self, fn: Callable[[float], Any], lane: Lane, deadline: float, work: Work) -> asyncio.Future[Any]:
+    def submit(self, fn: Callable[[float], T], lane: Lane, deadline: float,
+               work: Work) -> "asyncio.Future[tuple[T, float]]":
         """``fn`` handed to the lane's pool (a thread drops it when its deadline passed while it waited; a worker
         process does the same itself); the future the event loop awaits. The work holds its counters from now."""
         executor = lane.start()

@@ -89,13 +89,13 @@ def _convert(p: Param, value: Any, from_text: bool) -> Any:
     return out
 
 
-def _finish(params: Sequence[Param], got: dict[str, list[Any]], from_text: bool) -> dict[str, Any]:
+def _finish(params: Sequence[Param], got: Mapping[str, list[object]], from_text: bool) -> dict[str, object]:
     by_name = {p.name: p for p in http_params(params)}
     unknown = [k for k in got if k not in by_name]
     if unknown:
         known = ", ".join(sorted(by_name)) or "none"
         raise QueryError(f"unknown parameter {unknown[0]!r} (this command takes: {known})")
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     for name, p in by_name.items():
         values = got.get(name)
         if values is None:
@@ -117,17 +117,17 @@ def _finish(params: Sequence[Param], got: dict[str, list[Any]], from_text: bool)
     return out
 
 
-def from_query(params: Sequence[Param], items: Iterable[tuple[str, str]]) -> dict[str, Any]:
+def from_query(params: Sequence[Param], items: Iterable[tuple[str, object]]) -> dict[str, object]:
     """Parameters from query-string pairs (reserved names already removed)."""
-    got: dict[str, list[Any]] = {}
+    got: dict[str, list[object]] = {}
     for key, value in items:
         got.setdefault(key, []).append(value)
     return _finish(params, got, from_text=True)
 
 
-def from_json(params: Sequence[Param], body: Mapping[str, Any]) -> dict[str, Any]:
+def from_json(params: Sequence[Param], body: Mapping[str, object]) -> dict[str, object]:
     """Parameters from a JSON object (reserved names already removed)."""
-    got: dict[str, list[Any]] = {}
+    got: dict[str, list[object]] = {}
     for key, value in body.items():
         if value is None:
             continue
@@ -135,9 +135,9 @@ def from_json(params: Sequence[Param], body: Mapping[str, Any]) -> dict[str, Any
     return _finish(params, got, from_text=False)
 
 
-def json_schema(p: Param) -> dict[str, Any]:
+def json_schema(p: Param) -> dict[str, object]:
     """The JSON Schema of one parameter's value, for the OpenAPI description."""
-    base: dict[str, Any] = {"type": {"str": "string", "int": "integer", "float": "number", "bool": "boolean"}[p.kind]}
+    base: dict[str, object] = {"type": {"str": "string", "int": "integer", "float": "number", "bool": "boolean"}[p.kind]}
     if p.choices is not None:
         base["enum"] = list(p.choices)
     if p.default is not None and not p.many:

@@ -52,6 +52,7 @@ def protocol_class(header_timeout: float = 10.0) -> type[asyncio.Protocol]:
 
         from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as Base
     except ImportError:  # pragma: no cover - the serve extra installs httptools
+        # the other of uvicorn's two protocol classes, with the same interface (mypy knows them as two types)
         from uvicorn.protocols.http.h11_impl import H11Protocol as Base  # type: ignore[assignment]
 
     class Protocol(Base):
@@ -78,6 +79,7 @@ def protocol_class(header_timeout: float = 10.0) -> type[asyncio.Protocol]:
                 self._headers_timer.cancel()
                 self._headers_timer = None
 
+        # uvicorn's base types the transport as asyncio.Transport, typeshed's BaseProtocol as BaseTransport
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             self._arm()  # uvicorn waits for a silent new connection forever

@@ -16,8 +16,7 @@ parameter (``info FILE``) is simply not offered. No web stack is imported here.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
 
 from ..commands import Command, Param
 from . import params as P
@@ -56,7 +55,7 @@ def served(cmd: Command) -> bool:
     return not any(p.required and _names_a_file(p) for p in P.http_params(cmd.params))
 
 
-def refuse_paths(cmd: Command, values: dict[str, Any]) -> None:
+def refuse_paths(cmd: Command, values: Mapping[str, object]) -> None:
     """Refuse a text value that names an existing file on the server.
 
     Some commands read a file when a value names one (a position, a game
@@ -74,7 +73,7 @@ def refuse_paths(cmd: Command, values: dict[str, Any]) -> None:
                                "over HTTP; send the content instead")
 
 
-def check_counts(params: Sequence[Param], values: dict[str, Any], limit: int) -> None:
+def check_counts(params: Sequence[Param], values: Mapping[str, object], limit: int) -> None:
     """Refuse a list field of more than ``limit`` values (patterns, racks, words...): each costs a query."""
     for p in params:
         given = values.get(p.name)
@@ -83,7 +82,7 @@ def check_counts(params: Sequence[Param], values: dict[str, Any], limit: int) ->
                            f"not {len(given)}")
 
 
-def pop_lexicon(items: Iterable[tuple[str, Any]]) -> tuple[str | None, list[tuple[str, Any]]]:
+def pop_lexicon(items: Iterable[tuple[str, object]]) -> tuple[str | None, list[tuple[str, object]]]:
     """The ``lexicon`` field (a served lexicon's name, or None) and the other fields."""
     lexicon = None
     rest = []
@@ -97,8 +96,8 @@ def pop_lexicon(items: Iterable[tuple[str, Any]]) -> tuple[str | None, list[tupl
     return lexicon, rest
 
 
-def command_values(cmd: Command, fields: Iterable[tuple[str, Any]], *, max_values: int,
-                   body: dict[str, Any] | None = None) -> tuple[str | None, dict[str, Any]]:
+def command_values(cmd: Command, fields: Iterable[tuple[str, str]], *, max_values: int,
+                   body: Mapping[str, object] | None = None) -> tuple[str | None, dict[str, object]]:
     """The lexicon named and the command's values, from a query string's ``fields`` (a GET) or a JSON ``body``
     (a POST, whose query string may name only the lexicon); refused as :func:`check_counts` and
     :func:`refuse_paths` say."""

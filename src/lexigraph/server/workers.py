@@ -30,10 +30,10 @@ import multiprocessing
 import os
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing.connection import wait
-from typing import Any
+from typing import Any, TypeVar
 
 from ..commands import Command, all_commands
 from ..errors import DeadlineExceeded, LexiconError
@@ -41,6 +41,8 @@ from .answers import Failure, answer_command, failure_of, one_line
 from .lexicons import LexiconPool
 
 __all__ = ["run_command", "start_pool", "stop_pool", "timed", "worker_status"]
+
+T = TypeVar("T")
 
 #: In a worker process: its lexicons and the registry's commands (set by :func:`start_worker`).
 _state: dict[str, Any] = {}
@@ -111,7 +113,7 @@ def lower_priority(nice: int) -> None:
             pass
 
 
-def run_command(name: str, lexicon: str | None, values: dict[str, Any], max_results: int,
+def run_command(name: str, lexicon: str | None, values: Mapping[str, object], max_results: int,
                 deadline: float) -> bytes | Failure:
     """In a worker: command ``name`` of the registry on the served lexicon ``lexicon``; the JSON bytes of its
     answer, or its error as a :class:`Failure` (a request whose deadline passed while it waited: not started)."""
@@ -131,14 +133,14 @@ def run_command(name: str, lexicon: str | None, values: dict[str, Any], max_resu
         return Failure(500, "InternalError", one_line(e))
 
 
-def timed(fn: Callable[[float], Any], deadline: float) -> tuple[Any, float]:
+def timed(fn: Callable[[float], T], deadline: float) -> tuple[T, float]:
     """``fn(deadline)`` and the seconds it ran (what a lane learns its commands' cost from)."""
     start = time.monotonic()
     result = fn(deadline)
     return result, time.monotonic() - start
 
 
-def worker_status() -> dict[str, Any]:
+def worker_status() -> dict[str, object]:
     """In a worker: its process id, CPU priority (nice value) and scheduling class (tests, diagnosis)."""
     policy = os.sched_getscheduler(0) if hasattr(os, "sched_getscheduler") else None
     return {"pid": os.getpid(), "nice": os.getpriority(os.PRIO_PROCESS, 0) if hasattr(os, "getpriority") else 0,

@@ -24,21 +24,21 @@ class Lazy:
         self._module = module
         self._attribute = attribute
 
-    def resolve(self) -> Any:
+    def _resolve(self) -> Any:
         value = importlib.import_module(self._module)
         return getattr(value, self._attribute) if self._attribute else value
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self.resolve(), name)
+        return getattr(self._resolve(), name)
 
     def __getitem__(self, item: Any) -> Any:
-        return self.resolve()[item]
+        return self._resolve()[item]
 
     def __or__(self, other: Any) -> Any:  # ``Lazy | None`` in a hint
-        return self.resolve() | other
+        return self._resolve() | other
 
     def __ror__(self, other: Any) -> Any:
-        return other | self.resolve()
+        return other | self._resolve()
 
     def __repr__(self) -> str:
         return f"<lazy {self._module}{'.' + self._attribute if self._attribute else ''}>"

@@ -32,7 +32,7 @@ It imports nothing of the C extension: a lexicon opened with
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from ...errors import FileFormatError, QueryError
 from ..consistency import GraphCheck
@@ -97,7 +97,7 @@ class PythonEngine:
     def id_of_word(self, word: str) -> int:
         return UNDECIDED
 
-    def check_words(self, words: list[Any], contains: Callable[[Any], bool]) -> "np.ndarray":
+    def check_words(self, words: list[object], contains: Callable[[object], bool]) -> "np.ndarray":
         from .batch import check_arrays  # deferred: NumPy
 
         return check_arrays(self.store, words)

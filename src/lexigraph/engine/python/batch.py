@@ -51,7 +51,7 @@ def _codes_slow(store: Store, words: list[Any]) -> tuple[np.ndarray, np.ndarray,
     return flat, starts, lens
 
 
-def check_arrays(store: Store, words: list[Any]) -> np.ndarray:
+def check_arrays(store: Store, words: list[object]) -> np.ndarray:
     """One boolean per word: is it a word of the store?"""
     n = len(words)
     found = np.zeros(n, bool)
