@@ -1,0 +1,312 @@
+"""The word map: its lookups held to a brute-force Counter oracle on both engines, the C and NumPy builders held
+to the same bytes, and forged or stale files refused alike by the C reader and its twin."""
+
+from __future__ import annotations
+
+import random
+import struct
+import zlib
+from collections import Counter
+from itertools import combinations_with_replacement
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import lexigraph
+from lexigraph.compiler.kernels import BuildKernels
+from lexigraph.compiler.word_map import build_word_map, word_map_bytes
+from lexigraph.engine import compiled
+from lexigraph.engine.python.wordmap import PythonWordMap
+from lexigraph.engine.wordmap import WordMap, open_word_map
+from lexigraph.engine.wordmap_layout import DESCRIPTOR, HEADER_SIZE, RECORD, rank_of
+from lexigraph.errors import BuildError, FileFormatError, QueryError
+
+from ..conftest import open_on
+
+WORDS = ["ant", "tan", "nat", "tat", "at", "ta", "aa", "taunt", "tuna", "aunt", "nut", "tun", "unta", "tatu",
+         "natant", "attune", "nutant", "tutu", "an", "un", "nu"]
+
+needs_c = pytest.mark.skipif(not compiled.available(), reason="the C engine is not available")
+
+
+def oracle(words: list[str], tiles: str, blanks: int, length: int) -> set[tuple[str, str]]:
+    """Every word of ``length`` made of exactly ``tiles`` and ``blanks`` blanks, with the blanks' letters."""
+    have = Counter(tiles)
+    found = set()
+    for w in words:
+        if len(w) != length or len(tiles) + blanks != length:
+            continue
+        need = Counter(w)
+        if not have - need:  # every tile is used
+            found.add((w, "".join(sorted((need - have).elements()))))
+    return found
+
+
+def map_on(kind: str, words: list[str], blanks: int = 2) -> tuple[lexigraph.Lexicon, WordMap]:
+    lex = open_on(kind, words)
+    data, _ = word_map_bytes(lex.store, max_blanks=blanks, kernels=BuildKernels.choose(pure_python=kind == "python"))
+    return lex, WordMap(data, lex.store, kind)
+
+
+def all_hits(wm: WordMap, lex: lexigraph.Lexicon, tiles: str, blanks: int) -> set[tuple[str, str]]:
+    """The map's answer for one exact multiset, as (word, blank letters)."""
+    length = len(tiles) + blanks
+    out = set()
+    for first, count, blank_codes in wm.lookup(length, lex.alphabet.encode(tiles), blanks):
+        for w in lex.alphabet.decode_rows(wm.rows(length, first, count), length):
+            out.add((w, lex.alphabet.decode(blank_codes)))
+    return out
+
+
+def test_rank_is_a_bijection_onto_its_range():
+    # Every multiset of 3 codes from 1..5 has a distinct rank, and the ranks fill [0, C(7, 3)).
+    ranks = sorted(rank_of(c) for c in combinations_with_replacement(range(1, 6), 3))
+    assert ranks == list(range(35))
+
+
+@pytest.mark.parametrize("blanks", [0, 1, 2])
+def test_lookups_equal_the_counter_oracle(engine_kind, blanks):
+    lex, wm = map_on(engine_kind, WORDS)
+    letters = sorted({c for w in WORDS for c in w})
+    for length in range(2, 7):
+        for combo in combinations_with_replacement(letters, length - blanks):
+            tiles = "".join(combo)
+            expected = oracle(WORDS, tiles, blanks, length)
+            assert all_hits(wm, lex, tiles, blanks) == expected, tiles
+            assert wm.has_codes(length, lex.alphabet.encode(tiles), blanks) == bool(expected)
+
+
+@given(st.lists(st.text("abcde", min_size=2, max_size=6), min_size=1, max_size=40),
+       st.text("abcde", max_size=6), st.integers(0, 2))
+@settings(max_examples=60, deadline=None)
+def test_generated_lists_on_both_engines(words, tiles, blanks):
+    kinds = ["python"] + (["c"] if compiled.available() else [])
+    length = len(tiles) + blanks
+    if length < 2:
+        return
+    answers = []
+    for kind in kinds:
+        lex, wm = map_on(kind, words)
+        if length > wm.header.max_length or any(c not in "".join(words) for c in tiles):
+            return
+        answers.append(all_hits(wm, lex, tiles, blanks))
+        assert answers[-1] == oracle(sorted(set(words)), tiles, blanks, length)
+    assert all(a == answers[0] for a in answers)
+
+
+@needs_c
+def test_c_and_python_hits_are_equal_in_order():
+    lex = open_on("c", WORDS)
+    data, _ = word_map_bytes(lex.store)
+    c, py = lexigraph._native.WordMap(data), PythonWordMap(data)
+    code = lex.alphabet.encode
+    for tiles, blanks in [("nt", 1), ("t", 2), ("", 2), ("ua", 2), ("tant", 2), ("aunt", 0), ("at", 0)]:
+        length = len(tiles) + blanks
+        assert c.lookup(length, code(tiles), blanks) == py.lookup(length, code(tiles), blanks)
+        assert c.has_word(length, code(tiles), blanks) == py.has_word(length, code(tiles), blanks)
+
+
+@needs_c
+@given(st.lists(st.text("abcdefgh", min_size=1, max_size=9), min_size=0, max_size=60), st.integers(0, 2))
+@settings(max_examples=40, deadline=None)
+def test_c_and_numpy_builders_write_the_same_bytes(words, blanks):
+    if not any(len(w) >= 2 for w in words):
+        return
+    lex = open_on("python", words)
+    c, _ = word_map_bytes(lex.store, max_blanks=blanks, kernels=BuildKernels.choose(pure_python=False))
+    py, _ = word_map_bytes(lex.store, max_blanks=blanks, kernels=BuildKernels.choose(pure_python=True))
+    assert c == py
+
+
+def test_words_from_tiles_take_sub_racks(engine_kind):
+    lex, wm = map_on(engine_kind, WORDS)
+    rack = "tantu?"
+    for length in range(2, 7):
+        expected = set()
+        for size_letters in range(length + 1):
+            for blanks in (0, 1):
+                if size_letters + blanks != length:
+                    continue
+                for sub in set(combinations_with_replacement(sorted("tantu"), size_letters)):
+                    if not Counter(sub) - Counter("tantu"):
+                        expected |= oracle(WORDS, "".join(sub), blanks, length)
+        assert set(wm.words(rack, length)) == expected
+    assert wm.words("tnu") == [("nut", ""), ("tun", "")]
+    assert wm.words("a?") == sorted(oracle(WORDS, "a", 1, 2))
+    with pytest.raises(QueryError):
+        wm.words("t???")
+    with pytest.raises(QueryError):
+        wm.words("tx")
+
+
+def test_one_blank_map_refuses_two_blanks(engine_kind):
+    lex, wm = map_on(engine_kind, WORDS, blanks=1)
+    assert wm.header.max_blanks == 1
+    assert set(wm.words("nt?")) == oracle(WORDS, "nt", 1, 3)
+    with pytest.raises(QueryError):
+        wm.has_word("n??")
+
+
+def test_build_refuses_what_it_cannot_map(tmp_path):
+    lex = lexigraph.load(["a", "b"], min_length=1)
+    with pytest.raises(BuildError):
+        build_word_map(lex.store, tmp_path / "x.lxw")
+    lex = lexigraph.load(WORDS)
+    with pytest.raises(BuildError):
+        build_word_map(lex.store, tmp_path / "x.lxw", max_blanks=3)
+    path = tmp_path / "w.lex"
+    lexigraph.build(WORDS, path)
+    before = path.read_bytes()
+    with pytest.raises(lexigraph.LexiconError):  # never over its own input
+        build_word_map(lexigraph.open(path).store, path)
+    assert path.read_bytes() == before
+
+
+# -- files: written atomically, opened, stale, forged ---------------------------------------------------------------
+
+
+def test_open_checks_identity_and_checksum(tmp_path, engine_kind):
+    lex = open_on(engine_kind, WORDS)
+    other = open_on(engine_kind, WORDS + ["tutus"])
+    path = tmp_path / "m.lxw"
+    info = build_word_map(lex.store, path)
+    assert info.bytes == path.stat().st_size and info.records > 0
+    wm = open_word_map(path, lex.store, engine_kind)
+    assert wm.words("ant") == [("ant", ""), ("nat", ""), ("tan", "")]
+    wm.close()
+    with pytest.raises(FileFormatError, match="another lexicon"):
+        open_word_map(path, other.store, engine_kind)
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 1
+    (tmp_path / "bad.lxw").write_bytes(bytes(data))
+    with pytest.raises(FileFormatError, match="checksum"):
+        open_word_map(tmp_path / "bad.lxw", lex.store, engine_kind)
+    with pytest.raises(FileFormatError):
+        open_word_map(tmp_path / "missing.lxw", lex.store, engine_kind)
+
+
+def _reseal(data: bytearray) -> bytes:
+    """The header's checksum made right again (a forger's file: everything but the contents checks out)."""
+    struct.pack_into("<I", data, 44, zlib.crc32(bytes(data[:44]) + bytes(data[48:64])))
+    return bytes(data)
+
+
+def _verdict(make, data: bytes, queries):
+    try:
+        wm = make(data)
+    except (ValueError, FileFormatError):
+        return "refused"
+    out = []
+    for q in queries:
+        try:
+            out.append(wm.lookup(*q))
+        except (ValueError, FileFormatError):
+            out.append("error")
+    return out
+
+
+@needs_c
+def test_forged_files_refused_alike_by_c_and_python():
+    lex = open_on("python", WORDS)
+    good, _ = word_map_bytes(lex.store)
+    code = lex.alphabet.encode
+    queries = [(3, code("nt"), 1), (3, code("t"), 2), (4, code("aunt"), 0), (2, code("a"), 1), (5, code("tau"), 2)]
+    rng = random.Random(34)
+    forged = [good[:n] for n in (0, 8, 63, 64, 100, len(good) - 1)]
+    # Directory fields (offsets, counts, log2, length, blanks) and records: single bytes changed, resealed.
+    directory_end = HEADER_SIZE + DESCRIPTOR.size * 15
+    for _ in range(400):
+        data = bytearray(good)
+        at = rng.randrange(36, directory_end) if rng.random() < 0.6 else rng.randrange(directory_end, len(good))
+        data[at] = rng.randrange(256)
+        forged.append(_reseal(data))
+    refused = 0
+    for data in forged:
+        c = _verdict(lexigraph._native.WordMap, data, queries)
+        py = _verdict(PythonWordMap, data, queries)
+        assert c == py
+        refused += c == "refused"
+    assert refused > 50
+
+
+def _with_record(good: bytes, length: int, lo: int, hi: int) -> bytes:
+    """The words table of ``length`` with every record's (lo, hi) replaced."""
+    data = bytearray(good)
+    low = data[38]
+    blanks = data[37] + 1
+    d = DESCRIPTOR.unpack_from(data, HEADER_SIZE + DESCRIPTOR.size * (length - low) * blanks)
+    for r in range(d[2]):
+        struct.pack_into("<II", data, d[1] + RECORD.size * r + 8, lo, hi)
+    return _reseal(data)
+
+
+def test_records_past_their_words_are_an_error(engine_kind):
+    lex = open_on(engine_kind, WORDS)
+    good, _ = word_map_bytes(lex.store)
+    for lo, hi in [(0, 1000), (2**32 - 1, 2), (0, 0)]:
+        data = _with_record(good, 3, lo, hi)
+        wm = WordMap(data, lex.store, engine_kind, verify=False)
+        with pytest.raises(FileFormatError):
+            wm.words("ant")
+        with pytest.raises(FileFormatError):
+            wm.has_word("ant")
+
+
+# -- TWL06 ----------------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def twl_map(twl, tmp_path_factory):
+    path = tmp_path_factory.mktemp("wordmap") / "twl06.lxw"
+    info = build_word_map(twl.store, path)
+    return path, info
+
+
+def test_twl06_size_and_entries(twl_map):
+    path, info = twl_map
+    assert info.records == 161_019 + 836_545 + 2_047_306  # MAGPIE's .wmp holds as many entries
+    assert info.bytes < 115_828_143 and info.bytes == path.stat().st_size
+
+
+@pytest.mark.parametrize("blanks", [0, 1, 2])
+def test_twl06_lookups_equal_the_oracle(twl, twl_words, twl_map, engine_kind, blanks):
+    lex = twl if engine_kind == "c" else lexigraph.open(twl.path, pure_python=True)
+    if engine_kind == "c" and lex.engine.kind != "c":
+        pytest.skip("the C engine is not available")
+    wm = open_word_map(twl_map[0], lex.store, engine_kind)
+    by_length: dict[int, list[str]] = {}
+    for w in twl_words:
+        by_length.setdefault(len(w), []).append(w.lower())
+    rng = random.Random(blanks)
+    bag = "aaaaaaaaabbccddddeeeeeeeeeeeeffggghhiiiiiiiiijkllllmmnnnnnnooooooooppqrrrrrrssssttttttuuuuvvwwxyyz"
+    for _ in range(25):
+        size = rng.choice([2, 3, 5, 7, 8, 9])
+        tiles = "".join(sorted(rng.sample(bag, size - blanks)))
+        if rng.random() < 0.5:  # a word's own tiles less the blanks: a multiset that hits
+            word = rng.choice(by_length[size])
+            tiles = "".join(sorted(rng.sample(word, size - blanks)))
+        assert all_hits(wm, lex, tiles, blanks) == oracle(by_length[size], tiles, blanks, size), tiles
+    wm.close()
+
+
+def test_twl06_builders_write_the_same_bytes(twl, twl_map):
+    if not compiled.available():
+        pytest.skip("the C engine is not available")
+    py, _ = word_map_bytes(twl.store, kernels=BuildKernels.choose(pure_python=True))
+    assert py == twl_map[0].read_bytes()
+
+
+def test_numpy_views_match_the_records(twl_map):
+    # The records of every table are sorted by bucket, then key: what a probe's early stop relies on.
+    path, _ = twl_map
+    data = path.read_bytes()
+    wm = PythonWordMap(data)
+    for d in wm._tables.values():  # noqa: SLF001 - the layout itself is under test
+        rec = np.frombuffer(data, np.dtype([("key", "<u8"), ("lo", "<u4"), ("hi", "<u4")]), d.count, d.records)
+        keys = rec["key"]
+        buckets = (keys * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - d.log2_buckets)
+        assert (np.diff(buckets.astype(np.int64)) >= 0).all()
+        same = buckets[1:] == buckets[:-1]
+        assert (keys[1:][same] > keys[:-1][same]).all()
