@@ -28,19 +28,20 @@ from __future__ import annotations
 import os
 import time
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..engine.store import Store
-from ..engine.wordmap import lexicon_identity
+from ..engine.wordmap import WordMap, lexicon_identity, open_word_map
 from ..engine.wordmap_layout import (
     ALIGN, DESCRIPTOR, HEADER, HEADER_SIZE, MAGIC, MAJOR, MAX_BLANKS, MAX_CODE, MAX_LENGTH, MIN_LENGTH, MINOR,
     MULTIPLIER, RECORD, aligned, key_fits,
 )
-from ..errors import BuildError
+from ..errors import BuildError, FileFormatError
 from ..support.files import write_atomic
+from .cache import cache_dir
 from .kernels import BuildKernels
 
 #: ``progress(stage, done, total)``, as the lexicon's build reports: here ``("word map", lengths done, lengths)``.
@@ -131,18 +132,64 @@ def word_map_bytes(store: Store, *, max_blanks: int = MAX_BLANKS, kernels: Build
 
 
 def build_word_map(store: Store, dest: str | os.PathLike[str], *, max_blanks: int = MAX_BLANKS,
-                   pure_python: bool = False, progress: Progress | None = None) -> WordMapInfo:
+                   pure_python: bool = False, progress: Progress | None = None,
+                   inputs: Iterable[object] = ()) -> WordMapInfo:
     """Build the word map of an open lexicon's store and write it to ``dest`` atomically.
 
     ``pure_python`` builds it with the NumPy kernels (the C ones otherwise,
-    when the extension is built): the file is the same byte for byte.
+    when the extension is built): the file is the same byte for byte. The
+    lexicon's file and ``inputs`` are never written over.
     """
     start = time.perf_counter()
     data, records = word_map_bytes(store, max_blanks=max_blanks, kernels=BuildKernels.choose(pure_python),
                                    progress=progress)
     if progress:
         progress("writing", 0, 1)
-    write_atomic(dest, data, inputs=[store.name])
+    write_atomic(dest, data, inputs=[store.name, *inputs])
     low, high = mapped_lengths(store)
     return WordMapInfo(os.fspath(dest), len(data), (high - low + 1) * (max_blanks + 1), records, low, high,
                        max_blanks, time.perf_counter() - start)
+
+
+#: The word map file's suffix: ``NAME.lxw`` beside ``NAME.lex``.
+SUFFIX = ".lxw"
+
+
+def word_map_path(lexicon_path: str | os.PathLike[str]) -> str:
+    """Where a lexicon file's word map lies beside it: its name with the suffix ``.lxw`` instead of its own."""
+    root, _ = os.path.splitext(os.fspath(lexicon_path))
+    return root + SUFFIX
+
+
+def cached_word_map_path(store: Store, max_blanks: int = MAX_BLANKS) -> str | None:
+    """Where the cache keeps the word map of this lexicon (keyed by its size and checksum), or None (no cache)."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    size, crc = lexicon_identity(store)
+    return os.fspath(folder / "wordmaps" / f"{crc:08x}-{size}-b{max_blanks}{SUFFIX}")
+
+
+def word_map_for(store: Store, lexicon_path: str, kind: str, *, build: bool = True,
+                 max_blanks: int = MAX_BLANKS) -> WordMap | None:
+    """The word map of an open lexicon: the one beside its file, else the cache's, else (``build``) one built
+    now, written to the cache atomically (or kept in memory when the cache is off); None when there is none.
+
+    A file beside the lexicon or in the cache that was built for another lexicon (the lexicon was rebuilt) or
+    is damaged is passed over, and the cache's is rebuilt. Lookups run in ``kind`` ("c" or "python").
+    """
+    cached = cached_word_map_path(store, max_blanks)
+    for candidate in (word_map_path(lexicon_path), cached):
+        if candidate and os.path.isfile(candidate):
+            try:
+                return open_word_map(candidate, store, kind)
+            except FileFormatError:
+                continue
+    if not build:
+        return None
+    if cached is None:
+        data, _ = word_map_bytes(store, max_blanks=max_blanks, kernels=BuildKernels.choose(kind == "python"))
+        return WordMap(data, store, kind, "<word map in memory>", verify=False)
+    os.makedirs(os.path.dirname(cached), exist_ok=True)
+    build_word_map(store, cached, max_blanks=max_blanks, pure_python=kind == "python")
+    return open_word_map(cached, store, kind)
