@@ -274,7 +274,7 @@ COMMANDS = [
         uses_lexicon=False,
         writes_files=True,
         http_method="POST",
-        examples=("lexigraph build words.txt -o words.lex",
+        examples=("lexigraph build words.txt -o words.lex --word-map",
                   "lexigraph build lista.txt -o es.lex --alphabet spanish --encoding latin-1",
                   "zcat big.txt.gz | lexigraph build - -o big.lex --json",
                   "lexigraph build twl06.txt --score-by wordfreq --override mine.txt --exclude no.txt -o scored.lex"),
