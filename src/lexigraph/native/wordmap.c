@@ -439,6 +439,16 @@ static PyTypeObject WordMapType = {
     .tp_methods = wordmap_methods,
 };
 
+const LxWordMap *
+lx_wordmap_of(PyObject *object)
+{
+    if (!PyObject_TypeCheck(object, &WordMapType) || !((WordMapObject *)object)->ready) {
+        PyErr_SetString(PyExc_TypeError, "expected an initialised lexigraph._native.WordMap");
+        return NULL;
+    }
+    return &((WordMapObject *)object)->map;
+}
+
 /* wordmap_build.c's functions, added with the type (one hook per concern in module.h). */
 int lx_add_wordmap_build(PyObject *module);
 

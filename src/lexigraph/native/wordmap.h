@@ -102,6 +102,12 @@ int lx_wordmap_has_word(const LxWordMap *map, int length, const uint8_t *sorted,
 int lx_wordmap_lookup(const LxWordMap *map, int length, const uint8_t *sorted, int n, int blanks, LxWordMapHit *hits,
                       int cap);
 
+/* The LxWordMap inside a lexigraph._native.WordMap (in Python: lexigraph.engine.wordmap.WordMap.lookups when the
+ * lexicon's engine is C), or NULL with TypeError set for any other object. The caller keeps the object alive (a
+ * reference) while it uses the map; the map may then be used without the GIL. */
+struct _object;
+const LxWordMap *lx_wordmap_of(struct _object *object);
+
 /* The `length` codes of row `row` of the length's letters (row < words[length], which lookups guarantee). */
 static inline const uint8_t *
 lx_wordmap_row(const LxWordMap *map, int length, uint32_t row)
