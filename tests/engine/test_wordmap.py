@@ -108,6 +108,17 @@ def test_c_and_python_hits_are_equal_in_order():
         assert c.has_word(length, code(tiles), blanks) == py.has_word(length, code(tiles), blanks)
 
 
+def test_lookup_many_counts_what_lookups_find(engine_kind):
+    lex, wm = map_on(engine_kind, WORDS)
+    code = lex.alphabet.encode
+    for blanks, racks in [(0, ["tan", "tta", "nnn"]), (1, ["nt", "ta", "au"]), (2, ["t", "a", "n"])]:
+        flat = b"".join(code(r) for r in racks)
+        expected = sum(c for r in racks for _, c, _ in wm.lookup(3, code(r), blanks))
+        assert wm.lookups.lookup_many(3, flat, blanks) == expected > 0
+    with pytest.raises(ValueError):
+        wm.lookups.lookup_many(3, code("tant"), 0)
+
+
 @needs_c
 @given(st.lists(st.text("abcdefgh", min_size=1, max_size=9), min_size=0, max_size=60), st.integers(0, 2))
 @settings(max_examples=40, deadline=None)

@@ -176,3 +176,11 @@ class PythonWordMap:
             return []
         mask = found[1] << 32 | found[0]
         return [c for c in range(lowest, self.header.highest_code + 1) if mask >> c & 1]
+
+    def lookup_many(self, length: int, codes: bytes, blanks: int) -> int:
+        """Rows of ``length - blanks`` codes looked up one after another: the number of words found in all."""
+        n = length - blanks
+        if n < 0 or (len(codes) % n if n else len(codes)):
+            raise QueryError(f"{len(codes)} codes are not rows of {n}")
+        rows = [codes[i : i + n] for i in range(0, len(codes), n)] if n else [b""]
+        return sum(count for row in rows for _, count, _ in self.lookup(length, row, blanks))
