@@ -94,6 +94,9 @@ def test_generated_lists_on_both_engines(words, tiles, blanks):
         answers.append(all_hits(wm, lex, tiles, blanks))
         assert answers[-1] == oracle(sorted(set(words)), tiles, blanks, length)
     assert all(a == answers[0] for a in answers)
+    if len(tiles) + blanks <= 15 and blanks <= 2:
+        assert wm.lookups.playable_lengths(lex.alphabet.encode(tiles), blanks) == playable_oracle(
+            sorted(w for w in set(words) if len(w) <= wm.header.max_length), tiles, blanks)
 
 
 @needs_c
@@ -106,6 +109,23 @@ def test_c_and_python_hits_are_equal_in_order():
         length = len(tiles) + blanks
         assert c.lookup(length, code(tiles), blanks) == py.lookup(length, code(tiles), blanks)
         assert c.has_word(length, code(tiles), blanks) == py.has_word(length, code(tiles), blanks)
+
+
+def playable_oracle(words: list[str], rack: str, blanks: int) -> int:
+    """Bit m for each word of m tiles that the rack's tiles and blanks make (brute force)."""
+    found = 0
+    for w in words:
+        short = Counter(w) - Counter(rack)
+        if sum(short.values()) <= blanks:
+            found |= 1 << len(w)
+    return found
+
+
+@pytest.mark.parametrize("rack, blanks", [("tantu", 0), ("tnu", 1), ("u", 2), ("", 2), ("aaaaaaa", 0), ("nt", 0),
+                                          ("tuttaan", 2)])
+def test_playable_lengths_equal_brute_force(engine_kind, rack, blanks):
+    lex, wm = map_on(engine_kind, WORDS)
+    assert wm.lookups.playable_lengths(lex.alphabet.encode(rack), blanks) == playable_oracle(WORDS, rack, blanks)
 
 
 def test_lookup_many_counts_what_lookups_find(engine_kind):

@@ -302,6 +302,53 @@ lx_wordmap_lookup(const LxWordMap *map, int length, const uint8_t *sorted, int n
     return count;
 }
 
+/* Every distinct sub-multiset of the rack's letters (distinct[k] with limit[k] copies), each tried with 0 ..
+ * blanks blanks: the lengths found set in *found. */
+static void
+playable_from(const LxWordMap *map, const uint8_t *distinct, const int *limit, int kinds, int k, uint8_t *chosen,
+              int size, int blanks, uint64_t *found)
+{
+    if (k == kinds) {
+        for (int b = 0; b <= blanks; b++) {
+            int length = size + b;
+            if (length < map->min_length || length > map->max_length || (*found >> length & 1))
+                continue;
+            uint32_t lo, hi;
+            if (lx_wordmap_probe(map, length, b, lx_wordmap_key(map, chosen, size), &lo, &hi) == 1)
+                *found |= (uint64_t)1 << length;
+        }
+        return;
+    }
+    for (int copies = 0; copies <= limit[k]; copies++) {
+        for (int c = 0; c < copies; c++)
+            chosen[size + c] = distinct[k];
+        playable_from(map, distinct, limit, kinds, k + 1, chosen, size + copies, blanks, found);
+    }
+}
+
+uint64_t
+lx_wordmap_playable_lengths(const LxWordMap *map, const uint8_t *sorted, int n, int blanks)
+{
+    if (n < 0 || blanks < 0 || blanks > map->max_blanks || n + blanks > 15)
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (sorted[i] < 1 || sorted[i] > map->highest_code || (i && sorted[i] < sorted[i - 1]))
+            return 0;
+    uint8_t distinct[16], chosen[16];
+    int limit[16], kinds = 0;
+    for (int i = 0; i < n; i++) {
+        if (i && sorted[i] == sorted[i - 1])
+            limit[kinds - 1]++;
+        else {
+            distinct[kinds] = sorted[i];
+            limit[kinds++] = 1;
+        }
+    }
+    uint64_t found = 0;
+    playable_from(map, distinct, limit, kinds, 0, chosen, 0, blanks, &found);
+    return found;
+}
+
 /* --- the WordMap type: the lookups from Python --- */
 
 typedef struct {
@@ -473,7 +520,39 @@ wordmap_lookup_many(WordMapObject *self, PyObject *args)
     return PyLong_FromLongLong(words);
 }
 
+/* playable_lengths(codes, blanks) -> int: lx_wordmap_playable_lengths's bits. */
+static PyObject *
+wordmap_playable_lengths(WordMapObject *self, PyObject *args)
+{
+    Py_buffer codes;
+    int blanks;
+    if (!self->ready) {
+        PyErr_SetString(PyExc_ValueError, "WordMap is not initialised");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "y*i", &codes, &blanks))
+        return NULL;
+    uint8_t sorted[16];
+    int n = (int)codes.len, ok = codes.len <= 15 && blanks >= 0 && blanks <= self->map.max_blanks && n + blanks <= 15;
+    for (int i = 0; ok && i < n; i++) {
+        uint8_t c = ((const uint8_t *)codes.buf)[i];
+        ok = c >= 1 && c <= self->map.highest_code;
+        int j = i;
+        for (; j > 0 && sorted[j - 1] > c; j--)
+            sorted[j] = sorted[j - 1];
+        sorted[j] = c;
+    }
+    PyBuffer_Release(&codes);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "a rack the word map does not hold (at most 15 tiles, blanks or codes)");
+        return NULL;
+    }
+    return PyLong_FromUnsignedLongLong(lx_wordmap_playable_lengths(&self->map, sorted, n, blanks));
+}
+
 static PyMethodDef wordmap_methods[] = {
+    {"playable_lengths", (PyCFunction)wordmap_playable_lengths, METH_VARARGS,
+     "playable_lengths(codes, blanks) -> int\n\nBit m set iff m of the rack's tiles make a word."},
     {"lookup_many", (PyCFunction)wordmap_lookup_many, METH_VARARGS,
      "lookup_many(length, codes, blanks) -> int\n\nRows of length - blanks codes looked up one after another: the "
      "number of words found."},

@@ -102,6 +102,25 @@ int lx_wordmap_has_word(const LxWordMap *map, int length, const uint8_t *sorted,
 int lx_wordmap_lookup(const LxWordMap *map, int length, const uint8_t *sorted, int n, int blanks, LxWordMapHit *hits,
                       int cap);
 
+/* The key of the union of two sorted multisets (a rack's subset and the board letters a play goes through),
+ * merged on the fly: the same as lx_wordmap_key over the merged codes. na + nb <= max_length. */
+static inline uint64_t
+lx_wordmap_key_merged(const LxWordMap *map, const uint8_t *a, int na, const uint8_t *b, int nb)
+{
+    uint64_t key = 0;
+    int i = 0, j = 0;
+    for (int at = 0; at < na + nb; at++) {
+        uint8_t t = (j >= nb || (i < na && a[i] <= b[j])) ? a[i++] : b[j++];
+        key += map->ranks[at * (LX_WORDMAP_MAX_CODE + 1) + t];
+    }
+    return key;
+}
+
+/* Which lengths a rack can play alone (no board tile): bit m set iff some m of the rack's tiles (n codes sorted,
+ * and blanks, each blank any letter) make a word; m from min_length to max_length. A rack of at most 15 tiles and
+ * at most max_blanks blanks (MAGPIE's nonplaythrough_has_word_of_length); 0 for anything else. */
+uint64_t lx_wordmap_playable_lengths(const LxWordMap *map, const uint8_t *sorted, int n, int blanks);
+
 /* The LxWordMap inside a lexigraph._native.WordMap (in Python: lexigraph.engine.wordmap.WordMap.lookups when the
  * lexicon's engine is C), or NULL with TypeError set for any other object. The caller keeps the object alive (a
  * reference) while it uses the map; the map may then be used without the GIL. */

@@ -29,6 +29,7 @@ from __future__ import annotations
 import mmap
 import zlib
 from collections.abc import Sequence
+from itertools import product
 
 import numpy as np
 
@@ -184,3 +185,21 @@ class PythonWordMap:
             raise QueryError(f"{len(codes)} codes are not rows of {n}")
         rows = [codes[i : i + n] for i in range(0, len(codes), n)] if n else [b""]
         return sum(count for row in rows for _, count, _ in self.lookup(length, row, blanks))
+
+    def playable_lengths(self, codes: bytes, blanks: int) -> int:
+        """Bit m set iff some m of the rack's tiles (``codes`` and ``blanks`` blanks) make a word (m mapped);
+        a rack of at most 15 tiles (``lx_wordmap_playable_lengths``)."""
+        h = self.header
+        if len(codes) + blanks > 15 or not 0 <= blanks <= h.max_blanks or any(
+                not 1 <= c <= h.highest_code for c in codes):
+            raise QueryError("a rack the word map does not hold (at most 15 tiles, blanks or codes)")
+        letters = sorted(set(codes))
+        found = 0
+        for counts in product(*(range(codes.count(c) + 1) for c in letters)):
+            chosen = [c for c, k in zip(letters, counts) for _ in range(k)]
+            for b in range(blanks + 1):
+                length = len(chosen) + b
+                if h.min_length <= length <= h.max_length and not found >> length & 1 and self._probe(
+                        length, b, self._key(chosen)) is not None:
+                    found |= 1 << length
+        return found
