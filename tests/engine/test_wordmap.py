@@ -341,3 +341,49 @@ def test_numpy_views_match_the_records(twl_map):
         assert (np.diff(buckets.astype(np.int64)) >= 0).all()
         same = buckets[1:] == buckets[:-1]
         assert (keys[1:][same] > keys[:-1][same]).all()
+
+
+def test_every_table_record_equals_brute_force():
+    # Each record of each table, read back from the file: the words' rows, and the blank masks bit for bit.
+    lex = open_on("python", WORDS)
+    data, _ = word_map_bytes(lex.store, kernels=BuildKernels.choose(pure_python=True))
+    wm = PythonWordMap(data)
+    codes = {w: sorted(lex.alphabet.encode(w)) for w in set(WORDS) if len(w) >= 2}
+    top = wm.header.highest_code
+    for (length, blanks), d in wm._tables.items():  # noqa: SLF001 - the layout itself is under test
+        expected: dict[int, int] = {}
+        for w, c in codes.items():
+            if len(w) != length:
+                continue
+            if blanks == 0:
+                expected[rank_of(c)] = expected.get(rank_of(c), 0) + 1
+            for i in range(length):
+                for j in range(i + 1, length) if blanks == 2 else [None] if blanks == 1 else []:
+                    rest = [t for k, t in enumerate(c) if k not in (i, j)]
+                    expected[rank_of(rest)] = expected.get(rank_of(rest), 0) | 1 << c[i]
+        found = {}
+        for r in range(d.count):
+            key, lo, hi = RECORD.unpack_from(data, d.records + RECORD.size * r)
+            if blanks == 0:
+                rows = wm._buffer[d.letters + lo * length : d.letters + (lo + hi) * length]  # noqa: SLF001
+                assert all(sorted(rows[k * length : (k + 1) * length]) == sorted(rows[:length]) for k in range(hi))
+                assert rank_of(sorted(rows[:length])) == key
+                found[key] = hi
+            else:
+                found[key] = hi << 32 | lo
+                assert found[key] >> (top + 1) == 0 and found[key] & 1 == 0
+        assert found == expected, (length, blanks)
+
+
+@needs_c
+def test_c_lookups_from_threads_agree():
+    from concurrent.futures import ThreadPoolExecutor
+
+    lex = open_on("c", WORDS)
+    data, _ = word_map_bytes(lex.store)
+    c = lexigraph._native.WordMap(data)
+    code = lex.alphabet.encode
+    jobs = [(3, code("nt"), 1), (3, code("t"), 2), (4, code("aunt"), 0), (5, code("tau"), 2)] * 50
+    alone = [c.lookup(*j) for j in jobs]
+    with ThreadPoolExecutor(4) as pool:
+        assert list(pool.map(lambda j: c.lookup(*j), jobs)) == alone
