@@ -122,13 +122,15 @@ def word_map_bytes(store: Store, *, max_blanks: int = MAX_BLANKS, kernels: Build
         progress("word map", high - low + 1, high - low + 1)
     directory_block = b"".join(descriptors)
     directory_block += bytes(aligned(HEADER_SIZE + len(directory_block)) - HEADER_SIZE - len(directory_block))
-    body = directory_block + b"".join(parts)
+    body_crc = zlib.crc32(directory_block)
+    for part in parts:  # part by part: the body is joined once, with the header
+        body_crc = zlib.crc32(part, body_crc)
     lexicon_size, lexicon_crc = lexicon_identity(store)
-    head = HEADER.pack(MAGIC, MAJOR, MINOR, HEADER_SIZE, HEADER_SIZE + len(body), lexicon_size, lexicon_crc,
-                       highest, max_blanks, low, high, zlib.crc32(body), 0, MULTIPLIER)
+    head = HEADER.pack(MAGIC, MAJOR, MINOR, HEADER_SIZE, at, lexicon_size, lexicon_crc,
+                       highest, max_blanks, low, high, body_crc, 0, MULTIPLIER)
     head = head[:44] + zlib.crc32(head[:44] + head[48:]).to_bytes(4, "little") + head[48:]
-    assert len(head) == HEADER_SIZE and at == HEADER_SIZE + len(body) and at % ALIGN == 0
-    return head + body, records
+    assert len(head) == HEADER_SIZE and at == HEADER_SIZE + len(directory_block) + sum(map(len, parts))
+    return b"".join([head, directory_block, *parts]), records
 
 
 def build_word_map(store: Store, dest: str | os.PathLike[str], *, max_blanks: int = MAX_BLANKS,
