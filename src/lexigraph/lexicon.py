@@ -461,11 +461,16 @@ class Lexicon(_Base):
         self._check_open()
         from .compiler.word_map import word_map_for  # deferred: NumPy
 
-        def make() -> "WordMap | None":
-            return word_map_for(self.store, self.path, self.engine.kind, build=build)
+        def make() -> "WordMap":
+            found = word_map_for(self.store, self.path, self.engine.kind, build=build)
+            if found is None:
+                raise LookupError("no word map")  # not kept: a later call may find or build one
+            return found
 
-        found: WordMap | None = self.store.cached(("word_map", build), make)
-        return found
+        try:
+            return self.store.cached(("word_map",), make)  # the first map found is kept while the lexicon is open
+        except LookupError:
+            return None
 
     def match(self, pattern: str, *, min_priority: int = 0, offset: int = 0, limit: int | None = None,
               deadline: float | None = None) -> list[str]:

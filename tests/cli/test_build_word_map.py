@@ -71,6 +71,7 @@ def test_lexicon_word_map_beside_cached_or_built(tmp_path, monkeypatch, source, 
     assert lex.word_map(build=False) is None
     wm = lex.word_map()
     assert wm is not None and wm.kind == engine_kind
+    assert lex.word_map(build=False) is wm  # kept while the lexicon is open
     cached = cached_word_map_path(lex.store)
     assert cached is not None and os.path.isfile(cached) and wm.name == cached
     assert wm.words("nt?") == [("ant", "a"), ("nat", "a"), ("tan", "a")]
