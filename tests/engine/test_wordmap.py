@@ -387,3 +387,23 @@ def test_c_lookups_from_threads_agree():
     alone = [c.lookup(*j) for j in jobs]
     with ThreadPoolExecutor(4) as pool:
         assert list(pool.map(lambda j: c.lookup(*j), jobs)) == alone
+
+
+PURE_JOBS = r"""
+from lexigraph.compiler.word_map import build_word_map
+from lexigraph.engine.wordmap import open_word_map
+lex = lexigraph.load(["cat", "act", "tab", "bat", "at", "ta", "cats", "scab"], pure_python=True)
+info = build_word_map(lex.store, "w.lxw", pure_python=True)
+wm = open_word_map("w.lxw", lex.store, lex.engine.kind)
+assert wm.words("tac?") == [("cats", "s")], wm.words("tac?")
+assert lex.word_map().words("ta?", 3)
+"""
+
+
+@needs_c
+def test_a_pure_python_word_map_calls_no_c_function(tmp_path):
+    from ..test_pure_python import run_child
+
+    assert run_child(PURE_JOBS, force_pure=False, cwd=tmp_path) == []
+    calls = run_child(PURE_JOBS.replace("pure_python=True", "pure_python=False"), force_pure=False, cwd=tmp_path)
+    assert {"word_map_tables"} <= set(calls), calls  # the tripwires see the C builder
