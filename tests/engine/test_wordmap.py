@@ -407,3 +407,25 @@ def test_a_pure_python_word_map_calls_no_c_function(tmp_path):
     assert run_child(PURE_JOBS, force_pure=False, cwd=tmp_path) == []
     calls = run_child(PURE_JOBS.replace("pure_python=True", "pure_python=False"), force_pure=False, cwd=tmp_path)
     assert {"word_map_tables"} <= set(calls), calls  # the tripwires see the C builder
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_forged_maps_answer_or_refuse_in_bounded_memory(engine_kind, capped, seed):
+    # Resealed files with random bytes changed anywhere (the header's fields, the directory, the tables, the
+    # letters), opened without the body checksum and queried: a result or a LexiconError, in a capped child.
+    lex = open_on(engine_kind, WORDS)
+    good, _ = word_map_bytes(lex.store)
+    rng = random.Random(seed)
+    forged = []
+    for _ in range(150):
+        data = bytearray(good)
+        for _ in range(rng.choice([1, 2, 8])):
+            data[rng.randrange(8, len(data))] = rng.randrange(256)
+        forged.append(_reseal(data))
+
+    def check(data: bytes) -> None:
+        wm = WordMap(data, lex.store, engine_kind, verify=False)
+        wm.words("ant?"), wm.words("tn??"), wm.words("tantu?", 4), wm.has_word("ta?"), wm.has_word("aunt")
+
+    outcomes = capped(check, forged, memory=1 << 30, timeout=120)
+    assert "error" in outcomes and "ok" in outcomes
