@@ -429,3 +429,27 @@ def test_forged_maps_answer_or_refuse_in_bounded_memory(engine_kind, capped, see
 
     outcomes = capped(check, forged, memory=1 << 30, timeout=120)
     assert "error" in outcomes and "ok" in outcomes
+
+
+def test_the_c_header_and_python_share_the_constants():
+    import re
+    from pathlib import Path
+
+    from lexigraph.engine import wordmap_layout as layout
+
+    native = Path(lexigraph.__file__).parent / "native"
+    if not (native / "wordmap.h").exists():
+        pytest.skip("the C sources are not installed beside the package")
+    header = (native / "wordmap.h").read_text()
+    source = (native / "wordmap.c").read_text()
+    defines = dict(re.findall(r"#define (\w+) (\w+)", header + source))
+    assert int(defines["LX_WORDMAP_MAX_BLANKS"]) == layout.MAX_BLANKS
+    assert int(defines["LX_WORDMAP_MAX_CODE"]) == layout.MAX_CODE
+    assert int(defines["LX_WORDMAP_MAX_LENGTH"]) == layout.MAX_LENGTH
+    assert int(defines["HEADER_SIZE"]) == layout.HEADER_SIZE == layout.HEADER.size
+    assert int(defines["DESCRIPTOR_SIZE"]) == layout.DESCRIPTOR.size
+    assert int(defines["RECORD_SIZE"]) == layout.RECORD.size
+    assert int(defines["ALIGNMENT"]) == layout.ALIGN
+    assert int(defines["MIN_LOG2_BUCKETS"]) == layout.MIN_LOG2_BUCKETS
+    assert int(defines["MAX_LOG2_BUCKETS"]) == layout.MAX_LOG2_BUCKETS
+    assert int(re.search(r"MULTIPLIER UINT64_C\((0x[0-9A-F]+)\)", source).group(1), 16) == layout.MULTIPLIER

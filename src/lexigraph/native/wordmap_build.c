@@ -2,7 +2,7 @@
  * wordmap_build.c: one length's word map tables, built in C: word_map_tables(rows, count, length, highest_code,
  * max_blanks) -> [(directory, records, log2 of buckets)] for 0 .. max_blanks blanks.
  *
- * The twin is lexigraph/compiler/word_map_tables.py, byte for byte (tests/compiler/test_word_map.py). rows are
+ * The twin is lexigraph/compiler/word_map_tables.py, byte for byte (tests/engine/test_wordmap.py). rows are
  * the length's words as sorted codes in alphagram order, so anagrams are runs. Each table is made from pairs
  * (key, value): for the words, (rank of a run, first row | rows << 32); for one blank, (rank of the run's codes
  * less one, bit of that code); for two blanks, (rank less two codes i < j, bit of code i). The pairs are
