@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import random
 import struct
+import tempfile
 import zlib
 from collections import Counter
 from itertools import combinations_with_replacement
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -453,3 +455,41 @@ def test_the_c_header_and_python_share_the_constants():
     assert int(defines["MIN_LOG2_BUCKETS"]) == layout.MIN_LOG2_BUCKETS
     assert int(defines["MAX_LOG2_BUCKETS"]) == layout.MAX_LOG2_BUCKETS
     assert int(re.search(r"MULTIPLIER UINT64_C\((0x[0-9A-F]+)\)", source).group(1), 16) == layout.MULTIPLIER
+
+
+def test_build_reports_progress_per_length():
+    lex = open_on("python", WORDS)
+    seen: list[tuple[str, int, int]] = []
+    with tempfile.TemporaryDirectory() as folder:
+        info = build_word_map(lex.store, Path(folder) / "m.lxw", progress=lambda *report: seen.append(report))
+    lengths = info.max_length - info.min_length + 1
+    assert [r for r in seen if r[0] == "word map"] == [("word map", k, lengths) for k in range(lengths + 1)]
+    assert seen[-1] == ("writing", 0, 1)
+
+
+def test_multi_letter_tiles(engine_kind):
+    # Spanish: CH, LL and RR are one tile each, so 'perro' is 4 tiles and 'chico' 4.
+    words = ["chico", "coche", "perro", "pero", "llama", "malla", "calle", "carro", "corra", "roca", "ocho"]
+    lex = open_on(engine_kind, words, alphabet="spanish")
+    data, _ = word_map_bytes(lex.store, kernels=BuildKernels.choose(pure_python=engine_kind == "python"))
+    wm = WordMap(data, lex.store, engine_kind)
+    tiles = {w: lex.alphabet.split(w) for w in words}
+    for w in words:
+        for blanks in (0, 1, 2):
+            rack = tiles[w][blanks:]
+            expected = set()
+            for v, t in tiles.items():
+                extra = Counter(t) - Counter(rack)
+                if len(t) == len(rack) + blanks and not Counter(rack) - Counter(t):
+                    expected.add((v, "".join(sorted(extra.elements(), key=lex.alphabet.code))))
+            got = set(wm.words("".join(rack) + "?" * blanks))
+            assert got == expected, (w, blanks)
+
+
+def test_alphabets_over_63_tiles_have_no_map():
+    letters = [chr(c) for c in range(0x3B1, 0x3C9)] + [chr(c) for c in range(0x430, 0x450)] + list("abcdefghij")
+    words = ["".join(letters[i : i + 3]) for i in range(0, len(letters) - 2)]
+    lex = lexigraph.load(words)
+    assert len(lex.alphabet) > 63
+    with pytest.raises(BuildError, match="63"):
+        word_map_bytes(lex.store)
