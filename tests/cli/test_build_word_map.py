@@ -10,8 +10,9 @@ import pytest
 
 import lexigraph
 from lexigraph.cli.main import main
-from lexigraph.compiler.word_map import cached_word_map_path, word_map_path
+from lexigraph.compiler.word_map import cached_word_map_path
 from lexigraph.engine.wordmap import open_word_map
+from lexigraph.engine.wordmap_layout import word_map_path
 
 WORDS = "ant\ntan\nnat\ntat\nat\ntaunt\ntuna\naunt\n"
 
@@ -91,3 +92,22 @@ def test_no_cache_builds_in_memory(tmp_path, monkeypatch, source):
     lex = lexigraph.open(source)
     wm = lex.word_map()
     assert wm is not None and wm.words("tuna", 4) == [("aunt", ""), ("tuna", "")]
+
+
+def test_info_shows_the_word_map_beside_the_file(tmp_path, capsys, source):
+    dest = tmp_path / "l.lex"
+    run(capsys, "build", str(source), "-o", str(dest))
+    code, out, _ = run(capsys, "--json", "-L", str(dest), "info")
+    assert code == 0 and json.loads(out)["word_map"] is None
+    code, out, _ = run(capsys, "-L", str(dest), "info")
+    assert "none beside the file" in out
+    run(capsys, "build", str(source), "-o", str(dest), "--word-map", "--word-map-blanks", "1")
+    code, out, _ = run(capsys, "--json", "-L", str(dest), "info")
+    doc = json.loads(out)["word_map"]
+    assert doc == {"path": str(tmp_path / "l.lxw"), "bytes": (tmp_path / "l.lxw").stat().st_size, "blanks": 1,
+                   "min_length": 2, "max_length": 5}
+    # A map of another lexicon under this name is not this lexicon's.
+    (tmp_path / "other.txt").write_text(WORDS + "tutus\n")
+    run(capsys, "build", str(tmp_path / "other.txt"), "-o", str(dest))
+    code, out, _ = run(capsys, "--json", "-L", str(dest), "info")
+    assert json.loads(out)["word_map"] is None

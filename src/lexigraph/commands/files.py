@@ -10,8 +10,9 @@ from typing import Any
 
 from ..compiler.builder import build
 from ..compiler.normalize import Reject
-from ..compiler.word_map import WordMapInfo, build_word_map, word_map_path
+from ..compiler.word_map import WordMapInfo, build_word_map
 from ..engine.fileformat import open_path
+from ..engine.wordmap_layout import word_map_path
 from ..errors import QueryError
 from ..formats.export import export, to_bytes
 from ..lexicon import Lexicon

@@ -37,7 +37,7 @@ from ..engine.store import Store
 from ..engine.wordmap import WordMap, lexicon_identity, open_word_map
 from ..engine.wordmap_layout import (
     ALIGN, DESCRIPTOR, HEADER, HEADER_SIZE, MAGIC, MAJOR, MAX_BLANKS, MAX_CODE, MAX_LENGTH, MIN_LENGTH, MINOR,
-    MULTIPLIER, RECORD, aligned, key_fits,
+    MULTIPLIER, RECORD, SUFFIX, aligned, key_fits, word_map_path,
 )
 from ..errors import BuildError, FileFormatError
 from ..support.files import write_atomic
@@ -151,16 +151,6 @@ def build_word_map(store: Store, dest: str | os.PathLike[str], *, max_blanks: in
     low, high = mapped_lengths(store)
     return WordMapInfo(os.fspath(dest), len(data), (high - low + 1) * (max_blanks + 1), records, low, high,
                        max_blanks, time.perf_counter() - start)
-
-
-#: The word map file's suffix: ``NAME.lxw`` beside ``NAME.lex``.
-SUFFIX = ".lxw"
-
-
-def word_map_path(lexicon_path: str | os.PathLike[str]) -> str:
-    """Where a lexicon file's word map lies beside it: its name with the suffix ``.lxw`` instead of its own."""
-    root, _ = os.path.splitext(os.fspath(lexicon_path))
-    return root + SUFFIX
 
 
 def cached_word_map_path(store: Store, max_blanks: int = MAX_BLANKS) -> str | None:

@@ -34,6 +34,7 @@ from ..errors import FileFormatError, QueryError
 from .python.wordmap import Hit, Mappable, PythonWordMap, parse_word_map
 from .store import Store
 from .wordmap_layout import HEADER_SIZE
+from .wordmap_layout import lexicon_identity as layout_identity
 
 #: The character that stands for a blank in :meth:`WordMap.words`.
 BLANK = "?"
@@ -43,8 +44,7 @@ MAX_SUBSETS = 1 << 16
 
 def lexicon_identity(store: Store) -> tuple[int, int]:
     """The lexicon file's size and the CRC-32 of its body (its header's bytes 40..44): what a map is built for."""
-    head = bytes(memoryview(store.buffer)[:HEADER_SIZE])
-    return len(store.buffer), int.from_bytes(head[40:44], "little")
+    return layout_identity(store.buffer)
 
 
 class WordMap:

@@ -21,7 +21,10 @@ colex rank of the combination ``{t_i + i - 2}``, a bijection onto
 from __future__ import annotations
 
 import math
+import mmap
+import os
 import struct
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -119,3 +122,38 @@ class Descriptor:
     blanks: int
     letters: int
     words: int
+
+
+#: The word map file's suffix: ``NAME.lxw`` beside ``NAME.lex``.
+SUFFIX = ".lxw"
+
+
+def word_map_path(lexicon_path: str | os.PathLike[str]) -> str:
+    """Where a lexicon file's word map lies beside it: its name with the suffix ``.lxw`` instead of its own."""
+    root, _ = os.path.splitext(os.fspath(lexicon_path))
+    return root + SUFFIX
+
+
+def peek_header(path: str | os.PathLike[str]) -> Header | None:
+    """The header of the word map at ``path`` if it reads as one (magic, checksum, version, size), else None.
+
+    Only the 64 header bytes are read: what ``lexigraph info`` shows without opening the map.
+    """
+    try:
+        with open(path, "rb") as f:
+            head = f.read(HEADER_SIZE)
+            size = os.fstat(f.fileno()).st_size
+    except OSError:
+        return None
+    if len(head) < HEADER_SIZE or head[:8] != MAGIC:
+        return None
+    fields = HEADER.unpack(head)
+    if zlib.crc32(head[:44] + head[48:]) != fields[12] or fields[1] != MAJOR or fields[4] != size:
+        return None
+    return Header(*fields[4:11])
+
+
+def lexicon_identity(buffer: "bytes | mmap.mmap") -> tuple[int, int]:
+    """A lexicon file's size and the CRC-32 of its body (its header's bytes 40..44): what a map is built for."""
+    view = memoryview(buffer)
+    return len(view), int.from_bytes(view[40:44], "little")
