@@ -36,7 +36,7 @@ import numpy as np
 from ..engine.store import Store
 from ..engine.wordmap import WordMap, lexicon_identity, open_word_map
 from ..engine.wordmap_layout import (
-    ALIGN, DESCRIPTOR, HEADER, HEADER_SIZE, MAGIC, MAJOR, MAX_BLANKS, MAX_CODE, MAX_LENGTH, MIN_LENGTH, MINOR,
+    DESCRIPTOR, HEADER, HEADER_SIZE, MAGIC, MAJOR, MAX_BLANKS, MAX_CODE, MAX_LENGTH, MIN_LENGTH, MINOR,
     MULTIPLIER, RECORD, SUFFIX, aligned, key_fits, word_map_path,
 )
 from ..errors import BuildError, FileFormatError
@@ -46,6 +46,7 @@ from .kernels import BuildKernels
 
 #: ``progress(stage, done, total)``, as the lexicon's build reports: here ``("word map", lengths done, lengths)``.
 Progress = Callable[[str, int, int], None]
+
 
 @dataclass(frozen=True)
 class WordMapInfo:
