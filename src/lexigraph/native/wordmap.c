@@ -258,14 +258,17 @@ mask_at(const LxWordMap *map, int length, int blanks, const uint8_t *sorted, int
     return (uint64_t)hi << 32 | lo;
 }
 
-/* Append the hit of the words at sorted[0..length) with blank letters c, d (d 0 for one blank); -2 forged. */
+/* Append the hit of the words at sorted[0..length) with blank letters c, d (d 0 for one blank); -2 forged, -3 no
+ * room left in hits. */
 static int
 add_words(const LxWordMap *map, int length, const uint8_t *sorted, uint8_t c, uint8_t d, LxWordMapHit *hits, int *count,
           int cap)
 {
     uint32_t lo, hi;
     int found = lx_wordmap_probe(map, length, 0, lx_wordmap_key(map, sorted, length), &lo, &hi);
-    if (found == 1 && *count < cap)
+    if (found == 1 && *count >= cap)
+        return -3;
+    if (found == 1)
         hits[(*count)++] = (LxWordMapHit){lo, hi, {c, d}};
     return found < 0 ? -2 : 0;
 }
@@ -277,8 +280,10 @@ lx_wordmap_lookup(const LxWordMap *map, int length, const uint8_t *sorted, int n
     if (!valid(map, length, sorted, n, blanks))
         return -1;
     int count = 0;
-    if (blanks == 0)
-        return add_words(map, length, sorted, 0, 0, hits, &count, cap) < 0 ? -2 : count;
+    if (blanks == 0) {
+        int status = add_words(map, length, sorted, 0, 0, hits, &count, cap);
+        return status < 0 ? status : count;
+    }
     uint8_t with_c[LX_WORDMAP_MAX_LENGTH + 1], with_cd[LX_WORDMAP_MAX_LENGTH + 1];
     uint64_t first_letters = mask_at(map, length, blanks, sorted, n);
     for (int c = 1; c <= map->highest_code; c++) {
@@ -286,8 +291,9 @@ lx_wordmap_lookup(const LxWordMap *map, int length, const uint8_t *sorted, int n
             continue;
         insert_code(sorted, n, (uint8_t)c, with_c);
         if (blanks == 1) {
-            if (add_words(map, length, with_c, (uint8_t)c, 0, hits, &count, cap) < 0)
-                return -2;
+            int status = add_words(map, length, with_c, (uint8_t)c, 0, hits, &count, cap);
+            if (status < 0)
+                return status;
             continue;
         }
         uint64_t second_letters = mask_at(map, length, 1, with_c, n + 1);
@@ -295,8 +301,9 @@ lx_wordmap_lookup(const LxWordMap *map, int length, const uint8_t *sorted, int n
             if (!(second_letters >> d & 1))
                 continue;
             insert_code(with_c, n + 1, (uint8_t)d, with_cd);
-            if (add_words(map, length, with_cd, (uint8_t)c, (uint8_t)d, hits, &count, cap) < 0)
-                return -2;
+            int status = add_words(map, length, with_cd, (uint8_t)c, (uint8_t)d, hits, &count, cap);
+            if (status < 0)
+                return status;
         }
     }
     return count;

@@ -98,7 +98,8 @@ int lx_wordmap_probe(const LxWordMap *map, int length, int blanks, uint64_t key,
 int lx_wordmap_has_word(const LxWordMap *map, int length, const uint8_t *sorted, int n, int blanks);
 
 /* The words of `length` made of exactly the n sorted codes and `blanks` blanks, one hit per blank letters
- * (ascending), at most cap of them: the number of hits, -1 bad arguments, -2 a forged record. */
+ * (ascending): the number of hits, -1 bad arguments, -2 a forged record, -3 more hits than cap (never with cap =
+ * LX_WORDMAP_MAX_HITS, the most a lookup can give). */
 int lx_wordmap_lookup(const LxWordMap *map, int length, const uint8_t *sorted, int n, int blanks, LxWordMapHit *hits,
                       int cap);
 
