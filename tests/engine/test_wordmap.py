@@ -493,3 +493,23 @@ def test_alphabets_over_63_tiles_have_no_map():
     assert len(lex.alphabet) > 63
     with pytest.raises(BuildError, match="63"):
         word_map_bytes(lex.store)
+
+
+def sub_rack_oracle(words: list[str], rack: str, blanks: int, length: int) -> set[tuple[str, str]]:
+    """Every word of ``length`` some sub-rack makes: m letters of the rack and ``length - m`` of its blanks."""
+    found = set()
+    for used in range(min(blanks, length) + 1):
+        for sub in set(combinations_with_replacement(sorted(rack), length - used)):
+            if not Counter(sub) - Counter(rack):
+                found |= oracle(words, "".join(sub), used, length)
+    return found
+
+
+def test_huge_racks_are_refused_at_once(engine_kind):
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    words = [letters[i : i + 3] for i in range(24)] + ["aab", "bba"]
+    lex, wm = map_on(engine_kind, words, blanks=1)
+    with pytest.raises(QueryError, match="too many"):
+        wm.words(letters + letters, 3)
+    for rack in ["abcdefghij?", "aabk?", "xyz"]:
+        assert set(wm.words(rack, 3)) == sub_rack_oracle(words, rack.replace("?", ""), rack.count("?"), 3)

@@ -23,6 +23,7 @@ answer the same.
 
 from __future__ import annotations
 
+import math
 import mmap
 import os
 import zlib
@@ -38,7 +39,7 @@ from .wordmap_layout import lexicon_identity as layout_identity
 
 #: The character that stands for a blank in :meth:`WordMap.words`.
 BLANK = "?"
-#: At most this many distinct sub-multisets are looked up for one :meth:`WordMap.words` call (a bound on its time).
+#: At most this many choices of letters are walked for one :meth:`WordMap.words` call (a bound on its time).
 MAX_SUBSETS = 1 << 16
 
 
@@ -150,13 +151,14 @@ class WordMap:
         """Every distinct sub-multiset of ``size`` tiles: its letters and how many blanks it holds."""
         letters = sorted(set(codes))
         limits = [codes.count(c) for c in letters]
+        if math.prod(n + 1 for n in limits) > MAX_SUBSETS:  # checked before the walk, which would visit them all
+            raise QueryError(f"too many sub-racks of {len(codes) + blanks} tiles to look up "
+                             f"(at most {MAX_SUBSETS:,} choices of letters)")
         out: list[tuple[bytes, int]] = []
         for used in range(min(blanks, size) + 1):
             for counts in product(*(range(n + 1) for n in limits)):
                 if sum(counts) == size - used:
                     out.append((bytes(c for c, n in zip(letters, counts) for _ in range(n)), used))
-                    if len(out) > MAX_SUBSETS:
-                        raise QueryError(f"too many sub-racks of {len(codes) + blanks} tiles to look up")
         return out
 
 
