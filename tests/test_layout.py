@@ -168,6 +168,7 @@ DEFERRED: dict[tuple[str, str], str] = {
     **{("lexigraph.lexicon", f"lexigraph.{query}"): NUMPY_AT_START + "; the Lexicon hands each query to its module"
        for query in ("query.anagram", "query.batch", "query.crossings", "query.diff", "query.listing",
                      "query.matching", "study.hooks", "study.probability", "study.search")},
+    ("lexigraph.lexicon", "lexigraph.compiler.word_map"): NUMPY_AT_START + "; a lexicon opens without its word map",
     ("lexigraph.opener", "lexigraph.compiler.builder"): NUMPY_AT_START + "; a lexicon file or a cached list opens "
                                                         "without a build",
     **{("lexigraph.compiler.sources", f"lexigraph.formats.{fmt}"): NUMPY_AT_START + "; the graph formats use it, and a "

@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from .alphabet import Alphabet
     from .compiler.sources import Source
+    from .engine.wordmap import WordMap
     from .query.anagram import AnagramWithBlanks
     from .query.crossings import Crossing
     from .query.diff import Diff
@@ -53,6 +54,7 @@ else:  # the same names for run-time type hints, loaded on first use (start-up s
     Query = Lazy("lexigraph.study.search", "Query")
     Sort = Lazy("lexigraph.study.search", "Sort")
     ListSource = Lazy("lexigraph.study.search", "ListSource")
+    WordMap = Lazy("lexigraph.engine.wordmap", "WordMap")
 
 DEFAULT_LEXICON = "enable.lex"
 AnagramMode = Literal["sub", "exact", "super"]
@@ -444,6 +446,31 @@ class Lexicon(_Base):
         from .query.anagram import anagram_table  # deferred: NumPy
 
         return anagram_table(self.store, self.engine, rack, deadline=deadline)
+
+    def word_map(self, *, build: bool = True) -> "WordMap | None":
+        """The lexicon's word map (``docs/format.md``): for each length, the words each multiset of tiles makes.
+
+        The file beside the lexicon's (``NAME.lxw``, written by ``lexigraph build --word-map``), else the one in
+        the cache, else (``build``) one built now and cached (about 0.5 s for TWL06 in C); None when there is
+        none and ``build`` is false. Its lookups run on the lexicon's engine, C or Python.
+
+        >>> import lexigraph
+        >>> lexigraph.open(["ant", "tan", "nat", "tanto"]).word_map().words("ont?a", 5)
+        [('tanto', 't')]
+        """
+        self._check_open()
+        from .compiler.word_map import word_map_for  # deferred: NumPy
+
+        def make() -> "WordMap":
+            found = word_map_for(self.store, self.path, self.engine.kind, build=build)
+            if found is None:
+                raise LookupError("no word map")  # not kept: a later call may find or build one
+            return found
+
+        try:
+            return self.store.cached(("word_map",), make)  # the first map found is kept while the lexicon is open
+        except LookupError:
+            return None
 
     def match(self, pattern: str, *, min_priority: int = 0, offset: int = 0, limit: int | None = None,
               deadline: float | None = None) -> list[str]:

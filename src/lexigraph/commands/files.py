@@ -10,6 +10,9 @@ from typing import Any
 
 from ..compiler.builder import build
 from ..compiler.normalize import Reject
+from ..compiler.word_map import WordMapInfo, build_word_map
+from ..engine.fileformat import open_path
+from ..engine.wordmap_layout import word_map_path
 from ..errors import QueryError
 from ..formats.export import export, to_bytes
 from ..lexicon import Lexicon
@@ -32,6 +35,8 @@ def _run_build(ctx: Context, params: Mapping[str, Any]) -> Document:
     max_length = need_int(ctx, params, "max_length", minimum=1, maximum=255)
     rejects_path = params.get("rejects")
     rejects: list[Reject] | None = [] if rejects_path else None
+    if params.get("word_map"):  # before the build, not after it
+        _check_word_map_output(ctx, params, str(output))
     if rejects_path:
         if os.path.realpath(str(rejects_path)) == os.path.realpath(str(output)):
             raise QueryError(f"{ctx.spell('rejects')} and {ctx.spell('output')} name the same file")
@@ -54,16 +59,40 @@ def _run_build(ctx: Context, params: Mapping[str, Any]) -> Document:
         size = os.path.getsize(output)
     except OSError:
         size = None
+    word_map = _build_word_map(ctx, params, str(output)) if params.get("word_map") else None
     return envelope(
         "build", None, per_length(report.per_length),
         lexicon=result.info.get("name"), path=str(output), bytes=size, seconds=round(seconds, 3),
         word_count=int(result.info.get("word_count", report.kept)), build=report.to_dict(),
         quiet=bool(params.get("quiet")), rejects=str(rejects_path) if rejects_path else None,
+        word_map=None if word_map is None else {"path": word_map.path, "bytes": word_map.bytes,
+                                                "records": word_map.records, "blanks": word_map.max_blanks,
+                                                "seconds": round(word_map.seconds, 3)},
     )
 
 
+def _word_map_inputs(params: Mapping[str, Any]) -> list[object]:
+    """The files a build reads, which its word map must not be written over."""
+    return [params.get("source"), params.get("alphabet"), params.get("rejects"), *(params.get("override") or ()),
+            *(params.get("exclude") or ())]
+
+
+def _check_word_map_output(ctx: Context, params: Mapping[str, Any], output: str) -> None:
+    if os.path.exists(output) and not os.path.isfile(output):
+        raise QueryError(f"{ctx.spell('word_map')} needs an {ctx.spell('output')} that is a regular file")
+    refuse_overwrite(word_map_path(output), [output, *_word_map_inputs(params)])
+
+
+def _build_word_map(ctx: Context, params: Mapping[str, Any], output: str) -> WordMapInfo:
+    """The word map of the lexicon just written, beside it (``NAME.lxw``)."""
+    blanks = need_int(ctx, params, "word_map_blanks", minimum=0, maximum=2)
+    with Lexicon(open_path(output)) as lex:
+        return build_word_map(lex.store, word_map_path(output), max_blanks=2 if blanks is None else blanks,
+                              progress=_stages(ctx, "build"), inputs=_word_map_inputs(params))
+
+
 #: What the builder's stages count.
-_UNITS = {"reading": "lines", "normalising": "words"}
+_UNITS = {"reading": "lines", "normalising": "words", "word map": "lengths"}
 
 
 def _stages(ctx: Context, job: str) -> Callable[[str, int, int], None] | None:
@@ -93,6 +122,10 @@ def _text_build(doc: Document) -> Iterator[str]:
     yield "  per length: " + " ".join(f"{r['length']}:{r['word_count']}" for r in doc["results"])
     if doc.get("rejects"):
         yield f"  skipped and changed lines listed in {doc['rejects']}"
+    if doc.get("word_map"):
+        wm = doc["word_map"]
+        yield (f"wrote {wm['path']}: the word map, {wm['records']:,} records with up to {wm['blanks']} blank(s), "
+               f"{wm['bytes']:,} bytes, in {wm['seconds']:.2f} s")
 
 
 # -- export ------------------------------------------------------------------
@@ -228,6 +261,11 @@ COMMANDS = [
                   "(repeat for more lists)", many=True, metavar="FILE", completer="file"),
             Param("exclude", "a word list whose words are left out (repeat for more lists)", many=True,
                   metavar="FILE", completer="file"),
+            Param("word_map", "also write the lexicon's word map beside it (NAME.lxw: for each length, the words "
+                  "each multiset of tiles makes; move generation looks plays up in it)", kind="bool",
+                  default=False),
+            Param("word_map_blanks", "blanks the word map answers for (0-2; 2 for TWL06 is 59 MB, 1 is 20 MB)",
+                  kind="int", default=2, metavar="N", minimum=0, maximum=2),
             Param("quiet", "print nothing but errors", kind="bool", default=False, flags=("-q", "--quiet"),
                   cli_only=True),
         ),
@@ -237,7 +275,7 @@ COMMANDS = [
         uses_lexicon=False,
         writes_files=True,
         http_method="POST",
-        examples=("lexigraph build words.txt -o words.lex",
+        examples=("lexigraph build words.txt -o words.lex --word-map",
                   "lexigraph build lista.txt -o es.lex --alphabet spanish --encoding latin-1",
                   "zcat big.txt.gz | lexigraph build - -o big.lex --json",
                   "lexigraph build twl06.txt --score-by wordfreq --override mine.txt --exclude no.txt -o scored.lex"),

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..buildinfo import extensions
+from ..engine.wordmap_layout import lexicon_identity, peek_header, word_map_path
 from ..errors import QueryError
 from ._common import alphabet_fields, build_summary, check_tiles, envelope, esc, need_int, per_length, table, values
 from .command import MAX_COUNT, MAX_TILES, Command, Context, Document, Param, always_found
+
+if TYPE_CHECKING:
+    from ..lexicon import Lexicon
 
 # -- check -------------------------------------------------------------------
 
@@ -112,7 +116,25 @@ def _run_info(ctx: Context, params: Mapping[str, Any]) -> Document:
     }
     if isinstance(info.get("build"), dict):
         fields["build"] = info["build"]
+    fields["word_map"] = _word_map_beside(lex)
     return envelope("info", lex, per_length(lex.count_by_length()), **fields)
+
+
+def _word_map_beside(lex: "Lexicon") -> dict[str, Any] | None:
+    """The word map beside the lexicon's file, if one lies there built for it (its header alone is read)."""
+    path = word_map_path(lex.path)
+    header = peek_header(path)
+    if header is None or (header.lexicon_size, header.lexicon_crc) != lexicon_identity(lex.store.buffer):
+        return None
+    return {"path": path, "bytes": header.file_size, "blanks": header.max_blanks, "min_length": header.min_length,
+            "max_length": header.max_length}
+
+
+def _word_map_text(word_map: Any) -> str:
+    if not word_map:
+        return "none beside the file (lexigraph build --word-map writes one)"
+    return (f"{word_map['path']} ({word_map['bytes']:,} bytes; lengths {word_map['min_length']} to "
+            f"{word_map['max_length']}, up to {word_map['blanks']} blank(s))")
 
 
 def _text_info(doc: Document) -> Iterator[str]:
@@ -130,6 +152,7 @@ def _text_info(doc: Document) -> Iterator[str]:
         ("per length", " ".join(f"{r['length']}:{r['word_count']}" for r in doc["results"])),
         ("C extension", ", ".join(f"{k} {'in use' if v else 'not in use'}" for k, v in ext.items()) or "none built"),
         ("engine", "C (lexigraph._native)" if doc.get("engine") == "c" else "Python (pure-Python twins)"),
+        ("word map", _word_map_text(doc.get("word_map"))),
     ]
     width = max(len(k) for k, _ in lines)
     for k, v in lines:

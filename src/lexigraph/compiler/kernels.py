@@ -36,6 +36,7 @@ from .buckets import alphagram_order_numpy, bucket_rows_numpy
 from .graph_builder import lexicon_graph_numpy
 from .hash_tables import build_table_numpy, home_size, slot_dtype
 from .scan import CHAR_CAP, MAX_LENGTH, Scan, scan_ascii_numpy
+from .word_map_tables import word_map_tables_numpy
 
 
 class BuildKernels:
@@ -111,3 +112,15 @@ class BuildKernels:
                     raise BuildError(f"word graph needs {root:,} arcs; the format holds at most {MAX_ARCS - 1:,}")
                 return data, int(root)
         return lexicon_graph_numpy(flat, starts, lens)
+
+    def word_map_tables(self, alphagrams: np.ndarray, highest_code: int,
+                        max_blanks: int) -> list[tuple[bytes, bytes, int]]:
+        """One length's word map tables for 0 .. ``max_blanks`` blanks (:func:`.word_map_tables.word_map_tables_numpy`
+        says what): each a bucket directory, its records and log2 of its bucket count."""
+        ext = self._native
+        count, length = alphagrams.shape
+        if ext is None or not count:
+            return word_map_tables_numpy(alphagrams, highest_code, max_blanks)
+        out: list[tuple[bytes, bytes, int]] = ext.word_map_tables(np.ascontiguousarray(alphagrams, np.uint8), count,
+                                                                   length, highest_code, max_blanks)
+        return out
