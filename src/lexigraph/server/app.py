@@ -47,6 +47,7 @@ from .httpio import EXCEPTION_HANDLERS, OneLineErrors
 from .lanes import Limits, Server
 from .lexicons import LexiconPool
 from .served import served
+from .study_routes import STUDY_ROUTES
 
 __all__ = ["Limits", "Server", "build_app"]
 
@@ -58,6 +59,7 @@ def app_routes() -> list[BaseRoute]:
         Route("/api", routes.api_index),
         Route("/api/lexicons", routes.api_lexicons),
         *GAME_ROUTES,
+        *STUDY_ROUTES,
         Route("/api/{name}", routes.api_command, methods=["GET", "POST"]),
         Route("/openapi.json", routes.openapi_json),
         Route("/words", routes.datamuse_words),
