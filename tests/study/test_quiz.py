@@ -145,8 +145,13 @@ def test_time_limit(enable):
     quiz = Quiz.new("k", "anagram", "ENABLE", "me", "", qs, created=100.0, time_limit=30)
     assert quiz.answer("acre", now=110.0).verdict == "right"
     assert quiz.state(now=120.0)["seconds_left"] == 10.0
+    assert quiz.state(now=131.0)["finished"] and quiz.state(now=131.0)["question"] is None
+    assert not quiz.finished  # until an answer or next says so
     late = quiz.answer("race", now=131.0)
     assert late.verdict == "time_up" and quiz.finished and late.ended is not None and "race" in late.ended.missed
+    again = Quiz.new("k", "anagram", "ENABLE", "me", "", qs, created=100.0, time_limit=30)
+    ended = again.next(now=140.0)  # next past the time: that question ends, and the quiz
+    assert ended.index == 0 and again.finished and len(again.results) == 1
     with pytest.raises(QueryError):
         Quiz.new("k", "anagram", "ENABLE", "me", "", qs, created=0.0, time_limit=0)
     with pytest.raises(QueryError):

@@ -266,10 +266,13 @@ class Quiz:
         self.wrong.append(word)
         return Answer("wrong", word)
 
-    def next(self) -> QuestionResult:
-        """End the current question (its missed answers revealed) and go on to the next."""
+    def next(self, now: float = 0.0) -> QuestionResult:
+        """End the current question (its missed answers revealed) and go on to the next (none, past the time
+        limit at ``now``)."""
         if self.finished:
             raise QueryError("this quiz is over")
+        if self.time_limit is not None and self.created + self.time_limit <= now:
+            self.timed_out = True  # the question being answered when the time ran out ends, and the quiz
         return self._end()
 
     def _end(self) -> QuestionResult:
@@ -286,13 +289,15 @@ class Quiz:
 
     def state(self, now: float) -> dict[str, Any]:
         """The quiz as it stands (docs/schema/quiz-state.json): the current question without its answers."""
-        q = self.question()
+        left = self.seconds_left(now)
+        expired = left is not None and left <= 0  # over, though no answer has come since to say so
+        q = None if expired else self.question()
         shown = None if q is None else {"index": self.position, "prompt": q.prompt, "answers": len(q.answers),
                                         "found": list(self.found), "wrong": list(self.wrong)}
         return {
             "id": self.id, "type": self.type, "lexicon": self.lexicon, "user": self.user, "source": self.source,
-            "created": iso_time(self.created), "time_limit": self.time_limit, "seconds_left": self.seconds_left(now),
-            "total": len(self.questions), "position": self.position, "finished": self.finished,
+            "created": iso_time(self.created), "time_limit": self.time_limit, "seconds_left": left,
+            "total": len(self.questions), "position": self.position, "finished": self.finished or expired,
             "score": {"right": sum(r.correct for r in self.results),
                       "wrong": sum(not r.correct for r in self.results),
                       "answers_found": sum(len(r.found) for r in self.results) + len(self.found),

@@ -179,7 +179,7 @@ def answer_document(box: CardBox, quiz: Quiz, text: str, *, now: float) -> dict[
 
 def next_document(box: CardBox, quiz: Quiz, *, now: float) -> dict[str, Any]:
     """End the current question (its missed answers revealed, graded in the cardbox) and go on."""
-    result = _ended(box, quiz, quiz.next(), now)
+    result = _ended(box, quiz, quiz.next(now), now)
     return {"id": quiz.id, "verdict": None, "word": None, "result": result, "quiz": quiz.state(now)}
 
 
