@@ -172,3 +172,13 @@ def test_why_a_word(client, enable):
     r = doc["results"][0]
     assert r["valid"] and r["front"] == "s" and r["back"] == "drstx" and r["anagrams"] == ["acre", "race"]
     assert r["probability_rank"] == enable.probability("care").rank
+
+
+def test_serve_refuses_a_bad_study_store_in_one_line(tmp_path, capsys):
+    from lexigraph.cli.main import main
+
+    (tmp_path / "x.sqlite").write_text("garbage " * 1000)
+    for bad in (["--study-store", str(tmp_path / "x.sqlite")], ["--study-store", ""], ["--study-store", str(tmp_path)]):
+        assert main(["serve", "--port", "1", "--games-db", ":memory:", *bad]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("lexigraph: error: ") and err.count("\n") == 1 and "Traceback" not in err, err

@@ -170,7 +170,8 @@ def main(args: argparse.Namespace) -> int:
         return 2
     names = ", ".join(app.state.server.pool.names)
     print(f"lexigraph: serving {names} on http://{args.host}:{args.port}/ (API: /api, OpenAPI: /openapi.json); "
-          f"games kept in {app.state.games.db.path}", file=sys.stderr)
+          f"games kept in {app.state.games.db.path}; quizzes and the cardbox in {app.state.study.box.path}",
+          file=sys.stderr)
     config: dict[str, Any] = {"host": args.host, "port": args.port, "log_level": args.log_level,
                               "http": protocol_class(limits.header_timeout)}
     try:
