@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from ..engine.interface import TURN_PLAY
 from .game import Game, GameError
 from .players import Player, run_spec
@@ -35,8 +37,6 @@ from .runs import BATCH_GAMES, MAX_GAMES, batches
 from .workers import LexiconRef, run_batches
 
 if TYPE_CHECKING:  # pragma: no cover
-    import numpy as np
-
     from ..engine import Engines
 
 __all__ = ["FirstOfEachPair", "count_plays", "played_words"]
@@ -49,8 +49,6 @@ class FirstOfEachPair:
     job: Callable[["Engines", int, int], "tuple[np.ndarray, np.ndarray]"]
 
     def __call__(self, engines: "Engines", first: int, count: int) -> "tuple[np.ndarray, np.ndarray]":
-        import numpy as np  # deferred: NumPy loads in the workers, with the games
-
         played = [self.job(engines, 2 * k, 1) for k in range(first, first + count)]
         return np.concatenate([p[0] for p in played]), np.concatenate([p[1] for p in played])
 
