@@ -1,0 +1,256 @@
+"""The Study tab, Word Judge and the "why a word" panel in a real headless Chromium (Debian's), driven by Playwright.
+
+Every answer the tests type, and every answer they expect the page to show, comes from the word list itself (the
+lexicon's words, grouped here by their sorted letters or extended here by a letter), never from the page or from the
+query the server runs. Each test runs at phone width (375 px) and at desktop width. Screenshots go to
+``build/screenshots/`` (``$LEXIGRAPH_SCREENSHOTS``). Skips with the reason when Playwright or Chromium is missing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from functools import cache
+from urllib.request import urlopen
+
+import pytest
+
+pytest.importorskip("starlette", reason="the server needs the serve extra: pip install 'lexigraph[serve]'")
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed (pip install -e '.[browser]')")
+
+import json  # noqa: E402
+
+import lexigraph  # noqa: E402
+
+from helpers.browser import SHOTS, labels_astray, overflow, skip_without_chromium  # noqa: E402
+
+skip_without_chromium()
+
+WIDTHS = {"phone": (375, 740), "desktop": (1100, 820)}
+SEARCH = "length 7 and probability 1-500"
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+@cache
+def word_list() -> frozenset[str]:
+    """The built-in lexicon's words: the list the oracles below work from."""
+    return frozenset(lexigraph.open())
+
+
+@cache
+def by_letters() -> dict[str, list[str]]:
+    """Every word of the list under its sorted letters (its alphagram), alphabetically."""
+    groups: dict[str, list[str]] = defaultdict(list)
+    for w in sorted(word_list()):
+        groups["".join(sorted(w))].append(w)
+    return groups
+
+
+def hooks_of(word: str) -> tuple[str, str]:
+    """The letters that make a word of the list before and after ``word``."""
+    words = word_list()
+    return ("".join(c for c in LETTERS if c + word in words), "".join(c for c in LETTERS if word + c in words))
+
+
+def shot(pg, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    pg.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+@pytest.fixture(params=list(WIDTHS))
+def sized(request, page):
+    """The page at phone width, then at desktop width: (page, name of the width)."""
+    page.set_viewport_size(dict(zip(("width", "height"), WIDTHS[request.param])))
+    yield page, request.param
+    page.set_viewport_size({"width": 1100, "height": 820})
+
+
+def get_json(server: str, path: str) -> tuple[int, dict]:
+    try:
+        with urlopen(server + path) as r:
+            return r.status, json.load(r)
+    except Exception as e:  # an HTTPError carries the status and the JSON error
+        return e.code, json.load(e)
+
+
+def prompt(pg) -> str:
+    return pg.get_attribute("#study-question", "data-prompt")
+
+
+def type_answer(pg, word: str) -> None:
+    pg.keyboard.type(word)
+    pg.keyboard.press("Enter")
+
+
+def wait_marks(pg, n: int) -> list[tuple[str, str]]:
+    """The marks of the question asked, once there are ``n``: (verdict, word), the latest first."""
+    pg.wait_for_function(f"document.querySelectorAll('#study-typed li').length === {n}")
+    return [(v, t.split()[1].lower()) for v, t in pg.eval_on_selector_all(
+        "#study-typed li", "els => els.map(e => [e.dataset.verdict, e.textContent])")]
+
+
+def wait_question(pg, index: int) -> None:
+    pg.wait_for_function(f"document.querySelector('#study-progress').textContent.startsWith('Question {index + 1} of')")
+
+
+def start_by_keyboard(pg, search: str, count: int) -> None:
+    """The Study tab reached with the arrow keys from the Search tab; the quiz set and started with the keyboard."""
+    pg.focus("#tab-search")
+    for _ in range(4):
+        pg.keyboard.press("ArrowRight")
+    assert pg.evaluate("document.activeElement.id") == "tab-study" and pg.is_visible("#view-study")
+    pg.focus("#study-count")
+    pg.keyboard.press("Control+a")
+    pg.keyboard.type(str(count))
+    pg.focus("#study-source")
+    pg.keyboard.press("Control+a")
+    pg.keyboard.type(search)
+    pg.keyboard.press("Enter")
+    pg.wait_for_selector("#study-quiz:not([hidden])", timeout=30000)
+
+
+def test_a_20_question_anagram_quiz_by_keyboard(sized, server):
+    """Twenty alphagrams of the search, in probability order; every third question answered in full (right), every
+    third with a word that is no answer first (wrong, then every answer: the question is missed), every third with
+    its first word only and the answers shown (Escape) before going on. Each mark as typed, each question's answers,
+    the summary's counts, its missed words and their hooks, and the cardbox's counts are the oracle's."""
+    pg, width = sized
+    lex = lexigraph.open()
+    ranked = lex.search(SEARCH, sort="probability")
+    expected_prompts = list(dict.fromkeys("".join(sorted(w)) for w in ranked))[:20]
+    start_by_keyboard(pg, SEARCH, 20)
+    assert overflow(pg) <= 0, f"the quiz is wider than the screen at {width}"
+    right, missed, found_total, all_total = 0, [], 0, 0
+    for i in range(20):
+        wait_question(pg, i)
+        alphagram = prompt(pg).lower()
+        assert alphagram == expected_prompts[i]
+        answers = by_letters()[alphagram]
+        assert pg.inner_text("#study-need").startswith(f"{len(answers)} word")
+        assert pg.evaluate("document.activeElement.id") == "study-answer"   # the focus stays in the box
+        all_total += len(answers)
+        how = i % 3
+        if how == 1:
+            stranger = next(w for w in sorted(by_letters()[expected_prompts[i - 1]]) if w not in answers)
+            type_answer(pg, stranger)
+            assert wait_marks(pg, 1) == [("wrong", stranger)]
+            type_answer(pg, "qqqqqqq")
+            assert wait_marks(pg, 2)[0] == ("wrong", "qqqqqqq")
+        if how in (0, 1):
+            for k, w in enumerate(answers[:-1]):
+                type_answer(pg, w)
+                marks = wait_marks(pg, k + 1 + 2 * (how == 1))
+                assert marks[0] == ("right", w)
+            if answers[:-1]:   # the same word again is no second answer
+                type_answer(pg, answers[0])
+                assert wait_marks(pg, len(answers) + 2 * (how == 1))[0] == ("already", answers[0])
+            type_answer(pg, answers[-1])   # the last answer ends the question: the next is asked
+            right += how == 0
+            found_total += len(answers)
+        else:   # the first word only (none when there is one), then the answers shown
+            typed = answers[:1] if len(answers) > 1 else []
+            for w in typed:
+                type_answer(pg, w)
+                assert wait_marks(pg, 1) == [("right", w)]
+            pg.keyboard.press("Escape")
+            pg.wait_for_function("!document.querySelector('#study-last').hidden && "
+                                 f"document.querySelector('#study-last-title').textContent.startsWith('{alphagram.upper()}:')")
+            shown = pg.eval_on_selector_all("#study-last-words button", "els => els.map(e => [e.dataset.word, e.parentNode.classList.contains('missed')])")
+            assert sorted(shown) == [[w, w not in typed] for w in answers]
+            missed += [w for w in answers if w not in typed]
+            found_total += len(typed)
+            if i == 2:
+                shot(pg, f"study-quiz-{width}")
+            pg.keyboard.press("Enter")   # an empty box: on to the next question
+    pg.wait_for_selector("#study-summary:not([hidden])")
+    pg.wait_for_function("document.querySelector('#study-due').textContent !== ''")
+    assert pg.inner_text("#study-result") == (
+        f"{right} of 20 questions right, {20 - right} missed; {found_total} of {all_total} words found.")
+    words = pg.eval_on_selector_all("#study-missed button", "els => els.map(e => [e.dataset.word, "
+                                    "e.firstChild.textContent, e.lastChild.textContent])")
+    assert sorted(words) == sorted([w, *hooks_of(w)] for w in missed)
+    status, cardbox = get_json(server, "/api/cardbox?lexicon=enable")
+    due = pg.inner_text("#study-due")
+    if status == 200:
+        assert cardbox["total"] >= 20
+        assert due.startswith(f"Cardbox: {cardbox['due_now']} due now of {cardbox['total']} cards")
+    else:   # a server without the study store says so, and the page says the quiz is not remembered
+        assert status == 501 and "keeps no cardbox" in due
+    assert overflow(pg) <= 0 and labels_astray(pg, "#view-study") == []
+    shot(pg, f"study-summary-{width}")
+
+
+def test_skip_and_timed(page):
+    """Shift+Enter skips a question (missed, every answer shown); a timed quiz shows its clock counting down."""
+    lex = lexigraph.open()
+    page.click("#tab-study")
+    page.select_option("#study-time", "60")
+    start_by_keyboard(page, "length 2 and probability 1-3", 3)
+    first = prompt(page).lower()
+    assert re.fullmatch(r"[01]:\d\d", page.inner_text("#study-clock"))
+    page.keyboard.press("Shift+Enter")
+    wait_question(page, 1)
+    assert page.inner_text("#study-last-title") == f"{first.upper()}: 0 of {len(by_letters()[first])} found"
+    assert first in {"".join(sorted(w)) for w in lex.search("length 2 and probability 1-3")}
+    page.click("#study-end")
+    page.wait_for_selector("#study-summary:not([hidden])")
+    assert page.inner_text("#study-result").startswith("0 of 3 questions right, 1 missed (2 not reached)")
+    assert page.evaluate("document.activeElement.id") == "study-summary-title"
+
+
+def test_word_judge(sized):
+    """#judge fills the screen; a play's words are VALID only when every one is in the word list; the verdict names
+    no word, and clears for the next play."""
+    pg, width = sized
+    words = word_list()
+    good = ["quixotic", "zyzzyva", "cat"]
+    bad = "qxzj"
+    assert all(w in words for w in good) and bad not in words
+    pg.goto(pg.url.split("#")[0] + "#judge")
+    pg.wait_for_selector("#view-judge:not([hidden])")
+    pg.evaluate("document.getElementById('view-judge').dataset.clearAfter = '400'")
+    assert pg.evaluate("document.activeElement.id") == "judge-input"
+    assert not pg.is_visible("header") and not pg.is_visible("#view-search")
+    pg.keyboard.type(", ".join(good))
+    pg.keyboard.press("Enter")
+    pg.wait_for_selector("#judge-verdict.valid")
+    assert pg.inner_text("#judge-verdict") == "VALID"
+    assert overflow(pg) <= 0
+    shot(pg, f"judge-{width}")
+    pg.wait_for_function("document.querySelector('#judge-verdict').textContent === ''")   # cleared for the next play
+    pg.keyboard.type(f"{good[0]} {bad} {good[1]}")
+    pg.keyboard.press("Enter")
+    pg.wait_for_selector("#judge-verdict.invalid")
+    text = pg.inner_text("#view-judge")
+    assert "NOT VALID" in text and bad not in text.lower() and good[0] not in text.lower()   # no hint, no list
+    pg.wait_for_function("document.querySelector('#judge-verdict').textContent === ''")
+    pg.click("#judge-leave")
+    assert pg.is_visible("#view-study") and pg.evaluate("location.hash") == "#study"
+
+
+def test_why_a_word_from_the_search_results(sized):
+    """A word of the search's results chosen with the arrows and Enter: the panel's hooks and anagrams are the word
+    list's, its probability rank the library's; Escape closes it and gives the focus back to the list."""
+    pg, width = sized
+    lex = lexigraph.open()
+    pg.fill("#search-input", "??mo??t")
+    pg.wait_for_function("document.querySelector('#search-status').textContent.includes('word')")
+    pg.focus("#search-results")
+    pg.keyboard.press("ArrowDown")
+    pg.keyboard.press("ArrowDown")
+    pg.keyboard.press("Enter")
+    word = lex.match("??mo??t")[1]
+    pg.wait_for_selector(f"#why[data-ready='{word}']")
+    front, back = hooks_of(word)
+    assert pg.inner_text("#why-word") == word.upper()
+    assert pg.inner_text("#why-hooks") == f"{front or '–'} ·{word.upper()}· {back or '–'}"
+    others = [w.upper() for w in by_letters()["".join(sorted(word))] if w != word]
+    assert pg.inner_text("#why-anagrams") == (" ".join(others) or "none")
+    rank = lex.probability(word).rank
+    assert pg.inner_text("#why-probability").startswith(f"#{rank:,} among the words of {len(word)} tiles")
+    assert pg.inner_text("#why-valid") == "a word of enable"
+    assert overflow(pg) <= 0
+    shot(pg, f"why-{width}")
+    pg.keyboard.press("Escape")
+    pg.wait_for_function("!document.querySelector('#why').open")
+    assert pg.evaluate("document.activeElement.id") == "search-results"
