@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..commands import Command
 from ..errors import LexiconError
+from ..study.cardbox import default_path as study_default_path
 from .gamedb import default_path
 from .lanes import Limits
 from .lexicons import LexiconPool, parse_spec
@@ -76,6 +77,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the SQLite file the games are kept in, so that a restarted server goes on with them "
                         "(default: $XDG_DATA_HOME/lexigraph/games.sqlite3, else "
                         "~/.local/share/lexigraph/games.sqlite3; ':memory:' keeps them in memory only)")
+    parser.add_argument("--study-store", metavar="PATH", default=None,
+                        help="the SQLite file the quizzes and the cardbox are kept in, shared with lexigraph quiz "
+                        "(default: $XDG_DATA_HOME/lexigraph/study.sqlite, else ~/.local/share/lexigraph/study.sqlite; "
+                        "':memory:' keeps them in memory only)")
     parser.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"),
                         help="server log detail (default warning)")
 
@@ -109,18 +114,29 @@ def _games_path(given: str | None) -> str:
     return given
 
 
+def _study_path(given: str | None) -> str:
+    """The study store ``serve`` keeps: ``--study-store``, else the user's, shared with ``lexigraph quiz``."""
+    if given is None:
+        return study_default_path()
+    if not given.strip():
+        raise LexiconError("--study-store takes a file path, or ':memory:'")
+    return given
+
+
 def create_app(
     lexicons: Sequence[str] | Sequence[tuple[str, str | None]] = (),
     *,
     limits: Limits | None = None,
     commands: Sequence[Command] | None = None,
     games_db: str = ":memory:",
+    study_db: str = ":memory:",
 ) -> "Starlette":
     """The ASGI app serving ``lexicons`` (``"NAME=FILE"`` strings or ``(name, path)`` pairs).
 
     ``games_db``: the SQLite file the games against lexigraph are kept in (default here ``":memory:"``: in
     memory only; ``lexigraph serve`` keeps them in the user's data folder,
-    :func:`lexigraph.server.gamedb.default_path`).
+    :func:`lexigraph.server.gamedb.default_path`). ``study_db``: the study store (quizzes and the cardbox; the same
+    default here, and ``serve`` keeps it in the user's data folder, :func:`lexigraph.study.cardbox.default_path`).
 
     >>> from starlette.testclient import TestClient      # doctest: +SKIP
     >>> with TestClient(create_app()) as client:         # doctest: +SKIP
@@ -131,7 +147,7 @@ def create_app(
     from .app import build_app
 
     specs = [parse_spec(s) if isinstance(s, str) else s for s in lexicons]
-    return build_app(LexiconPool(specs), limits=limits, commands=commands, games_db=games_db)
+    return build_app(LexiconPool(specs), limits=limits, commands=commands, games_db=games_db, study_db=study_db)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -144,7 +160,8 @@ def main(args: argparse.Namespace) -> int:
     try:
         limits = _limits_from(args)
         games = _games_path(args.games_db)
-        app = create_app(args.lexicons or (), limits=limits, games_db=games)
+        study = _study_path(args.study_store)
+        app = create_app(args.lexicons or (), limits=limits, games_db=games, study_db=study)
     except ImportError:
         print(f"lexigraph: error: {EXTRA_HINT}", file=sys.stderr)
         return 2

@@ -26,7 +26,8 @@ Where each part lives: the routes in :mod:`~lexigraph.server.routes` and
 :mod:`~lexigraph.server.httpio`, the lanes and the limits in
 :mod:`~lexigraph.server.lanes`. The handlers are module-level functions that find
 the server's state on the app: ``app.state.server`` (a :class:`Server`) and
-``app.state.games`` (a :class:`~lexigraph.server.games.GameStore`).
+``app.state.games`` (a :class:`~lexigraph.server.games.GameStore`) and ``app.state.study`` (the study store:
+:class:`~lexigraph.server.study_routes.StudyState`).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Mount, Route
 
 from ..commands import Command, all_commands
+from ..study.cardbox import CardBox
 from . import routes
 from .gamedb import GameDatabase
 from .game_routes import GAME_ROUTES
@@ -47,7 +49,7 @@ from .httpio import EXCEPTION_HANDLERS, OneLineErrors
 from .lanes import Limits, Server
 from .lexicons import LexiconPool
 from .served import served
-from .study_routes import STUDY_ROUTES
+from .study_routes import STUDY_ROUTES, StudyState
 
 __all__ = ["Limits", "Server", "build_app"]
 
@@ -77,6 +79,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     finally:
         app.state.server.stop()
         app.state.games.db.close()
+        app.state.study.box.close()
 
 
 def build_app(
@@ -85,11 +88,14 @@ def build_app(
     limits: Limits | None = None,
     commands: Sequence[Command] | None = None,
     games_db: str = ":memory:",
+    study_db: str = ":memory:",
 ) -> Starlette:
     """The ASGI app over ``pool``; ``commands`` defaults to the registry's (those :func:`served`).
 
     ``games_db`` is the games file (:mod:`lexigraph.server.gamedb`; ``":memory:"``, the default here: games
     kept in memory only); a file that cannot be used is a :class:`~lexigraph.server.gamedb.GamesDatabaseError`.
+    ``study_db`` is the study store, the quizzes and the cardbox (:mod:`lexigraph.study.cardbox`; ``":memory:"``,
+    the default here); a file that cannot be used is a :class:`~lexigraph.study.cardbox.StudyStoreError`.
     """
     cmds = {c.name: c for c in (all_commands() if commands is None else commands) if served(c)}
     server = Server(pool, cmds, limits or Limits())
@@ -98,4 +104,5 @@ def build_app(
                     exception_handlers=EXCEPTION_HANDLERS)
     app.state.server = server
     app.state.games = games
+    app.state.study = StudyState(CardBox(study_db))
     return app

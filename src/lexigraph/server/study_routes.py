@@ -1,5 +1,6 @@
 """The routes of study (``/api/quiz``, ``/api/cardbox``): quizzes answered as they are typed, and the cardbox's
-counts, over the app's study store (:class:`lexigraph.study.cardbox.CardBox`; docs/study.md, *HTTP*).
+counts, over the app's study store (``request.app.state.study``, a :class:`lexigraph.study.cardbox.CardBox`;
+docs/study.md, *HTTP*).
 
 | route | what |
 |---|---|
@@ -10,31 +11,184 @@ counts, over the app's study store (:class:`lexigraph.study.cardbox.CardBox`; do
 | ``GET /api/quiz/{id}/summary`` | every question's result, the missed words with their hooks, the cardbox's counts |
 | ``GET /api/cardbox?user=&lexicon=`` | the cardbox's counts: due now, by state and type |
 
-Word Judge (``/api/judge``) and "why a word" (``/api/why``) are commands (:mod:`lexigraph.commands.judge`),
-served as every command is.
+Every route's work (the store, the lexicon's queries) runs in the query lane, never on the event loop. The
+answers of one quiz are checked one at a time (a lock per app), so two typed at once are both kept. Word Judge
+(``/api/judge``) and "why a word" (``/api/why``) are commands (:mod:`lexigraph.commands.judge`), served as every
+command is.
 """
 
 from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from .answers import ApiError
+from ..errors import QueryError
+from ..study.cardbox import CardBox, StudyStoreError, check_user
+from ..study.quiz import Quiz
+from ..study.sitting import (DEFAULT_USER, answer_document, cardbox_document, next_document, quiz_request,
+                             start_quiz, summary_document)
+from .answers import ApiError, dump
+from .httpio import arrival, check_query, read_body
+from .lanes import Server
 
-__all__ = ["STUDY_ROUTES"]
+__all__ = ["STUDY_ROUTES", "StudyState"]
 
 
-async def not_yet(request: Request) -> Response:
-    raise ApiError(501, "NotImplemented", "this route is described in docs/study.md and not served yet")
+class StudyState:
+    """The study store of an app and the lock its quizzes' answers are checked under."""
+
+    def __init__(self, box: CardBox, clock: Callable[[], float] = time.time) -> None:
+        self.box = box
+        self.clock = clock
+        self.answering = threading.Lock()
+
+
+def state_of(request: Request) -> tuple[Server, StudyState]:
+    app_state = request.app.state
+    server: Server = app_state.server
+    study: StudyState = app_state.study
+    return server, study
+
+
+def answer(doc: dict[str, Any], status: int = 200) -> Response:
+    return Response(dump(doc), status_code=status, media_type="application/json")
+
+
+def quiz_of(study: StudyState, key: str) -> Quiz:
+    quiz = study.box.quiz(key)
+    if quiz is None:
+        raise ApiError(404, "NotFound", f"no quiz {key[:40]!r}")
+    return quiz
+
+
+async def new_quiz(request: Request) -> Response:
+    """``POST /api/quiz``: a new quiz; 201 with it."""
+    server, study = state_of(request)
+    check_query(request, server.limits.max_query)
+    body = await read_body(request, server.limits.max_body, server.limits.body_timeout)
+    lexicon = body.pop("lexicon", None)
+    if lexicon is not None and not isinstance(lexicon, str):
+        raise ApiError(400, "QueryError", "field 'lexicon': a lexicon name")
+    wanted = quiz_request(body)
+    slot = server.pool.served(lexicon)  # an unknown lexicon is a 404 before any work
+
+    def work(deadline: float) -> dict[str, Any]:
+        now = study.clock()
+        held: list[tuple[Any, Any]] = []
+
+        def open_list(source: object) -> Any:
+            # A search's 'in NAME' list: a lexicon this server serves, held until the quiz is made.
+            if not isinstance(source, str):
+                raise QueryError("a list is named by a lexicon this server serves")
+            other = server.pool.served(source)
+            h = other.acquire()
+            held.append((other, h))
+            return h.lexicon
+
+        try:
+            with server.pool.use(slot.name) as lex:
+                quiz = start_quiz(lex.store, lex.engine, study.box, slot.lexicon_name, wanted, now=now,
+                                  open_list=open_list, deadline=deadline)
+        finally:
+            for other, h in held:
+                other.release(h)
+        return quiz.state(now)
+
+    return answer(await server.run(work, what="POST /api/quiz", arrived=arrival(request)), status=201)
+
+
+async def show_quiz(request: Request) -> Response:
+    """``GET /api/quiz/{id}``: the quiz as it stands."""
+    server, study = state_of(request)
+    check_query(request, server.limits.max_query)
+    key = request.path_params["id"]
+    doc = await server.run(lambda deadline: quiz_of(study, key).state(study.clock()), what="GET /api/quiz/{id}",
+                           arrived=arrival(request))
+    return answer(doc)
+
+
+async def answer_quiz(request: Request) -> Response:
+    """``POST /api/quiz/{id}/answer``: ``{"answer": "WORD"}`` checked against the current question."""
+    server, study = state_of(request)
+    check_query(request, server.limits.max_query)
+    body = await read_body(request, server.limits.max_body, server.limits.body_timeout)
+    unknown = sorted(set(body) - {"answer"})
+    if unknown:
+        raise ApiError(400, "QueryError", f"unknown field {unknown[0]!r} (an answer takes: answer)")
+    text = body.get("answer")
+    if not isinstance(text, str):
+        raise ApiError(400, "QueryError", "field 'answer': the word typed")
+    key = request.path_params["id"]
+
+    def work(deadline: float) -> dict[str, Any]:
+        with study.answering:
+            quiz = quiz_of(study, key)
+            return answer_document(study.box, quiz, text, now=study.clock())
+
+    return answer(await server.run(work, what="POST /api/quiz/{id}/answer", arrived=arrival(request)))
+
+
+async def next_question(request: Request) -> Response:
+    """``POST /api/quiz/{id}/next``: the current question ended, and the quiz at the next one."""
+    server, study = state_of(request)
+    check_query(request, server.limits.max_query)
+    body = await read_body(request, server.limits.max_body, server.limits.body_timeout)
+    if body:
+        raise ApiError(400, "QueryError", f"unknown field {sorted(body)[0]!r} (next takes no field)")
+    key = request.path_params["id"]
+
+    def work(deadline: float) -> dict[str, Any]:
+        with study.answering:
+            return next_document(study.box, quiz_of(study, key), now=study.clock())
+
+    return answer(await server.run(work, what="POST /api/quiz/{id}/next", arrived=arrival(request)))
+
+
+async def quiz_summary(request: Request) -> Response:
+    """``GET /api/quiz/{id}/summary``: every question ended, the missed words with their hooks, the counts."""
+    server, study = state_of(request)
+    check_query(request, server.limits.max_query)
+    key = request.path_params["id"]
+
+    def work(deadline: float) -> dict[str, Any]:
+        quiz = quiz_of(study, key)
+        with server.pool.use(server.pool.served(quiz.lexicon).name) as lex:
+            return summary_document(lex.store, study.box, quiz, now=study.clock(), deadline=deadline)
+
+    return answer(await server.run(work, what="GET /api/quiz/{id}/summary", arrived=arrival(request)))
+
+
+async def cardbox_counts(request: Request) -> Response:
+    """``GET /api/cardbox?user=&lexicon=``: the cardbox's counts."""
+    server, study = state_of(request)
+    check_query(request, server.limits.max_query)
+    q = request.query_params
+    unknown = sorted(k for k in q if k not in ("user", "lexicon"))
+    if unknown:
+        raise ApiError(400, "QueryError", f"unknown parameter {unknown[0]!r} (the cardbox takes: lexicon, user)")
+    user = q.get("user") or DEFAULT_USER
+    try:
+        check_user(user)
+    except StudyStoreError as e:  # the request's fault here
+        raise ApiError(400, "QueryError", f"parameter 'user': {e}") from None
+    slot = server.pool.served(q.get("lexicon"))
+    doc = await server.run(lambda deadline: cardbox_document(study.box, user, slot.lexicon_name, now=study.clock()),
+                           what="GET /api/cardbox", arrived=arrival(request))
+    return answer(doc)
 
 
 #: The study routes, in the order the app lists them (before ``/api/{name}``).
 STUDY_ROUTES = [
-    Route("/api/quiz", not_yet, methods=["POST"]),
-    Route("/api/quiz/{id}", not_yet, methods=["GET"]),
-    Route("/api/quiz/{id}/answer", not_yet, methods=["POST"]),
-    Route("/api/quiz/{id}/next", not_yet, methods=["POST"]),
-    Route("/api/quiz/{id}/summary", not_yet, methods=["GET"]),
-    Route("/api/cardbox", not_yet, methods=["GET"]),
+    Route("/api/quiz", new_quiz, methods=["POST"]),
+    Route("/api/quiz/{id}", show_quiz, methods=["GET"]),
+    Route("/api/quiz/{id}/answer", answer_quiz, methods=["POST"]),
+    Route("/api/quiz/{id}/next", next_question, methods=["POST"]),
+    Route("/api/quiz/{id}/summary", quiz_summary, methods=["GET"]),
+    Route("/api/cardbox", cardbox_counts, methods=["GET"]),
 ]
