@@ -168,7 +168,8 @@ async function advance(doc) {
 // why it is a word.
 function showResult(r) {
   $("study-last").hidden = false;
-  $("study-last-title").textContent = `${r.prompt}: ${r.found.length} of ${r.answers.length} found${r.correct ? " ✓" : ""}`;
+  $("study-last-title").textContent = `${r.prompt}: ${r.found.length} of ${r.answers.length} found${r.correct ? " ✓" : ""}` +
+    (r.card ? `; back ${fromNow(r.card.due)}` : "");
   const list = $("study-last-words");
   list.innerHTML = "";
   for (const w of r.answers) {
@@ -193,6 +194,13 @@ function wordItem(word, hooks) {
   b.addEventListener("click", () => openWhy(word, b));
   li.appendChild(b);
   return li;
+}
+
+// When a card is due again, as a player reads it: "in 10 minutes", "in 3 days".
+function fromNow(iso) {
+  const minutes = Math.max(1, Math.round((Date.parse(iso) - Date.now()) / 60000));
+  const [n, unit] = minutes < 90 ? [minutes, "minute"] : minutes < 36 * 60 ? [Math.round(minutes / 60), "hour"] : [Math.round(minutes / 1440), "day"];
+  return `in ${n} ${unit}${n === 1 ? "" : "s"}`;
 }
 
 function tick() {
@@ -225,7 +233,7 @@ async function finish() {
 
 function cardboxLine(c) {
   if (!c) return "This server keeps no cardbox: nothing of this quiz is remembered.";
-  const next = c.next_due ? `; the next after that ${new Date(c.next_due).toLocaleString()}` : "";
+  const next = c.next_due ? `; next due ${new Date(c.next_due).toLocaleString()}` : "";
   return `Cardbox: ${c.due_now} due now of ${c.total} card${c.total === 1 ? "" : "s"}${next}.`;
 }
 
