@@ -275,3 +275,26 @@ def test_why_a_word_from_the_search_results(sized):
     pg.keyboard.press("Escape")
     pg.wait_for_function("!document.querySelector('#why').open")
     assert pg.evaluate("document.activeElement.id") == "search-results"
+
+
+def test_a_study_search_in_probability_order(page):
+    """The study search's words in the order asked: by probability (each word's rank among the words of its length,
+    the likeliest first), as the library's search orders them, and alphabetically again."""
+    lex = lexigraph.open()
+    expr = "length 7 and subanagram aeinrstl"
+    page.select_option("#search-mode", "search")
+    page.fill("#search-input", expr)
+    page.wait_for_function("document.querySelector('#search-status').textContent.includes('word')")
+    alpha = [w for w in lex.search(expr) if w][:100]
+    assert alpha == sorted(alpha)
+    shown = lambda: page.eval_on_selector_all(  # noqa: E731
+        "#search-results li", "els => els.map(e => [...e.childNodes].find(n => n.nodeType === 3).textContent)")
+    assert shown() == alpha
+    page.select_option("#search-sort", "probability")
+    by_rank = lex.search(expr, sort="probability")[:100]
+    assert by_rank != alpha
+    page.wait_for_function(f"document.querySelector('#search-results li') && "
+                           f"document.querySelector('#search-results li').textContent.includes('{by_rank[0]}')")
+    assert shown() == by_rank
+    ranks = [lex.probability(w).rank for w in by_rank]
+    assert ranks == sorted(ranks)
