@@ -245,6 +245,11 @@ def test_word_judge(sized):
     text = pg.inner_text("#view-judge")
     assert "NOT VALID" in text and bad not in text.lower() and good[0] not in text.lower()   # no hint, no list
     pg.wait_for_function("document.querySelector('#judge-verdict').textContent === ''")
+    pg.keyboard.type(" ".join(["at"] * 65))   # more than a play: the server's limit, said, and no verdict
+    pg.keyboard.press("Enter")
+    pg.wait_for_function("document.querySelector('#judge-verdict').textContent.includes('at most 64 words')")
+    assert pg.get_attribute("#judge-verdict", "class") == "judge-verdict"
+    pg.wait_for_function("document.querySelector('#judge-verdict').textContent === ''")
     pg.click("#judge-leave")
     assert pg.is_visible("#view-study") and pg.evaluate("location.hash") == "#study"
 
@@ -298,3 +303,19 @@ def test_a_study_search_in_probability_order(page):
     assert shown() == by_rank
     ranks = [lex.probability(w).rank for w in by_rank]
     assert ranks == sorted(ranks)
+
+
+def test_errors_and_time_up(page, quiz_maker):
+    """A search the server refuses is said, and no quiz starts; a timed quiz ends when its time is up, with the
+    questions not reached counted."""
+    page.click("#tab-study")
+    page.fill("#study-source", "length 7 and")
+    page.click("#study-start")
+    page.wait_for_selector("#study-status.error")
+    assert "expected a condition" in page.inner_text("#study-status") and not page.is_visible("#study-quiz")
+    page.eval_on_selector("#study-time", "s => s.add(new Option('2 seconds', '2'))")
+    page.select_option("#study-time", "2")
+    start_by_keyboard(page, "length 7 and probability 1-50", 5)
+    assert page.inner_text("#study-clock") in ("0:02", "0:01")
+    page.wait_for_selector("#study-summary:not([hidden])", timeout=20000)
+    assert page.inner_text("#study-result").startswith("0 of 5 questions right, 0 missed (5 not reached)")
