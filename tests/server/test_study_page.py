@@ -172,7 +172,8 @@ def test_a_20_question_anagram_quiz_by_keyboard(sized, quiz_maker, server):
             missed += [w for w in answers if w not in typed]
             found_total += len(typed)
             if i == 2:
-                shot(pg, f"study-quiz-{width}")
+                shot(pg, f"study-quiz-{width}-{quiz_maker}")
+                assert labels_astray(pg, "#study-quiz") == []
             pg.keyboard.press("Enter")   # an empty box: on to the next question
     pg.wait_for_selector("#study-summary:not([hidden])")
     pg.wait_for_function("document.querySelector('#study-due').textContent !== ''")
