@@ -61,6 +61,8 @@ CASES = {
     "autoplay": "files",
     "leaves": "files",
     "lexicons": "files",
+    "quiz": "files",
+    "cardbox": "files",
 }
 
 
@@ -82,6 +84,14 @@ def files(tmp_path, registry_file):
         "leaves": [["leaves", "build", "-o", str(tmp_path / "l.klv2"), "--generations", "10", "--max-length", "2",
                     "--workers", "1"]],
         "lexicons": [["lexicons", "add", "tiny", str(a)], ["lexicons", "list"], ["lexicons", "remove", "TINY"]],
+        "quiz": [["quiz", "--search", "length 7 and probability 1-50", "--limit", "3", "--no-input", "--store",
+                  str(tmp_path / "study.sqlite")],
+                 ["quiz", "--type", "hooks", "care", "--no-input", "--store", str(tmp_path / "study.sqlite")]],
+        "cardbox": [["cardbox", "import", str(a), "--store", str(tmp_path / "study.sqlite")],
+                    ["cardbox", "stats", "--store", str(tmp_path / "study.sqlite")],
+                    ["cardbox", "due", "--store", str(tmp_path / "study.sqlite")],
+                    ["cardbox", "export", str(tmp_path / "out.txt"), "--format", "zyzzyva", "--store",
+                     str(tmp_path / "study.sqlite")]],
     }
 
 

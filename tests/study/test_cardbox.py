@@ -85,6 +85,11 @@ def test_due_counts_against_a_count_of_the_reviews(tmp_path):
         due = box.due("u", "L", now=probe, limit=10_000)
         assert len(due) == expected_due and [c.due for c in due] == sorted(c.due for c in due)
     assert box.counts("other", "L")["total"] == 0
+    grouped = box._conn.execute("SELECT type, state, count(*) FROM cards GROUP BY type, state").fetchall()  # noqa: SLF001
+    states = ("new", "learning", "review", "relearning")
+    by_type = box.counts("u", "L")["by_type"]
+    assert sorted((k, states.index(s), n) for k, row in by_type.items() for s in states if (n := row[s])) \
+        == sorted(grouped)
     assert box.prompts("u", "L", "pattern") == ["C?T", "D?G"]
 
 
