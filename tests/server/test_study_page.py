@@ -9,6 +9,7 @@ query the server runs. Each test runs at phone width (375 px) and at desktop wid
 from __future__ import annotations
 
 import re
+import time
 from collections import defaultdict
 from functools import cache
 from urllib.request import urlopen
@@ -22,7 +23,7 @@ import json  # noqa: E402
 
 import lexigraph  # noqa: E402
 
-from helpers.browser import SHOTS, labels_astray, overflow, skip_without_chromium  # noqa: E402
+from helpers.browser import SHOTS, labels_astray, opened_page, overflow, skip_without_chromium  # noqa: E402
 
 skip_without_chromium()
 
@@ -320,3 +321,54 @@ def test_errors_and_time_up(page, quiz_maker):
     assert page.inner_text("#study-clock") in ("0:02", "0:01")
     page.wait_for_selector("#study-summary:not([hidden])", timeout=20000)
     assert page.inner_text("#study-result").startswith("0 of 5 questions right, 0 missed (5 not reached)")
+
+
+@pytest.fixture()
+def clocked_server():
+    """A server of its own whose study store's clock the test moves on: (the app, its URL)."""
+    from lexigraph.server import create_app
+    from lexigraph.server.background import serve_in_thread
+
+    app = create_app()
+    with serve_in_thread(app) as url:
+        yield app, url
+
+
+def test_a_quiz_of_what_is_due(browser_context, clocked_server):
+    """Three questions missed go into the cardbox, none due at once (FSRS brings a lapse back in minutes); three
+    days on, the cardbox's choice says three are due, and a quiz of what is due asks exactly those three; answered
+    in full from the word list, none is due any more."""
+    app, url = clocked_server
+    opened = opened_page(browser_context, url)
+    pg = next(opened)
+    pg.click("#tab-study")
+    start_by_keyboard(pg, "length 7 and probability 1-50", 3)
+    asked = []
+    for i in range(3):
+        wait_question(pg, i)
+        asked.append(prompt(pg).lower())
+        pg.keyboard.press("Shift+Enter")
+    pg.wait_for_selector("#study-summary:not([hidden])")
+    pg.wait_for_function("document.querySelector('#study-due').textContent.startsWith('Cardbox: 0 due now of 3 cards')")
+    app.state.study.clock = lambda: time.time() + 3 * 86400   # three days on, for the store alone
+    pg.focus("#study-new")
+    pg.keyboard.press("Enter")
+    assert pg.evaluate("document.activeElement.id") == "study-type"
+    pg.select_option("#study-from", "due")
+    pg.wait_for_function("document.querySelector('#study-from option[value=due]').textContent === 'the cardbox: 3 due now'")
+    assert not pg.is_visible("#study-source")
+    pg.focus("#study-start")
+    pg.keyboard.press("Enter")
+    pg.wait_for_selector("#study-quiz:not([hidden])")
+    again = []
+    for i in range(3):
+        wait_question(pg, i)
+        alphagram = prompt(pg).lower()
+        again.append(alphagram)
+        for w in by_letters()[alphagram]:
+            type_answer(pg, w)
+    pg.wait_for_selector("#study-summary:not([hidden])")
+    assert sorted(again) == sorted(asked)
+    assert pg.inner_text("#study-result").startswith("3 of 3 questions right, 0 missed")
+    pg.wait_for_function("document.querySelector('#study-due').textContent.startsWith('Cardbox: 0 due now of 3 cards')")
+    next(opened, None)   # the page's own checks: nothing asked of another host, no script error

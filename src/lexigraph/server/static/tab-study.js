@@ -24,9 +24,20 @@ export function setup() {
   $("study-next").addEventListener("click", () => { later(skip); refocus(); });
   $("study-end").addEventListener("click", () => later(finish));
   $("study-again").addEventListener("click", again);
-  $("study-new").addEventListener("click", () => { showPart("setup"); $("study-source").focus(); });
+  $("study-new").addEventListener("click", () => { showPart("setup"); refreshDue(); $("study-type").focus(); });
+  from.addEventListener("focus", refreshDue);
   onChoice();
-  cardboxCounts().then((c) => { from.querySelector("option[value=due]").disabled = !c; }, () => {});
+}
+
+// The cardbox's choice says how many questions of the chosen type are due now (asked again when the choices show,
+// and when the list of sources gets the focus); a server without a cardbox has it off.
+async function refreshDue() {
+  const option = $("study-from").querySelector("option[value=due]");
+  let counts = null;
+  try { counts = await cardboxCounts(); } catch { /* said when a quiz is asked of it */ }
+  option.disabled = !counts;
+  const row = counts && counts.results.find((r) => r.type === $("study-type").value);
+  option.textContent = counts ? `the cardbox: ${row ? row.due_now : 0} due now` : SOURCES.due.label;
 }
 
 // The help line says what the quiz asks; the source box what it reads (nothing for the cardbox).
@@ -37,6 +48,7 @@ function onChoice() {
   if (box.dataset.from && box.dataset.from !== from) box.value = "";
   box.dataset.from = from;
   box.hidden = from === "due";
+  refreshDue();
 }
 
 function showPart(part) {
