@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from functools import cache
 from urllib.request import urlopen
 
@@ -372,3 +372,53 @@ def test_a_quiz_of_what_is_due(browser_context, clocked_server):
     assert pg.inner_text("#study-result").startswith("3 of 3 questions right, 0 missed")
     pg.wait_for_function("document.querySelector('#study-due').textContent.startsWith('Cardbox: 0 due now of 3 cards')")
     next(opened, None)   # the page's own checks: nothing asked of another host, no script error
+
+
+def oracle_answers(kind: str, question: str) -> list[str]:
+    """A question's answers, from the word list alone: a Counter for racks, a regex for patterns, one letter added
+    for hooks."""
+    words = word_list()
+    if kind == "anagram":
+        return sorted(by_letters().get("".join(sorted(question)), []))
+    if kind == "subanagram":
+        rack = Counter(question)
+        return sorted(w for w in words if len(w) >= 2 and not Counter(w) - rack)
+    if kind == "hooks":
+        front, back = hooks_of(question)
+        return sorted([c + question for c in front] + [question + c for c in back])
+    regex = re.compile(question.replace("?", ".") + r"\Z")
+    return sorted(w for w in words if regex.match(w))
+
+
+@pytest.mark.parametrize("kind, questions", [
+    ("anagram", ["aeinrst", "eorsttu"]), ("subanagram", ["aeinrst", "qiz"]),
+    ("hooks", ["care", "quixotic"]), ("pattern", ["c?t", "??mo??t"]),
+])
+def test_each_kind_of_quiz_asks_the_oracles_answers(page, quiz_maker, kind, questions):
+    """Questions as given, of each kind: the answers a question shows when it ends are the word list's, whether the
+    server or the page made the quiz; a question whose answers are all typed is right."""
+    page.click("#tab-study")
+    page.select_option("#study-type", kind)
+    page.select_option("#study-from", "questions")
+    page.select_option("#study-order", "given")
+    start_by_keyboard(page, ", ".join(questions), len(questions))
+    as_asked = [("".join(sorted(q)) if kind in ("anagram", "subanagram") else q) for q in questions]   # racks sorted
+    wait_question(page, 0)
+    assert prompt(page).lower() == as_asked[0]
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#study-last:not([hidden])")
+    shown = page.eval_on_selector_all("#study-last-words button", "els => els.map(e => e.dataset.word)")
+    assert sorted(shown) == oracle_answers(kind, questions[0])
+    page.keyboard.press("Enter")
+    wait_question(page, 1)
+    assert prompt(page).lower() == as_asked[1]
+    expected = oracle_answers(kind, questions[1])
+    assert page.inner_text("#study-need").startswith(f"{len(expected)} word")
+    for w in expected:
+        type_answer(page, w)
+    if not expected:   # a question with no answer: nothing to type, Enter ends it (right) and Enter goes on
+        page.keyboard.press("Enter")
+        page.wait_for_function("document.querySelector('#study-need').textContent === 'Right: every word.'")
+        page.keyboard.press("Enter")
+    page.wait_for_selector("#study-summary:not([hidden])")
+    assert page.inner_text("#study-result").startswith("1 of 2 questions right, 1 missed")

@@ -83,11 +83,12 @@ class ServerQuiz {
 // The prompts of a quiz's questions from a source, in order, without repeats, at most `limit`.
 async function prompts(spec) {
   let words;
-  if (spec.from === "questions") return unique(wordsOf(spec.text), spec.limit);
+  const racks = spec.type === "anagram" || spec.type === "subanagram";
+  if (spec.from === "questions" && !racks) return unique(wordsOf(spec.text), spec.limit);
   if (spec.from === "search") {
     const sort = spec.order === "alpha" ? "alpha" : "probability";
     words = (await api("search", { expression: spec.text, sort, limit: state.limits.max_results })).results;
-  } else {
+  } else {   // words, or racks given as questions: their alphagrams (in the lexicon's tiles) from `why`
     words = (await api("why", { words: wordsOf(spec.text).slice(0, 64) })).results;
   }
   const of = { anagram: (w) => w.alphagram, subanagram: (w) => w.alphagram, hooks: (w) => w.word,
