@@ -204,7 +204,8 @@ def test_a_20_question_anagram_quiz_by_keyboard(sized, quiz_maker, server):
 
 
 def test_skip_and_timed(page):
-    """Shift+Enter skips a question (missed, every answer shown); a timed quiz shows its clock counting down."""
+    """Shift+Enter skips a question (missed, every answer shown); Escape then Enter at once shows the answers and
+    goes on; a timed quiz shows its clock counting down."""
     lex = lexigraph.open()
     page.click("#tab-study")
     page.select_option("#study-time", "60")
@@ -215,9 +216,14 @@ def test_skip_and_timed(page):
     wait_question(page, 1)
     assert page.inner_text("#study-last-title").startswith(f"{first.upper()}: 0 of {len(by_letters()[first])} found")
     assert first in {"".join(sorted(w)) for w in lex.search("length 2 and probability 1-3")}
+    second = prompt(page).lower()
+    page.keyboard.press("Escape")   # the answers, then on at once: the keys taken in the order pressed
+    page.keyboard.press("Enter")
+    wait_question(page, 2)
+    assert page.inner_text("#study-last-title").startswith(f"{second.upper()}: 0 of")
     page.click("#study-end")
     page.wait_for_selector("#study-summary:not([hidden])")
-    assert page.inner_text("#study-result").startswith("0 of 3 questions right, 1 missed (2 not reached)")
+    assert page.inner_text("#study-result").startswith("0 of 3 questions right, 2 missed (1 not reached)")
     assert page.evaluate("document.activeElement.id") == "study-summary-title"
 
 

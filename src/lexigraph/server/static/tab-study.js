@@ -134,7 +134,7 @@ function onKey(e) {
   const words = wordsOf($("study-answer").value);
   $("study-answer").value = "";
   if (e.shiftKey) later(skip);
-  else if (!words.length) later(quiz.shown ? goOn : reveal);   // empty box: the answers, then the next question
+  else if (!words.length) later(() => (quiz.shown ? goOn() : reveal()));   // empty box: the answers, then the next one
   else for (const w of words) later(() => answer(w));
 }
 
