@@ -12,6 +12,7 @@ import re
 import time
 from collections import Counter, defaultdict
 from functools import cache
+from pathlib import Path
 from urllib.request import urlopen
 
 import pytest
@@ -428,3 +429,32 @@ def test_each_kind_of_quiz_asks_the_oracles_answers(page, quiz_maker, kind, ques
         page.keyboard.press("Enter")
     page.wait_for_selector("#study-summary:not([hidden])")
     assert page.inner_text("#study-result").startswith("1 of 2 questions right, 1 missed")
+
+
+def why_validator():
+    """docs/schema/why.json, with the schemas it refers to."""
+    jsonschema = pytest.importorskip("jsonschema")
+    referencing = pytest.importorskip("referencing")
+    schemas = Path(__file__).resolve().parents[2] / "docs" / "schema"
+    loaded = [json.loads(p.read_text()) for p in schemas.glob("*.json")]
+    registry = referencing.Registry().with_resources((s["$id"], referencing.Resource.from_contents(s)) for s in loaded)
+    return jsonschema.Draft202012Validator(json.loads((schemas / "why.json").read_text()), registry=registry)
+
+
+def test_why_shows_playability_and_definitions(page, server):
+    """The panel's playability and definition rows, from a `why` document that has them (the server's own answer
+    with a self-play table's rank and five definitions added, held to docs/schema/why.json): the rank as the table
+    gives it, the first four definitions, how many more, and their dictionary."""
+    status, doc = get_json(server, "/api/why?words=retains")
+    assert status == 200
+    doc["results"][0]["playability"] = {"rank": 1234, "plays": 56, "of": 40000, "games": 10000, "source": "ENABLE self-play"}
+    doc["results"][0]["definitions"] = [{"part_of_speech": "verb", "text": f"sense {i}", "source": "WordNet"} for i in range(5)]
+    why_validator().validate(doc)
+    page.route(re.compile(r".*/api/why$"), lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(doc)))
+    page.fill("#search-input", "retains")
+    page.wait_for_function("document.querySelectorAll('#search-results li').length === 1")
+    page.click("#search-results li")
+    page.wait_for_selector("#why[data-ready='retains']")
+    assert page.inner_text("#why-playability") == "#1,234 of 40,000 (56 plays in 10,000 games of ENABLE self-play)"
+    assert page.inner_text("#why-definition").splitlines() == [
+        "verb: sense 0", "verb: sense 1", "verb: sense 2", "verb: sense 3", "(1 more)", "— WordNet"]

@@ -6,6 +6,7 @@ import { api, state } from "./api.js";
 import { $ } from "./dom.js";
 
 const ROWS = ["why-valid", "why-probability", "why-hooks", "why-anagrams", "why-playability", "why-definition"];
+const MAX_DEFINITIONS = 4;   // a panel, not a dictionary page
 let opener = null;   // the control that opened the panel: the focus goes back to it
 
 export function setup() {
@@ -47,8 +48,17 @@ function lines(r) {
     "why-anagrams": r.anagrams.length ? r.anagrams.map((w) => w.toUpperCase()).join(" ") : "none",
     "why-playability": play ? `#${play.rank.toLocaleString()} of ${play.of.toLocaleString()} (${play.plays.toLocaleString()} plays in ${play.games.toLocaleString()} games of ${play.source})`
       : "no self-play table for this lexicon",
-    "why-definition": r.definitions.length ? r.definitions.map((d) => `${d.part_of_speech}: ${d.text}`).join("\n") : "none installed",
+    "why-definition": definitions(r.definitions),
   };
+}
+
+// The first few definitions, each with its part of speech, and the dictionaries they come from.
+function definitions(defs) {
+  if (!defs.length) return "none installed";
+  const shown = defs.slice(0, MAX_DEFINITIONS).map((d) => `${d.part_of_speech}: ${d.text}`);
+  if (defs.length > MAX_DEFINITIONS) shown.push(`(${defs.length - MAX_DEFINITIONS} more)`);
+  shown.push(`— ${[...new Set(defs.map((d) => d.source))].join(", ")}`);
+  return shown.join("\n");
 }
 
 // A list of words (the search's results): arrows choose a word, Enter or a click opens its panel.
