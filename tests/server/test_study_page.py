@@ -458,3 +458,38 @@ def test_why_shows_playability_and_definitions(page, server):
     assert page.inner_text("#why-playability") == "#1,234 of 40,000 (56 plays in 10,000 games of ENABLE self-play)"
     assert page.inner_text("#why-definition").splitlines() == [
         "verb: sense 0", "verb: sense 1", "verb: sense 2", "verb: sense 3", "(1 more)", "— WordNet"]
+
+
+def test_a_reload_takes_the_quiz_up(page, server):
+    """The address names the server's quiz: a reload takes it up at the question it stood at, with its score; once
+    it is over, a reload shows its summary; a quiz ended before its last question is not named any more; an address
+    naming no quiz the server keeps says so."""
+    reload = lambda: (page.reload(), page.wait_for_selector("body[data-ready='1']", state="attached"))  # noqa: E731
+    start_by_keyboard(page, "length 7 and probability 1-50", 3)
+    for w in by_letters()[prompt(page).lower()]:
+        type_answer(page, w)
+    wait_question(page, 1)
+    page.keyboard.press("Shift+Enter")
+    wait_question(page, 2)
+    third = prompt(page).lower()
+    assert re.search(r"[?&]quiz=[^&#]+", page.url) and page.url.endswith("#study")
+    reload()
+    wait_question(page, 2)
+    assert prompt(page).lower() == third and page.inner_text("#study-score") == "1 right, 1 missed"
+    assert page.evaluate("document.activeElement.id") == "study-answer"
+    page.keyboard.press("Shift+Enter")
+    page.wait_for_selector("#study-summary:not([hidden])")
+    reload()
+    page.wait_for_selector("#study-summary:not([hidden])")
+    assert page.inner_text("#study-result").startswith("1 of 3 questions right, 2 missed;")
+    page.click("#study-new")
+    start_by_keyboard(page, "length 7 and probability 1-50", 3)
+    page.click("#study-end")
+    page.wait_for_selector("#study-summary:not([hidden])")
+    assert "quiz=" not in page.url
+    reload()
+    assert page.is_visible("#study-setup") and not page.is_visible("#study-quiz") and not page.is_visible("#study-summary")
+    page.goto(server + "/?quiz=nosuchquiz#study")
+    page.wait_for_selector("body[data-ready='1']", state="attached")
+    page.wait_for_selector("#study-status.error")
+    assert "nosuchquiz" in page.inner_text("#study-status") and "quiz=" not in page.url

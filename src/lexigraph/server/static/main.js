@@ -51,8 +51,10 @@ async function start() {
   studyTab.setup(); why.setup(); why.attachWordList($("search-results")); judge.setup(() => showTab("study", true));
   const tab = location.hash.slice(1);
   const resume = new URLSearchParams(location.search).get("game");   // a game named in the address: shown again
-  showTab(resume ? "play" : TABS.includes(tab) ? tab : "search");
+  const quizId = new URLSearchParams(location.search).get("quiz");   // and a quiz (the Study tab when both are named)
+  showTab(quizId && (tab === "study" || !resume) ? "study" : resume ? "play" : TABS.includes(tab) ? tab : "search");
   if (resume) await playTab.resumeGame(resume);
+  if (quizId) await studyTab.resume(quizId);
   if (tab === "judge") judge.open();   // Word Judge: over the whole page, on its own address
   document.body.dataset.ready = "1";
 }

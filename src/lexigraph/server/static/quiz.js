@@ -49,6 +49,11 @@ export async function startQuiz(spec) {
   }
 }
 
+// A quiz of the server's taken up again (after a reload: the address names it).
+export function resumeQuiz(id) {
+  return ServerQuiz.resume(id);
+}
+
 // The cardbox's counts for the lexicon chosen (docs/schema/cardbox.json), or null when the server keeps none.
 export async function cardboxCounts() {
   try {
@@ -69,6 +74,11 @@ class ServerQuiz {
     else if (spec.from === "due") body.due = true;
     else body[spec.from] = wordsOf(spec.text);
     return new ServerQuiz(await call("POST", "/api/quiz", body));
+  }
+
+  // A quiz the server keeps (its id from the page's address): as it stands.
+  static async resume(id) {
+    return new ServerQuiz(await call("GET", "/api/quiz/" + encodeURIComponent(id)));
   }
 
   constructor(doc) { this.state = doc; this.cardbox = true; }
@@ -216,7 +226,7 @@ class LocalQuiz {
     }
     return {
       command: "quiz", id: "local", type: this.spec.type, lexicon: state.lexicon, user: "", total: this.questions.length,
-      answered: this.results.length, right: this.state.score.right, wrong: this.state.score.wrong, finished: true,
+      answered: this.results.length, right: this.state.score.right, wrong: this.state.score.wrong, finished: this.state.finished,
       results: this.results, count: this.results.length, cardbox: null,
       missed: missedWords.map((m) => ({ ...m, front: (hooks.get(m.word) || {}).front || "", back: (hooks.get(m.word) || {}).back || "" })),
     };

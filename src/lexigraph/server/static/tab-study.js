@@ -4,7 +4,7 @@
 // The quiz itself (the server's, or one made here) is quiz.js's.
 
 import { $, setStatus } from "./dom.js";
-import { SOURCES, TYPES, cardboxCounts, startQuiz, wordsOf } from "./quiz.js";
+import { SOURCES, TYPES, cardboxCounts, resumeQuiz, startQuiz, wordsOf } from "./quiz.js";
 import { openWhy } from "./why.js";
 
 // The quiz under way: the session (quiz.js), the question's marks as typed, the question ended and shown (its
@@ -81,6 +81,7 @@ async function start() {
 function begin(session) {
   if (!session.state.question) { setStatus($("study-status"), "no questions: the source gives none", true); return; }
   Object.assign(quiz, { session, typed: [], shown: null, running: true, queue: Promise.resolve() });
+  nameInAddress(session.cardbox ? session : null);
   clearInterval(quiz.timer);
   const left = session.state.seconds_left;
   quiz.deadline = left != null ? Date.now() + left * 1000 : 0;
@@ -90,6 +91,27 @@ function begin(session) {
   showPart("quiz");
   tick();
   ask();
+}
+
+// The address names the server's quiz (?quiz=ID#study), so a reload takes it up where it stood; a quiz made in the
+// page is not kept, and the address names none.
+function nameInAddress(session) {
+  const url = new URL(location.href);
+  if (session) url.searchParams.set("quiz", session.state.id); else url.searchParams.delete("quiz");
+  history.replaceState(null, "", url);
+}
+
+// The quiz the address names, taken up: at its question, or at its summary when it is over.
+export async function resume(id) {
+  try {
+    const session = await resumeQuiz(id);
+    if (!session.state.finished && session.state.question) { begin(session); return; }
+    Object.assign(quiz, { session, running: true, queue: Promise.resolve() });
+    await finish();
+  } catch (err) {
+    nameInAddress(null);
+    setStatus($("study-status"), `The quiz ${id} cannot be taken up: ${err.message}`, true);
+  }
 }
 
 function refocus() { if (quiz.running) $("study-answer").focus(); }
@@ -229,6 +251,7 @@ async function finish() {
   clearInterval(quiz.timer);
   const doc = await quiz.session.summary();
   quiz.summary = doc;
+  if (!doc.finished) nameInAddress(null);   // ended before its last question: a reload starts afresh
   const found = doc.results.reduce((n, r) => n + r.found.length, 0), all = doc.results.reduce((n, r) => n + r.answers.length, 0);
   $("study-result").textContent = `${doc.right} of ${doc.total} questions right, ${doc.wrong} missed` +
     (doc.answered < doc.total ? ` (${doc.total - doc.answered} not reached)` : "") + `; ${found} of ${all} words found.`;
