@@ -63,6 +63,7 @@ CASES = {
     "lexicons": "files",
     "quiz": "files",
     "cardbox": "files",
+    "playability": "files",
 }
 
 
@@ -92,6 +93,11 @@ def files(tmp_path, registry_file):
                     ["cardbox", "due", "--store", str(tmp_path / "study.sqlite")],
                     ["cardbox", "export", str(tmp_path / "out.txt"), "--format", "zyzzyva", "--store",
                      str(tmp_path / "study.sqlite")]],
+        "playability": [["playability", "build", "--games", "4", "--workers", "1", "-o", str(tmp_path / "p1.tsv")],
+                        ["playability", "build", "--games", "4", "--seed", "2", "--workers", "1", "-o",
+                         str(tmp_path / "p2.tsv")],
+                        ["playability", "top", str(tmp_path / "p1.tsv"), "--limit", "5"],
+                        ["playability", "compare", str(tmp_path / "p1.tsv"), str(tmp_path / "p2.tsv")]],
     }
 
 

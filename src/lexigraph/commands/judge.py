@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ..compiler.registry import name_of
 from ..errors import QueryError
 from ..lexicon import Lexicon
 from ..study.definitions import definitions_of
@@ -68,12 +69,15 @@ def why_word(lex: Lexicon, word: str, deadline: float | None = None) -> dict[str
     except QueryError:  # no tile set for this alphabet: no probability rank
         rank, alphagram = None, "".join(sorted(lex.store.alphabet.split(hooks.word) or ()))
     spelled = hooks.word
+    valid = lex.check(spelled)
     anagrams = [w for w in lex.anagram(spelled, mode="exact", deadline=deadline) if w != spelled]
     return {
-        "word": spelled, "valid": lex.check(spelled), "length": len(lex.store.alphabet.split(spelled) or ()),
+        "word": spelled, "valid": valid, "length": len(lex.store.alphabet.split(spelled) or ()),
         "alphagram": alphagram, "probability_rank": rank, "front": "".join(hooks.front),
-        "back": "".join(hooks.back), "anagrams": anagrams, "playability": playability_of(lex, spelled),
-        "definitions": definitions_of(spelled),
+        "back": "".join(hooks.back), "anagrams": anagrams,
+        # A non-word gets neither: why explains words, it does not guess at what a string might be.
+        "playability": playability_of(name_of(lex), len(lex), spelled) if valid else None,
+        "definitions": definitions_of(spelled) if valid else [],
     }
 
 
@@ -98,7 +102,8 @@ def _text_why(doc: Document) -> Iterable[str]:
                                    f"rank {play['rank']:,} of {play['of']:,} ({play['plays']:,} plays in "
                                    f"{play['games']:,} games of {play['source']})")
         for d in r["definitions"]:
-            yield f"  {d['part_of_speech']}: {d['text']}"
+            lemma = f" ({d['lemma']})" if d.get("lemma") and d["lemma"] != r["word"] else ""
+            yield f"  {d['part_of_speech']}{lemma}: {d['text']}"
 
 
 WHY = Command(

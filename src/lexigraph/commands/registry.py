@@ -29,6 +29,7 @@ COMMAND_MODULES = {
     "judge": "judge", "why": "judge",
     "lexicons": "lexicons",
     "check": "lookup", "words": "lookup", "children": "lookup", "info": "lookup", "stats": "lookup",
+    "playability": "playability",
     "quiz": "quiz", "cardbox": "quiz",
     "moves": "moves", "score": "moves", "analyze": "moves",
     "anagram": "query", "match": "query", "cross": "query",
