@@ -263,7 +263,7 @@ def test_word_judge(sized):
     assert pg.is_visible("#view-study") and pg.evaluate("location.hash") == "#study"
 
 
-def test_why_a_word_from_the_search_results(sized):
+def test_why_a_word_from_the_search_results(sized, server):
     """A word of the search's results chosen with the arrows and Enter: the panel's hooks and anagrams are the word
     list's, its probability rank the library's; Escape closes it and gives the focus back to the list."""
     pg, width = sized
@@ -284,6 +284,14 @@ def test_why_a_word_from_the_search_results(sized):
     rank = lex.probability(word).rank
     assert pg.inner_text("#why-probability").startswith(f"#{rank:,} among the words of {len(word)} tiles")
     assert pg.inner_text("#why-valid") == "a word of enable"
+    status, doc = get_json(server, f"/api/why?words={word}")   # definitions where the server has a dictionary
+    defs = doc["results"][0]["definitions"]
+    lines = pg.inner_text("#why-definition").splitlines()
+    if defs:
+        assert lines[0].startswith(defs[0]["part_of_speech"]) and lines[0].endswith(defs[0]["text"])
+        assert lines[-1] == "— " + ", ".join(dict.fromkeys(d["source"] for d in defs))
+    else:
+        assert lines == ["none installed"]
     assert overflow(pg) <= 0
     shot(pg, f"why-{width}")
     pg.keyboard.press("Escape")

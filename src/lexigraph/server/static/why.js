@@ -48,14 +48,16 @@ function lines(r) {
     "why-anagrams": r.anagrams.length ? r.anagrams.map((w) => w.toUpperCase()).join(" ") : "none",
     "why-playability": play ? `#${play.rank.toLocaleString()} of ${play.of.toLocaleString()} (${play.plays.toLocaleString()} plays in ${play.games.toLocaleString()} games of ${play.source})`
       : "no self-play table for this lexicon",
-    "why-definition": definitions(r.definitions),
+    "why-definition": definitions(r.word, r.definitions),
   };
 }
 
-// The first few definitions, each with its part of speech, and the dictionaries they come from.
-function definitions(defs) {
+// The first few definitions, each with its part of speech (and the word it defines, when `word` is a form of it:
+// RETAINS, of retain), and the dictionaries they come from.
+function definitions(word, defs) {
   if (!defs.length) return "none installed";
-  const shown = defs.slice(0, MAX_DEFINITIONS).map((d) => `${d.part_of_speech}: ${d.text}`);
+  const of = (d) => (d.lemma && d.lemma !== word ? ` (${d.lemma})` : "");
+  const shown = defs.slice(0, MAX_DEFINITIONS).map((d) => `${d.part_of_speech}${of(d)}: ${d.text}`);
   if (defs.length > MAX_DEFINITIONS) shown.push(`(${defs.length - MAX_DEFINITIONS} more)`);
   shown.push(`— ${[...new Set(defs.map((d) => d.source))].join(", ")}`);
   return shown.join("\n");
