@@ -99,7 +99,7 @@ async function prompts(spec) {
     const sort = spec.order === "alpha" ? "alpha" : "probability";
     words = (await api("search", { expression: spec.text, sort, limit: state.limits.max_results })).results;
   } else {   // words, or racks given as questions: their alphagrams (in the lexicon's tiles) from `why`
-    words = (await api("why", { words: wordsOf(spec.text).slice(0, 64) })).results;
+    words = (await api("why", { words: wordsOf(spec.text).slice(0, spec.limit) })).results;   // past its limit, it says so
   }
   const of = { anagram: (w) => w.alphagram, subanagram: (w) => w.alphagram, hooks: (w) => w.word,
     pattern: (w) => w.word.replace(/[aeiou]/g, "?") }[spec.type];
