@@ -501,3 +501,22 @@ def test_a_reload_takes_the_quiz_up(page, server):
     page.wait_for_selector("body[data-ready='1']", state="attached")
     page.wait_for_selector("#study-status.error")
     assert "nosuchquiz" in page.inner_text("#study-status") and "quiz=" not in page.url
+
+
+@pytest.mark.parametrize("kind, word, question", [
+    ("anagram", "retains", "aeinrst"), ("subanagram", "stare", "aerst"), ("hooks", "care", "care"),
+    ("pattern", "quixotic", "q??x?t?c"),
+])
+def test_a_quiz_of_words(page, quiz_maker, kind, word, question):
+    """Words give their questions (an alphagram, a rack's alphagram, the word, the word with its vowels as ?), the
+    same from the server and from the page, and the answers are the word list's."""
+    page.click("#tab-study")
+    page.select_option("#study-type", kind)
+    page.select_option("#study-from", "words")
+    page.select_option("#study-order", "given")
+    start_by_keyboard(page, word, 1)
+    assert prompt(page).lower() == question
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#study-last:not([hidden])")
+    shown = page.eval_on_selector_all("#study-last-words button", "els => els.map(e => e.dataset.word)")
+    assert sorted(shown) == oracle_answers(kind, question)
