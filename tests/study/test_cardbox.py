@@ -69,7 +69,8 @@ def test_due_counts_against_a_count_of_the_reviews(tmp_path):
         prompt = f"P{rng.randrange(120)}"
         card = box.review("u", "L", kind, prompt, correct=rng.random() < 0.6, now=T0 + i * 60)
         due_at[(kind, prompt)] = card.due
-    box.add("u", "L", "pattern", ["C?T", "D?G", "C?T"], now=T0)
+    assert box.add("u", "L", "pattern", ["C?T", "D?G", "C?T"], now=T0) == 2
+    assert box.add("u", "L", "pattern", ["C?T"], now=T0) == 0
     for probe in (T0, T0 + 3600, T0 + 86400 * 3, T0 + 86400 * 400):
         counts = box.counts("u", "L", now=probe)
         expected_due = sum(d <= probe for d in due_at.values()) + 2

@@ -6,6 +6,11 @@ laid and, as 0, the squares it played through), reads each play's main word off 
 the counts travel back. Game ``i`` depends only on the seed and ``i``, so the counts of a run are the same
 whatever the workers, here or on a Dask cluster.
 
+Self-play deals its games in mirrored pairs (game ``2k + 1`` is game ``2k``'s bag with the seats swapped): with
+two players alike (the same rule, the same leave table) the second is the first played again, move for move.
+Such a run plays game ``2k`` alone for its ``k``-th game (:class:`FirstOfEachPair`), so that every game counted
+is a game of its own.
+
 >>> import lexigraph
 >>> from lexigraph.scrabble.game import Game
 >>> from lexigraph.scrabble.players import Player
@@ -19,6 +24,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +39,20 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..engine import Engines
 
-__all__ = ["count_plays", "played_words"]
+__all__ = ["FirstOfEachPair", "count_plays", "played_words"]
+
+
+@dataclass(frozen=True)
+class FirstOfEachPair:
+    """A run's batches over the first game of each mirrored pair: its game ``k`` is the run's game ``2k``."""
+
+    job: Callable[["Engines", int, int], "tuple[np.ndarray, np.ndarray]"]
+
+    def __call__(self, engines: "Engines", first: int, count: int) -> "tuple[np.ndarray, np.ndarray]":
+        import numpy as np  # deferred: NumPy loads in the workers, with the games
+
+        played = [self.job(engines, 2 * k, 1) for k in range(first, first + count)]
+        return np.concatenate([p[0] for p in played]), np.concatenate([p[1] for p in played])
 
 
 def played_words(labels: Sequence[str], turns: "np.ndarray", games: "np.ndarray") -> Counter[str]:
@@ -70,7 +89,11 @@ def count_plays(lex: "Engines", game: Game, players: Sequence[Player], *, games:
         raise GameError("playability counts the plays of equity or score players (a simulation player is slow)")
     game = game.for_lexicon(lex.store.alphabet)
     labels = ["?"] + [game.alphabet.label(c).lower() for c in range(1, len(game.alphabet.labels) + 1)]
-    job = run_spec(game, players, seed)
+    a, b = players[0], players[1]
+    alike = a.by_equity == b.by_equity and (a.leaves is b.leaves or a.leaves == b.leaves)
+    job: Callable[["Engines", int, int], Any] = run_spec(game, players, seed)
+    if alike:
+        job = FirstOfEachPair(job)
     reducer = partial(played_words, tuple(labels))
     total: Counter[str] = Counter()
     results: Any = run_batches(LexiconRef.of(lex), job, batches(0, games, BATCH_GAMES), workers=workers,

@@ -364,14 +364,16 @@ class CardBox:
     def add(self, user: str, lexicon: str, kind: str, prompts: Iterable[str], *, now: float | None = None) -> int:
         """New cards, due now, for the prompts not in the cardbox yet (an import); how many were added."""
         when = self.clock() if now is None else now
+        added = 0
         with self._writing() as conn:
-            before = conn.total_changes
             for prompt in prompts:
                 if kind not in QUIZ_TYPES:
                     raise StudyStoreError(f"unknown quiz type {kind!r}")
-                conn.execute("INSERT OR IGNORE INTO cards (user, lexicon, type, prompt, state, due, reviews, lapses) "
-                             "VALUES (?, ?, ?, ?, 0, ?, 0, 0)", (check_user(user), lexicon, kind, prompt, when))
-            return conn.total_changes - before
+                # rowcount: this statement's own rows (total_changes would count the tallies' trigger too)
+                added += conn.execute("INSERT OR IGNORE INTO cards (user, lexicon, type, prompt, state, due, reviews, "
+                                      "lapses) VALUES (?, ?, ?, ?, 0, ?, 0, 0)",
+                                      (check_user(user), lexicon, kind, prompt, when)).rowcount
+        return added
 
     def history(self, user: str, lexicon: str, kind: str, prompt: str) -> list[tuple[float, int]]:
         """A card's reviews in order: (Unix time, FSRS rating)."""
