@@ -219,6 +219,11 @@ def test_skip_and_timed(page):
     wait_question(page, 1)
     assert page.inner_text("#study-last-title").startswith(f"{first.upper()}: 0 of {len(by_letters()[first])} found")
     assert first in {"".join(sorted(w)) for w in lex.search("length 2 and probability 1-3")}
+    page.click("#study-last-words button >> nth=0")   # why an answer shown is a word; closed, back to the box
+    page.wait_for_selector("#why[data-ready]")
+    page.keyboard.press("Escape")
+    page.wait_for_function("!document.querySelector('#why').open")
+    assert page.evaluate("document.activeElement.id") == "study-answer"
     second = prompt(page).lower()
     page.keyboard.press("Escape")   # the answers, then on at once: the keys taken in the order pressed
     page.keyboard.press("Enter")

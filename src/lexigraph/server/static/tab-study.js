@@ -225,7 +225,7 @@ function wordItem(word, hooks) {
     const k = document.createElement("small"); k.className = "hook"; k.textContent = hooks.back;
     b.append(f, document.createTextNode(word.toUpperCase()), k);
   } else b.textContent = word.toUpperCase();
-  b.addEventListener("click", () => openWhy(word, b));
+  b.addEventListener("click", () => openWhy(word, quiz.running ? $("study-answer") : b));   // back to the quiz's box
   li.appendChild(b);
   return li;
 }
