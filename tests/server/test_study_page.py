@@ -527,3 +527,27 @@ def test_a_quiz_of_words(page, quiz_maker, kind, word, question):
     page.wait_for_selector("#study-last:not([hidden])")
     shown = page.eval_on_selector_all("#study-last-words button", "els => els.map(e => e.dataset.word)")
     assert sorted(shown) == oracle_answers(kind, question)
+
+
+def test_an_answer_the_server_was_too_busy_for_is_sent_again(page):
+    """A 503 with Retry-After (the study store busy) is no lost answer: the page sends it again after the wait, and
+    the mark comes; a server busy past the retries is said."""
+    busy = {"left": 1}
+
+    def answer_route(route):
+        if busy["left"] > 0:
+            busy["left"] -= 1
+            route.fulfill(status=503, headers={"Retry-After": "1"}, content_type="application/json",
+                          body='{"error": {"type": "ResourceBusy", "message": "the study store is busy"}}')
+        else:
+            route.continue_()
+
+    page.route(re.compile(r".*/api/quiz/[^/]+/answer$"), answer_route)
+    start_by_keyboard(page, "length 7 and probability 1-50", 2)
+    first = by_letters()[prompt(page).lower()][0]
+    type_answer(page, first)
+    assert wait_marks(page, 1) == [("right", first)] and busy["left"] == 0
+    busy["left"] = 5
+    type_answer(page, "qqqqqqq")
+    page.wait_for_selector("#study-status.error")
+    assert "the study store is busy" in page.inner_text("#study-status")

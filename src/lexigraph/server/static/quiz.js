@@ -29,12 +29,23 @@ class HttpError extends Error {
   constructor(status, message) { super(message); this.status = status; }
 }
 
+// How often, and how long at most each time, a request the server was too busy for (503, Retry-After) is sent
+// again: it did nothing with it, so an answer sent again is checked once.
+const BUSY_RETRIES = 2, BUSY_WAIT_MAX = 5;
+
 async function call(method, url, body) {
   const init = body === undefined ? { method } : { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
-  const r = await fetch(url, init);
-  const doc = await r.json().catch(() => ({}));
-  if (!r.ok) throw new HttpError(r.status, (doc.error && doc.error.message) || r.statusText);
-  return doc;
+  for (let attempt = 0; ; attempt++) {
+    const r = await fetch(url, init);
+    const doc = await r.json().catch(() => ({}));
+    if (r.ok) return doc;
+    const wait = Number(r.headers.get("retry-after"));
+    if (r.status === 503 && attempt < BUSY_RETRIES && wait >= 0 && wait <= BUSY_WAIT_MAX) {
+      await new Promise((done) => setTimeout(done, wait * 1000));
+      continue;
+    }
+    throw new HttpError(r.status, (doc.error && doc.error.message) || r.statusText);
+  }
 }
 
 // A new quiz: `spec` is { type, from, text, limit, order, time_limit } (time_limit null: untimed). The server's
