@@ -39,6 +39,9 @@ CLI_BASES = {
     "sim": ["sim", "empty", "--rack", "QUIZ", "--candidates", "2", "--iterations", "4", "--workers", "1"],
     "search": ["search", "length 3"],
     "probability": ["probability", "cat"],
+    "quiz": ["quiz", "cat", "--no-input", "--store", "study.sqlite"],
+    "cardbox": ["cardbox", "due", "--store", "study.sqlite"],
+    "playability": ["playability", "top", "--limit", "3"],  # build's numbers are read before its games begin
 }
 #: A quick, valid request body for each served command with numeric parameters.
 HTTP_BASES = {

@@ -99,8 +99,8 @@ def _text_why(doc: Document) -> Iterable[str]:
         yield f"  anagrams: {' '.join(r['anagrams']) or '-'}"
         play = r["playability"]
         yield "  playability: " + ("no table for this lexicon" if play is None else
-                                   f"rank {play['rank']:,} of {play['of']:,} ({play['plays']:,} plays in "
-                                   f"{play['games']:,} games of {play['source']})")
+                                   f"rank {play['rank']:,} of {play['of']:,} words played ({play['plays']:,} "
+                                   f"plays; {play['source']})")
         for d in r["definitions"]:
             lemma = f" ({d['lemma']})" if d.get("lemma") and d["lemma"] != r["word"] else ""
             yield f"  {d['part_of_speech']}{lemma}: {d['text']}"
