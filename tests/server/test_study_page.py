@@ -300,6 +300,10 @@ def test_why_a_word_from_the_search_results(sized, server):
     assert pg.inner_text("#why-probability").startswith(f"#{rank:,} among the words of {len(word)} tiles")
     assert pg.inner_text("#why-valid") == "a word of enable"
     status, doc = get_json(server, f"/api/why?words={word}")   # definitions where the server has a dictionary
+    play = doc["results"][0]["playability"]   # the self-play table's rank where the lexicon has one
+    assert pg.inner_text("#why-playability") == (
+        "no self-play table for this lexicon" if play is None else
+        f"#{play['rank']:,} of {play['of']:,} ({play['plays']:,} plays in {play['games']:,} games of {play['source']})")
     defs = doc["results"][0]["definitions"]
     lines = pg.inner_text("#why-definition").splitlines()
     if defs:
