@@ -303,7 +303,8 @@ def test_why_a_word_from_the_search_results(sized, server):
     play = doc["results"][0]["playability"]   # the self-play table's rank where the lexicon has one
     assert pg.inner_text("#why-playability") == (
         "no self-play table for this lexicon" if play is None else
-        f"#{play['rank']:,} of {play['of']:,} ({play['plays']:,} plays in {play['games']:,} games of {play['source']})")
+        f"#{play['rank']:,} of the {play['of']:,} words played ({play['plays']:,} plays in {play['games']:,} games; "
+        f"{play['source']})")
     defs = doc["results"][0]["definitions"]
     lines = pg.inner_text("#why-definition").splitlines()
     if defs:
@@ -481,7 +482,7 @@ def test_why_shows_playability_and_definitions(page, server):
     page.wait_for_function("document.querySelectorAll('#search-results li').length === 1")
     page.click("#search-results li")
     page.wait_for_selector("#why[data-ready='retains']")
-    assert page.inner_text("#why-playability") == "#1,234 of 40,000 (56 plays in 10,000 games of ENABLE self-play)"
+    assert page.inner_text("#why-playability") == "#1,234 of the 40,000 words played (56 plays in 10,000 games; ENABLE self-play)"
     assert page.inner_text("#why-definition").splitlines() == [
         "verb: sense 0", "verb: sense 1", "verb: sense 2", "verb: sense 3", "(1 more)", "— WordNet"]
 

@@ -46,7 +46,7 @@ function lines(r) {
       : `#${r.probability_rank.toLocaleString()} among the words of ${r.length} tiles (alphagram ${r.alphagram.toUpperCase()})`,
     "why-hooks": `${r.front || "–"} ·${r.word.toUpperCase()}· ${r.back || "–"}`,
     "why-anagrams": r.anagrams.length ? r.anagrams.map((w) => w.toUpperCase()).join(" ") : "none",
-    "why-playability": play ? `#${play.rank.toLocaleString()} of ${play.of.toLocaleString()} (${play.plays.toLocaleString()} plays in ${play.games.toLocaleString()} games of ${play.source})`
+    "why-playability": play ? `#${play.rank.toLocaleString()} of the ${play.of.toLocaleString()} words played (${play.plays.toLocaleString()} plays in ${play.games.toLocaleString()} games; ${play.source})`
       : "no self-play table for this lexicon",
     "why-definition": definitions(r.word, r.definitions),
   };
