@@ -8,8 +8,11 @@ import * as boardTab from "./tab-board.js";
 import * as gridTab from "./tab-grid.js";
 import * as playTab from "./tab-play.js";
 import * as searchTab from "./tab-search.js";
+import * as studyTab from "./tab-study.js";
+import * as judge from "./judge.js";
+import * as why from "./why.js";
 
-const TABS = ["search", "board", "grid", "play"];
+const TABS = ["search", "board", "grid", "play", "study"];
 
 function showTab(name, focus) {
   for (const t of TABS) {
@@ -45,10 +48,14 @@ async function start() {
   const info = await loadServer();
   setupLexicons(info.lexicons);
   searchTab.setup(); boardTab.setup(); gridTab.setup(); playTab.setup();
+  studyTab.setup(); why.setup(); why.attachWordList($("search-results")); judge.setup(() => showTab("study", true));
   const tab = location.hash.slice(1);
   const resume = new URLSearchParams(location.search).get("game");   // a game named in the address: shown again
-  showTab(resume ? "play" : TABS.includes(tab) ? tab : "search");
+  const quizId = new URLSearchParams(location.search).get("quiz");   // and a quiz (the Study tab when both are named)
+  showTab(quizId && (tab === "study" || !resume) ? "study" : resume ? "play" : TABS.includes(tab) ? tab : "search");
   if (resume) await playTab.resumeGame(resume);
+  if (quizId) await studyTab.resume(quizId);
+  if (tab === "judge") judge.open();   // Word Judge: over the whole page, on its own address
   document.body.dataset.ready = "1";
 }
 

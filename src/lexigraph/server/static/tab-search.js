@@ -27,10 +27,11 @@ export function setup() {
     const m = searchMode();
     $("search-help").textContent = m.help; $("search-input").placeholder = m.placeholder;
     $("anagram-options").hidden = m.id !== "anagram";
+    $("search-options").hidden = m.id !== "search";
     runSearch(0);
   };
   sel.addEventListener("change", onMode);
-  for (const id of ["anagram-mode", "anagram-sort"]) $(id).addEventListener("change", () => runSearch(0));
+  for (const id of ["anagram-mode", "anagram-sort", "search-sort"]) $(id).addEventListener("change", () => runSearch(0));
   for (const id of ["anagram-min", "anagram-max"]) {
     $(id).addEventListener("input", () => { clearTimeout(search.timer); search.timer = setTimeout(() => runSearch(0), 250); });
   }
@@ -53,6 +54,7 @@ async function fetchPage(mode, text, offset, limit, signal) {
   const serverPaged = names.includes("offset") && names.includes("limit");
   if (serverPaged) { body.offset = offset; body.limit = limit; }
   if (mode.id === "search" && names.includes("hooks")) body.hooks = true;   // study tools show each word's hooks
+  if (mode.id === "search" && names.includes("sort")) body.sort = $("search-sort").value;
   if (mode.id === "anagram") anagramOptions(body, names);
   const doc = await api(mode.cmd, body, signal);
   let rows = doc.results || [];
