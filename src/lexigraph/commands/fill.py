@@ -39,7 +39,7 @@ from typing import Any
 
 from ..alphabet import Alphabet
 from ..crossword.fill import FilledWord, Rules, SlotCount, fill, slot_counts, suggest
-from ..crossword.formats import MAX_FILE_BYTES, grid_from_text, grid_to_text, ipuz, read_grid, write_grid
+from ..crossword.formats import MAX_FILE_BYTES, grid_from_text, grid_to_text, guess_format, ipuz, read_clues, read_grid, write_grid
 from ..crossword.grid import Grid
 from ..errors import QueryError
 from ..lexicon import Lexicon
@@ -229,8 +229,9 @@ def _run(ctx: Context, params: Mapping[str, Any]) -> Document:
         return doc
     output = params.get("output")
     inputs = input_files(ctx, lex, params.get("grid"))  # the grid, and the word list the lexicon came from
+    clued = _clued(grid, params.get("clues"), output)  # checked before the search, not after it
     if output:
-        refuse_overwrite(output, inputs)  # before the search, not after it
+        refuse_overwrite(output, [*inputs, *([params["clues"]] if params.get("clues") else [])])
     fills = params.get("fills")
     result = fill(
         lex,
@@ -264,9 +265,35 @@ def _run(ctx: Context, params: Mapping[str, Any]) -> Document:
     doc["slots"] = _slot_documents(result.slots)
     doc["stats"] = dict(result.stats, seconds=round(result.seconds, 4))
     if output and result.grid is not None:
-        write_grid(result.grid, output, inputs=inputs)
+        write_grid(result.grid.with_clues(clued.clues), output, inputs=inputs)
         doc["output"] = os.fspath(output)
     return doc
+
+
+def _clued(grid: Grid, clue_file: object, output: object) -> Grid:
+    """The grid with its own clues (an ipuz or ``.puz`` file's) and those of the clue file over them.
+
+    The fill keeps every block, so each clue stays on its entry in the filled grid.
+    """
+    if not clue_file:
+        return grid
+    if not output:
+        raise QueryError("--clues gives the clues of the file --output writes: give --output too")
+    if guess_format(str(output)) == "text":
+        raise QueryError("a text grid carries no clues: write the grid with --clues to a .ipuz or .puz file")
+    clues = grid.clues
+    try:
+        named: set[str] = set()
+        for name, text in read_clues(str(clue_file)).items():
+            slot = grid.slot(name).name
+            if slot in named:
+                raise QueryError(f"two clues for {slot}")
+            named.add(slot)
+            clues[slot] = text  # the file's clue replaces the grid's own
+        return grid.with_clues(clues)
+    except QueryError as e:
+        where = str(clue_file)
+        raise QueryError(str(e) if str(e).startswith(where) else f"{where}: {e}") from None
 
 
 def _progress(ctx: Context, timed: bool) -> Callable[[str, int, int], None] | None:
@@ -394,6 +421,7 @@ FILL = Command(
         Param("suggest", "instead of filling, rank the candidates of this slot (e.g. 12A) by what they leave its crossings", metavar="SLOT"),
         Param("limit", "at most this many suggestions (default 50)", kind="int", metavar="N", minimum=0, maximum=MAX_COUNT),
         Param("output", "write the filled grid here (format from the extension: .txt, .ipuz, .puz)", flags=("-o", "--output"), metavar="OUT", cli_only=True),
+        Param("clues", "a clue file for the grid written by --output (.ipuz, .puz): a line per entry, its slot, a tab, its clue ('1A<TAB>Feline pet')", metavar="FILE", cli_only=True),
     ),
     run=_run,
     text=_text,
