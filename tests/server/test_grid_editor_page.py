@@ -24,6 +24,18 @@ from helpers.browser import SHOTS, covered_letters, labels_astray, overflow, ski
 
 skip_without_chromium()
 
+
+@pytest.fixture(scope="module")
+def server():
+    """The page's server, with time enough for a 15×15 fill on a loaded machine and on the Python engine (the
+    default limit, 10 s, is the server's answer time, not what this test is about)."""
+    from lexigraph.server import create_app
+    from lexigraph.server.app import Limits
+    from lexigraph.server.background import serve_in_thread
+
+    with serve_in_thread(create_app(limits=Limits(timeout=300.0))) as url:
+        yield url
+
 #: A published-style 15×15 pattern (36 blocks, rotational symmetry); the theme entries go in 30A and 50A.
 PATTERN = """\
 .....##....#...
@@ -108,7 +120,7 @@ def test_a_themed_puzzle_from_an_empty_grid(page, width, height):
             page.keyboard.press(" ")
         page.keyboard.type(word)
     page.click("#grid-fill")
-    page.wait_for_function("document.querySelector('#grid-status').textContent.startsWith('filled')", timeout=90000)
+    page.wait_for_function("document.querySelector('#grid-status').textContent.startsWith('filled')", timeout=300000)
     rows = grid_letters(page, N, N)
     filled = grid_from_text("\n".join(rows))
     lex = lexigraph.open()
@@ -193,7 +205,7 @@ def test_a_grid_opened_or_pasted_with_its_clues(page, tmp_path):
     for name in ("mine.puz", "mine.ipuz"):
         new_grid(page, 5, 5)
         page.set_input_files("#grid-open", str(tmp_path / name))
-        page.wait_for_function("document.querySelector('#grid-status').textContent.startsWith('opened')")
+        page.wait_for_function(f"document.querySelector('#grid-status').textContent.startsWith('opened {name}')")
         assert grid_letters(page, 3, 4) == ["CAT#", "..[QU].", "#..."]
         assert page.input_value("#clue-1A") == "Pet" and page.input_value("#clue-6A") == "Way out"
         assert page.input_value("#clue-2D") == ""
