@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 from lexigraph.crossword.formats import acrosslite, clues, grid_bytes, grid_from_text, ipuz, read_clues, read_grid, write_grid
@@ -119,7 +119,7 @@ def test_clues_checked_on_the_grid():
                          ({"1A": "x" * (MAX_CLUE + 1)}, "at most"), ({"1A": "a\x00b"}, "control character"),
                          ([("1A", "x")], "mapping")):
         with pytest.raises(QueryError, match=message):
-            g.with_clues(bad)  # type: ignore[arg-type]
+            g.with_clues(bad)
 
 
 def test_clue_files(tmp_path):
@@ -185,3 +185,33 @@ def test_puz_version_follows_the_text():
     wide = puz.load(acrosslite.render(grid_from_text("..\n..").with_clues({"1A": "snow ☃"})))
     assert plain.version == b"1.3" and wide.version == b"2.0"
     assert wide.clue_numbering().across[0]["clue"] == "snow ☃"
+
+
+# -- hostile files with clues: mutated, in a child with a memory cap -------------------------------------------------
+
+CLUED = [grid_from_text(t).with_clues({"1A": "Über clue", "1D": "[x] \"q\""}) for t in ("cat\n...\n#..", "c[qu]#\n..a")]
+
+
+def _round_trip(g: Grid) -> None:
+    """What a grid read may be asked: written as each clue-carrying format and read back with its clues."""
+    for back in (ipuz.parse(json.dumps(ipuz.render(g))), acrosslite.parse(acrosslite.render(g))):
+        assert back == g and back.clues == g.clues
+    clues.parse(clues.render(g))
+
+
+@settings(max_examples=3, deadline=None, phases=(Phase.explicit, Phase.reuse, Phase.generate))
+@given(data=st.data())
+def test_mutated_clued_files_give_a_grid_or_a_lexicon_error(data, capped, mutated):
+    ipuz_seeds = [json.dumps(ipuz.render(g)) for g in CLUED]
+    texts = [data.draw(mutated(ipuz_seeds, '{}[]":,#0123456789AcrosDwn')) for _ in range(15)]
+    files = [data.draw(mutated([acrosslite.render(g) for g in CLUED], "", binary=True)) for _ in range(15)]
+    sheets = [data.draw(mutated([clues.render(g) for g in CLUED], "\t\n#1AD x")) for _ in range(15)]
+
+    def check(item: tuple[str, object]) -> None:
+        kind, x = item
+        if kind == "sheet":
+            CLUED[0].with_clues(clues.parse(x))
+        else:
+            _round_trip(ipuz.parse(x) if kind == "ipuz" else acrosslite.parse(x))
+
+    capped(check, [("ipuz", t) for t in texts] + [("puz", b) for b in files] + [("sheet", s) for s in sheets])
