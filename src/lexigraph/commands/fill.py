@@ -39,7 +39,8 @@ from typing import Any
 
 from ..alphabet import Alphabet
 from ..crossword.fill import FilledWord, Rules, SlotCount, fill, slot_counts, suggest
-from ..crossword.formats import MAX_FILE_BYTES, grid_from_text, grid_to_text, guess_format, ipuz, read_clues, read_grid, write_grid
+from ..crossword.formats import MAX_FILE_BYTES, grid_from_text, grid_to_text, ipuz, read_grid, write_grid
+from ..crossword.formats import guess_format, read_clues  # --clues
 from ..crossword.grid import Grid
 from ..errors import QueryError
 from ..lexicon import Lexicon
@@ -92,6 +93,32 @@ def _read_grid(params: Mapping[str, Any], alphabet: Alphabet) -> Grid:
             raise QueryError(f"the grid on standard input is larger than {MAX_FILE_BYTES >> 20} MiB")
         return grid_from_text(text, alphabet=alphabet)
     return read_grid(path, alphabet=alphabet)
+
+
+def _clued(grid: Grid, clue_file: object, output: object) -> Grid:
+    """The grid with its own clues (an ipuz or ``.puz`` file's) and those of the clue file over them.
+
+    The fill keeps every block, so each clue stays on its entry in the filled grid.
+    """
+    if not clue_file:
+        return grid
+    if not output:
+        raise QueryError("--clues gives the clues of the file --output writes: give --output too")
+    if guess_format(str(output)) == "text":
+        raise QueryError("a text grid carries no clues: write the grid with --clues to a .ipuz or .puz file")
+    clues = grid.clues
+    try:
+        named: set[str] = set()
+        for name, text in read_clues(str(clue_file)).items():
+            slot = grid.slot(name).name
+            if slot in named:
+                raise QueryError(f"two clues for {slot}")
+            named.add(slot)
+            clues[slot] = text  # the file's clue replaces the grid's own
+        return grid.with_clues(clues)
+    except QueryError as e:
+        where = str(clue_file)
+        raise QueryError(str(e) if str(e).startswith(where) else f"{where}: {e}") from None
 
 
 #: The command line's time limit for a fill, in seconds, unless ``--timeout`` says otherwise (``none``: no limit).
@@ -268,32 +295,6 @@ def _run(ctx: Context, params: Mapping[str, Any]) -> Document:
         write_grid(result.grid.with_clues(clued.clues), output, inputs=inputs)
         doc["output"] = os.fspath(output)
     return doc
-
-
-def _clued(grid: Grid, clue_file: object, output: object) -> Grid:
-    """The grid with its own clues (an ipuz or ``.puz`` file's) and those of the clue file over them.
-
-    The fill keeps every block, so each clue stays on its entry in the filled grid.
-    """
-    if not clue_file:
-        return grid
-    if not output:
-        raise QueryError("--clues gives the clues of the file --output writes: give --output too")
-    if guess_format(str(output)) == "text":
-        raise QueryError("a text grid carries no clues: write the grid with --clues to a .ipuz or .puz file")
-    clues = grid.clues
-    try:
-        named: set[str] = set()
-        for name, text in read_clues(str(clue_file)).items():
-            slot = grid.slot(name).name
-            if slot in named:
-                raise QueryError(f"two clues for {slot}")
-            named.add(slot)
-            clues[slot] = text  # the file's clue replaces the grid's own
-        return grid.with_clues(clues)
-    except QueryError as e:
-        where = str(clue_file)
-        raise QueryError(str(e) if str(e).startswith(where) else f"{where}: {e}") from None
 
 
 def _progress(ctx: Context, timed: bool) -> Callable[[str, int, int], None] | None:
