@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import json
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -45,14 +46,24 @@ def read(client, **body):
     return client.post("/api/grid/read", json=body)
 
 
+def grid_schema():
+    """docs/schema/grid.json, checked as a schema."""
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((Path(__file__).resolve().parents[2] / "docs" / "schema" / "grid.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
 def test_each_format_read_into_the_document(client):
     want = {"format": None, **to_document(GRID)}
+    schema = grid_schema()
     for fmt, body in (("puz", {"data": b64(acrosslite.render(GRID)), "name": "tiny.PUZ"}),
                       ("ipuz", {"text": grid_bytes(GRID, "ipuz").decode(), "format": "ipuz"}),
                       ("ipuz", {"data": b64(grid_bytes(GRID, "ipuz")), "name": "t.ipuz"})):
         r = read(client, **body)
         assert r.status_code == 200, r.text
         assert r.json() == {**want, "format": fmt}
+        schema.validate(r.json())
     r = read(client, text="CAT#\n..[QU].\n#...\n")
     assert r.json() == {"format": "text", "title": "", "height": 3, "width": 4, "rows": ["CAT#", "..[QU].", "#..."],
                         "clues": {}}
@@ -81,6 +92,9 @@ def test_written_files_read_back_elsewhere(client):
     assert r.text == "CAT#\n..[QU].\n#...\n"
 
 
+SCHEMA = grid_schema()
+
+
 @settings(max_examples=25, deadline=None)
 @given(st.integers(1, 6), st.integers(2, 6), st.data())
 def test_conversions_keep_the_grid_and_its_clues(client, h, w, data):
@@ -91,6 +105,7 @@ def test_conversions_keep_the_grid_and_its_clues(client, h, w, data):
     g = g.with_clues({s.name: f"clue {s.name}" for s in g.slots() if data.draw(st.booleans())})
     for src in ("puz", "ipuz", "text"):
         up = read(client, data=b64(grid_bytes(g, src)), format=src).json()
+        SCHEMA.validate(up)
         for dst in ("puz", "ipuz"):
             r = client.post("/api/grid/write", json={**{k: v for k, v in up.items() if k != "format"}, "format": dst})
             back = acrosslite.parse(r.content) if dst == "puz" else ipuz.parse(r.text)
@@ -142,3 +157,13 @@ def test_the_routes_are_described(client):
         == {"format", "name", "text", "data"}
     assert "application/x-crossword" in paths["/api/grid/write"]["post"]["responses"]["200"]["content"]
     assert json.dumps(paths)  # plain JSON
+
+
+def test_the_schema_refuses_a_wrong_shape():
+    good = to_document(GRID)
+    SCHEMA.validate(good)
+    jsonschema = pytest.importorskip("jsonschema")
+    for bad in ({**good, "rows": ["ab", "c1"]}, {**good, "clues": {"1X": "x"}}, {**good, "clues": {"1A": ""}},
+                {**good, "format": "docx"}, {k: v for k, v in good.items() if k != "rows"}, {**good, "extra": 1}):
+        with pytest.raises(jsonschema.ValidationError):
+            SCHEMA.validate(bad)
