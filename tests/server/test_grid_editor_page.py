@@ -156,6 +156,7 @@ def test_a_themed_puzzle_from_an_empty_grid(page, width, height):
 
 
 def test_undo_redo_rebus_and_the_other_symmetries(page):
+    page.set_viewport_size({"width": 375, "height": 740})
     new_grid(page, 4, 5)
     page.focus("#grid .cell >> nth=0")
     page.keyboard.type("ab")
@@ -165,9 +166,16 @@ def test_undo_redo_rebus_and_the_other_symmetries(page):
     page.keyboard.press("Enter")
     assert grid_letters(page, 4, 5)[0] == "AB[QU].."
     assert cursor(page) == (0, 3)
+    assert covered_letters(page, "#grid .cell") == [] and overflow(page) <= 0  # the rebus clear of its number
+    assert labels_astray(page, "#view-grid") == []
     page.select_option("#grid-symmetry", "left-right")
     page.focus("#grid .cell >> nth=5")               # (1, 0): its mirror is (1, 4)
     page.keyboard.press("#")
+    assert grid_letters(page, 4, 5)[1] == "#...#"
+    page.focus("#grid .cell >> nth=9")               # a letter typed over the mirror block opens both
+    page.keyboard.press("x")
+    assert grid_letters(page, 4, 5)[1] == "....X"
+    page.keyboard.press("Control+z")
     assert grid_letters(page, 4, 5)[1] == "#...#"
     page.select_option("#grid-symmetry", "none")
     page.focus("#grid .cell >> nth=12")              # (2, 2) alone

@@ -259,6 +259,9 @@ function gridKey(e, r, c) {
     const i = rr * grid.cols + cc;
     if (grid.v[i] === (k || "").toLowerCase()) return;  // nothing changes: no step to undo
     record();
+    if (grid.v[i] === "#" && k) {  // a letter over a block opens its partners too: the blocks stay symmetric
+      for (const [pr, pc] of partners($("grid-symmetry").value, grid.rows, grid.cols, rr, cc).slice(1)) grid.v[pr * grid.cols + pc] = "";
+    }
     if (grid.v[i] !== "#" || k) grid.v[i] = k.toLowerCase();
     grid.filled.delete(i); gridEdited(); drawGrid(); showCandidates();
   });
