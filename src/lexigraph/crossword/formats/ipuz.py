@@ -148,7 +148,7 @@ def render(grid: Grid) -> JSONObject:
     solution: list[list[JSONValue]] = []
     for r, row in enumerate(grid.cells):
         puzzle.append([BLOCK if v == BLOCK else numbers.get((r, c), 0) for c, v in enumerate(row)])
-        solution.append([v if v == BLOCK else None if v is None else v.upper() for v in row])
+        solution.append([v if v == BLOCK else 0 if v is None else v.upper() for v in row])  # 0: empty (null: omitted)
     clues: dict[str, list[JSONValue]] = {"Across": [], "Down": []}
     given = grid.clues
     for s in grid.slots():
