@@ -88,6 +88,8 @@ def test_ipuz_written_is_valid_and_numbered(case):
     assert doc["version"] == "http://ipuz.org/v2" and doc["kind"] == ["http://ipuz.org/crossword#1"]
     assert doc["dimensions"] == {"width": g.width, "height": g.height}
     labels = {(r, c): v for r, row in enumerate(doc["puzzle"]) for c, v in enumerate(row) if v not in (0, "#")}
+    # the solution: '#' a block, 0 an empty cell (null would be an omitted one), else the tile in upper case
+    assert doc["solution"] == [["#" if v == BLOCK else 0 if v is None else v.upper() for v in row] for row in g.cells]
     assert labels == g.numbers()
     for direction, key in (("A", "Across"), ("D", "Down")):
         names = [s for s in oracle_clue_order(g) if s.endswith(direction)]
