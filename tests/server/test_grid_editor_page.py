@@ -86,6 +86,21 @@ def new_grid(page, rows: int, cols: int) -> None:
     page.click("#grid-new")
 
 
+def stats_line(g) -> str:
+    """What the page says of a grid, from the library's slots: entries, blocks, short entries, unchecked cells."""
+    slots = g.slots()
+    cover = {}
+    for s in slots:
+        for cell in s.cells:
+            cover[cell] = cover.get(cell, 0) + 1
+    short = sum(len(s) < 3 for s in slots)
+    unchecked = sum(cover.get(cell, 0) < 2 for cell in g.open_cells())
+    notes = ([f"{short} entr{'y' if short == 1 else 'ies'} under 3 letters"] if short else []) + \
+        ([f"{unchecked} unchecked cell{'' if unchecked == 1 else 's'}"] if unchecked else [])
+    blocks = sum(v == "#" for row in g.cells for v in row)
+    return f"{len(slots)} entries, {blocks} blocks" + (f"; {', '.join(notes)}" if notes else "")
+
+
 def downloaded(page, button: str) -> bytes:
     with page.expect_download() as info:
         page.click(button)
@@ -111,6 +126,7 @@ def test_a_themed_puzzle_from_an_empty_grid(page, width, height):
         page.click(f"#grid .cell >> nth={r * N + c}")
     page.click("#grid-draw")
     assert grid_letters(page, N, N) == PATTERN, "the blocks and their symmetric partners"
+    assert page.inner_text("#grid-stats") == "78 entries, 36 blocks"
     # The theme entries typed into their slots.
     pattern = grid_from_text("\n".join(PATTERN))
     for name, word in THEME.items():
@@ -181,6 +197,10 @@ def test_undo_redo_rebus_and_the_other_symmetries(page):
     page.focus("#grid .cell >> nth=12")              # (2, 2) alone
     page.keyboard.press("#")
     assert grid_letters(page, 4, 5) == ["AB[QU]..", "#...#", "..#..", "....."]
+    assert page.inner_text("#grid-stats") == stats_line(grid_from_text("\n".join(grid_letters(page, 4, 5))))
+    page.select_option("#grid-symmetry", "rotational")
+    assert page.inner_text("#grid-stats").endswith(", blocks not rotational")
+    page.select_option("#grid-symmetry", "none")
     page.keyboard.press("Control+z")
     assert grid_letters(page, 4, 5)[2] == "....."
     page.keyboard.press("Control+z")

@@ -5,12 +5,12 @@
 
 import { api, firstParam, has, paramNames, spelled, wordOf } from "./api.js";
 import { cluesByName, cluesFromNames, drawClues } from "./clue-panel.js";
-import { allSlots, gridText, numbering, slotCells, slotName } from "./crossword.js";
+import { allSlots, gridStats, gridText, numbering, slotCells, slotName } from "./crossword.js";
 import { $, setStatus } from "./dom.js";
 import { editorKeys, focusCell, makeCells, moveBy } from "./grid.js";
 import { download, openFile, readText, valuesOf } from "./grid-files.js";
 import { makeHistory } from "./history.js";
-import { partners } from "./symmetry.js";
+import { isSymmetric, partners } from "./symmetry.js";
 
 const MAX_SIDE = 25;
 const grid = { rows: 5, cols: 5, r: 0, c: 0, across: true, cells: [], v: [], filled: new Set(), anchor: null, region: null, seq: 0,
@@ -42,6 +42,7 @@ export function setup() {
 // -- editing: symmetric blocks, rebus cells, undo and redo --------------------------------------------------------
 
 function setupEditing() {
+  $("grid-symmetry").addEventListener("change", showStats);
   $("grid-draw").addEventListener("click", () => { grid.drawing = !grid.drawing; $("grid-draw").setAttribute("aria-pressed", grid.drawing); });
   $("grid-undo").addEventListener("click", () => undo(false));
   $("grid-redo").addEventListener("click", () => undo(true));
@@ -288,7 +289,18 @@ function drawGrid() {
   });
   const cur = slotCells(grid, grid.r, grid.c, grid.across);
   grid.currentKey = cur.length ? `${grid.across ? "A" : "D"}${cur[0][0]},${cur[0][1]}:${cur.length}` : "";
+  showStats();
   drawClues(grid, editClue, (s) => { grid.across = s.name.endsWith("A"); grid.r = s.cells[0][0]; grid.c = s.cells[0][1]; drawGrid(); showCandidates(); });
+}
+
+// The grid's entries and blocks, and what breaks the usual rules: short entries, unchecked cells, asymmetry.
+function showStats() {
+  const st = gridStats(grid), kind = $("grid-symmetry").value;
+  const notes = [];
+  if (st.short) notes.push(`${st.short} entr${st.short === 1 ? "y" : "ies"} under 3 letters`);
+  if (st.unchecked) notes.push(`${st.unchecked} unchecked cell${st.unchecked === 1 ? "" : "s"}`);
+  if (kind !== "none" && !isSymmetric(kind, grid.rows, grid.cols, grid.v)) notes.push(`blocks not ${kind}`);
+  $("grid-stats").textContent = `${st.entries} entries, ${st.blocks} blocks` + (notes.length ? `; ${notes.join(", ")}` : "");
 }
 
 function editClue(key, text) {
