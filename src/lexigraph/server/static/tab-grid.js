@@ -95,6 +95,11 @@ function toggleBlock(r, c) {
   gridEdited(); drawGrid();
 }
 
+// Letters written over the block at (r, c) open its partners too: the blocks stay symmetric.
+function openPartners(r, c) {
+  for (const [pr, pc] of partners($("grid-symmetry").value, grid.rows, grid.cols, r, c).slice(1)) grid.v[pr * grid.cols + pc] = "";
+}
+
 // Insert (or the Rebus button): several letters typed into the cell with the cursor, written on Enter.
 function startRebus() {
   const v = grid.v[grid.r * grid.cols + grid.c];
@@ -108,7 +113,9 @@ function endRebus(write, leaving) {
   $("grid-rebus-box").hidden = true;
   if (write) {
     const i = grid.r * grid.cols + grid.c;
-    record(); grid.v[i] = letters; grid.filled.delete(i); gridEdited(); drawGrid();
+    record();
+    if (grid.v[i] === "#" && letters) openPartners(grid.r, grid.c);
+    grid.v[i] = letters; grid.filled.delete(i); gridEdited(); drawGrid();
   }
   if (!leaving) {
     const step = grid.across ? [0, 1] : [1, 0];
@@ -260,9 +267,7 @@ function gridKey(e, r, c) {
     const i = rr * grid.cols + cc;
     if (grid.v[i] === (k || "").toLowerCase()) return;  // nothing changes: no step to undo
     record();
-    if (grid.v[i] === "#" && k) {  // a letter over a block opens its partners too: the blocks stay symmetric
-      for (const [pr, pc] of partners($("grid-symmetry").value, grid.rows, grid.cols, rr, cc).slice(1)) grid.v[pr * grid.cols + pc] = "";
-    }
+    if (grid.v[i] === "#" && k) openPartners(rr, cc);
     if (grid.v[i] !== "#" || k) grid.v[i] = k.toLowerCase();
     grid.filled.delete(i); gridEdited(); drawGrid(); showCandidates();
   });
