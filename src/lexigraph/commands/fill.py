@@ -422,7 +422,7 @@ FILL = Command(
         Param("suggest", "instead of filling, rank the candidates of this slot (e.g. 12A) by what they leave its crossings", metavar="SLOT"),
         Param("limit", "at most this many suggestions (default 50)", kind="int", metavar="N", minimum=0, maximum=MAX_COUNT),
         Param("output", "write the filled grid here (format from the extension: .txt, .ipuz, .puz)", flags=("-o", "--output"), metavar="OUT", cli_only=True),
-        Param("clues", "a clue file for the grid written by --output (.ipuz, .puz): a line per entry, its slot, a tab, its clue ('1A<TAB>Feline pet')", metavar="FILE", cli_only=True),
+        Param("clues", "a clue file for the grid written by --output (.ipuz, .puz): a line per entry, its slot, a tab, its clue ('1A<TAB>Feline pet')", metavar="FILE", cli_only=True, completer="file"),
     ),
     run=_run,
     text=_text,
