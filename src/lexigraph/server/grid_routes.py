@@ -15,8 +15,6 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from typing import Any
-
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -24,6 +22,7 @@ from starlette.routing import Route
 from ..crossword.formats import FORMATS, Format, acrosslite, grid_bytes, guess_format, ipuz, text
 from ..crossword.formats.document import FIELDS, from_document, to_document
 from ..crossword.grid import Grid
+from ..support.jsontypes import JSONObject
 from .answers import ApiError, dump
 from .httpio import arrival, check_query, read_body
 from .lanes import Server
@@ -37,20 +36,20 @@ READ_FIELDS = ("format", "name", "text", "data")
 WRITE_FIELDS = (*FIELDS, "format", "name")
 
 
-async def body_of(request: Request, allowed: tuple[str, ...]) -> tuple[Server, dict[str, Any]]:
+async def body_of(request: Request, allowed: tuple[str, ...]) -> tuple[Server, dict[str, object]]:
     """The server and the request's JSON body, bounded; 400 for a field the route does not take."""
     server: Server = request.app.state.server
     check_query(request, server.limits.max_query)
-    body: dict[str, Any] = await read_body(request, server.limits.max_body, server.limits.body_timeout)
+    body: dict[str, object] = await read_body(request, server.limits.max_body, server.limits.body_timeout)
     unknown = sorted(set(body) - set(allowed))
     if unknown:
         raise ApiError(400, "QueryError", f"unknown field {unknown[0]!r} (this route takes: {', '.join(allowed)})")
     return server, body
 
 
-def format_of(body: dict[str, Any]) -> Format:
+def format_of(body: dict[str, object]) -> Format:
     """The format the body names, else the one its file name says."""
-    fmt: object = body.get("format")
+    fmt = body.get("format")
     name = body.get("name")
     if name is not None and not isinstance(name, str):
         raise ApiError(400, "QueryError", "field 'name': a file name")
@@ -61,7 +60,7 @@ def format_of(body: dict[str, Any]) -> Format:
     raise ApiError(400, "QueryError", f"field 'format': one of {', '.join(FORMATS)}")
 
 
-def read_grid_file(body: dict[str, Any]) -> dict[str, Any]:
+def read_grid_file(body: dict[str, object]) -> JSONObject:
     """A file's grid document: ``text`` for text and ipuz, ``data`` (Base64) for any of them."""
     fmt = format_of(body)
     content, data = body.get("text"), body.get("data")
@@ -95,7 +94,7 @@ def file_name(name: object, fmt: Format) -> str:
     return (stem or "grid") + EXTENSIONS[fmt]
 
 
-def write_grid_file(body: dict[str, Any]) -> tuple[bytes, Format, str]:
+def write_grid_file(body: dict[str, object]) -> tuple[bytes, Format, str]:
     """The file of a grid document: its bytes, format and name."""
     fmt = format_of(body)
     grid: Grid = from_document({k: body[k] for k in FIELDS if k in body})
