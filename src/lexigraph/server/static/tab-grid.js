@@ -111,8 +111,8 @@ function startRebus() {
 function endRebus(write, leaving) {
   const letters = $("grid-rebus-text").value.replace(/[^\p{L}·]/gu, "").toLowerCase();
   $("grid-rebus-box").hidden = true;
-  if (write) {
-    const i = grid.r * grid.cols + grid.c;
+  const i = grid.r * grid.cols + grid.c;
+  if (write && grid.v[i] !== letters && (letters || grid.v[i] !== "#")) {  // no letters leave a block as it is
     record();
     if (grid.v[i] === "#" && letters) openPartners(grid.r, grid.c);
     grid.v[i] = letters; grid.filled.delete(i); gridEdited(); drawGrid();
