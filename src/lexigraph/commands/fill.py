@@ -66,7 +66,8 @@ def _found(doc: Document) -> bool:
     return doc.get("status") == "filled"
 
 
-def _lexicon_name(lex: Lexicon) -> str:
+def lexicon_name(lex: Lexicon) -> str:
+    """The name a document gives the lexicon: its registered name, else its file name."""
     info = getattr(lex, "info", None)
     name = info.get("name") if isinstance(info, dict) else None
     return str(name) if name else os.path.basename(str(getattr(lex, "path", "lexicon")))
@@ -208,7 +209,7 @@ def _run(ctx: Context, params: Mapping[str, Any]) -> Document:
     lex = ctx.lexicon()
     grid = _read_grid(params, lex.alphabet)
     min_priority = params.get("min_priority") or 0
-    doc: Document = {"command": "fill", "lexicon": _lexicon_name(lex)}
+    doc: Document = {"command": "fill", "lexicon": lexicon_name(lex)}
     slot = params.get("suggest")
     if slot:
         limit = params.get("limit")

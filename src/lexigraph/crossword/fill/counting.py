@@ -131,7 +131,7 @@ def count_fills(
     start = time.monotonic()
     deadline = None if timeout is None else start + float(timeout)
     grid, cells, fixed = constrained_grid(grid, lex.store.alphabet, checked.slot_patterns, region, locked)
-    p = FillProblem(lex, grid, rules=replace(checked, given_ok=frozenset(fixed)), region=cells)
+    p = FillProblem(lex, grid, rules=replace(checked, given_ok=checked.given_ok | frozenset(fixed)), region=cells)
 
     def answer(count: int, timed_out: bool) -> FillCount:
         return FillCount(count, cap, not timed_out and count < cap, count >= cap, timed_out, time.monotonic() - start)

@@ -124,7 +124,7 @@ def fill(
     buckets = WordBuckets(lex.store)
     themes = _theme_words(lex, grid, theme)
     session = _Session(lex, buckets, cells, seed, progress, objective)
-    given_ok = frozenset([w for w, _ in themes] + fixed)
+    given_ok = checked.given_ok | frozenset([w for w, _ in themes] + fixed)
     result = session.solve(grid, replace(checked, given_ok=given_ok), themes, fills, differ, deadline, improve)
     result.seconds = time.monotonic() - start
     result.stats = dict(session.stats)
@@ -166,7 +166,7 @@ def slot_counts(
     deadline = None if timeout is None else start + float(timeout)
     grid, cells, fixed = constrained_grid(grid, lex.store.alphabet, checked.slot_patterns, region, locked)
     session = _Session(lex, WordBuckets(lex.store), cells, 0, None, "mean")
-    prepared = session.prepare(grid, replace(checked, given_ok=frozenset(fixed)), deadline)
+    prepared = session.prepare(grid, replace(checked, given_ok=checked.given_ok | frozenset(fixed)), deadline)
     result = prepared.failure or FillResult("filled")
     result.slots = prepared.counts
     result.seconds = time.monotonic() - start

@@ -50,7 +50,8 @@ def suggest(
     target = grid.slot(slot)
     grid, _, fixed = constrained_grid(grid, lex.store.alphabet, checked.slot_patterns, None, None)
     # With the slot as the region, its crossings are partial slots: they must stay possible.
-    p = FillProblem(lex, grid, rules=replace(checked, given_ok=frozenset(fixed)), region=set(target.cells))
+    rules = replace(checked, given_ok=checked.given_ok | frozenset(fixed))
+    p = FillProblem(lex, grid, rules=rules, region=set(target.cells))
     if p.first_empty() is not None:
         return []
     state = p.state(EAGER_ALWAYS)
