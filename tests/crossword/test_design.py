@@ -127,7 +127,8 @@ def test_themeless_grids_keep_the_themeless_entry_count(open_lexicon):
 
 def test_the_same_seed_gives_the_same_proposals(open_lexicon):
     lex = open_lexicon()
-    args = dict(theme=["pancakes", "waffles", "oatmeal"], proposals=2, seed=5, timeout=None)
+    # No time limit anywhere (each fill runs to its end), so that nothing depends on the machine's speed.
+    args = dict(theme=["pancakes", "waffles", "oatmeal"], proposals=2, seed=5, timeout=None, fill_timeout=1e6)
     a, b = design(lex, **args), design(lex, **args)
     assert [p.pattern for p in a.proposals] == [p.pattern for p in b.proposals]
     assert [p.fill.grid if p.fill else None for p in a.proposals] == [p.fill.grid if p.fill else None
@@ -167,6 +168,7 @@ def test_design_fills_at_a_minimum_score(open_lexicon):
     (dict(seed=-1), "seed"),
     (dict(timeout=0), "timeout"),
     (dict(max_run=2), "max_run"),
+    (dict(fill_timeout=-1), "fill_timeout"),
     (dict(theme=[5]), "text"),
 ])
 def test_bad_arguments_are_one_clear_error(open_lexicon, kwargs, message):

@@ -108,15 +108,16 @@ def _run(ctx: Context, params: Mapping[str, Any]) -> Document:
     timeout = parse_timeout(params["cli_timeout"]) if "cli_timeout" in params else params.get("timeout")
     if timeout is None and "cli_timeout" not in params:
         timeout = DEFAULT_TIMEOUT
-    if ctx.deadline is not None:
-        left = max(ctx.deadline - time.monotonic(), 1e-3)
+    if ctx.deadline is not None:  # the server's limit: a margin for the pattern in hand and the answer
+        left = max(0.8 * (ctx.deadline - time.monotonic()), 1e-3)
         timeout = left if timeout is None else min(timeout, left)
     theme = _words(params.get("theme"))
     seed = params.get("seed") or 0
     rules = Rules(min_priority=params.get("min_priority") or 0)
     result = design(lex, height=height, width=width, symmetry=sym, theme=theme, revealer=params.get("revealer"),
                     central=params.get("central"), proposals=params.get("proposals") or 3, seed=seed,
-                    timeout=timeout, rules=rules, max_run=params.get("max_run"), progress=_progress(ctx))
+                    timeout=timeout, rules=rules, max_run=params.get("max_run"), fill_timeout=params.get("fill_timeout"),
+                    progress=_progress(ctx))
     return _document(result, lexicon_name(lex), (height, width), symmetry, theme, seed)
 
 
@@ -160,6 +161,7 @@ DESIGN = Command(
         Param("proposals", "how many grids to propose (1-20)", kind="int", default=3, metavar="N", minimum=1, maximum=20),
         Param("min_priority", "fill with words of at least this priority (0-255)", kind="int", default=0, metavar="N", minimum=0, maximum=MAX_PRIORITY),
         Param("max_run", "the longest entry besides the theme (default: 8 at 15x15)", kind="int", metavar="N", minimum=3, maximum=255),
+        Param("fill_timeout", "give each pattern's fill at most this many seconds (default: the time left, shared among the proposals to fill; 20 without a time limit)", kind="float", metavar="S", minimum=0, maximum=MAX_SECONDS),
         Param("seed", "the same seed gives the same proposals", kind="int", default=0, metavar="N", minimum=0, maximum=MAX_SEED),
         Param("timeout", "give up after this many seconds", kind="float", metavar="S", http_only=True, minimum=0, maximum=MAX_SECONDS),
         Param("cli_timeout", f"give up after this many seconds ('none': no limit; default: {DEFAULT_TIMEOUT:g})", flags=("--timeout",), metavar="S", cli_only=True),

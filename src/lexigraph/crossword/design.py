@@ -46,6 +46,8 @@ SYMMETRIES: tuple[Symmetry, ...] = ("rotational", "left-right", "none")
 #: Most entries of a 15x15 grid: themed puzzles, themeless ones (scaled by area for other sizes).
 MAX_ENTRIES_THEMED = 78
 MAX_ENTRIES_THEMELESS = 72
+#: Seconds a pattern's fill may take when the design has no time limit (and no ``fill_timeout``).
+FILL_SECONDS = 20.0
 #: Most proposals one call may ask for.
 MAX_PROPOSALS = 20
 #: Weight of the pattern's freedom (mean log10 candidates per open slot) beside the fill's mean priority.
@@ -431,12 +433,15 @@ class _Pattern:
         cells = [(r, c) for r in range(self.h) for c in range(self.w) if open_[r][c]]
         return bool(cells) and len(_reach(open_, cells[0])) == len(cells)
 
-    def search(self) -> bool:
-        """Split every long run with single blocks (and their mirrors); False when the tries run out first."""
+    def search(self, deadline: float | None = None) -> bool:
+        """Split every long run with single blocks (and their mirrors); False when the tries run out first (or
+        the deadline passes)."""
         if not self.ok or not self._valid():
             return False
         square: list[Cell] | None = None
         for _ in range(_SPLIT_TRIES):
+            if deadline is not None and time.monotonic() > deadline:
+                return False
             runs = _runs(self._open())
             long = [run for run in runs if tuple(run) not in self.long_ok and (
                 len(run) > self.max_run or sum(1 for cell in run if cell in self.letters) > _THEME_CROSSINGS)]
@@ -578,6 +583,7 @@ def design(
     timeout: float | None = 60.0,
     rules: Rules | None = None,
     max_run: int | None = None,
+    fill_timeout: float | None = None,
     progress: Progress | None = None,
 ) -> DesignResult:
     """Propose ``proposals`` grids of ``height`` x ``width`` (square by default) around the theme entries, each
@@ -585,7 +591,9 @@ def design(
 
     ``revealer`` is placed last (the lowest theme row), ``central`` in the middle row, centred. ``max_run``: the
     longest entry the pattern may hold besides the theme entries (default: :func:`default_max_run`, 8 at 15x15). The whole
-    call takes at most ``timeout`` seconds; ``progress(stage, done, total)`` counts its milliseconds.
+    call takes at most ``timeout`` seconds; each pattern's fill at most ``fill_timeout`` (default: the time left
+    shared among the proposals still to fill, and :data:`FILL_SECONDS` without a ``timeout``), so that a pattern
+    hard to fill leaves time to the next. ``progress(stage, done, total)`` counts its milliseconds.
     """
     width = height if width is None else width
     for value, what in ((height, "height"), (width, "width")):
@@ -603,6 +611,9 @@ def design(
     longest = max_run if max_run is not None else default_max_run(height, width)
     if not isinstance(longest, int) or isinstance(longest, bool) or not 3 <= longest <= max(height, width):
         raise QueryError(f"max_run must be an integer from 3 to {max(height, width)}")
+    if fill_timeout is not None and (not isinstance(fill_timeout, (int, float)) or isinstance(fill_timeout, bool)
+                                     or not fill_timeout > 0 or math.isinf(fill_timeout)):
+        raise QueryError("fill_timeout must be a positive number of seconds")
     entries = _entries(lex, theme, revealer, central, height, width, symmetry)
     rules = Rules() if rules is None else rules
     start = time.monotonic()
@@ -630,7 +641,9 @@ def design(
             if progress is not None and deadline is not None:
                 progress(f"design: filling pattern {first + k + 1}", int(1000 * (now - start)),
                          int(1000 * (deadline - start)))
-            budget = None if deadline is None else max(0.05, (deadline - now) / wanted_left)
+            budget = FILL_SECONDS if deadline is None else max(0.05, (deadline - now) / wanted_left)
+            if fill_timeout is not None:
+                budget = min(budget, fill_timeout)
             made.append(_filled(lex, candidate, rules, budget))
         if sum(1 for p in made if p.status == "filled") >= proposals:
             break
@@ -658,32 +671,36 @@ def _candidates(lex: "Engines", entries: Sequence[_Entry], height: int, width: i
         if progress is not None and deadline is not None:
             progress(f"design: pattern {attempt + 1}", int(1000 * (now - start)),
                      int(1000 * (deadline - start)))
-        found, why, tries = _pattern(entries, height, width, symmetry, max_run, bool(entries), seed, attempt)
+        found, why, tries = _pattern(entries, height, width, symmetry, max_run, bool(entries), seed, attempt,
+                                     deadline)
         tried += tries
         if found is None:
             reason = why
             if not tries:
                 break  # the theme does not fit at all
             continue
-        made.append(_measured(lex, *found, rules, seed + attempt))
+        made.append(_measured(lex, *found, rules, seed + attempt, deadline))
     made.sort(key=lambda p: (p.fewest == 0, -p.freedom))
     return made, tried, reason
 
 
 def _pattern(entries: Sequence[_Entry], height: int, width: int, symmetry: Symmetry, max_run: int, themed: bool,
-             seed: int, attempt: int) -> tuple[tuple[_Layout, Grid] | None, str, int]:
-    """A theme layout and a valid block pattern around it, from the seed and the attempt alone (never the clock)."""
+             seed: int, attempt: int, deadline: float | None = None) -> tuple[tuple[_Layout, Grid] | None, str, int]:
+    """A theme layout and a valid block pattern around it, from the seed and the attempt alone (the clock only
+    stops the tries past ``deadline``)."""
     rng = random.Random(f"{seed}/{attempt}")
     limit = max_blocks(height, width)
     why = "the theme entries do not fit the grid symmetrically (each apart from the others, none alongside another)"
     tries = 0
     for _ in range(_PATTERN_TRIES):
+        if deadline is not None and time.monotonic() >= deadline:
+            return None, "no pattern was found within the time limit", max(tries, 1)
         tries += 1
         layout = _place_theme(entries, height, width, symmetry, rng)
         if layout is None:
             return None, why, 0  # the layout search is whole: another try would fail alike
         pattern = _Pattern(layout, max_run, limit, rng)
-        if not pattern.search():
+        if not pattern.search(deadline):
             why = f"no block pattern around the theme keeps every run from 3 to {max_run} with at most {limit} blocks"
             continue
         grid = pattern.grid(layout.letters)
@@ -695,13 +712,15 @@ def _pattern(entries: Sequence[_Entry], height: int, width: int, symmetry: Symme
     return None, why, tries
 
 
-def _measured(lex: "Engines", layout: _Layout, pattern: Grid, rules: Rules, seed: int) -> Proposal:
+def _measured(lex: "Engines", layout: _Layout, pattern: Grid, rules: Rules, seed: int,
+              deadline: float | None = None) -> Proposal:
     """A pattern as a proposal, not yet filled: its theme's slots, blocks, entries and freedom."""
     numbers = pattern.numbers()
     placements = [ThemePlacement(entry.word, f"{numbers[(spot.row, spot.col)]}{spot.direction}", spot.row, spot.col,
                                  spot.direction) for entry, spot in layout.placed]
     theme = frozenset(p.word for p in placements)
-    counts = slot_counts(lex, pattern, rules=replace(rules, given_ok=rules.given_ok | theme))
+    left = None if deadline is None else max(0.01, deadline - time.monotonic())
+    counts = slot_counts(lex, pattern, rules=replace(rules, given_ok=rules.given_ok | theme), timeout=left)
     open_counts = [c.candidates for c in counts.slots if not c.given]
     if counts.status == "no_fill":
         open_counts = [0]
