@@ -70,3 +70,18 @@ def test_http_design():
         assert r.status_code == 400 and "2 tiles" in r.json()["error"]["message"]
         r = client.post("/api/design", json={"symmetry": "diagonal"})
         assert r.status_code == 400
+
+
+def test_progress_counts_the_time_limit():
+    from lexigraph.commands import Context
+    from lexigraph.commands.design import DESIGN
+
+    seen: list[tuple] = []
+
+    def record(stage, done, total, unit="", detail="", note=""):
+        seen.append((stage, done, total, unit, detail))
+
+    DESIGN.run(Context(progress=record), {"theme": THEME.split(","), "proposals": 1, "seed": 2, "timeout": 30})
+    assert seen and all(s[0] == "design" and s[3] == "ms" and 0 <= s[1] <= s[2] for s in seen)
+    assert any(s[4].startswith("pattern") for s in seen) and any(s[4].startswith("filling") for s in seen)
+    assert [s[1] for s in seen] == sorted(s[1] for s in seen)  # never going down
