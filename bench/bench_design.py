@@ -155,7 +155,10 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--sets", default=",".join(name for name, _, _ in THEMES))
     parser.add_argument("--json")
+    parser.add_argument("--patterns", help="fill the patterns an earlier run's --json log designed (no design)")
+    parser.add_argument("--fill-cpu", type=float, default=None, help="seconds of CPU per fill (default: --timeout)")
     args = parser.parse_args()
+    fill_cpu = args.fill_cpu or args.timeout
     twl = SHARED / "twl06.txt"
     if not twl.exists():
         print(f"{twl} is missing: set LEXIGRAPH_SHARED_DATA")
@@ -179,6 +182,12 @@ def main() -> int:
     print("| set | origin | theme | design | CPU (s) | wall (s) | patterns | blocks | entries | mean priority |")
     print("|---|---|---|---|---:|---:|---:|---:|---:|---:|")
     designed = []
+    if args.patterns:  # the patterns of an earlier run, filled again side by side
+        for line in open(args.patterns):
+            rec = json.loads(line)
+            if rec.get("kind") == "design" and rec.get("proposal") and rec["set"] in args.sets.split(","):
+                designed.append((rec["set"], rec["theme"], [r.lower() for r in rec["proposal"]["pattern"]]))
+        chosen = []
     for name, origin, theme in chosen:
         got = design_once(lex, theme, args.minimum, args.timeout, args.seed)
         p = got["proposal"]
@@ -208,16 +217,16 @@ def main() -> int:
         for name, theme, pattern in designed:
             grid = tmp / f"{name}.txt"
             grid.write_text("\n".join(pattern) + "\n")
-            order = [("lexigraph", lambda: fill_lexigraph(lex, grid, theme, args.minimum, args.timeout))]
+            order = [("lexigraph", lambda: fill_lexigraph(lex, grid, theme, args.minimum, fill_cpu))]
             if use_ingrid:
-                order.append(("ingrid", lambda: fill_ingrid(words, grid, args.minimum, args.timeout)))
+                order.append(("ingrid", lambda: fill_ingrid(words, grid, args.minimum, fill_cpu)))
             if rnd % 2:
                 order.reverse()
             for who, run in order:
                 ok, rows, cpu = run()
                 if ok and rows is not None and verify(pattern, rows, scores, args.minimum, theme):
                     ok = False
-                times.setdefault((name, who), []).append(cpu if ok else args.timeout)
+                times.setdefault((name, who), []).append(cpu if ok else fill_cpu)
                 filled[(name, who)] = filled.get((name, who), 0) + int(ok)
                 if log:
                     log.write(json.dumps({"kind": "fill", "set": name, "filler": who, "round": rnd, "ok": ok,

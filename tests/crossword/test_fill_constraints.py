@@ -285,7 +285,8 @@ def test_region_counts_agree_with_brute_force(open_lexicon, case, band):
     if sorted(runs(band_grid)) != sorted(whole) or any(all(cells[r][c] is not None for r, c in run) for run in whole):
         return  # the band's own runs are not the grid's whole slots there, or it holds given words
     in_whole = {cell for run in whole for cell in run}
-    free = sorted((r, c) for r, c in inside if cells[r][c] is None and (r, c) not in in_whole)
+    in_partial = {cell for run in partial for cell in run}  # a cell in no slot at all is left as it is
+    free = sorted((r, c) for r, c in inside if cells[r][c] is None and (r, c) not in in_whole and (r, c) in in_partial)
     found = set()
     for f in every_fill(set(words), band_grid):
         got_words = ["".join(f[r][c] for r, c in run) for run in whole]

@@ -67,6 +67,8 @@ _OPEN_SQUARE = 4
 _SMALL_SIDE = 13
 #: Placements of theme entries one layout search tries at most (a theme that does not fit is refused in bounded time).
 _LAYOUT_NODES = 3000
+#: Layout searches in a row that place no theme: the theme does not fit.
+_UNPLACED = 4
 #: Most theme letters an entry crossing the theme may hold: one crossing three theme entries seldom fills.
 _THEME_CROSSINGS = 2
 #: Blocks a pattern may hold beyond the limit while its long runs are split (pruning takes the needless ones out).
@@ -664,6 +666,7 @@ def _candidates(lex: "Engines", entries: Sequence[_Entry], height: int, width: i
     made: list[Proposal] = []
     tried = 0
     reason = None
+    unplaced = 0
     for attempt in range(first, first + count):
         now = time.monotonic()
         if deadline is not None and now >= deadline:
@@ -676,9 +679,11 @@ def _candidates(lex: "Engines", entries: Sequence[_Entry], height: int, width: i
         tried += tries
         if found is None:
             reason = why
-            if not tries:
-                break  # the theme does not fit at all
+            unplaced = unplaced + 1 if not tries else 0
+            if unplaced >= _UNPLACED:
+                break  # the theme does not fit: each layout search ran out
             continue
+        unplaced = 0
         made.append(_measured(lex, *found, rules, seed + attempt, deadline))
     made.sort(key=lambda p: (p.fewest == 0, -p.freedom))
     return made, tried, reason
