@@ -203,6 +203,7 @@ def main() -> int:
               flush=True)
         if log:
             log.write(json.dumps({"kind": "design", "set": name, "theme": theme, **got}) + "\n")
+            log.flush()
         if p:
             designed.append((name, theme, [r.lower() for r in p["pattern"]]))
     if not designed:

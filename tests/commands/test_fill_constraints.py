@@ -93,8 +93,10 @@ def test_http_fill_takes_the_constraints():
         warnings.simplefilter("ignore")
         from starlette.testclient import TestClient
     from lexigraph.server import create_app
+    from lexigraph.server.app import Limits
 
-    with TestClient(create_app()) as client:
+    # The heavy lane's worker (niced) on a loaded machine: a limit that leaves it time to start and answer.
+    with TestClient(create_app(limits=Limits(timeout=120.0))) as client:
         r = client.post("/api/fill", json={"grid_text": GRID, "seed": 4, "block": ["cobra"], "slot": ["1A=co*"],
                                            "distinct_stems": True})
         assert r.status_code == 200, r.text
