@@ -254,3 +254,38 @@ def test_a_grid_opened_or_pasted_with_its_clues(page, tmp_path):
     page.click("#grid-paste-load")
     page.wait_for_selector("#grid-status.error")
     assert "grid row 1" in page.inner_text("#grid-status")
+
+
+def test_design_proposes_grids_around_the_theme(page):
+    """Design (when the server has the design command): a proposal of the size and symmetry asked, every theme word
+    an entry of it, its blocks symmetric, its fill words of the lexicon; pressed again, the next proposal."""
+    from lexigraph.commands import all_commands
+
+    if "design" not in {c.name for c in all_commands()}:
+        pytest.skip("no design command")
+    new_grid(page, N, N)
+    theme = ["pancakes", "waffles", "oatmeal"]
+    page.fill("#grid-theme", " ".join(theme))
+    assert page.is_visible("#grid-design")
+    page.click("#grid-design")
+    page.wait_for_function("document.querySelector('#grid-status').textContent.startsWith('design 1 of')", timeout=300000)
+    lex = lexigraph.open()
+    seen = []
+    for k in (1, 2):
+        rows = grid_letters(page, N, N)
+        g = grid_from_text("\n".join(rows))
+        entries = {"".join(g.word(s)) for s in g.slots() if all(g.word(s))}
+        assert all(w in entries for w in theme), rows
+        assert all(rows[r][c] == "#" if rows[N - 1 - r][N - 1 - c] == "#" else rows[r][c] != "#"
+                   for r in range(N) for c in range(N)), rows
+        if g.is_complete():
+            assert all("".join(g.word(s)) in lex for s in g.slots()), rows
+        assert page.inner_text("#grid-stats").startswith(f"{len(g.slots())} entries")
+        seen.append(rows)
+        if k == 2 or "of 1:" in page.inner_text("#grid-status"):
+            break
+        page.click("#grid-design")
+        page.wait_for_function(f"document.querySelector('#grid-status').textContent.startsWith('design {k + 1} of')")
+    assert len(seen) == 1 or seen[0] != seen[1]
+    page.click("#grid-undo")                         # back to the grid before the proposal
+    assert grid_letters(page, N, N) != seen[-1]

@@ -51,6 +51,8 @@ function setupEditing() {
     const k = e.key.toLowerCase();
     if (k === "z" || k === "y") { e.preventDefault(); undo(k === "y" || e.shiftKey); }
   });
+  $("grid-design").hidden = !has("design");
+  $("grid-design").addEventListener("click", designGrid);
   $("grid-rebus").addEventListener("click", startRebus);
   $("grid-rebus-text").addEventListener("keydown", (e) => {
     if (e.key === "Enter") { e.preventDefault(); endRebus(true); }
@@ -123,6 +125,36 @@ function endRebus(write, leaving) {
   }
 }
 
+// -- design: grids proposed around the theme words (POST /api/design) ------------------------------------------
+
+// The first proposal for this size, symmetry and theme; pressed again, the next one.
+async function designGrid() {
+  const theme = $("grid-theme").value.split(/[\s,]+/).filter((w) => w);
+  const rows = Math.max(2, Math.min(MAX_SIDE, +$("grid-rows").value || 15)), cols = Math.max(2, Math.min(MAX_SIDE, +$("grid-cols").value || 15));
+  const body = { theme, size: `${rows}x${cols}`, symmetry: $("grid-symmetry").value, proposals: 3 };
+  const min = Math.max(0, Math.min(255, +$("grid-min").value || 0));
+  if (min) body.min_priority = min;
+  const key = JSON.stringify(body);
+  if (grid.designs && grid.designs.key === key && grid.designs.list.length) { showDesign((grid.designs.k + 1) % grid.designs.list.length); return; }
+  if (!theme.length) { setStatus($("grid-status"), "Design places the theme words: write them in Theme words first", true); return; }
+  setStatus($("grid-status"), "designing…");
+  try {
+    const doc = await api("design", body);
+    if (!(doc.results || []).length) { setStatus($("grid-status"), `no grid: ${doc.reason || doc.status}`, true); return; }
+    grid.designs = { key, list: doc.results, k: 0 };
+    showDesign(0);
+  } catch (err) { setStatus($("grid-status"), err.message, true); }
+}
+
+function showDesign(k) {
+  const d = grid.designs.list[k], rows = d.grid || d.pattern;
+  grid.designs.k = k;
+  loadDocument({ height: rows.length, width: valuesOf(rows)[0].length, rows, clues: {}, title: $("grid-title").value }, "", true);
+  const score = d.mean_priority != null ? `, mean score ${d.mean_priority}, lowest ${d.lowest_priority}` : ", not filled";
+  setStatus($("grid-status"), `design ${k + 1} of ${grid.designs.list.length}: ${d.entries} entries, ${d.blocks} blocks${score}`
+    + `; theme ${d.theme.map((t) => `${t.word} ${t.slot}`).join(", ")}`);
+}
+
 // -- files: open, paste, download -----------------------------------------------------------------------------
 
 function setupFiles() {
@@ -147,8 +179,8 @@ function setupFiles() {
   $("grid-save-ipuz").addEventListener("click", () => save("ipuz"));
 }
 
-// A grid document (from a file or pasted text) in the editor, with its title and clues.
-function loadDocument(doc, what) {
+// A grid document (from a file, pasted text or a design) in the editor, with its title and clues.
+function loadDocument(doc, what, quiet) {
   if (doc.height > MAX_SIDE || doc.width > MAX_SIDE || doc.height < 2 || doc.width < 2) {
     setStatus($("grid-status"), `${what} is ${doc.height}×${doc.width}: the page edits grids of 2 to ${MAX_SIDE} cells a side`, true);
     return;
@@ -161,7 +193,7 @@ function loadDocument(doc, what) {
   $("grid-title").value = doc.title || "";
   gridEdited(); drawGrid(); showCandidates();
   const n = Object.keys(doc.clues || {}).length;
-  setStatus($("grid-status"), `opened ${what}: ${doc.height}×${doc.width}, ${n} clue${n === 1 ? "" : "s"}`);
+  if (!quiet) setStatus($("grid-status"), `opened ${what}: ${doc.height}×${doc.width}, ${n} clue${n === 1 ? "" : "s"}`);
 }
 
 // The grid as written now (a fill shown included), its title and its clues.
