@@ -28,6 +28,7 @@ CLI_BASES = {
     "endgame": ["endgame", ENDGAME_CGP],
     "build": ["build", "words.txt", "-o", "out.lex"],
     "fill": ["fill", "grid.txt", "-L", "words.txt"],
+    "design": ["design", "--theme", "pancakes", "--proposals", "1", "--timeout", "5"],
     "words": ["words", "--prefix", "ca"],
     "moves": ["moves", "empty", "--rack", "QUIZ"],
     "analyze": ["analyze", "sample"],
@@ -47,6 +48,7 @@ CLI_BASES = {
 HTTP_BASES = {
     "endgame": {"position": ENDGAME_CGP},
     "fill": {"grid": "...\n...", "timeout": 5},
+    "design": {"theme": ["pancakes"], "proposals": 1, "timeout": 5},
     "words": {"prefix": "ca"},
     "moves": {"position": "empty", "rack": "QUIZ"},
     "analyze": {"gcg": (Path(lexigraph.__file__).parent / "games" / "sample.gcg").read_text()},

@@ -201,7 +201,8 @@ def test_openapi_describes_every_route(client):
     spec = client.get("/openapi.json").json()
     assert spec["openapi"].startswith("3.")
     assert set(spec["paths"]) == {"/api/check", "/api/match", "/api/fill", "/api/slow", "/api/boom", "/api/info", "/words", "/api/lexicons",
-                                  "/api/games", "/api/games/{id}", "/api/games/{id}/play", "/api/games/{id}/gcg"}
+                                  "/api/games", "/api/games/{id}", "/api/games/{id}/play", "/api/games/{id}/gcg",
+                                  "/api/grid/read", "/api/grid/write"}
     get = spec["paths"]["/api/match"]["get"]
     assert {p["name"]: p["schema"]["type"] for p in get["parameters"]} == {
         "pattern": "string", "min_priority": "integer", "sort": "string", "lexicon": "string"}

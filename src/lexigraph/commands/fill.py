@@ -38,12 +38,14 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from ..alphabet import Alphabet
-from ..crossword.fill import FilledWord, Rules, SlotCount, fill, slot_counts, suggest
+from ..crossword.fill import FillCount, FilledWord, Rules, SlotCount, count_fills, fill, read_blocklist, slot_counts, suggest
+from ..crossword.fill.constraints import parse_slot_patterns
 from ..crossword.formats import MAX_FILE_BYTES, grid_from_text, grid_to_text, ipuz, read_grid, write_grid
+from ..crossword.formats import guess_format, read_clues  # --clues
 from ..crossword.grid import Grid
 from ..errors import QueryError
 from ..lexicon import Lexicon
-from ..support.files import refuse_overwrite
+from ..support.files import read_limited, refuse_overwrite
 from ._common import input_files
 from .command import MAX_COUNT, MAX_PRIORITY, MAX_SECONDS, MAX_SEED, Command, Context, Document, Param
 
@@ -65,7 +67,8 @@ def _found(doc: Document) -> bool:
     return doc.get("status") == "filled"
 
 
-def _lexicon_name(lex: Lexicon) -> str:
+def lexicon_name(lex: Lexicon) -> str:
+    """The name a document gives the lexicon: its registered name, else its file name."""
     info = getattr(lex, "info", None)
     name = info.get("name") if isinstance(info, dict) else None
     return str(name) if name else os.path.basename(str(getattr(lex, "path", "lexicon")))
@@ -92,6 +95,32 @@ def _read_grid(params: Mapping[str, Any], alphabet: Alphabet) -> Grid:
             raise QueryError(f"the grid on standard input is larger than {MAX_FILE_BYTES >> 20} MiB")
         return grid_from_text(text, alphabet=alphabet)
     return read_grid(path, alphabet=alphabet)
+
+
+def _clued(grid: Grid, clue_file: object, output: object) -> Grid:
+    """The grid with its own clues (an ipuz or ``.puz`` file's) and those of the clue file over them.
+
+    The fill keeps every block, so each clue stays on its entry in the filled grid.
+    """
+    if not clue_file:
+        return grid
+    if not output:
+        raise QueryError("--clues gives the clues of the file --output writes: give --output too")
+    if guess_format(str(output)) == "text":
+        raise QueryError("a text grid carries no clues: write the grid with --clues to a .ipuz or .puz file")
+    clues = grid.clues
+    try:
+        named: set[str] = set()
+        for name, text in read_clues(str(clue_file)).items():
+            slot = grid.slot(name).name
+            if slot in named:
+                raise QueryError(f"two clues for {slot}")
+            named.add(slot)
+            clues[slot] = text  # the file's clue replaces the grid's own
+        return grid.with_clues(clues)
+    except QueryError as e:
+        where = str(clue_file)
+        raise QueryError(str(e) if str(e).startswith(where) else f"{where}: {e}") from None
 
 
 #: The command line's time limit for a fill, in seconds, unless ``--timeout`` says otherwise (``none``: no limit).
@@ -171,6 +200,17 @@ def _theme_words(values: object) -> list[str]:
     return [w for v in values for w in v.replace(",", " ").split() if w]
 
 
+def _blocklist(params: Mapping[str, Any]) -> frozenset[str]:
+    """The blocklist file's words (``--blocklist FILE``) and the words blocked one by one (``--block WORD``)."""
+    words: set[str] = set()
+    path = params.get("blocklist")
+    if path:
+        data = read_limited(path, limit=MAX_BLOCKLIST_BYTES, what="a blocklist", error=QueryError)
+        words |= read_blocklist(data.decode("utf-8", errors="replace"))
+    words |= {w.lower() for w in _theme_words(params.get("block"))}
+    return frozenset(words)
+
+
 def _rules(params: Mapping[str, Any]) -> Rules:
     return Rules(
         min_priority=params.get("min_priority") or 0,
@@ -178,6 +218,9 @@ def _rules(params: Mapping[str, Any]) -> Rules:
         min_by_slot=parse_slot_minimums(params.get("min_by_slot")),
         allow_repeats=bool(params.get("allow_repeats")),
         max_shared=params.get("max_shared") or 0,
+        blocklist=_blocklist(params),
+        distinct_stems=bool(params.get("distinct_stems")),
+        slot_patterns=parse_slot_patterns(params.get("slot")),
     )
 
 
@@ -193,7 +236,7 @@ def _run(ctx: Context, params: Mapping[str, Any]) -> Document:
     lex = ctx.lexicon()
     grid = _read_grid(params, lex.alphabet)
     min_priority = params.get("min_priority") or 0
-    doc: Document = {"command": "fill", "lexicon": _lexicon_name(lex)}
+    doc: Document = {"command": "fill", "lexicon": lexicon_name(lex)}
     slot = params.get("suggest")
     if slot:
         limit = params.get("limit")
@@ -201,8 +244,10 @@ def _run(ctx: Context, params: Mapping[str, Any]) -> Document:
         if ctx.max_results is not None:
             limit = min(limit, ctx.max_results)
         target = grid.slot(slot)
-        got = suggest(lex, grid, slot, rules=Rules(min_priority, allow_repeats=bool(params.get("allow_repeats"))),
-                      limit=limit)
+        rules = _rules(params)
+        got = suggest(lex, grid, slot, rules=Rules(min_priority, allow_repeats=rules.allow_repeats,
+                                                   blocklist=rules.blocklist, distinct_stems=rules.distinct_stems,
+                                                   slot_patterns=rules.slot_patterns), limit=limit)
         doc["suggest"] = target.name
         doc["pattern"] = "".join("?" if v is None else v for v in grid.word(target))
         doc["results"] = [
@@ -217,8 +262,12 @@ def _run(ctx: Context, params: Mapping[str, Any]) -> Document:
         timeout = left if timeout is None else min(timeout, left)
     rules = _rules(params)
     region = params.get("region") or None
+    locked = params.get("locked") or None
+    if params.get("count_fills"):
+        return _count_document(doc, count_fills(lex, grid, rules=rules, region=region, locked=locked,
+                                                cap=params.get("cap") or DEFAULT_CAP, timeout=timeout))
     if params.get("counts"):
-        result = slot_counts(lex, grid, rules=rules, region=region, timeout=timeout)
+        result = slot_counts(lex, grid, rules=rules, region=region, timeout=timeout, locked=locked)
         doc["status"] = result.status
         doc["grid"] = grid_to_text(grid).split("\n")
         doc["results"] = _slot_documents(result.slots)
@@ -229,8 +278,9 @@ def _run(ctx: Context, params: Mapping[str, Any]) -> Document:
         return doc
     output = params.get("output")
     inputs = input_files(ctx, lex, params.get("grid"))  # the grid, and the word list the lexicon came from
+    clued = _clued(grid, params.get("clues"), output)  # checked before the search, not after it
     if output:
-        refuse_overwrite(output, inputs)  # before the search, not after it
+        refuse_overwrite(output, [*inputs, *([params["clues"]] if params.get("clues") else [])])
     fills = params.get("fills")
     result = fill(
         lex,
@@ -242,6 +292,7 @@ def _run(ctx: Context, params: Mapping[str, Any]) -> Document:
         seed=params.get("seed") or 0,
         timeout=timeout,
         region=region,
+        locked=locked,
         improve=params.get("improve") or 0.0,
         progress=_progress(ctx, timeout is not None),
         rules=rules,
@@ -264,8 +315,26 @@ def _run(ctx: Context, params: Mapping[str, Any]) -> Document:
     doc["slots"] = _slot_documents(result.slots)
     doc["stats"] = dict(result.stats, seconds=round(result.seconds, 4))
     if output and result.grid is not None:
-        write_grid(result.grid, output, inputs=inputs)
+        write_grid(result.grid.with_clues(clued.clues), output, inputs=inputs)
         doc["output"] = os.fspath(output)
+    return doc
+
+
+#: Largest blocklist file read.
+MAX_BLOCKLIST_BYTES = 64 << 20
+#: The most fills ``--count-fills`` counts unless ``--cap`` says otherwise.
+DEFAULT_CAP = 1000
+
+
+def _count_document(doc: Document, got: FillCount) -> Document:
+    doc["count_fills"] = True
+    doc["status"] = "timeout" if got.timed_out else "filled" if got.count else "no_fill"
+    doc["fills_counted"] = got.count
+    doc["cap"] = got.cap
+    doc["exact"] = got.exact
+    doc["results"] = []  # the fills are counted, not listed
+    doc["count"] = 0
+    doc["seconds"] = round(got.seconds, 4)
     return doc
 
 
@@ -320,6 +389,15 @@ def _text(doc: Document) -> Iterator[str]:
             yield f"{r['word']}\t{r['score']}\t{cross}"
         return
     status = doc.get("status")
+    if doc.get("count_fills"):
+        n = doc["fills_counted"]
+        if doc["exact"]:
+            yield f"{n:,} fill{'' if n == 1 else 's'} (every one: the search was exhaustive)"
+        elif status == "timeout":
+            yield f"at least {n:,} fill{'' if n == 1 else 's'} (counted until the time limit)"
+        else:
+            yield f"at least {n:,} fills (the cap)"
+        return
     if doc.get("counts"):
         yield from _heat_rows(doc)
         yield ""
@@ -390,10 +468,18 @@ FILL = Command(
         Param("allow_repeats", "let a word fill more than one slot", kind="bool", default=False),
         Param("region", "fill only these slots ('1A,3D') or this rectangle ('r1c1:r3c5', rows and columns from 1)", metavar="REGION"),
         Param("improve", "spend up to this many more seconds on the objective: a higher lowest priority (--objective min) or better fills (mean)", kind="float", default=0.0, metavar="S", minimum=0, maximum=MAX_SECONDS),
+        Param("locked", "cells the fill must keep: the fill may change every other letter of the region (the whole grid without one); slots ('1A,3D') or a rectangle ('r1c1:r3c5')", metavar="REGION"),
+        Param("blocklist", "a file of words no entry the fill chooses may be (one a line; '#' comments)", metavar="FILE", cli_only=True, completer="file"),
+        Param("block", "words no entry the fill chooses may be (repeat, or commas)", many=True, metavar="WORD"),
+        Param("distinct_stems", "no two entries share a stem (star, stars, starred: docs/autofill.md says how stems are found)", kind="bool", default=False),
+        Param("slot", "a slot's pattern, SLOT=PATTERN ('1A=??AR*': '?' one tile, '*' any run), or a word fixed in a slot ('17D=LEXICON'); repeat, or commas", many=True, metavar="SLOT=PATTERN"),
+        Param("count_fills", "instead of filling, count the fills of the grid (or of --region) up to --cap", kind="bool", default=False),
+        Param("cap", f"count at most this many fills (default {DEFAULT_CAP})", kind="int", metavar="N", minimum=1, maximum=1_000_000),
         Param("counts", "instead of filling, give each slot's candidates after propagation: where the grid will be hard", kind="bool", default=False),
         Param("suggest", "instead of filling, rank the candidates of this slot (e.g. 12A) by what they leave its crossings", metavar="SLOT"),
         Param("limit", "at most this many suggestions (default 50)", kind="int", metavar="N", minimum=0, maximum=MAX_COUNT),
         Param("output", "write the filled grid here (format from the extension: .txt, .ipuz, .puz)", flags=("-o", "--output"), metavar="OUT", cli_only=True),
+        Param("clues", "a clue file for the grid written by --output (.ipuz, .puz): a line per entry, its slot, a tab, its clue ('1A<TAB>Feline pet')", metavar="FILE", cli_only=True, completer="file"),
     ),
     run=_run,
     text=_text,

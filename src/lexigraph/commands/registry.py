@@ -23,6 +23,7 @@ from .command import Command
 
 #: Each command's name and the module of ``lexigraph.commands`` that describes it, modules in name order.
 COMMAND_MODULES = {
+    "design": "design",
     "endgame": "endgame",
     "build": "files", "export": "files", "diff": "files",
     "fill": "fill",

@@ -5,8 +5,10 @@ A grid is a rectangle of cells; each cell is a block (``"#"``), empty
 for a multi-letter tile, which fills one cell). A *slot* is a maximal
 across or down run of two or more non-block cells; slots are numbered the
 standard way (row by row, a cell gets the next number when it starts an
-across or a down slot). Grids are read from and written to files (plain
-text, ipuz, ``.puz``) by :mod:`lexigraph.crossword.formats`.
+across or a down slot). A grid may carry a clue per slot (by the slot's
+name, ``1A``), kept while the slot keeps its cells. Grids are read from and
+written to files (plain text, ipuz, ``.puz``) by
+:mod:`lexigraph.crossword.formats`.
 
 >>> g = Grid([[None, None, "#"], [None, None, None], ["#", None, None]])
 >>> g.height, g.width, [s.name for s in g.slots()]
@@ -29,6 +31,8 @@ from ..support.text import quote
 BLOCK = "#"
 #: Largest side accepted: Across Lite's limit, and far beyond any published grid.
 MAX_SIDE = 255
+#: Longest clue accepted, in characters: far beyond any published clue.
+MAX_CLUE = 1000
 
 Cell = str | None
 
@@ -59,9 +63,13 @@ class Grid:
     >>> g = Grid([["c", None], [None, "#"]])
     >>> g.cell(0, 0), g.cell(0, 1), g.cell(1, 1), g.is_block(1, 1)
     ('c', None, '#', True)
+
+    Two grids are equal when their cells are; the title and the clues are
+    not compared.
     """
 
-    def __init__(self, cells: Sequence[Sequence[Cell]], *, title: str = "") -> None:
+    def __init__(self, cells: Sequence[Sequence[Cell]], *, title: str = "",
+                 clues: Mapping[str, str] | None = None) -> None:
         if isinstance(cells, (str, bytes)) or not isinstance(cells, Sequence) or not all(
                 isinstance(r, Sequence) and not isinstance(r, (str, bytes)) for r in cells):
             raise QueryError(f"a grid is rows of cells (lists of str or None), not {type(cells).__name__}"
@@ -87,6 +95,7 @@ class Grid:
         self.width = width
         self.title = title
         self._slots: list[Slot] | None = None
+        self._clues: dict[str, str] = self._checked_clues(clues) if clues else {}
 
     # -- cells --------------------------------------------------------------
 
@@ -127,7 +136,12 @@ class Grid:
             if not (isinstance(key, tuple) and len(key) == 2):
                 raise QueryError(f"with_cells: {quote(key)} is not a (row, column) pair")
             rows[self._row(key[0])][self._col(key[1])] = v
-        return Grid(rows, title=self.title)
+        changed = Grid(rows, title=self.title)
+        if self._clues:  # a clue follows its entry while the entry keeps its name and cells
+            now = {s.name: s.cells for s in changed.slots()}
+            before = {s.name: s.cells for s in self.slots()}
+            changed._clues = {name: text for name, text in self._clues.items() if now.get(name) == before[name]}
+        return changed
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Grid) and self._cells == other._cells
@@ -200,6 +214,41 @@ class Grid:
         if not isinstance(slot, Slot):
             raise QueryError(f"word() takes a Slot (grid.slot('1A')), not {type(slot).__name__}")
         return [self._cells[self._row(r)][self._col(c)] for r, c in slot.cells]
+
+    # -- clues --------------------------------------------------------------
+
+    @property
+    def clues(self) -> dict[str, str]:
+        """Each clued slot's clue by the slot's name, in slot order (across, then down).
+
+        >>> Grid([[None, None], [None, None]], clues={"1d": "  Cat's cry ", "3A": ""}).clues
+        {'1D': "Cat's cry"}
+        """
+        return dict(self._clues)
+
+    def with_clues(self, clues: Mapping[str, str]) -> "Grid":
+        """A copy whose clues are ``clues`` (slot name to text; an empty text: no clue)."""
+        return Grid(self._cells, title=self.title, clues=clues)
+
+    def _checked_clues(self, clues: object) -> dict[str, str]:
+        """Clues by slot name, each slot's once, on one line, within :data:`MAX_CLUE`; in slot order."""
+        if not isinstance(clues, Mapping):
+            raise QueryError(f"clues are a mapping of slot names to text, not {type(clues).__name__}")
+        given: dict[str, str] = {}
+        for name, text in clues.items():
+            slot = self.slot(name)
+            if not isinstance(text, str):
+                raise QueryError(f"the clue for {slot.name} is {type(text).__name__}, not text")
+            line = " ".join(text.split())  # one line: a file's line breaks and tabs become spaces
+            if len(line) > MAX_CLUE:
+                raise QueryError(f"the clue for {slot.name} has {len(line)} characters; at most {MAX_CLUE}")
+            if not line.isprintable():
+                raise QueryError(f"the clue for {slot.name} holds a control character: {quote(line)}")
+            if slot.name in given:
+                raise QueryError(f"two clues for {slot.name}")
+            if line:
+                given[slot.name] = line
+        return {s.name: given[s.name] for s in self.slots() if s.name in given}
 
     def is_complete(self) -> bool:
         """Whether every non-block cell holds a tile."""

@@ -44,6 +44,7 @@ from ..study.cardbox import CardBox
 from . import routes
 from .gamedb import GameDatabase
 from .game_routes import GAME_ROUTES
+from .grid_routes import GRID_ROUTES
 from .games import GameStore
 from .httpio import EXCEPTION_HANDLERS, OneLineErrors
 from .lanes import Limits, Server
@@ -55,13 +56,14 @@ __all__ = ["Limits", "Server", "build_app"]
 
 
 def app_routes() -> list[BaseRoute]:
-    """Every route, in the order they are matched (the games' before ``/api/{name}``)."""
+    """Every route, in the order they are matched (the games' and the grid files' before ``/api/{name}``)."""
     return [
         Route("/", routes.index),
         Route("/api", routes.api_index),
         Route("/api/lexicons", routes.api_lexicons),
         *GAME_ROUTES,
         *STUDY_ROUTES,
+        *GRID_ROUTES,
         Route("/api/{name}", routes.api_command, methods=["GET", "POST"]),
         Route("/openapi.json", routes.openapi_json),
         Route("/words", routes.datamuse_words),

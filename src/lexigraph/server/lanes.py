@@ -49,11 +49,11 @@ T = TypeVar("T")
 
 #: Commands whose work is a search over a grid; at most ``max_fills`` run at once (a fill's slot suggestions
 #: are not counted).
-FILLS = frozenset({"fill", "suggest", "suggestions"})
+FILLS = frozenset({"fill", "suggest", "suggestions", "design"})
 #: Commands whose work is small and bounded by the request's size: they run in a lane of their own.
 QUICK = frozenset({"check", "children", "info", "stats"})
 #: Commands whose work is long and CPU-bound: they run in the heavy lane's worker processes.
-HEAVY = frozenset({"endgame", "sim", "moves", "analyze", "fill"})
+HEAVY = frozenset({"endgame", "sim", "moves", "analyze", "fill", "design"})
 
 
 @dataclass

@@ -89,6 +89,7 @@ def openapi(
                               "content": {"application/json": {"schema": {"type": "object"}}}}},
     }}
     paths.update(_game_paths(lex_schema))
+    paths.update(_grid_paths())
     return {
         "openapi": "3.1.0",
         "info": {"title": "lexigraph", "version": __version__,
@@ -148,4 +149,37 @@ def _game_paths(lex_schema: dict[str, Any]) -> dict[str, Any]:
                                   "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
                           "500": {"description": "the game's rows in the games file are damaged",
                                   "content": {"application/json": {"schema": _ERROR}}}}}},
+    }
+
+
+def _grid_paths() -> dict[str, Any]:
+    """Crossword grid files read and written (:mod:`lexigraph.server.grid_routes`)."""
+    fmt = {"type": "string", "enum": ["text", "ipuz", "puz"],
+           "description": "the file's format (default: the one the name's extension says, else text)"}
+    name = {"type": "string", "description": "the file's name (its extension may say the format)"}
+    grid_fields: dict[str, Any] = {
+        "title": {"type": "string"}, "height": {"type": "integer"}, "width": {"type": "integer"},
+        "rows": {"type": "array", "items": {"type": "string"},
+                 "description": "a text row per grid row: '.' empty, '#' block, a letter, '[CH]' a multi-letter tile"},
+        "clues": {"type": "object", "additionalProperties": {"type": "string"},
+                  "description": "a clue per slot name ('1A', '12D')"}}
+    grid = {"type": "object", "required": ["rows"], "properties": grid_fields}
+    read_body = {"type": "object", "additionalProperties": False, "properties": {
+        "format": fmt, "name": name, "text": {"type": "string", "description": "a text or ipuz file's text"},
+        "data": {"type": "string", "contentEncoding": "base64", "description": "the file's bytes (a .puz: these)"}}}
+    write_body = {"type": "object", "additionalProperties": False, "required": ["rows"],
+                  "properties": {**grid_fields, "format": fmt, "name": name}}
+    files = {t: {"schema": {"type": "string", "format": "binary"}}
+             for t in ("application/x-crossword", "application/json", "text/plain")}
+    write_answers = _responses({}, 413)
+    write_answers["200"] = {"description": "the file, to download (Content-Disposition names it)", "content": files}
+    return {
+        "/api/grid/read": {"post": {
+            "operationId": "grid_read", "tags": ["grids"], "summary": "A crossword grid file (text, ipuz, .puz) "
+            "read: its rows, title and clues.", "requestBody": {"required": True, "content": {
+                "application/json": {"schema": read_body}}}, "responses": _responses(grid, 413)}},
+        "/api/grid/write": {"post": {
+            "operationId": "grid_write", "tags": ["grids"], "summary": "A crossword grid (rows, title, clues) "
+            "written as a .puz, .ipuz or text file.", "requestBody": {"required": True, "content": {
+                "application/json": {"schema": write_body}}}, "responses": write_answers}},
     }

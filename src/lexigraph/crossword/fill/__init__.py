@@ -49,6 +49,8 @@ keywords (``allow_repeats=True``, the former spelling) build the same rules.
 
 from __future__ import annotations
 
+from .constraints import read_blocklist, stem
+from .counting import MAX_CAP, FillCount, count_fills
 from .filler import MAX_FILLS, check_fill_arguments, fill, slot_counts
 from .problem import (
     MAX_CANDIDATE_BYTES, MAX_SHARED, MAX_SLOT, RULE_KEYWORDS, Domains, FillProblem, Rules, WordBuckets, checked_rules,
@@ -59,6 +61,7 @@ from .search import Progress
 from .suggestions import suggest
 
 __all__ = [
+    "MAX_CAP", "FillCount", "count_fills", "read_blocklist", "stem",
     "MAX_CANDIDATE_BYTES", "MAX_FILLS", "MAX_SHARED", "MAX_SLOT", "Domains", "Fill", "FillProblem", "FillResult",
     "FilledWord", "Objective", "Progress", "RULE_KEYWORDS", "Region", "Rules", "SlotCount", "Status", "Suggestion",
     "WordBuckets", "check_fill_arguments", "checked_rules", "fill", "region_cells", "slot_counts", "suggest",

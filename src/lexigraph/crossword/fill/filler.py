@@ -23,7 +23,8 @@ from ...engine.interface import EAGER_ALWAYS
 from ...errors import QueryError
 from ..grid import Grid
 from .problem import EAGER_LIMIT, FillProblem, Rules, WordBuckets, checked_rules, rules_of
-from .regions import Region, region_cells
+from .constraints import constrained_grid
+from .regions import Region
 from .results import Fill, FilledWord, FillResult, Objective, SlotCount
 from .search import CONSISTENT, PAST_DEADLINE, Differ, FillSearch, Progress, Timeout
 
@@ -65,6 +66,7 @@ def fill(
     region: "Region | None" = None,
     improve: float = 0.0,
     progress: Progress | None = None,
+    locked: "Region | None" = None,
     **rule_keywords: object,
 ) -> FillResult:
     """Fill the grid's empty cells (or those of ``region``) with words of ``lex``.
@@ -85,7 +87,10 @@ def fill(
     ``timeout`` bounds the whole call (seconds); ``improve`` gives up to
     that many seconds (within the timeout) to the objective.
     ``progress(stage, done, total)`` is called a few times a second on long
-    fills. The result is the same for the same arguments and ``seed``
+    fills. ``locked`` (a region: slot names, a rectangle, cells): the fill may
+    change every letter of ``region`` (the whole grid without one) except
+    those of the locked cells, which it keeps as they are (an empty locked
+    cell stays empty). The result is the same for the same arguments and ``seed``
     (unless a time limit cuts the search short).
 
     >>> import lexigraph
@@ -115,12 +120,12 @@ def fill(
         raise QueryError("objective must be 'mean' or 'min'")
     start = time.monotonic()
     deadline = None if timeout is None else start + float(timeout)
-    cells = region_cells(grid, region)
+    grid, cells, fixed = constrained_grid(grid, lex.store.alphabet, checked.slot_patterns, region, locked)
     buckets = WordBuckets(lex.store)
     themes = _theme_words(lex, grid, theme)
     session = _Session(lex, buckets, cells, seed, progress, objective)
-    result = session.solve(grid, replace(checked, given_ok=frozenset(w for w, _ in themes)), themes, fills, differ,
-                           deadline, improve)
+    given_ok = checked.given_ok | frozenset([w for w, _ in themes] + fixed)
+    result = session.solve(grid, replace(checked, given_ok=given_ok), themes, fills, differ, deadline, improve)
     result.seconds = time.monotonic() - start
     result.stats = dict(session.stats)
     return result
@@ -133,6 +138,7 @@ def slot_counts(
     rules: Rules | None = None,
     region: "Region | None" = None,
     timeout: float | None = None,
+    locked: "Region | None" = None,
     **rule_keywords: object,
 ) -> FillResult:
     """Each slot's candidates once the grid is made arc consistent, before any search: the hard slots.
@@ -142,7 +148,8 @@ def slot_counts(
     left). ``status`` is ``"no_fill"`` when propagation alone shows there
     is none (``culprits`` names the slot left empty, counted 0),
     ``"timeout"`` past ``timeout``, else ``"filled"`` (meaning: not ruled
-    out; nothing is filled). ``rules`` (or its fields as keywords): as :func:`fill` takes them.
+    out; nothing is filled). ``rules`` (or its fields as keywords), ``region`` and ``locked``: as :func:`fill`
+    takes them.
 
     >>> import lexigraph
     >>> from lexigraph.crossword.formats import grid_from_text
@@ -157,8 +164,9 @@ def slot_counts(
     checked = checked_rules(grid, rules_of(rules, rule_keywords))
     start = time.monotonic()
     deadline = None if timeout is None else start + float(timeout)
-    session = _Session(lex, WordBuckets(lex.store), region_cells(grid, region), 0, None, "mean")
-    prepared = session.prepare(grid, checked, deadline)
+    grid, cells, fixed = constrained_grid(grid, lex.store.alphabet, checked.slot_patterns, region, locked)
+    session = _Session(lex, WordBuckets(lex.store), cells, 0, None, "mean")
+    prepared = session.prepare(grid, replace(checked, given_ok=checked.given_ok | frozenset(fixed)), deadline)
     result = prepared.failure or FillResult("filled")
     result.slots = prepared.counts
     result.seconds = time.monotonic() - start
@@ -285,6 +293,8 @@ class _Session:
         state = p.state(EAGER_ALWAYS)  # exact at the root: the counts are those of arc consistency
         self.report(f"fill: propagating over {len(p.slots):,} slots", deadline)
         got = state.propagate(p.initial_queue(), p.initial_singles(), deadline)
+        if got == CONSISTENT:
+            got = p.enforce(state, -1, deadline)
         self.stats["filters"] += state.filters
         counts = [self._count(p, si, n) for si, n in enumerate(state.sizes())]
         if got == PAST_DEADLINE:

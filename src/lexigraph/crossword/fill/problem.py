@@ -12,14 +12,16 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Iterable, Mapping, MutableSequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, TypeAlias
 
 import numpy as np
 
 from ...engine.interface import EAGER_ALWAYS, FillState, PropagationProblem
 from ...errors import QueryError
+from ...support.text import quote
 from ..grid import Grid, Slot
+from .constraints import MAX_BLOCKLIST, StemRule, blocked_rows, parse_slot_pattern, rows_matching, slot_regexes
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...engine import Engines
@@ -41,7 +43,8 @@ EAGER_LIMIT = 128
 
 
 #: The fields of :class:`Rules` a caller sets (``given_ok`` is the fill's own, from its theme words).
-RULE_KEYWORDS = ("min_priority", "min_by_length", "min_by_slot", "allow_repeats", "max_shared")
+RULE_KEYWORDS = ("min_priority", "min_by_length", "min_by_slot", "allow_repeats", "max_shared", "blocklist",
+                 "distinct_stems", "slot_patterns")
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,15 @@ class Rules:
     lexicon spells them) the grid may give whole even when the lexicon lacks
     them (theme entries).
 
+    The constructor's constraints (:mod:`~lexigraph.crossword.fill.constraints`):
+    ``blocklist``, words no entry the fill chooses may be; ``distinct_stems``:
+    no two entries share a stem (``star``, ``stars``: see
+    :func:`~lexigraph.crossword.fill.constraints.stem`), two entries the grid
+    gives whole excepted; ``slot_patterns`` (slot name -> pattern): the slot's
+    entry matches the pattern (``?`` one tile, ``*`` any run of tiles, a tile),
+    and a pattern with no wildcard fixes that word in the slot (it counts as
+    given, and may be missing from the lexicon).
+
     >>> r = Rules(40, {3: 30}, {"1A": 60})
     >>> r.floor("1A", 5), r.floor("2D", 3), r.floor("2D", 4)
     (60, 30, 40)
@@ -69,6 +81,9 @@ class Rules:
     allow_repeats: bool = False
     max_shared: int = 0
     given_ok: frozenset[str] = frozenset()
+    blocklist: frozenset[str] = frozenset()
+    distinct_stems: bool = False
+    slot_patterns: Mapping[str, str] = field(default_factory=dict)
 
     def floor(self, slot: str, length: int) -> int:
         """The lowest priority an entry of this slot may have."""
@@ -79,11 +94,11 @@ class Rules:
 
     def raised(self, floor: int) -> "Rules":
         """The same rules with no minimum below ``floor``."""
-        return Rules(
-            max(self.min_priority, floor),
-            {k: max(v, floor) for k, v in self.min_by_length.items()},
-            {k: max(v, floor) for k, v in self.min_by_slot.items()},
-            self.allow_repeats, self.max_shared, self.given_ok,
+        return replace(
+            self,
+            min_priority=max(self.min_priority, floor),
+            min_by_length={k: max(v, floor) for k, v in self.min_by_length.items()},
+            min_by_slot={k: max(v, floor) for k, v in self.min_by_slot.items()},
         )
 
 
@@ -98,6 +113,35 @@ class WordBuckets:
         self._rows: dict[int, np.ndarray] = {}
         self._prio: dict[int, np.ndarray] = {}
         self._base: dict[tuple[int, int], np.ndarray] = {}
+        self._words: dict[int, list[str]] = {}
+        self._stems: dict[tuple[frozenset[int], frozenset[str]], StemRule] = {}
+        self._blocked: dict[frozenset[str], dict[int, np.ndarray]] = {}
+
+    def words(self, length: int) -> list[str]:
+        """Every word of the length bucket, by row (decoded once)."""
+        got = self._words.get(length)
+        if got is None:
+            rows = self.rows(length)
+            got = self.alphabet.decode_rows(rows.tobytes(), length) if len(rows) else []
+            self._words[length] = got
+        return got
+
+    def stem_rule(self, lengths: frozenset[int], outside: frozenset[str]) -> StemRule:
+        """The stem rule over the words of these lengths, with the given words outside the slots searched."""
+        key = (lengths, outside)
+        got = self._stems.get(key)
+        if got is None:
+            got = StemRule({n: self.words(n) for n in sorted(lengths)}, outside)
+            self._stems[key] = got
+        return got
+
+    def blocked(self, engine: "Engine", words: frozenset[str]) -> dict[int, np.ndarray]:
+        """The rows, per length, of the blocklist's words the lexicon holds."""
+        got = self._blocked.get(words)
+        if got is None:
+            got = blocked_rows(words, self.alphabet, lambda codes: self.row_of(engine, codes))
+            self._blocked[words] = got
+        return got
 
     def rows(self, length: int) -> np.ndarray:
         got = self._rows.get(length)
@@ -259,6 +303,12 @@ class FillProblem:
         self.names = [s.name for s in slots]
         self.floors = [0 if given_whole[si] else rules.floor(s.name, len(s)) for si, s in enumerate(slots)]
         self.dom0 = dom
+        self.lengths = [len(s) for s in slots]
+        self.complete_slots = [si for si in range(len(slots)) if complete[si]]
+        self.stems: StemRule | None = None
+        if rules.distinct_stems:
+            outside = frozenset("".join(v or "" for v in grid.word(s)) for s in self.given_outside)
+            self.stems = self.buckets.stem_rule(frozenset(self.lengths[si] for si in self.complete_slots), outside)
         self.cand0 = self._starting_candidates(dom)
         size = sum(len(c) for c in self.cand0) * 4
         if size > MAX_CANDIDATE_BYTES:
@@ -283,6 +333,7 @@ class FillProblem:
                     filtered[key] = got
                 kept = got
             cand.append(kept)
+        self._apply_constraints(cand)
         # Whole words the grid gives outside the slots searched: no complete slot may repeat them.
         if not self.allow_repeats:
             by_length: dict[int, set[int]] = {}
@@ -296,6 +347,26 @@ class FillProblem:
                 if taken and self.complete[si]:
                     cand[si] = cand[si][~np.isin(cand[si], np.fromiter(taken, np.int32, len(taken)))]
         return cand
+
+    def _apply_constraints(self, cand: list[np.ndarray]) -> None:
+        """The blocklist (entries the fill chooses) and the slots' patterns, on the starting candidates."""
+        blocked = self.buckets.blocked(self.engine, self.rules.blocklist) if self.rules.blocklist else {}
+        patterns = self.rules.slot_patterns
+        regexes = slot_regexes(self.grid, patterns, self.buckets.alphabet) if patterns else {}
+        for si, s in enumerate(self.slots):
+            rows = blocked.get(len(s))
+            if rows is not None and not self.given_whole[si]:
+                cand[si] = cand[si][~np.isin(cand[si], rows)]
+            regex = regexes.get(s.name)
+            if regex is not None:
+                cand[si] = rows_matching(self.rows[si], cand[si], regex)
+
+    def enforce(self, state: FillState, blame: int, deadline: float | None) -> int:
+        """The rules propagation leaves to the search (distinct stems), after a decision has propagated:
+        -1 consistent, -2 past the deadline, else the slot to blame (``blame`` when it is not negative)."""
+        if self.stems is None:
+            return -1
+        return self.stems.enforce(state, self.lengths, self.complete_slots, self.given_whole, blame, deadline)
 
     def given_codes(self) -> list[bytes]:
         """The tile codes of the whole words the grid gives outside the slots searched."""
@@ -373,7 +444,27 @@ def checked_rules(grid: Grid, rules: object) -> Rules:
     shared = 0 if rules.max_shared is None else rules.max_shared
     if not isinstance(shared, int) or isinstance(shared, bool) or not (shared == 0 or 2 <= shared <= MAX_SHARED):
         raise QueryError(f"max_shared must be an integer from 2 to {MAX_SHARED} (or 0: no limit)")
-    return Rules(floor, by_length, by_slot, rules.allow_repeats, shared, rules.given_ok)
+    blocklist = rules.blocklist
+    if isinstance(blocklist, str) or not isinstance(blocklist, (frozenset, set, list, tuple)) or not all(
+            isinstance(w, str) for w in blocklist):
+        raise QueryError("blocklist must be a set of words")
+    if len(blocklist) > MAX_BLOCKLIST:
+        raise QueryError(f"the blocklist holds {len(blocklist):,} words; at most {MAX_BLOCKLIST:,} are accepted")
+    if not isinstance(rules.distinct_stems, bool):
+        raise QueryError("distinct_stems must be True or False")
+    if not isinstance(rules.slot_patterns, Mapping):
+        raise QueryError("slot_patterns must map slot names to patterns ({'1A': '??AR*'})")
+    patterns: dict[str, str] = {}
+    for name, text in rules.slot_patterns.items():
+        if not isinstance(name, str) or not isinstance(text, str):
+            raise QueryError(f"slot_patterns: {quote(name)} -> {quote(text)} is not a slot name and a pattern")
+        key = grid.slot(name).name
+        if key in patterns:
+            raise QueryError(f"slot_patterns gives {key} twice")
+        parse_slot_pattern(text)
+        patterns[key] = text.strip().lower()
+    return Rules(floor, by_length, by_slot, rules.allow_repeats, shared, rules.given_ok,
+                 frozenset(w.strip().lower() for w in blocklist), rules.distinct_stems, patterns)
 
 
 def rules_of(rules: Rules | None, keywords: Mapping[str, object]) -> Rules:

@@ -243,6 +243,8 @@ class FillSearch:
             while True:
                 try:
                     got = self.apply_nogoods(-1)
+                    if got == CONSISTENT:
+                        got = self.p.enforce(self.state, -1, self.deadline)
                     if got == PAST_DEADLINE:
                         raise Timeout()
                     if got != CONSISTENT:
@@ -333,6 +335,8 @@ class FillSearch:
         """The rules beyond propagation, once a decision has propagated: nogoods, then differing fills."""
         if got == CONSISTENT and self.nogoods:
             got = self.apply_nogoods(blame)
+        if got == CONSISTENT:
+            got = self.p.enforce(self.state, blame, self.deadline)
         if got == CONSISTENT and self.differ is not None:
             got = self.check_differ(blame)
         return got

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -9,6 +10,7 @@ import numpy as np
 from ...errors import QueryError
 from ..grid import Grid
 from ...engine.interface import EAGER_ALWAYS
+from .constraints import constrained_grid
 from .problem import FillProblem, Rules, checked_rules, rules_of
 from .results import Suggestion
 from .search import CONSISTENT
@@ -46,12 +48,16 @@ def suggest(
     if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 0):
         raise QueryError("limit must be a non-negative integer")
     target = grid.slot(slot)
+    grid, _, fixed = constrained_grid(grid, lex.store.alphabet, checked.slot_patterns, None, None)
     # With the slot as the region, its crossings are partial slots: they must stay possible.
-    p = FillProblem(lex, grid, rules=checked, region=set(target.cells))
+    rules = replace(checked, given_ok=checked.given_ok | frozenset(fixed))
+    p = FillProblem(lex, grid, rules=rules, region=set(target.cells))
     if p.first_empty() is not None:
         return []
     state = p.state(EAGER_ALWAYS)
     if state.propagate(p.initial_queue(), p.initial_singles(), None) != CONSISTENT:
+        return []
+    if p.enforce(state, -1, None) != CONSISTENT:
         return []
     si = p.names.index(target.name)
     sizes = state.sizes()

@@ -1,6 +1,7 @@
 """Crossword grid files: plain text (:mod:`.text`), ipuz (:mod:`.ipuz`) and Across Lite ``.puz``
-(:mod:`.acrosslite`), each read into a :class:`~lexigraph.crossword.grid.Grid` and written from one; and files
-read and written whole, their format told by the name (``.ipuz``, ``.puz``, anything else text).
+(:mod:`.acrosslite`), each read into a :class:`~lexigraph.crossword.grid.Grid` and written from one (ipuz and
+``.puz`` with the grid's clues); clue files (:mod:`.clues`); and files read and written whole, their format told
+by the name (``.ipuz``, ``.puz``, anything else text).
 
 >>> grid = grid_from_text("c..\\n...\\n#..")
 >>> grid.height, [s.name for s in grid.slots()][:3]
@@ -24,7 +25,7 @@ from ...errors import LexiconError, QueryError
 from ...support.files import read_limited, write_atomic
 from ...support.text import quote
 from ..grid import Grid
-from . import acrosslite, ipuz, text
+from . import acrosslite, clues, ipuz, text
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...alphabet import Alphabet
@@ -70,6 +71,20 @@ def read_grid(path: "str | os.PathLike[str]", *, format: Format | None = None,  
         if fmt == "ipuz":
             return ipuz.parse(decoded)
         return text.parse(decoded, alphabet=alphabet)
+    except QueryError as e:
+        raise QueryError(f"{os.fspath(path)}: {e}") from None
+
+
+def read_clues(path: "str | os.PathLike[str]") -> dict[str, str]:
+    """A clue file's clues by slot name (:mod:`.clues`: ``1A<TAB>clue`` lines), unchecked against any grid."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise QueryError(f"read_clues takes a path, not {type(path).__name__}")
+    data = read_limited(path, limit=clues.MAX_TEXT, what="a clue file", error=QueryError,
+                        missing=f"no such clue file: {os.fspath(path)}")
+    try:
+        return clues.parse(data.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise QueryError(f"{os.fspath(path)}: the clue file is not UTF-8 text") from None
     except QueryError as e:
         raise QueryError(f"{os.fspath(path)}: {e}") from None
 

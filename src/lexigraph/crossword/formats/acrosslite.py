@@ -2,8 +2,11 @@
 
 Tiles come from the solution; ``-`` (and ``X`` in a scrambled or blank
 solution) is an empty cell; rebus squares become multi-letter tiles, and a
-multi-letter tile is written as a rebus square. A grid written has an empty
-player fill and empty clues.
+multi-letter tile is written as a rebus square. Clues are read and written
+in Across Lite's order (by number, across before down at the same number),
+one per entry (an entry without a clue: an empty one). A grid written has an
+empty player fill; it is a version 1.3 file (ISO-8859-1 text) unless its
+title or a clue needs more, then version 2.0 (UTF-8).
 """
 
 from __future__ import annotations
@@ -37,11 +40,26 @@ def parse(data: bytes) -> Grid:
         rebus = p.rebus() if p.has_rebus() else None
         rows = [[_cell(p.solution, rebus, r * width + c) for c in range(width)] for r in range(height)]
         title = str(p.title)
+        texts = [str(c) for c in p.clues]
     except QueryError:
         raise
     except Exception as e:  # puzpy raises many kinds on damaged files, some over several lines
         raise QueryError(f"not a valid .puz file: {_puz_reason(e)}") from None
-    return Grid(rows, title=title)
+    grid = Grid(rows, title=title)
+    order = clue_order(grid)
+    if len(texts) != len(order):
+        raise QueryError(f"not a valid .puz file: {len(texts)} clues for {len(order)} entries")
+    return grid.with_clues(dict(zip(order, texts)))
+
+
+def clue_order(grid: Grid) -> list[str]:
+    """The grid's slot names in Across Lite's clue order: by number, across before down at the same number.
+
+    >>> from .text import parse as text_grid
+    >>> clue_order(text_grid("...\\n.#."))
+    ['1A', '1D', '2D']
+    """
+    return [s.name for s in sorted(grid.slots(), key=lambda s: (s.number, s.direction))]
 
 
 def _cell(solution: str, rebus: Any, i: int) -> Cell:
@@ -54,9 +72,11 @@ def _cell(solution: str, rebus: Any, i: int) -> Cell:
 
 
 def render(grid: Grid) -> bytes:
-    """Across Lite ``.puz`` bytes: the tiles as the solution, an empty player fill, empty clues."""
+    """Across Lite ``.puz`` bytes: the tiles as the solution, an empty player fill, the clues."""
     puz = _puzpy()
-    p = puz.Puzzle()
+    clues = grid.clues
+    texts = [clues.get(name, "") for name in clue_order(grid)]
+    p = puz.Puzzle(version="1.3" if _latin1(grid.title, *texts) else "2.0")
     p.width, p.height = grid.width, grid.height
     p.title = grid.title
     sol = []
@@ -75,8 +95,7 @@ def render(grid: Grid) -> bytes:
                 sol.append(first)
     p.solution = "".join(sol)
     p.fill = "".join("." if ch == "." else "-" for ch in p.solution)
-    p.clues = ["" for _ in grid.slots()]
-    # puzpy orders clues by number, across before down at the same number, as Across Lite does
+    p.clues = texts
     if rebus_cells:
         rb = p.rebus()
         for i, label in rebus_cells:
@@ -86,6 +105,16 @@ def render(grid: Grid) -> bytes:
         return bytes(p.tobytes())
     except Exception as e:
         raise QueryError(f"this grid cannot be written as .puz: {one_line(str(e), 200)}") from None
+
+
+def _latin1(*texts: str) -> bool:
+    """Whether every text fits ISO-8859-1, the text encoding of a version 1 file."""
+    try:
+        for t in texts:
+            t.encode("latin-1")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _puzpy() -> Any:

@@ -56,3 +56,15 @@ export function gridText(grid, values) {
   }
   return lines.join("\n") + "\n";
 }
+
+// What a constructor checks of a grid: its entries, blocks, entries under three letters, and open cells that are
+// in one entry only (unchecked) or in none.
+export function gridStats(grid) {
+  const slots = allSlots(grid);
+  const covered = new Map();
+  for (const s of slots) for (const [r, c] of s.cells) covered.set(r * grid.cols + c, (covered.get(r * grid.cols + c) || 0) + 1);
+  const open = grid.v.filter((x) => x !== "#").length;
+  let unchecked = 0;
+  grid.v.forEach((x, i) => { if (x !== "#" && (covered.get(i) || 0) < 2) unchecked++; });
+  return { entries: slots.length, blocks: grid.v.length - open, short: slots.filter((s) => s.cells.length < 3).length, unchecked };
+}
