@@ -56,7 +56,7 @@ def state_of(request: Request) -> tuple[Server, StudyState]:
     return server, study
 
 
-def answer(doc: dict[str, Any], status: int = 200) -> Response:
+def answer(doc: dict[str, object], status: int = 200) -> Response:
     return Response(dump(doc), status_code=status, media_type="application/json")
 
 
@@ -78,7 +78,7 @@ async def new_quiz(request: Request) -> Response:
     wanted = quiz_request(body)
     slot = server.pool.served(lexicon)  # an unknown lexicon is a 404 before any work
 
-    def work(deadline: float) -> dict[str, Any]:
+    def work(deadline: float) -> dict[str, object]:
         now = study.clock()
         held: list[tuple[Any, Any]] = []
 
@@ -126,7 +126,7 @@ async def answer_quiz(request: Request) -> Response:
         raise ApiError(400, "QueryError", "field 'answer': the word typed")
     key = request.path_params["id"]
 
-    def work(deadline: float) -> dict[str, Any]:
+    def work(deadline: float) -> dict[str, object]:
         with study.answering:
             quiz = quiz_of(study, key)
             return answer_document(study.box, quiz, text, now=study.clock())
@@ -143,7 +143,7 @@ async def next_question(request: Request) -> Response:
         raise ApiError(400, "QueryError", f"unknown field {sorted(body)[0]!r} (next takes no field)")
     key = request.path_params["id"]
 
-    def work(deadline: float) -> dict[str, Any]:
+    def work(deadline: float) -> dict[str, object]:
         with study.answering:
             return next_document(study.box, quiz_of(study, key), now=study.clock())
 
@@ -156,7 +156,7 @@ async def quiz_summary(request: Request) -> Response:
     check_query(request, server.limits.max_query)
     key = request.path_params["id"]
 
-    def work(deadline: float) -> dict[str, Any]:
+    def work(deadline: float) -> dict[str, object]:
         quiz = quiz_of(study, key)
         with server.pool.use(server.pool.served(quiz.lexicon).name) as lex:
             return summary_document(lex.store, study.box, quiz, now=study.clock(), deadline=deadline)

@@ -166,7 +166,7 @@ class CardView:
     def interval_days(self) -> float:
         return 0.0 if self.last_review is None else max(0.0, (self.due - self.last_review) / 86400)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"state": self.state, "due": _iso(self.due), "interval_days": round(self.interval_days, 6),
                 "reviews": self.reviews}
 
@@ -383,7 +383,7 @@ class CardBox:
                 "c.lexicon = ? AND c.type = ? AND c.prompt = ? ORDER BY r.time, r.rowid",
                 (user, lexicon, kind, prompt))]
 
-    def card(self, user: str, lexicon: str, kind: str, prompt: str) -> dict[str, Any] | None:
+    def card(self, user: str, lexicon: str, kind: str, prompt: str) -> dict[str, object] | None:
         """A card's stored row (``state``, ``step``, ``stability``, ``difficulty``, ``due``, ``last_review``,
         ``reviews``, ``lapses``), or None."""
         with self._reading() as conn:

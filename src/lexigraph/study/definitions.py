@@ -114,7 +114,7 @@ class WordNet:
         line = bytes(data[offset: len(data) if end < 0 else end]).decode("utf-8", errors="replace")
         return line.partition(" | ")[2].strip()
 
-    def define(self, word: str, senses: int = MAX_SENSES) -> list[dict[str, Any]]:
+    def define(self, word: str, senses: int = MAX_SENSES) -> list[dict[str, object]]:
         """The word's senses, at most ``senses`` per part of speech: ``part_of_speech``, ``lemma``, ``text``,
         ``source``."""
         key = word.strip().lower().replace(" ", "_")
@@ -139,7 +139,7 @@ class WordNet:
 _WORDNET: list[WordNet | None] = []
 
 
-def definitions_of(word: str) -> list[dict[str, Any]]:
+def definitions_of(word: str) -> list[dict[str, object]]:
     """The word's definitions from the installed WordNet (``part_of_speech``, ``lemma``, ``text``, ``source``);
     empty when it is not installed or knows no such word."""
     if not _WORDNET:

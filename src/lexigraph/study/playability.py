@@ -78,7 +78,7 @@ class PlayabilityTable:
                 self._ranks[w] = rank
         return self._ranks.get(word, len(self.plays) + 1)
 
-    def entry(self, word: str) -> dict[str, Any]:
+    def entry(self, word: str) -> dict[str, object]:
         """The word's playability as ``why`` shows it: rank, plays, of (words played), games, source."""
         return {"rank": self.rank(word), "plays": self.plays.get(word, 0), "of": len(self.plays),
                 "games": self.games, "source": self.source}
@@ -174,7 +174,7 @@ def _find_table(lexicon: str, words: int) -> PlayabilityTable | None:
     return None
 
 
-def playability_of(lexicon: str, words: int, word: str) -> dict[str, Any] | None:
+def playability_of(lexicon: str, words: int, word: str) -> dict[str, object] | None:
     """The word's playability in the lexicon's table (``rank``, ``plays``, ``of``, ``games``, ``source``), or
     None when the lexicon has no table."""
     table = table_for(lexicon, words)

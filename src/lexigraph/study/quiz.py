@@ -198,7 +198,7 @@ class QuestionResult:
     correct: bool
     card: dict[str, Any] | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return asdict(self)
 
 
@@ -305,7 +305,7 @@ class Quiz:
             "question": shown,
         }
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """The whole quiz as JSON-ready data (what the store keeps)."""
         doc = asdict(self)
         doc["questions"] = [[q.prompt, list(q.answers)] for q in self.questions]

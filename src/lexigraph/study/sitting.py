@@ -160,7 +160,7 @@ def start_quiz(store: "Store", engine: "Engine", box: CardBox, lexicon: str, req
     return quiz
 
 
-def _ended(box: CardBox, quiz: Quiz, result: QuestionResult | None, now: float) -> dict[str, Any] | None:
+def _ended(box: CardBox, quiz: Quiz, result: QuestionResult | None, now: float) -> dict[str, object] | None:
     """A question that ended goes into the cardbox (with the quiz as it now stands, in one transaction)."""
     if result is None:
         box.save_quiz(quiz, now=now)
@@ -184,7 +184,7 @@ def next_document(box: CardBox, quiz: Quiz, *, now: float) -> dict[str, Any]:
 
 
 def summary_document(store: "Store", box: CardBox, quiz: Quiz, *, now: float,
-                     deadline: float | None = None) -> dict[str, Any]:
+                     deadline: float | None = None) -> dict[str, object]:
     """The quiz's summary (docs/schema/quiz.json): every question ended, the missed words with their hooks, the
     cardbox's counts."""
     missed = [(w, r.prompt) for r in quiz.results for w in r.missed]
@@ -202,7 +202,7 @@ def summary_document(store: "Store", box: CardBox, quiz: Quiz, *, now: float,
     }
 
 
-def cardbox_document(box: CardBox, user: str, lexicon: str, *, now: float) -> dict[str, Any]:
+def cardbox_document(box: CardBox, user: str, lexicon: str, *, now: float) -> dict[str, object]:
     """The cardbox's counts (docs/schema/cardbox.json, action ``stats``): one row per quiz type."""
     counts = box.counts(user, lexicon, now=now)
     rows = [{"type": kind, **row} for kind, row in sorted(counts["by_type"].items())]
