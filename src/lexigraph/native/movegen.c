@@ -65,6 +65,8 @@
 #define RECORD_EQUITY 8
 #define RECORD_SQUARES 16
 #define RECORD_SQUARE_BYTES (LX_MOVE_RECORD_SIZE - RECORD_SQUARES)
+/* From this `top` on, every play is kept and ranked at the end: a heap of that many costs more than a sort. */
+#define LX_RANK_ALL_FROM 4096
 /* The orientations, as the records' across byte. */
 #define DOWN 0
 #define ACROSS 1
@@ -121,6 +123,7 @@ typedef struct {
     int board_empty;
     /* ranking: top < 0 keeps every play (records, in order); else a heap of at most top records */
     Py_ssize_t top;
+    Py_ssize_t rank_all_to; /* >= 0: every play kept, then ranked and cut to this many (a large top) */
     int by_equity;
     int prune;                                         /* skip anchors that cannot beat the heap's worst (top > 0) */
     int anchors_by_bound;                              /* queued anchors sorted by bound: left_parts may stop early */
@@ -279,6 +282,99 @@ sort_heap(MoveGenerator *gen)
         swap_records(gen, 0, end - 1);
         sift_down(gen, 0, end - 1);
     }
+}
+
+/* -- ranking every play: a radix sort (a heap of tens of thousands of plays costs more than finding them) ---- */
+
+/* A record's place in the ranking: its key made an unsigned integer ascending best first, then where it lies. */
+typedef struct {
+    uint64_t key;   /* the ranking key's bits, order-preserving, complemented: ascending = best first */
+    uint32_t where; /* down after across, then row, column, length, each ascending */
+    uint32_t index; /* the record's index in generation order */
+} RankEntry;
+
+static uint64_t
+descending_bits(double key)
+{
+    uint64_t bits;
+    if (key == 0.0)
+        key = 0.0; /* -0.0 ranks with 0.0, as the doubles compare */
+    memcpy(&bits, &key, sizeof bits);
+    bits = (bits >> 63) ? ~bits : bits | ((uint64_t)1 << 63); /* ascending as the doubles */
+    return ~bits;
+}
+
+/* One stable counting pass over byte `shift / 8` of the 96-bit (key, where) value; 0 when every entry shares that
+ * byte (nothing moves). */
+static int
+radix_pass(const RankEntry *from, RankEntry *to, size_t n, int shift)
+{
+    size_t counts[257] = {0};
+    for (size_t i = 0; i < n; i++) {
+        unsigned digit = shift < 32 ? (from[i].where >> shift) & 0xFF : (unsigned)(from[i].key >> (shift - 32)) & 0xFF;
+        counts[digit + 1]++;
+    }
+    for (int d = 0; d < 256; d++)
+        if (counts[d + 1] == n)
+            return 0;
+    for (int d = 0; d < 256; d++)
+        counts[d + 1] += counts[d];
+    for (size_t i = 0; i < n; i++) {
+        unsigned digit = shift < 32 ? (from[i].where >> shift) & 0xFF : (unsigned)(from[i].key >> (shift - 32)) & 0xFF;
+        to[counts[digit]++] = from[i];
+    }
+    return 1;
+}
+
+/* Every kept record (generation order) put in ranking order, then cut to `top`: the order compare_ranks gives,
+ * ties of key and place (the same squares, other tiles) broken by the squares' bytes. */
+static void
+rank_every_record(MoveGenerator *gen, size_t top)
+{
+    size_t n = gen->kept;
+    RankEntry *entries = malloc(2 * (n ? n : 1) * sizeof *entries);
+    char *ranked = malloc((n ? n : 1) * LX_MOVE_RECORD_SIZE);
+    if (!entries || !ranked) {
+        free(entries);
+        free(ranked);
+        gen->error = ERROR_MEMORY;
+        return;
+    }
+    RankEntry *a = entries, *b = entries + n;
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char *r = record_at(gen, i);
+        a[i].key = descending_bits(ranking_key(gen, r));
+        a[i].where = (uint32_t)(1 - r[RECORD_ACROSS]) << 24 | (uint32_t)r[RECORD_ROW] << 16
+                     | (uint32_t)r[RECORD_COLUMN] << 8 | r[RECORD_LENGTH];
+        a[i].index = (uint32_t)i;
+    }
+    for (int shift = 0; shift < 96; shift += 8)
+        if (radix_pass(a, b, n, shift)) {
+            RankEntry *held = a;
+            a = b;
+            b = held;
+        }
+    /* runs of equal key and place: an insertion sort by the squares (short runs: the blanks' designations) */
+    for (size_t i = 1; i < n; i++) {
+        RankEntry held = a[i];
+        size_t j = i;
+        while (j > 0 && a[j - 1].key == held.key && a[j - 1].where == held.where
+               && memcmp(record_at(gen, a[j - 1].index) + RECORD_SQUARES, record_at(gen, held.index) + RECORD_SQUARES,
+                         RECORD_SQUARE_BYTES) > 0) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = held;
+    }
+    if (top < n)
+        n = top;
+    for (size_t i = 0; i < n; i++)
+        memcpy(ranked + i * LX_MOVE_RECORD_SIZE, record_at(gen, a[i].index), LX_MOVE_RECORD_SIZE);
+    free(entries);
+    free(gen->records);
+    gen->records = ranked;
+    gen->kept = n;
+    gen->capacity = n ? n : 1;
 }
 
 static int
@@ -978,7 +1074,9 @@ start_generator(MoveGenerator *gen, const LxMoveInput *in)
     gen->records = NULL;
     gen->play_count = gen->kept = gen->capacity = 0;
     gen->leave_index = 0;
-    gen->top = in->top;
+    /* A large `top` keeps every play in generation order, ranked at the end (rank_every_record), not in a heap. */
+    gen->rank_all_to = in->top >= LX_RANK_ALL_FROM ? in->top : -1;
+    gen->top = gen->rank_all_to >= 0 ? -1 : in->top;
     gen->by_equity = in->by_equity;
     gen->anchors_by_bound = 0;
     gen->deadline = in->deadline;
@@ -1039,7 +1137,9 @@ generate_plays(MoveGenerator *gen, int start_square)
         sort_anchors(gen);
     if (!gen->error && gen->queued_count)
         left_parts(gen, gen->root, 0);
-    if (!gen->error && gen->top >= 0)
+    if (!gen->error && gen->rank_all_to >= 0)
+        rank_every_record(gen, (size_t)gen->rank_all_to);
+    else if (!gen->error && gen->top >= 0)
         sort_heap(gen);
 }
 
