@@ -104,6 +104,12 @@ parse_leaves(GameTables *self, PyObject *leaves)
     self->tables.leave_keys = self->keys.buf;
     self->tables.leave_values = self->values.buf;
     self->tables.leave_count = (size_t)self->keys.len / 8;
+    if (lx_leave_index_build(&self->tables.leave_index, self->tables.leave_keys, self->tables.leave_values,
+                             self->tables.leave_count, self->tables.code_count)
+        < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
     return 0;
 }
 
@@ -150,6 +156,7 @@ GameTables_dealloc(GameTables *self)
 {
     if (self->weak_references != NULL)
         PyObject_ClearWeakRefs((PyObject *)self);
+    lx_leave_index_free(&self->tables.leave_index);
     Py_buffer *held[] = {&self->keys, &self->values, &self->arcs, &self->tile_masks};
     for (int i = 0; i < self->held; i++)
         PyBuffer_Release(held[i]);
