@@ -44,6 +44,9 @@ typedef struct {
     int has_opening_penalty;
     double opening_penalty[2 * LX_MAX_SQUARES]; /* per square in line coordinates: across plays', then down's */
     int shadow_bounds_hold;                     /* every letter multiplier is 1-4: the generator's bounds apply */
+    /* the layout is its own transpose (multipliers, the start on the diagonal, the across and down opening
+     * penalties alike): on an empty board every down play is an across play transposed, with the same value */
+    int symmetric;
     /* the tiles, per code (the blank's 0 included) */
     int code_count;
     unsigned char points[LX_MAX_MOVE_TILE_CODES];

@@ -10,7 +10,9 @@
  * returns plays as fixed records of LX_MOVE_RECORD_SIZE bytes: int32 score (little-endian), row, col, across
  * (1/0), length of the main word, float64 equity (little-endian), then one byte per square of the main word: 0
  * for a tile already on the board, else the tile code, | LX_BLANK_FLAG for a blank. One-tile plays come once
- * (from the across pass when they form an across word). `count` is the number of plays found.
+ * (from the across pass when they form an across word). `count` is the number of plays found. On an empty board
+ * of a symmetric layout (game_tables.h) only the across plays come, unless the request's `both_directions`: the
+ * down ones are their transposes, of the same value, and rank after them.
  *
  * Equity: `leave_values` holds a float64 per subset of the rack a play uses, indexed in mixed radix over the
  * rack's tile codes in ascending order (code t's digit counts the t tiles used; its place value is the product
@@ -79,8 +81,9 @@
 /* An anchor with no board tile on its left: its left parts come from the rack (left_parts). */
 typedef struct {
     int orientation, line, position;
-    int left_room; /* free squares left of it a left part may take */
-    double bound;  /* the best key a play from this anchor may reach (shadow bound; ranking with top > 0 only) */
+    int left_room;  /* free squares left of it a left part may take */
+    int bounds_at;  /* where its bounds by left part length start in MoveGenerator.left_bounds (when sorted by bound) */
+    double bound;   /* the best key a play from this anchor may reach (shadow bound; ranking with top > 0 only) */
 } Anchor;
 
 typedef struct {
@@ -116,11 +119,13 @@ typedef struct {
     uint64_t rack_tile_set;          /* tiles with a count on the rack (bit t; the blank's 0 not among them) */
     /* equity: the table by used-tile index, each code's place value, the index of the tiles in play */
     const double *leave_values;
+    double *left_bounds; /* per queued anchor, per left part length 0 .. left_room: the bound of those plays */
     int place_values[LX_MAX_MOVE_TILE_CODES];
     int leave_index;
     const double *opening_penalty; /* per orientation and square (across, then down), or NULL */
     uint64_t vowels;
     int board_empty;
+    int across_only_opening; /* on an empty board, the across plays only (a symmetric layout, not both asked) */
     /* ranking: top < 0 keeps every play (records, in order); else a heap of at most top records */
     Py_ssize_t top;
     Py_ssize_t rank_all_to; /* >= 0: every play kept, then ranked and cut to this many (a large top) */
@@ -586,7 +591,8 @@ extent_bound(const MoveGenerator *gen, const Extent *extent)
  * cross-word squares keep each extent's bound a few operations, where sorting every extent's squares cost more
  * than the anchors it saved on small racks. */
 static double
-anchor_bound(const MoveGenerator *gen, int orientation, int line, int anchor, int left_start, int left_room)
+anchor_bound(const MoveGenerator *gen, int orientation, int line, int anchor, int left_start, int left_room,
+             double *by_left_length)
 {
     const int size = gen->size, base = line * size;
     const uint8_t *tiles = gen->line_tiles[orientation];
@@ -625,6 +631,8 @@ anchor_bound(const MoveGenerator *gen, int orientation, int line, int anchor, in
             double bound = extent_bound(gen, &extent);
             if (bound > best)
                 best = bound;
+            if (by_left_length && bound > by_left_length[left_tiles])
+                by_left_length[left_tiles] = bound;
         }
     }
     return best;
@@ -745,8 +753,8 @@ try_left_part(MoveGenerator *gen, uint32_t node, int depth, uint64_t followers)
                 break;
             if (anchor->left_room > live_room)
                 live_room = anchor->left_room;
-            if (anchor->left_room < depth)
-                continue;
+            if (anchor->left_room < depth || gen->left_bounds[anchor->bounds_at + depth] < worst_key(gen))
+                continue; /* no room, or no play with a left part this long can make the list */
         } else if (anchor->left_room < depth) {
             break; /* anchors come longest room first */
         }
@@ -926,10 +934,24 @@ static void
 sort_anchors(MoveGenerator *gen)
 {
     if (heap_full(gen)) {
-        for (int k = 0; k < gen->queued_count; k++) {
+        /* each anchor's bound, and its bound per left part length (a left part of d tiles starts its plays d
+         * squares left of the anchor: only the extents from there count) */
+        int slots = 0;
+        for (int k = 0; k < gen->queued_count; k++)
+            slots += gen->queued_anchors[k].left_room + 1;
+        gen->left_bounds = malloc((size_t)(slots ? slots : 1) * sizeof(double));
+        if (!gen->left_bounds) {
+            gen->error = ERROR_MEMORY;
+            return;
+        }
+        for (int k = 0, at = 0; k < gen->queued_count; k++) {
             Anchor *anchor = &gen->queued_anchors[k];
-            anchor->bound =
-                anchor_bound(gen, anchor->orientation, anchor->line, anchor->position, -1, anchor->left_room);
+            anchor->bounds_at = at;
+            for (int d = 0; d <= anchor->left_room; d++)
+                gen->left_bounds[at + d] = -1e300;
+            anchor->bound = anchor_bound(gen, anchor->orientation, anchor->line, anchor->position, -1,
+                                         anchor->left_room, gen->left_bounds + at);
+            at += anchor->left_room + 1;
         }
         qsort(gen->queued_anchors, (size_t)gen->queued_count, sizeof(Anchor), by_bound);
         gen->anchors_by_bound = 1;
@@ -973,7 +995,7 @@ extend_after_board_tiles(MoveGenerator *gen, int orientation, int line, int anch
         main_word_points += gen->line_points[orientation][base + j];
         gen->word[gen->word_length++] = 0;
     }
-    if (heap_full(gen) && anchor_bound(gen, orientation, line, anchor, left_start, 0) < worst_key(gen))
+    if (heap_full(gen) && anchor_bound(gen, orientation, line, anchor, left_start, 0, NULL) < worst_key(gen))
         return;
     gen->orientation = orientation;
     gen->line = line;
@@ -1064,7 +1086,9 @@ start_generator(MoveGenerator *gen, const LxMoveInput *in)
     gen->code_count = tables->code_count;
     gen->vowels = tables->vowels;
     gen->opening_penalty = in->opening && tables->has_opening_penalty ? tables->opening_penalty : NULL;
+    gen->across_only_opening = tables->symmetric && !in->both_directions;
     gen->leave_values = NULL;
+    gen->left_bounds = NULL;
     gen->error = 0;
     gen->word_length = 0;
     gen->queued_count = 0;
@@ -1127,7 +1151,10 @@ generate_plays(MoveGenerator *gen, int start_square)
     for (int code = 1; code < gen->code_count; code++)
         every_tile |= (uint64_t)1 << code;
     const uint64_t wanted = gen->rack_counts[0] ? every_tile : gen->rack_tile_set;
-    for (int orientation = ACROSS; orientation >= DOWN && !gen->error; orientation--) {
+    /* An empty board of a symmetric layout: the down plays are the across plays transposed (MAGPIE's and
+     * Macondo's convention lists the across ones only). */
+    const int last = gen->board_empty && gen->across_only_opening ? ACROSS : DOWN;
+    for (int orientation = ACROSS; orientation >= last && !gen->error; orientation--) {
         int start = orientation == ACROSS ? start_square : (start_square % size) * size + start_square / size;
         find_cross_checks(gen, orientation, every_tile, wanted, start);
         if (!gen->error)
@@ -1189,6 +1216,7 @@ LX_MOVEGEN_CORE(const LxMoveInput *in, LxMoveOutput *result)
     }
 done:
     free(gen->records);
+    free(gen->left_bounds);
     free(gen);
     return status;
 }
@@ -1268,14 +1296,15 @@ generate_moves(PyObject *module, PyObject *args)
     PyObject *request, *tables_object, *deadline_object = Py_None;
     const char *board, *blanks, *rack, *leave_values;
     Py_ssize_t board_length, blanks_length, rack_length, leave_length, top;
-    int by_equity, prune, opening;
+    int by_equity, prune, opening, both_directions = 0;
     if (!PyArg_ParseTuple(args, "O!|O:generate_moves", &PyTuple_Type, &request, &deadline_object)
-        || !PyArg_ParseTuple(request, "Oy#y#y#y#nppp:generate_moves", &tables_object, &board, &board_length, &blanks,
-                             &blanks_length, &rack, &rack_length, &leave_values, &leave_length, &top, &by_equity,
-                             &prune, &opening))
+        || !PyArg_ParseTuple(request, "Oy#y#y#y#nppp|p:generate_moves", &tables_object, &board, &board_length,
+                             &blanks, &blanks_length, &rack, &rack_length, &leave_values, &leave_length, &top,
+                             &by_equity, &prune, &opening, &both_directions))
         return NULL;
     const LxGameTables *tables = lx_game_tables_of(tables_object);
-    LxMoveInput in = {.tables = tables, .opening = opening, .top = top, .by_equity = by_equity, .prune = prune};
+    LxMoveInput in = {.tables = tables, .opening = opening, .top = top, .by_equity = by_equity, .prune = prune,
+                      .both_directions = both_directions};
     if (tables == NULL || lx_deadline_parse(deadline_object, &in.deadline) < 0)
         return NULL;
     Py_ssize_t squares = (Py_ssize_t)tables->size * tables->size;

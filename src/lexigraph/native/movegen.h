@@ -35,6 +35,7 @@ typedef struct {
     Py_ssize_t top; /* keep the best `top` plays (-1: every play) */
     int by_equity;  /* rank by equity, else by score */
     int prune;      /* skip the anchors whose shadow bound cannot make the best `top` */
+    int both_directions; /* on an empty board of a symmetric layout, the down plays too (else across only) */
     LxDeadline deadline;
 } LxMoveInput;
 
