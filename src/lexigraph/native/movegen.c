@@ -749,10 +749,15 @@ try_left_part(MoveGenerator *gen, uint32_t node, int depth, uint64_t followers)
     for (int k = 0; k < gen->queued_count; k++) {
         const Anchor *anchor = &gen->queued_anchors[k];
         if (gen->anchors_by_bound) { /* anchors come best bound first; the heap's worst only rises */
-            if (anchor->bound < worst_key(gen))
+            const double worst = worst_key(gen);
+            if (anchor->bound < worst)
                 break;
-            if (anchor->left_room > live_room)
-                live_room = anchor->left_room;
+            /* the longest left part that may still make the list here: the walk need not go deeper */
+            int room = anchor->left_room;
+            while (room > live_room && gen->left_bounds[anchor->bounds_at + room] < worst)
+                room--;
+            if (room > live_room)
+                live_room = room;
             if (anchor->left_room < depth || gen->left_bounds[anchor->bounds_at + depth] < worst_key(gen))
                 continue; /* no room, or no play with a left part this long can make the list */
         } else if (anchor->left_room < depth) {
