@@ -21,10 +21,10 @@
 #include "limits.h"
 
 typedef struct {
-    double *values;     /* by slot */
+    double *values; /* by slot */
     size_t slot_count;
-    int code_count;     /* n: the codes a leave may hold (0 .. n - 1) */
-    int longest;        /* the longest leave the table lists */
+    int code_count; /* n: the codes a leave may hold (0 .. n - 1) */
+    int longest;    /* the longest leave the table lists */
     size_t base[LX_LEAVE_KEY_TILES + 2];
     /* rank_part[i][c]: C(c + 1 + i - 2, i), the part of the rank of code c at (1-based) place i */
     uint64_t rank_part[LX_LEAVE_KEY_TILES + 1][LX_MAX_MOVE_TILE_CODES];

@@ -81,9 +81,9 @@
 /* An anchor with no board tile on its left: its left parts come from the rack (left_parts). */
 typedef struct {
     int orientation, line, position;
-    int left_room;  /* free squares left of it a left part may take */
-    int bounds_at;  /* where its bounds by left part length start in MoveGenerator.left_bounds (when sorted by bound) */
-    double bound;   /* the best key a play from this anchor may reach (shadow bound; ranking with top > 0 only) */
+    int left_room; /* free squares left of it a left part may take */
+    int bounds_at; /* where its bounds by left part length start in MoveGenerator.left_bounds (when sorted by bound) */
+    double bound;  /* the best key a play from this anchor may reach (shadow bound; ranking with top > 0 only) */
 } Anchor;
 
 typedef struct {
@@ -365,7 +365,8 @@ rank_every_record(MoveGenerator *gen, size_t top)
         size_t j = i;
         while (j > 0 && a[j - 1].key == held.key && a[j - 1].where == held.where
                && memcmp(record_at(gen, a[j - 1].index) + RECORD_SQUARES, record_at(gen, held.index) + RECORD_SQUARES,
-                         RECORD_SQUARE_BYTES) > 0) {
+                         RECORD_SQUARE_BYTES)
+                      > 0) {
             a[j] = a[j - 1];
             j--;
         }
@@ -1303,12 +1304,16 @@ generate_moves(PyObject *module, PyObject *args)
     Py_ssize_t board_length, blanks_length, rack_length, leave_length, top;
     int by_equity, prune, opening, both_directions = 0;
     if (!PyArg_ParseTuple(args, "O!|O:generate_moves", &PyTuple_Type, &request, &deadline_object)
-        || !PyArg_ParseTuple(request, "Oy#y#y#y#nppp|p:generate_moves", &tables_object, &board, &board_length,
-                             &blanks, &blanks_length, &rack, &rack_length, &leave_values, &leave_length, &top,
-                             &by_equity, &prune, &opening, &both_directions))
+        || !PyArg_ParseTuple(request, "Oy#y#y#y#nppp|p:generate_moves", &tables_object, &board, &board_length, &blanks,
+                             &blanks_length, &rack, &rack_length, &leave_values, &leave_length, &top, &by_equity,
+                             &prune, &opening, &both_directions))
         return NULL;
     const LxGameTables *tables = lx_game_tables_of(tables_object);
-    LxMoveInput in = {.tables = tables, .opening = opening, .top = top, .by_equity = by_equity, .prune = prune,
+    LxMoveInput in = {.tables = tables,
+                      .opening = opening,
+                      .top = top,
+                      .by_equity = by_equity,
+                      .prune = prune,
                       .both_directions = both_directions};
     if (tables == NULL || lx_deadline_parse(deadline_object, &in.deadline) < 0)
         return NULL;
