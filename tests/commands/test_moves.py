@@ -31,6 +31,15 @@ def test_moves_command_matches_api(enable):
     assert sorted(r["kind"] for r in ex["results"]) == ["exchange"] * 3 + ["pass"]   # valued by the default table
 
 
+def test_moves_on_an_empty_board_list_the_down_plays_on_request(enable):
+    """Across plays only on an empty board (the down ones are their transposes), both with both_directions."""
+    across = MOVES.run(Context(), {"position": "empty", "rack": "AEINRST", "top": 3000})
+    both = MOVES.run(Context(), {"position": "empty", "rack": "AEINRST", "top": 3000, "both_directions": True})
+    plays = [r for r in both["results"] if r["kind"] == "play"]
+    assert both["total"] == 2 * across["total"] == len(plays)
+    assert [r for r in both["results"] if not r["notation"][0].isalpha()] == across["results"]
+
+
 def test_score_command_reasons():
     ok = SCORE.run(Context(), {"position": "empty", "move": "8H ZAX"})
     assert ok["legal"] and ok["score"] == 2 * (10 + 1 + 8) and SCORE.found(ok)

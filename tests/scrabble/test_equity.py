@@ -202,6 +202,40 @@ def test_the_best_n_are_the_first_n_of_the_full_ranking(enable_on, engine_kind, 
             assert keys == sorted(keys, reverse=True)
 
 
+def documented_order(records, by_equity: bool) -> list[bytes]:
+    """Records ranked by the documented order, by a plain sort: the key descending, across before down, then row,
+    column, length and the squares' bytes ascending."""
+    def key(r):
+        k = float(r["equity"]) if by_equity else float(r["score"])
+        return (-k, 1 - int(r["across"]), int(r["row"]), int(r["col"]), int(r["length"]), bytes(r["squares"]))
+    return [r.tobytes() for r in sorted(records, key=key)]
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_every_play_ranked_by_the_engine_equals_a_plain_sort(enable_on, engine_kind, seed):
+    """Ranking every play (a large ``top``: the C engine keeps them all and radix-sorts them) gives the order of a
+    plain sort of the unranked plays; coarse leave values make many equities tie, blanks make plays that tie on
+    key and square."""
+    from lexigraph.scrabble import equity as eq
+    from lexigraph.scrabble.movegen import MAX_TOP, move_request
+
+    lex = enable_on
+    pos, bag = midgame(lex, seed, 0 if seed == 5 else 3)
+    leaves = random_table(random.Random(seed), list(range(1, 27)), lex.alphabet, coarse=True)
+    racks = ["".join(bag[-7:]), "AE?"] + (["AEINR??"] if engine_kind == "c" else [])
+    for rack in racks:
+        codes = parse_rack(pos.game, rack)
+        values = eq.rack_values(pos, codes, leaves, bag=eq.bag_size(pos, codes), engine=lex.engine)
+        for by_equity in (True, False):
+            every, count = lex.engine.generate_moves(move_request(lex, pos, codes, values, top=None,
+                                                                  by_equity=by_equity))
+            for top in (MAX_TOP, 5000):
+                kept, total = lex.engine.generate_moves(move_request(lex, pos, codes, values, top=top,
+                                                                     by_equity=by_equity))
+                assert total == count == len(every)
+                assert [r.tobytes() for r in kept] == documented_order(every, by_equity)[:top]
+
+
 @pytest.mark.parametrize("engine_kind", ["c"], indirect=True)
 def test_c_and_python_give_the_same_records(enable_on, open_python):
     """Every record, equity to the bit, and the best 15 in the same order."""

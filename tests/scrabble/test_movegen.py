@@ -109,6 +109,45 @@ def test_multi_letter_tiles_spanish(open_lexicon, seed, fill, rack):
     assert generated(lex, pos, rack) == expected
 
 
+def with_start(game: Game, start: tuple[int, int]) -> Game:
+    return Game(name=game.name, alphabet=game.alphabet, board=game.board, start=start,
+                tiles=game.tiles, blanks=game.blanks, rack_size=game.rack_size, bingo_bonus=game.bingo_bonus,
+                leaves=game.leaves)
+
+
+def move_keys(moves) -> list[tuple]:
+    return [(m.kind, m.notation, m.score, m.equity) for m in moves]
+
+
+@pytest.mark.parametrize("rack", ["CATS", "ACT?", "EEIIOUU", "AEINRST"])
+def test_symmetric_openings_list_the_across_plays_of_the_full_ranking(open_lexicon, rack):
+    """On an empty board of a symmetric layout the ranking is the full one (both directions) less its down plays,
+    for every play and for the best N (with and without shadow bounds); the total counts the across plays."""
+    lex = open_lexicon(["cat", "cats", "act", "acts", "scat", "at", "ta", "as", "tae", "eta", "tea", "ate", "eat",
+                        "tine", "tines", "retain", "retains", "nastier", "stainer", "oe", "io", "eau"])
+    pos = Position(Game.preset("scrabble"))
+    both = generate(lex, pos, rack, both_directions=True)
+    across = [m for m in both if not (m.kind == "play" and not m.across)]
+    assert 0 < sum(1 for m in both if m.kind == "play" and not m.across) == both.total // 2
+    listed = generate(lex, pos, rack)
+    assert move_keys(listed) == move_keys(across) and listed.total == both.total // 2
+    for top in (1, 3, 10):
+        assert move_keys(generate(lex, pos, rack, top=top)) == move_keys(across)[:top]
+        assert move_keys(generate(lex, pos, rack, top=top, count_all=False)) == move_keys(across)[:top]
+    # every play, as placements or columns, still comes in both directions
+    assert len(generate_placements(lex, pos, rack)) == both.total
+
+
+def test_an_asymmetric_layout_lists_both_directions_on_an_empty_board(open_lexicon):
+    """A start square off the diagonal makes the down plays other plays: they are listed."""
+    lex = open_lexicon(["cat", "cats", "act", "at", "ta", "as"])
+    game = with_start(Game.preset("scrabble"), (7, 6))
+    moves = generate(lex, Position(game), "CATS")
+    assert any(m.kind == "play" and not m.across for m in moves)
+    assert moves.total == generate(lex, Position(game), "CATS", both_directions=True).total == \
+        len(generate_placements(lex, Position(game), "CATS"))
+
+
 def test_phonies_still_generate(abcd_lex):
     game = small_alpha_game(5)
     pos = Position.from_text(".....\n.ccc.\n.....\n.....\n.....", game)
@@ -175,3 +214,41 @@ def test_pure_python_switch_in_a_subprocess():
     pure, count = out.split()
     assert pure == "True"
     assert int(count) == movegen.count_placements(lexigraph.open(), Position(Game.preset("scrabble")), "AEINRST")
+
+
+# -- best-first pruning on real positions: the best N are the full ranking's first N -------------------------
+
+#: Boards of MAGPIE's test positions and scrabble-solver's (bench/bench_magpie.py), racks with 0 to 2 blanks.
+REAL_BOARDS = [
+    "15/15/15/15/5COZY6/5L9/5I9/5PLANET4/8I6/8G6/8H6/6WATER4/10A4/10V4/10E4",
+    "15/15/15/15/15/5QI3D1AVA/4W1LABRETS2/3ZONER2BY3/4VOX3OE3/4E5NE3/4N5I4/4S5N4/10g4/15/15",
+    "15/15/15/15/15/15/2R3I8/GRIM1SNAFUED3/2C3D8/2O2ZANIER4/2T3G8/2TERRAPIN5/2A2AT1FOWLS2/5WE8/15",
+    "15/15/15/15/15/6V8/6O8/5EGO7/6I8/5WE8/5U9/5R5FAVE/2QATS3SWIM2/5T2LOONIE1/5SHOO6",
+]
+
+
+def test_pruned_best_n_equal_the_full_ranking_on_twl06_positions(twl):
+    """With the shipped leave table (914,624 leaves), shadow bounds per anchor and per left part length skip
+    what cannot make the list: the best 1, 2, 5 and 20 (plays and exchanges) are the full ranking's first, on
+    real mid-game boards and on boards reached by playing the best move from a seeded bag. (The C engine's: the
+    twin has no bounds, it ranks every play.)"""
+    if twl.engine.kind != "c":
+        pytest.skip("shadow bounds are the C generator's; the twin ranks every play")
+    game = Game.preset("scrabble")
+    positions = [Position.from_cgp(f"{board} {rack}/ 0/0 0", game) for board in REAL_BOARDS
+                 for rack in ("AEINRST", "AALNST?", "EIOQRTU", "AEINR??")]
+    rng = random.Random(34)
+    bag = [game.alphabet.label(c).upper() if c else "?" for c, n in enumerate(game.counts_by_code()) for _ in range(n)]
+    rng.shuffle(bag)
+    pos = Position(game)
+    for _ in range(8):
+        rack = "".join(bag.pop() for _ in range(7))
+        positions.append(Position.from_cgp(pos.to_cgp().split()[0] + f" {rack}/ 0/0 0", game))
+        best = generate(twl, pos, rack, top=1)
+        if best and best[0].kind == "play":
+            pos = pos.with_play(best[0])
+    for p in positions:
+        full = [(m.kind, m.notation, m.equity) for m in generate(twl, p)]
+        for top in (1, 2, 5, 20):
+            pruned = generate(twl, p, top=top, count_all=False)
+            assert [(m.kind, m.notation, m.equity) for m in pruned] == full[:top], (p.to_cgp(), top)

@@ -57,6 +57,25 @@ def test_c_and_python_play_the_same_games_enable(enable):
     assert bytes(turns_c) == bytes(turns_py) and bytes(games_c) == bytes(games_py)
 
 
+@pytest.mark.parametrize("seed,longest", [(21, 6), (22, 7)])
+def test_c_and_python_play_the_same_games_with_a_dense_leave_table(enable, seed, longest):
+    """Thousands of leaves of 1 to 6 tiles (blanks, repeated tiles): the C loop reads them by rank
+    (native/leave_index.h), the twin from a dictionary; the same games. With leaves of 7 tiles the index would be
+    too large for so few leaves: the C loop keeps its binary search, with the same games."""
+    pure = lexigraph.open(pure_python=True)
+    game = Game.preset("scrabble")
+    rng = random.Random(seed)
+    values = {}
+    for _ in range(3000):
+        leave = bytes(sorted(rng.choice(range(27)) for _ in range(rng.choice([1, 2, 2, 3, 3, 4, 5, 6, longest]))))
+        values[leave] = rng.uniform(-20, 30)
+    table = LeaveTable(values, enable.store.alphabet)
+    players = [Player.equity(table), Player.equity(table)]
+    turns_c, games_c = enable.engine.play_games(selfplay_request(enable, game, players, seed), 0, 2)
+    turns_py, games_py = pure.engine.play_games(selfplay_request(pure, game, players, seed), 0, 2)
+    assert bytes(turns_c) == bytes(turns_py) and bytes(games_c) == bytes(games_py)
+
+
 # -- every game legal ----------------------------------------------------------------------------------------
 
 

@@ -82,7 +82,8 @@ def _run_moves(ctx: Context, params: Mapping[str, Any]) -> Document:
     leaves = leaves_param(ctx, params, game, lex)
     sort = _sort(params)
     moves = generate(lex, pos, top=top, exchanges=True if params.get("exchanges") else None,
-                     passes=bool(params.get("passes")), leaves=leaves, sort=sort, deadline=ctx.deadline)
+                     passes=bool(params.get("passes")), leaves=leaves, sort=sort, deadline=ctx.deadline,
+                     both_directions=bool(params.get("both_directions")))
     total = moves.total
     by_equity = (leaves is not None or bool(game.leaves)) if sort is None else sort == "equity"
     doc: Document = {"command": "moves", "lexicon": lexicon_name(lex), "game": game.name, "position": pos.to_cgp(),
@@ -129,6 +130,8 @@ MOVES = Command(
         Param("exchanges", "also list every exchange (listed anyway when ranking by equity)", kind="bool",
               default=False),
         Param("passes", "also list the pass", kind="bool", default=False),
+        Param("both_directions", "on an empty board, list the down plays too (by default only the across ones: the "
+              "down ones are their transposes)", kind="bool", default=False),
     ),
     run=_run_moves,
     text=_text_moves,

@@ -143,6 +143,11 @@ class MoveRequest(NamedTuple):
     * ``prune`` (with ``top`` > 0): the generator may skip the anchors whose
       best possible play cannot make the best ``top`` (a shadow bound); the
       plays kept are the same, and the count of plays is then -1.
+    * ``both_directions``: on an empty board whose layout is its own
+      transpose (multipliers, start square and opening penalties), every down
+      play is an across play transposed, of the same value, ranked after it:
+      only the across plays come (MAGPIE's and Macondo's convention), unless
+      this is set.
     """
 
     tables: GameTables
@@ -154,6 +159,7 @@ class MoveRequest(NamedTuple):
     by_equity: bool = True
     prune: bool = False
     opening: bool = True
+    both_directions: bool = False
 
 
 class SelfPlayer(NamedTuple):

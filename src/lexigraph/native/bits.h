@@ -5,6 +5,14 @@
 
 #include <stdint.h>
 
+/* 1 where a second copy of the hottest code is built for processors with the popcnt instruction (GCC on x86;
+ * movegen_popcnt.c) and chosen at run time: a build for every x86-64 still counts bits in one instruction. */
+#if defined(__GNUC__) && !defined(__clang__) && (defined(__x86_64__) || defined(__i386__))
+#define LX_POPCNT_CLONE 1
+#else
+#define LX_POPCNT_CLONE 0
+#endif
+
 /* x must not be 0. */
 static inline int
 lowest_bit(uint64_t x)

@@ -173,9 +173,7 @@ value_leaves(const LxPlayer *player, const LxGameState *state, int p, const Rack
                 kept_points += (rack[code] - used[code]) * tables->points[code];
         }
         if (state->bag_length > 0)
-            values[index] = (kept > 0 && kept <= LX_LEAVE_KEY_TILES)
-                                ? lx_leave_value(tables, lx_leave_key(rack, used, tables->code_count))
-                                : 0.0;
+            values[index] = (kept > 0 && kept <= LX_LEAVE_KEY_TILES) ? lx_leave_value_kept(tables, rack, used) : 0.0;
         else
             values[index] = kept == 0 ? 2.0 * opponent_points : -LX_ENDGAME_PENALTY - 2.0 * kept_points;
         for (int d = 0; d < subsets->distinct; d++) {

@@ -57,6 +57,17 @@ parse_layout(LxGameTables *t, PyObject *layout)
     memcpy(t->word_multipliers, word, (size_t)squares);
     t->has_opening_penalty = opening_length > 0;
     memcpy(t->opening_penalty, opening, (size_t)opening_length);
+    int size = t->size;
+    t->symmetric = t->start_square / size == t->start_square % size;
+    for (int row = 0; row < size; row++)
+        for (int column = 0; column < row; column++) {
+            int here = row * size + column, there = column * size + row;
+            if (t->letter_multipliers[here] != t->letter_multipliers[there]
+                || t->word_multipliers[here] != t->word_multipliers[there])
+                t->symmetric = 0;
+        }
+    if (opening_length && memcmp(opening, opening + opening_length / 2, (size_t)opening_length / 2) != 0)
+        t->symmetric = 0; /* the penalties are in line coordinates: alike for transposed plays when the halves are */
     t->shadow_bounds_hold = 1;
     for (Py_ssize_t i = 0; i < squares; i++)
         if (t->letter_multipliers[i] > 4) /* the bounds pair letter multipliers 1-4 (every game's) */
@@ -104,6 +115,12 @@ parse_leaves(GameTables *self, PyObject *leaves)
     self->tables.leave_keys = self->keys.buf;
     self->tables.leave_values = self->values.buf;
     self->tables.leave_count = (size_t)self->keys.len / 8;
+    if (lx_leave_index_build(&self->tables.leave_index, self->tables.leave_keys, self->tables.leave_values,
+                             self->tables.leave_count, self->tables.code_count)
+        < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
     return 0;
 }
 
@@ -150,6 +167,7 @@ GameTables_dealloc(GameTables *self)
 {
     if (self->weak_references != NULL)
         PyObject_ClearWeakRefs((PyObject *)self);
+    lx_leave_index_free(&self->tables.leave_index);
     Py_buffer *held[] = {&self->keys, &self->values, &self->arcs, &self->tile_masks};
     for (int i = 0; i < self->held; i++)
         PyBuffer_Release(held[i]);

@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "leave_index.h"
 #include "limits.h"
 
 /* Squares of the largest board. */
@@ -43,6 +44,9 @@ typedef struct {
     int has_opening_penalty;
     double opening_penalty[2 * LX_MAX_SQUARES]; /* per square in line coordinates: across plays', then down's */
     int shadow_bounds_hold;                     /* every letter multiplier is 1-4: the generator's bounds apply */
+    /* the layout is its own transpose (multipliers, the start on the diagonal, the across and down opening
+     * penalties alike): on an empty board every down play is an across play transposed, with the same value */
+    int symmetric;
     /* the tiles, per code (the blank's 0 included) */
     int code_count;
     unsigned char points[LX_MAX_MOVE_TILE_CODES];
@@ -55,6 +59,8 @@ typedef struct {
     const unsigned char *leave_keys;
     const unsigned char *leave_values;
     size_t leave_count;
+    /* the same table by rank (leave_index.h), built with the tables; values NULL when too large to index */
+    LxLeaveIndex leave_index;
 } LxGameTables;
 
 /* The GameTables type (game_tables.c). */
@@ -63,10 +69,25 @@ extern PyTypeObject lx_game_tables_type;
 /* The tables a GameTables object holds; NULL with a TypeError set when `object` is not one. */
 const LxGameTables *lx_game_tables_of(PyObject *object);
 
-/* The leave table's value of `key` (a binary search), or 0 when the table does not list it. */
+/* The leave table's value of `key` (a read of the rank index, else a binary search), or 0 when the table does not
+ * list it. */
 static inline double
 lx_leave_value(const LxGameTables *tables, uint64_t key)
 {
+    const LxLeaveIndex *index = &tables->leave_index;
+    if (index->values) {
+        int length = (int)(key >> 60);
+        if (length < 1 || length > index->longest)
+            return 0.0;
+        uint64_t rank = 0;
+        for (int place = 1; place <= length; place++) {
+            int code = (int)((key >> (6 * (place - 1))) & 63);
+            if (code >= index->code_count)
+                return 0.0;
+            rank += index->rank_part[place][code];
+        }
+        return index->values[index->base[length] + rank];
+    }
     size_t low = 0, high = tables->leave_count;
     while (low < high) {
         size_t middle = low + (high - low) / 2;
@@ -83,6 +104,18 @@ lx_leave_value(const LxGameTables *tables, uint64_t key)
     double value;
     memcpy(&value, tables->leave_values + 8 * low, 8);
     return value;
+}
+
+/* The leave table's value of the tiles `rack` keeps when `used` go (counts per code; `used` NULL: none go): one
+ * read of the rank index, else the binary search; 0 when not listed. */
+uint64_t lx_leave_key(const int *rack, const int *used, int code_count);
+
+static inline double
+lx_leave_value_kept(const LxGameTables *tables, const int *rack, const int *used)
+{
+    if (tables->leave_index.values)
+        return lx_leave_index_value(&tables->leave_index, rack, used);
+    return lx_leave_value(tables, lx_leave_key(rack, used, tables->code_count));
 }
 
 #endif

@@ -10,7 +10,9 @@
  * returns plays as fixed records of LX_MOVE_RECORD_SIZE bytes: int32 score (little-endian), row, col, across
  * (1/0), length of the main word, float64 equity (little-endian), then one byte per square of the main word: 0
  * for a tile already on the board, else the tile code, | LX_BLANK_FLAG for a blank. One-tile plays come once
- * (from the across pass when they form an across word). `count` is the number of plays found.
+ * (from the across pass when they form an across word). `count` is the number of plays found. On an empty board
+ * of a symmetric layout (game_tables.h) only the across plays come, unless the request's `both_directions`: the
+ * down ones are their transposes, of the same value, and rank after them.
  *
  * Equity: `leave_values` holds a float64 per subset of the rack a play uses, indexed in mixed radix over the
  * rack's tile codes in ascending order (code t's digit counts the t tiles used; its place value is the product
@@ -41,6 +43,13 @@
  */
 #include "module.h"
 
+/* movegen_popcnt.c compiles this file a second time for processors with the popcnt instruction (the tile sets'
+ * counts are a tenth of the generation in software) under another name; lx_movegen_run picks one at run time. */
+#ifndef LX_MOVEGEN_CORE
+#define LX_MOVEGEN_CORE lx_movegen_run_portable
+#define LX_MOVEGEN_ENTRY_POINTS 1
+#endif
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +67,8 @@
 #define RECORD_EQUITY 8
 #define RECORD_SQUARES 16
 #define RECORD_SQUARE_BYTES (LX_MOVE_RECORD_SIZE - RECORD_SQUARES)
+/* From this `top` on, every play is kept and ranked at the end: a heap of that many costs more than a sort. */
+#define LX_RANK_ALL_FROM 4096
 /* The orientations, as the records' across byte. */
 #define DOWN 0
 #define ACROSS 1
@@ -71,6 +82,7 @@
 typedef struct {
     int orientation, line, position;
     int left_room; /* free squares left of it a left part may take */
+    int bounds_at; /* where its bounds by left part length start in MoveGenerator.left_bounds (when sorted by bound) */
     double bound;  /* the best key a play from this anchor may reach (shadow bound; ranking with top > 0 only) */
 } Anchor;
 
@@ -107,13 +119,16 @@ typedef struct {
     uint64_t rack_tile_set;          /* tiles with a count on the rack (bit t; the blank's 0 not among them) */
     /* equity: the table by used-tile index, each code's place value, the index of the tiles in play */
     const double *leave_values;
+    double *left_bounds; /* per queued anchor, per left part length 0 .. left_room: the bound of those plays */
     int place_values[LX_MAX_MOVE_TILE_CODES];
     int leave_index;
     const double *opening_penalty; /* per orientation and square (across, then down), or NULL */
     uint64_t vowels;
     int board_empty;
+    int across_only_opening; /* on an empty board, the across plays only (a symmetric layout, not both asked) */
     /* ranking: top < 0 keeps every play (records, in order); else a heap of at most top records */
     Py_ssize_t top;
+    Py_ssize_t rank_all_to; /* >= 0: every play kept, then ranked and cut to this many (a large top) */
     int by_equity;
     int prune;                                         /* skip anchors that cannot beat the heap's worst (top > 0) */
     int anchors_by_bound;                              /* queued anchors sorted by bound: left_parts may stop early */
@@ -272,6 +287,100 @@ sort_heap(MoveGenerator *gen)
         swap_records(gen, 0, end - 1);
         sift_down(gen, 0, end - 1);
     }
+}
+
+/* -- ranking every play: a radix sort (a heap of tens of thousands of plays costs more than finding them) ---- */
+
+/* A record's place in the ranking: its key made an unsigned integer ascending best first, then where it lies. */
+typedef struct {
+    uint64_t key;   /* the ranking key's bits, order-preserving, complemented: ascending = best first */
+    uint32_t where; /* down after across, then row, column, length, each ascending */
+    uint32_t index; /* the record's index in generation order */
+} RankEntry;
+
+static uint64_t
+descending_bits(double key)
+{
+    uint64_t bits;
+    if (key == 0.0)
+        key = 0.0; /* -0.0 ranks with 0.0, as the doubles compare */
+    memcpy(&bits, &key, sizeof bits);
+    bits = (bits >> 63) ? ~bits : bits | ((uint64_t)1 << 63); /* ascending as the doubles */
+    return ~bits;
+}
+
+/* One stable counting pass over byte `shift / 8` of the 96-bit (key, where) value; 0 when every entry shares that
+ * byte (nothing moves). */
+static int
+radix_pass(const RankEntry *from, RankEntry *to, size_t n, int shift)
+{
+    size_t counts[257] = {0};
+    for (size_t i = 0; i < n; i++) {
+        unsigned digit = shift < 32 ? (from[i].where >> shift) & 0xFF : (unsigned)(from[i].key >> (shift - 32)) & 0xFF;
+        counts[digit + 1]++;
+    }
+    for (int d = 0; d < 256; d++)
+        if (counts[d + 1] == n)
+            return 0;
+    for (int d = 0; d < 256; d++)
+        counts[d + 1] += counts[d];
+    for (size_t i = 0; i < n; i++) {
+        unsigned digit = shift < 32 ? (from[i].where >> shift) & 0xFF : (unsigned)(from[i].key >> (shift - 32)) & 0xFF;
+        to[counts[digit]++] = from[i];
+    }
+    return 1;
+}
+
+/* Every kept record (generation order) put in ranking order, then cut to `top`: the order compare_ranks gives,
+ * ties of key and place (the same squares, other tiles) broken by the squares' bytes. */
+static void
+rank_every_record(MoveGenerator *gen, size_t top)
+{
+    size_t n = gen->kept;
+    RankEntry *entries = malloc(2 * (n ? n : 1) * sizeof *entries);
+    char *ranked = malloc((n ? n : 1) * LX_MOVE_RECORD_SIZE);
+    if (!entries || !ranked) {
+        free(entries);
+        free(ranked);
+        gen->error = ERROR_MEMORY;
+        return;
+    }
+    RankEntry *a = entries, *b = entries + n;
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char *r = record_at(gen, i);
+        a[i].key = descending_bits(ranking_key(gen, r));
+        a[i].where = (uint32_t)(1 - r[RECORD_ACROSS]) << 24 | (uint32_t)r[RECORD_ROW] << 16
+                     | (uint32_t)r[RECORD_COLUMN] << 8 | r[RECORD_LENGTH];
+        a[i].index = (uint32_t)i;
+    }
+    for (int shift = 0; shift < 96; shift += 8)
+        if (radix_pass(a, b, n, shift)) {
+            RankEntry *held = a;
+            a = b;
+            b = held;
+        }
+    /* runs of equal key and place: an insertion sort by the squares (short runs: the blanks' designations) */
+    for (size_t i = 1; i < n; i++) {
+        RankEntry held = a[i];
+        size_t j = i;
+        while (j > 0 && a[j - 1].key == held.key && a[j - 1].where == held.where
+               && memcmp(record_at(gen, a[j - 1].index) + RECORD_SQUARES, record_at(gen, held.index) + RECORD_SQUARES,
+                         RECORD_SQUARE_BYTES)
+                      > 0) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = held;
+    }
+    if (top < n)
+        n = top;
+    for (size_t i = 0; i < n; i++)
+        memcpy(ranked + i * LX_MOVE_RECORD_SIZE, record_at(gen, a[i].index), LX_MOVE_RECORD_SIZE);
+    free(entries);
+    free(gen->records);
+    gen->records = ranked;
+    gen->kept = n;
+    gen->capacity = n ? n : 1;
 }
 
 static int
@@ -483,7 +592,8 @@ extent_bound(const MoveGenerator *gen, const Extent *extent)
  * cross-word squares keep each extent's bound a few operations, where sorting every extent's squares cost more
  * than the anchors it saved on small racks. */
 static double
-anchor_bound(const MoveGenerator *gen, int orientation, int line, int anchor, int left_start, int left_room)
+anchor_bound(const MoveGenerator *gen, int orientation, int line, int anchor, int left_start, int left_room,
+             double *by_left_length)
 {
     const int size = gen->size, base = line * size;
     const uint8_t *tiles = gen->line_tiles[orientation];
@@ -522,6 +632,8 @@ anchor_bound(const MoveGenerator *gen, int orientation, int line, int anchor, in
             double bound = extent_bound(gen, &extent);
             if (bound > best)
                 best = bound;
+            if (by_left_length && bound > by_left_length[left_tiles])
+                by_left_length[left_tiles] = bound;
         }
     }
     return best;
@@ -638,12 +750,17 @@ try_left_part(MoveGenerator *gen, uint32_t node, int depth, uint64_t followers)
     for (int k = 0; k < gen->queued_count; k++) {
         const Anchor *anchor = &gen->queued_anchors[k];
         if (gen->anchors_by_bound) { /* anchors come best bound first; the heap's worst only rises */
-            if (anchor->bound < worst_key(gen))
+            const double worst = worst_key(gen);
+            if (anchor->bound < worst)
                 break;
-            if (anchor->left_room > live_room)
-                live_room = anchor->left_room;
-            if (anchor->left_room < depth)
-                continue;
+            /* the longest left part that may still make the list here: the walk need not go deeper */
+            int room = anchor->left_room;
+            while (room > live_room && gen->left_bounds[anchor->bounds_at + room] < worst)
+                room--;
+            if (room > live_room)
+                live_room = room;
+            if (anchor->left_room < depth || gen->left_bounds[anchor->bounds_at + depth] < worst_key(gen))
+                continue; /* no room, or no play with a left part this long can make the list */
         } else if (anchor->left_room < depth) {
             break; /* anchors come longest room first */
         }
@@ -823,10 +940,24 @@ static void
 sort_anchors(MoveGenerator *gen)
 {
     if (heap_full(gen)) {
-        for (int k = 0; k < gen->queued_count; k++) {
+        /* each anchor's bound, and its bound per left part length (a left part of d tiles starts its plays d
+         * squares left of the anchor: only the extents from there count) */
+        int slots = 0;
+        for (int k = 0; k < gen->queued_count; k++)
+            slots += gen->queued_anchors[k].left_room + 1;
+        gen->left_bounds = malloc((size_t)(slots ? slots : 1) * sizeof(double));
+        if (!gen->left_bounds) {
+            gen->error = ERROR_MEMORY;
+            return;
+        }
+        for (int k = 0, at = 0; k < gen->queued_count; k++) {
             Anchor *anchor = &gen->queued_anchors[k];
-            anchor->bound =
-                anchor_bound(gen, anchor->orientation, anchor->line, anchor->position, -1, anchor->left_room);
+            anchor->bounds_at = at;
+            for (int d = 0; d <= anchor->left_room; d++)
+                gen->left_bounds[at + d] = -1e300;
+            anchor->bound = anchor_bound(gen, anchor->orientation, anchor->line, anchor->position, -1,
+                                         anchor->left_room, gen->left_bounds + at);
+            at += anchor->left_room + 1;
         }
         qsort(gen->queued_anchors, (size_t)gen->queued_count, sizeof(Anchor), by_bound);
         gen->anchors_by_bound = 1;
@@ -870,7 +1001,7 @@ extend_after_board_tiles(MoveGenerator *gen, int orientation, int line, int anch
         main_word_points += gen->line_points[orientation][base + j];
         gen->word[gen->word_length++] = 0;
     }
-    if (heap_full(gen) && anchor_bound(gen, orientation, line, anchor, left_start, 0) < worst_key(gen))
+    if (heap_full(gen) && anchor_bound(gen, orientation, line, anchor, left_start, 0, NULL) < worst_key(gen))
         return;
     gen->orientation = orientation;
     gen->line = line;
@@ -961,7 +1092,9 @@ start_generator(MoveGenerator *gen, const LxMoveInput *in)
     gen->code_count = tables->code_count;
     gen->vowels = tables->vowels;
     gen->opening_penalty = in->opening && tables->has_opening_penalty ? tables->opening_penalty : NULL;
+    gen->across_only_opening = tables->symmetric && !in->both_directions;
     gen->leave_values = NULL;
+    gen->left_bounds = NULL;
     gen->error = 0;
     gen->word_length = 0;
     gen->queued_count = 0;
@@ -971,7 +1104,9 @@ start_generator(MoveGenerator *gen, const LxMoveInput *in)
     gen->records = NULL;
     gen->play_count = gen->kept = gen->capacity = 0;
     gen->leave_index = 0;
-    gen->top = in->top;
+    /* A large `top` keeps every play in generation order, ranked at the end (rank_every_record), not in a heap. */
+    gen->rank_all_to = in->top >= LX_RANK_ALL_FROM ? in->top : -1;
+    gen->top = gen->rank_all_to >= 0 ? -1 : in->top;
     gen->by_equity = in->by_equity;
     gen->anchors_by_bound = 0;
     gen->deadline = in->deadline;
@@ -1022,7 +1157,10 @@ generate_plays(MoveGenerator *gen, int start_square)
     for (int code = 1; code < gen->code_count; code++)
         every_tile |= (uint64_t)1 << code;
     const uint64_t wanted = gen->rack_counts[0] ? every_tile : gen->rack_tile_set;
-    for (int orientation = ACROSS; orientation >= DOWN && !gen->error; orientation--) {
+    /* An empty board of a symmetric layout: the down plays are the across plays transposed (MAGPIE's and
+     * Macondo's convention lists the across ones only). */
+    const int last = gen->board_empty && gen->across_only_opening ? ACROSS : DOWN;
+    for (int orientation = ACROSS; orientation >= last && !gen->error; orientation--) {
         int start = orientation == ACROSS ? start_square : (start_square % size) * size + start_square / size;
         find_cross_checks(gen, orientation, every_tile, wanted, start);
         if (!gen->error)
@@ -1032,13 +1170,17 @@ generate_plays(MoveGenerator *gen, int start_square)
         sort_anchors(gen);
     if (!gen->error && gen->queued_count)
         left_parts(gen, gen->root, 0);
-    if (!gen->error && gen->top >= 0)
+    if (!gen->error && gen->rank_all_to >= 0)
+        rank_every_record(gen, (size_t)gen->rank_all_to);
+    else if (!gen->error && gen->top >= 0)
         sort_heap(gen);
 }
 
 /* The generation itself, without Python objects (the caller may hold the GIL or not): see movegen.h. */
+int LX_MOVEGEN_CORE(const LxMoveInput *in, LxMoveOutput *result);
+
 int
-lx_movegen_run(const LxMoveInput *in, LxMoveOutput *result)
+LX_MOVEGEN_CORE(const LxMoveInput *in, LxMoveOutput *result)
 {
     result->records = NULL;
     result->kept = 0;
@@ -1080,8 +1222,37 @@ lx_movegen_run(const LxMoveInput *in, LxMoveOutput *result)
     }
 done:
     free(gen->records);
+    free(gen->left_bounds);
     free(gen);
     return status;
+}
+
+#if LX_MOVEGEN_ENTRY_POINTS
+
+#if LX_POPCNT_CLONE
+int lx_movegen_run_popcnt(const LxMoveInput *in, LxMoveOutput *result);
+
+/* Whether this processor counts bits in one instruction (asked once; every caller gets the same answer). */
+static int
+has_popcnt(void)
+{
+    static volatile int known = -1;
+    if (known < 0) {
+        __builtin_cpu_init();
+        known = __builtin_cpu_supports("popcnt") ? 1 : 0;
+    }
+    return known;
+}
+#endif
+
+int
+lx_movegen_run(const LxMoveInput *in, LxMoveOutput *result)
+{
+#if LX_POPCNT_CLONE
+    if (has_popcnt())
+        return lx_movegen_run_popcnt(in, result);
+#endif
+    return lx_movegen_run_portable(in, result);
 }
 
 /* -- generate_moves: the Python entry point ---------------------------------------------------------------- */
@@ -1131,14 +1302,19 @@ generate_moves(PyObject *module, PyObject *args)
     PyObject *request, *tables_object, *deadline_object = Py_None;
     const char *board, *blanks, *rack, *leave_values;
     Py_ssize_t board_length, blanks_length, rack_length, leave_length, top;
-    int by_equity, prune, opening;
+    int by_equity, prune, opening, both_directions = 0;
     if (!PyArg_ParseTuple(args, "O!|O:generate_moves", &PyTuple_Type, &request, &deadline_object)
-        || !PyArg_ParseTuple(request, "Oy#y#y#y#nppp:generate_moves", &tables_object, &board, &board_length, &blanks,
+        || !PyArg_ParseTuple(request, "Oy#y#y#y#nppp|p:generate_moves", &tables_object, &board, &board_length, &blanks,
                              &blanks_length, &rack, &rack_length, &leave_values, &leave_length, &top, &by_equity,
-                             &prune, &opening))
+                             &prune, &opening, &both_directions))
         return NULL;
     const LxGameTables *tables = lx_game_tables_of(tables_object);
-    LxMoveInput in = {.tables = tables, .opening = opening, .top = top, .by_equity = by_equity, .prune = prune};
+    LxMoveInput in = {.tables = tables,
+                      .opening = opening,
+                      .top = top,
+                      .by_equity = by_equity,
+                      .prune = prune,
+                      .both_directions = both_directions};
     if (tables == NULL || lx_deadline_parse(deadline_object, &in.deadline) < 0)
         return NULL;
     Py_ssize_t squares = (Py_ssize_t)tables->size * tables->size;
@@ -1179,3 +1355,5 @@ lx_add_movegen(PyObject *module)
 {
     return PyModule_AddFunctions(module, movegen_methods);
 }
+
+#endif /* LX_MOVEGEN_ENTRY_POINTS */

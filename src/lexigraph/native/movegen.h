@@ -31,10 +31,11 @@ typedef struct {
     const unsigned char *rack;           /* a count per tile code (index 0: blanks) */
     const double *leave_values;          /* one per subset of the rack (mixed radix), or NULL */
     size_t leave_value_count;
-    int opening;    /* value vowels on an empty board by the tables' opening penalties */
-    Py_ssize_t top; /* keep the best `top` plays (-1: every play) */
-    int by_equity;  /* rank by equity, else by score */
-    int prune;      /* skip the anchors whose shadow bound cannot make the best `top` */
+    int opening;         /* value vowels on an empty board by the tables' opening penalties */
+    Py_ssize_t top;      /* keep the best `top` plays (-1: every play) */
+    int by_equity;       /* rank by equity, else by score */
+    int prune;           /* skip the anchors whose shadow bound cannot make the best `top` */
+    int both_directions; /* on an empty board of a symmetric layout, the down plays too (else across only) */
     LxDeadline deadline;
 } LxMoveInput;
 

@@ -86,6 +86,8 @@ def other_rack_size(position: Position, unseen: int) -> int:
 
 
 _BAG: dict[int, tuple[Game, list[int]]] = {}
+#: (id(game), board codes, board blanks) -> the game and its tile counts less the board's: a few boards kept.
+_OFF_BOARD: dict[tuple[int, bytes, bytes], tuple[Game, list[int]]] = {}
 
 
 def unseen_counts(position: Position, rack_codes: list[int]) -> list[int]:
@@ -96,13 +98,20 @@ def unseen_counts(position: Position, rack_codes: list[int]) -> list[int]:
         if len(_BAG) > 64:
             _BAG.clear()
         cached = _BAG[id(game)] = (game, game.counts_by_code())
-    board = bytes(position.codes)  # counted at C speed: a position is looked at once per generation
-    counts = [n - board.count(code) for code, n in enumerate(cached[1])]
-    counts[0] = cached[1][0]
-    if any(position.blanks):
-        for code in compress(position.codes, position.blanks):  # a blank counts as a blank, not as its letter
-            counts[code] += 1
-            counts[0] -= 1
+    board = bytes(position.codes)
+    blanks = bytes(position.blanks)
+    known = _OFF_BOARD.get((id(game), board, blanks))  # the same board is looked at again and again (simulations)
+    if known is None or known[0] is not game:
+        counts = [n - board.count(code) for code, n in enumerate(cached[1])]
+        counts[0] = cached[1][0]
+        if any(blanks):
+            for code in compress(board, blanks):  # a blank counts as a blank, not as its letter
+                counts[code] += 1
+                counts[0] -= 1
+        if len(_OFF_BOARD) > 16:
+            _OFF_BOARD.clear()
+        known = _OFF_BOARD[(id(game), board, blanks)] = (game, counts)
+    counts = list(known[1])
     for code in rack_codes:
         counts[code] -= 1
     return [max(c, 0) for c in counts]

@@ -209,11 +209,11 @@ class Match:
     def legal_moves(self, lex: "Engines", seat: int | None = None, *, top: int | None = None,
                     deadline: float | None = None) -> "MoveList":
         """Every legal move of ``seat`` (default: the one on turn) ranked by equity: plays, exchanges (when the
-        bag holds a rack's worth), the pass."""
+        bag holds a rack's worth), the pass; on an empty board the down plays too (a player may open down)."""
         seat = self.turn if seat is None else seat
         pos = self.position(seat)
         return generate(lex, pos, pos.racks[0], top=top, leaves=self.leaves(lex), sort="equity", passes=True,
-                        deadline=deadline)
+                        deadline=deadline, both_directions=True)
 
     # -- turns -----------------------------------------------------------------------------------------------
 

@@ -118,16 +118,18 @@ def board_phonies(lex: "Engines", position: Position) -> list[str]:
 
 def move_request(engines: "Engines", position: Position, rack_codes: list[int],
                  leave_values: list[float] | None = None, *, leaves: LeaveTable | None = None,
-                 top: int | None = None, by_equity: bool = True, prune: bool = False) -> MoveRequest:
+                 top: int | None = None, by_equity: bool = True, prune: bool = False,
+                 both_directions: bool = False) -> MoveRequest:
     """The engine's view of a position (in the lexicon's alphabet, :func:`aligned`) and a rack (tile codes, 0 a
     blank), valued by ``leave_values`` (:func:`lexigraph.scrabble.equity.rack_values` with the leave table
-    ``leaves``; None or all zero: no values), the best ``top`` kept."""
+    ``leaves``; None or all zero: no values), the best ``top`` kept; on an empty board of a symmetric layout the
+    across plays only unless ``both_directions`` (:class:`~lexigraph.engine.interface.MoveRequest`)."""
     counts = bytearray(len(position.game.alphabet) + 1)
     for c in rack_codes:
         counts[c] += 1
     values = eq.pack(leave_values) if leave_values and any(leave_values) else b""
     return MoveRequest(game_tables(engines, position.game, leaves), bytes(position.codes), bytes(position.blanks),
-                       bytes(counts), values, -1 if top is None else top, by_equity, prune)
+                       bytes(counts), values, -1 if top is None else top, by_equity, prune, True, both_directions)
 
 
 def _rack_codes(pos: Position, rack: str | None) -> list[int]:
@@ -142,7 +144,7 @@ def count_placements(lex: "Engines", position: Position, rack: str | None = None
     codes = _rack_codes(pos, rack)
     if not codes:
         return 0
-    _records, total = lex.engine.generate_moves(move_request(lex, pos, codes, top=0))
+    _records, total = lex.engine.generate_moves(move_request(lex, pos, codes, top=0, both_directions=True))
     return total
 
 
@@ -152,28 +154,13 @@ def generate_placements(lex: "Engines", position: Position, rack: str | None = N
     codes = _rack_codes(pos, rack)
     if not codes:
         return []
-    records, _total = lex.engine.generate_moves(move_request(lex, pos, codes))
+    records, _total = lex.engine.generate_moves(move_request(lex, pos, codes, both_directions=True))
     return _raw_plays(records)
 
 
 def _raw_plays(records: "np.ndarray") -> list[RawPlay]:
     return [(int(r["score"]), int(r["row"]), int(r["col"]), int(r["across"]), bytes(r["squares"][: r["length"]]))
             for r in records]
-
-
-def _ranked(records: "np.ndarray", by_equity: bool) -> "np.ndarray":
-    """The records best first (equity or score), ties as the generator breaks them: across before down, then by
-    square (row, then column), length and the tiles placed."""
-    import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
-
-    if len(records) < 2:
-        return records
-    # Six sort keys, not 36: the squares' 32 bytes as four big-endian words, the square and length in one.
-    words = np.ascontiguousarray(records["squares"]).view(">u8")
-    where = ((1 - records["across"].astype(np.int32)) << 24 | records["row"].astype(np.int32) << 16
-             | records["col"].astype(np.int32) << 8 | records["length"])
-    key = records["equity"] if by_equity else records["score"].astype(np.float64)
-    return records[np.lexsort((words[:, 3], words[:, 2], words[:, 1], words[:, 0], where, -key))]
 
 
 def _checked(position: Position) -> Position:
@@ -207,6 +194,7 @@ def generate(
     sort: SortKey | None = None,
     deadline: float | None = None,
     count_all: bool = True,
+    both_directions: bool = False,
 ) -> MoveList:
     """Every legal play for ``rack`` (default: the rack of the player on turn), best first.
 
@@ -231,6 +219,11 @@ def generate(
     counts every play. With ``top`` and ``count_all=False`` the generator
     skips the anchors whose best possible play (a shadow bound) cannot make
     the list: the same moves, sooner, and ``.total`` is -1.
+
+    On an empty board whose layout is its own transpose (every preset's),
+    each down play is an across play transposed, of the same value: only the
+    across plays are listed and counted (MAGPIE's and Macondo's convention),
+    unless ``both_directions``.
     """
     if top is not None and (type(top) is not int or top < 0):
         raise GameError(f"top must be a non-negative integer, not {top!r}")
@@ -250,11 +243,10 @@ def generate(
         return out
     bag = eq.bag_size(pos, rack_codes)
     values = eq.rack_values(pos, rack_codes, table, bag=bag, engine=lex.engine)
-    request = move_request(lex, pos, rack_codes, values, leaves=table, top=top, by_equity=by_equity,
-                           prune=not count_all)
+    # every play ranked: asked of the engine as the best MAX_TOP (it ranks them faster than a NumPy sort)
+    request = move_request(lex, pos, rack_codes, values, leaves=table, top=MAX_TOP if top is None else top,
+                           by_equity=by_equity, prune=not count_all, both_directions=bool(both_directions))
     records, total = lex.engine.generate_moves(request, deadline)
-    if top is None:
-        records = _ranked(records, by_equity)
     extra: list[tuple[float, int, Any]] = []  # (equity, order, how to build the move): built only if listed
     if with_exchanges and bag >= game.rack_size:
         extra.extend(_exchanges(game, rack_codes, values, _cutoff(records, values, top, by_equity),
@@ -284,14 +276,28 @@ def _cutoff(records: "np.ndarray", values: list[float], top: int | None, by_equi
     return None if cutoff == -float("inf") else cutoff
 
 
+#: Up to this ``top``, plays and exchanges are merged in Python (see :func:`_merged`).
+_SHORT_MERGE = 64
+
+
 def _merged(columns: MoveColumns, extra: list[tuple[float, int, Any]], top: int | None, total: int) -> MoveList:
     """Plays (ranked) and exchanges / the pass (sorted) in one ranking by equity, a play first at equal equity;
     cut to ``top``."""
     import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
-    values = np.array([-value for value, _order, _build in extra])
-    before = np.searchsorted(-columns.equity, values, side="right") + np.arange(len(extra))
-    extras: dict[int, Any] = dict(zip(before.tolist(), (build for _value, _order, build in extra)))
+    if top is not None and top <= _SHORT_MERGE:
+        # a short list (the best move, a few candidates): merged in Python, cheaper than NumPy's calls
+        plays = columns.records["equity"][:top].tolist()
+        before_list: list[int] = []
+        i = 0
+        for k, (value, _order, _build) in enumerate(extra):
+            while i < len(plays) and plays[i] >= value:  # a play first at equal equity
+                i += 1
+            before_list.append(i + k)
+    else:
+        values = np.array([-value for value, _order, _build in extra])
+        before_list = (np.searchsorted(-columns.equity, values, side="right") + np.arange(len(extra))).tolist()
+    extras: dict[int, Any] = dict(zip(before_list, (build for _value, _order, build in extra)))
     size = len(columns) + len(extra)
     if top is not None and top < size:
         extras = {i: m for i, m in extras.items() if i < top}
@@ -339,7 +345,8 @@ def generate_columns(lex: "Engines", position: Position, rack: str | None = None
         return MoveColumns(pos, rack_codes, np.zeros(0, move_record_dtype()))
     table = leave_table(lex, pos, leaves)
     values = eq.rack_values(pos, rack_codes, table, bag=eq.bag_size(pos, rack_codes), engine=lex.engine)
-    records, _total = lex.engine.generate_moves(move_request(lex, pos, rack_codes, values, leaves=table), deadline)
+    records, _total = lex.engine.generate_moves(move_request(lex, pos, rack_codes, values, leaves=table,
+                                                             both_directions=True), deadline)
     return MoveColumns(pos, rack_codes, records)
 
 

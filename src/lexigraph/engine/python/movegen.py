@@ -143,7 +143,9 @@ class _Generator:
     # -- one orientation ---------------------------------------------------------------
 
     def run(self) -> list[Play]:
-        for across in (True, False):
+        # an empty board of a symmetric layout: the down plays are the across plays transposed (MoveRequest)
+        across_only = self.board_empty and self.tables.symmetric and not self.request.both_directions
+        for across in (True,) if across_only else (True, False):
             self.line = _Line(self.tables, self.request, across)
             self.prepare()
             for line in range(self.line.size):

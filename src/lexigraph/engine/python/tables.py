@@ -62,6 +62,18 @@ def _check_tiles(tiles: TileSet) -> None:
         raise _inconsistent("the rack size or the bingo bonus")
 
 
+def _symmetric(layout: BoardLayout) -> bool:
+    """Whether the layout is its own transpose; the opening penalties, in line coordinates, must be alike for the
+    across plays and the down ones (their two halves equal)."""
+    n = layout.size
+    transposed = [column * n + row for row in range(n) for column in range(n)]
+    half = len(layout.opening_penalty) // 2
+    return (layout.start_square // n == layout.start_square % n
+            and all(layout.letter_multipliers[i] == layout.letter_multipliers[j] for i, j in enumerate(transposed))
+            and all(layout.word_multipliers[i] == layout.word_multipliers[j] for i, j in enumerate(transposed))
+            and layout.opening_penalty[:half] == layout.opening_penalty[half:])
+
+
 @dataclass(frozen=True, eq=False)
 class PythonGameTables:
     """A game's tables over one lexicon's word graph (see the module docstring); the parsed arrays are read-only
@@ -81,6 +93,9 @@ class PythonGameTables:
     leave_values: dict[int, float] = field(init=False, repr=False)
     #: Whether the generator's shadow bounds hold (every letter multiplier from 1 to 4).
     shadow_bounds_hold: bool = field(init=False, repr=False)
+    #: Whether the layout is its own transpose (multipliers, start on the diagonal, the across and down opening
+    #: penalties alike): on an empty board the down plays are the across plays transposed.
+    symmetric: bool = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         _check_layout(self.layout)
@@ -97,6 +112,7 @@ class PythonGameTables:
             "vowels": frozenset(code for code, vowel in enumerate(self.tiles.vowels) if vowel),
             "leave_values": dict(zip(struct.unpack(f"<{n}Q", keys), struct.unpack(f"<{n}d", values))),
             "shadow_bounds_hold": max(self.layout.letter_multipliers, default=1) <= 4,
+            "symmetric": _symmetric(self.layout),
         }
         for name, value in fields.items():
             object.__setattr__(self, name, value)
