@@ -26,6 +26,7 @@ COMMAND_MODULES = {
     "endgame": "endgame",
     "build": "files", "export": "files", "diff": "files",
     "fill": "fill",
+    "infer": "infer",
     "lexicons": "lexicons",
     "check": "lookup", "words": "lookup", "children": "lookup", "info": "lookup", "stats": "lookup",
     "moves": "moves", "score": "moves", "analyze": "moves",
