@@ -30,6 +30,7 @@ COMMAND_MODULES = {
     "lexicons": "lexicons",
     "check": "lookup", "words": "lookup", "children": "lookup", "info": "lookup", "stats": "lookup",
     "moves": "moves", "score": "moves", "analyze": "moves",
+    "peg": "peg",
     "anagram": "query", "match": "query", "cross": "query",
     "autoplay": "selfplay", "leaves": "selfplay",
     "sim": "sim",
