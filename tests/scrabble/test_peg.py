@@ -184,3 +184,13 @@ def test_a_tiny_game_by_hand():
     assert (solution.bag, solution.draws) == (1, 3)
     za = next(p for p in solution.plays if p.notation == "2C ZA")
     assert (za.wins, za.draws, za.losses) == (3, 0, 0) and za.move is not None and za.move.score == 74
+
+
+def test_three_tiles_in_the_bag_are_an_anytime_search(lex, monkeypatch):
+    import lexigraph.scrabble.peg as peg
+
+    game = abcd_game(size=6, count=4, blanks=0, rack_size=4)
+    pos = next(p for s in range(1, 80) if (p := random_peg(lex, s, 3, game)) is not None)
+    monkeypatch.setattr(peg, "DEFAULT_ANYTIME_SECONDS", 1e-9)  # no time limit given: the default budget applies
+    cut = solve_peg(lex, pos)
+    assert cut.bag == 3 and not cut.exact and cut.scenarios == len(scenarios(pos.unseen(), 3))

@@ -26,7 +26,8 @@ the **mean spread** over the draws, and the candidates are ranked by wins
 scenario of every candidate is solved (``exact``); with three or four the
 search is anytime: scenarios are taken in an order shuffled by ``seed``,
 every candidate meets the same scenarios, and at ``time_limit`` the answer
-covers the scenarios done (``exact`` False, ``scenarios_done`` says how many).
+covers the scenarios done (``exact`` False, ``scenarios_done`` says how many);
+without a ``time_limit`` that search stops after :data:`DEFAULT_ANYTIME_SECONDS`.
 
 >>> import lexigraph
 >>> from lexigraph.scrabble.game import Game
@@ -62,9 +63,11 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["MAX_BAG", "PegPlay", "PegSolution", "first_pre_endgame", "solve_peg"]
 
-#: The most tiles in the bag a pre-endgame takes; up to EXACT_BAG it is solved exactly (without a time limit).
+#: The most tiles in the bag a pre-endgame takes; up to EXACT_BAG it is solved exactly (without a time limit), and
+#: beyond, when no time limit is given, the anytime search stops after DEFAULT_ANYTIME_SECONDS.
 MAX_BAG = 4
 EXACT_BAG = 2
+DEFAULT_ANYTIME_SECONDS = 60.0
 #: The endgame solver's table for each leaf, in megabytes (many small solves: a small table each).
 LEAF_TABLE_MB = 4
 
@@ -264,6 +267,8 @@ def solve_peg(engines: "Engines", position: Position, *, candidates: int | None 
     rack = parse_rack(game, pos.racks[0])
     unseen, bag = _checked_bag(pos, rack)
     pos.racks = [pos.racks[0], ""]
+    if bag > EXACT_BAG and seconds is None:
+        seconds = DEFAULT_ANYTIME_SECONDS
     stop = None if seconds is None else started + seconds
     if deadline is not None:
         stop = deadline if stop is None else min(stop, deadline)
