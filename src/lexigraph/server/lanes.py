@@ -3,8 +3,9 @@
 - quick: ``check``, ``children``, ``info``, ``stats`` (bounded by the request's size), on the event loop itself
   (``quick_workers`` 0) or threads of their own;
 - query: the other queries and the games, in ``workers`` threads of the server's process;
-- heavy: ``endgame``, ``sim``, ``moves``, ``analyze``, ``fill`` (long and CPU-bound), in ``heavy_workers`` worker
-  processes ``heavy_nice`` steps below the server's CPU priority (:mod:`lexigraph.server.workers`).
+- heavy: ``endgame``, ``sim``, ``moves``, ``analyze``, ``fill``, ``design``, ``infer``, ``peg`` (long and CPU-bound),
+  in
+  ``heavy_workers`` worker processes ``heavy_nice`` steps below the server's CPU priority (:mod:`lexigraph.server.workers`).
 
 Each lane bounds the commands running or queued in it (``max_pending``; the heavy lane ``heavy_pending``); a
 request beyond that is refused at once with a 503 and a ``Retry-After`` (the lane's recent time per command).
@@ -20,7 +21,7 @@ query lane.
 
 >>> limits = Limits()
 >>> sorted(limits.heavy), limits.heavy_workers, limits.heavy_nice
-(['analyze', 'endgame', 'fill', 'moves', 'sim'], 2, 10)
+(['analyze', 'design', 'endgame', 'fill', 'infer', 'moves', 'peg', 'sim'], 2, 10)
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ FILLS = frozenset({"fill", "suggest", "suggestions", "design"})
 #: Commands whose work is small and bounded by the request's size: they run in a lane of their own.
 QUICK = frozenset({"check", "children", "info", "stats"})
 #: Commands whose work is long and CPU-bound: they run in the heavy lane's worker processes.
-HEAVY = frozenset({"endgame", "sim", "moves", "analyze", "fill", "design"})
+HEAVY = frozenset({"endgame", "sim", "moves", "analyze", "fill", "design", "infer", "peg"})
 
 
 @dataclass

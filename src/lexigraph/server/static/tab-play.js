@@ -10,6 +10,8 @@ import { editorKeys, focusCell, makeCells } from "./grid.js";
 const play = { id: null, doc: null, rows: 15, cols: 15, r: 7, c: 7, across: true, cells: [], typed: new Map(), rack: [], busy: false };
 
 // Everything that makes a move: off once the game is over (the board's keys too: see playKey).
+const PEG_BAG = 4;
+const PEG_SECONDS = 20;  // the pre-endgame's time budget: the answer covers the draws solved by then
 const MOVE_CONTROLS = ["play-move", "play-submit", "play-pass", "play-exchange", "play-exchange-tiles", "play-shuffle"];
 
 export function setup() {
@@ -26,6 +28,7 @@ export function setup() {
     drawRack();
   });
   $("play-solve").addEventListener("click", solveEndgame);
+  $("play-peg-solve").addEventListener("click", solvePreEndgame);
   if (!has("endgame")) $("play-solve").title = "this server has no endgame solver";
 }
 
@@ -48,6 +51,7 @@ async function newGame() {
     play.id = doc.id;
     history.replaceState(null, "", "?game=" + encodeURIComponent(doc.id) + location.hash);  // a reload resumes it
     $("play-analysis").textContent = ""; $("play-best").innerHTML = ""; $("play-endgame").textContent = "";
+    $("play-peg").textContent = "";
     $("play-analysis-box").hidden = true;
     showGame(doc);
     setStatus($("play-status"), doc.turn === "you" ? "Your turn." : "");
@@ -151,6 +155,8 @@ function showGame(doc) {
     $("play-gcg").setAttribute("download", `lexigraph-${play.id}.gcg`);
   }
   $("play-endgame-box").hidden = !(doc.endgame_cgp && has("endgame"));
+  // The pre-endgame: 1 to 4 tiles in the bag, the person on turn (PEG_BAG: what the solver takes).
+  $("play-peg-box").hidden = !(doc.turn === "you" && doc.bag >= 1 && doc.bag <= PEG_BAG && has("peg"));
   const view = $("view-play");
   view.dataset.game = play.id || "";
   view.dataset.turns = doc.turns.length;
@@ -253,4 +259,17 @@ async function solveEndgame() {
     setStatus($("play-endgame"), `value ${res.value >= 0 ? "+" : ""}${res.value} (${res.complete ? "solved exactly" : "not finished: the best found in the time"}); ` +
       `best ${moveText(res.best)}; principal variation: ${(res.pv || []).map(moveText).join(", ")}`);
   } catch (err) { setStatus($("play-endgame"), err.message, true); }
+}
+
+async function solvePreEndgame() {
+  const doc = play.doc;
+  if (!doc || !(doc.bag >= 1 && doc.bag <= PEG_BAG)) return;
+  setStatus($("play-peg"), "solving every play against every draw…");
+  try {
+    const res = await api("peg", { position: doc.cgp, time_limit: PEG_SECONDS });
+    const line = (r) => `${r.notation}: ${r.wins} won, ${r.draws} tied, ${r.losses} lost (mean spread ${r.mean_spread >= 0 ? "+" : ""}${r.mean_spread.toFixed(1)})`;
+    const how = res.exact ? "every draw solved" : `${res.scenarios_done} of ${res.scenarios} draw orders solved in the time`;
+    setStatus($("play-peg"), `${res.draws} draws (${how}); best ${line(res.results[0])}` +
+      (res.results.length > 1 ? `; then ${res.results.slice(1, 3).map(line).join("; ")}` : ""));
+  } catch (err) { setStatus($("play-peg"), err.message, true); }
 }
