@@ -4,8 +4,8 @@
   (``quick_workers`` 0) or threads of their own;
 - query: the other queries and the games, in ``workers`` threads of the server's process;
 - heavy: ``endgame``, ``sim``, ``moves``, ``analyze``, ``fill``, ``design``, ``infer``, ``peg`` (long and CPU-bound),
-  in
-  ``heavy_workers`` worker processes ``heavy_nice`` steps below the server's CPU priority (:mod:`lexigraph.server.workers`).
+  in ``heavy_workers`` worker processes ``heavy_nice`` steps below the server's CPU priority
+  (:mod:`lexigraph.server.workers`).
 
 Each lane bounds the commands running or queued in it (``max_pending``; the heavy lane ``heavy_pending``); a
 request beyond that is refused at once with a 503 and a ``Retry-After`` (the lane's recent time per command).
