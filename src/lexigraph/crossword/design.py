@@ -57,7 +57,7 @@ _PATTERN_TRIES = 30
 #: Patterns made and measured per proposal asked for, before the best are filled.
 _CANDIDATES_PER_PROPOSAL = 4
 #: Batches of patterns tried at most while fewer proposals than asked have filled.
-_BATCHES = 25
+_BATCHES = 100
 #: Blocks tried, per pattern, at splitting its long runs.
 _SPLIT_TRIES = 400
 #: No pattern keeps a square this many cells a side with no block (beside the theme): a corner of stacked long
