@@ -31,6 +31,7 @@ COMMAND_MODULES = {
     "moves": "moves", "score": "moves", "analyze": "moves",
     "anagram": "query", "match": "query", "cross": "query",
     "autoplay": "selfplay", "leaves": "selfplay",
+    "winpct": "winpct",
     "sim": "sim",
     "search": "study", "hooks": "study", "probability": "study",
 }
