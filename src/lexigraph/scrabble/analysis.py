@@ -21,7 +21,7 @@ best plays by static equity) and adds, per turn:
   below 1% ``none``, then ``inaccuracy``, ``mistake`` from 4%, ``blunder``
   from 10%);
 * ``win_player1``: the first player's chance after the turn (the chart of the
-  game).
+  game), and ``board_after``, the board's rows after it (the board text).
 
 A play the lexicon does not hold is valued as it stood on the board (its
 recorded score), unless the next event withdraws it (a phony challenged
@@ -256,6 +256,8 @@ def _add_win(lex: "Engines", record: GameRecord, entry: JSONObject, k: int, chal
             entry.update(value, win_lost=round(lost, 6), mistake=mistake_class(lost))
     after_mover = _float(entry["win_after"])
     entry["win_player1"] = round(after_mover if entry["player"] == first_player else 1.0 - after_mover, 6)
+    # the board as the record left it (a challenged phony is lifted by the next event): what a viewer draws
+    entry["board_after"] = list(record.replay(k + 2 if challenged else k + 1).board_text().splitlines())
 
 
 def _int(value: object) -> int:

@@ -1,15 +1,16 @@
-// lexigraph's page: search, board, grid and play views over the server's own JSON API (no other host, no build
+// lexigraph's page: search, board, grid, play and analysis views over the server's own JSON API (no other host, no build
 // step: plain ES modules). This module starts the page: it reads what the server offers (api.js), fills the lexicon
 // chooser, sets each tab up (one module per tab) and switches between the tabs.
 
 import { loadServer, state } from "./api.js";
 import { $ } from "./dom.js";
+import * as analysisTab from "./tab-analysis.js";
 import * as boardTab from "./tab-board.js";
 import * as gridTab from "./tab-grid.js";
 import * as playTab from "./tab-play.js";
 import * as searchTab from "./tab-search.js";
 
-const TABS = ["search", "board", "grid", "play"];
+const TABS = ["search", "board", "grid", "play", "analysis"];
 
 function showTab(name, focus) {
   for (const t of TABS) {
@@ -44,7 +45,7 @@ function setupLexicons(lexicons) {
 async function start() {
   const info = await loadServer();
   setupLexicons(info.lexicons);
-  searchTab.setup(); boardTab.setup(); gridTab.setup(); playTab.setup();
+  searchTab.setup(); boardTab.setup(); gridTab.setup(); playTab.setup(); analysisTab.setup();
   const tab = location.hash.slice(1);
   const resume = new URLSearchParams(location.search).get("game");   // a game named in the address: shown again
   showTab(resume ? "play" : TABS.includes(tab) ? tab : "search");
