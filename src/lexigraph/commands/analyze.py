@@ -218,8 +218,8 @@ ANALYZE = Command(
               maximum=MAX_COUNT),
         Param("budget", "seconds of simulation per turn (default: none, moves valued statically by the win table)",
               metavar="SECONDS"),
-        Param("iterations", "play-outs per candidate per turn (a budget that gives the same answer on any machine)",
-              kind="int", metavar="N", minimum=1, maximum=MAX_ITERATIONS),
+        Param("iterations", f"play-outs per candidate per turn, at most {MAX_ITERATIONS:,} (a budget that gives the "
+              "same answer on any machine)", kind="int", metavar="N", minimum=1, maximum=MAX_COUNT),
         Param("candidates", "the best moves by equity simulated with the move made (default 5)", kind="int",
               metavar="N", minimum=1, maximum=100),
         Param("plies", "turns each play-out plays after the candidate (default 2)", kind="int", metavar="N",

@@ -23,7 +23,7 @@ from ..scrabble.wingen import MAX_GAMES, build_win_table
 from ..support.files import refuse_overwrite, write_atomic
 from ._boards import lexicon_and_game
 from ._common import envelope, input_files, need_int
-from .command import MAX_SEED, MAX_WORKERS, Command, Context, Document, Param, always_found
+from .command import MAX_COUNT, MAX_SEED, MAX_WORKERS, Command, Context, Document, Param, always_found
 
 
 def _progress(ctx: Context, games: int) -> Callable[[int], None] | None:
@@ -81,7 +81,7 @@ WINPCT = Command(
         Param("output", "the file to write (.csv: MAGPIE's winpct.csv; else lexigraph's binary table)",
               required=True, flags=("-o", "--output"), metavar="FILE", completer="file"),
         Param("games", "self-play games to learn from (default 20,000)", kind="int", flags=("-n", "--games"),
-              metavar="N", minimum=2, maximum=MAX_GAMES),
+              metavar="N", minimum=2, maximum=MAX_COUNT),
         Param("leaves", "the leave table both equity players play by (default: the game's)", metavar="FILE",
               completer="file"),
         Param("game", "scrabble, super, spanish, catalan, french, or a game file (TOML)", metavar="GAME",
