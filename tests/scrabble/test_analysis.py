@@ -77,11 +77,13 @@ def test_static_figures_equal_a_brute_force_recomputation(open_lexicon, engine_k
             made_win = brute_win_after(table, pos, len(made.tiles) if made.kind == "play" else 0, made.equity,
                                        rack_tiles, made.kind == "exchange")
             assert t["win_after"] == pytest.approx(made_win, abs=1e-6)
-            best = max(wins + [made_win])
+            # the static engine's best is the best by equity
+            best = max(wins[0], made_win)
             assert t["best_win"] == pytest.approx(best, abs=1e-6)
             assert t["win_lost"] == pytest.approx(best - made_win, abs=1e-6)
+            assert t["best_move"] == every[0].notation
             assert t["mistake"] == mistake_class(t["win_lost"])
-            if made.equity == every[0].equity:  # the engine's best (by equity): nothing lost
+            if made.notation == every[0].notation:  # the engine's best (by equity): nothing lost
                 assert t["win_lost"] == 0
             checked += 1
     assert checked > 10
@@ -166,3 +168,25 @@ def test_bad_budget_is_refused():
 
     with pytest.raises(GameError, match="budget"):
         analyze_game(lexigraph.open(), read_gcg(GCG), budget=-1)
+
+
+def test_an_equity_players_game_loses_nothing_by_static_equity():
+    """The equity player plays the engine's best move by equity each turn: analysed statically with the same leave
+    table, every turn of its self-play games completes and loses no win chance."""
+    from lexigraph.scrabble.game import Game
+    from lexigraph.scrabble.leaves import load_leaves
+
+    lex = lexigraph.open()
+    game = Game.preset("scrabble")
+    table = load_leaves(game.leaves, lex.alphabet)
+    run = autoplay(lex, game, [Player.equity(table, "a"), Player.equity(table, "b")], games=2, seed=35, workers=1,
+                   keep_games=True)
+    for k in range(2):
+        record = read_gcg(run.gcg(k), game)
+        turns = analyze_game(lex, record, top=1)
+        decisions = [e for e in record.events if e.kind in ("play", "exchange", "pass")]
+        assert len(turns) == len(decisions) > 10
+        judged = [t for t in turns if t["win_lost"] is not None]
+        assert len(judged) == len(turns)
+        assert all(t["win_lost"] == 0 and t["mistake"] == "none" for t in judged), \
+            [(t["turn"], t["play"], t["best_equity_move"], t["win_lost"]) for t in judged if t["win_lost"]]

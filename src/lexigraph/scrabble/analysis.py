@@ -10,12 +10,14 @@ best plays by static equity) and adds, per turn:
 * ``win_after``: the chance the move made leaves it, and ``best_win`` the
   chance of the engine's best move, each valued the same way: with a
   simulation budget (``budget`` seconds or ``iterations`` play-outs per
-  candidate, :func:`lexigraph.scrabble.simulation.simulate`) by the
-  simulation's win chance over the best moves by equity and the move made;
-  without, statically, by the table after the move at the spread plus the
-  move's equity (its score, its leave's value and the end-of-game
-  adjustments: MAGPIE's *spread plus leftover*), the tiles the opponent then
-  cannot see, or the result itself when the move ends the game;
+  candidate, :func:`lexigraph.scrabble.simulation.simulate`) the engine's
+  best is the simulation's over the best moves by equity and the move made,
+  each valued by its win chance over the play-outs; without, the engine's
+  best is the best by static equity, and a move is valued by the table after
+  it at the spread plus its equity (its score, its leave's value and the
+  end-of-game adjustments: MAGPIE's *spread plus leftover*), the tiles the
+  opponent then cannot see, or the result itself when the move ends the
+  game;
 * ``win_lost``: ``best_win - win_after``, never below 0 (a turn whose move is
   the engine's best loses 0), and ``mistake``, its class (:data:`MISTAKES`:
   below 1% ``none``, then ``inaccuracy``, ``mistake`` from 4%, ``blunder``
@@ -169,11 +171,12 @@ def _turn_value(lex: "Engines", pos: Position, made: Move, rack: str, table: "Le
     if best:
         out["best_equity_move"] = best[0].notation
     if not valuation.simulates or not best or sum(eq.unseen_counts(pos, parse_rack(pos.game, rack))) == 0:
-        made_win = static_win(valuation.table, pos, made, made_value, rack_tiles)
-        best_win = max([static_win(valuation.table, pos, m, m.equity if m.equity is not None else m.score,
-                                   rack_tiles) for m in best] + [made_win])
-        out.update(method="static", win_after=made_win, best_win=best_win,
-                   best_move=best[0].notation if best and best_win > made_win else made.notation)
+        # the static engine's best is the best by equity; the move made, when it is that move, is valued alike
+        top = best[0] if best else made
+        top_value = top.equity if top.equity is not None else float(top.score)
+        best_win = static_win(valuation.table, pos, top, top_value, rack_tiles)
+        made_win = best_win if _same(top, made) else static_win(valuation.table, pos, made, made_value, rack_tiles)
+        out.update(method="static", win_after=made_win, best_win=max(best_win, made_win), best_move=top.notation)
         return out
     same = next((m for m in best if _same(m, made)), None)
     moves = best if same is not None else (best + [made])[:MAX_CANDIDATES]
