@@ -172,11 +172,13 @@ def _turn_value(lex: "Engines", pos: Position, made: Move, rack: str, table: "Le
         out["best_equity_move"] = best[0].notation
     if not valuation.simulates or not best or sum(eq.unseen_counts(pos, parse_rack(pos.game, rack))) == 0:
         # the static engine's best is the best by equity; the move made, when it is that move, is valued alike
-        top = best[0] if best else made
-        top_value = top.equity if top.equity is not None else float(top.score)
-        best_win = static_win(valuation.table, pos, top, top_value, rack_tiles)
-        made_win = best_win if _same(top, made) else static_win(valuation.table, pos, made, made_value, rack_tiles)
-        out.update(method="static", win_after=made_win, best_win=max(best_win, made_win), best_move=top.notation)
+        by_equity = best[0] if best else made
+        value = by_equity.equity if by_equity.equity is not None else float(by_equity.score)
+        best_win = static_win(valuation.table, pos, by_equity, value, rack_tiles)
+        made_win = best_win if _same(by_equity, made) else static_win(valuation.table, pos, made, made_value,
+                                                                        rack_tiles)
+        out.update(method="static", win_after=made_win, best_win=max(best_win, made_win),
+                   best_move=by_equity.notation)
         return out
     same = next((m for m in best if _same(m, made)), None)
     moves = best if same is not None else (best + [made])[:MAX_CANDIDATES]
