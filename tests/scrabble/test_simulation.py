@@ -479,3 +479,16 @@ def test_engine_refuses_forged_requests(abcd):
     for other in (pure_request, request._replace(tables=pure_request.tables)):  # another engine's tables
         with pytest.raises(LexiconError, match="another lexicon"):
             lex.engine.simulate_plays(other, 0, 2)
+
+
+def test_same_seed_same_ranking_on_a_dask_cluster(abcd):
+    distributed = pytest.importorskip("distributed")
+    game, lex, _lex_py, table = abcd
+    pos = harvested(lex, game, table, 3, 2)
+    kwargs = dict(leaves=table, candidates=6, iterations=96, seed=12, min_iterations=32, win_table=small_win_table(game))
+    one = simulate(lex, pos, workers=1, **kwargs)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=50) as cluster:
+        on_cluster = simulate(lex, pos, cluster=cluster.scheduler_address, **kwargs)
+    assert [p.as_dict() for p in on_cluster.ranked] == [p.as_dict() for p in one.ranked]
+    assert on_cluster.iterations == one.iterations and on_cluster.workers == 2

@@ -61,7 +61,8 @@ def _run_sim(ctx: Context, params: Mapping[str, Any]) -> Document:
                       plies=2 if plies is None else plies,
                       iterations=DEFAULT_ITERATIONS if iterations is None else iterations,
                       seed=seed or 0, workers=workers, time_limit=limit, objective=objective, win_table=table,
-                      max_playouts=max_playouts, progress=_progress(ctx))
+                      max_playouts=max_playouts, progress=_progress(ctx),
+                      cluster=(params.get("cluster") or None) if ctx.options.get("files", True) else None)
     body = result.as_dict()
     ranked = body.pop("ranked")
     doc = envelope("sim", lex, ranked, game=game.name, position=pos.to_cgp(), rack=pos.racks[0],
@@ -128,6 +129,8 @@ SIM = Command(
               "the shipped one)", metavar="FILE", completer="file"),
         Param("max_playouts", "a budget: stop once this many play-outs are done", kind="int", metavar="N",
               minimum=1, maximum=MAX_CANDIDATES * MAX_ITERATIONS),
+        Param("cluster", "a Dask scheduler's address (tcp://HOST:PORT) to run the play-outs on instead of --workers "
+              "(the same answer for a seed); pip install 'lexigraph[cluster]'", metavar="ADDRESS", cli_only=True),
         Param("game", "game preset (scrabble, super, spanish, catalan, french) or game file", default="scrabble"),
         Param("leaves", "the leave table both sides play by: a KLV2, KLV or CSV file (default: the game's)",
               metavar="TABLE"),

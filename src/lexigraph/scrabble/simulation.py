@@ -348,7 +348,7 @@ def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | No
              plies: int = 2, iterations: int = DEFAULT_ITERATIONS, seed: int = 0, workers: int | None = 1,
              time_limit: float | None = None, min_iterations: int = DEFAULT_MIN_ITERATIONS, stopping: bool = True,
              moves: Sequence[Move] | None = None, objective: str = "win", win_table: WinTable | None = None,
-             delta: float = DELTA, max_playouts: int | None = None,
+             delta: float = DELTA, max_playouts: int | None = None, cluster: str | None = None,
              progress: Callable[[int, int], None] | None = None) -> SimulationResult:
     """Simulate the best ``candidates`` moves for the side to move of ``position`` (see the module docstring).
 
@@ -362,7 +362,9 @@ def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | No
     one, with the spread as a tie-breaker; candidates dropped by best-arm
     identification with error ``delta``) or ``"simmer"`` (simmer's objective
     and the paired z rule). ``max_playouts``: stop once that many play-outs
-    are done (a budget; None: ``iterations`` alone). ``progress(done, total)``
+    are done (a budget; None: ``iterations`` alone). ``cluster``: a Dask
+    scheduler's address to run the play-outs on instead of ``workers`` (the
+    same answer for a seed). ``progress(done, total)``
     is called after each range of iterations with the play-outs done (an
     iteration plays out every candidate still in) and the play-outs the
     simulation will have done at most, which falls as candidates are dropped
@@ -398,7 +400,13 @@ def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | No
     first_stop = min_iterations if stopping else iterations + 1
     # A round plays at most the iterations up to the next checkpoint: more processes would never get work.
     n_workers = pool_size(workers, min(iterations, max(first_stop, CHECKPOINT)))
-    runner = _Runner(engines, n_workers, base, game_spec(game, _keyed(leave_table(engines, pos, leaves))))
+    spec = game_spec(game, _keyed(leave_table(engines, pos, leaves)))
+    runner: _Runner | _DaskRunner
+    if cluster:
+        runner = _DaskRunner(engines, cluster, base, spec)
+        n_workers = runner.workers
+    else:
+        runner = _Runner(engines, n_workers, base, spec)
     rule = _Rule(objective, table, diff, weight, plies, delta, len(chosen))
     try:
         stats = _simulate_loop(runner, base, len(chosen), iterations, first_stop, deadline, rule, max_playouts,
@@ -436,6 +444,47 @@ def _mean(a: "np.ndarray") -> float:
 
 def _stderr(a: "np.ndarray") -> float:
     return float(a.std(ddof=1) / math.sqrt(len(a))) if len(a) > 1 else 0.0
+
+
+def _run_shared(ref: LexiconRef, playouts: _Playouts, candidates: bytes, first: int, count: int) -> "np.ndarray":
+    """A range of iterations on a Dask worker: the lexicon and the play-outs scattered to it once. No deadline
+    travels (another machine's clock is not this one's): the caller reads its own between ranges."""
+    engines = opened_lexicon(ref)
+    answer: np.ndarray = engines.engine.simulate_plays(playouts.request(engines, candidates), first, count, None)
+    return answer
+
+
+class _DaskRunner:
+    """Ranges of iterations on a Dask cluster, split over its workers and answered in order: the same
+    iterations, and so the same answer for a seed, as on one worker or a process pool."""
+
+    def __init__(self, engines: "Engines", address: str, base: SimulationRequest, spec: GameSpec) -> None:
+        try:
+            import distributed  # deferred: Dask is an optional dependency (lexigraph[cluster])
+        except ImportError:
+            raise GameError("a cluster needs Dask: pip install 'lexigraph[cluster]'") from None
+        connect: Any = distributed.Client  # Dask ships no types for it
+        try:
+            self.client: Any = connect(address, timeout=10)
+        except (OSError, TimeoutError, ValueError) as e:
+            raise GameError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+        self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
+        # the lexicon (by path, or its bytes) and the play-outs (a leave table is megabytes) go to every worker once
+        self.ref, self.playouts = self.client.scatter([LexiconRef.of(engines), _Playouts.of(spec, base)],
+                                                      broadcast=True)
+
+    def run(self, request: SimulationRequest, first: int, count: int, deadline: float | None) -> "np.ndarray":
+        import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
+
+        size = -(-count // self.workers)
+        parts = [(s, min(size, first + count - s)) for s in range(first, first + count, size)]
+        futures = [self.client.submit(_run_shared, self.ref, self.playouts, request.candidates, s, k, pure=False)
+                   for s, k in parts]
+        out = [f.result() for f in futures]
+        return np.concatenate(out) if out else np.zeros((0, 0))
+
+    def close(self) -> None:
+        self.client.close()
 
 
 class _Runner:
@@ -528,7 +577,7 @@ class _Rule:
                 >= 0]
 
 
-def _simulate_loop(runner: _Runner, base: SimulationRequest, n_cands: int, iterations: int, min_iterations: int,
+def _simulate_loop(runner: "_Runner | _DaskRunner", base: SimulationRequest, n_cands: int, iterations: int, min_iterations: int,
                    deadline: float | None, rule: _Rule, max_playouts: int | None = None,
                    progress: Callable[[int, int], None] | None = None) \
         -> "tuple[int, bool, list[np.ndarray], list[np.ndarray], list[np.ndarray], list[bool]]":
