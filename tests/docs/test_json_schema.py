@@ -61,6 +61,7 @@ CASES = {
     "autoplay": "files",
     "leaves": "files",
     "lexicons": "files",
+    "winpct": "files",
 }
 
 
@@ -82,6 +83,8 @@ def files(tmp_path, registry_file):
         "leaves": [["leaves", "build", "-o", str(tmp_path / "l.klv2"), "--generations", "10", "--max-length", "2",
                     "--workers", "1"]],
         "lexicons": [["lexicons", "add", "tiny", str(a)], ["lexicons", "list"], ["lexicons", "remove", "TINY"]],
+        "winpct": [["winpct", "build", "-o", str(tmp_path / "w.lxw"), "-n", "2", "--workers", "1"],
+                   ["winpct", "build", "-o", str(tmp_path / "w.csv"), "-n", "2", "--workers", "1"]],
     }
 
 
