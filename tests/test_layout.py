@@ -192,6 +192,8 @@ DEFERRED: dict[tuple[str, str], str] = {
     ("lexigraph.crossword.formats.acrosslite", "puz"): "optional (lexigraph[puz]): only to read or write a .puz "
                                                         "file",
     ("lexigraph.scrabble.workers", "distributed"): "optional (lexigraph[cluster]): only to run on a Dask cluster",
+    ("lexigraph.scrabble.simulation", "distributed"): "optional (lexigraph[cluster]): only to simulate on a Dask "
+                                                      "cluster",
     ("lexigraph.server", "uvicorn"): "optional (lexigraph[serve]): only when the server runs",
     ("lexigraph.server.background", "uvicorn"): "optional (lexigraph[serve]): only when the server runs",
     ("lexigraph.server.protocol", "uvicorn"): "optional (lexigraph[serve]): only when the server runs",

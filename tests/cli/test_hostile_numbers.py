@@ -37,6 +37,7 @@ CLI_BASES = {
     "cross": ["cross", "c??", "0", "?a?", "1"],
     "autoplay": ["autoplay", "--games", "2", "--workers", "1"],
     "leaves": ["leaves", "build", "-o", "x.klv2", "--generations", "2", "--workers", "1", "--max-length", "1"],
+    "winpct": ["winpct", "build", "-o", "w.csv", "--games", "2", "--workers", "1"],
     "sim": ["sim", "empty", "--rack", "QUIZ", "--candidates", "2", "--iterations", "4", "--workers", "1"],
     "search": ["search", "length 3"],
     "probability": ["probability", "cat"],

@@ -6,7 +6,8 @@ import pytest
 
 import lexigraph
 from lexigraph.commands import Context, all_commands
-from lexigraph.commands.moves import ANALYZE, MOVES, SCORE
+from lexigraph.commands.analyze import ANALYZE
+from lexigraph.commands.moves import MOVES, SCORE
 from lexigraph.scrabble.game import Game, GameError
 from lexigraph.scrabble.gcg import read_gcg
 from lexigraph.scrabble.movegen import generate
@@ -131,7 +132,7 @@ def test_analyze_command(tmp_path, gcg_text):
     path = tmp_path / "g.gcg"
     path.write_text(gcg_text)
     doc = ANALYZE.run(Context(), {"gcg": str(path), "top": 1})
-    assert doc["count"] == 5 and len(list(ANALYZE.text(doc))) == 5
+    assert doc["count"] == 5 and len(list(ANALYZE.text(doc))) == 5 + 2  # a line per turn, one per player
     doc = ANALYZE.run(Context(), {"gcg": "sample", "top": 1, "sort": "score"})
     assert doc["players"] == ["ann", "bob"] and doc["count"] == 4 and doc["results"][0]["equals_best"]
 

@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 import lexigraph
 from lexigraph.cli.main import main
 from lexigraph.commands import Context
-from lexigraph.commands.moves import ANALYZE, MOVES, SCORE
+from lexigraph.commands.analyze import ANALYZE
+from lexigraph.commands.moves import MOVES, SCORE
 from lexigraph.compiler import registry as lexicons
 from lexigraph.scrabble.game import Game
 from lexigraph.scrabble.gcg import read_gcg

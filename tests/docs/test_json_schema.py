@@ -64,6 +64,7 @@ CASES = {
     "quiz": "files",
     "cardbox": "files",
     "playability": "files",
+    "winpct": "files",
 }
 
 
@@ -98,6 +99,8 @@ def files(tmp_path, registry_file):
                          str(tmp_path / "p2.tsv")],
                         ["playability", "top", str(tmp_path / "p1.tsv"), "--limit", "5"],
                         ["playability", "compare", str(tmp_path / "p1.tsv"), str(tmp_path / "p2.tsv")]],
+        "winpct": [["winpct", "build", "-o", str(tmp_path / "w.lxwin"), "-n", "2", "--workers", "1"],
+                   ["winpct", "build", "-o", str(tmp_path / "w.csv"), "-n", "2", "--workers", "1"]],
     }
 
 

@@ -23,7 +23,9 @@ from lexigraph.scrabble.leaves import LeaveTable
 from lexigraph.scrabble.movegen import generate
 from lexigraph.scrabble.position import Position
 from lexigraph.scrabble.selfplay import Player, autoplay
-from lexigraph.scrabble.simulation import choose_move, prepare, simulate, win_chance
+from lexigraph.scrabble.bai import radius
+from lexigraph.scrabble.simulation import SPREAD_TIEBREAK, choose_move, prepare, simulate, win_chance
+from lexigraph.scrabble.winpct import WinTable, win_counts
 from lexigraph.scrabble.tiles import parse_rack, rack_text
 from helpers.games import ABCD_WORDS as SMALL_WORDS, abcd_game as small_game
 
@@ -229,8 +231,9 @@ def test_same_seed_same_ranking_on_one_and_two_workers():
 def test_stopping_rule_drops_only_what_cannot_win(abcd):
     game, lex, _lex_py, table = abcd
     pos = harvested(lex, game, table, 3, 2)
-    result = simulate(lex, pos, leaves=table, candidates=8, iterations=320, seed=4, min_iterations=32)
-    full = simulate(lex, pos, leaves=table, candidates=8, iterations=320, seed=4, stopping=False)
+    result = simulate(lex, pos, leaves=table, candidates=8, iterations=320, seed=4, min_iterations=32,
+                      objective="simmer")
+    full = simulate(lex, pos, leaves=table, candidates=8, iterations=320, seed=4, stopping=False, objective="simmer")
     assert not any(p.dropped for p in full.ranked) and all(p.iterations == 320 for p in full.ranked)
     kept = [p for p in result.ranked if not p.dropped]
     dropped = [p for p in result.ranked if p.dropped]
@@ -261,7 +264,8 @@ def test_win_chance_and_statistics(abcd):
     pos.scores = [pos.scores[0] + 17, pos.scores[1]]
     _p, moves, request = prepare(lex, pos, leaves=table, candidates=3, plies=2, seed=7)
     raw = lex.engine.simulate_plays(request, 0, 40)
-    result = simulate(lex, pos, leaves=table, candidates=3, iterations=40, seed=7, stopping=False)
+    result = simulate(lex, pos, leaves=table, candidates=3, iterations=40, seed=7, stopping=False,
+                      objective="simmer")
     for c, move in enumerate(moves):
         values = raw["value"][:, c]
         final = 17 + (pos.scores[0] - 17 - pos.scores[1]) + values
@@ -277,6 +281,94 @@ def test_win_chance_and_statistics(abcd):
         assert p.win_rate == pytest.approx(float(np.mean(win)))
         assert p.win_stderr == pytest.approx(float(np.std(win, ddof=1) / math.sqrt(40)))
     assert list(win_chance(np.array([0.0]), np.array([0]), np.array([0]))) == [0.5]
+
+
+def small_win_table(game) -> WinTable:
+    rng = np.random.default_rng(5)
+    rows = sum(game.counts_by_code()) - game.rack_size
+    s, u, f = rng.integers(-50, 50, 4000), rng.integers(1, rows + 1, 4000), rng.integers(-70, 70, 4000)
+    return WinTable.from_counts(*win_counts(s, u, f, rows, 80), max_spread=80)
+
+
+def brute_table_win(table, final, record, plies):
+    """Player 0's chance at the end of one play-out, from its record: the result once the game ended, else the
+    table for the player on turn (player 0 after an odd number of plies), its unseen tiles the bag and the other
+    rack."""
+    if record["ended"]:
+        return 1.0 if final > 0 else 0.5 if final == 0 else 0.0
+    unseen = int(record["left"]) - int(record["rack_on_turn"])
+    if plies % 2 == 1:
+        return table.on_turn(final, unseen)
+    return 1.0 - table.on_turn(-final, unseen)
+
+
+@pytest.mark.parametrize("plies", [1, 2, 3, 6])
+@pytest.mark.parametrize("kind", ["c", "python"])
+def test_win_objective_equals_the_table_read_play_out_by_play_out(abcd, kind, plies):
+    game, lex, lex_py, table = abcd
+    engines = lex if kind == "c" else lex_py
+    if kind == "c" and not compiled.available():
+        pytest.skip("the C engine is not available")
+    wins = small_win_table(game)
+    pos = harvested(lex, game, table, 5, 3)
+    pos.scores = [pos.scores[0] + 9, pos.scores[1]]
+    iterations = 24 if kind == "c" else 6
+    _p, moves, request = prepare(engines, pos, leaves=table, candidates=3, plies=plies, seed=7)
+    raw = engines.engine.simulate_plays(request, 0, iterations)
+    result = simulate(engines, pos, leaves=table, candidates=3, plies=plies, iterations=iterations, seed=7,
+                      stopping=False, win_table=wins)
+    diff = pos.scores[0] - pos.scores[1]
+    for c, move in enumerate(moves):
+        win = [brute_table_win(wins, diff + float(raw["value"][i, c]), raw[i, c], plies) for i in range(iterations)]
+        utility = [w + SPREAD_TIEBREAK * float(raw["value"][i, c]) for i, w in enumerate(win)]
+        p = next(x for x in result.ranked if x.move == move)
+        assert p.win_rate == pytest.approx(float(np.mean(win)))
+        assert p.objective == pytest.approx(float(np.mean(utility)))
+        # unended play-outs played every ply: the rack of the player on turn is a rack's worth or what is left
+        unended = raw[:, c][raw["ended"][:, c] == 0]
+        assert ((unended["rack_on_turn"] >= 1) & (unended["rack_on_turn"] <= game.rack_size)).all()
+    assert result.objective == "win"
+
+
+def test_best_arm_identification_drops_only_what_its_bound_says(abcd):
+    game, lex, _lex_py, table = abcd
+    wins = small_win_table(game)
+    pos = harvested(lex, game, table, 3, 2)
+    result = simulate(lex, pos, leaves=table, candidates=8, iterations=640, seed=4, min_iterations=32,
+                      win_table=wins)
+    dropped = [p for p in result.ranked if p.dropped]
+    assert dropped and result.ranked[0].iterations >= max(p.iterations for p in dropped)
+    _p, moves, request = prepare(lex, pos, leaves=table, candidates=8, seed=4)
+    raw = lex.engine.simulate_plays(request, 0, 640)
+    diff = pos.scores[0] - pos.scores[1]
+    utility = np.zeros(raw.shape)
+    for i in range(raw.shape[0]):
+        for c in range(raw.shape[1]):
+            value = float(raw["value"][i, c])
+            utility[i, c] = brute_table_win(wins, diff + value, raw[i, c], 2) + SPREAD_TIEBREAK * value
+    got = {p.move.notation: p for p in result.ranked}
+    n_of = [got[m.notation].iterations for m in moves]
+    checkpoints = sorted(set(n_of))
+    for n in checkpoints:
+        live = [k for k in range(len(moves)) if n_of[k] >= n]
+        leader = max(live, key=lambda k: (float(utility[:n, k].mean()), -k))
+        for c in live:
+            if c == leader:
+                continue
+            d = utility[:n, c] - utility[:n, leader]
+            out_here = n_of[c] == n and n < max(n_of)  # dropped at this checkpoint
+            if got[moves[c].notation].dropped and out_here:
+                assert float(d.mean()) + radius(n, float(d.std(ddof=1)), len(moves)) < 0
+            elif n < n_of[c]:  # kept past this checkpoint: its bound held it in
+                assert float(d.mean()) + radius(n, float(d.std(ddof=1)), len(moves)) >= 0
+
+
+def test_a_play_out_budget_stops_the_simulation(abcd):
+    game, lex, _lex_py, table = abcd
+    pos = harvested(lex, game, table, 3, 2)
+    result = simulate(lex, pos, leaves=table, candidates=4, iterations=10_000, seed=4, max_playouts=200,
+                      stopping=False)
+    assert sum(p.iterations for p in result.ranked) <= 200 + 4 and result.iterations == 50
 
 
 def test_one_candidate_is_the_equity_move(abcd):
@@ -387,3 +479,16 @@ def test_engine_refuses_forged_requests(abcd):
     for other in (pure_request, request._replace(tables=pure_request.tables)):  # another engine's tables
         with pytest.raises(LexiconError, match="another lexicon"):
             lex.engine.simulate_plays(other, 0, 2)
+
+
+def test_same_seed_same_ranking_on_a_dask_cluster(abcd):
+    distributed = pytest.importorskip("distributed")
+    game, lex, _lex_py, table = abcd
+    pos = harvested(lex, game, table, 3, 2)
+    kwargs = dict(leaves=table, candidates=6, iterations=96, seed=12, min_iterations=32, win_table=small_win_table(game))
+    one = simulate(lex, pos, workers=1, **kwargs)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=50) as cluster:
+        on_cluster = simulate(lex, pos, cluster=cluster.scheduler_address, **kwargs)
+    assert [p.as_dict() for p in on_cluster.ranked] == [p.as_dict() for p in one.ranked]
+    assert on_cluster.iterations == one.iterations and on_cluster.workers == 2

@@ -1,10 +1,10 @@
-"""Board-game commands: ``moves`` (every play for a rack), ``score`` (check and score one play),
-``analyze`` (each turn of a GCG game against the best plays).
+"""Board-game commands: ``moves`` (every play for a rack), ``score`` (check and score one play); ``analyze`` is
+:mod:`lexigraph.commands.analyze`'s.
 
 The position, the rack, the game and a leave table are read as every
 board-game command reads them (:mod:`lexigraph.commands._boards`): a CGP
 string, a board, a file or ``empty``; files only where the context reads
-files. ``analyze`` stops at ``ctx.deadline`` and says so (``"truncated": true``).
+files.
 With a leave table (or a game that names one, as the ``scrabble`` preset
 names ``english-leaves.klv2``) moves are ranked by equity, else by score
 (``sort`` chooses). The document's ``leaves`` names the table that valued
@@ -25,27 +25,19 @@ the leaves: the one given, else the game's own.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator, Mapping
-from importlib import resources
 from typing import Any, Literal
 
 from ..scrabble.game import GameError
-from ..scrabble.gcg import analyze, read_gcg
-from ..scrabble.gcg import named_lexicon as gcg_lexicon
 from ..scrabble.movegen import board_phonies, generate
 from ..scrabble.moves import IllegalPlay
 from ..scrabble.scoring import score_play
-from ..support.text import quote
 from ._boards import (
-    MAX_INPUT,
     bag_warnings,
     leaves_name,
     leaves_param,
-    lexicon_and_game,
     lexicon_and_position,
     lexicon_and_position_with_rack,
-    read_text,
 )
 from ._common import lexicon_name
 from .command import MAX_COUNT, Command, Context, Document, Param
@@ -189,75 +181,4 @@ SCORE = Command(
 )
 
 
-# -- analyze --------------------------------------------------------------------
-
-
-def _run_analyze(ctx: Context, params: Mapping[str, Any]) -> Document:
-    spec = params.get("gcg")
-    if not spec:
-        raise GameError("give a GCG file")
-    if spec == "sample" and not (ctx.options.get("files", True) and os.path.exists("sample")):
-        text = resources.files("lexigraph").joinpath("games").joinpath("sample.gcg").read_text("utf-8")
-    else:
-        text = read_text(ctx, str(spec), "GCG")
-        if text == spec and "\n" not in text and not text.lstrip().startswith((">", "#")):
-            raise GameError(f"no such GCG file: {quote(spec)}")
-    if len(text) > MAX_INPUT:
-        raise GameError(f"the game record is longer than {MAX_INPUT} characters")
-    lex, game, named = lexicon_and_game(ctx, params, (("the GCG", gcg_lexicon(text)),))
-    record = read_gcg(text, game)
-    top = _top(params, 3)
-    leaves = leaves_param(ctx, params, game, lex)
-    sort = _sort(params)
-    results = analyze(lex, record, top=top, deadline=ctx.deadline, leaves=leaves, sort=sort)
-    doc: Document = {"command": "analyze", "lexicon": lexicon_name(lex), "game": game.name, "players": record.players,
-                     "game_lexicon": record.lexicon}
-    by_equity = (leaves is not None or bool(game.leaves)) if sort is None else sort == "equity"
-    doc["sort"] = "equity" if by_equity else "score"
-    plays = sum(1 for e in record.events if e.kind in ("play", "exchange", "pass"))
-    warnings = named + [f"turn {r['turn']} ({r['player']}, {r['play']}): the record says {r['recorded_score']} "
-                        f"points, the board gives {r['score']}" for r in results if r.get("score_differs")]
-    if len(results) < plays:
-        doc["truncated"] = True
-        warnings.append(f"stopped at the time limit after {len(results)} of {plays} turns")
-    if warnings:
-        doc["warnings"] = warnings
-    doc["results"] = results
-    doc["count"] = len(results)
-    return doc
-
-
-def _text_analyze(doc: Document) -> Iterator[str]:
-    by_equity = doc.get("sort") == "equity"
-    for r in doc["results"]:
-        made = f"{r['play']} {r['score'] if r['legal'] else 'illegal: ' + r.get('reason', '')}"
-        if r.get("score_differs"):
-            made += f" (recorded {r['recorded_score']})"
-        if by_equity and r.get("equity") is not None:
-            made += f" ({r['equity']:.2f})"
-        best = ", ".join(f"{b['notation']} {b['score']}" + (f" ({b['equity']:.2f})" if by_equity else "")
-                         for b in r["best"]) or "-"
-        mark = "=" if r["equals_best"] else " "
-        yield f"{r['turn']:3d} {r['player']}: {r['rack'] or '-'}  {made} {mark} best: {best}"
-
-
-ANALYZE = Command(
-    name="analyze",
-    summary="each turn of a GCG game: the play made, its score, and the best plays",
-    params=(
-        Param("gcg", "a GCG game file (or its text; 'sample': a short game that ships with lexigraph)",
-              positional=True, required=True),
-        Param("top", "how many best plays to list per turn", kind="int", default=3, minimum=0,
-              maximum=MAX_COUNT),
-        Param("game", "game preset (scrabble, super, spanish, catalan, french) or game file", default="scrabble"),
-        Param("leaves", _LEAVES_HELP, metavar="TABLE"),
-        Param("sort", "rank by equity or by score (default: equity with a leave table)", choices=("equity", "score")),
-    ),
-    run=_run_analyze,
-    text=_text_analyze,
-    examples=("lexigraph analyze game.gcg", "lexigraph analyze game.gcg --top 5 --json",
-              "lexigraph analyze sample --top 1", "lexigraph analyze game.gcg --leaves leaves.klv2"),
-    http_method="POST",
-)
-
-COMMANDS = [MOVES, SCORE, ANALYZE]
+COMMANDS = [MOVES, SCORE]

@@ -33,10 +33,12 @@ COMMAND_MODULES = {
     "check": "lookup", "words": "lookup", "children": "lookup", "info": "lookup", "stats": "lookup",
     "playability": "playability",
     "quiz": "quiz", "cardbox": "quiz",
-    "moves": "moves", "score": "moves", "analyze": "moves",
     "peg": "peg",
+    "analyze": "analyze",
+    "moves": "moves", "score": "moves",
     "anagram": "query", "match": "query", "cross": "query",
     "autoplay": "selfplay", "leaves": "selfplay",
+    "winpct": "winpct",
     "sim": "sim",
     "search": "study", "hooks": "study", "probability": "study",
 }

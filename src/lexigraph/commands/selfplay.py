@@ -59,17 +59,21 @@ def _player(ctx: Context, spec: object, game: Game, lex: Lexicon, default_name: 
 
 def _simulation_player(ctx: Context, text: str, game: Game, lex: Lexicon, default_name: str) -> Player:
     parts = text.split(":")[1:]
+    objective = "win"
+    if parts and parts[-1] in ("win", "simmer"):  # sim:5:64:simmer, today's objective before the win table
+        objective = parts.pop()
     try:
         numbers = [int(x) for x in parts]
     except ValueError:
         numbers = []
     if len(parts) > 2 or len(numbers) != len(parts):
-        raise QueryError(f"{ctx.spell('player')} {text!r}: a simulation player is sim or sim:CANDIDATES:ITERATIONS")
+        raise QueryError(f"{ctx.spell('player')} {text!r}: a simulation player is sim or "
+                         "sim:CANDIDATES:ITERATIONS[:win|simmer]")
     if not game.leaves:
         raise QueryError(f"the {game.name} game names no leave table for a simulation player")
     candidates, iterations = (numbers + [5, 64][len(numbers):])[:2]
     return Player.simulation(load_leaves(game.leaves, lex.alphabet), candidates=candidates, iterations=iterations,
-                             name=f"{default_name}-sim")
+                             name=f"{default_name}-sim", objective=objective)
 
 
 def _kind(player: Player) -> str:

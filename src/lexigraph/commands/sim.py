@@ -22,7 +22,10 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, cast
 
 from ..errors import QueryError
-from ..scrabble.simulation import DEFAULT_ITERATIONS, MAX_CANDIDATES, MAX_ITERATIONS, MAX_PLIES, simulate
+from ..scrabble.simulation import (
+    DEFAULT_ITERATIONS, MAX_CANDIDATES, MAX_ITERATIONS, MAX_PLIES, OBJECTIVES, simulate,
+)
+from ..scrabble.winpct import WinTable
 from ._boards import leaves_param, lexicon_and_position_with_rack
 from ._common import envelope, need_int
 from .command import MAX_COUNT, MAX_SECONDS, MAX_SEED, MAX_WORKERS, Command, Context, Document, Param
@@ -45,10 +48,21 @@ def _run_sim(ctx: Context, params: Mapping[str, Any]) -> Document:
         left = max(ctx.deadline - time.monotonic(), 0.001)
         limit = left if limit is None else min(float(limit), left)
     leaves = leaves_param(ctx, params, game, lex)
+    objective = str(params.get("objective") or "win")
+    if objective not in OBJECTIVES:
+        raise QueryError(f"{ctx.spell('objective')} must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
+    table = None
+    if params.get("win_table"):
+        if not ctx.options.get("files", True):
+            raise QueryError("a win table file is not read here: the server simulates with its shipped table")
+        table = WinTable.read(str(params["win_table"]))
+    max_playouts = need_int(ctx, params, "max_playouts", minimum=1, maximum=MAX_CANDIDATES * MAX_ITERATIONS)
     result = simulate(lex, pos, leaves=leaves, candidates=10 if candidates is None else candidates,
                       plies=2 if plies is None else plies,
                       iterations=DEFAULT_ITERATIONS if iterations is None else iterations,
-                      seed=seed or 0, workers=workers, time_limit=limit, progress=_progress(ctx))
+                      seed=seed or 0, workers=workers, time_limit=limit, objective=objective, win_table=table,
+                      max_playouts=max_playouts, progress=_progress(ctx),
+                      cluster=(params.get("cluster") or None) if ctx.options.get("files", True) else None)
     body = result.as_dict()
     ranked = cast("list[Document]", body.pop("ranked"))  # SimulationResult.as_dict: a document per play
     doc = envelope("sim", lex, ranked, game=game.name, position=pos.to_cgp(), rack=pos.racks[0],
@@ -74,11 +88,13 @@ def _text_sim(doc: Document) -> Iterator[str]:
     for w in doc.get("warnings", []):
         yield f"warning: {w}"
     state = "complete" if doc["complete"] else "cut short by the time limit"
+    if doc.get("stopped_early"):
+        state += ", one play confidently best"
     yield (f"{doc['iterations']:,} iterations of {doc['plies']} plies, seed {doc['seed']}, {doc['workers']} "
            f"worker(s), {doc['seconds']:.2f} s: {state}")
     for note in doc.get("notes", []):
         yield f"note: {note}"
-    yield "  equity   spread (se)      win% (se)     iters  move"
+    yield "  equity   spread (se)      win% (se) play-outs  move"
     for r in doc["results"]:
         mark = " dropped" if r["dropped"] else ""
         yield (f"{r['equity']:8.2f} {r['mean_spread']:+8.2f} ({r['spread_stderr']:.2f}) "
@@ -88,8 +104,8 @@ def _text_sim(doc: Document) -> Iterator[str]:
 
 SIM = Command(
     name="sim",
-    summary="simulate the best moves by equity a few turns ahead against random draws; rank by mean spread and "
-            "win chance, with standard errors",
+    summary="simulate the best moves by equity a few turns ahead against random draws; rank by win chance "
+            "(a win-percentage table, spread as a tie-breaker) and stop once one play is confidently best",
     params=(
         Param("position", "CGP string, board (rows by newline or '/'), a file, or 'empty'", positional=True,
               required=True),
@@ -106,6 +122,15 @@ SIM = Command(
               "between two checkpoints can use)", kind="int", metavar="N", minimum=1, maximum=MAX_WORKERS),
         Param("time_limit", "seconds: answer with the iterations done by then", kind="float", metavar="SECONDS",
               minimum=0, maximum=MAX_SECONDS),
+        Param("objective", "win: rank by the win table's chance (spread as a tie-breaker), drop plays by best-arm "
+              "identification (default); simmer: mean spread + weight x a sigmoid's win chance, the paired z rule",
+              choices=OBJECTIVES),
+        Param("win_table", "the win-percentage table play-outs end in (.lxwin or MAGPIE's winpct.csv; default: "
+              "the shipped one)", metavar="FILE", completer="file"),
+        Param("max_playouts", "a budget: stop once this many play-outs are done", kind="int", metavar="N",
+              minimum=1, maximum=MAX_CANDIDATES * MAX_ITERATIONS),
+        Param("cluster", "a Dask scheduler's address (tcp://HOST:PORT) to run the play-outs on instead of --workers "
+              "(the same answer for a seed); pip install 'lexigraph[cluster]'", metavar="ADDRESS", cli_only=True),
         Param("game", "game preset (scrabble, super, spanish, catalan, french) or game file", default="scrabble"),
         Param("leaves", "the leave table both sides play by: a KLV2, KLV or CSV file (default: the game's)",
               metavar="TABLE"),

@@ -295,14 +295,17 @@ def simulation_result_dtype() -> "np.dtype[np.void]":
     opponent's, plus the value of its last leave minus the opponent's last
     leave (0 once the game has ended); ``spread``: the same without the
     leaves; ``left``: the tiles in the bag and on both racks at the end;
-    ``ended``: 1 when the game ended in the play-out.
+    ``ended``: 1 when the game ended in the play-out; ``rack_on_turn``: the
+    tiles on the rack of the player on turn at the end (player 0 after an odd
+    number of plies), 0 once the game has ended (so ``left - rack_on_turn``
+    tiles are unseen to that player).
 
     >>> simulation_result_dtype().itemsize == SIMULATION_RESULT_SIZE
     True
     """
     import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
-    return np.dtype([("value", "<f8"), ("spread", "<i4"), ("left", "<u2"), ("ended", "u1"), ("_pad", "u1")])
+    return np.dtype([("value", "<f8"), ("spread", "<i4"), ("left", "<u2"), ("ended", "u1"), ("rack_on_turn", "u1")])
 
 
 #: Bytes per turn record of self-play (:func:`turn_record_dtype`) and per game record (:func:`game_record_dtype`).

@@ -27,7 +27,7 @@
  * opponent's last leave (the leave table's raw value; 0 for a side that did not move, and both 0 once the game
  * has ended). Each (iteration, candidate) gives RESULT_SIZE bytes: float64 value, int32 the same spread without
  * the leaves, uint16 the tiles left unseen by nobody at the end (bag and both racks), uint8 1 when the game
- * ended, 1 spare; iteration by iteration, candidates in order. Past `deadline` (a time.monotonic() value or None,
+ * ended, uint8 the tiles on the rack of the player on turn at the end (0 once the game ended); iteration by iteration, candidates in order. Past `deadline` (a time.monotonic() value or None,
  * deadline.h) it stops between iterations and answers the whole iterations done. The Python twin is
  * lexigraph.engine.python.simulation.
  */
@@ -188,6 +188,10 @@ play_out(const Simulation *simulation, const LxGameState *dealt, const unsigned 
             out_player = p;
     }
     write_result(tables, dealt, state, out_player, zeros, leave, result);
+    /* Unended, every ply was played: the rack of the player on turn tells what it cannot see (the win table's
+     * index). */
+    if (!result[14])
+        result[15] = (unsigned char)state->rack_length[(simulation->plies + 1) & 1];
     return 0;
 }
 

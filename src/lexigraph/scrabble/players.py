@@ -45,11 +45,14 @@ __all__ = ["Player", "RunSpec", "SimulationSettings", "run_spec", "selfplay_requ
 class SimulationSettings:
     """How a simulation player simulates each turn (:func:`lexigraph.scrabble.simulation.simulate`): the best
     ``candidates`` moves by equity, ``iterations`` play-outs of ``plies`` turns each (fewer when the stopping
-    rule leaves one candidate)."""
+    rule leaves one candidate), ranked by ``objective`` ("win": the win table; "simmer": today's spread and
+    sigmoid), within ``time_limit`` seconds a turn when given."""
 
     candidates: int = 5
     iterations: int = 64
     plies: int = 2
+    objective: str = "win"
+    time_limit: float | None = None
 
 
 @dataclass(frozen=True)
@@ -74,7 +77,7 @@ class Player:
 
     @classmethod
     def simulation(cls, leaves: LeaveTable | None, *, candidates: int = 5, iterations: int = 64, plies: int = 2,
-                   name: str = "simulation") -> "Player":
+                   name: str = "simulation", objective: str = "win", time_limit: float | None = None) -> "Player":
         """The player that simulates its best ``candidates`` moves by equity with ``leaves`` (``iterations``
         play-outs of ``plies`` turns, see :mod:`lexigraph.scrabble.simulation`) and plays the winner. Its games
         are played turn by turn in Python around the engine's play-outs (slower than the C game loop)."""
@@ -84,7 +87,12 @@ class Player:
                     <= high:
                 raise GameError(f"a simulation player's {what} must be a whole number up to {high:,}, "
                                 f"not {value!r}")
-        return cls(name, True, leaves, SimulationSettings(candidates, iterations, plies))
+        if objective not in ("win", "simmer"):
+            raise GameError(f"a simulation player's objective is win or simmer, not {objective!r}")
+        if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                       or not 0 < time_limit <= 3600):
+            raise GameError(f"a simulation player's time limit is from 0 to 3,600 seconds, not {time_limit!r}")
+        return cls(name, True, leaves, SimulationSettings(candidates, iterations, plies, objective, time_limit))
 
     def game_spec(self, game: Game) -> GameSpec:
         """The game with the player's leave table, as the game loop reads it (a score player keys none)."""

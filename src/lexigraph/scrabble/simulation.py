@@ -71,12 +71,14 @@ from ..engine.interface import (
 )
 from ..support.workers import MAX_WORKERS, pool_size
 from . import equity as eq
+from .bai import DELTA, still_in
 from .game import GameError
 from .movegen import LeavesSpec, aligned, generate, leave_table
 from .moves import Move
 from .position import Position
 from .tables import game_spec, tables_for
 from .tiles import parse_rack
+from .winpct import WinTable, default_table
 from .workers import LexiconRef, opened_lexicon
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -85,7 +87,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..engine import Engines
     from .leaves import LeaveTable
 
-__all__ = ["SimulatedPlay", "SimulationResult", "choose_move", "prepare", "simulate", "win_chance"]
+__all__ = ["OBJECTIVES", "SimulatedPlay", "SimulationResult", "choose_move", "prepare", "simulate", "table_win",
+           "win_chance"]
 
 #: Most candidates, plies and iterations a simulation takes.
 MAX_CANDIDATES = 100
@@ -103,6 +106,11 @@ WIN_WEIGHT = 10.0
 WIN_WEIGHT_OUT = 10000.0
 SIGMOID_SPREAD = 30.0
 SIGMOID_PROB = 0.9
+#: What candidates are ranked by: "win" (the win table's chance, spread as a tie-breaker; best-arm
+#: identification) or "simmer" (mean spread + weight x the sigmoid's win chance; the paired z rule).
+OBJECTIVES = ("win", "simmer")
+#: The spread's weight in the "win" objective, per point: 20 points of spread weigh as 1% of win chance.
+SPREAD_TIEBREAK = 0.0005
 
 
 @dataclass(frozen=True)
@@ -147,6 +155,7 @@ class SimulationResult:
     score_difference: int
     win_weight: float
     notes: list[str] = field(default_factory=list)
+    objective: str = "win"
 
     @property
     def best(self) -> Move:
@@ -157,7 +166,8 @@ class SimulationResult:
         return {"best": self.best.to_dict(), "ranked": [p.as_dict() for p in self.ranked], "plies": self.plies,
                 "seed": self.seed, "iterations": self.iterations, "complete": self.complete,
                 "stopped_early": self.stopped_early, "seconds": round(self.seconds, 4), "workers": self.workers,
-                "score_difference": self.score_difference, "win_weight": self.win_weight, "notes": list(self.notes)}
+                "score_difference": self.score_difference, "win_weight": self.win_weight, "notes": list(self.notes),
+                "objective": self.objective}
 
 
 def win_chance(final_spread: "np.ndarray", left: "np.ndarray", ended: "np.ndarray") -> "np.ndarray":
@@ -175,6 +185,31 @@ def win_chance(final_spread: "np.ndarray", left: "np.ndarray", ended: "np.ndarra
     sigmoid = 1.0 / (1.0 + np.exp(-final_spread / width))
     known = np.where(final_spread > 0, 1.0, np.where(final_spread < 0, 0.0, 0.5))
     out: np.ndarray = np.where(ended.astype(bool), known, sigmoid)
+    return out
+
+
+def table_win(table: WinTable, final_spread: "np.ndarray", got: "np.ndarray", plies: int) -> "np.ndarray":
+    """Player 0's win chance at the end of play-outs (``got``: their records; ``final_spread``: player 0's final
+    equity spread, the current difference plus the value): the result when the game ended, else the table's
+    chance for the player on turn (player 0 after an odd number of plies), read from player 0's side.
+
+    >>> import numpy as np
+    >>> from lexigraph.engine.interface import simulation_result_dtype
+    >>> t = WinTable.from_counts([4], [[0, 2, 4, 6, 8]], max_spread=2, smooth=False)
+    >>> got = np.zeros(3, simulation_result_dtype())
+    >>> got["left"], got["rack_on_turn"], got["ended"] = [8, 8, 0], [7, 7, 0], [0, 0, 1]
+    >>> table_win(t, np.array([1.0, 1.0, -3.0]), got, 2).tolist()   # opponent on turn at -1: it wins 1/4
+    [0.75, 0.75, 0.0]
+    """
+    import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
+
+    known = np.where(final_spread > 0, 1.0, np.where(final_spread < 0, 0.0, 0.5))
+    unseen = got["left"].astype(np.int64) - got["rack_on_turn"]
+    if (plies + 1) & 1 == 0:
+        estimate = table.on_turn_many(final_spread, unseen)
+    else:
+        estimate = 1.0 - table.on_turn_many(-final_spread, unseen)
+    out: np.ndarray = np.where(got["ended"].astype(bool), known, estimate)
     return out
 
 
@@ -312,7 +347,8 @@ def prepare(engines: "Engines", position: Position, *, leaves: "LeavesSpec | Non
 def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | None", candidates: int = 10,
              plies: int = 2, iterations: int = DEFAULT_ITERATIONS, seed: int = 0, workers: int | None = 1,
              time_limit: float | None = None, min_iterations: int = DEFAULT_MIN_ITERATIONS, stopping: bool = True,
-             moves: Sequence[Move] | None = None,
+             moves: Sequence[Move] | None = None, objective: str = "win", win_table: WinTable | None = None,
+             delta: float = DELTA, max_playouts: int | None = None, cluster: str | None = None,
              progress: Callable[[int, int], None] | None = None) -> SimulationResult:
     """Simulate the best ``candidates`` moves for the side to move of ``position`` (see the module docstring).
 
@@ -321,7 +357,14 @@ def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | No
     file; None: the game's, if any). ``workers``: processes (None: every
     core). ``time_limit`` (seconds): answer with the iterations done by then.
     ``stopping=False`` plays every candidate to ``iterations``. ``moves``:
-    the candidates to simulate instead of the best by equity. ``progress(done, total)``
+    the candidates to simulate instead of the best by equity. ``objective``:
+    ``"win"`` (the win table's chance, ``win_table``, default the shipped
+    one, with the spread as a tie-breaker; candidates dropped by best-arm
+    identification with error ``delta``) or ``"simmer"`` (simmer's objective
+    and the paired z rule). ``max_playouts``: stop once that many play-outs
+    are done (a budget; None: ``iterations`` alone). ``cluster``: a Dask
+    scheduler's address to run the play-outs on instead of ``workers`` (the
+    same answer for a seed). ``progress(done, total)``
     is called after each range of iterations with the play-outs done (an
     iteration plays out every candidate still in) and the play-outs the
     simulation will have done at most, which falls as candidates are dropped
@@ -339,6 +382,15 @@ def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | No
                                    or not 0 < time_limit <= 86400 or math.isnan(time_limit)):
         raise GameError(f"time_limit must be a number of seconds above 0 and at most 86400, not {time_limit!r}")
     deadline = None if time_limit is None else start_time + float(time_limit)
+    if objective not in OBJECTIVES:
+        raise GameError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
+    if isinstance(delta, bool) or not isinstance(delta, (int, float)) or not 0 < delta < 1:
+        raise GameError(f"delta must be a number between 0 and 1, not {delta!r}")
+    if max_playouts is not None:
+        max_playouts = _whole("max_playouts", max_playouts, 1, MAX_CANDIDATES * MAX_ITERATIONS)
+    if win_table is not None and not isinstance(win_table, WinTable):
+        raise GameError(f"win_table must be a WinTable, not {type(win_table).__name__}")
+    table = (win_table or default_table()) if objective == "win" else None
     pos, chosen, base = prepare(engines, position, leaves=leaves, candidates=candidates, plies=plies, seed=seed,
                                 moves=moves)
     game = pos.game
@@ -348,18 +400,25 @@ def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | No
     first_stop = min_iterations if stopping else iterations + 1
     # A round plays at most the iterations up to the next checkpoint: more processes would never get work.
     n_workers = pool_size(workers, min(iterations, max(first_stop, CHECKPOINT)))
-    runner = _Runner(engines, n_workers, base, game_spec(game, _keyed(leave_table(engines, pos, leaves))))
+    spec = game_spec(game, _keyed(leave_table(engines, pos, leaves)))
+    runner: _Runner | _DaskRunner
+    if cluster:
+        runner = _DaskRunner(engines, cluster, base, spec)
+        n_workers = runner.workers
+    else:
+        runner = _Runner(engines, n_workers, base, spec)
+    rule = _Rule(objective, table, diff, weight, plies, delta, len(chosen))
     try:
-        stats = _simulate_loop(engines, runner, base, len(chosen), iterations, first_stop, deadline, diff, weight,
+        stats = _simulate_loop(runner, base, len(chosen), iterations, first_stop, deadline, rule, max_playouts,
                                progress)
     finally:
         runner.close()
-    done, complete, values_of, wins_of, dropped = stats
+    done, complete, values_of, wins_of, utilities_of, dropped = stats
     ranked = []
     for c, move in enumerate(chosen):
         v = values_of[c]
         w = wins_of[c]
-        obj = v + weight * w
+        obj = utilities_of[c]
         n = len(v)
         ranked.append(SimulatedPlay(
             move, float(move.equity if move.equity is not None else move.score), _mean(v), _mean(w), _stderr(v),
@@ -371,7 +430,7 @@ def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | No
         notes.append(f"the time limit stopped the simulation after {done:,} of {iterations:,} iterations")
     return SimulationResult([ranked[c] for c in order], plies, seed, done, complete,
                             complete and survivors == 1 and done < iterations and len(chosen) > 1,
-                            time.monotonic() - start_time, n_workers, diff, weight, notes)
+                            time.monotonic() - start_time, n_workers, diff, weight, notes, objective)
 
 
 def _keyed(table: "LeaveTable | None") -> "LeaveTable | None":
@@ -385,6 +444,47 @@ def _mean(a: "np.ndarray") -> float:
 
 def _stderr(a: "np.ndarray") -> float:
     return float(a.std(ddof=1) / math.sqrt(len(a))) if len(a) > 1 else 0.0
+
+
+def _run_shared(ref: LexiconRef, playouts: _Playouts, candidates: bytes, first: int, count: int) -> "np.ndarray":
+    """A range of iterations on a Dask worker: the lexicon and the play-outs scattered to it once. No deadline
+    travels (another machine's clock is not this one's): the caller reads its own between ranges."""
+    engines = opened_lexicon(ref)
+    answer: np.ndarray = engines.engine.simulate_plays(playouts.request(engines, candidates), first, count, None)
+    return answer
+
+
+class _DaskRunner:
+    """Ranges of iterations on a Dask cluster, split over its workers and answered in order: the same
+    iterations, and so the same answer for a seed, as on one worker or a process pool."""
+
+    def __init__(self, engines: "Engines", address: str, base: SimulationRequest, spec: GameSpec) -> None:
+        try:
+            import distributed  # deferred: Dask is an optional dependency (lexigraph[cluster])
+        except ImportError:
+            raise GameError("a cluster needs Dask: pip install 'lexigraph[cluster]'") from None
+        connect: Any = distributed.Client  # Dask ships no types for it
+        try:
+            self.client: Any = connect(address, timeout=10)
+        except (OSError, TimeoutError, ValueError) as e:
+            raise GameError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+        self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
+        # the lexicon (by path, or its bytes) and the play-outs (a leave table is megabytes) go to every worker once
+        self.ref, self.playouts = self.client.scatter([LexiconRef.of(engines), _Playouts.of(spec, base)],
+                                                      broadcast=True)
+
+    def run(self, request: SimulationRequest, first: int, count: int, deadline: float | None) -> "np.ndarray":
+        import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
+
+        size = -(-count // self.workers)
+        parts = [(s, min(size, first + count - s)) for s in range(first, first + count, size)]
+        futures = [self.client.submit(_run_shared, self.ref, self.playouts, request.candidates, s, k, pure=False)
+                   for s, k in parts]
+        out = [f.result() for f in futures]
+        return np.concatenate(out) if out else np.zeros((0, 0))
+
+    def close(self) -> None:
+        self.client.close()
 
 
 class _Runner:
@@ -436,32 +536,77 @@ class _Runner:
         _SHARED.pop(self.key, None)
 
 
-def _simulate_loop(engines: "Engines", runner: _Runner, base: SimulationRequest, n_cands: int, iterations: int,
-                   min_iterations: int, deadline: float | None, diff: int, weight: float,
+@dataclass(frozen=True)
+class _Rule:
+    """How play-outs are valued and candidates dropped: ``objective`` "win" (the table's win chance plus
+    :data:`SPREAD_TIEBREAK` per point of spread; best-arm identification, :mod:`lexigraph.scrabble.bai`) or
+    "simmer" (mean spread + ``weight`` x the sigmoid's win chance; the paired z rule)."""
+
+    objective: str
+    table: WinTable | None
+    diff: int
+    weight: float
+    plies: int
+    delta: float
+    arms: int
+
+    def value(self, got: "np.ndarray") -> "tuple[np.ndarray, np.ndarray, np.ndarray]":
+        """Per play-out record (an array of them): its value, player 0's win chance and the utility ranked."""
+        import numpy as np  # deferred: start-up
+
+        value = got["value"].astype(np.float64)
+        if self.table is None:
+            win = win_chance(self.diff + value, got["left"], got["ended"])
+            return value, win, value + self.weight * win
+        win = table_win(self.table, self.diff + value, got, self.plies)
+        return value, win, win + SPREAD_TIEBREAK * value
+
+    def keep(self, active: list[int], utilities: "dict[int, np.ndarray]") -> list[int]:
+        """The candidates still in contention, every one of ``active`` having had the same iterations."""
+        import numpy as np  # deferred: start-up
+
+        if self.table is not None:
+            columns = np.stack([utilities[c] for c in active], axis=1)
+            return [active[k] for k in still_in(list(range(len(active))), columns, arms=self.arms,
+                                                delta=self.delta)]
+        means = {c: float(o.mean()) for c, o in utilities.items()}
+        leader = max(active, key=lambda c: (means[c], -c))
+        # paired on the same draws: the difference's standard error is far smaller than either candidate's
+        return [c for c in active if c == leader
+                or float((utilities[c] - utilities[leader]).mean()) + Z * _stderr(utilities[c] - utilities[leader])
+                >= 0]
+
+
+def _simulate_loop(runner: "_Runner | _DaskRunner", base: SimulationRequest, n_cands: int, iterations: int, min_iterations: int,
+                   deadline: float | None, rule: _Rule, max_playouts: int | None = None,
                    progress: Callable[[int, int], None] | None = None) \
-        -> "tuple[int, bool, list[np.ndarray], list[np.ndarray], list[bool]]":
+        -> "tuple[int, bool, list[np.ndarray], list[np.ndarray], list[np.ndarray], list[bool]]":
     import numpy as np  # deferred: start-up
 
     active = list(range(n_cands))
     dropped = [False] * n_cands
     values: list[list[np.ndarray]] = [[] for _ in range(n_cands)]
     wins: list[list[np.ndarray]] = [[] for _ in range(n_cands)]
+    utilities: list[list[np.ndarray]] = [[] for _ in range(n_cands)]
     done = 0
     played = 0  # play-outs: the iterations of each candidate
     complete = True
     while done < iterations:
-        # the next stop: the next checkpoint, never before min_iterations
+        # the next stop: the next checkpoint, never before min_iterations, never past the play-out budget
         nxt = min(iterations, max(min_iterations, (done // CHECKPOINT + 1) * CHECKPOINT))
+        if max_playouts is not None:
+            nxt = min(nxt, done + max(1, (max_playouts - played) // len(active)))
         blob = b"".join(base.candidates[c * SIMULATION_CANDIDATE_SIZE:(c + 1) * SIMULATION_CANDIDATE_SIZE]
                         for c in active)
         request = base._replace(candidates=blob)
         got = runner.run(request, done, nxt - done, deadline)
         got = got.reshape(-1, len(active)) if got.size else np.zeros((0, len(active)), got.dtype)
         if len(got):
-            win = win_chance(diff + got["value"], got["left"], got["ended"])
+            value, win, utility = rule.value(got)
             for k, c in enumerate(active):
-                values[c].append(got["value"][:, k].astype(np.float64))
+                values[c].append(value[:, k])
                 wins[c].append(win[:, k])
+                utilities[c].append(utility[:, k])
         done += len(got)
         played += len(got) * len(active)
         if progress is not None:
@@ -472,16 +617,13 @@ def _simulate_loop(engines: "Engines", runner: _Runner, base: SimulationRequest,
         if deadline is not None and time.monotonic() > deadline and done < iterations:
             complete = False
             break
+        if max_playouts is not None and played >= max_playouts:
+            break
         if done >= min_iterations and done % CHECKPOINT == 0 or done == min_iterations:
-            objectives = {c: np.concatenate(values[c]) + weight * np.concatenate(wins[c]) for c in active}
-            means = {c: float(o.mean()) for c, o in objectives.items()}
-            leader = max(active, key=lambda c: (means[c], -c))
-            for c in list(active):
-                # paired on the same draws (every candidate still in has had the same iterations)
-                difference = objectives[c] - objectives[leader]
-                if c != leader and float(difference.mean()) + Z * _stderr(difference) < 0:
-                    dropped[c] = True
-                    active.remove(c)
+            kept = rule.keep(active, {c: np.concatenate(utilities[c]) for c in active})
+            for c in active:
+                dropped[c] = c not in kept
+            active = kept
             if len(active) == 1:
                 break
             if progress is not None:  # the dropped candidates play no more
@@ -490,12 +632,14 @@ def _simulate_loop(engines: "Engines", runner: _Runner, base: SimulationRequest,
         progress(played, played)
     empty = np.zeros(0)
     return (done, complete, [np.concatenate(v) if v else empty for v in values],
-            [np.concatenate(w) if w else empty for w in wins], dropped)
+            [np.concatenate(w) if w else empty for w in wins],
+            [np.concatenate(u) if u else empty for u in utilities], dropped)
 
 
 def choose_move(engines: "Engines", position: Position, *, leaves: "LeavesSpec | None", seed: int = 0,
                 time_limit: float | None = None, candidates: int = 10, iterations: int = DEFAULT_ITERATIONS,
-                plies: int = 2, workers: int | None = 1) -> Move | None:
+                plies: int = 2, workers: int | None = 1, objective: str = "win",
+                win_table: WinTable | None = None) -> Move | None:
     """The simulation's choice for the side to move: a play or an exchange (a :class:`Move`), or None to pass.
 
     One candidate (or none) needs no play-outs: the best move by equity is
@@ -515,5 +659,6 @@ def choose_move(engines: "Engines", position: Position, *, leaves: "LeavesSpec |
         best = found[0]
     else:
         best = simulate(engines, pos, leaves=table, candidates=candidates, plies=plies, iterations=iterations,
-                        seed=seed, workers=workers, time_limit=time_limit, moves=found).best
+                        seed=seed, workers=workers, time_limit=time_limit, moves=found, objective=objective,
+                        win_table=win_table).best
     return None if best.kind == "pass" else best

@@ -110,7 +110,7 @@ def _choose(engines: "Engines", player: Player, pos: Position, seed: int, bag: i
     if player.simulating is not None:
         s = player.simulating
         return choose_move(engines, pos, leaves=table, seed=seed, candidates=s.candidates, iterations=s.iterations,
-                           plies=s.plies, workers=1)
+                           plies=s.plies, workers=1, objective=s.objective, time_limit=s.time_limit)
     if player.by_equity:
         found = generate(engines, pos, top=1, exchanges=True, leaves=table, sort="equity", count_all=False)
         return found[0] if len(found) else None

@@ -145,10 +145,11 @@ def _play_out(tables: "PythonGameTables", req: SimulationRequest, st: GameState,
         if not sum(st.racks[p]) and not st.bag:
             out_player = p
         ply += 1
-    return _result(tables, st, out_player, zeros, leave)
+    return _result(tables, st, out_player, zeros, leave, (req.plies + 1) & 1)
 
 
-def _result(tables: "PythonGameTables", st: GameState, out_player: int, zeros: int, leave: list[float]) -> bytes:
+def _result(tables: "PythonGameTables", st: GameState, out_player: int, zeros: int, leave: list[float],
+            on_turn: int) -> bytes:
     """A play-out's result record (``playouts.c``'s ``write_result``)."""
     points = tables.points
     ended = 0
@@ -162,4 +163,5 @@ def _result(tables: "PythonGameTables", st: GameState, out_player: int, zeros: i
     spread = st.scores[0] - st.scores[1]
     value = float(spread) + (0.0 if ended else leave[0] - leave[1])
     left = len(st.bag) + sum(st.racks[0]) + sum(st.racks[1])
-    return struct.pack("<diHBx", value, spread, left, ended)
+    rack_on_turn = 0 if ended else sum(st.racks[on_turn])  # every ply played: the player on turn's rack
+    return struct.pack("<diHBB", value, spread, left, ended, rack_on_turn)

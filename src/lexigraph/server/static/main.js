@@ -1,9 +1,10 @@
-// lexigraph's page: search, board, grid and play views over the server's own JSON API (no other host, no build
+// lexigraph's page: search, board, grid, play and analysis views over the server's own JSON API (no other host, no build
 // step: plain ES modules). This module starts the page: it reads what the server offers (api.js), fills the lexicon
 // chooser, sets each tab up (one module per tab) and switches between the tabs.
 
 import { loadServer, state } from "./api.js";
 import { $ } from "./dom.js";
+import * as analysisTab from "./tab-analysis.js";
 import * as boardTab from "./tab-board.js";
 import * as gridTab from "./tab-grid.js";
 import * as playTab from "./tab-play.js";
@@ -12,7 +13,7 @@ import * as studyTab from "./tab-study.js";
 import * as judge from "./judge.js";
 import * as why from "./why.js";
 
-const TABS = ["search", "board", "grid", "play", "study"];
+const TABS = ["search", "board", "grid", "play", "study", "analysis"];
 
 function showTab(name, focus) {
   for (const t of TABS) {
@@ -47,7 +48,7 @@ function setupLexicons(lexicons) {
 async function start() {
   const info = await loadServer();
   setupLexicons(info.lexicons);
-  searchTab.setup(); boardTab.setup(); gridTab.setup(); playTab.setup();
+  searchTab.setup(); boardTab.setup(); gridTab.setup(); playTab.setup(); analysisTab.setup();
   studyTab.setup(); why.setup(); why.attachWordList($("search-results")); judge.setup(() => showTab("study", true));
   const tab = location.hash.slice(1);
   const resume = new URLSearchParams(location.search).get("game");   // a game named in the address: shown again
