@@ -40,10 +40,12 @@ than comparing mean + z·se with the leader's mean − z·se would.) The simulat
 ``iterations``, or at ``time_limit`` (the iterations done so far answer,
 and the result says it was cut short).
 
-**Reproducible whatever the workers.** Iterations are handed to the workers
-in ranges between two checkpoints and put back in order, and the stopping
-rule is only read at checkpoints: a seed gives the same ranking and the same
-statistics on one worker or several.
+**Reproducible whatever the workers and threads.** Iterations are handed to
+the workers in ranges between two checkpoints and put back in order, within
+a range each of a worker's C threads (``threads``) takes the next iteration
+in turn and writes its own rows, and the stopping rule is only read at
+checkpoints: a seed gives the same ranking and the same statistics on one
+worker or several, one thread or several.
 
 >>> import lexigraph
 >>> from lexigraph.scrabble.position import Position
@@ -66,8 +68,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..engine.interface import (
-    BLANK_FLAG, SIMULATION_CANDIDATE_SIZE, TURN_EXCHANGE, TURN_PASS, TURN_PLAY, GameSpec, SimulationRequest,
-    simulation_candidate,
+    BLANK_FLAG, MAX_THREADS, SIMULATION_CANDIDATE_SIZE, TURN_EXCHANGE, TURN_PASS, TURN_PLAY, GameSpec,
+    SimulationRequest, simulation_candidate,
 )
 from ..support.workers import MAX_WORKERS, pool_size
 from . import equity as eq
@@ -247,6 +249,7 @@ class _Job:
     key: int
     playouts: _Playouts | None
     candidates: bytes
+    threads: int = 1
 
 
 def _run_range(job: _Job, first: int, count: int, deadline: float | None) -> "np.ndarray":
@@ -255,7 +258,7 @@ def _run_range(job: _Job, first: int, count: int, deadline: float | None) -> "np
         raise GameError("a simulation's workers must be forked from the process that runs it")
     engines = opened_lexicon(job.ref)
     answer: np.ndarray = engines.engine.simulate_plays(playouts.request(engines, job.candidates), first, count,
-                                                       deadline)
+                                                       deadline, job.threads)
     return answer
 
 
@@ -313,13 +316,14 @@ def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | No
              plies: int = 2, iterations: int = DEFAULT_ITERATIONS, seed: int = 0, workers: int | None = 1,
              time_limit: float | None = None, min_iterations: int = DEFAULT_MIN_ITERATIONS, stopping: bool = True,
              moves: Sequence[Move] | None = None,
-             progress: Callable[[int, int], None] | None = None) -> SimulationResult:
+             progress: Callable[[int, int], None] | None = None, threads: int = 1) -> SimulationResult:
     """Simulate the best ``candidates`` moves for the side to move of ``position`` (see the module docstring).
 
     ``leaves``: the leave table both sides play by (a
     :class:`~lexigraph.scrabble.leaves.LeaveTable` or a KLV2, KLV or CSV
     file; None: the game's, if any). ``workers``: processes (None: every
-    core). ``time_limit`` (seconds): answer with the iterations done by then.
+    core); ``threads``: C threads each process plays its iterations on (1 to
+    256; the same results on any number). ``time_limit`` (seconds): answer with the iterations done by then.
     ``stopping=False`` plays every candidate to ``iterations``. ``moves``:
     the candidates to simulate instead of the best by equity. ``progress(done, total)``
     is called after each range of iterations with the play-outs done (an
@@ -335,6 +339,7 @@ def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | No
     seed = _whole("seed", seed, 0, (1 << 64) - 1)
     if workers is not None:
         workers = _whole("workers", workers, 1, MAX_WORKERS)
+    threads = _whole("threads", threads, 1, MAX_THREADS)
     if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
                                    or not 0 < time_limit <= 86400 or math.isnan(time_limit)):
         raise GameError(f"time_limit must be a number of seconds above 0 and at most 86400, not {time_limit!r}")
@@ -348,7 +353,7 @@ def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | No
     first_stop = min_iterations if stopping else iterations + 1
     # A round plays at most the iterations up to the next checkpoint: more processes would never get work.
     n_workers = pool_size(workers, min(iterations, max(first_stop, CHECKPOINT)))
-    runner = _Runner(engines, n_workers, base, game_spec(game, _keyed(leave_table(engines, pos, leaves))))
+    runner = _Runner(engines, n_workers, base, game_spec(game, _keyed(leave_table(engines, pos, leaves))), threads)
     try:
         stats = _simulate_loop(engines, runner, base, len(chosen), iterations, first_stop, deadline, diff, weight,
                                progress)
@@ -390,9 +395,11 @@ def _stderr(a: "np.ndarray") -> float:
 class _Runner:
     """Ranges of iterations run here (one worker) or on a local process pool, answered in order."""
 
-    def __init__(self, engines: "Engines", workers: int, base: SimulationRequest, spec: GameSpec) -> None:
+    def __init__(self, engines: "Engines", workers: int, base: SimulationRequest, spec: GameSpec,
+                 threads: int = 1) -> None:
         self.engines = engines
         self.workers = workers
+        self.threads = threads
         self.pool: Any = None
         self.key = id(base)
         self.forked = False
@@ -415,10 +422,10 @@ class _Runner:
         import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
         if self.pool is None:
-            return self.engines.engine.simulate_plays(request, first, count, deadline)
+            return self.engines.engine.simulate_plays(request, first, count, deadline, self.threads)
         size = -(-count // self.workers)
         parts = [(s, min(size, first + count - s)) for s in range(first, first + count, size)]
-        job = _Job(self.ref, self.key, None if self.forked else self.playouts, request.candidates)
+        job = _Job(self.ref, self.key, None if self.forked else self.playouts, request.candidates, self.threads)
         futures = [self.pool.submit(_run_range, job, s, k, deadline) for s, k in parts]
         out = []
         for (_s, k), future in zip(parts, futures):
@@ -495,7 +502,7 @@ def _simulate_loop(engines: "Engines", runner: _Runner, base: SimulationRequest,
 
 def choose_move(engines: "Engines", position: Position, *, leaves: "LeavesSpec | None", seed: int = 0,
                 time_limit: float | None = None, candidates: int = 10, iterations: int = DEFAULT_ITERATIONS,
-                plies: int = 2, workers: int | None = 1) -> Move | None:
+                plies: int = 2, workers: int | None = 1, threads: int = 1) -> Move | None:
     """The simulation's choice for the side to move: a play or an exchange (a :class:`Move`), or None to pass.
 
     One candidate (or none) needs no play-outs: the best move by equity is
@@ -515,5 +522,5 @@ def choose_move(engines: "Engines", position: Position, *, leaves: "LeavesSpec |
         best = found[0]
     else:
         best = simulate(engines, pos, leaves=table, candidates=candidates, plies=plies, iterations=iterations,
-                        seed=seed, workers=workers, time_limit=time_limit, moves=found).best
+                        seed=seed, workers=workers, time_limit=time_limit, moves=found, threads=threads).best
     return None if best.kind == "pass" else best
