@@ -12,7 +12,8 @@
  * between workers or threads. On `threads` C threads (threads.h; 1 .. LX_MAX_THREADS) each thread claims the
  * next game in increasing order under a lock, plays it with its own buffers and random numbers (the game's own)
  * and keeps its turns in the game's slot; the slots are joined in game order after the threads end, so the
- * bytes are the same on any number of threads. The Python twin (lexigraph.engine.python.selfplay) plays the same games move for move.
+ * bytes are the same on any number of threads. The Python twin (lexigraph.engine.python.selfplay) plays the same
+ * games move for move.
  *
  * Returns bytes of turn records (LX_TURN_SIZE each; lexigraph.engine.interface.turn_record_dtype) and of game
  * records (GAME_SIZE each; game_record_dtype), the games in order and each game's turns in order.
