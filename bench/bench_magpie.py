@@ -1,7 +1,7 @@
 """Issue 34: lexigraph beside MAGPIE in one run: best move, every move, self-play and simulation (TWL06).
 
     MAGPIE_BENCH=/work/peers/magpie/bin/magpie_bench python bench/bench_magpie.py [--rounds 5] [--runs 7]
-    python bench/bench_magpie.py --only moves          # or selfplay, sim
+    python bench/bench_magpie.py --only moves          # or selfplay, sim, threads [--threads 2]
 
 MAGPIE runs through its timing harness ``magpie_bench`` (``../shared/peers/magpie/README.md``; ``MAGPIE_DIR``
 defaults to the harness's ``../..``), lexigraph in this process; both on TWL06 with the same leave table (the
@@ -18,7 +18,10 @@ ratios are lexigraph's speed over MAGPIE's (above 1, lexigraph is faster).
   (``autoplay``, one worker) against MAGPIE's ``autoplay ... -s1 equity -s2 equity -gp true -threads 1``;
   process CPU time;
 * **simulation**: play-outs per CPU second, the 5 best candidates, 2 plies, no early stop
-  (``simulate(stopping=False)``) against ``gsim -numplays 5 -plies 2 -sr rr -threshold none``.
+  (``simulate(stopping=False)``) against ``gsim -numplays 5 -plies 2 -sr rr -threshold none``;
+* **threads** (lexigraph alone): self-play and simulation on ``--threads`` C threads (default 2) against one
+  thread in the same process, rounds interleaved: per wall second, per CPU second (all threads), the CPU seconds
+  per thread, the wall-time speed-up, and whether the records are the same bytes.
 
 Checks printed with the figures: the best move (notation) and its equity equal on every position, and the
 counts of placements and exchanges equal (on an empty board both list the across plays only: docs/games.md,
@@ -243,13 +246,63 @@ def simulation(lex: lexigraph.Lexicon, table: LeaveTable, magpie: Magpie, rounds
     print()
 
 
+def threaded(lex: lexigraph.Lexicon, table: LeaveTable, rounds: int, pairs: int, playouts: int,
+             threads: int) -> None:
+    """Self-play and simulation on ``threads`` C threads against one thread, rounds interleaved: wall time and
+    process CPU time (the sum over the threads), and whether the records are the same."""
+    game = Game.preset("scrabble")
+    players = [Player.equity(table, "a"), Player.equity(table, "b")]
+    pos = Position.from_cgp(cgp(SIM_ROWS[0]), game)
+
+    def games(n: int, r: int) -> tuple[float, float, bytes]:
+        wall, cpu = time.perf_counter(), time.process_time()
+        run = autoplay(lex, game, players, games=2 * pairs, seed=1 + r, workers=1, threads=n, keep_games=True)
+        assert run.turns is not None and run.games is not None
+        return time.perf_counter() - wall, time.process_time() - cpu, bytes(run.turns) + bytes(run.games)
+
+    def playouts_of(n: int, r: int) -> tuple[float, float, bytes]:
+        wall, cpu = time.perf_counter(), time.process_time()
+        result = simulate(lex, pos, leaves=table, candidates=5, plies=2, iterations=playouts // 5, seed=1 + r,
+                          workers=1, stopping=False, threads=n)
+        spent = (time.perf_counter() - wall, time.process_time() - cpu)
+        return spent[0], spent[1], json.dumps([p.as_dict() for p in result.ranked]).encode()
+
+    autoplay(lex, game, players, games=4, seed=1, workers=1, threads=threads)  # warm
+    print(f"## Threads: {threads} C threads against 1 in one process ({rounds} rounds, interleaved; load average "
+          f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} cores)")
+    print()
+    print("| job | threads | per wall second | per CPU second | CPU s per thread | wall speed-up | same records |")
+    print("|---|--:|--:|--:|--:|--:|---|")
+    jobs: list[tuple[str, Callable[[int, int], tuple[float, float, bytes]], int]] = [
+        ("self-play games", games, 2 * pairs), ("simulation play-outs", playouts_of, playouts)]
+    for name, job, units in jobs:
+        walls: dict[int, list[float]] = {1: [], threads: []}
+        cpus: dict[int, list[float]] = {1: [], threads: []}
+        same = True
+        for r in range(rounds):
+            answers = {}
+            for n in (1, threads) if r % 2 == 0 else (threads, 1):
+                wall, cpu, answers[n] = job(n, r)
+                walls[n].append(wall)
+                cpus[n].append(cpu)
+            same = same and answers[1] == answers[threads]
+        speedups = [a / b for a, b in zip(walls[1], walls[threads])]
+        for n in (1, threads):
+            print(f"| {name} | {n} | {fmt([units / w for w in walls[n]])} | {fmt([units / c for c in cpus[n]])} | "
+                  f"{fmt([c / n for c in cpus[n]], 2)} | {fmt(speedups, 2) + 'x' if n > 1 else '1'} | "
+                  f"{'yes' if same else 'NO'} |")
+    print()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--pairs", type=int, default=100, help="self-play game pairs a round")
     parser.add_argument("--playouts", type=int, default=2_000, help="simulation play-outs a run")
-    parser.add_argument("--only", choices=("moves", "selfplay", "sim"))
+    parser.add_argument("--only", choices=("moves", "selfplay", "sim", "threads"))
+    parser.add_argument("--threads", type=int, default=2,
+                        help="C threads of the threads rows (self-play and simulation against one thread)")
     args = parser.parse_args()
     harness = os.environ.get("MAGPIE_BENCH")
     if not harness or not Path(harness).exists():
@@ -268,6 +321,8 @@ def main() -> None:
         selfplay(lex, table, magpie, args.rounds, args.pairs)
     if args.only in (None, "sim"):
         simulation(lex, table, magpie, args.rounds, args.playouts)
+    if args.only in (None, "threads"):
+        threaded(lex, table, args.rounds, args.pairs, args.playouts, args.threads)
     ours = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     theirs = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     print(f"peak resident memory: lexigraph {ours / 1024:,.0f} MiB, MAGPIE (largest run) {theirs / 1024:,.0f} MiB")

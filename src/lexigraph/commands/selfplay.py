@@ -21,6 +21,7 @@ import os
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, cast
 
+from ..engine.interface import MAX_THREADS
 from ..errors import QueryError
 from ..lexicon import Lexicon
 from ..scrabble.game import Game
@@ -111,7 +112,8 @@ def _run_autoplay(ctx: Context, params: Mapping[str, Any]) -> Document:
     games = 100 if games is None else games
     run = autoplay(lex, game, players, games=games, seed=seed or 0, first=first or 0,
                    workers=_workers(ctx, params), cluster=params.get("cluster") or None, keep_games=bool(folder),
-                   progress=_progress(ctx, "autoplay", games))
+                   progress=_progress(ctx, "autoplay", games),
+                   threads=need_int(ctx, params, "threads", minimum=1, maximum=MAX_THREADS) or 1)
     inputs = input_files(ctx, lex, params.get("game"), game.leaves, params.get("player_a"), params.get("player_b"))
     written = run.write_gcg(str(folder), inputs=inputs) if folder else []
     t = run.totals.as_dict()
@@ -134,7 +136,8 @@ def _text_autoplay(doc: Document) -> Iterator[str]:
            f"{100 * t['win_rate']:.2f}% ± {100 * t['standard_error']:.2f}%")
     yield (f"mean spread {t['mean_spread']:+.2f}, bingos per game {t['bingos_per_game']:.3f}, "
            f"turns per game {t['turns_per_game']:.2f}")
-    yield f"{t['games_per_second']:,.1f} games per second on {t['workers']} worker(s), {t['seconds']:.2f} s"
+    yield (f"{t['games_per_second']:,.1f} games per second on {t['workers']} worker(s) of {t['threads']} "
+           f"thread(s), {t['seconds']:.2f} s")
     if doc.get("gcg"):
         yield f"{doc['gcg_files']:,} GCG files in {doc['gcg']}"
 
@@ -227,6 +230,8 @@ AUTOPLAY = Command(
         *_COMMON,
         Param("first", "the first game's number (a slice of a longer run)", kind="int", default=0, metavar="N",
               minimum=0, maximum=MAX_INT64),
+        Param("threads", f"C threads each worker plays its games on (default 1; at most {MAX_THREADS}): the same "
+              "games on any number", kind="int", default=1, metavar="N", minimum=1, maximum=MAX_THREADS),
         Param("gcg", "write each game as GCG (game-NNNNNN.gcg) into this folder, made if need be; checked "
               "before the games are played (a file or /dev/null is refused)", metavar="FOLDER", completer="file"),
     ),
@@ -238,6 +243,7 @@ AUTOPLAY = Command(
     examples=("lexigraph autoplay -n 10000",
               "lexigraph autoplay -n 10000 --player-a mine.klv2 --player-b equity --seed 7",
               "lexigraph autoplay -n 20 --gcg games/ --workers 1",
+              "lexigraph autoplay -n 10000 --workers 1 --threads 2",
               "lexigraph autoplay -n 1000000 --cluster tcp://scheduler:8786"),
 )
 

@@ -5,7 +5,9 @@ The position is read as ``moves`` reads it (a CGP string, a board, a file;
 the side to move's rack from the CGP or ``--rack``; the scores from the
 CGP); the opponent's rack and the bag are drawn from the unseen tiles.
 ``--workers`` runs the play-outs on a process pool (default: every core;
-over HTTP, one); a seed gives the same ranking whatever the workers.
+over HTTP, one), ``--threads`` on C threads inside each process (default 1;
+over HTTP, one); a seed gives the same ranking whatever the workers and
+threads.
 ``--time-limit`` answers with the iterations done by then and says so.
 
 >>> from lexigraph.commands import Context
@@ -21,6 +23,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, cast
 
+from ..engine.interface import MAX_THREADS
 from ..errors import QueryError
 from ..scrabble.simulation import (
     DEFAULT_ITERATIONS, MAX_CANDIDATES, MAX_ITERATIONS, MAX_PLIES, OBJECTIVES, simulate,
@@ -38,8 +41,9 @@ def _run_sim(ctx: Context, params: Mapping[str, Any]) -> Document:
     iterations = need_int(ctx, params, "iterations", minimum=1, maximum=MAX_ITERATIONS)
     seed = need_int(ctx, params, "seed", minimum=0, maximum=2 ** 64 - 1)
     workers = need_int(ctx, params, "workers", minimum=1, maximum=MAX_WORKERS)
+    threads = need_int(ctx, params, "threads", minimum=1, maximum=MAX_THREADS) or 1
     if not ctx.options.get("files", True):
-        workers = 1  # a server answers each request in its own lane: no process pool per request
+        workers = threads = 1  # a server answers each request in its own lane: no process pool, one thread
     limit = params.get("time_limit")
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, float))
                               or not 0 < limit <= 86400):
@@ -61,7 +65,7 @@ def _run_sim(ctx: Context, params: Mapping[str, Any]) -> Document:
                       plies=2 if plies is None else plies,
                       iterations=DEFAULT_ITERATIONS if iterations is None else iterations,
                       seed=seed or 0, workers=workers, time_limit=limit, objective=objective, win_table=table,
-                      max_playouts=max_playouts, progress=_progress(ctx),
+                      max_playouts=max_playouts, progress=_progress(ctx), threads=threads,
                       cluster=(params.get("cluster") or None) if ctx.options.get("files", True) else None)
     body = result.as_dict()
     ranked = cast("list[Document]", body.pop("ranked"))  # SimulationResult.as_dict: a document per play
@@ -120,6 +124,9 @@ SIM = Command(
               maximum=MAX_SEED),
         Param("workers", f"processes (default: every core; at most {MAX_WORKERS}, and no more than the play-outs "
               "between two checkpoints can use)", kind="int", metavar="N", minimum=1, maximum=MAX_WORKERS),
+        Param("threads", f"C threads each process plays its play-outs on (default 1; at most {MAX_THREADS}; over "
+              "HTTP, one): the same ranking on any number", kind="int", default=1, metavar="N", minimum=1,
+              maximum=MAX_THREADS),
         Param("time_limit", "seconds: answer with the iterations done by then", kind="float", metavar="SECONDS",
               minimum=0, maximum=MAX_SECONDS),
         Param("objective", "win: rank by the win table's chance (spread as a tie-breaker), drop plays by best-arm "

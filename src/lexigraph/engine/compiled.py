@@ -51,7 +51,7 @@ from .consistency import GraphCheck
 from .deadline import exceeded
 from .interface import SIMULATION_CANDIDATE_SIZE, CrossAnswer, EndgameAnswer, EndgameRequest, FillState, GameSpec
 from .interface import GameTables, MoveRequest, PropagationProblem, RackMode, SelfPlayRequest, SimulationRequest
-from .interface import endgame_table_busy, game_record_dtype, move_record_dtype, simulation_result_dtype
+from .interface import check_threads, endgame_table_busy, game_record_dtype, move_record_dtype, simulation_result_dtype
 from .interface import turn_record_dtype
 from .python import PythonEngine
 
@@ -345,16 +345,25 @@ class CompiledEngine:
             raise DeadlineExceeded("move generation ran past its deadline") from None
         return np.frombuffer(data, move_record_dtype()), count
 
-    def play_games(self, request: SelfPlayRequest, first: int, count: int) -> "tuple[np.ndarray, np.ndarray]":
+    def play_games(self, request: SelfPlayRequest, first: int, count: int,
+                   threads: int = 1) -> "tuple[np.ndarray, np.ndarray]":
         import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
         for player in request.players:
             self._own(player.tables)
+        threads = self._threads(threads)
         try:
-            turns, games = self._native.play_games(request, first, count)
+            turns, games = self._native.play_games(request, first, count, threads)
         except ValueError as e:
             raise FileFormatError(f"{self.store.name}: {e}") from None
         return np.frombuffer(turns, turn_record_dtype()), np.frombuffer(games, game_record_dtype())
+
+    def _threads(self, threads: int) -> int:
+        """``threads`` checked, and more than one refused where this build runs no C threads (``threads.h``)."""
+        threads = check_threads(threads)
+        if threads > 1 and not self._native.threads_available():
+            raise QueryError("this build of lexigraph runs no C threads: use threads=1 (workers for processes)")
+        return threads
 
     def solve_endgame(self, request: EndgameRequest, deadline: float | None = None) -> EndgameAnswer:
         import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
@@ -369,12 +378,13 @@ class CompiledEngine:
         return EndgameAnswer(value, bool(complete), depth, nodes, np.frombuffer(pv, move_record_dtype()))
 
     def simulate_plays(self, request: SimulationRequest, first: int, count: int,
-                       deadline: float | None = None) -> "np.ndarray":
+                       deadline: float | None = None, threads: int = 1) -> "np.ndarray":
         import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
         self._own(request.tables)
+        threads = self._threads(threads)
         try:
-            raw = self._native.simulate_plays(request, first, count, deadline)
+            raw = self._native.simulate_plays(request, first, count, deadline, threads)
         except ValueError as e:
             raise FileFormatError(f"{self.store.name}: {e}") from None
         n = len(request.candidates) // SIMULATION_CANDIDATE_SIZE

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
-from ..errors import ResourceBusy
+from ..errors import QueryError, ResourceBusy
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -262,6 +262,27 @@ class SimulationRequest(NamedTuple):
     candidates: bytes
     plies: int
     seed: int
+
+
+#: Most threads one self-play or play-out call runs on (``native/threads.h``'s ``LX_MAX_THREADS``; as many as
+#: :data:`lexigraph.support.workers.MAX_WORKERS` allows processes).
+MAX_THREADS = 256
+
+
+def check_threads(threads: object) -> int:
+    """``threads`` for :meth:`Engine.play_games` and :meth:`Engine.simulate_plays`, checked: a whole number from 1
+    to :data:`MAX_THREADS` (a :class:`~lexigraph.errors.QueryError` otherwise).
+
+    >>> check_threads(2)
+    2
+    >>> check_threads(0)
+    Traceback (most recent call last):
+    ...
+    lexigraph.errors.QueryError: threads must be a whole number from 1 to 256, not 0
+    """
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+        raise QueryError(f"threads must be a whole number from 1 to {MAX_THREADS}, not {threads!r}")
+    return threads
 
 
 #: Bytes per simulation candidate (:func:`simulation_candidate`) and per play-out result
@@ -632,9 +653,15 @@ class Engine(Protocol):
         value) it raises :class:`~lexigraph.errors.DeadlineExceeded`.
         """
 
-    def play_games(self, request: SelfPlayRequest, first: int, count: int) -> "tuple[np.ndarray, np.ndarray]":
+    def play_games(self, request: SelfPlayRequest, first: int, count: int,
+                   threads: int = 1) -> "tuple[np.ndarray, np.ndarray]":
         """Games ``first .. first + count - 1`` of the run ``request.seed``, each played to its end: their turns
-        (:func:`turn_record_dtype`, game by game, in order) and results (:func:`game_record_dtype`)."""
+        (:func:`turn_record_dtype`, game by game, in order) and results (:func:`game_record_dtype`).
+
+        ``threads`` (1 to :data:`MAX_THREADS`): the C engine plays the games
+        on that many threads of this process, the GIL released; a game
+        depends only on the seed and its number, so the records are the same
+        bytes on any number of threads (the Python twin plays them in turn)."""
 
     def solve_endgame(self, request: EndgameRequest, deadline: float | None = None) -> EndgameAnswer:
         """The exact endgame (see :mod:`lexigraph.scrabble.endgame`): negamax with alpha-beta, iterative deepening
@@ -643,10 +670,15 @@ class Engine(Protocol):
         before down, row, column, length and the squares' bytes, the pass last: both engines name the same."""
 
     def simulate_plays(self, request: SimulationRequest, first: int, count: int,
-                       deadline: float | None = None) -> "np.ndarray":
+                       deadline: float | None = None, threads: int = 1) -> "np.ndarray":
         """The play-outs of iterations ``first .. first + count - 1`` for every candidate of ``request``: an array
         of :func:`simulation_result_dtype` of shape ``(iterations, candidates)``. Past ``deadline`` it stops
-        between iterations and answers the iterations done (fewer rows)."""
+        between iterations and answers the iterations done (fewer rows: always the first ones).
+
+        ``threads`` (1 to :data:`MAX_THREADS`): the C engine plays the
+        iterations on that many threads, the GIL released, with the same bytes
+        as one thread (an iteration depends only on the seed and its number);
+        the Python twin plays them in turn."""
 
     def rack_leave_values(self, keys: bytes, values: bytes, rack: bytes) -> bytes:
         """What keeping the rest of ``rack`` (a count per tile code) is worth, for each subset a play may use.

@@ -155,16 +155,36 @@ rack_subsets(RackSubsets *subsets, const int *rack, int code_count)
     }
 }
 
+/* The value of the tiles kept when `used` go, read from the rank index over the rack's own codes only (a
+ * subset's codes are the rack's, ascending: the rank lx_leave_index_value computes over every code, in the same
+ * order); 0 for a leave longer than the table's longest. */
+static double
+indexed_leave_value(const LxLeaveIndex *index, const RackSubsets *subsets, const int *rack, const int *used)
+{
+    uint64_t rank = 0;
+    int place = 0;
+    for (int d = 0; d < subsets->distinct; d++) {
+        int code = subsets->codes[d], kept = rack[code] - used[code];
+        if (place + kept > index->longest)
+            return 0.0;
+        for (int j = 0; j < kept; j++)
+            rank += index->rank_part[++place][code];
+    }
+    return place ? index->values[index->base[place] + rank] : 0.0;
+}
+
 /* What keeping the rest of the rack is worth, per subset a play or an exchange uses, in index order (the first
- * code turning fastest): the leave table's value while the bag holds tiles, else the end's adjustment. */
+ * code turning fastest): the leave table's value while the bag holds tiles, else the end's adjustment. A turn's
+ * cost besides the generation is mostly here (up to 128 subsets), so each subset reads the rack's codes only. */
 static void
 value_leaves(const LxPlayer *player, const LxGameState *state, int p, const RackSubsets *subsets, double *values)
 {
     const LxGameTables *tables = player->tables;
+    const LxLeaveIndex *index = tables->leave_index.values ? &tables->leave_index : NULL;
     const int *rack = state->racks[p];
     int used[LX_MAX_MOVE_TILE_CODES] = {0};
     int opponent_points = lx_rack_points(tables, state->racks[1 - p]);
-    for (long index = 0; index < subsets->subsets; index++) {
+    for (long at = 0; at < subsets->subsets; at++) {
         int kept = 0, kept_points = 0;
         for (int d = 0; d < subsets->distinct; d++) {
             int code = subsets->codes[d];
@@ -172,10 +192,13 @@ value_leaves(const LxPlayer *player, const LxGameState *state, int p, const Rack
             if (code)
                 kept_points += (rack[code] - used[code]) * tables->points[code];
         }
-        if (state->bag_length > 0)
-            values[index] = (kept > 0 && kept <= LX_LEAVE_KEY_TILES) ? lx_leave_value_kept(tables, rack, used) : 0.0;
+        if (state->bag_length == 0)
+            values[at] = kept == 0 ? 2.0 * opponent_points : -LX_ENDGAME_PENALTY - 2.0 * kept_points;
+        else if (kept == 0 || kept > LX_LEAVE_KEY_TILES)
+            values[at] = 0.0;
         else
-            values[index] = kept == 0 ? 2.0 * opponent_points : -LX_ENDGAME_PENALTY - 2.0 * kept_points;
+            values[at] =
+                index ? indexed_leave_value(index, subsets, rack, used) : lx_leave_value_kept(tables, rack, used);
         for (int d = 0; d < subsets->distinct; d++) {
             int code = subsets->codes[d];
             if (++used[code] <= rack[code])

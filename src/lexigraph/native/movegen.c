@@ -1232,16 +1232,19 @@ done:
 #if LX_POPCNT_CLONE
 int lx_movegen_run_popcnt(const LxMoveInput *in, LxMoveOutput *result);
 
-/* Whether this processor counts bits in one instruction (asked once; every caller gets the same answer). */
+/* Whether this processor counts bits in one instruction (asked once; every caller gets the same answer). Threads
+ * may ask at once (self-play's and the play-outs' threads): the answer is read and kept atomically. */
 static int
 has_popcnt(void)
 {
-    static volatile int known = -1;
-    if (known < 0) {
+    static int known = -1;
+    int answer = __atomic_load_n(&known, __ATOMIC_RELAXED);
+    if (answer < 0) {
         __builtin_cpu_init();
-        known = __builtin_cpu_supports("popcnt") ? 1 : 0;
+        answer = __builtin_cpu_supports("popcnt") ? 1 : 0;
+        __atomic_store_n(&known, answer, __ATOMIC_RELAXED);
     }
-    return known;
+    return answer;
 }
 #endif
 

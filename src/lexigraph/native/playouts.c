@@ -1,7 +1,7 @@
 /* playouts.c: simulate_plays, the simulation's play-outs of candidate moves (lexigraph.scrabble.simulation
  * orchestrates them).
  *
- * simulate_plays(request, first, count, deadline) -> bytes
+ * simulate_plays(request, first, count, deadline, threads=1) -> bytes
  *   request: (tables, board, blanks, rack, unseen, opponent_tiles, zero_turns, candidates, plies, seed), as
  *   lexigraph.engine.interface.SimulationRequest lays it out: a GameTables (game_tables.h) whose leave table both
  *   sides play by, the position (a tile code and a blank flag per square), the side to move's rack and the tiles
@@ -27,8 +27,12 @@
  * opponent's last leave (the leave table's raw value; 0 for a side that did not move, and both 0 once the game
  * has ended). Each (iteration, candidate) gives RESULT_SIZE bytes: float64 value, int32 the same spread without
  * the leaves, uint16 the tiles left unseen by nobody at the end (bag and both racks), uint8 1 when the game
- * ended, uint8 the tiles on the rack of the player on turn at the end (0 once the game ended); iteration by iteration, candidates in order. Past `deadline` (a time.monotonic() value or None,
- * deadline.h) it stops between iterations and answers the whole iterations done. The Python twin is
+ * ended, uint8 the tiles on the rack of the player on turn at the end (0 once the game ended); iteration by
+ * iteration, candidates in order. Past `deadline` (a time.monotonic() value or None, deadline.h) it stops between iterations and answers the whole iterations done. On `threads` C threads
+ * (threads.h) each thread claims the next iteration in increasing order under a lock and plays it out in its own
+ * workspace: an iteration's results depend only on (seed, i), so any number of threads answers the same bytes,
+ * and past the deadline the iterations done are still a prefix (no thread claims another; each finishes its
+ * own). The Python twin is
  * lexigraph.engine.python.simulation.
  */
 #include "module.h"
@@ -41,6 +45,7 @@
 #include "game_loop.h"
 #include "limits.h"
 #include "movegen.h"
+#include "threads.h"
 
 /* Bytes of a candidate and of a play-out's result (lexigraph.engine.interface's SIMULATION_*), most plies. */
 #define CANDIDATE_SIZE 64
@@ -217,27 +222,62 @@ typedef struct {
     int unseen_count;
 } Workspace;
 
-/* Iterations first .. first + count - 1 into `answer`, stopping between iterations past the deadline: the
- * iterations done in *done; 0, or an LX_MOVEGEN_* status. */
-static int
-run_iterations(const Simulation *simulation, Workspace *work, long long first, Py_ssize_t count, LxDeadline *deadline,
-               unsigned char *answer, Py_ssize_t *done)
+/* Iterations first .. first + count - 1 on one or more threads: what every thread reads, the counter that hands
+ * the iterations out in increasing order (so the iterations done are always [0, next)), the deadline read under
+ * the lock, and the first error. Iteration i writes its candidates' results at answer[i * candidates ...]. */
+typedef struct {
+    const Simulation *simulation;
+    long long first;
+    Py_ssize_t count;
+    unsigned char *answer;
+    LxMutex lock;
+    LxDeadline *deadline;
+    Py_ssize_t next;
+    int status;
+} IterationRun;
+
+/* What one thread works in, and the run it takes iterations from. */
+typedef struct {
+    IterationRun *run;
+    Workspace *work;
+} IterationWorker;
+
+/* The next iteration, or -1: none left, a thread failed, or the deadline passed (the first iteration is always
+ * played, so that a run answers something). */
+static Py_ssize_t
+claim_iteration(IterationRun *run)
 {
+    lx_mutex_lock(&run->lock);
+    Py_ssize_t i = -1;
+    if (!run->status && run->next < run->count && (run->next == 0 || !lx_deadline_passed_now(run->deadline)))
+        i = run->next++;
+    lx_mutex_unlock(&run->lock);
+    return i;
+}
+
+/* A thread's loop: claim an iteration, deal it, play each candidate out. */
+static void
+play_claimed_iterations(void *data)
+{
+    IterationWorker *worker = data;
+    IterationRun *run = worker->run;
+    const Simulation *simulation = run->simulation;
+    Workspace *work = worker->work;
     const Py_ssize_t candidates = simulation->candidate_count;
-    *done = 0;
-    for (Py_ssize_t i = 0; i < count; i++) {
-        if (i > 0 && lx_deadline_passed_now(deadline))
-            break;
-        deal(simulation, &work->base, work->unseen_tiles, work->unseen_count, (uint64_t)(first + i), &work->dealt);
+    for (Py_ssize_t i; (i = claim_iteration(run)) >= 0;) {
+        deal(simulation, &work->base, work->unseen_tiles, work->unseen_count, (uint64_t)(run->first + i), &work->dealt);
         for (Py_ssize_t c = 0; c < candidates; c++) {
             int got = play_out(simulation, &work->dealt, simulation->candidates + c * CANDIDATE_SIZE, work->values,
-                               &work->work, answer + (i * candidates + c) * RESULT_SIZE);
-            if (got < 0)
-                return -got;
+                               &work->work, run->answer + (i * candidates + c) * RESULT_SIZE);
+            if (got < 0) {
+                lx_mutex_lock(&run->lock);
+                if (!run->status)
+                    run->status = -got;
+                lx_mutex_unlock(&run->lock);
+                return;
+            }
         }
-        *done = i + 1;
     }
-    return 0;
 }
 
 /* The request's fields, checked against the tables. */
@@ -295,35 +335,65 @@ start_workspace(const Simulation *simulation, Workspace *work)
     }
 }
 
+/* The run on `threads` threads, each with its own workspace: 0, or an LX_MOVEGEN_* status; the iterations done
+ * in run->next. */
+static int
+run_threaded(IterationRun *run, int threads)
+{
+    IterationWorker workers[LX_MAX_THREADS];
+    void *arguments[LX_MAX_THREADS];
+    int made = 0, status = 0;
+    for (; made < threads; made++) {
+        workers[made].run = run;
+        workers[made].work = malloc(sizeof(Workspace));
+        arguments[made] = &workers[made];
+        if (!workers[made].work) {
+            status = LX_MOVEGEN_MEMORY;
+            break;
+        }
+        start_workspace(run->simulation, workers[made].work);
+    }
+    if (!status)
+        lx_run_threads(play_claimed_iterations, arguments, threads);
+    for (int k = 0; k < made; k++)
+        free(workers[k].work);
+    return status ? status : run->status;
+}
+
 static PyObject *
 simulate_plays(PyObject *module, PyObject *args)
 {
     PyObject *request, *deadline_object = Py_None;
     long long first;
-    Py_ssize_t count, done = 0;
+    Py_ssize_t count;
+    int threads = 1;
     Simulation simulation;
     LxDeadline deadline;
-    if (!PyArg_ParseTuple(args, "O!Ln|O:simulate_plays", &PyTuple_Type, &request, &first, &count, &deadline_object)
-        || parse_simulation(request, &simulation) < 0 || lx_deadline_parse(deadline_object, &deadline) < 0)
+    if (!PyArg_ParseTuple(args, "O!Ln|Oi:simulate_plays", &PyTuple_Type, &request, &first, &count, &deadline_object,
+                          &threads)
+        || parse_simulation(request, &simulation) < 0 || lx_deadline_parse(deadline_object, &deadline) < 0
+        || lx_threads_argument(threads, "simulate_plays") < 0)
         return NULL;
     if (count < 0 || first < 0 || count > MAX_ITERATIONS) {
         PyErr_SetString(PyExc_ValueError, "simulate_plays: inconsistent arguments");
         return NULL;
     }
     PyObject *result = PyBytes_FromStringAndSize(NULL, count * simulation.candidate_count * RESULT_SIZE);
-    Workspace *work = malloc(sizeof *work);
-    if (!result || !work) {
-        Py_XDECREF(result);
-        free(work);
+    if (!result)
+        return NULL;
+    IterationRun run = {&simulation, first, count, (unsigned char *)PyBytes_AS_STRING(result)};
+    run.deadline = &deadline;
+    if (lx_mutex_init(&run.lock) < 0) {
+        Py_DECREF(result);
         return PyErr_NoMemory();
     }
-    start_workspace(&simulation, work);
-    unsigned char *answer = (unsigned char *)PyBytes_AS_STRING(result);
+    if (threads > count)
+        threads = count ? (int)count : 1;
     int status;
     Py_BEGIN_ALLOW_THREADS
-    status = run_iterations(&simulation, work, first, count, &deadline, answer, &done);
+    status = run_threaded(&run, threads);
     Py_END_ALLOW_THREADS
-    free(work);
+    lx_mutex_destroy(&run.lock);
     if (status) {
         Py_CLEAR(result);
         if (status == LX_MOVEGEN_GRAPH)
@@ -332,15 +402,15 @@ simulate_plays(PyObject *module, PyObject *args)
             PyErr_SetString(PyExc_ValueError, "simulate_plays: a candidate the position does not allow");
         else
             PyErr_NoMemory();
-    } else if (done < count) {
-        _PyBytes_Resize(&result, done * simulation.candidate_count * RESULT_SIZE);
+    } else if (run.next < count) {
+        _PyBytes_Resize(&result, run.next * simulation.candidate_count * RESULT_SIZE);
     }
     return result;
 }
 
 static PyMethodDef playouts_methods[] = {
     {"simulate_plays", simulate_plays, METH_VARARGS,
-     "simulate_plays(request, first, count, deadline=None) -> bytes\n\nPlay-outs of candidate moves for the "
+     "simulate_plays(request, first, count, deadline=None, threads=1) -> bytes\n\nPlay-outs of candidate moves for the "
      "simulation (see playouts.c)."},
     {NULL, NULL, 0, NULL}};
 

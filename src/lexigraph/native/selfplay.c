@@ -1,6 +1,6 @@
 /* selfplay.c: play_games, whole games of self-play in C (lexigraph.scrabble.runs orchestrates batches).
  *
- * play_games(request, first, count) -> (turns, games)
+ * play_games(request, first, count, threads=1) -> (turns, games)
  *   request: (players, seed), as lexigraph.engine.interface.SelfPlayRequest lays it out; players: player A's and
  *   player B's (tables, by_equity), each a GameTables of the same game and word graph with that player's leave
  *   table (game_tables.h), and its rule (game_loop.h: by equity, or by score).
@@ -9,7 +9,11 @@
  * i is game i % 2 of pair i / 2: both games of a pair draw from the same bag order (every tile of the tables'
  * counts, codes ascending, shuffled by the pair's random numbers), player A moves first in the even game and
  * player B in the odd one (mirrored pairs). So a game depends only on (seed, i), never on how the games are split
- * between workers. The Python twin (lexigraph.engine.python.selfplay) plays the same games move for move.
+ * between workers or threads. On `threads` C threads (threads.h; 1 .. LX_MAX_THREADS) each thread claims the
+ * next game in increasing order under a lock, plays it with its own buffers and random numbers (the game's own)
+ * and keeps its turns in the game's slot; the slots are joined in game order after the threads end, so the
+ * bytes are the same on any number of threads. The Python twin (lexigraph.engine.python.selfplay) plays the same
+ * games move for move.
  *
  * Returns bytes of turn records (LX_TURN_SIZE each; lexigraph.engine.interface.turn_record_dtype) and of game
  * records (GAME_SIZE each; game_record_dtype), the games in order and each game's turns in order.
@@ -24,6 +28,7 @@
 #include "game_loop.h"
 #include "limits.h"
 #include "movegen.h"
+#include "threads.h"
 
 /* Bytes of a game record (game_record_dtype). */
 #define GAME_SIZE 64
@@ -134,43 +139,125 @@ play_one(const LxPlayer *players, uint64_t seed, int64_t index, double *values, 
     return n_turns;
 }
 
-/* The games' records, grown as they come. */
+/* A run of games on one or more threads: what every thread reads, the counter that hands the games out in
+ * increasing order, the first error, and each game's own slot (its turn records, its game record). */
 typedef struct {
-    unsigned char *turns, *games, *one_game;
-    size_t turn_bytes, turn_capacity;
-    double *values;
-} Batch;
+    const LxPlayer *players;
+    uint64_t seed;
+    int64_t first;
+    Py_ssize_t count;
+    LxMutex lock;
+    Py_ssize_t next; /* the next game to claim, from 0 */
+    int status;      /* the first error (an LX_MOVEGEN_* status), 0 while none */
+    unsigned char **turns;
+    int *turn_counts;
+    unsigned char *games;
+} GameRun;
 
-static void
-free_batch(Batch *batch)
+/* What one thread plays in: a game's turns as they come, and the leave values' room. */
+typedef struct {
+    GameRun *run;
+    unsigned char *one_game;
+    double *values;
+} GameWorker;
+
+/* The next game to play, or -1 when none is left or a thread failed. */
+static Py_ssize_t
+claim_game(GameRun *run)
 {
-    free(batch->turns);
-    free(batch->games);
-    free(batch->one_game);
-    free(batch->values);
+    lx_mutex_lock(&run->lock);
+    Py_ssize_t g = (run->status || run->next >= run->count) ? -1 : run->next++;
+    lx_mutex_unlock(&run->lock);
+    return g;
 }
 
-/* Games first .. first + count - 1 into the batch: 0, or an LX_MOVEGEN_* status. */
-static int
-play_batch(const LxPlayer *players, uint64_t seed, int64_t first, Py_ssize_t count, Batch *batch)
+static void
+fail_run(GameRun *run, int status)
 {
-    for (Py_ssize_t g = 0; g < count; g++) {
-        int got = play_one(players, seed, first + g, batch->values, batch->one_game, batch->games + g * GAME_SIZE);
-        if (got < 0)
-            return -got;
-        size_t need = batch->turn_bytes + (size_t)got * LX_TURN_SIZE;
-        if (need > batch->turn_capacity) {
-            while (batch->turn_capacity < need)
-                batch->turn_capacity *= 2;
-            unsigned char *grown = realloc(batch->turns, batch->turn_capacity);
-            if (!grown)
-                return LX_MOVEGEN_MEMORY;
-            batch->turns = grown;
+    lx_mutex_lock(&run->lock);
+    if (!run->status)
+        run->status = status;
+    lx_mutex_unlock(&run->lock);
+}
+
+/* A thread's loop: claim a game, play it, keep its turns in the game's slot. */
+static void
+play_claimed_games(void *data)
+{
+    GameWorker *worker = data;
+    GameRun *run = worker->run;
+    for (Py_ssize_t g; (g = claim_game(run)) >= 0;) {
+        int got = play_one(run->players, run->seed, run->first + g, worker->values, worker->one_game,
+                           run->games + g * GAME_SIZE);
+        if (got < 0) {
+            fail_run(run, -got);
+            return;
         }
-        memcpy(batch->turns + batch->turn_bytes, batch->one_game, (size_t)got * LX_TURN_SIZE);
-        batch->turn_bytes = need;
+        run->turns[g] = malloc((size_t)(got ? got : 1) * LX_TURN_SIZE);
+        if (!run->turns[g]) {
+            fail_run(run, LX_MOVEGEN_MEMORY);
+            return;
+        }
+        memcpy(run->turns[g], worker->one_game, (size_t)got * LX_TURN_SIZE);
+        run->turn_counts[g] = got;
     }
-    return 0;
+}
+
+/* The run's games on `threads` threads (each with its own buffers): 0, or an LX_MOVEGEN_* status. */
+static int
+play_threaded(GameRun *run, int threads)
+{
+    GameWorker workers[LX_MAX_THREADS];
+    void *arguments[LX_MAX_THREADS];
+    int made = 0, status = 0;
+    for (; made < threads; made++) {
+        workers[made].run = run;
+        workers[made].one_game = malloc((size_t)MAX_TURNS * LX_TURN_SIZE);
+        workers[made].values = malloc(LX_MAX_RACK_SUBSETS * sizeof(double));
+        arguments[made] = &workers[made];
+        if (!workers[made].one_game || !workers[made].values) {
+            free(workers[made].one_game);
+            free(workers[made].values);
+            status = LX_MOVEGEN_MEMORY;
+            break;
+        }
+    }
+    if (!status)
+        lx_run_threads(play_claimed_games, arguments, threads);
+    for (int k = 0; k < made; k++) {
+        free(workers[k].one_game);
+        free(workers[k].values);
+    }
+    return status ? status : run->status;
+}
+
+/* The games' turn records one after the other, in game order, as bytes; NULL with MemoryError set. */
+static PyObject *
+joined_turns(const GameRun *run)
+{
+    size_t total = 0;
+    for (Py_ssize_t g = 0; g < run->count; g++)
+        total += (size_t)run->turn_counts[g] * LX_TURN_SIZE;
+    PyObject *turns = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)total);
+    if (!turns)
+        return NULL;
+    unsigned char *at = (unsigned char *)PyBytes_AS_STRING(turns);
+    for (Py_ssize_t g = 0; g < run->count; g++) {
+        memcpy(at, run->turns[g], (size_t)run->turn_counts[g] * LX_TURN_SIZE);
+        at += (size_t)run->turn_counts[g] * LX_TURN_SIZE;
+    }
+    return turns;
+}
+
+static void
+free_run(GameRun *run)
+{
+    if (run->turns)
+        for (Py_ssize_t g = 0; g < run->count; g++)
+            free(run->turns[g]);
+    free(run->turns);
+    free(run->turn_counts);
+    free(run->games);
 }
 
 /* The two players of a request, checked: tables of one game and word graph, a bag that fills both racks. */
@@ -202,24 +289,29 @@ play_games(PyObject *module, PyObject *args)
     PyObject *request;
     long long first;
     Py_ssize_t count;
+    int threads = 1;
     LxPlayer players[2];
     unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "O!Ln:play_games", &PyTuple_Type, &request, &first, &count)
-        || parse_players(request, players, &seed) < 0)
+    if (!PyArg_ParseTuple(args, "O!Ln|i:play_games", &PyTuple_Type, &request, &first, &count, &threads)
+        || parse_players(request, players, &seed) < 0 || lx_threads_argument(threads, "play_games") < 0)
         return NULL;
     if (count < 0 || first < 0) {
         PyErr_SetString(PyExc_ValueError, "play_games: inconsistent arguments");
         return NULL;
     }
-    Batch batch = {
-        malloc(1024), malloc((size_t)(count ? count : 1) * GAME_SIZE), malloc((size_t)MAX_TURNS * LX_TURN_SIZE), 0,
-        1024,         malloc(LX_MAX_RACK_SUBSETS * sizeof(double))};
+    GameRun run = {players, (uint64_t)seed, (int64_t)first, count};
+    run.turns = calloc((size_t)(count ? count : 1), sizeof *run.turns);
+    run.turn_counts = calloc((size_t)(count ? count : 1), sizeof *run.turn_counts);
+    run.games = malloc((size_t)(count ? count : 1) * GAME_SIZE);
     PyObject *result = NULL;
     int status = LX_MOVEGEN_MEMORY;
-    if (batch.turns && batch.games && batch.one_game && batch.values) {
+    if (run.turns && run.turn_counts && run.games && lx_mutex_init(&run.lock) == 0) {
+        if (threads > count)
+            threads = count ? (int)count : 1;
         Py_BEGIN_ALLOW_THREADS
-        status = play_batch(players, (uint64_t)seed, (int64_t)first, count, &batch);
+        status = play_threaded(&run, threads);
         Py_END_ALLOW_THREADS
+        lx_mutex_destroy(&run.lock);
     }
     if (status == LX_MOVEGEN_GRAPH)
         PyErr_SetString(PyExc_ValueError, "the word graph points outside itself");
@@ -227,16 +319,26 @@ play_games(PyObject *module, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "play_games: inconsistent arguments");
     else if (status)
         PyErr_NoMemory();
-    else
-        result = Py_BuildValue("(y#y#)", (const char *)batch.turns, (Py_ssize_t)batch.turn_bytes,
-                               (const char *)batch.games, (Py_ssize_t)(count * GAME_SIZE));
-    free_batch(&batch);
+    else {
+        PyObject *turns = joined_turns(&run);
+        if (turns)
+            result = Py_BuildValue("(Ny#)", turns, (const char *)run.games, (Py_ssize_t)(count * GAME_SIZE));
+    }
+    free_run(&run);
     return result;
+}
+
+static PyObject *
+threads_available(PyObject *module, PyObject *unused)
+{
+    return PyBool_FromLong(lx_threads_available());
 }
 
 static PyMethodDef selfplay_methods[] = {
     {"play_games", play_games, METH_VARARGS,
-     "play_games(request, first, count) -> (turns, games)\n\nWhole games of self-play (see selfplay.c)."},
+     "play_games(request, first, count, threads=1) -> (turns, games)\n\nWhole games of self-play (see selfplay.c)."},
+    {"threads_available", threads_available, METH_NOARGS,
+     "threads_available() -> bool\n\nWhether this build runs self-play and play-outs on C threads (threads.h)."},
     {NULL, NULL, 0, NULL}};
 
 int

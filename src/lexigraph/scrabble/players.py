@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..engine.interface import GameSpec, SelfPlayer, SelfPlayRequest
+from ..engine.interface import MAX_THREADS, GameSpec, SelfPlayer, SelfPlayRequest
 from .game import Game, GameError
 from .leaves import LeaveTable
 from .simulation import MAX_CANDIDATES, MAX_ITERATIONS, MAX_PLIES
@@ -111,6 +111,8 @@ class RunSpec:
     specs: tuple[GameSpec, GameSpec]
     by_equity: tuple[bool, bool]
     seed: int
+    #: C threads a worker plays its batch on (the same games on any number: each depends on the seed and its number)
+    threads: int = 1
 
     def request(self, engines: "Engines") -> SelfPlayRequest:
         """The engine's request over this lexicon's tables."""
@@ -121,19 +123,22 @@ class RunSpec:
     def __call__(self, engines: "Engines", first: int, count: int) -> "tuple[np.ndarray, np.ndarray]":
         """Games ``first .. first + count - 1`` of the run: their turn and game records (see the engine's
         :meth:`~lexigraph.engine.interface.Engine.play_games`)."""
-        return engines.engine.play_games(self.request(engines), first, count)
+        return engines.engine.play_games(self.request(engines), first, count, self.threads)
 
 
-def run_spec(game: Game, players: Sequence[Player], seed: int) -> RunSpec:
-    """A run of ``players`` (A, B) on ``game`` (in the lexicon's alphabet) from ``seed``, checked."""
+def run_spec(game: Game, players: Sequence[Player], seed: int, threads: int = 1) -> RunSpec:
+    """A run of ``players`` (A, B) on ``game`` (in the lexicon's alphabet) from ``seed``, on ``threads`` C threads
+    per worker, checked."""
     if len(players) != 2:
         raise GameError(f"self-play takes two players, not {len(players)}")
     if not isinstance(seed, int) or not 0 <= seed < 1 << 64:
         raise GameError(f"a seed is a whole number from 0 to 2**64 - 1, not {seed!r}")
     if sum(game.counts_by_code()) < 2 * game.rack_size:
         raise GameError(f"the {game.name} game's bag holds too few tiles for two racks")
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+        raise GameError(f"threads must be a whole number from 1 to {MAX_THREADS}, not {threads!r}")
     return RunSpec((players[0].game_spec(game), players[1].game_spec(game)),
-                   (players[0].by_equity, players[1].by_equity), seed)
+                   (players[0].by_equity, players[1].by_equity), seed, threads)
 
 
 def selfplay_request(engines: "Engines", game: Game, players: Sequence[Player], seed: int) -> SelfPlayRequest:

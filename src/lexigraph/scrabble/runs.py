@@ -87,6 +87,7 @@ class Totals:
     seconds: float = 0.0
     games_per_second: float = 0.0
     workers: int = 1
+    threads: int = 1
 
     def as_dict(self) -> dict[str, object]:
         """The totals as plain values."""
@@ -246,12 +247,14 @@ def _nick(name: str, default: str) -> str:
 
 def autoplay(lex: "Engines", game: Game, players: Sequence[Player], *, games: int, seed: int = 0, first: int = 0,
              workers: int | None = None, cluster: str | None = None, keep_games: bool = False,
-             progress: Callable[[int], None] | None = None, batch: int = BATCH_GAMES) -> Run:
+             progress: Callable[[int], None] | None = None, batch: int = BATCH_GAMES, threads: int = 1) -> Run:
     """Play games ``first .. first + games - 1`` of the run ``seed`` between ``players`` (A, B).
 
     ``workers``: processes of a local pool (None: every core; 1: this
-    process); ``cluster``: a Dask scheduler's address instead. The same seed
-    gives the same games (and GCG) whatever the workers. ``keep_games``
+    process); ``cluster``: a Dask scheduler's address instead. ``threads``:
+    C threads each worker plays its batches on (1 to 256; the Python engine
+    plays in turn). The same seed gives the same games (and GCG) whatever the
+    workers and threads. ``keep_games``
     keeps every turn (for GCG); else only the totals are gathered.
     """
     import numpy as np  # deferred: start-up
@@ -269,7 +272,7 @@ def autoplay(lex: "Engines", game: Game, players: Sequence[Player], *, games: in
     pair = (players[0], players[1]) if len(players) == 2 else None
     if pair is None:
         raise GameError(f"self-play takes two players, not {len(players)}")
-    job: BatchJob = run_spec(game, pair, seed)  # checked whoever plays: the seed, the bag, the leave tables
+    job: BatchJob = run_spec(game, pair, seed, threads)  # checked whoever plays: the seed, the bag, the leave tables
     parts = batches(first, games, batch)
     start = time.monotonic()
     # A simulation player chooses turn by turn (Python around the engine's play-outs), in batches of a few games.
@@ -303,6 +306,7 @@ def autoplay(lex: "Engines", game: Game, players: Sequence[Player], *, games: in
     t.seconds = seconds
     t.games_per_second = games / seconds if seconds > 0 else 0.0
     t.workers = pool_size(workers, len(parts)) if cluster is None else (workers or os.cpu_count() or 1)
+    t.threads = threads
     return Run(game, pair, seed, t, all_turns, all_games, name_of(lex))
 
 

@@ -40,10 +40,12 @@ than comparing mean + z·se with the leader's mean − z·se would.) The simulat
 ``iterations``, or at ``time_limit`` (the iterations done so far answer,
 and the result says it was cut short).
 
-**Reproducible whatever the workers.** Iterations are handed to the workers
-in ranges between two checkpoints and put back in order, and the stopping
-rule is only read at checkpoints: a seed gives the same ranking and the same
-statistics on one worker or several.
+**Reproducible whatever the workers and threads.** Iterations are handed to
+the workers in ranges between two checkpoints and put back in order, within
+a range each of a worker's C threads (``threads``) takes the next iteration
+in turn and writes its own rows, and the stopping rule is only read at
+checkpoints: a seed gives the same ranking and the same statistics on one
+worker or several, one thread or several.
 
 >>> import lexigraph
 >>> from lexigraph.scrabble.position import Position
@@ -66,8 +68,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..engine.interface import (
-    BLANK_FLAG, SIMULATION_CANDIDATE_SIZE, TURN_EXCHANGE, TURN_PASS, TURN_PLAY, GameSpec, SimulationRequest,
-    simulation_candidate,
+    BLANK_FLAG, MAX_THREADS, SIMULATION_CANDIDATE_SIZE, TURN_EXCHANGE, TURN_PASS, TURN_PLAY, GameSpec,
+    SimulationRequest, simulation_candidate,
 )
 from ..support.workers import MAX_WORKERS, pool_size
 from . import equity as eq
@@ -282,6 +284,7 @@ class _Job:
     key: int
     playouts: _Playouts | None
     candidates: bytes
+    threads: int = 1
 
 
 def _run_range(job: _Job, first: int, count: int, deadline: float | None) -> "np.ndarray":
@@ -290,7 +293,7 @@ def _run_range(job: _Job, first: int, count: int, deadline: float | None) -> "np
         raise GameError("a simulation's workers must be forked from the process that runs it")
     engines = opened_lexicon(job.ref)
     answer: np.ndarray = engines.engine.simulate_plays(playouts.request(engines, job.candidates), first, count,
-                                                       deadline)
+                                                       deadline, job.threads)
     return answer
 
 
@@ -349,13 +352,14 @@ def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | No
              time_limit: float | None = None, min_iterations: int = DEFAULT_MIN_ITERATIONS, stopping: bool = True,
              moves: Sequence[Move] | None = None, objective: str = "win", win_table: WinTable | None = None,
              delta: float = DELTA, max_playouts: int | None = None, cluster: str | None = None,
-             progress: Callable[[int, int], None] | None = None) -> SimulationResult:
+             progress: Callable[[int, int], None] | None = None, threads: int = 1) -> SimulationResult:
     """Simulate the best ``candidates`` moves for the side to move of ``position`` (see the module docstring).
 
     ``leaves``: the leave table both sides play by (a
     :class:`~lexigraph.scrabble.leaves.LeaveTable` or a KLV2, KLV or CSV
     file; None: the game's, if any). ``workers``: processes (None: every
-    core). ``time_limit`` (seconds): answer with the iterations done by then.
+    core); ``threads``: C threads each process plays its iterations on (1 to
+    256; the same results on any number). ``time_limit`` (seconds): answer with the iterations done by then.
     ``stopping=False`` plays every candidate to ``iterations``. ``moves``:
     the candidates to simulate instead of the best by equity. ``objective``:
     ``"win"`` (the win table's chance, ``win_table``, default the shipped
@@ -378,6 +382,7 @@ def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | No
     seed = _whole("seed", seed, 0, (1 << 64) - 1)
     if workers is not None:
         workers = _whole("workers", workers, 1, MAX_WORKERS)
+    threads = _whole("threads", threads, 1, MAX_THREADS)
     if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
                                    or not 0 < time_limit <= 86400 or math.isnan(time_limit)):
         raise GameError(f"time_limit must be a number of seconds above 0 and at most 86400, not {time_limit!r}")
@@ -403,10 +408,10 @@ def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | No
     spec = game_spec(game, _keyed(leave_table(engines, pos, leaves)))
     runner: _Runner | _DaskRunner
     if cluster:
-        runner = _DaskRunner(engines, cluster, base, spec)
+        runner = _DaskRunner(engines, cluster, base, spec, threads)
         n_workers = runner.workers
     else:
-        runner = _Runner(engines, n_workers, base, spec)
+        runner = _Runner(engines, n_workers, base, spec, threads)
     rule = _Rule(objective, table, diff, weight, plies, delta, len(chosen))
     try:
         stats = _simulate_loop(runner, base, len(chosen), iterations, first_stop, deadline, rule, max_playouts,
@@ -446,11 +451,13 @@ def _stderr(a: "np.ndarray") -> float:
     return float(a.std(ddof=1) / math.sqrt(len(a))) if len(a) > 1 else 0.0
 
 
-def _run_shared(ref: LexiconRef, playouts: _Playouts, candidates: bytes, first: int, count: int) -> "np.ndarray":
+def _run_shared(ref: LexiconRef, playouts: _Playouts, candidates: bytes, first: int, count: int,
+                threads: int = 1) -> "np.ndarray":
     """A range of iterations on a Dask worker: the lexicon and the play-outs scattered to it once. No deadline
     travels (another machine's clock is not this one's): the caller reads its own between ranges."""
     engines = opened_lexicon(ref)
-    answer: np.ndarray = engines.engine.simulate_plays(playouts.request(engines, candidates), first, count, None)
+    answer: np.ndarray = engines.engine.simulate_plays(playouts.request(engines, candidates), first, count, None,
+                                                       threads)
     return answer
 
 
@@ -458,7 +465,9 @@ class _DaskRunner:
     """Ranges of iterations on a Dask cluster, split over its workers and answered in order: the same
     iterations, and so the same answer for a seed, as on one worker or a process pool."""
 
-    def __init__(self, engines: "Engines", address: str, base: SimulationRequest, spec: GameSpec) -> None:
+    def __init__(self, engines: "Engines", address: str, base: SimulationRequest, spec: GameSpec,
+                 threads: int = 1) -> None:
+        self.threads = threads
         try:
             import distributed  # deferred: Dask is an optional dependency (lexigraph[cluster])
         except ImportError:
@@ -478,7 +487,8 @@ class _DaskRunner:
 
         size = -(-count // self.workers)
         parts = [(s, min(size, first + count - s)) for s in range(first, first + count, size)]
-        futures = [self.client.submit(_run_shared, self.ref, self.playouts, request.candidates, s, k, pure=False)
+        futures = [self.client.submit(_run_shared, self.ref, self.playouts, request.candidates, s, k, self.threads,
+                                      pure=False)
                    for s, k in parts]
         out = [f.result() for f in futures]
         return np.concatenate(out) if out else np.zeros((0, 0))
@@ -490,9 +500,11 @@ class _DaskRunner:
 class _Runner:
     """Ranges of iterations run here (one worker) or on a local process pool, answered in order."""
 
-    def __init__(self, engines: "Engines", workers: int, base: SimulationRequest, spec: GameSpec) -> None:
+    def __init__(self, engines: "Engines", workers: int, base: SimulationRequest, spec: GameSpec,
+                 threads: int = 1) -> None:
         self.engines = engines
         self.workers = workers
+        self.threads = threads
         self.pool: Any = None
         self.key = id(base)
         self.forked = False
@@ -515,10 +527,10 @@ class _Runner:
         import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
         if self.pool is None:
-            return self.engines.engine.simulate_plays(request, first, count, deadline)
+            return self.engines.engine.simulate_plays(request, first, count, deadline, self.threads)
         size = -(-count // self.workers)
         parts = [(s, min(size, first + count - s)) for s in range(first, first + count, size)]
-        job = _Job(self.ref, self.key, None if self.forked else self.playouts, request.candidates)
+        job = _Job(self.ref, self.key, None if self.forked else self.playouts, request.candidates, self.threads)
         futures = [self.pool.submit(_run_range, job, s, k, deadline) for s, k in parts]
         out = []
         for (_s, k), future in zip(parts, futures):
@@ -639,7 +651,7 @@ def _simulate_loop(runner: "_Runner | _DaskRunner", base: SimulationRequest, n_c
 def choose_move(engines: "Engines", position: Position, *, leaves: "LeavesSpec | None", seed: int = 0,
                 time_limit: float | None = None, candidates: int = 10, iterations: int = DEFAULT_ITERATIONS,
                 plies: int = 2, workers: int | None = 1, objective: str = "win",
-                win_table: WinTable | None = None) -> Move | None:
+                win_table: WinTable | None = None, threads: int = 1) -> Move | None:
     """The simulation's choice for the side to move: a play or an exchange (a :class:`Move`), or None to pass.
 
     One candidate (or none) needs no play-outs: the best move by equity is
@@ -660,5 +672,5 @@ def choose_move(engines: "Engines", position: Position, *, leaves: "LeavesSpec |
     else:
         best = simulate(engines, pos, leaves=table, candidates=candidates, plies=plies, iterations=iterations,
                         seed=seed, workers=workers, time_limit=time_limit, moves=found, objective=objective,
-                        win_table=win_table).best
+                        win_table=win_table, threads=threads).best
     return None if best.kind == "pass" else best

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Literal
 from ...errors import FileFormatError, QueryError
 from ..consistency import GraphCheck
 from ..interface import UNDECIDED, CrossAnswer, EndgameAnswer, EndgameRequest, FillState, GameSpec, MoveRequest
-from ..interface import PropagationProblem, RackMode, SelfPlayRequest, SimulationRequest
+from ..interface import PropagationProblem, RackMode, SelfPlayRequest, SimulationRequest, check_threads
 from . import endgame, movegen, selfplay, simulation
 from .probe import PythonProbe
 from .tables import PythonGameTables
@@ -189,15 +189,18 @@ class PythonEngine:
     def generate_moves(self, request: MoveRequest, deadline: float | None = None) -> "tuple[np.ndarray, int]":
         return movegen.generate_moves(self._own(request.tables), request, deadline)
 
-    def play_games(self, request: SelfPlayRequest, first: int, count: int) -> "tuple[np.ndarray, np.ndarray]":
+    def play_games(self, request: SelfPlayRequest, first: int, count: int,
+                   threads: int = 1) -> "tuple[np.ndarray, np.ndarray]":
         a, b = (self._own(player.tables) for player in request.players)
+        check_threads(threads)  # checked as the C engine checks it; the games are played in turn
         return selfplay.play_games((a, b), request, first, count)
 
     def solve_endgame(self, request: EndgameRequest, deadline: float | None = None) -> EndgameAnswer:
         return endgame.solve_endgame(self._own(request.tables), request, deadline)  # a memory shortage: ResourceBusy, as in C
 
     def simulate_plays(self, request: SimulationRequest, first: int, count: int,
-                       deadline: float | None = None) -> "np.ndarray":
+                       deadline: float | None = None, threads: int = 1) -> "np.ndarray":
+        check_threads(threads)  # checked as the C engine checks it; the iterations are played in turn
         return simulation.simulate_plays(self._own(request.tables), request, first, count, deadline)
 
     def rack_leave_values(self, keys: bytes, values: bytes, rack: bytes) -> bytes:
