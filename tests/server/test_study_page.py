@@ -511,9 +511,12 @@ def test_a_reload_takes_the_quiz_up(page, server):
     assert page.inner_text("#study-result").startswith("1 of 3 questions right, 2 missed;")
     page.click("#study-new")
     start_by_keyboard(page, "length 7 and probability 1-50", 3)
+    key = re.search(r"[?&]quiz=([^&#]+)", page.url).group(1)
     page.click("#study-end")
     page.wait_for_selector("#study-summary:not([hidden])")
     assert "quiz=" not in page.url
+    ended = json.load(urlopen(f"{server}/api/quiz/{key}"))   # End quiz closed it on the server
+    assert ended["ended"] and ended["finished"] and ended["question"] is None and ended["position"] == 0
     reload()
     assert page.is_visible("#study-setup") and not page.is_visible("#study-quiz") and not page.is_visible("#study-summary")
     page.goto(server + "/?quiz=nosuchquiz#study")

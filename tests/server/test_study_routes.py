@@ -115,6 +115,42 @@ def test_other_types_and_sources(client, enable):
     assert r.status_code == 400  # the hooks cards were just reviewed: none due
 
 
+def test_ending_a_quiz_early(client, enable):
+    quiz = client.post("/api/quiz", json={"words": ["care", "retains", "dog"], "user": "ender"}).json()
+    key = quiz["id"]
+    for w in ("acre", "care", "race"):  # the first question, right
+        client.post(f"/api/quiz/{key}/answer", json={"answer": w})
+    client.post(f"/api/quiz/{key}/answer", json={"answer": "nastier"})  # the second, begun
+    r = client.post(f"/api/quiz/{key}/end", json={})
+    assert r.status_code == 200, r.text
+    doc = r.json()
+    SUMMARY.validate(doc)
+    assert doc["ended"] and doc["finished"] and doc["answered"] == 2 and doc["total"] == 3
+    assert doc["right"] == 1 and doc["wrong"] == 1
+    missed = set(enable.anagram("aeinrst", mode="exact")) - {"nastier"}
+    assert {m["word"] for m in doc["missed"]} == missed
+    assert doc["cardbox"]["total"] == 2  # the question not reached is not graded
+    shown = client.get(f"/api/quiz/{key}").json()
+    STATE.validate(shown)
+    assert shown["ended"] and shown["finished"] and shown["question"] is None
+    for route, body in (("answer", {"answer": "dog"}), ("next", {})):
+        refused = client.post(f"/api/quiz/{key}/{route}", json=body)
+        assert refused.status_code == 400 and "ended" in refused.json()["error"]["message"], refused.text
+    again = client.post(f"/api/quiz/{key}/end", json={})
+    assert again.status_code == 200 and again.json() == doc  # nothing more graded
+    assert client.get("/api/cardbox", params={"user": "ender"}).json()["total"] == 2
+    assert client.get(f"/api/quiz/{key}/summary").json() == doc
+
+
+def test_ending_refuses_fields_and_unknown_quizzes(client):
+    assert client.post("/api/quiz/nope/end", json={}).status_code == 404
+    key = client.post("/api/quiz", json={"words": ["cat"], "user": "ender2"}).json()["id"]
+    r = client.post(f"/api/quiz/{key}/end", json={"now": 1})
+    assert r.status_code == 400 and set(r.json()) == {"error"}
+    untouched = client.post(f"/api/quiz/{key}/end", json={}).json()
+    assert untouched["ended"] and untouched["answered"] == 0 and untouched["cardbox"]["total"] == 0
+
+
 def test_a_quiz_outlives_its_server(tmp_path):
     path = str(tmp_path / "study.sqlite")
     with TestClient(create_app(study_db=path)) as c:

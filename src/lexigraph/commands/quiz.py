@@ -145,6 +145,8 @@ def _run_quiz(ctx: Context, p: Mapping[str, Any]) -> Document:
                 raise QueryError("no quiz to resume" if key == "last" else f"no quiz {quote(key)} in {box.path}")
             if quiz.lexicon != lexicon:
                 raise QueryError(f"quiz {quiz.id} was made on {quiz.lexicon}: give --lexicon {quiz.lexicon}")
+            if quiz.ended and not p.get("no_input"):  # ended early (the page's End quiz): closed for good
+                raise QueryError(f"quiz {quiz.id} was ended: start another (--no-input shows its summary)")
         else:
             quiz = start_quiz(lex.store, lex.engine, box, lexicon, quiz_request(_quiz_fields(p)), now=now,
                               open_list=_list_opener(ctx), deadline=ctx.deadline)

@@ -8,6 +8,7 @@ docs/study.md, *HTTP*).
 | ``GET /api/quiz/{id}`` | the quiz as it stands |
 | ``POST /api/quiz/{id}/answer`` | ``{"answer": "WORD"}``: the verdict (right, wrong, already, time_up) and the quiz |
 | ``POST /api/quiz/{id}/next`` | the current question ended, its answers revealed, and the quiz at the next one |
+| ``POST /api/quiz/{id}/end`` | the quiz ended before its last question (the question being answered graded when something was typed for it) and closed: its summary; answering it after is a 400 |
 | ``GET /api/quiz/{id}/summary`` | every question's result, the missed words with their hooks, the cardbox's counts |
 | ``GET /api/cardbox?user=&lexicon=`` | the cardbox's counts: due now, by state and type |
 
@@ -31,8 +32,8 @@ from starlette.routing import Route
 from ..errors import QueryError
 from ..study.cardbox import CardBox, StudyStoreError, check_user
 from ..study.quiz import Quiz
-from ..study.sitting import (DEFAULT_USER, answer_document, cardbox_document, next_document, quiz_request,
-                             start_quiz, summary_document)
+from ..study.sitting import (DEFAULT_USER, answer_document, cardbox_document, end_document, next_document,
+                             quiz_request, start_quiz, summary_document)
 from .answers import ApiError, dump
 from .httpio import arrival, check_query, read_body
 from .lanes import Server
@@ -150,6 +151,24 @@ async def next_question(request: Request) -> Response:
     return answer(await server.run(work, what="POST /api/quiz/{id}/next", arrived=arrival(request)))
 
 
+async def end_quiz(request: Request) -> Response:
+    """``POST /api/quiz/{id}/end``: the quiz ended and closed in the store; its summary."""
+    server, study = state_of(request)
+    check_query(request, server.limits.max_query)
+    body = await read_body(request, server.limits.max_body, server.limits.body_timeout)
+    if body:
+        raise ApiError(400, "QueryError", f"unknown field {sorted(body)[0]!r} (end takes no field)")
+    key = request.path_params["id"]
+
+    def work(deadline: float) -> dict[str, object]:
+        with study.answering:  # after any answer already sent, never between an answer and its review
+            quiz = quiz_of(study, key)
+            with server.pool.use(server.pool.served(quiz.lexicon).name) as lex:
+                return end_document(lex.store, study.box, quiz, now=study.clock(), deadline=deadline)
+
+    return answer(await server.run(work, what="POST /api/quiz/{id}/end", arrived=arrival(request)))
+
+
 async def quiz_summary(request: Request) -> Response:
     """``GET /api/quiz/{id}/summary``: every question ended, the missed words with their hooks, the counts."""
     server, study = state_of(request)
@@ -189,6 +208,7 @@ STUDY_ROUTES = [
     Route("/api/quiz/{id}", show_quiz, methods=["GET"]),
     Route("/api/quiz/{id}/answer", answer_quiz, methods=["POST"]),
     Route("/api/quiz/{id}/next", next_question, methods=["POST"]),
+    Route("/api/quiz/{id}/end", end_quiz, methods=["POST"]),
     Route("/api/quiz/{id}/summary", quiz_summary, methods=["GET"]),
     Route("/api/cardbox", cardbox_counts, methods=["GET"]),
 ]

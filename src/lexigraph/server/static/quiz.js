@@ -97,6 +97,8 @@ class ServerQuiz {
   async answer(word) { const d = await call("POST", this.url + "/answer", { answer: word }); this.state = d.quiz; return d; }
   async next() { const d = await call("POST", this.url + "/next", {}); this.state = d.quiz; return d; }
   summary() { return call("GET", this.url + "/summary"); }
+  // Ended before its last question: closed on the server (never taken up again), its summary.
+  async endQuiz() { const d = await call("POST", this.url + "/end", {}); this.state = { ...this.state, finished: true, ended: true, question: null }; return d; }
 }
 
 // -- the same quiz, made here ---------------------------------------------------------------------------------------
@@ -174,6 +176,7 @@ class LocalQuiz {
     this.questions = questions;
     this.results = [];
     this.position = 0;
+    this.ended = false;
     this.deadline = spec.time_limit ? Date.now() + spec.time_limit * 1000 : null;
     this.state = this.document();
   }
@@ -182,7 +185,7 @@ class LocalQuiz {
 
   document() {
     const q = this.questions[this.position];
-    const finished = !q || this.timeUp();
+    const finished = !q || this.ended || this.timeUp();
     return {
       id: "local", type: this.spec.type, lexicon: state.lexicon, user: "", source: this.spec.text, created: "",
       time_limit: this.spec.time_limit, seconds_left: this.deadline === null ? null : Math.max(0, (this.deadline - Date.now()) / 1000),
@@ -228,6 +231,16 @@ class LocalQuiz {
     return { id: "local", verdict: null, word: null, result, quiz: this.state };
   }
 
+  // Ended before its last question: the question being answered graded when something was typed for it (as the
+  // server does), the others not.
+  async endQuiz() {
+    const q = this.questions[this.position];
+    if (!this.state.finished && q && (q.found.length || q.wrong.length)) this.end();
+    this.ended = true;
+    this.state = this.document();
+    return this.summary();
+  }
+
   async summary() {
     const missedWords = this.results.flatMap((r) => r.missed.map((w) => ({ word: w, question: r.prompt })));
     const hooks = new Map();
@@ -238,7 +251,7 @@ class LocalQuiz {
     return {
       command: "quiz", id: "local", type: this.spec.type, lexicon: state.lexicon, user: "", total: this.questions.length,
       answered: this.results.length, right: this.state.score.right, wrong: this.state.score.wrong, finished: this.state.finished,
-      results: this.results, count: this.results.length, cardbox: null,
+      ended: this.ended, results: this.results, count: this.results.length, cardbox: null,
       missed: missedWords.map((m) => ({ ...m, front: (hooks.get(m.word) || {}).front || "", back: (hooks.get(m.word) || {}).back || "" })),
     };
   }

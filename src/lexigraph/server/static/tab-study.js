@@ -22,7 +22,7 @@ export function setup() {
   $("study-answer").addEventListener("keydown", onKey);
   $("study-reveal").addEventListener("click", () => { later(reveal); refocus(); });
   $("study-next").addEventListener("click", () => { later(skip); refocus(); });
-  $("study-end").addEventListener("click", () => later(finish));
+  $("study-end").addEventListener("click", () => later(() => finish(true)));
   $("study-again").addEventListener("click", again);
   $("study-new").addEventListener("click", () => { showPart("setup"); refreshDue(); $("study-type").focus(); });
   from.addEventListener("focus", refreshDue);
@@ -244,14 +244,15 @@ function tick() {
   if (left === 0 && quiz.running) later(finish);
 }
 
-// The end: questions right and missed, every missed word with its hooks, the cardbox's counts.
-async function finish() {
+// The end: questions right and missed, every missed word with its hooks, the cardbox's counts. `early` (End quiz):
+// the quiz is closed on the server first (the question being answered graded when something was typed for it).
+async function finish(early = false) {
   if (!quiz.running) return;
   quiz.running = false;
   clearInterval(quiz.timer);
-  const doc = await quiz.session.summary();
+  const doc = early && !quiz.session.state.finished ? await quiz.session.endQuiz() : await quiz.session.summary();
   quiz.summary = doc;
-  if (!doc.finished) nameInAddress(null);   // ended before its last question: a reload starts afresh
+  if (doc.ended) nameInAddress(null);   // ended before its last question: a reload starts afresh
   const found = doc.results.reduce((n, r) => n + r.found.length, 0), all = doc.results.reduce((n, r) => n + r.answers.length, 0);
   $("study-result").textContent = `${doc.right} of ${doc.total} questions right, ${doc.wrong} missed` +
     (doc.answered < doc.total ? ` (${doc.total - doc.answered} not reached)` : "") + `; ${found} of ${all} words found.`;
