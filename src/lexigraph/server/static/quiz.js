@@ -65,21 +65,58 @@ export function resumeQuiz(id) {
   return ServerQuiz.resume(id);
 }
 
+// The study user: whose cardbox the page uses (docs/study.md: one server, several cardboxes). Kept in this browser's
+// localStorage and sent with every study request; "default" (the terminal's) when none is given.
+const USER_KEY = "lexigraph.study.user", MAX_USER = 64;
+
+export function studyUser() {
+  let kept = "";
+  try { kept = localStorage.getItem(USER_KEY) || ""; } catch { /* storage refused: the default user */ }
+  return userName(kept);
+}
+
+export function setStudyUser(name) {
+  const user = userName(name);
+  try {
+    if (user === "default") localStorage.removeItem(USER_KEY); else localStorage.setItem(USER_KEY, user);
+  } catch { /* storage refused: the name holds until the page is closed */ }
+  return user;
+}
+
+// A name as the server takes it (Python's isprintable): no control or format characters, no line breaks, spaces
+// as plain spaces; trimmed; at most 64 characters (code points, as Python counts them); empty is "default".
+function userName(text) {
+  const clean = String(text).replace(/[\p{C}\p{Zl}\p{Zp}]/gu, "").replace(/\p{Zs}/gu, " ").trim();
+  const name = Array.from(clean).slice(0, MAX_USER).join("").trim();
+  return name || "default";
+}
+
 // The cardbox's counts for the lexicon chosen (docs/schema/cardbox.json), or null when the server keeps none.
 export async function cardboxCounts() {
   try {
-    return await call("GET", "/api/cardbox?" + new URLSearchParams({ lexicon: state.lexicon }));
+    return await call("GET", "/api/cardbox?" + new URLSearchParams({ lexicon: state.lexicon, user: studyUser() }));
   } catch (err) {
     if (err instanceof HttpError && (err.status === 501 || err.status === 404)) return null;
     throw err;
   }
 }
 
+// A list's text (plain, or Zyzzyva's Anagram Question/Answer) into the cardbox as `type` questions due now: the
+// import's document (docs/schema/cardbox.json, action import).
+export function importList(text, type) {
+  return call("POST", "/api/cardbox/import", { list: text, type, user: studyUser(), lexicon: state.lexicon });
+}
+
+// Where the cardbox's `type` questions download as a list (`format` plain or zyzzyva).
+export function exportUrl(type, format) {
+  return "/api/cardbox/export?" + new URLSearchParams({ lexicon: state.lexicon, user: studyUser(), type, format });
+}
+
 // -- the server's quiz ----------------------------------------------------------------------------------------------
 
 class ServerQuiz {
   static async start(spec) {
-    const body = { type: spec.type, limit: spec.limit, time_limit: spec.time_limit, lexicon: state.lexicon };
+    const body = { type: spec.type, limit: spec.limit, time_limit: spec.time_limit, lexicon: state.lexicon, user: studyUser() };
     if (spec.order) body.order = spec.order;
     if (spec.from === "search") body.search = spec.text;
     else if (spec.from === "due") body.due = true;
