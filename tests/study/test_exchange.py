@@ -90,3 +90,15 @@ def test_lists_with_no_word_and_bad_formats(enable):
     assert export_text([], "plain") == "" and export_text([], "zyzzyva") == ""
     prompts, skipped = prompts_of_list(enable.store, "pattern", "quixotic\nQUIXOTIC\nc@t\n")
     assert prompts == [re.sub("[aeiou]", "?", "quixotic").upper()] and skipped == ["c@t"]
+
+
+def test_an_import_past_its_deadline_adds_nothing(enable):
+    import time
+
+    from lexigraph.errors import DeadlineExceeded
+
+    with CardBox(":memory:") as box:
+        with pytest.raises(DeadlineExceeded):
+            import_document(enable.store, box, "me", "ENABLE", "anagram", "care\ndog\n", now=0.0,
+                            deadline=time.monotonic() - 1)
+        assert box.prompts("me", "ENABLE", "anagram") == []

@@ -222,7 +222,8 @@ def _import(ctx: Context, p: Mapping[str, Any], box: CardBox, lexicon: str) -> D
         raise QueryError("cardbox import: give the list FILE (a plain list, or Zyzzyva's Anagram Question/Answer)")
     data = read_limited(str(p["file"]), limit=MAX_LIST_BYTES, what="a word list", error=QueryError)
     return import_document(ctx.lexicon().store, box, str(p.get("user") or DEFAULT_USER), lexicon,
-                           str(p.get("type") or "anagram"), data.decode("utf-8", errors="replace"), now=time.time())
+                           str(p.get("type") or "anagram"), data.decode("utf-8", errors="replace"), now=time.time(),
+                           deadline=ctx.deadline)
 
 
 def _export(ctx: Context, p: Mapping[str, Any], box: CardBox, lexicon: str) -> Document:

@@ -248,7 +248,8 @@ async def cardbox_import(request: Request) -> Response:
 
     def work(deadline: float) -> dict[str, object]:
         with server.pool.use(slot.name) as lex:
-            return import_document(lex.store, study.box, user, slot.lexicon_name, kind, text, now=study.clock())
+            return import_document(lex.store, study.box, user, slot.lexicon_name, kind, text, now=study.clock(),
+                                   deadline=deadline)
 
     return answer(await server.run(work, what="POST /api/cardbox/import", arrived=arrival(request)))
 

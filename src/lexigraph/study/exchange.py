@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ..engine.deadline import Countdown
 from ..errors import QueryError
 from ..support.text import quote
 from .cardbox import CardBox, check_user
@@ -34,16 +35,19 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["export_rows", "export_text", "import_document", "prompts_of_list"]
 
 
-def prompts_of_list(store: "Store", kind: str, text: str) -> tuple[list[str], list[str]]:
+def prompts_of_list(store: "Store", kind: str, text: str, *,
+                    deadline: float | None = None) -> tuple[list[str], list[str]]:
     """The questions of a list's text (in order, once each) and the lines left out (not spelled in the
     lexicon's tiles). A question/answer list names its questions; a plain list gives the words to make them
     from. A :class:`~lexigraph.errors.QueryError` when the text holds no word."""
+    countdown = Countdown(deadline, "the import")
     found = read_list(text)
     if not found.words and not found.questions:
         raise QueryError("the list holds no word (one word a line, or Zyzzyva's Q: and A: lines)")
     prompts: dict[str, None] = {}
     skipped = []
     for w in found.questions or found.words:
+        countdown.tick()
         try:
             prompts[prompt_of(store, kind, w.lower())] = None
         except QueryError:  # not spelled in the lexicon's tiles: said, and left out
@@ -52,10 +56,11 @@ def prompts_of_list(store: "Store", kind: str, text: str) -> tuple[list[str], li
 
 
 def import_document(store: "Store", box: CardBox, user: str, lexicon: str, kind: str, text: str, *,
-                    now: float) -> dict[str, object]:
+                    now: float, deadline: float | None = None) -> dict[str, object]:
     """Import a list's questions as new cards due now (those already in the cardbox stay as they are): the
-    document (docs/schema/cardbox.json, action ``import``)."""
-    prompts, skipped = prompts_of_list(store, kind, text)
+    document (docs/schema/cardbox.json, action ``import``). The list is read whole before the one transaction
+    that adds its cards, so an import stopped at its deadline adds none."""
+    prompts, skipped = prompts_of_list(store, kind, text, deadline=deadline)
     added = box.add(check_user(user), lexicon, kind, prompts, now=now)
     doc: dict[str, object] = {
         "command": "cardbox", "action": "import", "user": user, "lexicon": lexicon, "store": box.path,
