@@ -102,3 +102,23 @@ def test_an_import_past_its_deadline_adds_nothing(enable):
             import_document(enable.store, box, "me", "ENABLE", "anagram", "care\ndog\n", now=0.0,
                             deadline=time.monotonic() - 1)
         assert box.prompts("me", "ENABLE", "anagram") == []
+
+
+def test_a_zyzzyva_list_of_twl06_sevens(twl_words, engine_kind):
+    """TWL06 (skipped when the shared data is not there): a Zyzzyva list of sevens' alphagrams, as Zyzzyva saves
+    it (questions and answers, lexicon symbols after some words), imported and exported on each engine."""
+    from conftest import open_on
+
+    words = sorted(set(w.lower() for w in twl_words))
+    lex = open_on(engine_kind, words)
+    groups: dict[str, list[str]] = {}
+    for w in words:
+        if len(w) == 7:
+            groups.setdefault("".join(sorted(w)).upper(), []).append(w)
+    questions = random.Random(7).sample(sorted(groups), 150)
+    text = "".join(f"Q: {q}\n" + "".join(f"A: {w.upper()}# [n]\n" for w in groups[q]) for q in questions)
+    with CardBox(":memory:") as box:
+        doc = import_document(lex.store, box, "me", "TWL06", "anagram", text, now=0.0)
+        assert doc["results"][0]["added"] == 150 and "warnings" not in doc
+        rows = export_rows(lex.store, lex.engine, box, "me", "TWL06", "anagram")
+        assert rows == [(q, sorted(groups[q])) for q in questions]
