@@ -54,6 +54,22 @@ def test_a_quiz_line_by_line_quit_and_resume(capsys, monkeypatch, store):
     assert stats["total"] == 3 and stats["results"][0]["type"] == "anagram"
 
 
+def test_a_quiz_ended_early_is_not_resumed(capsys, monkeypatch, store):
+    code, out, err = run(capsys, monkeypatch, ["quiz", "care", "dog", "--store", store, "--json", "--no-input"])
+    key = json.loads(out)["id"]
+    with CardBox(store) as box:
+        quiz = box.quiz(key)
+        assert quiz is not None
+        quiz.end(now=1.0)
+        box.save_quiz(quiz, now=1.0)
+    code, out, err = run(capsys, monkeypatch, ["quiz", "--resume", key, "--store", store], "acre\n")
+    assert code == 2 and "was ended" in err and err.count("\n") == 1, err
+    code, out, err = run(capsys, monkeypatch, ["quiz", "--resume", "last", "--store", store])
+    assert code == 2 and "no quiz to resume" in err
+    code, out, err = run(capsys, monkeypatch, ["quiz", "--resume", key, "--store", store, "--no-input", "--json"])
+    assert code == 0 and json.loads(out)["ended"]
+
+
 def test_ctrl_d_keeps_the_quiz(capsys, monkeypatch, store):
     code, out, err = run(capsys, monkeypatch, ["quiz", "--type", "hooks", "care", "--store", store], "scare\n")
     assert code == 0 and "not finished" in out and "1/6" in err

@@ -13,6 +13,7 @@ import time
 from collections import Counter, defaultdict
 from functools import cache
 from pathlib import Path
+from urllib.parse import urlencode
 from urllib.request import urlopen
 
 import pytest
@@ -511,9 +512,12 @@ def test_a_reload_takes_the_quiz_up(page, server):
     assert page.inner_text("#study-result").startswith("1 of 3 questions right, 2 missed;")
     page.click("#study-new")
     start_by_keyboard(page, "length 7 and probability 1-50", 3)
+    key = re.search(r"[?&]quiz=([^&#]+)", page.url).group(1)
     page.click("#study-end")
     page.wait_for_selector("#study-summary:not([hidden])")
     assert "quiz=" not in page.url
+    ended = json.load(urlopen(f"{server}/api/quiz/{key}"))   # End quiz closed it on the server
+    assert ended["ended"] and ended["finished"] and ended["question"] is None and ended["position"] == 0
     reload()
     assert page.is_visible("#study-setup") and not page.is_visible("#study-quiz") and not page.is_visible("#study-summary")
     page.goto(server + "/?quiz=nosuchquiz#study")
@@ -563,3 +567,64 @@ def test_an_answer_the_server_was_too_busy_for_is_sent_again(page):
     type_answer(page, "qqqqqqq")
     page.wait_for_selector("#study-status.error")
     assert "the study store is busy" in page.inner_text("#study-status")
+
+
+def zyzzyva_of(questions: list[str]) -> str:
+    """Zyzzyva's Anagram Question/Answer list of alphagrams, from the word list alone."""
+    return "".join(f"Q: {q.upper()}\n" + "".join(f"A: {w.upper()}\n" for w in by_letters()[q]) for q in questions)
+
+
+def test_cardbox_lists_import_and_export_per_player(sized, server):
+    """The player's name is kept in the browser and sent with every study request: a list pasted and a Zyzzyva file
+    chosen go into that player's cardbox alone (the server's counts say so, and another player's stay empty); the
+    export downloads every question with the word list's answers; a reload keeps the player."""
+    pg, width = sized
+    ann, bob = f"Ann {width}", f"Bob {width}"
+    pg.click("#tab-study")
+    pg.fill("#study-user", ann)
+    pg.press("#study-user", "Tab")
+    assert pg.evaluate("localStorage.getItem('lexigraph.study.user')") == ann
+    pg.wait_for_selector("#study-lists:not([hidden])")
+    pg.click("#cards-toggle")
+    pg.fill("#cards-list", "retains\nnastier\ncare\nq@x\n")
+    pg.click("#cards-import")
+    pg.wait_for_function("document.querySelector('#cards-status').textContent.startsWith('Added')")
+    said = pg.inner_text("#cards-status")
+    assert said.startswith(f"Added 2 of 2 anagram questions to {ann}'s cardbox") and "1 lines left out" in said, said
+    pg.set_input_files("#cards-file", files=[{"name": "zyz.txt", "mimeType": "text/plain",
+                                              "buffer": zyzzyva_of(["dgo"]).encode()}])
+    pg.wait_for_function("document.querySelector('#cards-status').textContent.startsWith('zyz.txt: 3 lines read')")
+    pg.click("#cards-import")
+    pg.wait_for_function("document.querySelector('#cards-status').textContent.startsWith('Added 1 of 1')")
+    status, counts = get_json(server, "/api/cardbox?" + urlencode({"user": ann}))
+    assert status == 200 and counts["total"] == 3 and counts["due_now"] == 3
+    assert get_json(server, "/api/cardbox?" + urlencode({"user": bob}))[1]["total"] == 0
+    pg.wait_for_function("document.querySelector('#study-from option[value=due]').textContent === 'the cardbox: 3 due now'")
+    assert overflow(pg) <= 0 and labels_astray(pg, "#view-study") == []
+    shot(pg, f"study-lists-{width}")
+    pg.select_option("#cards-format", "zyzzyva")
+    with pg.expect_download() as download:
+        pg.click("#cards-export")
+    saved = Path(download.value.path()).read_text()
+    assert saved == zyzzyva_of(["aeinrst", "acer", "dgo"])
+    assert download.value.suggested_filename == "cardbox-ENABLE-anagram-zyzzyva.txt"
+    pg.reload()
+    pg.wait_for_selector("body[data-ready='1']", state="attached")
+    pg.click("#tab-study")
+    assert pg.input_value("#study-user") == ann
+    pg.wait_for_function("document.querySelector('#study-from option[value=due]').textContent === 'the cardbox: 3 due now'")
+    pg.fill("#study-user", bob)   # another player on the same server: an empty cardbox of their own
+    pg.press("#study-user", "Tab")
+    pg.wait_for_function("document.querySelector('#study-from option[value=due]').textContent === 'the cardbox: 0 due now'")
+    start_by_keyboard(pg, "length 7 and probability 1-50", 2)
+    wait_question(pg, 0)
+    pg.keyboard.press("Shift+Enter")   # the first question skipped (missed), then the quiz ended
+    wait_question(pg, 1)
+    pg.click("#study-end")
+    pg.wait_for_selector("#study-summary:not([hidden])")
+    pg.wait_for_function("document.querySelector('#study-due').textContent.includes('of 1 card')")
+    assert get_json(server, "/api/cardbox?" + urlencode({"user": ann}))[1]["total"] == 3
+    assert get_json(server, "/api/cardbox?" + urlencode({"user": bob}))[1]["total"] == 1   # Bob's own card
+    pg.fill("#study-user", "")
+    pg.press("#study-user", "Tab")
+    assert pg.evaluate("localStorage.getItem('lexigraph.study.user')") is None

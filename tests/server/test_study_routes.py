@@ -115,6 +115,97 @@ def test_other_types_and_sources(client, enable):
     assert r.status_code == 400  # the hooks cards were just reviewed: none due
 
 
+def test_ending_a_quiz_early(client, enable):
+    quiz = client.post("/api/quiz", json={"words": ["care", "retains", "dog"], "user": "ender"}).json()
+    key = quiz["id"]
+    for w in ("acre", "care", "race"):  # the first question, right
+        client.post(f"/api/quiz/{key}/answer", json={"answer": w})
+    client.post(f"/api/quiz/{key}/answer", json={"answer": "nastier"})  # the second, begun
+    r = client.post(f"/api/quiz/{key}/end", json={})
+    assert r.status_code == 200, r.text
+    doc = r.json()
+    SUMMARY.validate(doc)
+    assert doc["ended"] and doc["finished"] and doc["answered"] == 2 and doc["total"] == 3
+    assert doc["right"] == 1 and doc["wrong"] == 1
+    missed = set(enable.anagram("aeinrst", mode="exact")) - {"nastier"}
+    assert {m["word"] for m in doc["missed"]} == missed
+    assert doc["cardbox"]["total"] == 2  # the question not reached is not graded
+    shown = client.get(f"/api/quiz/{key}").json()
+    STATE.validate(shown)
+    assert shown["ended"] and shown["finished"] and shown["question"] is None
+    for route, body in (("answer", {"answer": "dog"}), ("next", {})):
+        refused = client.post(f"/api/quiz/{key}/{route}", json=body)
+        assert refused.status_code == 400 and "ended" in refused.json()["error"]["message"], refused.text
+    again = client.post(f"/api/quiz/{key}/end", json={})
+    assert again.status_code == 200 and again.json() == doc  # nothing more graded
+    assert client.get("/api/cardbox", params={"user": "ender"}).json()["total"] == 2
+    assert client.get(f"/api/quiz/{key}/summary").json() == doc
+
+
+def test_ending_refuses_fields_and_unknown_quizzes(client):
+    assert client.post("/api/quiz/nope/end", json={}).status_code == 404
+    key = client.post("/api/quiz", json={"words": ["cat"], "user": "ender2"}).json()["id"]
+    r = client.post(f"/api/quiz/{key}/end", json={"now": 1})
+    assert r.status_code == 400 and set(r.json()) == {"error"}
+    untouched = client.post(f"/api/quiz/{key}/end", json={}).json()
+    assert untouched["ended"] and untouched["answered"] == 0 and untouched["cardbox"]["total"] == 0
+
+
+def alphagram(word: str) -> str:
+    return "".join(sorted(word.upper()))
+
+
+def test_cardbox_import_and_export_round_trip(client, enable):
+    words = ["retains", "nastier", "care", "dog", "q@x"]  # two of one question; one not in the tiles
+    r = client.post("/api/cardbox/import", json={"list": "# mine\n" + "\n".join(words) + "\n", "user": "io"})
+    assert r.status_code == 200, r.text
+    doc = r.json()
+    CARDBOX.validate(doc)
+    questions = list(dict.fromkeys(alphagram(w) for w in words[:4]))  # the oracle: sorted letters, in order
+    assert doc["results"] == [{"type": "anagram", "questions": 3, "added": 3, "skipped": 1}]
+    assert "q@x" in doc["warnings"][0]
+    again = client.post("/api/cardbox/import", json={"list": "CARE\nrace\n", "user": "io"}).json()
+    assert again["results"][0]["added"] == 0  # already in the cardbox
+    counts = client.get("/api/cardbox", params={"user": "io"}).json()
+    assert counts["total"] == 3 and counts["due_now"] == 3  # new cards, due now
+    assert client.get("/api/cardbox", params={"user": "someone else"}).json()["total"] == 0
+    r = client.get("/api/cardbox/export", params={"user": "io", "format": "zyzzyva"})
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
+    assert r.headers["content-disposition"] == 'attachment; filename="cardbox-ENABLE-anagram-zyzzyva.txt"'
+    expected = "".join(f"Q: {q}\n" + "".join(f"A: {w.upper()}\n" for w in enable.anagram(q.lower(), mode="exact"))
+                       for q in questions)
+    assert r.text == expected
+    plain = client.get("/api/cardbox/export", params={"user": "io"}).text
+    assert plain.split() == [w for q in questions for w in enable.anagram(q.lower(), mode="exact")]
+    # Zyzzyva's list, imported by another user as hooks questions: its Q: lines are the questions
+    zyz = client.post("/api/cardbox/import", json={"list": r.text, "user": "io2", "type": "hooks"}).json()
+    assert zyz["results"][0]["added"] == 3
+    back = client.get("/api/cardbox/export", params={"user": "io2", "type": "hooks", "format": "zyzzyva"}).text
+    assert [line[3:] for line in back.splitlines() if line.startswith("Q: ")] == questions
+    assert client.get("/api/cardbox/export", params={"user": "nobody"}).text == ""
+
+
+@pytest.mark.parametrize("body", [
+    {}, {"list": ""}, {"list": "   \n# only a comment\n"}, {"list": 3}, {"list": "care", "type": "riddle"},
+    {"list": "care", "user": ""}, {"list": "care", "user": "x" * 100}, {"list": "care", "colour": "red"},
+    {"list": "care", "lexicon": 3},
+])
+def test_bad_imports_are_one_json_error(client, body):
+    r = client.post("/api/cardbox/import", json=body)
+    assert r.status_code == 400, (body, r.text)
+    assert set(r.json()) == {"error"}
+
+
+def test_import_bounded_body_and_bad_exports(client):
+    big = client.post("/api/cardbox/import", json={"list": "care\n" * 2000})  # past this app's 4096 bytes
+    assert big.status_code == 413 and set(big.json()) == {"error"}
+    assert client.post("/api/cardbox/import", json={"list": "care", "lexicon": "nope"}).status_code == 404
+    for params in ({"format": "csv"}, {"type": "riddle"}, {"colour": "red"}, {"user": "x" * 100}):
+        r = client.get("/api/cardbox/export", params=params)
+        assert r.status_code == 400 and set(r.json()) == {"error"}, params
+    assert client.get("/api/cardbox/export", params={"lexicon": "nope"}).status_code == 404
+
+
 def test_a_quiz_outlives_its_server(tmp_path):
     path = str(tmp_path / "study.sqlite")
     with TestClient(create_app(study_db=path)) as c:

@@ -173,3 +173,31 @@ def test_quiz_round_trips_through_json(enable):
     broken = quiz.to_dict() | {"position": 7}
     with pytest.raises(ValueError):
         Quiz.from_dict(broken)
+
+
+def test_ending_a_quiz_early(enable):
+    qs = make_questions(enable.store, enable.engine, "anagram", ["care", "retains", "dog"])
+    quiz = Quiz.new("k", "anagram", "ENABLE", "me", "", qs, created=0.0)
+    quiz.answer("acre", now=1.0)
+    quiz.answer("care", now=1.0)
+    quiz.answer("race", now=1.0)  # the first question ends, all found
+    assert quiz.answer("nastier", now=2.0).verdict == "right"
+    ended = quiz.end(now=3.0)  # something was typed for the second: it is graded, the third is not
+    assert ended is not None and ended.prompt == "AEINRST" and ended.found == ["nastier"]
+    assert sorted(ended.missed) == sorted(set(enable.anagram("aeinrst", mode="exact")) - {"nastier"})
+    assert quiz.finished and quiz.ended and len(quiz.results) == 2 and quiz.question() is None
+    assert quiz.end(now=4.0) is None and len(quiz.results) == 2  # ending again changes nothing
+    for step in (lambda: quiz.answer("dog", now=5.0), lambda: quiz.next(now=5.0)):
+        with pytest.raises(QueryError, match="ended"):
+            step()
+    kept = Quiz.from_dict(json.loads(json.dumps(quiz.to_dict())))
+    assert kept == quiz and kept.ended and kept.state(6.0)["ended"] and kept.state(6.0)["finished"]
+    old = quiz.to_dict()
+    del old["ended"]  # a quiz kept before quizzes could be ended
+    assert not Quiz.from_dict(old).ended
+
+
+def test_ending_a_quiz_with_nothing_typed_grades_nothing(enable):
+    qs = make_questions(enable.store, enable.engine, "anagram", ["care", "dog"])
+    quiz = Quiz.new("k", "anagram", "ENABLE", "me", "", qs, created=0.0)
+    assert quiz.end(now=1.0) is None and quiz.ended and quiz.results == [] and quiz.position == 0

@@ -25,8 +25,9 @@ from ..compiler.registry import name_of
 from ..errors import QueryError
 from ..lexicon import Lexicon
 from ..study.cardbox import CardBox, default_path
-from ..study.lists import FORMATS, plain_text, read_list, zyzzyva_text
-from ..study.quiz import MAX_QUESTIONS, ORDERS, QUIZ_TYPES, Quiz, answers_of, prompt_of
+from ..study.exchange import export_rows, export_text, import_document
+from ..study.lists import FORMATS, read_list
+from ..study.quiz import MAX_QUESTIONS, ORDERS, QUIZ_TYPES, Quiz
 from ..study.sitting import (DEFAULT_QUESTIONS, DEFAULT_USER, answer_document, cardbox_document, next_document,
                              quiz_request, start_quiz, summary_document)
 from ..support.files import read_limited, write_atomic
@@ -145,6 +146,8 @@ def _run_quiz(ctx: Context, p: Mapping[str, Any]) -> Document:
                 raise QueryError("no quiz to resume" if key == "last" else f"no quiz {quote(key)} in {box.path}")
             if quiz.lexicon != lexicon:
                 raise QueryError(f"quiz {quiz.id} was made on {quiz.lexicon}: give --lexicon {quiz.lexicon}")
+            if quiz.ended and not p.get("no_input"):  # ended early (the page's End quiz): closed for good
+                raise QueryError(f"quiz {quiz.id} was ended: start another (--no-input shows its summary)")
         else:
             quiz = start_quiz(lex.store, lex.engine, box, lexicon, quiz_request(_quiz_fields(p)), now=now,
                               open_list=_list_opener(ctx), deadline=ctx.deadline)
@@ -217,27 +220,10 @@ def _due(ctx: Context, p: Mapping[str, Any], box: CardBox, lexicon: str) -> Docu
 def _import(ctx: Context, p: Mapping[str, Any], box: CardBox, lexicon: str) -> Document:
     if not p.get("file"):
         raise QueryError("cardbox import: give the list FILE (a plain list, or Zyzzyva's Anagram Question/Answer)")
-    lex = ctx.lexicon()
-    words, questions = _list_words(str(p["file"]))
-    kind = str(p.get("type") or "anagram")
-    # A question/answer list names its questions (alphagrams); a plain list gives the words to make them from.
-    given = questions if questions else words
-    prompts: dict[str, None] = {}
-    skipped = []
-    for w in given:
-        try:
-            prompts[prompt_of(lex.store, kind, w.lower())] = None
-        except QueryError:  # not spelled in the lexicon's tiles: said, and left out
-            skipped.append(w)
-    user = str(p.get("user") or DEFAULT_USER)
-    added = box.add(user, lexicon, kind, prompts, now=time.time())
-    doc: Document = {"command": "cardbox", "action": "import", "user": user, "lexicon": lexicon, "store": box.path,
-                     "results": [{"type": kind, "questions": len(prompts), "added": added, "skipped": len(skipped)}],
-                     "count": 1}
-    if skipped:
-        doc["warnings"] = [f"{len(skipped)} lines are not spelled in {lexicon}'s tiles and were left out, "
-                           f"such as {quote(skipped[0])}"]
-    return doc
+    data = read_limited(str(p["file"]), limit=MAX_LIST_BYTES, what="a word list", error=QueryError)
+    return import_document(ctx.lexicon().store, box, str(p.get("user") or DEFAULT_USER), lexicon,
+                           str(p.get("type") or "anagram"), data.decode("utf-8", errors="replace"), now=time.time(),
+                           deadline=ctx.deadline)
 
 
 def _export(ctx: Context, p: Mapping[str, Any], box: CardBox, lexicon: str) -> Document:
@@ -246,9 +232,9 @@ def _export(ctx: Context, p: Mapping[str, Any], box: CardBox, lexicon: str) -> D
     lex = ctx.lexicon()
     kind = str(p.get("type") or "anagram")
     user = str(p.get("user") or DEFAULT_USER)
-    rows = [(q, list(answers_of(lex.store, lex.engine, kind, q, ctx.deadline))) for q in box.prompts(user, lexicon, kind)]
+    rows = export_rows(lex.store, lex.engine, box, user, lexicon, kind, deadline=ctx.deadline)
     fmt = str(p.get("format") or "plain")
-    text = zyzzyva_text(rows) if fmt == "zyzzyva" else plain_text(w for _, answers in rows for w in answers)
+    text = export_text(rows, fmt)
     dest = str(p["file"])
     if dest == "-":
         sys.stdout.write(text)

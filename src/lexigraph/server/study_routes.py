@@ -8,8 +8,11 @@ docs/study.md, *HTTP*).
 | ``GET /api/quiz/{id}`` | the quiz as it stands |
 | ``POST /api/quiz/{id}/answer`` | ``{"answer": "WORD"}``: the verdict (right, wrong, already, time_up) and the quiz |
 | ``POST /api/quiz/{id}/next`` | the current question ended, its answers revealed, and the quiz at the next one |
+| ``POST /api/quiz/{id}/end`` | the quiz ended before its last question (the question being answered graded when something was typed for it) and closed: its summary; answering it after is a 400 |
 | ``GET /api/quiz/{id}/summary`` | every question's result, the missed words with their hooks, the cardbox's counts |
 | ``GET /api/cardbox?user=&lexicon=`` | the cardbox's counts: due now, by state and type |
+| ``POST /api/cardbox/import`` | ``{"list": TEXT, "type", "user", "lexicon"}``: a plain or Zyzzyva list's questions as new cards due now |
+| ``GET /api/cardbox/export?user=&lexicon=&type=&format=`` | the cardbox's questions of one type with every answer, a download (plain or zyzzyva) |
 
 Every route's work (the store, the lexicon's queries) runs in the query lane, never on the event loop. The
 answers of one quiz are checked one at a time (a lock per app), so two typed at once are both kept. Word Judge
@@ -30,9 +33,11 @@ from starlette.routing import Route
 
 from ..errors import QueryError
 from ..study.cardbox import CardBox, StudyStoreError, check_user
-from ..study.quiz import Quiz
-from ..study.sitting import (DEFAULT_USER, answer_document, cardbox_document, next_document, quiz_request,
-                             start_quiz, summary_document)
+from ..study.exchange import export_rows, export_text, import_document
+from ..study.lists import FORMATS
+from ..study.quiz import QUIZ_TYPES, Quiz
+from ..study.sitting import (DEFAULT_USER, answer_document, cardbox_document, end_document, next_document,
+                             quiz_request, start_quiz, summary_document)
 from .answers import ApiError, dump
 from .httpio import arrival, check_query, read_body
 from .lanes import Server
@@ -150,6 +155,24 @@ async def next_question(request: Request) -> Response:
     return answer(await server.run(work, what="POST /api/quiz/{id}/next", arrived=arrival(request)))
 
 
+async def end_quiz(request: Request) -> Response:
+    """``POST /api/quiz/{id}/end``: the quiz ended and closed in the store; its summary."""
+    server, study = state_of(request)
+    check_query(request, server.limits.max_query)
+    body = await read_body(request, server.limits.max_body, server.limits.body_timeout)
+    if body:
+        raise ApiError(400, "QueryError", f"unknown field {sorted(body)[0]!r} (end takes no field)")
+    key = request.path_params["id"]
+
+    def work(deadline: float) -> dict[str, object]:
+        with study.answering:  # after any answer already sent, never between an answer and its review
+            quiz = quiz_of(study, key)
+            with server.pool.use(server.pool.served(quiz.lexicon).name) as lex:
+                return end_document(lex.store, study.box, quiz, now=study.clock(), deadline=deadline)
+
+    return answer(await server.run(work, what="POST /api/quiz/{id}/end", arrived=arrival(request)))
+
+
 async def quiz_summary(request: Request) -> Response:
     """``GET /api/quiz/{id}/summary``: every question ended, the missed words with their hooks, the counts."""
     server, study = state_of(request)
@@ -164,23 +187,95 @@ async def quiz_summary(request: Request) -> Response:
     return answer(await server.run(work, what="GET /api/quiz/{id}/summary", arrived=arrival(request)))
 
 
+def user_of(value: object, where: str) -> str:
+    """The study user a request names (``default`` when it names none); a 400 naming ``where`` when it is bad."""
+    user = DEFAULT_USER if value is None else value
+    try:
+        return check_user(user)
+    except StudyStoreError as e:  # the request's fault here
+        raise ApiError(400, "QueryError", f"{where}: {e}") from None
+
+
+def choice_of(value: object, choices: tuple[str, ...], default: str, where: str) -> str:
+    if value is None or value == "":
+        return default
+    if not isinstance(value, str) or value not in choices:
+        raise ApiError(400, "QueryError", f"{where}: one of {', '.join(choices)}")
+    return value
+
+
+def check_params(request: Request, known: tuple[str, ...], what: str) -> None:
+    unknown = sorted(k for k in request.query_params if k not in known)
+    if unknown:
+        raise ApiError(400, "QueryError", f"unknown parameter {unknown[0]!r} ({what} takes: {', '.join(known)})")
+
+
 async def cardbox_counts(request: Request) -> Response:
     """``GET /api/cardbox?user=&lexicon=``: the cardbox's counts."""
     server, study = state_of(request)
     check_query(request, server.limits.max_query)
+    check_params(request, ("lexicon", "user"), "the cardbox")
     q = request.query_params
-    unknown = sorted(k for k in q if k not in ("user", "lexicon"))
-    if unknown:
-        raise ApiError(400, "QueryError", f"unknown parameter {unknown[0]!r} (the cardbox takes: lexicon, user)")
-    user = q.get("user") or DEFAULT_USER
-    try:
-        check_user(user)
-    except StudyStoreError as e:  # the request's fault here
-        raise ApiError(400, "QueryError", f"parameter 'user': {e}") from None
+    user = user_of(q.get("user") or None, "parameter 'user'")
     slot = server.pool.served(q.get("lexicon"))
     doc = await server.run(lambda deadline: cardbox_document(study.box, user, slot.lexicon_name, now=study.clock()),
                            what="GET /api/cardbox", arrived=arrival(request))
     return answer(doc)
+
+
+#: The fields ``POST /api/cardbox/import`` takes.
+IMPORT_FIELDS = ("list", "type", "user", "lexicon")
+
+
+async def cardbox_import(request: Request) -> Response:
+    """``POST /api/cardbox/import``: a list's questions (plain, or Zyzzyva's Anagram Question/Answer) as new
+    cards due now; the body is bounded by the server's ``max_body``."""
+    server, study = state_of(request)
+    check_query(request, server.limits.max_query)
+    body = await read_body(request, server.limits.max_body, server.limits.body_timeout)
+    unknown = sorted(set(body) - set(IMPORT_FIELDS))
+    if unknown:
+        raise ApiError(400, "QueryError", f"unknown field {unknown[0]!r} (an import takes: {', '.join(IMPORT_FIELDS)})")
+    text = body.get("list")
+    if not isinstance(text, str) or not text.strip():
+        raise ApiError(400, "QueryError", "field 'list': the list's text (one word a line, or Zyzzyva's Q: and A: lines)")
+    kind = choice_of(body.get("type"), QUIZ_TYPES, "anagram", "field 'type'")
+    user = user_of(body.get("user"), "field 'user'")
+    lexicon = body.get("lexicon")
+    if lexicon is not None and not isinstance(lexicon, str):
+        raise ApiError(400, "QueryError", "field 'lexicon': a lexicon name")
+    slot = server.pool.served(lexicon)
+
+    def work(deadline: float) -> dict[str, object]:
+        with server.pool.use(slot.name) as lex:
+            return import_document(lex.store, study.box, user, slot.lexicon_name, kind, text, now=study.clock(),
+                                   deadline=deadline)
+
+    return answer(await server.run(work, what="POST /api/cardbox/import", arrived=arrival(request)))
+
+
+async def cardbox_export(request: Request) -> Response:
+    """``GET /api/cardbox/export?user=&lexicon=&type=&format=``: the cardbox's questions of one type with every
+    answer, as a list file to save (``plain``: one word a line; ``zyzzyva``: Anagram Question/Answer)."""
+    server, study = state_of(request)
+    check_query(request, server.limits.max_query)
+    check_params(request, ("format", "lexicon", "type", "user"), "an export")
+    q = request.query_params
+    user = user_of(q.get("user") or None, "parameter 'user'")
+    kind = choice_of(q.get("type"), QUIZ_TYPES, "anagram", "parameter 'type'")
+    fmt = choice_of(q.get("format"), FORMATS, "plain", "parameter 'format'")
+    slot = server.pool.served(q.get("lexicon"))
+
+    def work(deadline: float) -> str:
+        with server.pool.use(slot.name) as lex:
+            rows = export_rows(lex.store, lex.engine, study.box, user, slot.lexicon_name, kind, deadline=deadline)
+        return export_text(rows, fmt)
+
+    text = await server.run(work, what="GET /api/cardbox/export", arrived=arrival(request))
+    name = f"cardbox-{slot.lexicon_name}-{kind}{'-zyzzyva' if fmt == 'zyzzyva' else ''}.txt"
+    safe = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in name)
+    return Response(text, media_type="text/plain; charset=utf-8",
+                    headers={"content-disposition": f'attachment; filename="{safe}"'})
 
 
 #: The study routes, in the order the app lists them (before ``/api/{name}``).
@@ -189,6 +284,9 @@ STUDY_ROUTES = [
     Route("/api/quiz/{id}", show_quiz, methods=["GET"]),
     Route("/api/quiz/{id}/answer", answer_quiz, methods=["POST"]),
     Route("/api/quiz/{id}/next", next_question, methods=["POST"]),
+    Route("/api/quiz/{id}/end", end_quiz, methods=["POST"]),
     Route("/api/quiz/{id}/summary", quiz_summary, methods=["GET"]),
     Route("/api/cardbox", cardbox_counts, methods=["GET"]),
+    Route("/api/cardbox/import", cardbox_import, methods=["POST"]),
+    Route("/api/cardbox/export", cardbox_export, methods=["GET"]),
 ]

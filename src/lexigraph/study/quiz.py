@@ -221,6 +221,8 @@ class Quiz:
     wrong: list[str] = field(default_factory=list)
     results: list[QuestionResult] = field(default_factory=list)
     timed_out: bool = False
+    #: Ended before its last question (:meth:`end`): over, and never taken up again.
+    ended: bool = False
 
     @classmethod
     def new(cls, key: str, kind: str, lexicon: str, user: str, source: str, questions: Sequence[Question], *,
@@ -233,7 +235,10 @@ class Quiz:
 
     @property
     def finished(self) -> bool:
-        return self.timed_out or self.position >= len(self.questions)
+        return self.timed_out or self.ended or self.position >= len(self.questions)
+
+    def _over(self) -> QueryError:
+        return QueryError("this quiz was ended: start another" if self.ended else "this quiz is over")
 
     def question(self) -> Question | None:
         """The question being answered, or None once the quiz is over."""
@@ -251,7 +256,7 @@ class Quiz:
             raise QueryError("an answer is a text")
         word = _normalised(text) if spell is None else (spell(text[:MAX_ANSWER]) or _normalised(text))
         if self.finished:
-            raise QueryError("this quiz is over")
+            raise self._over()
         left = self.seconds_left(now)
         if left is not None and left <= 0:
             self.timed_out = True
@@ -270,10 +275,32 @@ class Quiz:
         """End the current question (its missed answers revealed) and go on to the next (none, past the time
         limit at ``now``)."""
         if self.finished:
-            raise QueryError("this quiz is over")
+            raise self._over()
         if self.time_limit is not None and self.created + self.time_limit <= now:
             self.timed_out = True  # the question being answered when the time ran out ends, and the quiz
         return self._end()
+
+    def end(self, now: float = 0.0) -> QuestionResult | None:
+        """End the quiz before its last question. The question being answered ends (graded) when something
+        was typed for it; the questions not reached are not graded (nothing was asked of them). Ending a quiz
+        that is over changes nothing (None).
+
+        >>> quiz = Quiz.new("q", "anagram", "ENABLE", "me", "", [Question("ACT", ("act", "cat"))] * 3, created=0.0)
+        >>> quiz.answer("cat", now=1.0).verdict, quiz.end(2.0).missed, quiz.finished, quiz.end(3.0)
+        ('right', ['act'], True, None)
+        >>> quiz.next()
+        Traceback (most recent call last):
+        ...
+        lexigraph.errors.QueryError: this quiz was ended: start another
+        """
+        if self.finished:
+            return None
+        if self.time_limit is not None and self.created + self.time_limit <= now:
+            self.timed_out = True
+        typed = bool(self.found or self.wrong)
+        result = self._end() if typed else None
+        self.ended = True
+        return result
 
     def _end(self) -> QuestionResult:
         question = self.questions[self.position]
@@ -298,6 +325,7 @@ class Quiz:
             "id": self.id, "type": self.type, "lexicon": self.lexicon, "user": self.user, "source": self.source,
             "created": iso_time(self.created), "time_limit": self.time_limit, "seconds_left": left,
             "total": len(self.questions), "position": self.position, "finished": self.finished or expired,
+            "ended": self.ended,
             "score": {"right": sum(r.correct for r in self.results),
                       "wrong": sum(not r.correct for r in self.results),
                       "answers_found": sum(len(r.found) for r in self.results) + len(self.found),
@@ -319,7 +347,8 @@ class Quiz:
         quiz = cls(str(doc["id"]), _checked_type(doc["type"]), str(doc["lexicon"]), str(doc["user"]),
                    str(doc["source"]), questions, float(doc["created"]),
                    None if doc["time_limit"] is None else float(doc["time_limit"]), int(doc["position"]),
-                   [str(w) for w in doc["found"]], [str(w) for w in doc["wrong"]], results, bool(doc["timed_out"]))
+                   [str(w) for w in doc["found"]], [str(w) for w in doc["wrong"]], results, bool(doc["timed_out"]),
+                   bool(doc.get("ended", False)))  # a quiz kept before quizzes could be ended has no 'ended'
         if not 0 <= quiz.position <= len(questions) or len(results) != quiz.position:
             raise ValueError("the quiz's position does not match its results")
         return quiz

@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..engine.store import Store
 
 __all__ = ["DEFAULT_QUESTIONS", "DEFAULT_USER", "QUIZ_FIELDS", "QuizRequest", "answer_document", "cardbox_document",
-           "next_document", "quiz_request", "start_quiz", "summary_document"]
+           "end_document", "next_document", "quiz_request", "start_quiz", "summary_document"]
 
 DEFAULT_USER = "default"
 #: Questions in a quiz when the request does not say.
@@ -183,6 +183,15 @@ def next_document(box: CardBox, quiz: Quiz, *, now: float) -> dict[str, Any]:
     return {"id": quiz.id, "verdict": None, "word": None, "result": result, "quiz": quiz.state(now)}
 
 
+def end_document(store: "Store", box: CardBox, quiz: Quiz, *, now: float,
+                 deadline: float | None = None) -> dict[str, object]:
+    """End the quiz before its last question (:meth:`Quiz.end`: the question being answered graded when
+    something was typed for it) and keep it closed: its summary. A quiz already over gives its summary."""
+    if not quiz.finished:
+        _ended(box, quiz, quiz.end(now), now)  # the review (if any) and the quiz closed, in one transaction
+    return summary_document(store, box, quiz, now=now, deadline=deadline)
+
+
 def summary_document(store: "Store", box: CardBox, quiz: Quiz, *, now: float,
                      deadline: float | None = None) -> dict[str, object]:
     """The quiz's summary (docs/schema/quiz.json): every question ended, the missed words with their hooks, the
@@ -194,7 +203,8 @@ def summary_document(store: "Store", box: CardBox, quiz: Quiz, *, now: float,
     return {
         "command": "quiz", "id": quiz.id, "type": quiz.type, "lexicon": quiz.lexicon, "user": quiz.user,
         "total": len(quiz.questions), "answered": len(quiz.results), "right": sum(r.correct for r in quiz.results),
-        "wrong": sum(not r.correct for r in quiz.results), "finished": quiz.finished, "results": results,
+        "wrong": sum(not r.correct for r in quiz.results), "finished": quiz.finished, "ended": quiz.ended,
+        "results": results,
         "count": len(results),
         "missed": [{"word": w, "question": p, "front": "".join(h.front), "back": "".join(h.back)}
                    for (w, p), h in zip(missed, hooked)],

@@ -65,21 +65,58 @@ export function resumeQuiz(id) {
   return ServerQuiz.resume(id);
 }
 
+// The study user: whose cardbox the page uses (docs/study.md: one server, several cardboxes). Kept in this browser's
+// localStorage and sent with every study request; "default" (the terminal's) when none is given.
+const USER_KEY = "lexigraph.study.user", MAX_USER = 64;
+
+export function studyUser() {
+  let kept = "";
+  try { kept = localStorage.getItem(USER_KEY) || ""; } catch { /* storage refused: the default user */ }
+  return userName(kept);
+}
+
+export function setStudyUser(name) {
+  const user = userName(name);
+  try {
+    if (user === "default") localStorage.removeItem(USER_KEY); else localStorage.setItem(USER_KEY, user);
+  } catch { /* storage refused: the name holds until the page is closed */ }
+  return user;
+}
+
+// A name as the server takes it (Python's isprintable): no control or format characters, no line breaks, spaces
+// as plain spaces; trimmed; at most 64 characters (code points, as Python counts them); empty is "default".
+function userName(text) {
+  const clean = String(text).replace(/[\p{C}\p{Zl}\p{Zp}]/gu, "").replace(/\p{Zs}/gu, " ").trim();
+  const name = Array.from(clean).slice(0, MAX_USER).join("").trim();
+  return name || "default";
+}
+
 // The cardbox's counts for the lexicon chosen (docs/schema/cardbox.json), or null when the server keeps none.
 export async function cardboxCounts() {
   try {
-    return await call("GET", "/api/cardbox?" + new URLSearchParams({ lexicon: state.lexicon }));
+    return await call("GET", "/api/cardbox?" + new URLSearchParams({ lexicon: state.lexicon, user: studyUser() }));
   } catch (err) {
     if (err instanceof HttpError && (err.status === 501 || err.status === 404)) return null;
     throw err;
   }
 }
 
+// A list's text (plain, or Zyzzyva's Anagram Question/Answer) into the cardbox as `type` questions due now: the
+// import's document (docs/schema/cardbox.json, action import).
+export function importList(text, type) {
+  return call("POST", "/api/cardbox/import", { list: text, type, user: studyUser(), lexicon: state.lexicon });
+}
+
+// Where the cardbox's `type` questions download as a list (`format` plain or zyzzyva).
+export function exportUrl(type, format) {
+  return "/api/cardbox/export?" + new URLSearchParams({ lexicon: state.lexicon, user: studyUser(), type, format });
+}
+
 // -- the server's quiz ----------------------------------------------------------------------------------------------
 
 class ServerQuiz {
   static async start(spec) {
-    const body = { type: spec.type, limit: spec.limit, time_limit: spec.time_limit, lexicon: state.lexicon };
+    const body = { type: spec.type, limit: spec.limit, time_limit: spec.time_limit, lexicon: state.lexicon, user: studyUser() };
     if (spec.order) body.order = spec.order;
     if (spec.from === "search") body.search = spec.text;
     else if (spec.from === "due") body.due = true;
@@ -97,6 +134,8 @@ class ServerQuiz {
   async answer(word) { const d = await call("POST", this.url + "/answer", { answer: word }); this.state = d.quiz; return d; }
   async next() { const d = await call("POST", this.url + "/next", {}); this.state = d.quiz; return d; }
   summary() { return call("GET", this.url + "/summary"); }
+  // Ended before its last question: closed on the server (never taken up again), its summary.
+  async endQuiz() { const d = await call("POST", this.url + "/end", {}); this.state = { ...this.state, finished: true, ended: true, question: null }; return d; }
 }
 
 // -- the same quiz, made here ---------------------------------------------------------------------------------------
@@ -174,6 +213,7 @@ class LocalQuiz {
     this.questions = questions;
     this.results = [];
     this.position = 0;
+    this.ended = false;
     this.deadline = spec.time_limit ? Date.now() + spec.time_limit * 1000 : null;
     this.state = this.document();
   }
@@ -182,7 +222,7 @@ class LocalQuiz {
 
   document() {
     const q = this.questions[this.position];
-    const finished = !q || this.timeUp();
+    const finished = !q || this.ended || this.timeUp();
     return {
       id: "local", type: this.spec.type, lexicon: state.lexicon, user: "", source: this.spec.text, created: "",
       time_limit: this.spec.time_limit, seconds_left: this.deadline === null ? null : Math.max(0, (this.deadline - Date.now()) / 1000),
@@ -228,6 +268,16 @@ class LocalQuiz {
     return { id: "local", verdict: null, word: null, result, quiz: this.state };
   }
 
+  // Ended before its last question: the question being answered graded when something was typed for it (as the
+  // server does), the others not.
+  async endQuiz() {
+    const q = this.questions[this.position];
+    if (!this.state.finished && q && (q.found.length || q.wrong.length)) this.end();
+    this.ended = true;
+    this.state = this.document();
+    return this.summary();
+  }
+
   async summary() {
     const missedWords = this.results.flatMap((r) => r.missed.map((w) => ({ word: w, question: r.prompt })));
     const hooks = new Map();
@@ -238,7 +288,7 @@ class LocalQuiz {
     return {
       command: "quiz", id: "local", type: this.spec.type, lexicon: state.lexicon, user: "", total: this.questions.length,
       answered: this.results.length, right: this.state.score.right, wrong: this.state.score.wrong, finished: this.state.finished,
-      results: this.results, count: this.results.length, cardbox: null,
+      ended: this.ended, results: this.results, count: this.results.length, cardbox: null,
       missed: missedWords.map((m) => ({ ...m, front: (hooks.get(m.word) || {}).front || "", back: (hooks.get(m.word) || {}).back || "" })),
     };
   }

@@ -4,7 +4,8 @@
 // The quiz itself (the server's, or one made here) is quiz.js's.
 
 import { $, setStatus } from "./dom.js";
-import { SOURCES, TYPES, cardboxCounts, resumeQuiz, startQuiz, wordsOf } from "./quiz.js";
+import { state } from "./api.js";
+import { SOURCES, TYPES, cardboxCounts, exportUrl, importList, resumeQuiz, setStudyUser, startQuiz, studyUser, wordsOf } from "./quiz.js";
 import { openWhy } from "./why.js";
 
 // The quiz under way: the session (quiz.js), the question's marks as typed, the question ended and shown (its
@@ -22,11 +23,69 @@ export function setup() {
   $("study-answer").addEventListener("keydown", onKey);
   $("study-reveal").addEventListener("click", () => { later(reveal); refocus(); });
   $("study-next").addEventListener("click", () => { later(skip); refocus(); });
-  $("study-end").addEventListener("click", () => later(finish));
+  $("study-end").addEventListener("click", () => later(() => finish(true)));
   $("study-again").addEventListener("click", again);
   $("study-new").addEventListener("click", () => { showPart("setup"); refreshDue(); $("study-type").focus(); });
   from.addEventListener("focus", refreshDue);
+  setupUser();
+  setupLists();
   onChoice();
+}
+
+// The player: whose cardbox the quizzes, the counts and the lists use (kept in this browser, quiz.js).
+function setupUser() {
+  const box = $("study-user");
+  box.value = studyUser() === "default" ? "" : studyUser();
+  box.addEventListener("change", () => {
+    const user = setStudyUser(box.value);
+    box.value = user === "default" ? "" : user;
+    refreshDue();
+  });
+}
+
+// The cardbox's lists: a list pasted or read from a file goes in as new cards due now; the export downloads.
+function setupLists() {
+  $("cards-toggle").addEventListener("click", () => {
+    const open = $("cards-panel").hidden;
+    $("cards-panel").hidden = !open;
+    $("cards-toggle").setAttribute("aria-expanded", String(open));
+  });
+  $("cards-file").addEventListener("change", readListFile);
+  $("cards-import").addEventListener("click", importCards);
+  // The download's address follows the choices (the lexicon, the player, the type, the format) when it is used.
+  const aim = () => { $("cards-export").href = exportUrl($("cards-type").value, $("cards-format").value); };
+  for (const e of ["pointerdown", "focus", "click"]) $("cards-export").addEventListener(e, aim);
+  aim();
+}
+
+// A list file chosen: read here into the box (never past what the server takes in one request), to import.
+async function readListFile() {
+  const file = $("cards-file").files[0], status = $("cards-status");
+  if (!file) return;
+  const limit = state.limits.max_body || 65536;
+  if (file.size > limit - 200) {
+    setStatus(status, `${file.name} is ${file.size.toLocaleString()} bytes; this server takes at most ` +
+      `${limit.toLocaleString()} in one request: import it in parts, or with lexigraph cardbox import`, true);
+    return;
+  }
+  $("cards-list").value = await file.text();
+  setStatus(status, `${file.name}: ${$("cards-list").value.split("\n").filter((l) => l.trim()).length} lines read; Import adds them.`);
+}
+
+async function importCards() {
+  const status = $("cards-status"), text = $("cards-list").value;
+  if (!text.trim()) { setStatus(status, "Paste a list, or choose a file, first.", true); return; }
+  setStatus(status, "importing…");
+  try {
+    const doc = await importList(text, $("cards-type").value);
+    const r = doc.results[0];
+    setStatus(status, `Added ${r.added} of ${r.questions} ${r.type} questions to ${doc.user}'s cardbox` +
+      (r.questions > r.added ? ` (${r.questions - r.added} were in it already)` : "") +
+      (r.skipped ? `; ${r.skipped} lines left out: ${doc.warnings[0]}` : "") + ".");
+    refreshDue();
+  } catch (err) {
+    setStatus(status, err.message, true);
+  }
 }
 
 // The cardbox's choice says how many questions of the chosen type are due now (asked again when the choices show,
@@ -36,6 +95,9 @@ async function refreshDue() {
   let counts = null;
   try { counts = await cardboxCounts(); } catch { /* said when a quiz is asked of it */ }
   option.disabled = !counts;
+  // A server without a cardbox has no lists to take or give; during a quiz the panel stays out of the way.
+  $("study-lists").dataset.served = counts ? "1" : "";
+  $("study-lists").hidden = !counts || !$("study-quiz").hidden;
   const row = counts && counts.results.find((r) => r.type === $("study-type").value);
   option.textContent = counts ? `the cardbox: ${row ? row.due_now : 0} due now` : SOURCES.due.label;
 }
@@ -55,6 +117,7 @@ function showPart(part) {
   $("study-quiz").hidden = part !== "quiz";
   $("study-summary").hidden = part !== "summary";
   $("study-setup").hidden = $("study-help").hidden = part === "quiz";   // on a phone the question stays in view
+  $("study-lists").hidden = part === "quiz" || !$("study-lists").dataset.served;
 }
 
 // Each request after the one before: answers typed fast are checked in the order typed.
@@ -244,14 +307,15 @@ function tick() {
   if (left === 0 && quiz.running) later(finish);
 }
 
-// The end: questions right and missed, every missed word with its hooks, the cardbox's counts.
-async function finish() {
+// The end: questions right and missed, every missed word with its hooks, the cardbox's counts. `early` (End quiz):
+// the quiz is closed on the server first (the question being answered graded when something was typed for it).
+async function finish(early = false) {
   if (!quiz.running) return;
   quiz.running = false;
   clearInterval(quiz.timer);
-  const doc = await quiz.session.summary();
+  const doc = early && !quiz.session.state.finished ? await quiz.session.endQuiz() : await quiz.session.summary();
   quiz.summary = doc;
-  if (!doc.finished) nameInAddress(null);   // ended before its last question: a reload starts afresh
+  if (doc.ended) nameInAddress(null);   // ended before its last question: a reload starts afresh
   const found = doc.results.reduce((n, r) => n + r.found.length, 0), all = doc.results.reduce((n, r) => n + r.answers.length, 0);
   $("study-result").textContent = `${doc.right} of ${doc.total} questions right, ${doc.wrong} missed` +
     (doc.answered < doc.total ? ` (${doc.total - doc.answered} not reached)` : "") + `; ${found} of ${all} words found.`;
