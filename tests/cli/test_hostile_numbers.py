@@ -174,8 +174,9 @@ def test_the_reported_numbers_are_refused_in_one_line(workdir, capsys):
         assert len(err.splitlines()) == 1 and needle in err, (argv, err)
     code, out, err = run_bounded(capsys, ["autoplay", "--first", "9223372036854775806", "-n", "2", "--workers", "1"])
     assert code == 0 and "2 games" in out, err
-    code, out, err = run_bounded(capsys, ["moves", "empty", "--rack", "QUIZ", "--top", "2147483647"])
-    assert code == 0 and len(out.splitlines()) > 20, err  # a count past every move: all of them
+    code, out, err = run_bounded(capsys, ["moves", "empty", "--rack", "QUIZ", "--both-directions", "--top",
+                                          "2147483647"])
+    assert code == 0 and len(out.splitlines()) > 20, err  # a count past every move: all of them (both directions)
 
 
 @pytest.fixture(scope="module")
@@ -211,8 +212,8 @@ def test_absurd_numbers_over_http_are_4xx_json_errors(client, command, p):
 def test_the_reported_request_is_a_400(client):
     r = client.post("/api/analyze", json=HTTP_BASES["analyze"] | {"top": 2**70})
     assert r.status_code == 400 and "top must be from 0 to" in r.json()["error"]["message"]
-    r = client.post("/api/moves", json=HTTP_BASES["moves"] | {"top": 2**31 - 1})
-    assert r.status_code == 200 and r.json()["count"] > 20  # a count past every move: all of them
+    r = client.post("/api/moves", json=HTTP_BASES["moves"] | {"top": 2**31 - 1, "both_directions": True})
+    assert r.status_code == 200 and r.json()["count"] > 20  # a count past every move: all of them (both directions)
 
 
 def test_the_openapi_description_declares_the_ranges(client):
