@@ -15,8 +15,8 @@ theme entries added at 50), rounds interleaved, each in a fresh process, its CPU
 and the ratio. Every fill is checked (every entry in the list at or above the minimum or a theme entry, no
 repeats, the pattern's letters kept).
 
-Theme sets: two the tests use (tests/crossword/test_design.py) and four held out, real-looking themes from
-TWL06 and SCOWL words that no test or tuning run saw.
+Theme sets: two the tests use (tests/crossword/test_design.py) and nine held out, real-looking themes from
+TWL06 and SCOWL words that no test or tuning run saw (the last five added after the first four were measured).
 """
 
 from __future__ import annotations
@@ -46,6 +46,12 @@ THEMES = [
     ("winter", "held out", ["snowflakes", "icicles", "blizzards", "frostbite"]),
     ("storm", "held out", ["thunderclap", "lightningrod", "raincoats"]),
     ("kitchen", "held out", ["saltshaker", "peppermill", "teakettle"]),
+    # Added later (issue 38, second part), chosen before any design run on them.
+    ("ocean", "held out", ["starfish", "seahorse", "jellyfish"]),
+    ("garden", "held out", ["greenhouse", "flowerpots", "sunflower"]),
+    ("orchestra", "held out", ["violinist", "trombonist", "percussion", "conductor"]),
+    ("launch", "held out", ["launchpad", "countdown", "liftoff"]),
+    ("library", "held out", ["bookshelf", "cardcatalog", "librarian"]),
 ]
 WALL_FACTOR = 6
 #: Wall-clock seconds each pattern's fill may take within a design.
