@@ -28,7 +28,11 @@
  * `prune` (and `top` > 0), once the heap is full an anchor is skipped when its shadow bound (the best key any
  * play from it could reach: the rack's highest points on the squares that multiply them most, the bingo bonus,
  * the best leave value for that many tiles) is below the heap's worst; the plays kept are the same, and `count`
- * is then -1 (not every play was counted).
+ * is then -1 (not every play was counted). With the lexicon's word map in the tables (game_tables.h), an extent no
+ * word can fill gives no bound: one through no board tile whose length no tiles of the rack spell
+ * (lx_wordmap_playable_lengths, once per call), and one that takes the whole rack and no word is made of the
+ * rack and the board tiles it goes through (lx_wordmap_has_word); so the bingo bonus and impossible lengths stop
+ * keeping anchors alive. Every play's extent is one of those kept, so the plays kept are the same.
  *
  * `deadline` (a time.monotonic() value or None, deadline.h) is checked at the start and every few thousand
  * extensions; past it the call raises TimeoutError, which the engine turns into DeadlineExceeded.
@@ -135,6 +139,11 @@ typedef struct {
     int rack_points_desc[LX_MAX_BOARD_SIZE];           /* the rack's tile points, highest first (blanks 0) */
     int rack_point_sums[LX_MAX_BOARD_SIZE + 1];        /* rack_point_sums[k]: the sum of the k highest */
     double best_leave_by_tiles[LX_MAX_BOARD_SIZE + 1]; /* the best leave value of a play using m tiles */
+    /* the word map's view of the rack (prune only; word_map NULL: none, or the rack does not fit the map) */
+    const LxWordMap *word_map;
+    uint64_t playable_lengths;                  /* bit m: some m tiles of the rack alone make a word */
+    uint8_t rack_letters[LX_MAX_BOARD_SIZE];    /* the rack's tiles but its blanks, codes ascending */
+    int rack_letter_count, rack_blanks;
     LxDeadline deadline;
     char *records;
     size_t play_count, kept, capacity;
@@ -507,6 +516,56 @@ sort_rack_points(MoveGenerator *gen)
         gen->rack_point_sums[j + 1] = gen->rack_point_sums[j] + gen->rack_points_desc[j];
 }
 
+/* The word map's view of the rack, when the tables have a map the rack fits (at most its blanks, at most 15
+ * tiles): its letters sorted and the lengths it spells alone; else gen->word_map stays NULL (no such bounds). */
+static void
+prepare_word_map(MoveGenerator *gen, const LxWordMap *map)
+{
+    gen->word_map = NULL;
+    if (!map || gen->rack_counts[0] > map->max_blanks || gen->tiles_on_rack > 15
+        || gen->code_count - 1 > map->highest_code)
+        return;
+    int n = 0;
+    for (int code = 1; code < gen->code_count; code++)
+        for (int k = 0; k < gen->rack_counts[code]; k++)
+            gen->rack_letters[n++] = (uint8_t)code;
+    gen->rack_letter_count = n;
+    gen->rack_blanks = gen->rack_counts[0];
+    gen->playable_lengths = lx_wordmap_playable_lengths(map, gen->rack_letters, n, gen->rack_blanks);
+    gen->word_map = map;
+}
+
+/* Whether the word map rules out every play of an extent (m rack tiles, `length` squares, the board tiles
+ * through[0 .. through_count) on it): no m tiles of the rack spell a word when it goes through no board tile; no
+ * word is made of the whole rack and those board tiles when it takes the whole rack. Lengths the map does not
+ * hold, and extents taking part of the rack through board tiles, are never ruled out. */
+static int
+no_word_fills(const MoveGenerator *gen, int tiles_placed, int length, const uint8_t *through, int through_count)
+{
+    const LxWordMap *map = gen->word_map;
+    if (!map || length < map->min_length || length > map->max_length)
+        return 0;
+    if (through_count == 0)
+        return tiles_placed < 64 && !(gen->playable_lengths >> tiles_placed & 1);
+    if (tiles_placed != gen->tiles_on_rack)
+        return 0;
+    uint8_t letters[LX_WORDMAP_MAX_LENGTH], board[LX_MAX_BOARD_SIZE];
+    for (int i = 0; i < through_count; i++) { /* the board's letters sorted (a few: insertion) */
+        int j = i;
+        while (j > 0 && board[j - 1] > through[i]) {
+            board[j] = board[j - 1];
+            j--;
+        }
+        board[j] = through[i];
+    }
+    int n = 0, a = 0, b = 0; /* merged with the rack's letters */
+    while (a < gen->rack_letter_count || b < through_count)
+        letters[n++] = (b >= through_count || (a < gen->rack_letter_count && gen->rack_letters[a] <= board[b]))
+                           ? gen->rack_letters[a++]
+                           : board[b++];
+    return lx_wordmap_has_word(map, length, letters, n, gen->rack_blanks) == 0;
+}
+
 /* The rack's points highest first, and per number of tiles used the best value the leave table gives. */
 static void
 prepare_bounds(MoveGenerator *gen, long subsets)
@@ -600,10 +659,13 @@ anchor_bound(const MoveGenerator *gen, int orientation, int line, int anchor, in
     const int *points = gen->line_points[orientation];
     const uint64_t *cross_checks = gen->cross_checks[orientation];
     const uint64_t fillable = gen->rack_counts[0] ? ~(uint64_t)1 : gen->rack_tile_set;
-    int left_board_points = 0;
+    int left_board_points = 0, left_through = 0;
+    uint8_t through[LX_MAX_BOARD_SIZE]; /* the board tiles on the extent, for the word map */
     if (left_start >= 0)
-        for (int j = left_start; j < anchor; j++)
+        for (int j = left_start; j < anchor; j++) {
             left_board_points += points[base + j];
+            through[left_through++] = tiles[base + j];
+        }
     double best = -1e300;
     for (int left_tiles = 0; left_tiles <= (left_start >= 0 ? 0 : left_room) && left_tiles <= gen->tiles_on_rack;
          left_tiles++) {
@@ -618,10 +680,12 @@ anchor_bound(const MoveGenerator *gen, int orientation, int line, int anchor, in
             extent.word_multiplier *= gen->word_multipliers[orientation][base + j];
         }
         const int start = left_start >= 0 ? left_start : anchor - left_tiles;
+        int through_count = left_through;
         for (int end = anchor; end < size; end++) {
             const int square = base + end;
             if (tiles[square]) {
                 extent.board_points += points[square];
+                through[through_count++] = tiles[square];
             } else {
                 if (!(cross_checks[square] & fillable) || extent.tiles_placed == gen->tiles_on_rack)
                     break;
@@ -630,6 +694,10 @@ anchor_bound(const MoveGenerator *gen, int orientation, int line, int anchor, in
             if ((end + 1 < size && tiles[square + 1]) || end - start < 1)
                 continue; /* the word would go on, or one square */
             double bound = extent_bound(gen, &extent);
+            if (bound <= best && (!by_left_length || bound <= by_left_length[left_tiles]))
+                continue; /* raises nothing: the word map need not be asked */
+            if (no_word_fills(gen, extent.tiles_placed, end - start + 1, through, through_count))
+                continue;
             if (bound > best)
                 best = bound;
             if (by_left_length && bound > by_left_length[left_tiles])
@@ -1095,6 +1163,7 @@ start_generator(MoveGenerator *gen, const LxMoveInput *in)
     gen->across_only_opening = tables->symmetric && !in->both_directions;
     gen->leave_values = NULL;
     gen->left_bounds = NULL;
+    gen->word_map = NULL;
     gen->error = 0;
     gen->word_length = 0;
     gen->queued_count = 0;
@@ -1201,8 +1270,10 @@ LX_MOVEGEN_CORE(const LxMoveInput *in, LxMoveOutput *result)
     if ((status = read_board(gen, in)) != LX_MOVEGEN_OK)
         goto done;
     gen->prune = in->prune && in->top > 0 && in->tables->shadow_bounds_hold;
-    if (gen->prune)
+    if (gen->prune) {
         prepare_bounds(gen, subsets);
+        prepare_word_map(gen, in->tables->word_map);
+    }
     if (lx_deadline_passed_now(&gen->deadline)) {
         status = LX_MOVEGEN_DEADLINE;
         goto done;
