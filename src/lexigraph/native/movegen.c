@@ -30,9 +30,10 @@
  * the best leave value for that many tiles) is below the heap's worst; the plays kept are the same, and `count`
  * is then -1 (not every play was counted). With the lexicon's word map in the tables (game_tables.h), an extent no
  * word can fill gives no bound: one through no board tile whose length no tiles of the rack spell
- * (lx_wordmap_playable_lengths, once per call), and one that takes the whole rack and no word is made of the
- * rack and the board tiles it goes through (lx_wordmap_has_word); so the bingo bonus and impossible lengths stop
- * keeping anchors alive. Every play's extent is one of those kept, so the plays kept are the same.
+ * (lx_wordmap_playable_lengths, once per call), and one through board tiles keeping at most one rack tile when no
+ * word is made of the rack less that tile and the board tiles (lx_wordmap_has_word), whose leave bound is then
+ * the best among the kept tiles that make one (word_map_leave); so the bingo bonus and impossible lengths stop
+ * keeping anchors alive. Every play's extent and leave are among those kept, so the plays kept are the same.
  *
  * `deadline` (a time.monotonic() value or None, deadline.h) is checked at the start and every few thousand
  * extensions; past it the call raises TimeoutError, which the engine turns into DeadlineExceeded.
@@ -535,35 +536,74 @@ prepare_word_map(MoveGenerator *gen, const LxWordMap *map)
     gen->word_map = map;
 }
 
-/* Whether the word map rules out every play of an extent (m rack tiles, `length` squares, the board tiles
- * through[0 .. through_count) on it): no m tiles of the rack spell a word when it goes through no board tile; no
- * word is made of the whole rack and those board tiles when it takes the whole rack. Lengths the map does not
- * hold, and extents taking part of the rack through board tiles, are never ruled out. */
+/* What the word map says of an extent (m = tiles_placed rack tiles, `length` squares, the board tiles
+ * through[0 .. through_count) on it): 0 when no play can fill it, else 1 with *leave the best leave value a play
+ * of it can keep. Through no board tile: some m tiles of the rack must spell a word (the leave bound stays the
+ * best for m tiles). Through board tiles, keeping at most MOST_KEPT_LOOKED_UP tiles: each way of keeping that
+ * many is looked up (the rack less them and the board tiles, the blanks any letter), and the leave bound becomes
+ * the best of those that make a word. Otherwise, or for a length the map does not hold, the best leave for m
+ * tiles and 1. */
+#define MOST_KEPT_LOOKED_UP 1
 static int
-no_word_fills(const MoveGenerator *gen, int tiles_placed, int length, const uint8_t *through, int through_count)
+word_map_leave(const MoveGenerator *gen, int tiles_placed, int length, const uint8_t *through, int through_count,
+               double *leave)
 {
     const LxWordMap *map = gen->word_map;
+    *leave = gen->by_equity ? gen->best_leave_by_tiles[tiles_placed] : 0.0;
     if (!map || length < map->min_length || length > map->max_length)
-        return 0;
+        return 1;
     if (through_count == 0)
-        return tiles_placed < 64 && !(gen->playable_lengths >> tiles_placed & 1);
-    if (tiles_placed != gen->tiles_on_rack)
-        return 0;
-    uint8_t letters[LX_WORDMAP_MAX_LENGTH], board[LX_MAX_BOARD_SIZE];
-    for (int i = 0; i < through_count; i++) { /* the board's letters sorted (a few: insertion) */
-        int j = i;
-        while (j > 0 && board[j - 1] > through[i]) {
-            board[j] = board[j - 1];
-            j--;
-        }
-        board[j] = through[i];
+        return tiles_placed >= 64 || (gen->playable_lengths >> tiles_placed & 1);
+    const int kept = gen->tiles_on_rack - tiles_placed;
+    if (kept > MOST_KEPT_LOOKED_UP)
+        return 1;
+    int counts[LX_MAX_MOVE_TILE_CODES], full_index = 0;
+    for (int code = 0; code < gen->code_count; code++) {
+        counts[code] = gen->rack_counts[code];
+        full_index += gen->place_values[code] * gen->rack_counts[code];
     }
-    int n = 0, a = 0, b = 0; /* merged with the rack's letters */
-    while (a < gen->rack_letter_count || b < through_count)
-        letters[n++] = (b >= through_count || (a < gen->rack_letter_count && gen->rack_letters[a] <= board[b]))
-                           ? gen->rack_letters[a++]
-                           : board[b++];
-    return lx_wordmap_has_word(map, length, letters, n, gen->rack_blanks) == 0;
+    for (int i = 0; i < through_count; i++)
+        counts[through[i]]++; /* the board's letters (codes checked by read_board) */
+    double best = -1e300;
+    int found = 0;
+    /* the kept tiles: none, one code c, or two codes c <= d (a blank is code 0); code_count stands for none */
+    const int none = gen->code_count;
+    for (int c = kept ? 0 : none; c <= (kept ? none - 1 : none); c++) {
+        if (c < none && !gen->rack_counts[c])
+            continue;
+        for (int d = kept == 2 ? c : none; d <= (kept == 2 ? none - 1 : none); d++) {
+            if (d < gen->code_count && gen->rack_counts[d] < 1 + (d == c))
+                continue;
+            if (c < gen->code_count)
+                counts[c]--;
+            if (d < gen->code_count)
+                counts[d]--;
+            uint8_t letters[LX_WORDMAP_MAX_LENGTH];
+            int n = 0;
+            for (int code = 1; code < gen->code_count && n + counts[code] <= map->max_length; code++)
+                for (int k = 0; k < counts[code]; k++)
+                    letters[n++] = (uint8_t)code;
+            int word = lx_wordmap_has_word(map, length, letters, n, counts[0]);
+            if (c < gen->code_count)
+                counts[c]++;
+            if (d < gen->code_count)
+                counts[d]++;
+            if (word < 0)
+                return 1; /* not a lookup the map answers: no narrowing */
+            if (!word)
+                continue;
+            found = 1;
+            if (gen->by_equity && gen->leave_values) {
+                int used = full_index - (c < gen->code_count ? gen->place_values[c] : 0)
+                           - (d < gen->code_count ? gen->place_values[d] : 0);
+                if (gen->leave_values[used] > best)
+                    best = gen->leave_values[used];
+            }
+        }
+    }
+    if (found && gen->by_equity && gen->leave_values)
+        *leave = best;
+    return found;
 }
 
 /* The rack's points highest first, and per number of tiles used the best value the leave table gives. */
@@ -622,10 +662,10 @@ extent_fills(Extent *extent, const MoveGenerator *gen, int orientation, int squa
     extent->cross_multipliers[j] = multiplier;
 }
 
-/* The best key a play of this extent can reach: the highest points on the highest letter multipliers, the
- * cross-words' best pairing, the bingo bonus and the best leave value for that many tiles. */
-static double
-extent_bound(const MoveGenerator *gen, const Extent *extent)
+/* The best score a play of this extent can reach: the highest points on the highest letter multipliers, the
+ * cross-words' best pairing and the bingo bonus. */
+static int
+extent_score(const MoveGenerator *gen, const Extent *extent)
 {
     const int *sums = gen->rack_point_sums;
     int main_word = 0, taken = 0;
@@ -638,7 +678,7 @@ extent_bound(const MoveGenerator *gen, const Extent *extent)
                 + (extent->tiles_placed == gen->rack_size ? gen->bingo_bonus : 0);
     for (int i = 0; i < extent->cross_count; i++)
         score += extent->cross_multipliers[i] * gen->rack_points_desc[i];
-    return (double)score + (gen->by_equity ? gen->best_leave_by_tiles[extent->tiles_placed] : 0.0);
+    return score;
 }
 
 /* The highest key any play generated from the anchor at (gen->orientation, gen->line, anchor) can have: plays
@@ -693,11 +733,15 @@ anchor_bound(const MoveGenerator *gen, int orientation, int line, int anchor, in
             }
             if ((end + 1 < size && tiles[square + 1]) || end - start < 1)
                 continue; /* the word would go on, or one square */
-            double bound = extent_bound(gen, &extent);
+            /* the extent's score bound and the best leave value for that many tiles */
+            const int score = extent_score(gen, &extent);
+            double bound = (double)score + (gen->by_equity ? gen->best_leave_by_tiles[extent.tiles_placed] : 0.0);
             if (bound <= best && (!by_left_length || bound <= by_left_length[left_tiles]))
                 continue; /* raises nothing: the word map need not be asked */
-            if (no_word_fills(gen, extent.tiles_placed, end - start + 1, through, through_count))
-                continue;
+            double leave;
+            if (!word_map_leave(gen, extent.tiles_placed, end - start + 1, through, through_count, &leave))
+                continue; /* no word fills it */
+            bound = (double)score + leave;
             if (bound > best)
                 best = bound;
             if (by_left_length && bound > by_left_length[left_tiles])
