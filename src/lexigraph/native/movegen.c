@@ -30,10 +30,10 @@
  * the best leave value for that many tiles) is below the heap's worst; the plays kept are the same, and `count`
  * is then -1 (not every play was counted). With the lexicon's word map in the tables (game_tables.h), an extent no
  * word can fill gives no bound: one through no board tile whose length no tiles of the rack spell
- * (lx_wordmap_playable_lengths, once per call), and one through board tiles keeping at most one rack tile when no
- * word is made of the rack less that tile and the board tiles (lx_wordmap_has_word), whose leave bound is then
- * the best among the kept tiles that make one (word_map_leave); so the bingo bonus and impossible lengths stop
- * keeping anchors alive. Every play's extent and leave are among those kept, so the plays kept are the same.
+ * (lx_wordmap_playable_lengths, at most once per call), and one through board tiles keeping no rack tile (or one,
+ * with a blank on the rack) when no word is made of the rack less the kept tile and the board tiles
+ * (lx_wordmap_has_word), whose leave bound is then the best among the kept tiles that make one (word_map_leave);
+ * so the bingo bonus and impossible lengths stop keeping anchors alive. Every play's extent and leave are among those kept, so the plays kept are the same.
  *
  * `deadline` (a time.monotonic() value or None, deadline.h) is checked at the start and every few thousand
  * extensions; past it the call raises TimeoutError, which the engine turns into DeadlineExceeded.
@@ -143,6 +143,7 @@ typedef struct {
     /* the word map's view of the rack (prune only; word_map NULL: none, or the rack does not fit the map) */
     const LxWordMap *word_map;
     uint64_t playable_lengths;                  /* bit m: some m tiles of the rack alone make a word */
+    int playable_known;                         /* playable_lengths computed (on first need: it costs lookups) */
     uint8_t rack_letters[LX_MAX_BOARD_SIZE];    /* the rack's tiles but its blanks, codes ascending */
     int rack_letter_count, rack_blanks;
     LxDeadline deadline;
@@ -532,31 +533,37 @@ prepare_word_map(MoveGenerator *gen, const LxWordMap *map)
             gen->rack_letters[n++] = (uint8_t)code;
     gen->rack_letter_count = n;
     gen->rack_blanks = gen->rack_counts[0];
-    gen->playable_lengths = lx_wordmap_playable_lengths(map, gen->rack_letters, n, gen->rack_blanks);
+    gen->playable_known = 0;
     gen->word_map = map;
 }
 
 /* What the word map says of an extent (m = tiles_placed rack tiles, `length` squares, the board tiles
  * through[0 .. through_count) on it): 0 when no play can fill it, else 1 with *leave the best leave value a play
  * of it can keep. Through no board tile: some m tiles of the rack must spell a word (the leave bound stays the
- * best for m tiles). Through board tiles, keeping at most MOST_KEPT_LOOKED_UP tiles: each way of keeping that
- * many is looked up (the rack less them and the board tiles, the blanks any letter), and the leave bound becomes
- * the best of those that make a word. Otherwise, or for a length the map does not hold, the best leave for m
+ * best for m tiles). Through board tiles, keeping no tile, or (a blank on the rack) at most MOST_KEPT_LOOKED_UP
+ * tiles: each way of keeping that many is looked up (the rack less them and the board tiles, the blanks any
+ * letter), and the leave bound becomes the best of those that make a word. Otherwise, or for a length the map does not hold, the best leave for m
  * tiles and 1. */
 #define MOST_KEPT_LOOKED_UP 1
 static int
-word_map_leave(const MoveGenerator *gen, int tiles_placed, int length, const uint8_t *through, int through_count,
+word_map_leave(MoveGenerator *gen, int tiles_placed, int length, const uint8_t *through, int through_count,
                double *leave)
 {
     const LxWordMap *map = gen->word_map;
     *leave = gen->by_equity ? gen->best_leave_by_tiles[tiles_placed] : 0.0;
     if (!map || length < map->min_length || length > map->max_length)
         return 1;
-    if (through_count == 0)
+    if (through_count == 0) {
+        if (!gen->playable_known) { /* a rack's subsets looked up: only for positions that have such extents */
+            gen->playable_lengths =
+                lx_wordmap_playable_lengths(map, gen->rack_letters, gen->rack_letter_count, gen->rack_blanks);
+            gen->playable_known = 1;
+        }
         return tiles_placed >= 64 || (gen->playable_lengths >> tiles_placed & 1);
+    }
     const int kept = gen->tiles_on_rack - tiles_placed;
-    if (kept > MOST_KEPT_LOOKED_UP)
-        return 1;
+    if (kept > (gen->rack_blanks ? MOST_KEPT_LOOKED_UP : 0))
+        return 1; /* without a blank the lookups of kept tiles cost more than the anchors they save (measured) */
     int counts[LX_MAX_MOVE_TILE_CODES], full_index = 0;
     for (int code = 0; code < gen->code_count; code++) {
         counts[code] = gen->rack_counts[code];
@@ -691,7 +698,7 @@ extent_score(const MoveGenerator *gen, const Extent *extent)
  * cross-word squares keep each extent's bound a few operations, where sorting every extent's squares cost more
  * than the anchors it saved on small racks. */
 static double
-anchor_bound(const MoveGenerator *gen, int orientation, int line, int anchor, int left_start, int left_room,
+anchor_bound(MoveGenerator *gen, int orientation, int line, int anchor, int left_start, int left_room,
              double *by_left_length)
 {
     const int size = gen->size, base = line * size;
