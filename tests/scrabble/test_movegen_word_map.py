@@ -4,14 +4,20 @@ first, on both engines (the Python twin ranks every play and takes no map)."""
 
 from __future__ import annotations
 
+import os
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
 import lexigraph
 from lexigraph.scrabble.game import Game
+from lexigraph.scrabble.leaves import load_leaves
 from lexigraph.scrabble.movegen import generate
 from lexigraph.scrabble.position import Position
+from lexigraph.scrabble.runs import autoplay
+from lexigraph.scrabble.selfplay import Player
 from lexigraph.scrabble.tables import WORD_MAP_VARIABLE, game_tables
 from helpers.moves import random_board
 from conftest import open_on
@@ -45,30 +51,48 @@ def positions_with_racks(lex, seed: int, turns: int, extra_racks: tuple[str, ...
     return out
 
 
+@contextmanager
+def no_word_map() -> Iterator[None]:
+    """Game tables made inside are made without the word map (it is in the cache: any lexicon would find it)."""
+    before = os.environ.get(WORD_MAP_VARIABLE)
+    os.environ[WORD_MAP_VARIABLE] = "0"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[WORD_MAP_VARIABLE]
+        else:
+            os.environ[WORD_MAP_VARIABLE] = before
+
+
 def assert_pruned_equal_full(with_map, without_map, pos: Position, rack: str, tops=(1, 2, 5)) -> None:
     full = keyed(generate(with_map, pos, rack))
     for top in tops:
         pruned = keyed(generate(with_map, pos, rack, top=top, count_all=False))
         assert pruned == full[:top], (pos.to_cgp(), rack, top)
-        assert pruned == keyed(generate(without_map, pos, rack, top=top, count_all=False)), (pos.to_cgp(), rack)
+        with no_word_map():
+            plain = keyed(generate(without_map, pos, rack, top=top, count_all=False))
+        assert pruned == plain, (pos.to_cgp(), rack)
 
 
 @pytest.fixture
-def enable_pair(engine_kind, private_cache, monkeypatch):
-    """ENABLE on the case's engine twice: with its word map (built into the test's cache) and without one."""
-    monkeypatch.setenv(WORD_MAP_VARIABLE, "0")
-    without_map = open_on(engine_kind)
-    game_tables(without_map, Game.preset("scrabble"))  # made (and kept) without the map
-    monkeypatch.delenv(WORD_MAP_VARIABLE)
+def enable_pair(engine_kind, private_cache):
+    """ENABLE on the case's engine twice: with its word map (built into the test's cache) and without one (its
+    tables made inside no_word_map)."""
     with_map = open_on(engine_kind)
     assert with_map.word_map() is not None
+    without_map = open_on(engine_kind)
+    assert without_map.store is not with_map.store
     return with_map, without_map
 
 
 def test_the_c_tables_carry_the_word_map(enable_pair, engine_kind):
     with_map, without_map = enable_pair
     game = Game.preset("scrabble")
-    tables, plain = game_tables(with_map, game), game_tables(without_map, game)
+    tables = game_tables(with_map, game)
+    with no_word_map():
+        plain = game_tables(without_map, game)
+    assert game_tables(without_map, game) is plain  # kept: made once per lexicon and spec
     if engine_kind == "c":
         assert tables.word_map is with_map.word_map().lookups
         assert plain.word_map is None
@@ -109,3 +133,19 @@ def test_pruned_best_with_the_word_map_on_random_boards(enable_pair):
         bag = bag_of(game, rng)
         for rack in ("".join(bag[:7]), "".join(bag[7:12]), "".join(bag[12:14]), "RETAIN?", "SATIRE?"):
             assert_pruned_equal_full(with_map, without_map, pos, rack, tops=(1, 3, 20))
+
+
+def test_self_play_is_the_same_with_the_word_map(enable_pair):
+    """Every turn of self-play takes the pruned best move: with the map in the tables, the games are the same,
+    turn for turn (on the Python engine the map is not used and the games are trivially the same)."""
+    with_map, without_map = enable_pair
+    game = Game.preset("scrabble")
+    table = load_leaves(game.leaves, with_map.store.alphabet)
+    players = [Player.equity(table, "a"), Player.score("b")]
+    games = 30 if with_map.engine.kind == "c" else 2
+    runs = [autoplay(with_map, game, players, games=games, seed=34, workers=1, keep_games=True)]
+    with no_word_map():
+        runs.append(autoplay(without_map, game, players, games=games, seed=34, workers=1, keep_games=True))
+    assert runs[0].turns is not None and runs[1].turns is not None and len(runs[0].turns)
+    assert runs[0].turns.tobytes() == runs[1].turns.tobytes()
+    assert runs[0].games.tobytes() == runs[1].games.tobytes()
