@@ -142,9 +142,9 @@ typedef struct {
     double best_leave_by_tiles[LX_MAX_BOARD_SIZE + 1]; /* the best leave value of a play using m tiles */
     /* the word map's view of the rack (prune only; word_map NULL: none, or the rack does not fit the map) */
     const LxWordMap *word_map;
-    uint64_t playable_lengths;                  /* bit m: some m tiles of the rack alone make a word */
-    int playable_known;                         /* playable_lengths computed (on first need: it costs lookups) */
-    uint8_t rack_letters[LX_MAX_BOARD_SIZE];    /* the rack's tiles but its blanks, codes ascending */
+    uint64_t playable_lengths;               /* bit m: some m tiles of the rack alone make a word */
+    int playable_known;                      /* playable_lengths computed (on first need: it costs lookups) */
+    uint8_t rack_letters[LX_MAX_BOARD_SIZE]; /* the rack's tiles but its blanks, codes ascending */
     int rack_letter_count, rack_blanks;
     LxDeadline deadline;
     char *records;
