@@ -11,7 +11,8 @@ ratios are lexigraph's speed over MAGPIE's (above 1, lexigraph is faster).
 
 * **best move** by equity on 16 positions (12 of MAGPIE's test positions, 4 of scrabble-solver's):
   ``generate(top=1, count_all=False)`` against MAGPIE's best-move generation, with (``wmp``) and without
-  (``kwg``) its word map; thread CPU time, the median of ``--runs`` calls per round;
+  (``kwg``) its word map; thread CPU time, the median of ``--runs`` calls per round; lexigraph with its word map
+  (beside the lexicon or cached; built on the first run) bounding the generation, and without it;
 * **every move ranked**: ``generate()`` (a ranked ``MoveList``: plays, exchanges) against MAGPIE's move list
   sorted by equity, word map on;
 * **self-play**: games per CPU second, static equity players both sides with the shipped table
@@ -53,6 +54,7 @@ from lexigraph.scrabble.position import Position  # noqa: E402
 from lexigraph.scrabble.runs import autoplay  # noqa: E402
 from lexigraph.scrabble.selfplay import Player  # noqa: E402
 from lexigraph.scrabble.simulation import simulate  # noqa: E402
+from lexigraph.scrabble.tables import WORD_MAP_VARIABLE, game_tables  # noqa: E402
 
 EMPTY = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15"
 PEER = "15/15/15/15/5COZY6/5L9/5I9/5PLANET4/8I6/8G6/8H6/6WATER4/10A4/10V4/10E4"
@@ -134,12 +136,27 @@ def ratio(peer: list[float], ours: list[float]) -> float:
 
 
 def lexicon(magpie_dir: Path | None) -> lexigraph.Lexicon:
+    """TWL06, with its word map (beside it or in the cache; built and cached on the first run)."""
     built = magpie_dir / "data" / "lexica" / "TWL06.lex" if magpie_dir else None
     if built is not None and built.exists():
-        return lexigraph.open(built)
-    path = os.path.join(tempfile.mkdtemp(), "twl06.lex")
-    lexigraph.build(data_file("twl06.txt"), path, name="TWL06")
-    return lexigraph.open(path)
+        lex = lexigraph.open(built)
+    else:
+        path = os.path.join(tempfile.mkdtemp(), "twl06.lex")
+        lexigraph.build(data_file("twl06.txt"), path, name="TWL06")
+        lex = lexigraph.open(path)
+    lex.word_map()
+    return lex
+
+
+def without_word_map(lex: lexigraph.Lexicon, game: Game, table: LeaveTable) -> lexigraph.Lexicon:
+    """The same lexicon opened again, its game tables made without the word map (the generator as before it)."""
+    plain = lexigraph.open(lex.path)
+    os.environ[WORD_MAP_VARIABLE] = "0"
+    try:
+        game_tables(plain, game, table)
+    finally:
+        del os.environ[WORD_MAP_VARIABLE]
+    return plain
 
 
 def moves(lex: lexigraph.Lexicon, table: LeaveTable, magpie: Magpie, rounds: int, runs: int) -> None:
@@ -148,6 +165,8 @@ def moves(lex: lexigraph.Lexicon, table: LeaveTable, magpie: Magpie, rounds: int
     n = len(positions)
     ours_best: list[list[float]] = [[] for _ in range(n)]
     ours_all: list[list[float]] = [[] for _ in range(n)]
+    plain_best: list[list[float]] = [[] for _ in range(n)]
+    plain = without_word_map(lex, game, table)
     wmp_best: list[list[float]] = [[] for _ in range(n)]
     kwg_best: list[list[float]] = [[] for _ in range(n)]
     wmp_all: list[list[float]] = [[] for _ in range(n)]
@@ -163,15 +182,17 @@ def moves(lex: lexigraph.Lexicon, table: LeaveTable, magpie: Magpie, rounds: int
             ours_best[k].append(thread_median(lambda: generate(lex, pos, top=1, leaves=table, count_all=False),
                                               runs))
             ours_all[k].append(thread_median(lambda: generate(lex, pos, leaves=table), max(1, runs // 2)))
+            plain_best[k].append(thread_median(lambda: generate(plain, pos, top=1, leaves=table, count_all=False),
+                                               runs))
     print(f"## Moves: {n} positions, {rounds} rounds of {runs} calls, thread CPU µs (median [range over rounds])")
     print()
-    print("| # | rack | lexigraph best | MAGPIE best, wmp | MAGPIE best, kwg | speed vs wmp | vs kwg "
-          "| lexigraph all ranked | MAGPIE all | speed | same best, equity, counts |")
-    print("|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|---|")
-    sums: dict[str, list[float]] = {k: [0.0] * rounds for k in ("ob", "wb", "kb", "oa", "wa")}
+    print("| # | rack | lexigraph best | lexigraph best, no word map | MAGPIE best, wmp | MAGPIE best, kwg "
+          "| speed vs wmp | vs kwg | lexigraph all ranked | MAGPIE all | speed | same best, equity, counts |")
+    print("|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|")
+    sums: dict[str, list[float]] = {k: [0.0] * rounds for k in ("ob", "pb", "wb", "kb", "oa", "wa")}
     wins_kwg = wins_all = 0
     for k, pos in enumerate(positions):
-        for key, series in (("ob", ours_best), ("wb", wmp_best), ("kb", kwg_best), ("oa", ours_all),
+        for key, series in (("ob", ours_best), ("pb", plain_best), ("wb", wmp_best), ("kb", kwg_best), ("oa", ours_all),
                             ("wa", wmp_all)):
             for r in range(rounds):
                 sums[key][r] += series[k][r]
@@ -186,10 +207,11 @@ def moves(lex: lexigraph.Lexicon, table: LeaveTable, magpie: Magpie, rounds: int
                                    f"{ref['best']} {ref['best_equity']:.3f} {ref['placements']}/{ref['exchanges']}")
         wins_kwg += ratio(kwg_best[k], ours_best[k]) >= 1
         wins_all += ratio(wmp_all[k], ours_all[k]) >= 1
-        print(f"| {k} | {POSITIONS[k][1]} | {fmt(ours_best[k])} | {fmt(wmp_best[k])} | {fmt(kwg_best[k])} | "
+        print(f"| {k} | {POSITIONS[k][1]} | {fmt(ours_best[k])} | {fmt(plain_best[k])} | {fmt(wmp_best[k])} | "
+              f"{fmt(kwg_best[k])} | "
               f"{ratio(wmp_best[k], ours_best[k]):.2f}x | {ratio(kwg_best[k], ours_best[k]):.2f}x | "
               f"{fmt(ours_all[k])} | {fmt(wmp_all[k])} | {ratio(wmp_all[k], ours_all[k]):.2f}x | {note} |")
-    print(f"| sum | | {fmt(sums['ob'])} | {fmt(sums['wb'])} | {fmt(sums['kb'])} | "
+    print(f"| sum | | {fmt(sums['ob'])} | {fmt(sums['pb'])} | {fmt(sums['wb'])} | {fmt(sums['kb'])} | "
           f"{ratio(sums['wb'], sums['ob']):.2f}x | {ratio(sums['kb'], sums['ob']):.2f}x | {fmt(sums['oa'])} | "
           f"{fmt(sums['wa'])} | {ratio(sums['wa'], sums['oa']):.2f}x | |")
     print()

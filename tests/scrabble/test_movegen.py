@@ -16,6 +16,7 @@ from lexigraph.scrabble.game import Game
 from lexigraph.scrabble.movegen import generate, generate_placements
 from lexigraph.scrabble.position import Position
 from lexigraph.scrabble.scoring import score_play
+from lexigraph.scrabble.tables import WORD_MAP_VARIABLE, game_tables
 from helpers.moves import every_play, random_board
 
 
@@ -227,14 +228,22 @@ REAL_BOARDS = [
 ]
 
 
-def test_pruned_best_n_equal_the_full_ranking_on_twl06_positions(twl):
+@pytest.mark.parametrize("with_word_map", [False, True])
+def test_pruned_best_n_equal_the_full_ranking_on_twl06_positions(twl, with_word_map, private_cache, monkeypatch):
     """With the shipped leave table (914,624 leaves), shadow bounds per anchor and per left part length skip
     what cannot make the list: the best 1, 2, 5 and 20 (plays and exchanges) are the full ranking's first, on
-    real mid-game boards and on boards reached by playing the best move from a seeded bag. (The C engine's: the
-    twin has no bounds, it ranks every play.)"""
+    real mid-game boards and on boards reached by playing the best move from a seeded bag; without the word map
+    and with it (its lookups drop the extents no word fills). (The C engine's: the twin has no bounds, it ranks
+    every play.)"""
     if twl.engine.kind != "c":
         pytest.skip("shadow bounds are the C generator's; the twin ranks every play")
     game = Game.preset("scrabble")
+    if not with_word_map:
+        monkeypatch.setenv(WORD_MAP_VARIABLE, "0")
+    twl = lexigraph.open(twl.path)
+    if with_word_map:
+        assert twl.word_map() is not None
+    assert (game_tables(twl, game).word_map is not None) == with_word_map
     positions = [Position.from_cgp(f"{board} {rack}/ 0/0 0", game) for board in REAL_BOARDS
                  for rack in ("AEINRST", "AALNST?", "EIOQRTU", "AEINR??")]
     rng = random.Random(34)

@@ -25,6 +25,7 @@ typedef struct {
     PyObject_HEAD
     LxGameTables tables;
     PyObject *layout, *tiles, *leaves, *graph; /* the arguments, as given */
+    PyObject *word_map;                        /* the _native.WordMap tables.word_map points into, or NULL */
     Py_buffer arcs, tile_masks, keys, values;  /* held: the tables point into them */
     int held;                                  /* how many of those four buffers are held */
     PyObject *weak_references;                 /* a cache may hold the tables weakly */
@@ -175,6 +176,7 @@ GameTables_dealloc(GameTables *self)
     Py_XDECREF(self->tiles);
     Py_XDECREF(self->leaves);
     Py_XDECREF(self->graph);
+    Py_XDECREF(self->word_map);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -189,11 +191,39 @@ lx_game_tables_of(PyObject *object)
     return &((GameTables *)object)->tables;
 }
 
+/* use_word_map(word_map) -> bool: let move generation bound its plays with the lexicon's word map (a
+ * lexigraph._native.WordMap over the same alphabet: its highest code the tiles' last). Once, before any job reads
+ * the tables (they are shared, and read without the GIL): False when the map does not fit the tiles or a map is
+ * already set. */
+static PyObject *
+GameTables_use_word_map(GameTables *self, PyObject *object)
+{
+    if (self->layout == NULL) {
+        PyErr_SetString(PyExc_TypeError, "GameTables: not made");
+        return NULL;
+    }
+    const LxWordMap *map = lx_wordmap_of(object);
+    if (map == NULL)
+        return NULL;
+    if (self->word_map != NULL || map->highest_code != self->tables.code_count - 1)
+        Py_RETURN_FALSE;
+    self->word_map = Py_NewRef(object);
+    self->tables.word_map = map;
+    Py_RETURN_TRUE;
+}
+
+static PyMethodDef GameTables_methods[] = {
+    {"use_word_map", (PyCFunction)GameTables_use_word_map, METH_O,
+     "use_word_map(word_map) -> bool: bound move generation with the lexicon's word map (see game_tables.c)."},
+    {NULL},
+};
+
 static PyMemberDef GameTables_members[] = {
     {"layout", T_OBJECT, offsetof(GameTables, layout), READONLY, "the board layout, as given"},
     {"tiles", T_OBJECT, offsetof(GameTables, tiles), READONLY, "the tile set, as given"},
     {"leaves", T_OBJECT, offsetof(GameTables, leaves), READONLY, "the leave table (keys, values), as given"},
     {"graph", T_OBJECT, offsetof(GameTables, graph), READONLY, "the word graph (arcs, tile_masks, root), as given"},
+    {"word_map", T_OBJECT, offsetof(GameTables, word_map), READONLY, "the word map in use (use_word_map), or None"},
     {NULL},
 };
 
@@ -208,6 +238,7 @@ PyTypeObject lx_game_tables_type = {
     .tp_init = (initproc)GameTables_init,
     .tp_dealloc = (destructor)GameTables_dealloc,
     .tp_members = GameTables_members,
+    .tp_methods = GameTables_methods,
     .tp_weaklistoffset = offsetof(GameTables, weak_references),
 };
 

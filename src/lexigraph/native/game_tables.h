@@ -24,6 +24,7 @@
 
 #include "leave_index.h"
 #include "limits.h"
+#include "wordmap.h"
 
 /* Squares of the largest board. */
 #define LX_MAX_SQUARES (LX_MAX_BOARD_SIZE * LX_MAX_BOARD_SIZE)
@@ -61,6 +62,9 @@ typedef struct {
     size_t leave_count;
     /* the same table by rank (leave_index.h), built with the tables; values NULL when too large to index */
     LxLeaveIndex leave_index;
+    /* the lexicon's word map (wordmap.h), or NULL: set once after the tables are made (GameTables.use_word_map),
+     * before any job reads them; the move generator's bounds drop the extents no word can fill */
+    const LxWordMap *word_map;
 } LxGameTables;
 
 /* The GameTables type (game_tables.c). */

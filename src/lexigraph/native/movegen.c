@@ -28,7 +28,12 @@
  * `prune` (and `top` > 0), once the heap is full an anchor is skipped when its shadow bound (the best key any
  * play from it could reach: the rack's highest points on the squares that multiply them most, the bingo bonus,
  * the best leave value for that many tiles) is below the heap's worst; the plays kept are the same, and `count`
- * is then -1 (not every play was counted).
+ * is then -1 (not every play was counted). With the lexicon's word map in the tables (game_tables.h), an extent no
+ * word can fill gives no bound: one through no board tile whose length no tiles of the rack spell
+ * (lx_wordmap_playable_lengths, at most once per call), and one through board tiles keeping no rack tile (or one,
+ * with a blank on the rack) when no word is made of the rack less the kept tile and the board tiles
+ * (lx_wordmap_has_word), whose leave bound is then the best among the kept tiles that make one (word_map_leave);
+ * so the bingo bonus and impossible lengths stop keeping anchors alive. Every play's extent and leave are among those kept, so the plays kept are the same.
  *
  * `deadline` (a time.monotonic() value or None, deadline.h) is checked at the start and every few thousand
  * extensions; past it the call raises TimeoutError, which the engine turns into DeadlineExceeded.
@@ -135,6 +140,12 @@ typedef struct {
     int rack_points_desc[LX_MAX_BOARD_SIZE];           /* the rack's tile points, highest first (blanks 0) */
     int rack_point_sums[LX_MAX_BOARD_SIZE + 1];        /* rack_point_sums[k]: the sum of the k highest */
     double best_leave_by_tiles[LX_MAX_BOARD_SIZE + 1]; /* the best leave value of a play using m tiles */
+    /* the word map's view of the rack (prune only; word_map NULL: none, or the rack does not fit the map) */
+    const LxWordMap *word_map;
+    uint64_t playable_lengths;               /* bit m: some m tiles of the rack alone make a word */
+    int playable_known;                      /* playable_lengths computed (on first need: it costs lookups) */
+    uint8_t rack_letters[LX_MAX_BOARD_SIZE]; /* the rack's tiles but its blanks, codes ascending */
+    int rack_letter_count, rack_blanks;
     LxDeadline deadline;
     char *records;
     size_t play_count, kept, capacity;
@@ -507,6 +518,101 @@ sort_rack_points(MoveGenerator *gen)
         gen->rack_point_sums[j + 1] = gen->rack_point_sums[j] + gen->rack_points_desc[j];
 }
 
+/* The word map's view of the rack, when the tables have a map the rack fits (at most its blanks, at most 15
+ * tiles): its letters sorted and the lengths it spells alone; else gen->word_map stays NULL (no such bounds). */
+static void
+prepare_word_map(MoveGenerator *gen, const LxWordMap *map)
+{
+    gen->word_map = NULL;
+    if (!map || gen->rack_counts[0] > map->max_blanks || gen->tiles_on_rack > 15
+        || gen->code_count - 1 > map->highest_code)
+        return;
+    int n = 0;
+    for (int code = 1; code < gen->code_count; code++)
+        for (int k = 0; k < gen->rack_counts[code]; k++)
+            gen->rack_letters[n++] = (uint8_t)code;
+    gen->rack_letter_count = n;
+    gen->rack_blanks = gen->rack_counts[0];
+    gen->playable_known = 0;
+    gen->word_map = map;
+}
+
+/* What the word map says of an extent (m = tiles_placed rack tiles, `length` squares, the board tiles
+ * through[0 .. through_count) on it): 0 when no play can fill it, else 1 with *leave the best leave value a play
+ * of it can keep. Through no board tile: some m tiles of the rack must spell a word (the leave bound stays the
+ * best for m tiles). Through board tiles, keeping no tile, or (a blank on the rack) at most MOST_KEPT_LOOKED_UP
+ * tiles: each way of keeping that many is looked up (the rack less them and the board tiles, the blanks any
+ * letter), and the leave bound becomes the best of those that make a word. Otherwise, or for a length the map does not hold, the best leave for m
+ * tiles and 1. */
+#define MOST_KEPT_LOOKED_UP 1
+static int
+word_map_leave(MoveGenerator *gen, int tiles_placed, int length, const uint8_t *through, int through_count,
+               double *leave)
+{
+    const LxWordMap *map = gen->word_map;
+    *leave = gen->by_equity ? gen->best_leave_by_tiles[tiles_placed] : 0.0;
+    if (!map || length < map->min_length || length > map->max_length)
+        return 1;
+    if (through_count == 0) {
+        if (!gen->playable_known) { /* a rack's subsets looked up: only for positions that have such extents */
+            gen->playable_lengths =
+                lx_wordmap_playable_lengths(map, gen->rack_letters, gen->rack_letter_count, gen->rack_blanks);
+            gen->playable_known = 1;
+        }
+        return tiles_placed >= 64 || (gen->playable_lengths >> tiles_placed & 1);
+    }
+    const int kept = gen->tiles_on_rack - tiles_placed;
+    if (kept > (gen->rack_blanks ? MOST_KEPT_LOOKED_UP : 0))
+        return 1; /* without a blank the lookups of kept tiles cost more than the anchors they save (measured) */
+    int counts[LX_MAX_MOVE_TILE_CODES], full_index = 0;
+    for (int code = 0; code < gen->code_count; code++) {
+        counts[code] = gen->rack_counts[code];
+        full_index += gen->place_values[code] * gen->rack_counts[code];
+    }
+    for (int i = 0; i < through_count; i++)
+        counts[through[i]]++; /* the board's letters (codes checked by read_board) */
+    double best = -1e300;
+    int found = 0;
+    /* the kept tiles: none, one code c, or two codes c <= d (a blank is code 0); code_count stands for none */
+    const int none = gen->code_count;
+    for (int c = kept ? 0 : none; c <= (kept ? none - 1 : none); c++) {
+        if (c < none && !gen->rack_counts[c])
+            continue;
+        for (int d = kept == 2 ? c : none; d <= (kept == 2 ? none - 1 : none); d++) {
+            if (d < gen->code_count && gen->rack_counts[d] < 1 + (d == c))
+                continue;
+            if (c < gen->code_count)
+                counts[c]--;
+            if (d < gen->code_count)
+                counts[d]--;
+            uint8_t letters[LX_WORDMAP_MAX_LENGTH];
+            int n = 0;
+            for (int code = 1; code < gen->code_count && n + counts[code] <= map->max_length; code++)
+                for (int k = 0; k < counts[code]; k++)
+                    letters[n++] = (uint8_t)code;
+            int word = lx_wordmap_has_word(map, length, letters, n, counts[0]);
+            if (c < gen->code_count)
+                counts[c]++;
+            if (d < gen->code_count)
+                counts[d]++;
+            if (word < 0)
+                return 1; /* not a lookup the map answers: no narrowing */
+            if (!word)
+                continue;
+            found = 1;
+            if (gen->by_equity && gen->leave_values) {
+                int used = full_index - (c < gen->code_count ? gen->place_values[c] : 0)
+                           - (d < gen->code_count ? gen->place_values[d] : 0);
+                if (gen->leave_values[used] > best)
+                    best = gen->leave_values[used];
+            }
+        }
+    }
+    if (found && gen->by_equity && gen->leave_values)
+        *leave = best;
+    return found;
+}
+
 /* The rack's points highest first, and per number of tiles used the best value the leave table gives. */
 static void
 prepare_bounds(MoveGenerator *gen, long subsets)
@@ -563,10 +669,10 @@ extent_fills(Extent *extent, const MoveGenerator *gen, int orientation, int squa
     extent->cross_multipliers[j] = multiplier;
 }
 
-/* The best key a play of this extent can reach: the highest points on the highest letter multipliers, the
- * cross-words' best pairing, the bingo bonus and the best leave value for that many tiles. */
-static double
-extent_bound(const MoveGenerator *gen, const Extent *extent)
+/* The best score a play of this extent can reach: the highest points on the highest letter multipliers, the
+ * cross-words' best pairing and the bingo bonus. */
+static int
+extent_score(const MoveGenerator *gen, const Extent *extent)
 {
     const int *sums = gen->rack_point_sums;
     int main_word = 0, taken = 0;
@@ -579,7 +685,7 @@ extent_bound(const MoveGenerator *gen, const Extent *extent)
                 + (extent->tiles_placed == gen->rack_size ? gen->bingo_bonus : 0);
     for (int i = 0; i < extent->cross_count; i++)
         score += extent->cross_multipliers[i] * gen->rack_points_desc[i];
-    return (double)score + (gen->by_equity ? gen->best_leave_by_tiles[extent->tiles_placed] : 0.0);
+    return score;
 }
 
 /* The highest key any play generated from the anchor at (gen->orientation, gen->line, anchor) can have: plays
@@ -592,7 +698,7 @@ extent_bound(const MoveGenerator *gen, const Extent *extent)
  * cross-word squares keep each extent's bound a few operations, where sorting every extent's squares cost more
  * than the anchors it saved on small racks. */
 static double
-anchor_bound(const MoveGenerator *gen, int orientation, int line, int anchor, int left_start, int left_room,
+anchor_bound(MoveGenerator *gen, int orientation, int line, int anchor, int left_start, int left_room,
              double *by_left_length)
 {
     const int size = gen->size, base = line * size;
@@ -600,10 +706,13 @@ anchor_bound(const MoveGenerator *gen, int orientation, int line, int anchor, in
     const int *points = gen->line_points[orientation];
     const uint64_t *cross_checks = gen->cross_checks[orientation];
     const uint64_t fillable = gen->rack_counts[0] ? ~(uint64_t)1 : gen->rack_tile_set;
-    int left_board_points = 0;
+    int left_board_points = 0, left_through = 0;
+    uint8_t through[LX_MAX_BOARD_SIZE]; /* the board tiles on the extent, for the word map */
     if (left_start >= 0)
-        for (int j = left_start; j < anchor; j++)
+        for (int j = left_start; j < anchor; j++) {
             left_board_points += points[base + j];
+            through[left_through++] = tiles[base + j];
+        }
     double best = -1e300;
     for (int left_tiles = 0; left_tiles <= (left_start >= 0 ? 0 : left_room) && left_tiles <= gen->tiles_on_rack;
          left_tiles++) {
@@ -618,10 +727,12 @@ anchor_bound(const MoveGenerator *gen, int orientation, int line, int anchor, in
             extent.word_multiplier *= gen->word_multipliers[orientation][base + j];
         }
         const int start = left_start >= 0 ? left_start : anchor - left_tiles;
+        int through_count = left_through;
         for (int end = anchor; end < size; end++) {
             const int square = base + end;
             if (tiles[square]) {
                 extent.board_points += points[square];
+                through[through_count++] = tiles[square];
             } else {
                 if (!(cross_checks[square] & fillable) || extent.tiles_placed == gen->tiles_on_rack)
                     break;
@@ -629,7 +740,15 @@ anchor_bound(const MoveGenerator *gen, int orientation, int line, int anchor, in
             }
             if ((end + 1 < size && tiles[square + 1]) || end - start < 1)
                 continue; /* the word would go on, or one square */
-            double bound = extent_bound(gen, &extent);
+            /* the extent's score bound and the best leave value for that many tiles */
+            const int score = extent_score(gen, &extent);
+            double bound = (double)score + (gen->by_equity ? gen->best_leave_by_tiles[extent.tiles_placed] : 0.0);
+            if (bound <= best && (!by_left_length || bound <= by_left_length[left_tiles]))
+                continue; /* raises nothing: the word map need not be asked */
+            double leave;
+            if (!word_map_leave(gen, extent.tiles_placed, end - start + 1, through, through_count, &leave))
+                continue; /* no word fills it */
+            bound = (double)score + leave;
             if (bound > best)
                 best = bound;
             if (by_left_length && bound > by_left_length[left_tiles])
@@ -1095,6 +1214,7 @@ start_generator(MoveGenerator *gen, const LxMoveInput *in)
     gen->across_only_opening = tables->symmetric && !in->both_directions;
     gen->leave_values = NULL;
     gen->left_bounds = NULL;
+    gen->word_map = NULL;
     gen->error = 0;
     gen->word_length = 0;
     gen->queued_count = 0;
@@ -1201,8 +1321,10 @@ LX_MOVEGEN_CORE(const LxMoveInput *in, LxMoveOutput *result)
     if ((status = read_board(gen, in)) != LX_MOVEGEN_OK)
         goto done;
     gen->prune = in->prune && in->top > 0 && in->tables->shadow_bounds_hold;
-    if (gen->prune)
+    if (gen->prune) {
         prepare_bounds(gen, subsets);
+        prepare_word_map(gen, in->tables->word_map);
+    }
     if (lx_deadline_passed_now(&gen->deadline)) {
         status = LX_MOVEGEN_DEADLINE;
         goto done;

@@ -20,6 +20,12 @@ every request. This module is where they are made and kept:
   that receives the same spec batch after batch makes them once. A changed
   game or leave table is another spec, hence other tables.
 
+The C engine's tables also carry the lexicon's word map when it has one
+beside its file or in the cache (:func:`lexicon_word_map`; never built
+here): the move generator then bounds its plays more tightly
+(``native/movegen.c``), with the same answers. ``LEXIGRAPH_WORD_MAP=0``
+leaves it out.
+
 >>> import lexigraph
 >>> from lexigraph.scrabble.game import Game
 >>> lex = lexigraph.open()
@@ -32,8 +38,10 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import os
+from typing import TYPE_CHECKING, Any
 
+from ..compiler.word_map import word_map_for
 from ..engine.interface import BoardLayout, GameSpec, GameTables, PackedLeaves, TileSet
 from . import equity as eq
 from .game import Game
@@ -41,6 +49,10 @@ from .leaves import LeaveTable
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine import Engines
+    from ..engine.wordmap import WordMap
+
+#: Set to "0", the environment variable that keeps the word map out of the game's tables.
+WORD_MAP_VARIABLE = "LEXIGRAPH_WORD_MAP"
 
 #: Specs kept per (game, leave table) object, and tables per open lexicon: at most this many of each.
 MAX_KEPT = 32
@@ -86,6 +98,7 @@ def tables_for(engines: "Engines", spec: GameSpec) -> GameTables:
     tables = kept.get(spec)
     if tables is None:
         tables = engines.engine.game_tables(spec)
+        _use_word_map(engines, tables)
         if len(kept) >= MAX_KEPT:
             kept.clear()
         kept[spec] = tables
@@ -95,3 +108,31 @@ def tables_for(engines: "Engines", spec: GameSpec) -> GameTables:
 def game_tables(engines: "Engines", game: Game, leaves: LeaveTable | None = None) -> GameTables:
     """The engine's tables of ``game`` (in the lexicon's alphabet) with the leave table ``leaves`` (None: none)."""
     return tables_for(engines, game_spec(game, leaves))
+
+
+def lexicon_word_map(engines: "Engines") -> "WordMap | None":
+    """The lexicon's word map if one is beside its file or in the cache (the one
+    :meth:`lexigraph.Lexicon.word_map` gives, kept with the open lexicon), else None: never built here, since a
+    build costs about half a second for TWL06 and move generation is exact without it."""
+
+    def find() -> "WordMap":
+        found = word_map_for(engines.store, engines.store.name, engines.engine.kind, build=False)
+        if found is None:
+            raise LookupError("no word map")  # not kept: a later build may make one
+        return found
+
+    try:
+        return engines.store.cached(("word_map",), find)
+    except LookupError:
+        return None
+
+
+def _use_word_map(engines: "Engines", tables: GameTables) -> None:
+    """Hand the lexicon's word map to the C engine's tables, which bound move generation with it (the Python
+    twin finds every play and needs no bounds)."""
+    if engines.engine.kind != "c" or os.environ.get(WORD_MAP_VARIABLE) == "0":
+        return
+    found = lexicon_word_map(engines)
+    use: Any = getattr(tables, "use_word_map", None)
+    if found is not None and found.lookups is not None and use is not None:
+        use(found.lookups)
