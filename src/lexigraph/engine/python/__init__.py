@@ -196,6 +196,9 @@ class PythonEngine:
     def solve_endgame(self, request: EndgameRequest, deadline: float | None = None) -> EndgameAnswer:
         return endgame.solve_endgame(self._own(request.tables), request, deadline)  # a memory shortage: ResourceBusy, as in C
 
+    def endgame_stuck_tiles(self, request: EndgameRequest) -> tuple[bytes, bytes]:
+        return endgame.stuck_tiles(self._own(request.tables), request)
+
     def simulate_plays(self, request: SimulationRequest, first: int, count: int,
                        deadline: float | None = None) -> "np.ndarray":
         return simulation.simulate_plays(self._own(request.tables), request, first, count, deadline)
