@@ -98,3 +98,20 @@ def test_the_command_takes_threads_and_refuses_bad_ones(capsys):
     assert main(["endgame", pos.to_cgp(), "--threads", "0"]) == 2
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and "--threads" in err, err
+
+
+def test_the_server_takes_threads_and_refuses_bad_ones():
+    pytest.importorskip("starlette", reason="the server needs the serve extra: pip install 'lexigraph[serve]'")
+    from starlette.testclient import TestClient
+
+    from lexigraph.commands.endgame import EXAMPLE
+    from lexigraph.server import create_app
+
+    with TestClient(create_app()) as c:
+        one = c.post("/api/endgame", json={"position": EXAMPLE, "threads": 1})
+        two = c.post("/api/endgame", json={"position": EXAMPLE, "threads": 2})
+        assert one.status_code == two.status_code == 200, (one.text, two.text)
+        pick = lambda r: (r.json()["value"], r.json()["best"], r.json()["complete"])  # noqa: E731
+        assert pick(one) == pick(two)
+        bad = c.post("/api/endgame", json={"position": EXAMPLE, "threads": 65})
+        assert bad.status_code == 400 and "threads" in bad.text, bad.text
