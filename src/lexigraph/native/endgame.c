@@ -496,8 +496,8 @@ search_root(Search *s, int depth, int zeros, unsigned first, RootAnswer *answer)
 {
     Ply *ply = &s->plies[0];
     order_moves(s, ply, 0, first);
-    if (s->abort && ply->count > 1) /* a helper: another root order, so that the threads part ways */
-        rotate_order(ply, s->helper);
+    if (s->helper > 1 && ply->count > 1) /* helpers after the first: another root order, so that they part ways */
+        rotate_order(ply, s->helper - 1);
     answer->have = 0;
     int best = -INF_VALUE;
     size_t best_i = 0;
@@ -775,9 +775,10 @@ principal_variation(Search *s, int zero_turns, Solution *solution)
 }
 
 /* Lazy SMP: helper threads search the same root on the shared table, each from its own copy of the position, the
- * odd ones an iteration ahead and each with its own root order, and stop when the main thread's search ends. Their
- * answers are dropped: they only fill the table, whose entries are as true as the main thread's own, so the main
- * thread's answer (value and move) is the one it finds alone. */
+ * odd ones an iteration ahead (the first helper in the main thread's root order: on two threads that searched less
+ * than turning the order did, bench_endgame.py --hard; the others each in its own), and stop when the main thread's
+ * search ends. Their answers are dropped: they only fill the table, whose entries are as true as the main
+ * thread's own, so the main thread's answer (value and move) is the one it finds alone. */
 typedef struct {
     Search *search;
     Solution *solution;
