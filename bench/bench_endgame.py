@@ -14,11 +14,20 @@ lexigraph in this process (``solve_endgame``, its CPU time by ``time.thread_time
 wolges's time includes its word prune, part of its solve). Values must agree (the script exits 1 otherwise).
 Reported: each position's value, the median CPU seconds of each and their ratio (lexigraph / wolges; target
 <= 3), the ranges over the rounds, and memory: wolges's peak RSS, lexigraph's process peak RSS and its table.
+
+Issue 36, ``--hard FILE`` (CGPs, one a line; ``bench/results/endgame-hard.cgp`` holds the harvest): each position
+solved on 1 and on 2 threads (``solve_endgame(..., threads=N)``: wall seconds, and the process's CPU seconds by
+``time.process_time``, every thread counted) and by MAGPIE's endgame as a child (``magpie_bench ... endgame FILE
+PLIES 0.05``: one thread, its own ``cpu_s``), rounds interleaved; values must agree between the thread counts (and
+with MAGPIE's when it searched to the end of the game). ``--harvest N`` first writes that file: self-play games
+(``--games``, ``--seed``) replayed to their first endgame of 7 tiles against 7 (``first_endgame``), each tried on
+one thread for ``--screen`` seconds, the ones not finished by then kept (at most N).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import resource
@@ -91,6 +100,101 @@ def run_lexigraph(lex: lexigraph.Lexicon, pos: Position, table_mb: int) -> tuple
     return solution.value, cpu, solution.nodes, solution.depth
 
 
+MAGPIE_DIR = Path(os.environ.get("MAGPIE_DIR", "/work/peers/magpie"))
+MAGPIE_BENCH = MAGPIE_DIR / "bin" / "magpie_bench"
+
+
+def harvest_hard(lex: lexigraph.Lexicon, most: int, games: int, seed: int, screen: float) -> list[Position]:
+    """Self-play endgames of 7 tiles against 7 that one thread does not finish in ``screen`` seconds."""
+    run = autoplay(lex, Game.preset("scrabble"), [Player.equity(None, "a"), Player.equity(None, "b")],
+                   games=games, seed=seed, workers=1, keep_games=True)
+    out: list[Position] = []
+    seen: set[str] = set()
+    for k in range(len(run.games)):
+        pos = first_endgame(run, k, most_tiles=14)
+        if pos is None or (len(pos.racks[0]), len(pos.racks[1])) != (7, 7) or pos.to_cgp() in seen:
+            continue
+        seen.add(pos.to_cgp())
+        if not solve_endgame(lex, pos, time_limit=screen).complete:
+            out.append(pos)
+            print(f"kept {pos.to_cgp()}", file=sys.stderr, flush=True)
+            if len(out) == most:
+                break
+    return out
+
+
+def run_threads(lex: lexigraph.Lexicon, pos: Position, threads: int, table_mb: int,
+                limit: float | None) -> tuple[int, bool, float, float, float, int]:
+    """Value, complete, wall seconds, the calling (main search) thread's CPU seconds, the process's CPU seconds
+    (every thread) and nodes on ``threads`` threads. The main thread's CPU time is what the wall time would be
+    with a core for each thread: the machine is shared, so the wall time mostly measures the other jobs."""
+    wall, main, cpu = time.perf_counter(), time.thread_time(), time.process_time()
+    s = solve_endgame(lex, pos, table_megabytes=table_mb, threads=threads, time_limit=limit)
+    return (s.value, s.complete, time.perf_counter() - wall, time.thread_time() - main, time.process_time() - cpu,
+            s.nodes)
+
+
+def run_magpie(pos: Position, plies: int) -> tuple[int, float, int]:
+    """MAGPIE's value, CPU seconds and depth for the position (one thread)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".cgp", delete=False) as f:
+        f.write(pos.to_cgp().split(" lex ")[0] + "\n")
+    settings = "set -lex TWL06 -threads 1 -savesettings false"
+    done = subprocess.run([str(MAGPIE_BENCH), str(MAGPIE_DIR / "data"), settings, "endgame", f.name, str(plies),
+                           "0.05"], capture_output=True, text=True, timeout=7200)
+    os.unlink(f.name)
+    for line in done.stdout.splitlines():
+        if line.startswith("BENCH "):
+            doc = json.loads(line[6:])
+            return int(doc["value"]), float(doc["cpu_s"]), int(doc["depth"])
+    sys.exit(f"MAGPIE did not answer for {pos.to_cgp()}:\n{done.stdout}{done.stderr}")
+
+
+def hard_main(args: argparse.Namespace) -> None:
+    lex = twl06()
+    path = Path(args.hard)
+    if args.harvest:
+        found = harvest_hard(lex, args.harvest, args.games, args.seed, args.screen)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("".join(p.to_cgp() + "\n" for p in found))
+    positions = [Position.from_cgp(line) for line in path.read_text().splitlines() if line.strip()]
+    with_magpie = MAGPIE_BENCH.exists() and not args.no_magpie
+    print(f"## Hard endgames: {len(positions)} positions, 1 and 2 threads{' and MAGPIE' if with_magpie else ''}, "
+          f"{args.rounds} rounds interleaved; load {os.getloadavg()[0]:.2f} at the start")
+    rows: dict[int, dict[str, list[float]]] = {i: {"1w": [], "1t": [], "1c": [], "2w": [], "2t": [], "2c": [], "m": []}
+                                               for i in range(len(positions))}
+    values: dict[int, list[object]] = {i: [] for i in range(len(positions))}
+    for r in range(args.rounds):
+        for i, pos in enumerate(positions):
+            for threads in (1, 2):
+                value, complete, wall, main, cpu, nodes = run_threads(lex, pos, threads, args.table_mb, args.limit)
+                rows[i][f"{threads}w"].append(wall)
+                rows[i][f"{threads}t"].append(main)
+                rows[i][f"{threads}c"].append(cpu)
+                values[i].append((threads, value, complete))
+                print(f"round {r + 1} #{i} {threads} thread(s): {value} complete {complete} wall {wall:.2f} s "
+                      f"main thread CPU {main:.2f} s, process CPU {cpu:.2f} s, nodes {nodes:,}", file=sys.stderr, flush=True)
+            if with_magpie:
+                m_value, m_cpu, m_depth = run_magpie(pos, args.plies)
+                rows[i]["m"].append(m_cpu)
+                values[i].append(("magpie", m_value, m_depth))
+                print(f"round {r + 1} #{i} MAGPIE: {m_value} depth {m_depth} CPU {m_cpu:.2f} s", file=sys.stderr,
+                      flush=True)
+    med = statistics.median
+    print("| position (racks) | value 1 / 2 threads / MAGPIE | 1 thread CPU s | 2 threads: main thread CPU s | "
+          "speed-up | 2 threads: process CPU s | wall 1 / 2 threads s | MAGPIE CPU s | 1 thread / MAGPIE |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    for i, pos in enumerate(positions):
+        t = rows[i]
+        rng = lambda xs: f"{med(xs):.2f} ({min(xs):.2f}-{max(xs):.2f})"  # noqa: E731
+        vs = sorted({str(v[1]) + ("" if v[2] is True or v[0] == "magpie" else "?") for v in values[i]})
+        mag = rng(t["m"]) if t["m"] else "-"
+        ratio = f"{med(t['1t']) / med(t['m']):.2f}" if t["m"] else "-"
+        print(f"| {pos.racks[0]} / {pos.racks[1]} | {' / '.join(vs)} | {rng(t['1t'])} | {rng(t['2t'])} | "
+              f"{med(t['1t']) / med(t['2t']):.2f} | {rng(t['2c'])} | {med(t['1w']):.2f} / {med(t['2w']):.2f} | "
+              f"{mag} | {ratio} |")
+    print(f"\nLoad at the end {os.getloadavg()[0]:.2f}.")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--positions", type=int, default=6)
@@ -99,7 +203,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=60, help="self-play games to harvest from")
     parser.add_argument("--seed", type=int, default=24)
     parser.add_argument("--table-mb", type=int, default=64)
+    parser.add_argument("--hard", help="issue 36: positions file (CGP a line): 1 vs 2 threads and MAGPIE")
+    parser.add_argument("--harvest", type=int, default=0, help="with --hard: harvest this many positions first")
+    parser.add_argument("--screen", type=float, default=10.0, help="with --harvest: seconds one thread is given")
+    parser.add_argument("--limit", type=float, default=None, help="with --hard: a time limit per solve, seconds")
+    parser.add_argument("--plies", type=int, default=25, help="with --hard: MAGPIE's search depth")
+    parser.add_argument("--no-magpie", action="store_true", help="with --hard: lexigraph alone")
     args = parser.parse_args()
+    if args.hard:
+        hard_main(args)
+        return
     if not (WOLGES.exists() and WOLGES_KWG.exists()):
         sys.exit(f"wolges's endgame is not built: {WOLGES}, {WOLGES_KWG}")
     lex = twl06()

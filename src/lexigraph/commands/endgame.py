@@ -50,7 +50,8 @@ def _run_endgame(ctx: Context, params: Mapping[str, Any]) -> Document:
             raise GameError(f"--time-limit takes a number of seconds, not {time_limit!r}") from None
     table = DEFAULT_TABLE_MB if params.get("table_mb") is None else params["table_mb"]
     try:
-        solution = solve_endgame(lex, pos, time_limit=time_limit, table_megabytes=table, deadline=ctx.deadline)
+        solution = solve_endgame(lex, pos, time_limit=time_limit, table_megabytes=table, deadline=ctx.deadline,
+                                 threads=1 if params.get("threads") is None else params["threads"])
     except ResourceBusy as e:  # say which option sizes the table, as the user spells it
         raise ResourceBusy(f"{e} ({ctx.spell('table_mb')} {table}; the default is {DEFAULT_TABLE_MB})",
                            retry_after=e.retry_after) from None
@@ -89,11 +90,14 @@ ENDGAME = Command(
               kind="float", metavar="S", minimum=0, maximum=MAX_SECONDS),
         Param("table_mb", "the transposition table's memory in megabytes (1-4096; default 64)", kind="int",
               metavar="MB", minimum=1, maximum=4096),
+        Param("threads", "threads the search runs on (1-64; default 1; the answer is the same on any number)",
+              kind="int", metavar="N", minimum=1, maximum=64),
         Param("game", "game preset (scrabble, super, spanish, catalan, french) or game file", default="scrabble"),
     ),
     run=_run_endgame,
     text=_text_endgame,
     examples=("lexigraph endgame endgame.cgp", "lexigraph endgame endgame.cgp --time-limit 10 --json",
+              "lexigraph endgame endgame.cgp --threads 2",
               f"lexigraph endgame '{EXAMPLE}' --time-limit 30"),
 )
 

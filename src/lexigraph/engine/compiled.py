@@ -72,7 +72,8 @@ MAX_RACK_BLANKS = 3
 #: tiles counts against it; beyond it the Python twin runs them (its methods become the engine's at open).
 TWIN_JOBS: tuple[tuple[str, Callable[[int], int], tuple[str, ...]], ...] = (
     ("MAX_MOVE_TILE_CODES", lambda tiles: tiles + 1,  # the tile codes, the blank's 0 included
-     ("game_tables", "generate_moves", "play_games", "solve_endgame", "simulate_plays", "rack_leave_values")),
+     ("game_tables", "generate_moves", "play_games", "solve_endgame", "simulate_plays", "rack_leave_values",
+      "endgame_stuck_tiles")),
     ("FILL_MAX_TILE_CODES", lambda tiles: tiles, ("filter_rows", "fill_state")),
 )
 
@@ -376,6 +377,16 @@ class CompiledEngine:
         except MemoryError:  # the table's calloc: the machine's memory is short now, not the lexicon at fault
             raise endgame_table_busy(request.table_entries) from None
         return EndgameAnswer(value, bool(complete), depth, nodes, np.frombuffer(pv, move_record_dtype()))
+
+    def endgame_stuck_tiles(self, request: EndgameRequest) -> tuple[bytes, bytes]:
+        self._own(request.tables)
+        try:
+            stuck: tuple[bytes, bytes] = self._native.endgame_stuck_tiles(request)
+        except ValueError as e:
+            raise FileFormatError(f"{self.store.name}: {e}") from None
+        except MemoryError:
+            raise endgame_table_busy(request.table_entries) from None
+        return stuck
 
     def simulate_plays(self, request: SimulationRequest, first: int, count: int,
                        deadline: float | None = None, threads: int = 1) -> "np.ndarray":

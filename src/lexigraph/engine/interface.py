@@ -193,7 +193,10 @@ class EndgameRequest(NamedTuple):
     (index 0: blanks), each of 1 to :data:`ENDGAME_MAX_RACK` tiles;
     ``zero_turns``: the turns without a play just made (0-5; six end the
     game); ``table_entries``: the transposition table's 16-byte entries (a
-    power of two, at most :data:`ENDGAME_MAX_TABLE_MB` megabytes' worth).
+    power of two, at most :data:`ENDGAME_MAX_TABLE_MB` megabytes' worth);
+    ``threads``: the threads the C solver searches on (1 to
+    :data:`ENDGAME_MAX_THREADS`; the answer is the same on any number, the
+    Python twin searches on one).
     """
 
     tables: GameTables
@@ -202,6 +205,7 @@ class EndgameRequest(NamedTuple):
     racks: tuple[bytes, bytes]
     zero_turns: int
     table_entries: int
+    threads: int = 1
 
 
 class EndgameAnswer(NamedTuple):
@@ -223,6 +227,8 @@ ENDGAME_MAX_RACK = 16
 ENDGAME_MAX_TABLE_MB = 4096
 #: Bytes per entry of the endgame solver's transposition table.
 ENDGAME_ENTRY_BYTES = 16
+#: Most threads one endgame searches on (``native/endgame.c``'s LX_ENDGAME_MAX_THREADS).
+ENDGAME_MAX_THREADS = 64
 
 
 def endgame_table_busy(table_entries: int) -> ResourceBusy:
@@ -668,6 +674,10 @@ class Engine(Protocol):
         and a transposition table; past ``deadline`` (a :func:`time.monotonic` value) the best found so far,
         ``complete`` False. Among the best moves the answer names the first by score (descending), then across
         before down, row, column, length and the squares' bytes, the pass last: both engines name the same."""
+
+    def endgame_stuck_tiles(self, request: EndgameRequest) -> tuple[bytes, bytes]:
+        """Each rack's stuck tiles (a count per tile code, index 0: blanks): the tiles of the side's rack that no
+        play of that rack on the request's board puts down. The endgame's move order weighs them."""
 
     def simulate_plays(self, request: SimulationRequest, first: int, count: int,
                        deadline: float | None = None, threads: int = 1) -> "np.ndarray":

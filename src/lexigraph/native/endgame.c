@@ -45,7 +45,13 @@
 #include "limits.h"
 #include "movegen.h"
 
+#ifndef _WIN32
+#include <pthread.h>
+#endif
+
 #define ZERO_TURNS_TO_END 6
+/* Most threads one endgame searches on (lexigraph.engine.interface.ENDGAME_MAX_THREADS). */
+#define LX_ENDGAME_MAX_THREADS 64
 /* Plies a game may still last: each play puts down at least one of at most 2 * LX_ENDGAME_MAX_RACK tiles, and
  * at most five passes come between two plays. */
 #define MAX_PLY ((2 * LX_ENDGAME_MAX_RACK + 1) * ZERO_TURNS_TO_END + 2)
@@ -58,14 +64,67 @@
 #define FLAG_UPPER 2
 #define FLAG_SOLVED 4 /* no depth limit cut the subtree: the bound holds at any depth */
 #define DEADLINE_NODES 256
+#define KILLER_BYTES (LX_MOVE_RECORD_SIZE - 4) /* a record without its score: where, which way, the squares */
+#define HISTORY_SIZE 4096
+#define HISTORY_CAP ((1u << 20) - 1)
+/* Order keys: the table's move, then the plays that go out, the killers, then score, history and stuck tiles. */
+#define KEY_FIRST ((int64_t)1 << 60)
+#define KEY_OUT ((int64_t)1 << 56)
+#define KEY_KILLER ((int64_t)1 << 52)
+#define SCORE_SHIFT 20
+/* A play's order key loses this many points per tile put down, times the sixteenths of the other side's points
+ * that are stuck: when the other side cannot go out, the mover gains by playing out slowly over several turns. */
+#define STUCK_TILE_POINTS 3
+
+/* A table entry, shared by the threads without a lock: `data` packs the value (low 32 bits), the move (the index
+ * of the best move in generation order, PASS_MOVE or NO_MOVE; 16 bits), the depth and the flag (8 bits each), and
+ * `check` is the key XOR data. Each word is read and written whole (relaxed atomics); a reader that meets one
+ * thread's check beside another's data sees a key that does not match and takes the entry as empty, so a torn
+ * entry is never believed. */
+typedef struct {
+    uint64_t check;
+    uint64_t data;
+} Entry;
 
 typedef struct {
-    uint64_t key;
     int32_t value;
-    uint16_t move; /* the index of the best move in generation order, PASS_MOVE, or NO_MOVE */
-    uint8_t depth;
-    uint8_t flag;
-} Entry;
+    unsigned move, depth, flag;
+} Probe;
+
+#if defined(__GNUC__) || defined(__clang__)
+#define LOAD_WORD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define STORE_WORD(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define LOAD_FLAG(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define STORE_FLAG(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#else
+#define LOAD_FLAG(p) (*(volatile const int *)(p))
+#define STORE_FLAG(p, v) (*(volatile int *)(p) = (v))
+#define LOAD_WORD(p) (*(volatile uint64_t *)(p))
+#define STORE_WORD(p, v) (*(volatile uint64_t *)(p) = (v))
+#endif
+
+/* The entry of `key` into *probe: 1, or 0 when the slot holds another position (or a torn write). */
+static inline int
+table_probe(Entry *e, uint64_t key, Probe *probe)
+{
+    uint64_t data = LOAD_WORD(&e->data), check = LOAD_WORD(&e->check);
+    if ((check ^ data) != key || (check == 0 && data == 0))
+        return 0;
+    probe->value = (int32_t)(uint32_t)(data & 0xFFFFFFFFu);
+    probe->move = (unsigned)(data >> 32) & 0xFFFF;
+    probe->depth = (unsigned)(data >> 48) & 0xFF;
+    probe->flag = (unsigned)(data >> 56);
+    return 1;
+}
+
+static inline void
+table_store(Entry *e, uint64_t key, int32_t value, unsigned move, unsigned depth, unsigned flag)
+{
+    uint64_t data = (uint64_t)(uint32_t)value | ((uint64_t)(move & 0xFFFF) << 32) | ((uint64_t)(depth & 0xFF) << 48)
+                    | ((uint64_t)(flag & 0xFF) << 56);
+    STORE_WORD(&e->data, data);
+    STORE_WORD(&e->check, key ^ data);
+}
 
 typedef struct {
     int64_t key; /* higher first */
@@ -94,6 +153,13 @@ typedef struct {
     LxDeadline deadline;       /* read every DEADLINE_NODES nodes */
     int64_t nodes, node_limit; /* node_limit < 0: none */
     int stop, status, cut;
+    const int *abort; /* helpers: set by the main thread when its search ends (NULL: the main thread) */
+    /* Move ordering: two killer moves per ply (the move fields of the record, which name a play on any board),
+     * a history score per side and move hash, and per side the sixteenths of its rack's points on stuck tiles. */
+    unsigned char killers[MAX_PLY + 1][2][KILLER_BYTES];
+    uint32_t history[2][HISTORY_SIZE];
+    int stuck16[2];
+    int helper; /* 0: the main thread; k > 0: the k-th helper */
 } Search;
 
 static uint64_t
@@ -229,24 +295,63 @@ by_key(const void *a, const void *b)
     return x->index < y->index ? -1 : (x->index > y->index);
 }
 
+static inline uint32_t
+move_hash(const unsigned char *r)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (int i = 4; i < REC_SQUARES + r[7]; i++)
+        h = (h ^ r[i]) * 0x100000001b3ULL;
+    return (uint32_t)(h ^ (h >> 29)) & (HISTORY_SIZE - 1);
+}
+
 /* The ply's moves (and the pass, index count) best first: `first` (an index, or NO_MOVE), the plays that go out,
- * then by score. */
+ * the ply's killers, then by score (less the stuck-tile penalty) and history. The order changes the time of the
+ * search, never its answer. */
 static void
-order_moves(Search *s, Ply *ply, unsigned first)
+order_moves(Search *s, Ply *ply, int ply_index, unsigned first)
 {
     size_t count = ply->count;
-    int left = s->rack_len[s->side];
+    int p = s->side, left = s->rack_len[p], stuck16 = s->stuck16[p ^ 1];
+    const unsigned char(*killers)[KILLER_BYTES] = s->killers[ply_index];
     for (size_t i = 0; i < count; i++) {
         const unsigned char *r = ply->records + i * LX_MOVE_RECORD_SIZE;
-        int64_t key = (int64_t)rec_score(r) + ((int64_t)rec_tiles(r) == left ? (int64_t)1 << 32 : 0);
+        int tiles = rec_tiles(r);
+        int64_t key;
+        if (tiles == left) {
+            key = KEY_OUT + rec_score(r);
+        } else if (memcmp(r + 4, killers[0], KILLER_BYTES) == 0) {
+            key = KEY_KILLER + 1;
+        } else if (memcmp(r + 4, killers[1], KILLER_BYTES) == 0) {
+            key = KEY_KILLER;
+        } else {
+            int64_t points16 = 16 * (int64_t)rec_score(r) - (int64_t)stuck16 * STUCK_TILE_POINTS * tiles;
+            key = (points16 << (SCORE_SHIFT - 4)) + s->history[p][move_hash(r)];
+        }
         ply->order[i] = (Order){key, (uint32_t)i};
     }
-    ply->order[count] = (Order){-((int64_t)1 << 40), (uint32_t)count}; /* the pass, last */
+    ply->order[count] = (Order){-KEY_FIRST, (uint32_t)count}; /* the pass, last */
     if (first == PASS_MOVE)
-        ply->order[count].key = (int64_t)1 << 40;
+        ply->order[count].key = KEY_FIRST;
     else if (first < count)
-        ply->order[first].key = (int64_t)1 << 40;
+        ply->order[first].key = KEY_FIRST;
     qsort(ply->order, count + 1, sizeof *ply->order, by_key);
+}
+
+/* A move that cut the search off at this ply: a killer of the ply, and its history score grows. */
+static void
+remember_cutoff(Search *s, Ply *ply, int ply_index, size_t i, int depth)
+{
+    if (i >= ply->count)
+        return;
+    const unsigned char *r = ply->records + i * LX_MOVE_RECORD_SIZE;
+    unsigned char(*killers)[KILLER_BYTES] = s->killers[ply_index];
+    if (memcmp(r + 4, killers[0], KILLER_BYTES) != 0) {
+        memcpy(killers[1], killers[0], KILLER_BYTES);
+        memcpy(killers[0], r + 4, KILLER_BYTES);
+    }
+    uint32_t *h = &s->history[s->side][move_hash(r)];
+    uint32_t bump = (uint32_t)(depth * depth);
+    *h = *h + bump > HISTORY_CAP ? HISTORY_CAP : *h + bump;
 }
 
 static inline int
@@ -295,22 +400,24 @@ negamax(Search *s, int ply_index, int depth, int alpha, int beta, int zeros)
 {
     if (s->stop)
         return 0;
-    if (++s->nodes == s->node_limit || lx_deadline_passed(&s->deadline)) {
+    if (++s->nodes == s->node_limit || lx_deadline_passed(&s->deadline)
+        || (s->abort && (s->nodes & (DEADLINE_NODES - 1)) == 0 && LOAD_FLAG(s->abort))) {
         s->stop = 1;
         return 0;
     }
     Entry *e = &s->table[s->key & s->mask];
     unsigned first = NO_MOVE;
-    if (e->key == s->key) {
-        first = e->move;
-        int solved = e->flag & FLAG_SOLVED;
-        if (solved || e->depth >= depth) {
-            int kind = e->flag & 3;
-            if (kind == FLAG_EXACT || (kind == FLAG_LOWER && e->value >= beta)
-                || (kind == FLAG_UPPER && e->value <= alpha)) {
+    Probe probe;
+    if (table_probe(e, s->key, &probe)) {
+        first = probe.move;
+        int solved = probe.flag & FLAG_SOLVED;
+        if (solved || (int)probe.depth >= depth) {
+            int kind = probe.flag & 3;
+            if (kind == FLAG_EXACT || (kind == FLAG_LOWER && probe.value >= beta)
+                || (kind == FLAG_UPPER && probe.value <= alpha)) {
                 if (!solved)
                     s->cut = 1;
-                return e->value;
+                return probe.value;
             }
         }
     }
@@ -325,7 +432,7 @@ negamax(Search *s, int ply_index, int depth, int alpha, int beta, int zeros)
         s->stop = 1;
         return 0;
     }
-    order_moves(s, ply, first);
+    order_moves(s, ply, ply_index, first);
     int cut_before = s->cut;
     s->cut = 0;
     int best = -INF_VALUE, original_alpha = alpha;
@@ -347,20 +454,19 @@ negamax(Search *s, int ply_index, int depth, int alpha, int beta, int zeros)
             best_move = i == ply->count ? PASS_MOVE : (i < PASS_MOVE ? (unsigned)i : NO_MOVE);
             if (v > alpha)
                 alpha = v;
-            if (alpha >= beta)
+            if (alpha >= beta) {
+                remember_cutoff(s, ply, ply_index, i, depth);
                 break;
+            }
         }
     }
     int cut = s->cut;
     s->cut = cut | cut_before;
-    e->key = s->key;
-    e->value = best;
-    e->move = (uint16_t)best_move;
-    e->depth = (uint8_t)(depth > 255 ? 255 : depth);
-    e->flag = (uint8_t)((best <= original_alpha ? FLAG_UPPER
-                         : best >= beta         ? FLAG_LOWER
-                                                : FLAG_EXACT)
-                        | (cut ? 0 : FLAG_SOLVED));
+    unsigned flag = (best <= original_alpha ? FLAG_UPPER
+                     : best >= beta         ? FLAG_LOWER
+                                            : FLAG_EXACT)
+                    | (cut ? 0 : FLAG_SOLVED);
+    table_store(e, s->key, best, best_move, (unsigned)(depth > 255 ? 255 : depth), flag);
     return best;
 }
 
@@ -370,12 +476,28 @@ typedef struct {
     unsigned char record[LX_MOVE_RECORD_SIZE];
 } RootAnswer;
 
+/* A helper's root order: the main thread's, turned by `by` places. */
+static void
+rotate_order(Ply *ply, int by)
+{
+    size_t n = ply->count + 1, shift = (size_t)by % n;
+    Order *turned = malloc(n * sizeof *turned);
+    if (!turned)
+        return; /* the order only changes the time */
+    for (size_t k = 0; k < n; k++)
+        turned[k] = ply->order[(k + shift) % n];
+    memcpy(ply->order, turned, n * sizeof *turned);
+    free(turned);
+}
+
 /* One iteration at the root: the best value and move (the tie-break of the file's comment). */
 static void
 search_root(Search *s, int depth, int zeros, unsigned first, RootAnswer *answer)
 {
     Ply *ply = &s->plies[0];
-    order_moves(s, ply, first);
+    order_moves(s, ply, 0, first);
+    if (s->helper > 1 && ply->count > 1) /* helpers after the first: another root order, so that they part ways */
+        rotate_order(ply, s->helper - 1);
     answer->have = 0;
     int best = -INF_VALUE;
     size_t best_i = 0;
@@ -447,8 +569,8 @@ walk_pv(Search *s, const RootAnswer *root, int zeros, int depth, unsigned char *
         Ply *ply = &s->plies[0];
         if (generate(s, ply))
             break;
-        Entry *e = &s->table[s->key & s->mask];
-        order_moves(s, ply, e->key == s->key ? e->move : NO_MOVE);
+        Probe probe;
+        order_moves(s, ply, 0, table_probe(&s->table[s->key & s->mask], s->key, &probe) ? probe.move : NO_MOVE);
         size_t found = (size_t)-1;
         for (size_t k = 0; k <= ply->count && found == (size_t)-1; k++) {
             size_t i = ply->order[k].index;
@@ -474,6 +596,7 @@ walk_pv(Search *s, const RootAnswer *root, int zeros, int depth, unsigned char *
     return n;
 }
 
+/* The plies' buffers, and the table unless the search is a helper's (which shares the main thread's). */
 static void
 free_search(Search *s)
 {
@@ -481,20 +604,63 @@ free_search(Search *s)
         free(s->plies[i].records);
         free(s->plies[i].order);
     }
-    free(s->table);
+    if (!s->helper)
+        free(s->table);
+}
+
+/* Tiles of `side`'s rack that no play of that rack on the board puts down (a blank counts as code 0), as counts
+ * per code into `stuck`. 0, or an LX_MOVEGEN_* status. */
+static int
+find_stuck_tiles(Search *s, int side, unsigned char *stuck)
+{
+    int saved = s->side;
+    s->side = side;
+    int status = generate(s, &s->plies[0]);
+    s->side = saved;
+    if (status)
+        return status;
+    unsigned char used[LX_MAX_MOVE_TILE_CODES] = {0};
+    for (size_t i = 0; i < s->plies[0].count; i++) {
+        const unsigned char *r = s->plies[0].records + i * LX_MOVE_RECORD_SIZE;
+        for (int k = 0; k < r[7]; k++) {
+            unsigned char b = r[REC_SQUARES + k];
+            if (b)
+                used[(b & LX_BLANK_FLAG) ? 0 : b] = 1;
+        }
+    }
+    for (int code = 0; code < s->n_codes; code++)
+        stuck[code] = used[code] ? 0 : s->racks[side][code];
+    return LX_MOVEGEN_OK;
+}
+
+/* Each side's sixteenths of rack points on stuck tiles, for the move order. 0, or an LX_MOVEGEN_* status. */
+static int
+weigh_stuck_tiles(Search *s)
+{
+    for (int side = 0; side < 2; side++) {
+        unsigned char stuck[LX_MAX_MOVE_TILE_CODES];
+        int status = find_stuck_tiles(s, side, stuck), points = 0;
+        if (status)
+            return status;
+        for (int code = 1; code < s->n_codes; code++)
+            points += stuck[code] * s->points[code];
+        s->stuck16[side] = s->rack_points[side] ? 16 * points / s->rack_points[side] : 0;
+    }
+    return LX_MOVEGEN_OK;
 }
 
 /* A request's position and tables, checked: the search set up (board, racks, their points and keys), its table
- * allocated. NULL with an error set. */
+ * allocated, and the threads asked for (1 when the request does not say). NULL with an error set. */
 static Search *
-start_search(PyObject *request, int *zero_turns)
+start_search(PyObject *request, int *zero_turns, int *threads)
 {
     PyObject *tables_object;
     const char *board, *blanks, *racks[2];
     Py_ssize_t board_length, blanks_length, rack_lengths[2], table_entries;
-    if (!PyArg_ParseTuple(request, "Oy#y#(y#y#)in:solve_endgame", &tables_object, &board, &board_length, &blanks,
+    *threads = 1;
+    if (!PyArg_ParseTuple(request, "Oy#y#(y#y#)in|i:solve_endgame", &tables_object, &board, &board_length, &blanks,
                           &blanks_length, &racks[0], &rack_lengths[0], &racks[1], &rack_lengths[1], zero_turns,
-                          &table_entries))
+                          &table_entries, threads))
         return NULL;
     const LxGameTables *tables = lx_game_tables_of(tables_object);
     if (tables == NULL)
@@ -503,7 +669,8 @@ start_search(PyObject *request, int *zero_turns)
     int bad = board_length != squares || blanks_length != squares || rack_lengths[0] != tables->code_count
               || rack_lengths[1] != tables->code_count || *zero_turns < 0 || *zero_turns >= ZERO_TURNS_TO_END
               || table_entries < 1 || (table_entries & (table_entries - 1))
-              || table_entries > ((Py_ssize_t)LX_ENDGAME_MAX_TABLE_MB << 20) / (Py_ssize_t)sizeof(Entry);
+              || table_entries > ((Py_ssize_t)LX_ENDGAME_MAX_TABLE_MB << 20) / (Py_ssize_t)sizeof(Entry)
+              || *threads < 1 || *threads > LX_ENDGAME_MAX_THREADS;
     int lengths[2] = {0, 0};
     for (int code = 0; code < tables->code_count && !bad; code++)
         for (int q = 0; q < 2; q++)
@@ -559,17 +726,18 @@ typedef struct {
     size_t pv_count;
 } Solution;
 
-/* Iterative deepening, one ply at a time, until an iteration no depth limit cut (exact) or the deadline: the first
- * iteration always finishes, so that there is a move to answer. 0, or an LX_MOVEGEN_* status. */
+/* Iterative deepening, one ply at a time from `first_depth`, until an iteration no depth limit cut (exact) or the
+ * deadline: the main thread's first iteration always finishes, so that there is a move to answer. 0, or an
+ * LX_MOVEGEN_* status. */
 static int
-deepen(Search *s, int zero_turns, const LxDeadline *deadline, Solution *solution)
+deepen(Search *s, int zero_turns, const LxDeadline *deadline, int first_depth, Solution *solution)
 {
     RootAnswer answer = {0};
     int status = generate(s, &s->plies[0]);
     unsigned first = NO_MOVE;
-    for (int depth = 1; !status && depth <= MAX_PLY; depth++) {
+    for (int depth = first_depth; !status && depth <= MAX_PLY; depth++) {
         s->cut = 0;
-        s->deadline = depth == 1 ? lx_no_deadline() : *deadline;
+        s->deadline = depth == 1 && !s->helper ? lx_no_deadline() : *deadline;
         if (depth > 1 && lx_deadline_passed_now(&s->deadline))
             break;
         search_root(s, depth, zero_turns, first, &answer);
@@ -606,17 +774,106 @@ principal_variation(Search *s, int zero_turns, Solution *solution)
     return s->status;
 }
 
+/* Lazy SMP: helper threads search the same root on the shared table, each from its own copy of the position, the
+ * odd ones an iteration ahead (the first helper in the main thread's root order: on two threads that searched less
+ * than turning the order did, bench_endgame.py --hard; the others each in its own), and stop when the main thread's
+ * search ends. Their answers are dropped: they only fill the table, whose entries are as true as the main
+ * thread's own, so the main thread's answer (value and move) is the one it finds alone. */
+typedef struct {
+    Search *search;
+    Solution *solution;
+    int zero_turns;
+    LxDeadline deadline;
+#ifndef _WIN32
+    pthread_t thread;
+#endif
+    int started;
+} Helper;
+
+#ifndef _WIN32
+static void *
+run_helper(void *arg)
+{
+    Helper *h = arg;
+    deepen(h->search, h->zero_turns, &h->deadline, 1 + (h->search->helper & 1), h->solution);
+    return NULL;
+}
+#endif
+
+/* A helper's search: the main thread's position and table, its own buffers and ordering state. NULL: no memory. */
+static Search *
+helper_search(const Search *main_search, int k, const int *abort)
+{
+    Search *h = malloc(sizeof *h);
+    if (!h)
+        return NULL;
+    memcpy(h, main_search, sizeof *h);
+    memset(h->plies, 0, sizeof h->plies);
+    memset(h->killers, 0, sizeof h->killers);
+    memset(h->history, 0, sizeof h->history);
+    h->helper = k;
+    h->abort = abort;
+    h->nodes = 0;
+    h->in.board = h->board;
+    h->in.blanks = h->blanks;
+    return h;
+}
+
+/* The search on `threads` threads (the main thread's is the answer); the helpers' nodes are added to the main
+ * thread's count. 0, or an LX_MOVEGEN_* status. */
+static int
+search_threads(Search *s, int zero_turns, const LxDeadline *deadline, int threads, Solution *solution)
+{
+    int abort = 0, status;
+    Helper helpers[LX_ENDGAME_MAX_THREADS];
+    int count = 0;
+#ifndef _WIN32
+    for (int k = 1; k < threads; k++) {
+        Helper *h = &helpers[count];
+        memset(h, 0, sizeof *h);
+        h->search = helper_search(s, k, &abort);
+        h->solution = h->search ? calloc(1, sizeof *h->solution) : NULL;
+        h->zero_turns = zero_turns;
+        h->deadline = *deadline;
+        if (h->solution && pthread_create(&h->thread, NULL, run_helper, h) == 0)
+            h->started = 1;
+        if (!h->started) { /* fewer helpers: the answer is the same, later */
+            if (h->search)
+                free_search(h->search);
+            free(h->search);
+            free(h->solution);
+            break;
+        }
+        count++;
+    }
+#else
+    (void)threads;
+#endif
+    status = deepen(s, zero_turns, deadline, 1, solution);
+    STORE_FLAG(&abort, 1);
+    for (int k = 0; k < count; k++) {
+#ifndef _WIN32
+        pthread_join(helpers[k].thread, NULL);
+#endif
+        s->nodes += helpers[k].search->nodes;
+        free_search(helpers[k].search);
+        free(helpers[k].search);
+        free(helpers[k].solution);
+    }
+    return status;
+}
+
 static PyObject *
 solve_endgame(PyObject *module, PyObject *args)
 {
     PyObject *request, *deadline_object = Py_None;
-    int zero_turns;
+    int zero_turns, threads;
     LxDeadline deadline;
     if (!PyArg_ParseTuple(args, "O!|O:solve_endgame", &PyTuple_Type, &request, &deadline_object)
         || lx_deadline_parse(deadline_object, &deadline) < 0)
         return NULL;
     deadline.every = DEADLINE_NODES;
-    Search *s = start_search(request, &zero_turns);
+    Search *s = start_search(request, &zero_turns, &threads);
     Solution *solution = s ? calloc(1, sizeof *solution) : NULL;
     if (s == NULL || solution == NULL) {
         if (s != NULL) {
@@ -628,7 +885,9 @@ solve_endgame(PyObject *module, PyObject *args)
     }
     int status;
     Py_BEGIN_ALLOW_THREADS
-    status = deepen(s, zero_turns, &deadline, solution);
+    status = weigh_stuck_tiles(s);
+    if (!status)
+        status = search_threads(s, zero_turns, &deadline, threads, solution);
     if (!status && solution->last.have)
         status = principal_variation(s, zero_turns, solution);
     Py_END_ALLOW_THREADS
@@ -649,10 +908,46 @@ solve_endgame(PyObject *module, PyObject *args)
     return result;
 }
 
+/* endgame_stuck_tiles(request) -> (stuck_a, stuck_b): per side, a count per tile code of the rack's tiles that no
+ * play of that rack on the request's board puts down (a blank: code 0). */
+static PyObject *
+endgame_stuck_tiles(PyObject *module, PyObject *args)
+{
+    PyObject *request;
+    int zero_turns, threads;
+    if (!PyArg_ParseTuple(args, "O!:endgame_stuck_tiles", &PyTuple_Type, &request))
+        return NULL;
+    Search *s = start_search(request, &zero_turns, &threads);
+    if (s == NULL)
+        return NULL;
+    unsigned char stuck[2][LX_MAX_MOVE_TILE_CODES];
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = find_stuck_tiles(s, 0, stuck[0]);
+    if (!status)
+        status = find_stuck_tiles(s, 1, stuck[1]);
+    Py_END_ALLOW_THREADS
+    PyObject *result = NULL;
+    if (status == LX_MOVEGEN_GRAPH)
+        PyErr_SetString(PyExc_ValueError, "the word graph points outside itself");
+    else if (status == LX_MOVEGEN_BAD_BOARD || status == LX_MOVEGEN_BAD_TABLE)
+        PyErr_SetString(PyExc_ValueError, "endgame_stuck_tiles: a board tile is outside the alphabet");
+    else if (status)
+        PyErr_NoMemory();
+    else
+        result = Py_BuildValue("(y#y#)", (const char *)stuck[0], (Py_ssize_t)s->n_codes, (const char *)stuck[1],
+                               (Py_ssize_t)s->n_codes);
+    free_search(s);
+    free(s);
+    return result;
+}
+
 static PyMethodDef endgame_methods[] = {
     {"solve_endgame", solve_endgame, METH_VARARGS,
      "solve_endgame(request, deadline=None) -> (value, complete, depth, nodes, pv)\n\nThe exact endgame (see "
      "endgame.c)."},
+    {"endgame_stuck_tiles", endgame_stuck_tiles, METH_VARARGS,
+     "endgame_stuck_tiles(request) -> (stuck_a, stuck_b)\n\nEach rack's tiles no play puts down (see endgame.c)."},
     {NULL, NULL, 0, NULL}};
 
 int

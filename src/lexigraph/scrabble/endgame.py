@@ -45,7 +45,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..engine.interface import ENDGAME_ENTRY_BYTES, ENDGAME_MAX_RACK, ENDGAME_MAX_TABLE_MB, TURN_PLAY, EndgameRequest
+from ..engine.interface import (
+    ENDGAME_ENTRY_BYTES, ENDGAME_MAX_RACK, ENDGAME_MAX_TABLE_MB, ENDGAME_MAX_THREADS, TURN_PLAY, EndgameRequest,
+)
 from .game import GameError
 from .movegen import aligned
 from .moves import Move, move_from_record
@@ -57,7 +59,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..engine import Engines
     from .runs import Run
 
-__all__ = ["DEFAULT_TABLE_MB", "MAX_TIME_LIMIT", "EndgameSolution", "solve_endgame"]
+__all__ = ["DEFAULT_TABLE_MB", "MAX_TIME_LIMIT", "EndgameSolution", "solve_endgame", "stuck_tiles"]
 
 #: The transposition table's size when none is given, in megabytes.
 DEFAULT_TABLE_MB = 64
@@ -121,6 +123,22 @@ def table_entries(table_megabytes: object) -> int:
     return 1 << ((table_megabytes << 20) // ENDGAME_ENTRY_BYTES).bit_length() - 1
 
 
+def check_threads(threads: object) -> int:
+    """``threads`` as a count, or a :class:`GameError` for anything but a whole number from 1 to
+    :data:`~lexigraph.engine.interface.ENDGAME_MAX_THREADS`.
+
+    >>> check_threads(2)
+    2
+    >>> check_threads(0)
+    Traceback (most recent call last):
+    ...
+    lexigraph.scrabble.game.GameError: the threads must be a whole number from 1 to 64, not 0
+    """
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= ENDGAME_MAX_THREADS:
+        raise GameError(f"the threads must be a whole number from 1 to {ENDGAME_MAX_THREADS}, not {threads!r}")
+    return threads
+
+
 def endgame_racks(position: Position) -> tuple[list[int], list[int]]:
     """The two racks' tile codes, checked: both hold tiles, the other side's is exactly the unseen tiles (the bag
     is empty), neither is longer than the game's rack; else a :class:`GameError` that says which."""
@@ -169,7 +187,8 @@ def _bag_not_empty(unseen: int, theirs: int, rack_size: int) -> str:
 
 
 def solve_endgame(engines: "Engines", position: Position, *, time_limit: float | None = None,
-                  table_megabytes: int = DEFAULT_TABLE_MB, deadline: float | None = None) -> EndgameSolution:
+                  table_megabytes: int = DEFAULT_TABLE_MB, deadline: float | None = None,
+                  threads: int = 1) -> EndgameSolution:
     """The best play of an endgame and its value, by exact search (see the module docstring).
 
     ``position``: a :class:`Position` whose second rack is the opponent's,
@@ -177,8 +196,10 @@ def solve_endgame(engines: "Engines", position: Position, *, time_limit: float |
     :func:`time.monotonic` value, the server's): stop there and answer the
     best found so far, ``complete`` False. ``table_megabytes``: the
     transposition table's memory (at most
-    :data:`~lexigraph.engine.interface.ENDGAME_MAX_TABLE_MB`). Bad input is
-    a :class:`GameError`.
+    :data:`~lexigraph.engine.interface.ENDGAME_MAX_TABLE_MB`). ``threads``:
+    the C solver searches on that many threads sharing its table (lazy SMP;
+    the value and the best move are those of one thread; the Python twin
+    searches on one). Bad input is a :class:`GameError`.
 
     >>> import lexigraph
     >>> from lexigraph.scrabble.game import Game
@@ -193,6 +214,7 @@ def solve_endgame(engines: "Engines", position: Position, *, time_limit: float |
         raise GameError(f"a position must be a Position, not {type(position).__name__}")
     seconds = check_time_limit(time_limit)
     entries = table_entries(table_megabytes)
+    threads = check_threads(threads)
     pos = aligned(engines, position)
     mine, theirs = endgame_racks(pos)
     game = pos.game
@@ -200,20 +222,49 @@ def solve_endgame(engines: "Engines", position: Position, *, time_limit: float |
     stop = None if seconds is None else started + seconds
     if deadline is not None:
         stop = deadline if stop is None else min(stop, deadline)
-    n_codes = len(game.alphabet) + 1
+    request = _request(engines, pos, mine, theirs, entries, threads)
+    answer = engines.engine.solve_endgame(request, stop)
+    elapsed = time.monotonic() - started
+    pv = _moves_of(position if position.game is game else pos, [mine, theirs], answer.pv)
+    return EndgameSolution(answer.value, answer.complete, pv[0] if pv else None, pv, answer.depth, answer.nodes,
+                           elapsed, table_megabytes)
+
+
+def _request(engines: "Engines", pos: Position, mine: list[int], theirs: list[int], entries: int,
+             threads: int) -> EndgameRequest:
+    """The engine's request for the (aligned) position: the racks as counts per tile code."""
+    n_codes = len(pos.game.alphabet) + 1
     counts = []
     for rack in (mine, theirs):
         row = bytearray(n_codes)
         for c in rack:
             row[c] += 1
         counts.append(bytes(row))
-    request = EndgameRequest(game_tables(engines, game), bytes(pos.codes), bytes(pos.blanks), (counts[0], counts[1]),
-                             pos.zero_turns, entries)
-    answer = engines.engine.solve_endgame(request, stop)
-    elapsed = time.monotonic() - started
-    pv = _moves_of(position if position.game is game else pos, [mine, theirs], answer.pv)
-    return EndgameSolution(answer.value, answer.complete, pv[0] if pv else None, pv, answer.depth, answer.nodes,
-                           elapsed, table_megabytes)
+    return EndgameRequest(game_tables(engines, pos.game), bytes(pos.codes), bytes(pos.blanks),
+                          (counts[0], counts[1]), pos.zero_turns, entries, threads)
+
+
+def stuck_tiles(engines: "Engines", position: Position) -> tuple[str, str]:
+    """Each rack's stuck tiles (the side to move's, the opponent's): the tiles that no play of that rack on the
+    position's board puts down. The endgame solver's move order weighs them: a side whose tiles are stuck cannot
+    go out while the board stays as it is. Racks as :func:`~lexigraph.scrabble.tiles.rack_text` writes them.
+
+    >>> import lexigraph
+    >>> from lexigraph.scrabble.game import Game
+    >>> lex = lexigraph.load(["cat", "cats", "scat", "at", "as", "ta", "zzz"])   # no word takes one Z
+    >>> tiny = Game.from_dict({"name": "tiny", "board": ["....."] * 5, "rack_size": 3, "blanks": 0,
+    ...                        "tiles": {"a": [2, 1], "c": [1, 3], "s": [1, 1], "t": [1, 1], "z": [1, 10]}})
+    >>> stuck_tiles(lex, Position.from_cgp("5/5/1CAT1/5/5 ZA/S 0/0 0", tiny))
+    ('Z', '')
+    """
+    if not isinstance(position, Position):
+        raise GameError(f"a position must be a Position, not {type(position).__name__}")
+    pos = aligned(engines, position)
+    mine, theirs = endgame_racks(pos)
+    request = _request(engines, pos, mine, theirs, 1, 1)
+    out = engines.engine.endgame_stuck_tiles(request)
+    mine_stuck, theirs_stuck = ([c for c, n in enumerate(row) for _ in range(n)] for row in out)
+    return rack_text(pos.game, mine_stuck), rack_text(pos.game, theirs_stuck)
 
 
 def _moves_of(position: Position, racks: list[list[int]], records: Any) -> list[Move | None]:

@@ -131,6 +131,9 @@ class Match:
     ending: str
     adjustments: list[int]
     left: list[str]
+    #: Before the engine's last play or exchange, as the person saw it: the position (the engine on turn, its rack
+    #: unknown, the person's second) and the move as :func:`lexigraph.scrabble.inference.infer` reads it.
+    before_engine_move: tuple[Position, str] | None
 
     def __init__(self, lex: "Engines", game: Game, *, opponent: str = "equity", human_first: bool = True,
                  seed: int = 0, lexicon_name: str = "", deadline: float | None = None) -> None:
@@ -166,6 +169,7 @@ class Match:
         self.ending = ""
         self.adjustments = [0, 0]
         self.left = ["", ""]
+        self.before_engine_move = None
         self.turn = self.first
         self._draw(self.first)
         self._draw(1 - self.first)
@@ -341,6 +345,7 @@ class Match:
         """Put a checked move on the board and the racks, draw, record it; end the game if it ends."""
         rack_before = self.rack(seat)
         rack = Counter(self.racks[seat])
+        self.before_engine_move = self._seen_before(move) if seat == ENGINE else None
         if move.kind == "play":
             for t in move.tiles:
                 code = self.game.alphabet.code(t.tile)
@@ -368,6 +373,15 @@ class Match:
             self._end("zeros", seat)
         else:
             self.turn = 1 - seat
+
+    def _seen_before(self, move: Move) -> tuple[Position, str] | None:
+        """The engine's move about to be made, as the person sees it (what the inference starts from): the
+        position with the engine on turn and its rack blank, the person's rack second; None for a pass."""
+        if move.kind not in ("play", "exchange"):
+            return None
+        pos = self.position(ENGINE)
+        pos.racks = ["", self.rack(HUMAN)]
+        return pos, move.notation if move.kind == "play" else f"-{len(move.exchanged)}"
 
     def _draw(self, seat: int) -> None:
         while len(self.racks[seat]) < self.game.rack_size and self.bag:
@@ -447,6 +461,7 @@ class Match:
             "turns": [_turn_doc(t, seat) for t in self.turns],
             "over": self.over,
             "endgame_cgp": endgame.to_cgp() if endgame is not None else None,
+            "engine_move_seen": self._engine_move_seen(seat),
         }
         if self.over:
             doc["result"] = {
@@ -458,6 +473,14 @@ class Match:
                            "lexigraph" if self.scores[seat] < self.scores[1 - seat] else None),
             }
         return doc
+
+    def _engine_move_seen(self, seat: int) -> JSONObject | None:
+        """For the person, when the engine's play or exchange was the last turn and the game is on: the position
+        before it as the person saw it (``cgp``) and the move (``move``), which ``infer`` takes as they are."""
+        if seat != HUMAN or self.over or self.before_engine_move is None or self.turns[-1].seat != ENGINE:
+            return None
+        pos, move = self.before_engine_move
+        return {"cgp": pos.to_cgp(), "move": move}
 
     # -- the game as data: the turns a server keeps, replayed into the same match --------------------------------
 

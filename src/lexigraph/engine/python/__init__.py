@@ -198,6 +198,9 @@ class PythonEngine:
     def solve_endgame(self, request: EndgameRequest, deadline: float | None = None) -> EndgameAnswer:
         return endgame.solve_endgame(self._own(request.tables), request, deadline)  # a memory shortage: ResourceBusy, as in C
 
+    def endgame_stuck_tiles(self, request: EndgameRequest) -> tuple[bytes, bytes]:
+        return endgame.stuck_tiles(self._own(request.tables), request)
+
     def simulate_plays(self, request: SimulationRequest, first: int, count: int,
                        deadline: float | None = None, threads: int = 1) -> "np.ndarray":
         check_threads(threads)  # checked as the C engine checks it; the iterations are played in turn

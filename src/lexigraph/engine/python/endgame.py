@@ -185,6 +185,18 @@ def _order(plays: list[_Play], i: int) -> tuple[int, int, int, int, int, int, by
     return (0, -score, -across, row, col, len(squares), squares.ljust(32, b"\0"))
 
 
+def stuck_tiles(tables: "PythonGameTables", request: EndgameRequest) -> tuple[bytes, bytes]:
+    """Each rack's tiles that no play of that rack on the board puts down (a count per code; a blank is code 0):
+    the C solver's stuck tiles, which order its moves (the twin, the single-thread reference, orders by score)."""
+    s = _Search(tables, request, None, bytearray(request.board), bytearray(request.blanks),
+                [list(request.racks[0]), list(request.racks[1])])
+    out: list[bytes] = []
+    for side in (0, 1):
+        used = {0 if b & BLANK_FLAG else b for play in s.plays(side) for b in play[4] if b}
+        out.append(bytes(0 if code in used else n for code, n in enumerate(s.racks[side])))
+    return out[0], out[1]
+
+
 def solve_endgame(tables: "PythonGameTables", request: EndgameRequest, deadline: float | None = None) -> EndgameAnswer:
     """The exact endgame of ``request`` (see the module docstring).
 

@@ -12,6 +12,7 @@ const play = { id: null, doc: null, rows: 15, cols: 15, r: 7, c: 7, across: true
 // Everything that makes a move: off once the game is over (the board's keys too: see playKey).
 const PEG_BAG = 4;
 const PEG_SECONDS = 20;  // the pre-endgame's time budget: the answer covers the draws solved by then
+const INFERRED_SHOWN = 5;  // the inferred leaves listed after lexigraph's move, most probable first
 const MOVE_CONTROLS = ["play-move", "play-submit", "play-pass", "play-exchange", "play-exchange-tiles", "play-shuffle"];
 
 export function setup() {
@@ -157,6 +158,7 @@ function showGame(doc) {
   $("play-endgame-box").hidden = !(doc.endgame_cgp && has("endgame"));
   // The pre-endgame: 1 to 4 tiles in the bag, the person on turn (PEG_BAG: what the solver takes).
   $("play-peg-box").hidden = !(doc.turn === "you" && doc.bag >= 1 && doc.bag <= PEG_BAG && has("peg"));
+  showInferredLeave(doc.engine_move_seen);
   const view = $("view-play");
   view.dataset.game = play.id || "";
   view.dataset.turns = doc.turns.length;
@@ -272,4 +274,35 @@ async function solvePreEndgame() {
     setStatus($("play-peg"), `${res.draws} draws (${how}); best ${line(res.results[0])}` +
       (res.results.length > 1 ? `; then ${res.results.slice(1, 3).map(line).join("; ")}` : ""));
   } catch (err) { setStatus($("play-peg"), err.message, true); }
+}
+
+// After lexigraph's play or exchange: what it may have kept, inferred (/api/infer) from its move and what the person
+// could see before it (the game document's engine_move_seen: that position and the move).
+function inferredBox() {
+  let box = document.getElementById("play-inferred-box");
+  if (!box) {
+    box = document.createElement("div");
+    box.id = "play-inferred-box";
+    box.innerHTML = `<h2>What lexigraph may have kept</h2><p id="play-inferred" class="status" aria-live="polite"></p>`;
+    $("play-peg-box").before(box);
+  }
+  return box;
+}
+
+async function showInferredLeave(seen) {
+  const box = inferredBox();
+  box.hidden = !(seen && has("infer"));
+  if (box.hidden) return;
+  const shown = $("play-inferred");
+  setStatus(shown, `inferring from ${seen.move}…`);
+  try {
+    const res = await api("infer", { position: seen.cgp, move: seen.move, top: INFERRED_SHOWN });
+    if (play.doc.engine_move_seen !== seen) return;   // a later move answered first
+    const pct = (p) => `${(100 * p).toFixed(1)}%`;
+    const leaves = res.results.map((r) => `${r.leave || "nothing"} ${pct(r.probability)}`).join(", ");
+    const tiles = Object.entries(res.tile_means).map(([t, v]) => `${t} ${v.toFixed(2)}`).join(", ");
+    setStatus(shown, res.results.length
+      ? `after ${res.move} (${res.consistent} leaves consistent${res.exact ? "" : ", sampled"}): ${leaves}; expected tiles: ${tiles}`
+      : `after ${res.move}: ${(res.notes || []).join(" ") || "nothing inferred"}`);
+  } catch (err) { setStatus(shown, err.message, true); }
 }
