@@ -20,8 +20,12 @@ import lexigraph
 from lexigraph.cli.main import main
 from lexigraph.commands import all_commands
 from lexigraph.commands.endgame import EXAMPLE as ENDGAME_CGP
+from lexigraph.commands.peg import EXAMPLE as PEG_CGP
 
 pytestmark = pytest.mark.usefixtures("private_cache")
+
+#: A position before the opponent's move, for inference (their rack empty, the observer's second).
+INFER_CGP = "15/15/15/15/15/15/15/5QUIZ6/15/15/15/15/15/15/15 /AEIRSTV 0/44 0"
 
 #: A quick, valid command line for each command with numeric parameters (run in a folder made by ``workdir``).
 CLI_BASES = {
@@ -44,6 +48,8 @@ CLI_BASES = {
     "quiz": ["quiz", "cat", "--no-input", "--store", "study.sqlite"],
     "cardbox": ["cardbox", "due", "--store", "study.sqlite"],
     "playability": ["playability", "top", "--limit", "3"],  # build's numbers are read before its games begin
+    "infer": ["infer", INFER_CGP, "-3", "--max-leaves", "50", "--samples", "20"],
+    "peg": ["peg", PEG_CGP, "--candidates", "1", "--time-limit", "5"],
 }
 #: A quick, valid request body for each served command with numeric parameters.
 HTTP_BASES = {
@@ -59,7 +65,12 @@ HTTP_BASES = {
     "sim": {"position": "empty", "rack": "QUIZ", "candidates": 2, "iterations": 4},
     "search": {"expression": "length 3"},
     "probability": {"words": ["cat"]},
+    "infer": {"position": INFER_CGP, "move": "-3", "max_leaves": 50, "samples": 20},
+    "peg": {"position": PEG_CGP, "candidates": 1, "time_limit": 5},
 }
+#: Parameters whose maximum is honest work done to the end (every sample drawn, every leave enumerated, the whole
+#: time limit spent): the edge test runs their minimum and the first value past the range, not the maximum.
+RUNS_TO_ITS_MAXIMUM = {("infer", "samples"), ("infer", "max_leaves"), ("peg", "time_limit"), ("peg", "candidates")}
 #: Outside every declared range: far too large, negative, not a number, infinite.
 OUTSIDE_INTS = [2**70, -1, -(2**63) - 1]
 OUTSIDE_FLOATS = [math.nan, math.inf, -math.inf, -1.0, 1e308]
@@ -96,8 +107,9 @@ def _argv(command: str, p, value: object) -> list[str]:
     argv = list(CLI_BASES[command])
     if p.positional:  # cross's positions: the 2nd and 4th operands
         argv[{"pos_a": 2, "pos_b": 4}[p.name]] = _text(value)
-    elif p.flag in argv:
-        argv[argv.index(p.flag) + 1] = _text(value)
+    elif p.flag in argv:  # the base's own value replaced, as FLAG=VALUE (a negative number is not an option)
+        at = argv.index(p.flag)
+        argv[at: at + 2] = [f"{p.flag}={_text(value)}"]
     else:
         argv.append(f"{p.flag}={_text(value)}")
     return argv
@@ -146,7 +158,8 @@ def test_absurd_numbers_on_the_command_line_are_one_clean_error(workdir, capsys,
 def test_numbers_at_the_edges_of_their_range_give_a_result_or_one_error(workdir, capsys, command, p):
     """The declared minimum and maximum, and 2**63 (the first number a C ssize_t cannot hold): the command
     answers (exit 0, 1 or 3) or refuses in one line what its input does not allow; never a traceback."""
-    values = [p.minimum, p.maximum] + ([2**63] if p.kind == "int" else [])
+    values = [p.minimum] + ([] if (command, p.name) in RUNS_TO_ITS_MAXIMUM else [p.maximum]) + \
+        ([2**63] if p.kind == "int" else [])
     for value in values:
         if p.kind == "int":
             value = int(value)
