@@ -240,10 +240,9 @@ AUTOPLAY = Command(
     found=always_found,
     writes_files=True,
     http_method="POST",
-    examples=("lexigraph autoplay -n 10000",
+    examples=("lexigraph autoplay -n 10000 --workers 1 --threads 2",
               "lexigraph autoplay -n 10000 --player-a mine.klv2 --player-b equity --seed 7",
               "lexigraph autoplay -n 20 --gcg games/ --workers 1",
-              "lexigraph autoplay -n 10000 --workers 1 --threads 2",
               "lexigraph autoplay -n 1000000 --cluster tcp://scheduler:8786"),
 )
 

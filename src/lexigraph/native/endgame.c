@@ -669,8 +669,8 @@ start_search(PyObject *request, int *zero_turns, int *threads)
     int bad = board_length != squares || blanks_length != squares || rack_lengths[0] != tables->code_count
               || rack_lengths[1] != tables->code_count || *zero_turns < 0 || *zero_turns >= ZERO_TURNS_TO_END
               || table_entries < 1 || (table_entries & (table_entries - 1))
-              || table_entries > ((Py_ssize_t)LX_ENDGAME_MAX_TABLE_MB << 20) / (Py_ssize_t)sizeof(Entry)
-              || *threads < 1 || *threads > LX_ENDGAME_MAX_THREADS;
+              || table_entries > ((Py_ssize_t)LX_ENDGAME_MAX_TABLE_MB << 20) / (Py_ssize_t)sizeof(Entry) || *threads < 1
+              || *threads > LX_ENDGAME_MAX_THREADS;
     int lengths[2] = {0, 0};
     for (int code = 0; code < tables->code_count && !bad; code++)
         for (int q = 0; q < 2; q++)
