@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from ..compiler.registry import name_of
@@ -145,3 +145,18 @@ def build_summary(report: Any) -> Iterator[str]:
         yield f"  skipped ({why}): {n:,}"
     for note in report.get("notes") or ():  # e.g. the alphabet that would keep the words as tiles
         yield f"  note: {note}"
+
+
+def games_progress(ctx: Context, stage: str, total: int) -> Callable[[int], None] | None:
+    """A self-play run's callback (games just played) as ``ctx.progress`` reports: games done of ``total``
+    (None when nothing is reported)."""
+    if ctx.progress is None:
+        return None
+    done = [0]
+    report = ctx.progress
+
+    def step(count: int) -> None:
+        done[0] += count
+        report(stage, done[0], total, unit="games")
+
+    return step

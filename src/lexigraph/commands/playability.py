@@ -16,7 +16,7 @@ compare A B`` gives the Spearman rank correlation of two tables.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..compiler.registry import name_of
@@ -27,21 +27,8 @@ from ..scrabble.selfplay import Player
 from ..study.playability import PlayabilityTable, read_table, spearman, table_for, user_table_path, write_table
 from ..support.files import refuse_overwrite
 from ._boards import lexicon_and_game
-from ._common import input_files, need_int
+from ._common import games_progress, input_files, need_int
 from .command import MAX_SEED, MAX_WORKERS, Command, Context, Document, Param, always_found
-
-
-def _progress(ctx: Context, total: int) -> Callable[[int], None] | None:
-    if ctx.progress is None:
-        return None
-    done = [0]
-    report = ctx.progress
-
-    def step(count: int) -> None:
-        done[0] += count
-        report("playability", done[0], total, unit="games")
-
-    return step
 
 
 def _build(ctx: Context, p: Mapping[str, Any]) -> Document:
@@ -57,7 +44,7 @@ def _build(ctx: Context, p: Mapping[str, Any]) -> Document:
     leaves = load_leaves(game.leaves, lex.alphabet)
     players = [Player.equity(leaves, "a-equity"), Player.equity(leaves, "b-equity")]
     counts = count_plays(lex, game, players, games=games, seed=seed, workers=workers,
-                         cluster=p.get("cluster") or None, progress=_progress(ctx, games))
+                         cluster=p.get("cluster") or None, progress=games_progress(ctx, "playability", games))
     table = PlayabilityTable(lexicon, len(lex), games, seed, "equity equity", dict(counts))
     size = write_table(output, table)
     top = [{"rank": table.rank(w), "word": w, "plays": n} for w, n in table.ranked()[: int(p.get("limit") or 20)]]

@@ -30,7 +30,7 @@ from ..scrabble.leaves import load_leaves
 from ..scrabble.selfplay import Player, autoplay, check_gcg_folder
 from ..support.files import refuse_overwrite, write_atomic
 from ._boards import lexicon_and_game
-from ._common import envelope, input_files, need_int
+from ._common import envelope, games_progress, input_files, need_int
 from .command import (
     MAX_COUNT, MAX_INT64, MAX_SEED, MAX_TILES, MAX_WORKERS, Command, Context, Document, Param, always_found,
 )
@@ -85,20 +85,6 @@ def _workers(ctx: Context, params: Mapping[str, Any]) -> int | None:
     return need_int(ctx, params, "workers", minimum=1, maximum=MAX_WORKERS)
 
 
-def _progress(ctx: Context, stage: str, total: int) -> Callable[[int], None] | None:
-    """A self-play run's callback (games just played) as ``ctx.progress`` reports: games done of ``total``."""
-    if ctx.progress is None:
-        return None
-    done = [0]
-    report = ctx.progress
-
-    def step(count: int) -> None:
-        done[0] += count
-        report(stage, done[0], total, unit="games")
-
-    return step
-
-
 def _run_autoplay(ctx: Context, params: Mapping[str, Any]) -> Document:
     lex, game, named = lexicon_and_game(ctx, params)
     games = need_int(ctx, params, "games", minimum=1, maximum=100_000_000)
@@ -112,7 +98,7 @@ def _run_autoplay(ctx: Context, params: Mapping[str, Any]) -> Document:
     games = 100 if games is None else games
     run = autoplay(lex, game, players, games=games, seed=seed or 0, first=first or 0,
                    workers=_workers(ctx, params), cluster=params.get("cluster") or None, keep_games=bool(folder),
-                   progress=_progress(ctx, "autoplay", games),
+                   progress=games_progress(ctx, "autoplay", games),
                    threads=need_int(ctx, params, "threads", minimum=1, maximum=MAX_THREADS) or 1)
     inputs = input_files(ctx, lex, params.get("game"), game.leaves, params.get("player_a"), params.get("player_b"))
     written = run.write_gcg(str(folder), inputs=inputs) if folder else []
@@ -172,7 +158,7 @@ def _run_leaves(ctx: Context, params: Mapping[str, Any]) -> Document:
     report = ctx.progress
 
     def progress(k: int, games: int, of: int) -> Callable[[int], None] | None:
-        return _progress(ctx, f"generation {k + 1} of {of}", games)
+        return games_progress(ctx, f"generation {k + 1} of {of}", games)
 
     def finished(k: int, so_far: BuildResult) -> None:
         # The generation's line now, on the command line, not when the whole run ends.

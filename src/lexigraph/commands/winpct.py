@@ -14,7 +14,7 @@ writes a file).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..errors import QueryError
@@ -22,21 +22,8 @@ from ..scrabble.leaves import load_leaves
 from ..scrabble.wingen import MAX_GAMES, build_win_table
 from ..support.files import refuse_overwrite, write_atomic
 from ._boards import lexicon_and_game
-from ._common import envelope, input_files, need_int
+from ._common import envelope, games_progress, input_files, need_int
 from .command import MAX_COUNT, MAX_SEED, MAX_WORKERS, Command, Context, Document, Param, always_found
-
-
-def _progress(ctx: Context, games: int) -> Callable[[int], None] | None:
-    if ctx.progress is None:
-        return None
-    done = [0]
-    report = ctx.progress
-
-    def step(count: int) -> None:
-        done[0] += count
-        report("winpct build", done[0], games, unit="games")
-
-    return step
 
 
 def _run_winpct(ctx: Context, params: Mapping[str, Any]) -> Document:
@@ -55,7 +42,8 @@ def _run_winpct(ctx: Context, params: Mapping[str, Any]) -> Document:
     leaves = load_leaves(leaves_spec, lex.alphabet) if leaves_spec else None
     name = os.path.splitext(os.path.basename(str(output)))[0]
     built = build_win_table(lex, game, leaves=leaves, games=games, seed=seed, workers=workers,
-                            cluster=params.get("cluster") or None, name=name, progress=_progress(ctx, games))
+                            cluster=params.get("cluster") or None, name=name,
+                            progress=games_progress(ctx, "winpct build", games))
     as_csv = str(output).lower().endswith(".csv")
     data = built.table.to_csv().encode("ascii") if as_csv else built.table.to_bytes()
     write_atomic(str(output), data, inputs=inputs)
