@@ -28,14 +28,12 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import stat
-import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import FileFormatError, LexiconError, ResourceBusy
+from ..errors import FileFormatError, LexiconError
+from ..support.sqlite_store import BUSY_TIMEOUT, SqliteStore, StoreKind
 
 __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "DamagedGame", "GameDatabase", "GameRow", "GamesDatabaseError",
            "MoveConflict", "default_path"]
@@ -44,8 +42,6 @@ __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "DamagedGame", "GameDatabase", "G
 APPLICATION_ID = 0x4C58474D
 #: ``PRAGMA user_version``: the schema below. A file with a larger one was written by a newer lexigraph.
 SCHEMA_VERSION = 1
-#: Seconds a write waits for another process's write to end before the request gets a 503.
-BUSY_TIMEOUT = 5.0
 #: Name of the file in the user's data folder.
 FILE_NAME = "games.sqlite3"
 
@@ -137,142 +133,22 @@ def _row(values: Sequence[object]) -> GameRow:
                    float(used))
 
 
-class GameDatabase:
+_KIND = StoreKind(noun="games file", error=GamesDatabaseError, application_id=APPLICATION_ID,
+                  schema_version=SCHEMA_VERSION, oldest_version=1, path_option="--games-db", private=True,
+                  schema=tuple(statement for statement in SCHEMA.split(";") if statement.strip()))
+
+
+class GameDatabase(SqliteStore):
     """The games file: opened (and made, with its folder, when missing) and checked once; thread-safe.
 
-    ``path`` ``":memory:"`` keeps the games in memory only (a restart loses them).
+    ``path`` ``":memory:"`` keeps the games in memory only (a restart loses them). A new file is readable by
+    its owner only: a game's id is what lets a client play it.
     """
 
     def __init__(self, path: str, *, timeout: float = BUSY_TIMEOUT) -> None:
-        self.path = path
-        self._lock = threading.Lock()
-        self._conn = self._connect(path, timeout)
-        try:
-            self._prepare()
-        except BaseException:
-            self._conn.close()
-            raise
-
-    # -- opening -------------------------------------------------------------------------------------------
-
-    @staticmethod
-    def _connect(path: str, timeout: float) -> sqlite3.Connection:
-        if path != ":memory:":
-            try:
-                mode = os.stat(path).st_mode
-            except FileNotFoundError:
-                mode = None
-            except OSError as e:
-                raise GamesDatabaseError(f"cannot use the games file {path}: {e.strerror or e}") from None
-            if mode is not None and not stat.S_ISREG(mode):  # a FIFO or a device would hang or mislead SQLite
-                raise GamesDatabaseError(f"the games file {path} is not a regular file")
-            folder = os.path.dirname(os.path.abspath(path))
-            try:
-                os.makedirs(folder, mode=0o700, exist_ok=True)
-                if mode is None:  # readable by its owner only: a game's id is what lets a client play it
-                    os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-            except FileExistsError:
-                pass  # made meanwhile by another server
-            except OSError as e:
-                raise GamesDatabaseError(f"cannot make the games file {path}: {e.strerror or e}") from None
-        try:
-            # Autocommit (isolation_level None): each write is one explicit BEGIN IMMEDIATE ... COMMIT.
-            return sqlite3.connect(path, timeout=timeout, isolation_level=None, check_same_thread=False)
-        except sqlite3.Error as e:
-            raise GamesDatabaseError(f"cannot open the games file {path}: {e}") from None
-
-    def _prepare(self) -> None:
-        """Check the file is lexigraph's and of a schema this version reads; make the tables in a new one."""
-        try:
-            app, version = self._pragmas()
-            if app == 0 and version == 0 and not self._has_tables():
-                self._create()
-                app, version = self._pragmas()
-            if app != APPLICATION_ID:
-                raise GamesDatabaseError(f"{self.path} is not a lexigraph games file (another program's SQLite "
-                                         "database); give --games-db another path")
-            if version > SCHEMA_VERSION:
-                raise GamesDatabaseError(f"the games file {self.path} has schema version {version}, newer than this "
-                                         f"lexigraph's ({SCHEMA_VERSION}): run a newer lexigraph, or give "
-                                         "--games-db another path")
-            if version < 1:
-                raise GamesDatabaseError(f"the games file {self.path} has no schema version; give --games-db "
-                                         "another path")
-            (verdict,) = self._conn.execute("PRAGMA quick_check").fetchone()
-            if verdict != "ok":
-                raise GamesDatabaseError(f"the games file {self.path} is damaged ({str(verdict)[:120]}); move it "
-                                         "away or give --games-db another path")
-            self._conn.execute("PRAGMA journal_mode=WAL").fetchone()
-            self._conn.execute("PRAGMA synchronous=FULL")
-        except sqlite3.OperationalError as e:
-            if "locked" in str(e) or "busy" in str(e):
-                raise GamesDatabaseError(f"the games file {self.path} is locked by another process: {e}") from None
-            raise GamesDatabaseError(f"cannot use the games file {self.path}: {e}") from None
-        except sqlite3.DatabaseError as e:
-            raise GamesDatabaseError(f"{self.path} is not a usable games file: {e}") from None
-
-    def _pragmas(self) -> tuple[int, int]:
-        (app,) = self._conn.execute("PRAGMA application_id").fetchone()
-        (version,) = self._conn.execute("PRAGMA user_version").fetchone()
-        return int(app), int(version)
-
-    def _has_tables(self) -> bool:
-        return int(self._conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]) > 0
-
-    def _create(self) -> None:
-        conn = self._conn
-        conn.execute("PRAGMA journal_mode=WAL").fetchone()
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            if self._has_tables() or self._pragmas() != (0, 0):  # another process made them meanwhile
-                conn.execute("ROLLBACK")
-                return
-            for statement in SCHEMA.split(";"):
-                if statement.strip():
-                    conn.execute(statement)
-            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-
-    def close(self) -> None:
-        with self._lock:
-            self._conn.close()
+        super().__init__(path, _KIND, timeout=timeout, durable=True)
 
     # -- reading and writing ---------------------------------------------------------------------------------
-
-    @contextmanager
-    def _reading(self) -> Iterator[sqlite3.Connection]:
-        with self._lock, self._errors():
-            yield self._conn
-
-    @contextmanager
-    def _writing(self) -> Iterator[sqlite3.Connection]:
-        """One transaction, holding the file's write lock from its start (BEGIN IMMEDIATE): all of it or none."""
-        with self._lock, self._errors():
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-                self._conn.execute("COMMIT")
-            except BaseException:
-                if self._conn.in_transaction:
-                    self._conn.execute("ROLLBACK")
-                raise
-
-    @contextmanager
-    def _errors(self) -> Iterator[None]:
-        """SQLite's errors as lexigraph's: a lock held too long is a 503 with Retry-After, the rest a clear error."""
-        try:
-            yield
-        except sqlite3.OperationalError as e:
-            if "locked" in str(e) or "busy" in str(e):
-                raise ResourceBusy(f"the games file is busy (another process is writing it): {e}",
-                                   retry_after=BUSY_TIMEOUT) from None
-            raise GamesDatabaseError(f"the games file {self.path}: {e}") from None
-        except sqlite3.Error as e:
-            raise GamesDatabaseError(f"the games file {self.path}: {e}") from None
 
     def insert(self, row: GameRow, turns: Sequence[dict[str, Any]], *, now: float, max_games: int,
                idle: float) -> list[str]:

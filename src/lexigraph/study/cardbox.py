@@ -30,15 +30,13 @@ import datetime
 import json
 import os
 import sqlite3
-import stat
-import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..errors import LexiconError, ResourceBusy
+from ..errors import LexiconError
+from ..support.sqlite_store import BUSY_TIMEOUT, SqliteStore, StoreKind
 from .quiz import QUIZ_TYPES, Quiz, QuestionResult
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -51,8 +49,6 @@ __all__ = ["APPLICATION_ID", "BUSY_TIMEOUT", "CardBox", "CardView", "SCHEMA_VERS
 APPLICATION_ID = 0x4C585354
 #: ``PRAGMA user_version``: the schema below.
 SCHEMA_VERSION = 1
-#: Seconds a write waits for another process's write before it gives up (503 on the server).
-BUSY_TIMEOUT = 5.0
 FILE_NAME = "study.sqlite"
 #: A card's state as the store and the documents name it: 0 is a card never reviewed; 1-3 are FSRS's states.
 STATES = ("new", "learning", "review", "relearning")
@@ -178,142 +174,29 @@ def check_user(user: object) -> str:
     return user
 
 
-class CardBox:
+_KIND = StoreKind(noun="study file", error=StudyStoreError, application_id=APPLICATION_ID,
+                  schema_version=SCHEMA_VERSION, schema=SCHEMA, path_option="--store")
+
+
+class CardBox(SqliteStore):
     """The study file, opened (made, with its folder, when missing) and checked once; thread-safe.
 
     ``path`` ``":memory:"`` keeps it in memory only. ``clock``: the time (Unix seconds) a review or a count
-    is made at, unless given.
+    is made at, unless given. ``durable``: each review also survives a power cut (``synchronous=FULL``); it
+    always survives a killed process.
     """
 
     def __init__(self, path: str, *, timeout: float = BUSY_TIMEOUT, clock: Callable[[], float] = time.time,
                  durable: bool = False) -> None:
-        self.path = path
         self.clock = clock
-        self.durable = durable
-        self._lock = threading.Lock()
         self._scheduler: fsrs.Scheduler | None = None
-        self._conn = self._connect(path, timeout)
-        try:
-            self._prepare()
-        except BaseException:
-            self._conn.close()
-            raise
-
-    # -- opening ---------------------------------------------------------------------------------------------
-
-    @staticmethod
-    def _connect(path: str, timeout: float) -> sqlite3.Connection:
-        if path != ":memory:":
-            try:
-                mode = os.stat(path).st_mode
-            except FileNotFoundError:
-                mode = None
-            except OSError as e:
-                raise StudyStoreError(f"cannot use the study file {path}: {e.strerror or e}") from None
-            if mode is not None and not stat.S_ISREG(mode):  # a FIFO would hang SQLite, a folder mislead it
-                raise StudyStoreError(f"the study file {path} is not a regular file")
-            try:
-                os.makedirs(os.path.dirname(os.path.abspath(path)), mode=0o700, exist_ok=True)
-            except OSError as e:
-                raise StudyStoreError(f"cannot make the folder of the study file {path}: {e.strerror or e}") from None
-        try:
-            # Autocommit (isolation_level None): each write is one explicit BEGIN IMMEDIATE ... COMMIT.
-            return sqlite3.connect(path, timeout=timeout, isolation_level=None, check_same_thread=False)
-        except sqlite3.Error as e:
-            raise StudyStoreError(f"cannot open the study file {path}: {e}") from None
-
-    def _prepare(self) -> None:
-        conn = self._conn
-        try:
-            if self._pragmas() == (0, 0) and not self._has_tables():
-                self._create()
-            app, version = self._pragmas()
-            if app != APPLICATION_ID:
-                raise StudyStoreError(f"{self.path} is not a lexigraph study file (another program's SQLite "
-                                      "database); give --store another path")
-            if version != SCHEMA_VERSION:
-                raise StudyStoreError(f"the study file {self.path} has schema version {version}; this lexigraph "
-                                      f"reads version {SCHEMA_VERSION}: give --store another path")
-            (verdict,) = conn.execute("PRAGMA quick_check").fetchone()
-            if verdict != "ok":
-                raise StudyStoreError(f"the study file {self.path} is damaged ({str(verdict)[:120]})")
-            conn.execute("PRAGMA journal_mode=WAL").fetchone()
-            conn.execute(f"PRAGMA synchronous={'FULL' if self.durable else 'NORMAL'}")
-        except sqlite3.OperationalError as e:
-            if "locked" in str(e) or "busy" in str(e):
-                raise ResourceBusy(f"the study file {self.path} is locked by another process: {e}",
-                                   retry_after=BUSY_TIMEOUT) from None
-            raise StudyStoreError(f"cannot use the study file {self.path}: {e}") from None
-        except sqlite3.DatabaseError as e:
-            raise StudyStoreError(f"{self.path} is not a usable study file: {e}") from None
-
-    def _pragmas(self) -> tuple[int, int]:
-        (app,) = self._conn.execute("PRAGMA application_id").fetchone()
-        (version,) = self._conn.execute("PRAGMA user_version").fetchone()
-        return int(app), int(version)
-
-    def _has_tables(self) -> bool:
-        return int(self._conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]) > 0
-
-    def _create(self) -> None:
-        conn = self._conn
-        conn.execute("PRAGMA journal_mode=WAL").fetchone()
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            if self._has_tables() or self._pragmas() != (0, 0):  # another process made them meanwhile
-                conn.execute("ROLLBACK")
-                return
-            for statement in SCHEMA:
-                conn.execute(statement)
-            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
-
-    def close(self) -> None:
-        with self._lock:
-            self._conn.close()
+        super().__init__(path, _KIND, timeout=timeout, durable=durable)
 
     def __enter__(self) -> "CardBox":
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-    # -- transactions ----------------------------------------------------------------------------------------
-
-    @contextmanager
-    def _reading(self) -> Iterator[sqlite3.Connection]:
-        with self._lock, self._errors():
-            yield self._conn
-
-    @contextmanager
-    def _writing(self) -> Iterator[sqlite3.Connection]:
-        """One transaction holding the write lock from its start: all of it or none, on disk when it returns."""
-        with self._lock, self._errors():
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-                self._conn.execute("COMMIT")
-            except BaseException:
-                if self._conn.in_transaction:
-                    self._conn.execute("ROLLBACK")
-                raise
-
-    @contextmanager
-    def _errors(self) -> Iterator[None]:
-        try:
-            yield
-        except sqlite3.OperationalError as e:
-            if "locked" in str(e) or "busy" in str(e):
-                raise ResourceBusy(f"the study file is busy (another process is writing it): {e}",
-                                   retry_after=BUSY_TIMEOUT) from None
-            raise StudyStoreError(f"the study file {self.path}: {e}") from None
-        except sqlite3.Error as e:
-            raise StudyStoreError(f"the study file {self.path}: {e}") from None
 
     # -- reviews ---------------------------------------------------------------------------------------------
 
