@@ -21,7 +21,7 @@ from lexigraph.scrabble.movegen import generate_placements
 from lexigraph.scrabble.moves import move_from_record
 from lexigraph.scrabble.position import Position
 from lexigraph.scrabble.tiles import parse_rack, rack_text
-from helpers.games import abcd_game
+from helpers.games import abcd_game, random_plays
 
 WORDS = ["ab", "ba", "ad", "da", "aa", "bad", "dab", "cab", "abc", "acad", "bach", "cadd", "dada", "aba", "bab",
          "bacd", "abcd", "bb", "cc", "dd", "abcab", "cad", "dac", "caca", "dacb"]
@@ -42,25 +42,10 @@ def random_endgame(lex: lexigraph.Lexicon, seed: int, game: Game = GAME, unseen:
     """A seeded endgame: random plays from random racks until at most ``unseen`` tiles are unseen, those split
     between the two racks (each 1..rack_size tiles)."""
     rng = random.Random(seed)
-    pos = Position(game)
-    bag = [c for c, n in enumerate(game.counts_by_code()) for _ in range(n)]
-    rng.shuffle(bag)
-    misses = 0
-    while len(bag) > unseen:
-        rack = [bag.pop() for _ in range(game.rack_size)]
-        plays = generate_placements(lex, pos, rack_text(game, rack))
-        if not plays:
-            bag[:0] = rack
-            misses += 1
-            if misses > 5:
-                return None
-            continue
-        raw = rng.choice(plays)
-        pos = pos.with_play(move_from_record(pos, rack, raw))
-        for b in raw[4]:
-            if b:
-                rack.remove(0 if b & 0x80 else b)
-        bag[:0] = rack
+    played = random_plays(lex, game, rng, unseen)
+    if played is None:
+        return None
+    pos, bag = played
     if len(bag) < 2:
         return None
     k = rng.randint(max(1, len(bag) - game.rack_size), min(game.rack_size, len(bag) - 1))

@@ -14,11 +14,10 @@ from lexigraph.errors import LexiconError
 from lexigraph.scrabble.game import Game, GameError
 from lexigraph.scrabble.inference import count_multisets, infer, multisets
 from lexigraph.scrabble.leaves import LeaveTable
-from lexigraph.scrabble.movegen import generate, generate_placements
-from lexigraph.scrabble.moves import move_from_record
+from lexigraph.scrabble.movegen import generate
 from lexigraph.scrabble.position import Position
 from lexigraph.scrabble.tiles import parse_rack, rack_text
-from helpers.games import ABCD_WORDS, abcd_game
+from helpers.games import ABCD_WORDS, abcd_game, random_plays
 
 GAME = abcd_game(size=7, count=3, blanks=1, rack_size=3)
 
@@ -42,25 +41,10 @@ def harvested(lex, seed: int, unseen: int) -> tuple[Position, list[int]] | None:
     """A position of random plays with at most ``unseen`` tiles left off the board, the observer's rack (0..3 of
     them) as the second rack, the first empty; and the opponent's true rack drawn from the rest."""
     rng = random.Random(seed)
-    pos = Position(GAME)
-    bag = [c for c, n in enumerate(GAME.counts_by_code()) for _ in range(n)]
-    rng.shuffle(bag)
-    misses = 0
-    while len(bag) > unseen:
-        rack = [bag.pop() for _ in range(GAME.rack_size)]
-        plays = generate_placements(lex, pos, rack_text(GAME, rack))
-        if not plays:
-            bag[:0] = rack
-            misses += 1
-            if misses > 5:
-                return None
-            continue
-        raw = rng.choice(plays)
-        pos = pos.with_play(move_from_record(pos, rack, raw))
-        for b in raw[4]:
-            if b:
-                rack.remove(0 if b & 0x80 else b)
-        bag[:0] = rack
+    played = random_plays(lex, GAME, rng, unseen)
+    if played is None:
+        return None
+    pos, bag = played
     mine = rng.randint(0, min(3, len(bag) - GAME.rack_size))
     pos.racks = ["", rack_text(GAME, bag[:mine])]
     return pos, bag[mine:mine + GAME.rack_size]

@@ -19,7 +19,7 @@ from lexigraph.scrabble.moves import move_from_record
 from lexigraph.scrabble.peg import scenarios, solve_peg
 from lexigraph.scrabble.position import Position
 from lexigraph.scrabble.tiles import parse_rack, rack_text
-from helpers.games import abcd_game
+from helpers.games import abcd_game, random_plays
 
 WORDS = sorted({"ab", "ba", "ad", "da", "aa", "bad", "dab", "cab", "abc", "acad", "bach", "cadd", "dada", "aba",
                 "bab", "bacd", "abcd", "bb", "cc", "dd", "cad", "dac", "caca", "dacb"})
@@ -36,29 +36,10 @@ def lex(open_lexicon):
 def random_peg(lex, seed: int, bag: int, game: Game = GAME) -> Position | None:
     """Random plays from random racks until the unseen tiles are a rack and ``bag`` more; the mover's rack."""
     rng = random.Random(seed)
-    pos = Position(game)
-    tiles = [c for c, n in enumerate(game.counts_by_code()) for _ in range(n)]
-    rng.shuffle(tiles)
-    misses = 0
-    while len(tiles) > game.rack_size * 2 + bag:
-        rack = [tiles.pop() for _ in range(game.rack_size)]
-        excess = len(tiles) + len(rack) - (game.rack_size * 2 + bag)  # land on the bag size exactly
-        plays = [raw for raw in generate_placements(lex, pos, rack_text(game, rack))
-                 if sum(1 for b in raw[4] if b) <= excess]
-        if not plays:
-            tiles[:0] = rack
-            misses += 1
-            if misses > 20:
-                return None
-            continue
-        raw = rng.choice(plays)
-        pos = pos.with_play(move_from_record(pos, rack, raw))
-        for b in raw[4]:
-            if b:
-                rack.remove(0 if b & 0x80 else b)
-        tiles[:0] = rack
-    if len(tiles) != game.rack_size * 2 + bag:
+    played = random_plays(lex, game, rng, game.rack_size * 2 + bag, exact=True, give_up=20)
+    if played is None:
         return None
+    pos, tiles = played
     pos.racks = [rack_text(game, tiles[: game.rack_size]), ""]
     pos.scores = [rng.randint(0, 30), rng.randint(0, 30)]
     return pos
