@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..engine.interface import (
-    ENDGAME_ENTRY_BYTES, ENDGAME_MAX_RACK, ENDGAME_MAX_TABLE_MB, ENDGAME_MAX_THREADS, TURN_PLAY, EndgameRequest,
+    ENDGAME_ENTRY_BYTES, ENDGAME_MAX_RACK, ENDGAME_MAX_TABLE_MB, ENDGAME_MAX_THREADS, EndgameRequest,
 )
 from .game import GameError
 from .movegen import aligned
@@ -307,11 +307,7 @@ def first_endgame(run: "Run", k: int, *, most_tiles: int | None = None) -> Posit
     True
     """
     game = run.game
-    turns = run.game_turns(k)
-    pos = Position(game)
-    totals = [0, 0]
-    zeros = 0
-    for t in turns:
+    for t, pos, totals, zeros in run.replay(k):
         who = int(t["player"])
         mover = [int(c) for c in t["rack"][: t["rack_length"]]]
         if int(t["bag_before"]) == 0 and (most_tiles is None or len(pos.unseen("")) <= most_tiles):
@@ -320,13 +316,4 @@ def first_endgame(run: "Run", k: int, *, most_tiles: int | None = None) -> Posit
             pos.scores = [totals[who], totals[1 - who]]
             pos.zero_turns = zeros
             return pos
-        if t["kind"] == TURN_PLAY:
-            row, col, across = int(t["row"]), int(t["col"]), bool(t["across"])
-            for j, b in enumerate(int(x) for x in t["squares"][: t["length"]]):
-                if b:
-                    pos.place(row + (0 if across else j), col + (j if across else 0), b & 0x7F, bool(b & 0x80))
-            zeros = 0
-        else:
-            zeros += 1
-        totals[who] = int(t["total"])
     return None

@@ -50,7 +50,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..engine.interface import ENDGAME_MAX_RACK, TURN_PLAY
+from ..engine.interface import ENDGAME_MAX_RACK
 from .endgame import ZERO_TURNS_TO_END, EndgameSolution, check_time_limit, solve_endgame
 from .game import GameError
 from .movegen import aligned, generate, generate_placements
@@ -60,6 +60,7 @@ from .tiles import parse_rack, rack_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine import Engines
+    from .runs import Run
 
 __all__ = ["MAX_BAG", "PegPlay", "PegSolution", "first_pre_endgame", "solve_peg"]
 
@@ -319,7 +320,7 @@ def _candidate_value(search: _Search, pos: Position, rack: list[int], unseen: li
     return search.after_move(pos.with_play(move), move.score, used, rack, opponent, drawn)
 
 
-def first_pre_endgame(run: Any, k: int, bag: int = 1) -> Position | None:
+def first_pre_endgame(run: "Run", k: int, bag: int = 1) -> Position | None:
     """The position of the ``k``-th game of a self-play run (:func:`lexigraph.scrabble.selfplay.autoplay` with
     ``keep_games=True``) at its first turn with ``bag`` tiles (or fewer, down to 1) in the bag: the board, the
     mover's rack (the second left empty: the opponent's tiles are unseen), the scores and the turns without a
@@ -335,23 +336,11 @@ def first_pre_endgame(run: Any, k: int, bag: int = 1) -> Position | None:
     True
     """
     game = run.game
-    pos = Position(game)
-    totals = [0, 0]
-    zeros = 0
-    for t in run.game_turns(k):
+    for t, pos, totals, zeros in run.replay(k):
         who = int(t["player"])
         if 1 <= int(t["bag_before"]) <= bag:
             pos.racks = [rack_text(game, [int(c) for c in t["rack"][: t["rack_length"]]]), ""]
             pos.scores = [totals[who], totals[1 - who]]
             pos.zero_turns = zeros
             return pos
-        if int(t["kind"]) == TURN_PLAY:
-            row, col, across = int(t["row"]), int(t["col"]), bool(t["across"])
-            for j, b in enumerate(int(x) for x in t["squares"][: t["length"]]):
-                if b:
-                    pos.place(row + (0 if across else j), col + (j if across else 0), b & 0x7F, bool(b & 0x80))
-            zeros = 0
-        else:
-            zeros += 1
-        totals[who] = int(t["total"])
     return None

@@ -24,7 +24,7 @@ import math
 import os
 import stat
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
@@ -35,6 +35,7 @@ from ..support.files import kind_of, write_atomic
 from ..support.workers import MAX_WORKERS, pool_size
 from .game import Game, GameError
 from .players import Player, run_spec
+from .position import Position
 from .simulation_player import TurnByTurn
 from .tiles import rack_text, tile_text
 from .workers import BatchJob, LexiconRef, kept_records, run_batches
@@ -143,6 +144,27 @@ class Run:
         if self._offsets is None:
             self._offsets = np.concatenate([[0], np.cumsum(self.games["turns"].astype(np.int64))])
         return self.turns[int(self._offsets[k]):int(self._offsets[k + 1])]
+
+    def replay(self, k: int) -> Iterator[tuple["np.void", Position, list[int], int]]:
+        """The ``k``-th game kept, turn by turn: each turn record with the position before it (board only, racks
+        empty), both players' totals before it and the turns in a row without a play before it.
+
+        The position is one object, changed in place as the turns go by: copy it to keep it.
+        """
+        pos = Position(self.game)
+        totals = [0, 0]
+        zeros = 0
+        for t in self.game_turns(k):
+            yield t, pos, totals, zeros
+            if int(t["kind"]) == TURN_PLAY:
+                row, col, across = int(t["row"]), int(t["col"]), bool(t["across"])
+                for j, b in enumerate(int(x) for x in t["squares"][: t["length"]]):
+                    if b:
+                        pos.place(row + (0 if across else j), col + (j if across else 0), b & 0x7F, bool(b & 0x80))
+                zeros = 0
+            else:
+                zeros += 1
+            totals[int(t["player"])] = int(t["total"])
 
     def gcg(self, k: int) -> str:
         """The ``k``-th game kept, as GCG text."""
