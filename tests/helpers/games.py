@@ -10,9 +10,11 @@ import random
 from lexigraph.alphabet import Alphabet
 from lexigraph.lexicon import Lexicon
 from lexigraph.scrabble.game import Game
+from lexigraph.scrabble.leaves import LeaveTable
 from lexigraph.scrabble.movegen import generate_placements
 from lexigraph.scrabble.moves import move_from_record
 from lexigraph.scrabble.position import Position
+from lexigraph.scrabble.selfplay import Player, autoplay
 from lexigraph.scrabble.tiles import rack_text
 
 #: The words of the abcd game.
@@ -63,3 +65,18 @@ def random_plays(lex: Lexicon, game: Game, rng: random.Random, left: int, *, exa
     if exact and len(tiles) != left:
         return None
     return pos, tiles
+
+
+def harvested(lex: Lexicon, game: Game, table: LeaveTable, seed: int, at: int) -> Position:
+    """The position before turn ``at`` (or the last turn) of a seeded self-play game, equity against equity: the
+    mover's rack first, the other's empty, both scores kept."""
+    run = autoplay(lex, game, [Player.equity(table, "a"), Player.equity(table, "b")], games=1, seed=seed,
+                   workers=1, keep_games=True)
+    at = min(at, len(run.game_turns(0)) - 1)
+    for i, (turn, pos, totals, _) in enumerate(run.replay(0)):
+        if i == at:
+            mover = int(turn["player"])
+            pos.racks = [rack_text(run.game, [int(c) for c in turn["rack"][: turn["rack_length"]]]), ""]
+            pos.scores = [totals[mover], totals[1 - mover]]
+            return pos
+    raise AssertionError("a kept game has a turn")

@@ -27,7 +27,7 @@ from lexigraph.scrabble.bai import radius
 from lexigraph.scrabble.simulation import SPREAD_TIEBREAK, choose_move, prepare, simulate, win_chance
 from lexigraph.scrabble.winpct import WinTable, win_counts
 from lexigraph.scrabble.tiles import parse_rack, rack_text
-from helpers.games import ABCD_WORDS as SMALL_WORDS, abcd_game as small_game
+from helpers.games import ABCD_WORDS as SMALL_WORDS, abcd_game as small_game, harvested
 
 SHIPPED = "src/lexigraph/data/english-leaves.klv2"
 
@@ -48,28 +48,6 @@ def abcd():
     lex = lexigraph.load(SMALL_WORDS, alphabet=game.alphabet)
     lex_py = lexigraph.load(SMALL_WORDS, alphabet=game.alphabet, pure_python=True)
     return game, lex, lex_py, small_table(game.alphabet)
-
-
-def harvested(lex, game: Game, table: LeaveTable, seed: int, at: int) -> Position:
-    """The position before turn ``at`` of a self-play game (equity against equity), the mover's rack known."""
-    run = autoplay(lex, game, [Player.equity(table, "a"), Player.equity(table, "b")], games=1, seed=seed,
-                   workers=1, keep_games=True)
-    turns = run.game_turns(0)
-    at = min(at, len(turns) - 1)
-    pos = Position(run.game)
-    totals = [0, 0]
-    for t in turns[:at]:
-        if t["kind"] == 0:
-            for i, b in enumerate(int(x) for x in t["squares"][: t["length"]]):
-                if b:
-                    r, c = (int(t["row"]), int(t["col"]) + i) if t["across"] else (int(t["row"]) + i, int(t["col"]))
-                    pos.place(r, c, b & 0x7F, bool(b & 0x80))
-        totals[int(t["player"])] = int(t["total"])
-    turn = turns[at]
-    mover = int(turn["player"])
-    pos.racks = [rack_text(run.game, [int(c) for c in turn["rack"][: turn["rack_length"]]]), ""]
-    pos.scores = [totals[mover], totals[1 - mover]]
-    return pos
 
 
 # -- the oracle: a play-out replayed with the moves API --------------------------------------------------------

@@ -23,8 +23,7 @@ from lexigraph.scrabble.leaves import LeaveTable, load_leaves
 from lexigraph.scrabble.position import Position
 from lexigraph.scrabble.selfplay import Player, autoplay, selfplay_request
 from lexigraph.scrabble.simulation import prepare, simulate
-from lexigraph.scrabble.tiles import rack_text
-from helpers.games import ABCD_WORDS as SMALL_WORDS, abcd_game as small_game
+from helpers.games import ABCD_WORDS as SMALL_WORDS, abcd_game as small_game, harvested
 
 needs_c = pytest.mark.skipif(not compiled.available(), reason="the C engine is not available")
 THREAD_COUNTS = (1, 2, 3, 8)
@@ -52,27 +51,6 @@ def small_lexicon(kind: str) -> lexigraph.Lexicon:
 
 def as_bytes(records) -> tuple[bytes, ...]:
     return tuple(bytes(r) for r in records)
-
-
-def harvested(lex, game: Game, table: LeaveTable, seed: int, at: int) -> Position:
-    """The position before turn ``at`` of a self-play game, the mover's rack known, the scores kept."""
-    run = autoplay(lex, game, [Player.equity(table, "a"), Player.equity(table, "b")], games=1, seed=seed,
-                   workers=1, keep_games=True)
-    turns = run.game_turns(0)
-    at = min(at, len(turns) - 1)
-    pos = Position(run.game)
-    totals = [0, 0]
-    for t in turns[:at]:
-        if t["kind"] == 0:
-            for i, b in enumerate(int(x) for x in t["squares"][: t["length"]]):
-                if b:
-                    r, c = (int(t["row"]), int(t["col"]) + i) if t["across"] else (int(t["row"]) + i, int(t["col"]))
-                    pos.place(r, c, b & 0x7F, bool(b & 0x80))
-        totals[int(t["player"])] = int(t["total"])
-    mover = int(turns[at]["player"])
-    pos.racks = [rack_text(run.game, [int(c) for c in turns[at]["rack"][: turns[at]["rack_length"]]]), ""]
-    pos.scores = [totals[mover], totals[1 - mover]]
-    return pos
 
 
 # -- self-play ------------------------------------------------------------------------------------------------
