@@ -90,10 +90,12 @@ def brute_force(lex, pos: Position, bag: int) -> dict[str, tuple[int, int, int, 
 
 
 @pytest.mark.parametrize("bag", [1, 2])
-def test_every_plays_counts_equal_the_brute_force(lex, bag):
+def test_every_plays_counts_equal_the_brute_force(lex, engine_kind, bag):
+    # The Python twin solves each of a 2-tile bag's endgames in Python: one position is its share.
+    wanted = 5 if bag == 1 else 2 if engine_kind == "c" else 1
     checked = 0
     seed = 0
-    while checked < (5 if bag == 1 else 2) and seed < 300:
+    while checked < wanted and seed < 300:
         seed += 1
         pos = random_peg(lex, seed * 7 + bag, bag, GAMES[bag])
         if pos is None:
@@ -111,7 +113,7 @@ def test_every_plays_counts_equal_the_brute_force(lex, bag):
         assert all((best.wins + best.draws / 2, best.mean_spread) >= (p.wins + p.draws / 2, p.mean_spread)
                    for p in solution.plays)
         checked += 1
-    assert checked == (5 if bag == 1 else 2)
+    assert checked == wanted
 
 
 def test_scenarios_count_every_order_of_tiles_told_apart():
