@@ -307,13 +307,13 @@ static PyObject *
 state_tuple(const LxBoardState *state)
 {
     const size_t n = (size_t)state->size * (size_t)state->size, sq = LX_MAX_SQUARES;
-    return Py_BuildValue(
-        "(iNNNNNNNN)", state->board_empty, both_orientations(state->line_tiles, sq, n),
-        both_orientations(state->line_points, sq * sizeof(int), n * sizeof(int)),
-        both_orientations(state->letter_multipliers, sq, n), both_orientations(state->word_multipliers, sq, n),
-        both_orientations(state->cross_checks, sq * sizeof(uint64_t), n * sizeof(uint64_t)),
-        both_orientations(state->cross_scores, sq * sizeof(int), n * sizeof(int)),
-        both_orientations(state->has_cross_word, sq, n), both_orientations(state->is_anchor, sq, n));
+    return Py_BuildValue("(iNNNNNNNN)", state->board_empty, both_orientations(state->line_tiles, sq, n),
+                         both_orientations(state->line_points, sq * sizeof(int), n * sizeof(int)),
+                         both_orientations(state->letter_multipliers, sq, n),
+                         both_orientations(state->word_multipliers, sq, n),
+                         both_orientations(state->cross_checks, sq * sizeof(uint64_t), n * sizeof(uint64_t)),
+                         both_orientations(state->cross_scores, sq * sizeof(int), n * sizeof(int)),
+                         both_orientations(state->has_cross_word, sq, n), both_orientations(state->is_anchor, sq, n));
 }
 
 static PyObject *

@@ -300,8 +300,7 @@ lx_place_tiles(const LxGameTables *tables, LxGameState *state, const int *square
         state->board[squares[i]] = tiles[i] & (unsigned char)~LX_BLANK_FLAG;
         state->blanks[squares[i]] = (tiles[i] & LX_BLANK_FLAG) ? 1 : 0;
     }
-    return state->board_state ? lx_board_state_place(state->board_state, tables, squares, tiles, count)
-                              : LX_MOVEGEN_OK;
+    return state->board_state ? lx_board_state_place(state->board_state, tables, squares, tiles, count) : LX_MOVEGEN_OK;
 }
 
 /* The play of move record `move`: recorded and made (its tiles on the board, its score, the rack refilled); an
