@@ -86,8 +86,11 @@ def aligned(lex: "Engines", position: Position) -> Position:
     """
     if not all(hasattr(lex, name) for name in ("store", "graph", "engine")):
         raise GameError(f"moves are found in an open lexicon (its engines), not {type(lex).__name__}")
-    _checked(position)
-    alphabet = lex.store.alphabet
+    return _recoded(_checked(position), lex.store.alphabet)
+
+
+def _recoded(position: Position, alphabet: "Alphabet") -> Position:
+    """:func:`aligned` for a lexicon of ``alphabet``."""
     game = _game_for(position.game, alphabet)
     if game is position.game:
         return position
@@ -316,9 +319,10 @@ class MoveGenerator:
     def __init__(self, lex: "Engines", game: Game, leaves: LeaveTable | None = None) -> None:
         if not all(hasattr(lex, name) for name in ("store", "graph", "engine")):
             raise GameError(f"moves are found in an open lexicon (its engines), not {type(lex).__name__}")
-        self.lex = lex
-        self.engine = lex.engine
-        self.game = _game_for(game, lex.store.alphabet)
+        # no reference to the lexicon or its engine: the lexicon keeps this object (generator_for), and a cycle
+        # would keep its mapped file open until the garbage collector runs
+        self.alphabet = lex.store.alphabet
+        self.game = _game_for(game, self.alphabet)
         self.given = leaves
         self.leaves = load_leaves(leaves, lex.store.alphabet)  # in the lexicon's codes
         leaves = self.leaves
@@ -335,7 +339,7 @@ class MoveGenerator:
             raise GameError(f"top must be a non-negative integer, not {top!r}")
         if sort not in (None, "equity", "score"):
             raise GameError(f"sort must be 'equity' or 'score', not {sort!r}")
-        pos = aligned(self.lex, _checked(position))
+        pos = _recoded(_checked(position), self.alphabet)
         if pos.game is not self.game and pos.game != self.game:
             raise GameError("the position's game is not the generator's (generator_for makes one per game)")
         return self.ranked(pos, _rack_codes(pos, rack), top=top, exchanges=exchanges, passes=passes, sort=sort,
@@ -367,8 +371,7 @@ class MoveGenerator:
         if self.values_in_engine:
             flags |= GENERATE_VALUES
         else:
-            given = eq.pack(eq.rack_values(pos, rack_codes, table, bag=eq.bag_size(pos, rack_codes),
-                                           engine=self.engine))
+            given = eq.pack(eq.rack_values(pos, rack_codes, table, bag=eq.bag_size(pos, rack_codes)))
         # every play ranked: asked of the engine as the best MAX_TOP (it ranks them faster than a NumPy sort)
         records, total, packed, bag = self.state.generate(
             bytes(pos.codes), bytes(pos.blanks), bytes(counts), _other_rack(pos), MAX_TOP if top is None else top,

@@ -192,7 +192,7 @@ class PythonEngine:
         return movegen.generate_moves(self._own(request.tables), request, deadline)
 
     def move_generator(self, tables: GameTables) -> PythonMoveGenerator:
-        return PythonMoveGenerator(self, self._own(tables))
+        return PythonMoveGenerator(self._own(tables))
 
     def play_games(self, request: SelfPlayRequest, first: int, count: int,
                    threads: int = 1) -> "tuple[np.ndarray, np.ndarray]":

@@ -23,10 +23,9 @@ from typing import TYPE_CHECKING
 
 from ..interface import GENERATE_BOTH_DIRECTIONS, GENERATE_BY_EQUITY, GENERATE_PRUNE, GENERATE_VALUES
 from ..interface import GeneratorAnswer, MoveRequest
-from .movegen import MAX_RACK_SUBSETS
+from .movegen import MAX_RACK_SUBSETS, generate_moves
 
 if TYPE_CHECKING:  # pragma: no cover
-    from . import PythonEngine
     from .tables import PythonGameTables
 
 #: What keeping tiles costs when the bag is empty, on top of twice their points (lexigraph.scrabble.equity).
@@ -36,10 +35,11 @@ LEAVE_KEY_TILES = 10
 
 
 class PythonMoveGenerator:
-    """A move generator for one game's tables in the Python engine (see the module docstring)."""
+    """A move generator for one game's tables in the Python engine (see the module docstring). It keeps no
+    reference to the engine (the lexicon keeps this object: a cycle would hold its file open until the garbage
+    collector runs)."""
 
-    def __init__(self, engine: "PythonEngine", tables: "PythonGameTables") -> None:
-        self.engine = engine
+    def __init__(self, tables: "PythonGameTables") -> None:
         self.tables = tables
 
     def unseen(self, board: bytes, blanks: bytes, rack: bytes) -> tuple[int, int]:
@@ -58,8 +58,10 @@ class PythonMoveGenerator:
         of what is kept while the bag holds tiles, else the end-of-game adjustment."""
         tables = self.tables
         if bag > 0:
+            from .leaves import rack_leave_values  # deferred: NumPy (start-up stays light)
+
             keys, values = tables.leaves
-            return self.engine.rack_leave_values(keys, values, rack)
+            return rack_leave_values(keys, values, rack)
         counts = [(code, n) for code, n in enumerate(rack) if n]
         size = 1
         for _code, n in counts:
@@ -93,5 +95,5 @@ class PythonMoveGenerator:
         valued = values if any(struct.unpack(f"<{len(values) // 8}d", values)) else b""
         request = MoveRequest(tables, board, blanks, rack, valued, top, bool(flags & GENERATE_BY_EQUITY),
                               bool(flags & GENERATE_PRUNE), True, bool(flags & GENERATE_BOTH_DIRECTIONS))
-        records, count = self.engine.generate_moves(request, deadline)
+        records, count = generate_moves(tables, request, deadline)
         return GeneratorAnswer(records, count, values, bag)
