@@ -278,9 +278,9 @@ def generate(
 MAX_GENERATORS = 32
 
 
-def generator_for(lex: "Engines", game: Game, leaves: LeaveTable | None = None) -> "MoveGenerator":
-    """The :class:`MoveGenerator` of ``game`` (in the lexicon's alphabet: :meth:`Game.for_lexicon`) with the leave
-    table ``leaves`` (None: none), made once per open lexicon and pair of objects and kept with the lexicon
+def generator_for(lex: "Engines", game: Game, leaves: "LeavesSpec | None" = None) -> "MoveGenerator":
+    """The :class:`MoveGenerator` of ``game`` (put in the lexicon's alphabet) with the leave table ``leaves`` (a
+    table or a file; None: none, not the game's), made once per open lexicon and pair of objects and kept with the lexicon
     (:meth:`lexigraph.engine.store.Store.cached`), so that it lives and dies with it.
 
     >>> import lexigraph
@@ -316,7 +316,7 @@ class MoveGenerator:
     [('8G QI', 30.0), ('8H QI', 29.3)]
     """
 
-    def __init__(self, lex: "Engines", game: Game, leaves: LeaveTable | None = None) -> None:
+    def __init__(self, lex: "Engines", game: Game, leaves: "LeavesSpec | None" = None) -> None:
         if not all(hasattr(lex, name) for name in ("store", "graph", "engine")):
             raise GameError(f"moves are found in an open lexicon (its engines), not {type(lex).__name__}")
         # no reference to the lexicon or its engine: the lexicon keeps this object (generator_for), and a cycle
