@@ -144,10 +144,21 @@ def move_request(engines: "Engines", position: Position, rack_codes: list[int],
                        bytes(counts), values, -1 if top is None else top, by_equity, prune, True, both_directions)
 
 
+#: (id(game), rack text) -> the game and the rack's codes: racks asked again (an analysis, a benchmark, the page)
+#: are not parsed again; a few hundred kept.
+_RACKS: dict[tuple[int, str], tuple[Game, tuple[int, ...]]] = {}
+
+
 def _rack_codes(pos: Position, rack: str | None) -> list[int]:
     if rack is not None and not isinstance(rack, str):
         raise GameError(f"a rack must be a string, not {type(rack).__name__}")
-    return parse_rack(pos.game, pos.racks[0] if rack is None else rack)
+    text = pos.racks[0] if rack is None else rack
+    known = _RACKS.get((id(pos.game), text))
+    if known is None or known[0] is not pos.game:
+        if len(_RACKS) >= 512:
+            _RACKS.clear()
+        known = _RACKS[id(pos.game), text] = (pos.game, tuple(parse_rack(pos.game, text)))
+    return list(known[1])
 
 
 def count_placements(lex: "Engines", position: Position, rack: str | None = None) -> int:
