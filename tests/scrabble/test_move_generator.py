@@ -245,3 +245,36 @@ def test_the_generation_runs_without_the_gil():
         stop.set()
         worker.join()
     assert counted > 0
+
+
+@needs_c
+def test_threads_sharing_one_generator_get_the_answers_of_one(enable):
+    """Two threads ask one generator at once (one uses the kept state, the other generates without it): each
+    answer is the one a single thread gets."""
+    game = Game.preset("scrabble")
+    table = load_leaves(game.leaves, enable.alphabet)
+    state = generator_for(enable, game, table).state
+    asks = []
+    for pos in itertools.islice(positions(enable, game, table, 9, games=1), 60):
+        rack_codes = parse_rack(pos.game, pos.racks[0])
+        if rack_codes:
+            asks.append((bytes(pos.codes), bytes(pos.blanks), rack_counts(pos, rack_codes), other_rack(pos)))
+    flags = GENERATE_BY_EQUITY | GENERATE_VALUES | GENERATE_PRUNE
+
+    def answers(order: list[int]) -> dict[int, tuple[bytes, int, bytes, int]]:
+        out = {}
+        for i in order:
+            for again in range(2):  # each board twice: the second from the kept state when free
+                got = state.generate(*asks[i], 5, flags)
+                out[i] = (bytes(got.records), got.total, got.values, got.bag)
+        return out
+
+    alone = answers(list(range(len(asks))))
+    results: list[dict[int, tuple[bytes, int, bytes, int]]] = [{}, {}]
+    orders = [list(range(len(asks))), list(reversed(range(len(asks))))]
+    threads = [threading.Thread(target=lambda k=k: results[k].update(answers(orders[k]))) for k in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results[0] == alone and results[1] == alone
