@@ -278,3 +278,26 @@ def test_threads_sharing_one_generator_get_the_answers_of_one(enable):
     for thread in threads:
         thread.join()
     assert results[0] == alone and results[1] == alone
+
+
+def test_the_best_moves_with_exchanges_and_the_pass_are_the_first_of_the_full_ranking(engine_kind):
+    """The best 1, 2 and 5 moves, exchanges and the pass included, pruned or not, are the first moves of every
+    move ranked (plays, exchanges and the pass together): the generator's shortcuts for a short list hold to it."""
+    checked, exchange_first = 0, 0
+    for lex, game, table in cases(engine_kind):
+        if table is None:
+            continue
+        limit = 25 if engine_kind == "python" else 120
+        for n, pos in enumerate(itertools.islice(positions(lex, game, table, 13, games=1), limit)):
+            if not parse_rack(pos.game, pos.racks[0]) or (engine_kind == "python" and n % 3):
+                continue
+            passes = n % 2 == 0
+            full = [(m.kind, m.notation, m.equity) for m in generate(lex, pos, leaves=table, passes=passes)]
+            for top in (1, 2, 5):
+                for count_all in (True, False):
+                    got = generate(lex, pos, leaves=table, passes=passes, top=top, count_all=count_all)
+                    assert [(m.kind, m.notation, m.equity) for m in got] == full[:top], (pos.racks, top)
+            checked += 1
+            exchange_first += full[0][0] == "exchange"
+    assert checked > (5 if engine_kind == "python" else 60)
+    assert exchange_first > (0 if engine_kind == "python" else 3)
