@@ -391,6 +391,9 @@ class MoveGenerator:
         values: list[float] = []
         if (with_exchanges and bag >= game.rack_size) or passes:
             values = list(struct.unpack(f"<{len(packed) // 8}d", packed))
+        if top == 1 and by_equity and values:  # the best move alone (every game job's question): no ranking
+            return _best_move(pos, rack_codes, records, total, values, with_exchanges and bag >= game.rack_size,
+                              passes)
         if with_exchanges and bag >= game.rack_size:
             extra.extend(_exchanges(game, rack_codes, values, _cutoff(records, values, top, by_equity),
                                     top if by_equity else None))
@@ -405,6 +408,36 @@ class MoveGenerator:
             return MoveList(columns=columns, extras={len(records) + k: e[2] for k, e in enumerate(extra)},
                             total=total)
         return _merged(columns, extra, top, total)
+
+
+def _best_move(pos: Position, rack_codes: list[int], records: "np.ndarray", total: int, values: list[float],
+               exchanges: bool, passes: bool) -> MoveList:
+    """The best move by equity of ``records`` (the best play, if any), the best exchange (when ``exchanges``: the
+    highest value, fewer tiles first, then the lower index) and the pass (when ``passes``), as :func:`_merged` ranks
+    them for ``top`` 1: a play first at equal equity, then an exchange, then the pass."""
+    game = pos.game
+    best: tuple[float, int, Any] | None = None
+    if exchanges and len(values) > 1:
+        value = max(values[1:])
+        counts = [n for _code, n in sorted(Counter(rack_codes).items())]
+        order = min(_subset_size(counts, i) << 24 | i for i in range(1, len(values)) if values[i] == value)
+        best = (value, order, partial(_exchange_move, game, rack_codes, order & 0xFFFFFF, value))
+    if passes and (best is None or values[0] > best[0]):
+        rest = rack_text(game, rack_codes)
+        best = (values[0], 1 << 30, lambda: Move("pass", 0, rest, notation="-", equity=values[0]))
+    columns = MoveColumns(pos, rack_codes, records[:1])
+    if best is None or (len(records) and float(records["equity"][0]) >= best[0]):
+        return MoveList(columns=columns, total=total)
+    return MoveList(columns=MoveColumns(pos, rack_codes, records[:0]), extras={0: best[2]}, total=total)
+
+
+def _subset_size(counts: list[int], index: int) -> int:
+    """The tiles of subset ``index`` of a rack whose codes come ``counts`` times (mixed radix, ascending codes)."""
+    size = 0
+    for count in counts:
+        index, used = divmod(index, count + 1)
+        size += used
+    return size
 
 
 def _other_rack(pos: Position) -> int:
