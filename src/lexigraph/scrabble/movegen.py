@@ -418,9 +418,14 @@ def _best_move(pos: Position, rack_codes: list[int], records: "np.ndarray", tota
     game = pos.game
     best: tuple[float, int, Any] | None = None
     if exchanges and len(values) > 1:
-        value = max(values[1:])
+        exchanged = values[1:]
+        value = max(exchanged)
         counts = [n for _code, n in sorted(Counter(rack_codes).items())]
-        order = min(_subset_size(counts, i) << 24 | i for i in range(1, len(values)) if values[i] == value)
+        if exchanged.count(value) == 1:  # no tie (the usual case): found at C speed
+            index = exchanged.index(value) + 1
+            order = _subset_size(counts, index) << 24 | index
+        else:
+            order = min(_subset_size(counts, i) << 24 | i for i in range(1, len(values)) if values[i] == value)
         best = (value, order, partial(_exchange_move, game, rack_codes, order & 0xFFFFFF, value))
     if passes and (best is None or values[0] > best[0]):
         rest = rack_text(game, rack_codes)
