@@ -16,6 +16,8 @@ The work (TWL06 from ``../shared/data``; the lexicon is built once, by the after
   times;
 * ``moves``: every play ranked on the same positions, 5 times;
 * ``selfplay``: 300 games between two equity players, one worker;
+* ``selfplay_table``: the same with the shipped leave table (``english-leaves.klv2``, 914,624 leaves);
+* ``sim_table``: ``sim`` with the shipped leave table;
 * ``sim``: 1,000 play-outs of 5 candidates, 2 plies, no early stop, one worker;
 * ``build``: TWL06 compiled into a new file;
 * ``queries``: exact anagrams of 6 racks (blanks included) and 4 patterns, 300 times.
@@ -35,7 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import DATA  # noqa: E402
 
-KINDS = ("best", "moves", "selfplay", "sim", "build", "queries")
+KINDS = ("best", "moves", "selfplay", "selfplay_table", "sim", "sim_table", "build", "queries")
 def work(kind: str, lexicon: str) -> float:
     """In a process of one revision: the CPU seconds of one kind of work."""
     import lexigraph
@@ -65,8 +67,11 @@ def work(kind: str, lexicon: str) -> float:
     from lexigraph.scrabble.simulation import simulate
 
     game = Game.preset("scrabble").for_lexicon(lex.alphabet)
-    if kind == "selfplay":
-        players = [Player.equity(None), Player.equity(None)]
+    from lexigraph.scrabble.leaves import load_leaves
+
+    table = load_leaves(game.leaves, lex.alphabet) if kind.endswith("_table") else None
+    if kind.startswith("selfplay"):
+        players = [Player.equity(table), Player.equity(table)]
         autoplay(lex, game, players, games=10, seed=1, workers=1)
         start = cpu()
         autoplay(lex, game, players, games=300, seed=2, workers=1)
@@ -74,10 +79,10 @@ def work(kind: str, lexicon: str) -> float:
     from lexigraph.scrabble.position import Position
 
     cases = [Position.from_cgp(line, game) for line in CGP_LINES]
-    if kind == "sim":
-        simulate(lex, cases[7], leaves=None, candidates=5, plies=2, iterations=50, workers=1, stopping=False)
+    if kind.startswith("sim"):
+        simulate(lex, cases[7], leaves=table, candidates=5, plies=2, iterations=50, workers=1, stopping=False)
         start = cpu()
-        simulate(lex, cases[7], leaves=None, candidates=5, plies=2, iterations=1000, workers=1, stopping=False)
+        simulate(lex, cases[7], leaves=table, candidates=5, plies=2, iterations=1000, workers=1, stopping=False)
         return cpu() - start
     best = kind == "best"
     for case in cases:

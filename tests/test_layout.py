@@ -177,6 +177,7 @@ DEFERRED: dict[tuple[str, str], str] = {
        ("lexigraph.engine.hashing", "numpy"): NUMPY_AT_START, ("lexigraph.engine.compiled", "numpy"): NUMPY_AT_START,
        ("lexigraph.engine.interface", "numpy"): NUMPY_AT_START},
     ("lexigraph.engine.python", "numpy"): PYTHON_ENGINE,
+    ("lexigraph.engine.python.move_generator", "lexigraph.engine.python.leaves"): PYTHON_ENGINE,
     **{("lexigraph.engine.python", f"lexigraph.engine.python.{twin}"): PYTHON_ENGINE
        for twin in ("anagrams", "batch", "leaves", "propagation")},
     **{(f"lexigraph.engine.python.{twin}", "numpy"): PYTHON_ENGINE

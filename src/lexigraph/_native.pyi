@@ -152,6 +152,35 @@ class GameTables:
     def use_word_map(self, word_map: WordMap, /) -> bool: ...
 
 @final
+class MoveGenerator:
+    """A move generator's state kept across calls for one game's tables (``native/generator.c``)."""
+
+    def __init__(self, tables: GameTables) -> None: ...
+    @property
+    def tables(self) -> GameTables | None: ...
+    def generate(
+        self,
+        board: ReadableBuffer,
+        blanks: ReadableBuffer,
+        rack: ReadableBuffer,
+        other_rack: int,
+        top: int,
+        flags: int,
+        deadline: _Deadline = None,
+        values: ReadableBuffer = b"",
+        /,
+    ) -> tuple[bytes, int, bytes, int]: ...
+
+#: A board's state for the tests (``native/board_state.c``): board_empty, then tiles, points, letter and word
+#: multipliers, cross-sets, cross sums, cross-word flags, anchor flags, each 2 * size * size entries.
+_BoardState = tuple[int, bytes, bytes, bytes, bytes, bytes, bytes, bytes, bytes]
+
+def board_state(tables: GameTables, board: ReadableBuffer, blanks: ReadableBuffer, /) -> _BoardState: ...
+def board_state_after(
+    tables: GameTables, board: ReadableBuffer, blanks: ReadableBuffer, plays: Sequence[tuple[Sequence[int], bytes]], /
+) -> list[_BoardState]: ...
+
+@final
 class WordMap:
     """A word map file's lookups (``native/wordmap.c``; the twin is ``lexigraph.engine.python.wordmap``)."""
 

@@ -52,7 +52,7 @@ from .deadline import exceeded
 from .interface import SIMULATION_CANDIDATE_SIZE, CrossAnswer, EndgameAnswer, EndgameRequest, FillState, GameSpec
 from .interface import GameTables, MoveRequest, PropagationProblem, RackMode, SelfPlayRequest, SimulationRequest
 from .interface import check_threads, endgame_table_busy, game_record_dtype, move_record_dtype, simulation_result_dtype
-from .interface import turn_record_dtype
+from .interface import GeneratorAnswer, turn_record_dtype
 from .python import PythonEngine
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -346,6 +346,10 @@ class CompiledEngine:
             raise DeadlineExceeded("move generation ran past its deadline") from None
         return np.frombuffer(data, move_record_dtype()), count
 
+    def move_generator(self, tables: GameTables) -> "CompiledMoveGenerator":
+        self._own(tables)
+        return CompiledMoveGenerator(self._native.MoveGenerator(tables), self.store.name)
+
     def play_games(self, request: SelfPlayRequest, first: int, count: int,
                    threads: int = 1) -> "tuple[np.ndarray, np.ndarray]":
         import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
@@ -428,3 +432,25 @@ class CompiledEngine:
 
     def close(self) -> None:
         self.probe.release()
+
+
+class CompiledMoveGenerator:
+    """The C engine's move generator state (``native/generator.c``: the rack's values and the board's state kept
+    between calls, the generation without the GIL), its errors turned into the engine's."""
+
+    def __init__(self, native: Any, name: str) -> None:
+        self._native = native
+        self._name = name
+
+    def generate(self, board: bytes, blanks: bytes, rack: bytes, other_rack: int, top: int, flags: int,
+                 deadline: float | None = None, values: bytes = b"") -> GeneratorAnswer:
+        import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
+
+        try:
+            records, count, valued, bag = self._native.generate(board, blanks, rack, other_rack, top, flags,
+                                                                deadline, values)
+        except ValueError as e:
+            raise FileFormatError(f"{self._name}: {e}") from None
+        except TimeoutError:
+            raise DeadlineExceeded("move generation ran past its deadline") from None
+        return GeneratorAnswer(np.frombuffer(records, move_record_dtype()), count, valued, bag)

@@ -118,6 +118,42 @@ class GameTables(Protocol):
     def leaves(self) -> PackedLeaves: ...
 
 
+#: :meth:`MoveGeneratorState.generate`'s flags: rank by equity (else by score); skip the anchors that cannot make
+#: the best ``top`` (plays not counted); on an empty board of a symmetric layout the down plays too; value the
+#: rack's subsets from the tables' leave table (else by the values given).
+GENERATE_BY_EQUITY = 1
+GENERATE_PRUNE = 2
+GENERATE_BOTH_DIRECTIONS = 4
+GENERATE_VALUES = 8
+
+
+class GeneratorAnswer(NamedTuple):
+    """What :meth:`MoveGeneratorState.generate` answers: the plays kept (records of :func:`move_record_dtype`),
+    the plays counted (-1 when pruned), what keeping each subset of the rack is worth (little-endian float64s in
+    the mixed-radix order of :class:`MoveRequest`'s ``leave_values``, end-of-game adjustments folded in) and the
+    tiles in the bag."""
+
+    records: "np.ndarray"
+    total: int
+    values: bytes
+    bag: int
+
+
+class MoveGeneratorState(Protocol):
+    """A move generator kept across calls for one game's tables (:meth:`Engine.move_generator`): the C engine's
+    keeps the rack's values and the board's state between calls and generates without the GIL
+    (``native/generator.c``); the Python engine's (:mod:`lexigraph.engine.python.move_generator`) computes the
+    same answers each time."""
+
+    def generate(self, board: bytes, blanks: bytes, rack: bytes, other_rack: int, top: int, flags: int,
+                 deadline: float | None = None, values: bytes = b"") -> GeneratorAnswer:
+        """The plays for ``rack`` (a count per tile code) on ``board``/``blanks`` (as :class:`MoveRequest`'s),
+        the bag counted from the tables' tiles less the board's, the rack's and the opponent's rack
+        (``other_rack`` tiles, or -1: a full rack if the unseen tiles allow), each subset of the rack valued by the
+        leave table while the bag holds tiles, else by the end-of-game adjustments (with ``GENERATE_VALUES``; else
+        ``values``), the best ``top`` kept (-1: every play), with the ``GENERATE_*`` ``flags``."""
+
+
 class MoveRequest(NamedTuple):
     """One move-generation problem, as the generators read it (``docs/games.md``).
 
@@ -658,6 +694,10 @@ class Engine(Protocol):
         ``MAX_BOARD_SIZE`` (26). Past ``deadline`` (a :func:`time.monotonic`
         value) it raises :class:`~lexigraph.errors.DeadlineExceeded`.
         """
+
+    def move_generator(self, tables: GameTables) -> MoveGeneratorState:
+        """A move generator for ``tables`` (this engine's), kept by the caller across calls
+        (:func:`lexigraph.scrabble.movegen.generator_for` keeps one per lexicon, game and leave table)."""
 
     def play_games(self, request: SelfPlayRequest, first: int, count: int,
                    threads: int = 1) -> "tuple[np.ndarray, np.ndarray]":

@@ -229,6 +229,7 @@ best_play(const LxPlayer *player, const LxGameState *state, int p, const double 
         .by_equity = player->by_equity,
         .prune = 1,
         .deadline = lx_no_deadline(),
+        .board_state = state->board_state,
     };
     return lx_movegen_run(&in, out);
 }
@@ -291,8 +292,20 @@ make_exchange(const LxPlayer *player, LxGameState *state, int p, const RackSubse
     lx_exchange(state, p, gone, player->tables->rack_size, code_count);
 }
 
-/* The play of move record `move`: recorded and made (its tiles on the board, its score, the rack refilled). */
-static void
+int
+lx_place_tiles(const LxGameTables *tables, LxGameState *state, const int *squares, const unsigned char *tiles,
+               int count)
+{
+    for (int i = 0; i < count; i++) {
+        state->board[squares[i]] = tiles[i] & (unsigned char)~LX_BLANK_FLAG;
+        state->blanks[squares[i]] = (tiles[i] & LX_BLANK_FLAG) ? 1 : 0;
+    }
+    return state->board_state ? lx_board_state_place(state->board_state, tables, squares, tiles, count) : LX_MOVEGEN_OK;
+}
+
+/* The play of move record `move`: recorded and made (its tiles on the board, its score, the rack refilled); an
+ * LX_MOVEGEN_* status. */
+static int
 make_play(const LxPlayer *player, LxGameState *state, int p, const unsigned char *move, unsigned char *record)
 {
     const LxGameTables *tables = player->tables;
@@ -307,20 +320,21 @@ make_play(const LxPlayer *player, LxGameState *state, int p, const unsigned char
     memcpy(record + LX_TURN_SCORE, &score, 4);
     memcpy(record + LX_TURN_EQUITY, move + 8, 8);
     memcpy(record + LX_TURN_SQUARES, move + 16, (size_t)length);
-    int gone[LX_MAX_MOVE_TILE_CODES] = {0};
+    int gone[LX_MAX_MOVE_TILE_CODES] = {0}, squares[LX_MAX_BOARD_SIZE], placed_count = 0;
+    unsigned char tiles[LX_MAX_BOARD_SIZE];
     for (int k = 0; k < length; k++) {
         unsigned char placed = move[16 + k];
         if (!placed)
             continue;
-        int square = across ? row * tables->size + column + k : (row + k) * tables->size + column;
-        state->board[square] = placed & (unsigned char)~LX_BLANK_FLAG;
-        state->blanks[square] = (placed & LX_BLANK_FLAG) ? 1 : 0;
+        squares[placed_count] = across ? row * tables->size + column + k : (row + k) * tables->size + column;
+        tiles[placed_count++] = placed;
         gone[(placed & LX_BLANK_FLAG) ? 0 : placed]++;
     }
     put_u64(record + LX_TURN_LEAVE, lx_leave_key(state->racks[p], gone, tables->code_count));
     remove_from_rack(state, p, gone, tables->code_count);
     state->score[p] += score;
     lx_draw(state, p, tables->rack_size);
+    return lx_place_tiles(tables, state, squares, tiles, placed_count);
 }
 
 int
@@ -339,12 +353,12 @@ lx_take_turn(const LxPlayer *player, LxGameState *state, int p, double *values, 
     if (exchange >= 0) {
         make_exchange(player, state, p, &subsets, exchange, values, record);
     } else if (out.kept > 0) {
-        make_play(player, state, p, out.records, record);
+        status = make_play(player, state, p, out.records, record);
         zero_turn = 0;
     } else {
         record[LX_TURN_KIND] = LX_TURN_PASS;
         put_u64(record + LX_TURN_LEAVE, lx_leave_key(state->racks[p], NULL, player->tables->code_count));
     }
     free(out.records);
-    return zero_turn;
+    return status != LX_MOVEGEN_OK ? -status : zero_turn;
 }

@@ -23,6 +23,7 @@
 
 #include <stdint.h>
 
+#include "board_state.h"
 #include "game_tables.h"
 
 /* Bytes of a turn record (lexigraph.engine.interface.turn_record_dtype). */
@@ -62,9 +63,12 @@ typedef struct {
     int by_equity;
 } LxPlayer;
 
-/* A game in play: the board, both racks (counts per code) and scores, the bag, the random numbers to come. */
+/* A game in play: the board, both racks (counts per code) and scores, the bag, the random numbers to come; and
+ * the board's state for the generator (board_state.h), or NULL: a turn's play brings it up to date instead of the
+ * next turn setting the board up again (the caller owns it, and sets it up from the board when the game starts). */
 typedef struct {
     unsigned char board[LX_MAX_SQUARES], blanks[LX_MAX_SQUARES];
+    LxBoardState *board_state;
     int racks[2][LX_MAX_MOVE_TILE_CODES];
     int rack_length[2];
     int score[2];
@@ -95,6 +99,11 @@ uint64_t lx_leave_key(const int *rack, const int *used, int code_count);
 /* Player p makes an exchange of `gone` (counts per code): the rest kept, the rack refilled, then each exchanged
  * tile put back into the bag at a uniform place. */
 void lx_exchange(LxGameState *state, int player, const int *gone, int rack_size, int code_count);
+
+/* Tiles put on the board of `state` (squares row * size + column; tiles[i] a code, | LX_BLANK_FLAG for a blank), and
+ * on its board state when it keeps one; 0 or an LX_MOVEGEN_* status. */
+int lx_place_tiles(const LxGameTables *tables, LxGameState *state, const int *squares, const unsigned char *tiles,
+                   int count);
 
 /* One turn of player p by its rule: the board, racks, bag and scores of `state` updated, the turn recorded in
  * `record` (kind, leave key, score, equity, squares; the caller writes the rest). `values` has room for

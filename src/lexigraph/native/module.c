@@ -13,6 +13,8 @@
  *   kwg_build.c                   wolges's KWG word graph, built and laid out (export --format kwg)
  *   game_tables.c                 a game's tables (board, tiles, leave table, word graph) checked once
  *   movegen.c                     move generation for board games
+ *   board_state.c                 the board's state for the generator, kept from turn to turn by the game loop
+ *   generator.c                   the MoveGenerator type: a generator's state kept across calls from Python
  *   game_loop.c, selfplay.c,      the game loop (the bag, draws, a player's turn), self-play's whole games,
  *   playouts.c, endgame.c         the simulation's play-outs, the exact endgame
  *   leaves.c                      leave tables: every subset of a rack valued at once
@@ -91,8 +93,8 @@ PyInit__native(void)
         || lx_add_build_tables(module) < 0 || lx_add_movegen(module) < 0 || lx_add_leaves(module) < 0
         || lx_add_fill(module) < 0 || lx_add_fill_state(module) < 0 || lx_add_game_tables(module) < 0
         || lx_add_selfplay(module) < 0 || lx_add_playouts(module) < 0 || lx_add_endgame(module) < 0
-        || lx_add_kwg_build(module) < 0 || lx_add_wordmap(module) < 0 || add_arc_layout(module) < 0
-        || add_limits(module) < 0) {
+        || lx_add_kwg_build(module) < 0 || lx_add_wordmap(module) < 0 || lx_add_board_state(module) < 0
+        || lx_add_generator(module) < 0 || add_arc_layout(module) < 0 || add_limits(module) < 0) {
         Py_DECREF(module);
         return NULL;
     }

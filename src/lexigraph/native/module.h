@@ -35,6 +35,8 @@ int lx_add_playouts(PyObject *module);     /* playouts.c: simulate_plays() */
 int lx_add_endgame(PyObject *module);      /* endgame.c: solve_endgame() */
 int lx_add_kwg_build(PyObject *module);    /* kwg_build.c: kwg_layout() */
 int lx_add_wordmap(PyObject *module);      /* wordmap.c: the WordMap type; wordmap_build.c: word_map_tables() */
+int lx_add_board_state(PyObject *module);  /* board_state.c: board_state(), board_state_after() (debug) */
+int lx_add_generator(PyObject *module);    /* generator.c: the MoveGenerator type */
 
 /* Ready `type` and add it to `module` under its short name; 0 or -1. */
 static inline int

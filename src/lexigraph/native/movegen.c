@@ -1241,12 +1241,35 @@ start_generator(MoveGenerator *gen, const LxMoveInput *in)
     }
 }
 
+/* The board, its cross-checks, cross scores and anchors as the caller keeps them from turn to turn (board_state.h:
+ * the cross-checks hold every code, a superset of the rack's that every reader intersects with the rack). */
+static void
+copy_board_state(MoveGenerator *gen, const LxBoardState *state)
+{
+    const size_t squares = (size_t)gen->size * (size_t)gen->size;
+    gen->board_empty = state->board_empty;
+    for (int orientation = DOWN; orientation <= ACROSS; orientation++) {
+        memcpy(gen->line_tiles[orientation], state->line_tiles[orientation], squares);
+        memcpy(gen->line_points[orientation], state->line_points[orientation], squares * sizeof(int));
+        memcpy(gen->letter_multipliers[orientation], state->letter_multipliers[orientation], squares);
+        memcpy(gen->word_multipliers[orientation], state->word_multipliers[orientation], squares);
+        memcpy(gen->cross_checks[orientation], state->cross_checks[orientation], squares * sizeof(uint64_t));
+        memcpy(gen->cross_scores[orientation], state->cross_scores[orientation], squares * sizeof(int));
+        memcpy(gen->has_cross_word[orientation], state->has_cross_word[orientation], squares);
+        memcpy(gen->is_anchor[orientation], state->is_anchor[orientation], squares);
+    }
+}
+
 /* The board in both orientations' line coordinates; LX_MOVEGEN_BAD_BOARD for a tile outside the alphabet. */
 static int
 read_board(MoveGenerator *gen, const LxMoveInput *in)
 {
     const int size = gen->size;
     const LxGameTables *tables = in->tables;
+    if (in->board_state) {
+        copy_board_state(gen, in->board_state);
+        return LX_MOVEGEN_OK;
+    }
     gen->board_empty = 1;
     for (int square = 0; square < size * size; square++) {
         if (in->board[square] >= gen->code_count)
@@ -1270,7 +1293,7 @@ read_board(MoveGenerator *gen, const LxMoveInput *in)
 
 /* Both orientations' anchors found and their plays grown; the heap sorted. */
 static void
-generate_plays(MoveGenerator *gen, int start_square)
+generate_plays(MoveGenerator *gen, int start_square, const LxBoardState *kept)
 {
     const int size = gen->size;
     uint64_t every_tile = 0;
@@ -1282,7 +1305,8 @@ generate_plays(MoveGenerator *gen, int start_square)
     const int last = gen->board_empty && gen->across_only_opening ? ACROSS : DOWN;
     for (int orientation = ACROSS; orientation >= last && !gen->error; orientation--) {
         int start = orientation == ACROSS ? start_square : (start_square % size) * size + start_square / size;
-        find_cross_checks(gen, orientation, every_tile, wanted, start);
+        if (!kept) /* else read_board copied them */
+            find_cross_checks(gen, orientation, every_tile, wanted, start);
         if (!gen->error)
             collect_anchors(gen, orientation, gen->tiles_on_rack);
     }
@@ -1331,7 +1355,7 @@ LX_MOVEGEN_CORE(const LxMoveInput *in, LxMoveOutput *result)
     }
     if (gen->tiles_on_rack == 0 || gen->root >= gen->arc_count)
         goto done; /* no play: none kept, none counted */
-    generate_plays(gen, in->tables->start_square);
+    generate_plays(gen, in->tables->start_square, in->board_state);
     if (gen->error)
         status = gen->error == ERROR_GRAPH    ? LX_MOVEGEN_GRAPH
                  : gen->error == ERROR_MEMORY ? LX_MOVEGEN_MEMORY

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "board_state.h"
 #include "deadline.h"
 #include "game_tables.h"
 
@@ -37,6 +38,7 @@ typedef struct {
     int prune;           /* skip the anchors whose shadow bound cannot make the best `top` */
     int both_directions; /* on an empty board of a symmetric layout, the down plays too (else across only) */
     LxDeadline deadline;
+    const LxBoardState *board_state; /* the board's state kept by the caller (board_state.h), or NULL: set up here */
 } LxMoveInput;
 
 typedef struct {

@@ -122,13 +122,14 @@ make_candidate(const LxGameTables *tables, LxGameState *state, const unsigned ch
     if (kind == LX_TURN_PLAY) {
         int32_t score;
         memcpy(&score, candidate + CANDIDATE_SCORE, 4);
+        int squares[LX_MAX_RACK];
         for (int i = 0; i < count; i++) {
             uint16_t square;
             memcpy(&square, candidate + CANDIDATE_SQUARES + 2 * i, 2);
-            unsigned char tile = candidate[CANDIDATE_TILES + i];
-            state->board[square] = tile & (unsigned char)~LX_BLANK_FLAG;
-            state->blanks[square] = (tile & LX_BLANK_FLAG) ? 1 : 0;
+            squares[i] = square;
         }
+        if ((status = lx_place_tiles(tables, state, squares, candidate + CANDIDATE_TILES, count)) != 0)
+            return -status;
         state->score[0] += score;
     }
     for (int code = 0; code < code_count; code++) {
@@ -164,13 +165,16 @@ write_result(const LxGameTables *tables, const LxGameState *dealt, LxGameState *
     result[14] = (unsigned char)ended;
 }
 
-/* One play-out of one candidate from the dealt state `dealt` (worked on in `state`); its result in `result`. */
+/* One play-out of one candidate from the dealt state `dealt` (worked on in `state`, its board's state in `board`,
+ * a copy of the dealt one's); its result in `result`. */
 static int
 play_out(const Simulation *simulation, const LxGameState *dealt, const unsigned char *candidate, double *values,
-         LxGameState *state, unsigned char *result)
+         LxGameState *state, LxBoardState *board, unsigned char *result)
 {
     const LxGameTables *tables = simulation->player.tables;
     memcpy(state, dealt, sizeof *state);
+    lx_board_state_copy(board, dealt->board_state);
+    state->board_state = board;
     double leave[2] = {0.0, 0.0};
     unsigned char record[LX_TURN_SIZE];
     int turn = make_candidate(tables, state, candidate, &leave[0]);
@@ -214,9 +218,10 @@ deal(const Simulation *simulation, const LxGameState *base, const unsigned char 
 }
 
 /* What a run of play-outs works in: the position before the deal, the dealt state, a play-out's state, the
- * leave values' room, the unseen tiles in code order. */
+ * leave values' room, the unseen tiles in code order; the position's board state (set up once) and a play-out's. */
 typedef struct {
     LxGameState base, dealt, work;
+    LxBoardState base_board, board;
     double values[LX_MAX_RACK_SUBSETS];
     unsigned char unseen_tiles[LX_MAX_BAG];
     int unseen_count;
@@ -268,7 +273,7 @@ play_claimed_iterations(void *data)
         deal(simulation, &work->base, work->unseen_tiles, work->unseen_count, (uint64_t)(run->first + i), &work->dealt);
         for (Py_ssize_t c = 0; c < candidates; c++) {
             int got = play_out(simulation, &work->dealt, simulation->candidates + c * CANDIDATE_SIZE, work->values,
-                               &work->work, run->answer + (i * candidates + c) * RESULT_SIZE);
+                               &work->work, &work->board, run->answer + (i * candidates + c) * RESULT_SIZE);
             if (got < 0) {
                 lx_mutex_lock(&run->lock);
                 if (!run->status)
@@ -316,8 +321,9 @@ parse_simulation(PyObject *request, Simulation *simulation)
     return 0;
 }
 
-/* The position before each deal: the board and player 0's rack; the unseen tiles in code order. */
-static void
+/* The position before each deal: the board (and its state) and player 0's rack; the unseen tiles in code order.
+ * 0, or an LX_MOVEGEN_* status. */
+static int
 start_workspace(const Simulation *simulation, Workspace *work)
 {
     const LxGameTables *tables = simulation->player.tables;
@@ -333,6 +339,8 @@ start_workspace(const Simulation *simulation, Workspace *work)
         work->base.racks[0][code] = simulation->rack[code];
         work->base.rack_length[0] += simulation->rack[code];
     }
+    work->base.board_state = &work->base_board; /* each deal's copy points at it; each play-out copies it */
+    return lx_board_state_set(&work->base_board, tables, work->base.board, work->base.blanks);
 }
 
 /* The run on `threads` threads, each with its own workspace: 0, or an LX_MOVEGEN_* status; the iterations done
@@ -351,7 +359,10 @@ run_threaded(IterationRun *run, int threads)
             status = LX_MOVEGEN_MEMORY;
             break;
         }
-        start_workspace(run->simulation, workers[made].work);
+        if ((status = start_workspace(run->simulation, workers[made].work)) != 0) {
+            made++;
+            break;
+        }
     }
     if (!status)
         lx_run_threads(play_claimed_iterations, arguments, threads);

@@ -110,15 +110,19 @@ write_game(const LxGameTables *tables, const LxGameState *state, int64_t index, 
     }
 }
 
-/* One game. `turns` has room for MAX_TURNS records, `values` for LX_MAX_RACK_SUBSETS doubles; returns the
- * number of turns, or -status on an error. */
+/* One game. `turns` has room for MAX_TURNS records, `values` for LX_MAX_RACK_SUBSETS doubles; `board` is the
+ * game's board state, set up here and kept by each play; returns the number of turns, or -status on an error. */
 static int
-play_one(const LxPlayer *players, uint64_t seed, int64_t index, double *values, unsigned char *turns,
-         unsigned char *game)
+play_one(const LxPlayer *players, uint64_t seed, int64_t index, double *values, LxBoardState *board,
+         unsigned char *turns, unsigned char *game)
 {
     const LxGameTables *tables = players[0].tables;
     LxGameState state;
     deal_game(tables, seed, index, &state);
+    int set_up = lx_board_state_set(board, tables, state.board, state.blanks);
+    if (set_up != LX_MOVEGEN_OK)
+        return -set_up;
+    state.board_state = board;
     int p = (int)(index & 1), zeros = 0, n_turns = 0, ending = 1;
     while (zeros < LX_ZERO_TURNS_TO_END && n_turns < MAX_TURNS) { /* MAX_TURNS cannot be reached: a bound */
         unsigned char *record = begin_turn(turns + (size_t)n_turns * LX_TURN_SIZE, &state, p, tables->code_count);
@@ -154,11 +158,12 @@ typedef struct {
     unsigned char *games;
 } GameRun;
 
-/* What one thread plays in: a game's turns as they come, and the leave values' room. */
+/* What one thread plays in: a game's turns as they come, the leave values' room, the board's state. */
 typedef struct {
     GameRun *run;
     unsigned char *one_game;
     double *values;
+    LxBoardState *board;
 } GameWorker;
 
 /* The next game to play, or -1 when none is left or a thread failed. */
@@ -187,7 +192,7 @@ play_claimed_games(void *data)
     GameWorker *worker = data;
     GameRun *run = worker->run;
     for (Py_ssize_t g; (g = claim_game(run)) >= 0;) {
-        int got = play_one(run->players, run->seed, run->first + g, worker->values, worker->one_game,
+        int got = play_one(run->players, run->seed, run->first + g, worker->values, worker->board, worker->one_game,
                            run->games + g * GAME_SIZE);
         if (got < 0) {
             fail_run(run, -got);
@@ -214,10 +219,12 @@ play_threaded(GameRun *run, int threads)
         workers[made].run = run;
         workers[made].one_game = malloc((size_t)MAX_TURNS * LX_TURN_SIZE);
         workers[made].values = malloc(LX_MAX_RACK_SUBSETS * sizeof(double));
+        workers[made].board = malloc(sizeof(LxBoardState));
         arguments[made] = &workers[made];
-        if (!workers[made].one_game || !workers[made].values) {
+        if (!workers[made].one_game || !workers[made].values || !workers[made].board) {
             free(workers[made].one_game);
             free(workers[made].values);
+            free(workers[made].board);
             status = LX_MOVEGEN_MEMORY;
             break;
         }
@@ -227,6 +234,7 @@ play_threaded(GameRun *run, int threads)
     for (int k = 0; k < made; k++) {
         free(workers[k].one_game);
         free(workers[k].values);
+        free(workers[k].board);
     }
     return status ? status : run->status;
 }

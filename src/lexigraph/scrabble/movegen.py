@@ -38,11 +38,14 @@ chooses). The generator values each play as it finds it and keeps the best
 from __future__ import annotations
 
 import os
+import struct
 from collections import Counter
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
+from ..engine.interface import GENERATE_BOTH_DIRECTIONS, GENERATE_BY_EQUITY, GENERATE_PRUNE, GENERATE_VALUES
 from ..engine.interface import MoveRequest, move_record_dtype
+from ..engine.python.movegen import MAX_RACK_SUBSETS
 from . import equity as eq
 from .game import Game, GameError
 from .leaves import LeaveTable, load_leaves
@@ -59,7 +62,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "IllegalPlay", "LeavesSpec", "Move", "MoveColumns", "MoveList", "Placed", "aligned", "board_phonies",
-    "count_placements", "generate", "generate_columns", "generate_placements", "play_equity",
+    "MoveGenerator", "count_placements", "generate", "generate_columns", "generate_placements", "generator_for",
+    "play_equity",
 ]
 
 #: A leave table, or the path of a KLV2, KLV or CSV file holding one.
@@ -82,16 +86,12 @@ def aligned(lex: "Engines", position: Position) -> Position:
     """
     if not all(hasattr(lex, name) for name in ("store", "graph", "engine")):
         raise GameError(f"moves are found in an open lexicon (its engines), not {type(lex).__name__}")
-    _checked(position)
-    alphabet = lex.store.alphabet
-    key = (id(position.game), id(alphabet))
-    known = _ALIGNED.get(key)
-    if known is None or known[0] is not position.game or known[1] is not alphabet:
-        if len(_ALIGNED) > 64:
-            _ALIGNED.clear()
-        # the one rule of games and lexicons: the lexicon's tiles must be the game's (else an error naming a game)
-        known = _ALIGNED[key] = (position.game, alphabet, position.game.for_lexicon(alphabet))
-    game = known[2]
+    return _recoded(_checked(position), lex.store.alphabet)
+
+
+def _recoded(position: Position, alphabet: "Alphabet") -> Position:
+    """:func:`aligned` for a lexicon of ``alphabet``."""
+    game = _game_for(position.game, alphabet)
     if game is position.game:
         return position
     p = Position(game, racks=list(position.racks), scores=list(position.scores), zero_turns=position.zero_turns,
@@ -105,6 +105,18 @@ def aligned(lex: "Engines", position: Position) -> Position:
             p.codes[i] = code
             p.blanks[i] = position.blanks[i]
     return p
+
+
+def _game_for(game: Game, alphabet: "Alphabet") -> Game:
+    """``game`` as a lexicon of ``alphabet`` plays it (:meth:`Game.for_lexicon`), made once per pair of objects."""
+    key = (id(game), id(alphabet))
+    known = _ALIGNED.get(key)
+    if known is None or known[0] is not game or known[1] is not alphabet:
+        if len(_ALIGNED) > 64:
+            _ALIGNED.clear()
+        # the one rule of games and lexicons: the lexicon's tiles must be the game's (else an error naming a game)
+        known = _ALIGNED[key] = (game, alphabet, game.for_lexicon(alphabet))
+    return known[2]
 
 
 def board_phonies(lex: "Engines", position: Position) -> list[str]:
@@ -132,10 +144,21 @@ def move_request(engines: "Engines", position: Position, rack_codes: list[int],
                        bytes(counts), values, -1 if top is None else top, by_equity, prune, True, both_directions)
 
 
+#: (id(game), rack text) -> the game and the rack's codes: racks asked again (an analysis, a benchmark, the page)
+#: are not parsed again; a few hundred kept.
+_RACKS: dict[tuple[int, str], tuple[Game, tuple[int, ...]]] = {}
+
+
 def _rack_codes(pos: Position, rack: str | None) -> list[int]:
     if rack is not None and not isinstance(rack, str):
         raise GameError(f"a rack must be a string, not {type(rack).__name__}")
-    return parse_rack(pos.game, pos.racks[0] if rack is None else rack)
+    text = pos.racks[0] if rack is None else rack
+    known = _RACKS.get((id(pos.game), text))
+    if known is None or known[0] is not pos.game:
+        if len(_RACKS) >= 512:
+            _RACKS.clear()
+        known = _RACKS[id(pos.game), text] = (pos.game, tuple(parse_rack(pos.game, text)))
+    return list(known[1])
 
 
 def count_placements(lex: "Engines", position: Position, rack: str | None = None) -> int:
@@ -179,7 +202,32 @@ def leave_table(lex: "Engines", position: Position, leaves: "LeavesSpec | None")
         return None
     if not isinstance(spec, (LeaveTable, str, os.PathLike)):
         raise GameError(f"leaves must be a LeaveTable or a file path, not {type(spec).__name__}")
-    return load_leaves(spec, lex.store.alphabet)
+    if isinstance(spec, LeaveTable):
+        return load_leaves(spec, lex.store.alphabet)
+    return _leaves_at(spec, lex.store.alphabet)
+
+
+#: (path, id(alphabet)) -> the file's identity when read, the alphabet, the table: a few kept.
+_LEAVES_AT: dict[tuple[str | bytes, int], tuple[tuple[int, ...], "Alphabet", LeaveTable | None]] = {}
+
+
+def _leaves_at(path: "str | os.PathLike[str]", alphabet: "Alphabet") -> LeaveTable | None:
+    """The table :func:`load_leaves` reads from ``path``, known again by one ``os.stat`` (device, inode, size, time
+    of change: a replaced file is read again) instead of resolving the path on every call."""
+    name = os.fspath(path)
+    try:
+        st = os.stat(name)
+    except OSError:
+        return load_leaves(path, alphabet)  # its error
+    identity = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    known = _LEAVES_AT.get((name, id(alphabet)))
+    if known is not None and known[0] == identity and known[1] is alphabet:
+        return known[2]
+    table = load_leaves(path, alphabet)
+    if len(_LEAVES_AT) >= 16:
+        _LEAVES_AT.clear()
+    _LEAVES_AT[name, id(alphabet)] = (identity, alphabet, table)
+    return table
 
 
 def generate(
@@ -227,40 +275,186 @@ def generate(
     """
     if top is not None and (type(top) is not int or top < 0):
         raise GameError(f"top must be a non-negative integer, not {top!r}")
-    if top is not None:
-        top = min(top, MAX_TOP)  # more than any position has: the same list, in a number C takes
     if sort not in (None, "equity", "score"):
         raise GameError(f"sort must be 'equity' or 'score', not {sort!r}")
     pos = aligned(lex, _checked(position))
     rack_codes = _rack_codes(pos, rack)
     table = leave_table(lex, pos, leaves)
-    by_equity = (table is not None) if sort is None else sort == "equity"
-    with_exchanges = by_equity if exchanges is None else bool(exchanges)
+    return generator_for(lex, pos.game, table).ranked(pos, rack_codes, top=top, exchanges=exchanges, passes=passes,
+                                                     sort=sort, deadline=deadline, count_all=count_all,
+                                                     both_directions=both_directions)
+
+
+#: Move generators kept per open lexicon: at most this many (games and leave tables in use at once).
+MAX_GENERATORS = 32
+
+
+def generator_for(lex: "Engines", game: Game, leaves: "LeavesSpec | None" = None) -> "MoveGenerator":
+    """The :class:`MoveGenerator` of ``game`` (put in the lexicon's alphabet) with the leave table ``leaves`` (a
+    table or a file; None: none, not the game's), made once per open lexicon and pair of objects and kept with the lexicon
+    (:meth:`lexigraph.engine.store.Store.cached`), so that it lives and dies with it.
+
+    >>> import lexigraph
+    >>> lex = lexigraph.open()
+    >>> game = Game.preset("scrabble")
+    >>> generator_for(lex, game) is generator_for(lex, game)
+    True
+    """
+    if not all(hasattr(lex, name) for name in ("store", "graph", "engine")):
+        raise GameError(f"moves are found in an open lexicon (its engines), not {type(lex).__name__}")
+    game = _game_for(game, lex.store.alphabet)
+    kept: dict[tuple[int, int], MoveGenerator] = lex.store.cached(("scrabble", "move generators"), dict)
+    found = kept.get((id(game), id(leaves)))
+    if found is None or found.game is not game or found.given is not leaves:
+        if len(kept) >= MAX_GENERATORS:
+            kept.clear()
+        found = kept[id(game), id(leaves)] = MoveGenerator(lex, game, leaves)
+    return found
+
+
+class MoveGenerator:
+    """Move generation for one lexicon, game and leave table, its state kept across calls: the game's tables
+    parsed once, and the engine's generator (:meth:`lexigraph.engine.interface.Engine.move_generator`), which
+    counts the bag and values the rack's subsets itself, keeps the last rack's values and the state of a board
+    asked again (cross-sets, anchors), and in C generates without the GIL. :func:`generator_for` keeps one per
+    (lexicon, game, leave table); :func:`generate` uses it.
+
+    >>> import lexigraph
+    >>> lex = lexigraph.load(["qi", "qis"])
+    >>> gen = MoveGenerator(lex, Game.preset("scrabble"), LeaveTable.from_csv("S,8.0"))
+    >>> pos = Position(Game.preset("scrabble"))
+    >>> [(m.notation, m.equity) for m in gen.generate(pos, "QIS", top=2)]
+    [('8G QI', 30.0), ('8H QI', 29.3)]
+    """
+
+    def __init__(self, lex: "Engines", game: Game, leaves: "LeavesSpec | None" = None) -> None:
+        if not all(hasattr(lex, name) for name in ("store", "graph", "engine")):
+            raise GameError(f"moves are found in an open lexicon (its engines), not {type(lex).__name__}")
+        # no reference to the lexicon or its engine: the lexicon keeps this object (generator_for), and a cycle
+        # would keep its mapped file open until the garbage collector runs
+        self.alphabet = lex.store.alphabet
+        self.game = _game_for(game, self.alphabet)
+        self.given = leaves
+        self.leaves = load_leaves(leaves, lex.store.alphabet)  # in the lexicon's codes
+        leaves = self.leaves
+        self.tables = game_tables(lex, self.game, leaves)
+        self.state = lex.engine.move_generator(self.tables)
+        # a table whose leaves the engines cannot key (:attr:`LeaveTable.packed` None) is valued in Python
+        self.values_in_engine = leaves is None or not len(leaves) or leaves.packed is not None
+
+    def generate(self, position: Position, rack: str | None = None, *, top: int | None = None,
+                 exchanges: bool | None = None, passes: bool = False, sort: SortKey | None = None,
+                 deadline: float | None = None, count_all: bool = True, both_directions: bool = False) -> MoveList:
+        """:func:`generate` with this generator's leave table (the position's game must be this one's)."""
+        if top is not None and (type(top) is not int or top < 0):
+            raise GameError(f"top must be a non-negative integer, not {top!r}")
+        if sort not in (None, "equity", "score"):
+            raise GameError(f"sort must be 'equity' or 'score', not {sort!r}")
+        pos = _recoded(_checked(position), self.alphabet)
+        if pos.game is not self.game and pos.game != self.game:
+            raise GameError("the position's game is not the generator's (generator_for makes one per game)")
+        return self.ranked(pos, _rack_codes(pos, rack), top=top, exchanges=exchanges, passes=passes, sort=sort,
+                           deadline=deadline, count_all=count_all, both_directions=both_directions)
+
+    def ranked(self, pos: Position, rack_codes: list[int], *, top: int | None, exchanges: bool | None,
+               passes: bool, sort: SortKey | None, deadline: float | None, count_all: bool,
+               both_directions: bool) -> MoveList:
+        """The moves of :func:`generate`, the arguments checked and the position in this generator's game."""
+        if top is not None:
+            top = min(top, MAX_TOP)  # more than any position has: the same list, in a number C takes
+        table = self.leaves
+        by_equity = (table is not None) if sort is None else sort == "equity"
+        with_exchanges = by_equity if exchanges is None else bool(exchanges)
+        game = pos.game
+        if not rack_codes:
+            out = MoveList([Move("pass", 0, "", notation="-", equity=0.0)] if passes else [])
+            out.total = 0
+            return out
+        if len(rack_codes) > 16 and eq.place_values(rack_codes, len(game.alphabet) + 1)[1] < 0:
+            raise GameError(f"a rack of {len(rack_codes)} tiles has more than {MAX_RACK_SUBSETS:,} subsets to "
+                            "value")
+        counts = bytearray(len(game.alphabet) + 1)
+        for c in rack_codes:
+            counts[c] += 1
+        flags = ((GENERATE_BY_EQUITY if by_equity else 0) | (0 if count_all else GENERATE_PRUNE)
+                 | (GENERATE_BOTH_DIRECTIONS if both_directions else 0))
+        given = b""
+        if self.values_in_engine:
+            flags |= GENERATE_VALUES
+        else:
+            given = eq.pack(eq.rack_values(pos, rack_codes, table, bag=eq.bag_size(pos, rack_codes)))
+        # every play ranked: asked of the engine as the best MAX_TOP (it ranks them faster than a NumPy sort)
+        records, total, packed, bag = self.state.generate(
+            bytes(pos.codes), bytes(pos.blanks), bytes(counts), _other_rack(pos), MAX_TOP if top is None else top,
+            flags, deadline, given)
+        extra: list[tuple[float, int, Any]] = []  # (equity, order, how to build the move): built only if listed
+        values: list[float] = []
+        if (with_exchanges and bag >= game.rack_size) or passes:
+            values = list(struct.unpack(f"<{len(packed) // 8}d", packed))
+        if top == 1 and by_equity and values:  # the best move alone (every game job's question): no ranking
+            return _best_move(pos, rack_codes, records, total, values, with_exchanges and bag >= game.rack_size,
+                              passes)
+        if with_exchanges and bag >= game.rack_size:
+            extra.extend(_exchanges(game, rack_codes, values, _cutoff(records, values, top, by_equity),
+                                    top if by_equity else None))
+        if passes:
+            rest = rack_text(game, rack_codes)
+            extra.append((values[0], 1 << 30, lambda: Move("pass", 0, rest, notation="-", equity=values[0])))
+        columns = MoveColumns(pos, rack_codes, records)
+        if not extra:
+            return MoveList(columns=columns, total=total)
+        extra.sort(key=lambda e: (-e[0], e[1]))
+        if not by_equity:  # by score: the plays, then the exchanges and the pass
+            return MoveList(columns=columns, extras={len(records) + k: e[2] for k, e in enumerate(extra)},
+                            total=total)
+        return _merged(columns, extra, top, total)
+
+
+def _best_move(pos: Position, rack_codes: list[int], records: "np.ndarray", total: int, values: list[float],
+               exchanges: bool, passes: bool) -> MoveList:
+    """The best move by equity of ``records`` (the best play, if any), the best exchange (when ``exchanges``: the
+    highest value, fewer tiles first, then the lower index) and the pass (when ``passes``), as :func:`_merged` ranks
+    them for ``top`` 1: a play first at equal equity, then an exchange, then the pass."""
     game = pos.game
-    if not rack_codes:
-        out = MoveList([Move("pass", 0, "", notation="-", equity=0.0)] if passes else [])
-        out.total = 0
-        return out
-    bag = eq.bag_size(pos, rack_codes)
-    values = eq.rack_values(pos, rack_codes, table, bag=bag, engine=lex.engine)
-    # every play ranked: asked of the engine as the best MAX_TOP (it ranks them faster than a NumPy sort)
-    request = move_request(lex, pos, rack_codes, values, leaves=table, top=MAX_TOP if top is None else top,
-                           by_equity=by_equity, prune=not count_all, both_directions=bool(both_directions))
-    records, total = lex.engine.generate_moves(request, deadline)
-    extra: list[tuple[float, int, Any]] = []  # (equity, order, how to build the move): built only if listed
-    if with_exchanges and bag >= game.rack_size:
-        extra.extend(_exchanges(game, rack_codes, values, _cutoff(records, values, top, by_equity),
-                                top if by_equity else None))
-    if passes:
+    best: tuple[float, int, Any] | None = None
+    if exchanges and len(values) > 1:
+        exchanged = values[1:]
+        value = max(exchanged)
+        counts = [n for _code, n in sorted(Counter(rack_codes).items())]
+        if exchanged.count(value) == 1:  # no tie (the usual case): found at C speed
+            index = exchanged.index(value) + 1
+            order = _subset_size(counts, index) << 24 | index
+        else:
+            order = min(_subset_size(counts, i) << 24 | i for i in range(1, len(values)) if values[i] == value)
+        best = (value, order, partial(_exchange_move, game, rack_codes, order & 0xFFFFFF, value))
+    if passes and (best is None or values[0] > best[0]):
         rest = rack_text(game, rack_codes)
-        extra.append((values[0], 1 << 30, lambda: Move("pass", 0, rest, notation="-", equity=values[0])))
-    columns = MoveColumns(pos, rack_codes, records)
-    if not extra:
+        best = (values[0], 1 << 30, lambda: Move("pass", 0, rest, notation="-", equity=values[0]))
+    columns = MoveColumns(pos, rack_codes, records[:1])
+    if best is None or (len(records) and float(records["equity"][0]) >= best[0]):
         return MoveList(columns=columns, total=total)
-    extra.sort(key=lambda e: (-e[0], e[1]))
-    if not by_equity:  # by score: the plays, then the exchanges and the pass
-        return MoveList(columns=columns, extras={len(records) + k: e[2] for k, e in enumerate(extra)}, total=total)
-    return _merged(columns, extra, top, total)
+    return MoveList(columns=MoveColumns(pos, rack_codes, records[:0]), extras={0: best[2]}, total=total)
+
+
+def _subset_size(counts: list[int], index: int) -> int:
+    """The tiles of subset ``index`` of a rack whose codes come ``counts`` times (mixed radix, ascending codes)."""
+    size = 0
+    for count in counts:
+        index, used = divmod(index, count + 1)
+        size += used
+    return size
+
+
+def _other_rack(pos: Position) -> int:
+    """The opponent's rack size when the position says it (:func:`lexigraph.scrabble.equity.other_rack_size`), else
+    -1: a full rack if the unseen tiles allow."""
+    if not pos.racks[1:] or not pos.racks[1].strip():
+        return -1
+    try:
+        known = parse_rack(pos.game, pos.racks[1])
+    except GameError:
+        known = []
+    return len(known) if known else -1
 
 
 def _cutoff(records: "np.ndarray", values: list[float], top: int | None, by_equity: bool) -> float | None:

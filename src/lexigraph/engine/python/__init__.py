@@ -36,9 +36,11 @@ from typing import TYPE_CHECKING, Literal
 
 from ...errors import FileFormatError, QueryError
 from ..consistency import GraphCheck
-from ..interface import UNDECIDED, CrossAnswer, EndgameAnswer, EndgameRequest, FillState, GameSpec, MoveRequest
+from ..interface import UNDECIDED, CrossAnswer, EndgameAnswer, EndgameRequest, FillState, GameSpec, GameTables
+from ..interface import MoveRequest
 from ..interface import PropagationProblem, RackMode, SelfPlayRequest, SimulationRequest, check_threads
 from . import endgame, movegen, selfplay, simulation
+from .move_generator import PythonMoveGenerator
 from .probe import PythonProbe
 from .tables import PythonGameTables
 from .walks import pattern_walk, rack_walk
@@ -188,6 +190,9 @@ class PythonEngine:
 
     def generate_moves(self, request: MoveRequest, deadline: float | None = None) -> "tuple[np.ndarray, int]":
         return movegen.generate_moves(self._own(request.tables), request, deadline)
+
+    def move_generator(self, tables: GameTables) -> PythonMoveGenerator:
+        return PythonMoveGenerator(self._own(tables))
 
     def play_games(self, request: SelfPlayRequest, first: int, count: int,
                    threads: int = 1) -> "tuple[np.ndarray, np.ndarray]":
