@@ -1268,6 +1268,9 @@ read_board(MoveGenerator *gen, const LxMoveInput *in)
     return LX_MOVEGEN_OK;
 }
 
+/* The best plays by the word map, when it can answer (movegen_wordmap.h: a part of this file). */
+#include "movegen_wordmap.h"
+
 /* Both orientations' anchors found and their plays grown; the heap sorted. */
 static void
 generate_plays(MoveGenerator *gen, int start_square)
@@ -1331,7 +1334,8 @@ LX_MOVEGEN_CORE(const LxMoveInput *in, LxMoveOutput *result)
     }
     if (gen->tiles_on_rack == 0 || gen->root >= gen->arc_count)
         goto done; /* no play: none kept, none counted */
-    generate_plays(gen, in->tables->start_square);
+    if (!generate_plays_by_word_map(gen, in->tables->start_square))
+        generate_plays(gen, in->tables->start_square);
     if (gen->error)
         status = gen->error == ERROR_GRAPH    ? LX_MOVEGEN_GRAPH
                  : gen->error == ERROR_MEMORY ? LX_MOVEGEN_MEMORY

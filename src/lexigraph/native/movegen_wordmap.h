@@ -1,0 +1,453 @@
+/* movegen_wordmap.h: the best plays found in the word map, best window first (issue 34), a part of movegen.c.
+ *
+ * Included by movegen.c once its MoveGenerator, its records and its bounds are defined (it reads them all: this is
+ * not a header for other files). For a ranking with `top` > 0 and pruning, when the tables hold a word map the rack
+ * fits, the plays are looked up instead of walked in the word graph:
+ *
+ * 1. Windows. Every extent a play can have is a window (orientation, line, start, length): no board tile just
+ *    before or after it, at least one empty square, every empty square fillable by some rack tile (its
+ *    cross-check), no more empty squares than rack tiles, an anchor among them (on an empty board, the start
+ *    square), two squares or more; a down window of one new tile that makes an across word is left out (the
+ *    across pass makes that play, as in the graph walk). A play has one window, so each play comes once.
+ * 2. Bounds. Each window's score bound is movegen.c's extent_score (the rack's best points on the best multipliers,
+ *    its cross-words, the bingo bonus); its equity bound adds the best leave value for that many tiles, or, through
+ *    no board tile, the best among the subsets that make a word alone (a window whose length no subset makes is
+ *    dropped). A window of the whole rack through board tiles is dropped when the rack and the board's letters make
+ *    no word (one lookup).
+ * 3. Best first. The windows are sorted by bound, highest first. Once the heap holds `top` plays, the first window
+ *    whose bound is below the heap's worst stops the generation (every later one is lower); within a window, the
+ *    rack's subsets of its size come leave first, and the first whose score bound plus leave is below the worst
+ *    ends the window. Skips are strict (<): a play equal to the worst still competes on the ranking's tie-breaks.
+ * 4. Lookups. Each subset's letters, merged with the window's board letters, are looked up with the subset's blanks
+ *    (lx_wordmap_lookup: one hit per blank letters); each word must match the board letters and the cross-checks
+ *    of the empty squares, then every placement of the blanks among the squares of their letters is a play, scored
+ *    as the graph walk scores it and recorded by record_play (the same equity sum, the same bytes).
+ *
+ * The equity bound holds for the values record_play computes: the score bound is an integer at least the play's
+ * score, the leave bound at least its leave value, and floating-point addition is monotone; opening penalties are
+ * added only when none is positive (else the graph walk runs). Falls back to the graph walk (returns 0 before
+ * recording anything) when the map cannot answer: a window longer than its longest words, shorter lengths than two
+ * missing, more subsets than WINDOW_MOST_SUBSETS, a forged record.
+ */
+
+/* The most rack subsets the word map path enumerates (a rack of 12 distinct tiles); larger racks walk the graph. */
+#define WINDOW_MOST_SUBSETS 4096
+
+/* A sub-multiset of the rack: its letters (codes ascending, the blanks apart), its size, its leave. */
+typedef struct {
+    uint8_t letters[LX_MAX_RACK];
+    uint8_t letter_count, blanks, size;
+    uint8_t word_alone; /* its tiles alone make a word of their size (looked up when some window needs it) */
+    int used;           /* the leave index of the tiles it uses */
+    double leave;       /* its leave value (the sort key; 0 when not ranking by equity) */
+} RackSubset;
+
+/* An extent of a play (see the file comment). */
+typedef struct {
+    double bound;    /* the best key a play of it can reach */
+    int score_bound; /* the best score */
+    uint8_t orientation, line, start, length, tiles, through_count;
+    uint8_t through[LX_MAX_BOARD_SIZE]; /* the board's letters on it, ascending */
+} Window;
+
+typedef struct {
+    RackSubset *subsets; /* by size ascending, then leave descending */
+    int subset_count;
+    int first_of_size[LX_MAX_RACK + 2]; /* subsets of size m: first_of_size[m] .. first_of_size[m + 1] */
+    int alone_known;
+    uint64_t alone_lengths;               /* bit m: some m tiles alone make a word */
+    double alone_best_leave[LX_MAX_RACK + 1]; /* the best leave of such m tiles */
+    Window *windows;
+    size_t window_count, window_capacity;
+    LxWordMapHit *hits;
+    int failed; /* a lookup the map could not answer: the graph walk runs instead */
+} WindowSearch;
+
+static int
+by_size_then_leave(const void *x, const void *y)
+{
+    const RackSubset *a = x, *b = y;
+    if (a->size != b->size)
+        return a->size - b->size;
+    if (a->leave != b->leave)
+        return a->leave > b->leave ? -1 : 1;
+    return a->used - b->used; /* a fixed order for equal leaves */
+}
+
+/* Every non-empty sub-multiset of the rack (an odometer over its codes), sorted by size, then leave; 0, or -1 when
+ * the rack has too many. */
+static int
+enumerate_subsets(MoveGenerator *gen, WindowSearch *search)
+{
+    int codes[LX_MAX_MOVE_TILE_CODES], digits[LX_MAX_MOVE_TILE_CODES] = {0}, distinct = 0;
+    long total = 1;
+    for (int code = 0; code < gen->code_count; code++)
+        if (gen->rack_counts[code]) {
+            codes[distinct++] = code;
+            total *= gen->rack_counts[code] + 1;
+            if (total > WINDOW_MOST_SUBSETS)
+                return -1;
+        }
+    search->subsets = malloc((size_t)total * sizeof(RackSubset));
+    if (!search->subsets) {
+        gen->error = ERROR_MEMORY;
+        return -1;
+    }
+    int n = 0;
+    for (;;) {
+        int d = 0;
+        while (d < distinct && digits[d] == gen->rack_counts[codes[d]]) /* the odometer's next reading */
+            digits[d++] = 0;
+        if (d == distinct)
+            break;
+        digits[d]++;
+        RackSubset *subset = &search->subsets[n++];
+        subset->letter_count = subset->blanks = subset->size = 0;
+        subset->word_alone = 0;
+        subset->used = 0;
+        for (int k = 0; k < distinct; k++) {
+            subset->used += digits[k] * gen->place_values[codes[k]];
+            subset->size = (uint8_t)(subset->size + digits[k]);
+            if (codes[k] == 0)
+                subset->blanks = (uint8_t)digits[k];
+            else
+                for (int j = 0; j < digits[k]; j++)
+                    subset->letters[subset->letter_count++] = (uint8_t)codes[k];
+        }
+        subset->leave = gen->by_equity && gen->leave_values ? gen->leave_values[subset->used] : 0.0;
+    }
+    search->subset_count = n;
+    qsort(search->subsets, (size_t)n, sizeof(RackSubset), by_size_then_leave);
+    for (int m = 0; m <= LX_MAX_RACK + 1; m++)
+        search->first_of_size[m] = n;
+    for (int i = n - 1; i >= 0; i--)
+        search->first_of_size[search->subsets[i].size] = i;
+    for (int m = LX_MAX_RACK; m >= 0; m--) /* sizes no subset has start where the next size does */
+        if (search->first_of_size[m] > search->first_of_size[m + 1])
+            search->first_of_size[m] = search->first_of_size[m + 1];
+    return 0;
+}
+
+/* Which subsets make a word alone, the lengths they make and the best leave per length (once per call, on the first
+ * window through no board tile). */
+static void
+look_up_subsets_alone(MoveGenerator *gen, WindowSearch *search)
+{
+    const LxWordMap *map = gen->word_map;
+    search->alone_known = 1;
+    search->alone_lengths = 0;
+    for (int m = 0; m <= LX_MAX_RACK; m++)
+        search->alone_best_leave[m] = -1e300;
+    for (int i = 0; i < search->subset_count; i++) {
+        RackSubset *subset = &search->subsets[i];
+        if (subset->size < map->min_length || subset->size > map->max_length)
+            continue;
+        int word = lx_wordmap_has_word(map, subset->size, subset->letters, subset->letter_count, subset->blanks);
+        if (word < 0) {
+            search->failed = 1;
+            return;
+        }
+        subset->word_alone = (uint8_t)word;
+        if (!word)
+            continue;
+        search->alone_lengths |= (uint64_t)1 << subset->size;
+        if (subset->leave > search->alone_best_leave[subset->size])
+            search->alone_best_leave[subset->size] = subset->leave;
+    }
+}
+
+static Window *
+new_window(MoveGenerator *gen, WindowSearch *search)
+{
+    if (search->window_count == search->window_capacity) {
+        size_t capacity = search->window_capacity ? 2 * search->window_capacity : 512;
+        Window *grown = realloc(search->windows, capacity * sizeof(Window));
+        if (!grown) {
+            gen->error = ERROR_MEMORY;
+            return NULL;
+        }
+        search->windows = grown;
+        search->window_capacity = capacity;
+    }
+    return &search->windows[search->window_count++];
+}
+
+/* The window's equity bound, or 0 when no play can fill it (see the file comment, step 2). */
+static int
+window_bound(MoveGenerator *gen, WindowSearch *search, Window *window)
+{
+    const LxWordMap *map = gen->word_map;
+    double leave = gen->by_equity ? gen->best_leave_by_tiles[window->tiles] : 0.0;
+    if (!window->through_count) {
+        if (!search->alone_known)
+            look_up_subsets_alone(gen, search);
+        if (search->failed || !(search->alone_lengths >> window->tiles & 1))
+            return 0;
+        if (gen->by_equity && gen->leave_values)
+            leave = search->alone_best_leave[window->tiles];
+    } else if (window->tiles == gen->tiles_on_rack) {
+        uint8_t letters[LX_WORDMAP_MAX_LENGTH];
+        int n = 0, i = 0, j = 0;
+        while (i < gen->rack_letter_count || j < window->through_count)
+            letters[n++] = (j >= window->through_count
+                            || (i < gen->rack_letter_count && gen->rack_letters[i] <= window->through[j]))
+                               ? gen->rack_letters[i++]
+                               : window->through[j++];
+        int word = lx_wordmap_has_word(map, window->length, letters, n, gen->rack_blanks);
+        if (word < 0)
+            search->failed = 1;
+        if (word <= 0)
+            return 0;
+    }
+    window->bound = (double)window->score_bound + leave;
+    return 1;
+}
+
+/* The windows starting at `start` of one line (see the file comment, step 1), with their bounds. */
+static void
+windows_from(MoveGenerator *gen, WindowSearch *search, int orientation, int line, int start)
+{
+    const int size = gen->size, base = line * size;
+    const uint8_t *tiles = gen->line_tiles[orientation];
+    const uint64_t fillable = gen->rack_counts[0] ? ~(uint64_t)1 : gen->rack_tile_set;
+    Extent extent;
+    extent.tiles_placed = extent.cross_points = extent.cross_count = extent.board_points = 0;
+    extent.word_multiplier = 1;
+    memset(extent.squares_by_letter_multiplier, 0, sizeof extent.squares_by_letter_multiplier);
+    uint8_t through[LX_MAX_BOARD_SIZE];
+    int through_count = 0, anchored = 0, last_new = -1;
+    for (int end = start; end < size; end++) {
+        const int square = base + end;
+        if (tiles[square]) {
+            extent.board_points += gen->line_points[orientation][square];
+            int j = through_count++; /* kept ascending */
+            while (j > 0 && through[j - 1] > tiles[square]) {
+                through[j] = through[j - 1];
+                j--;
+            }
+            through[j] = tiles[square];
+        } else {
+            if (extent.tiles_placed == gen->tiles_on_rack || !(gen->cross_checks[orientation][square] & fillable))
+                return;
+            extent_fills(&extent, gen, orientation, square);
+            anchored |= gen->is_anchor[orientation][square];
+            last_new = square;
+        }
+        if ((end + 1 < size && tiles[square + 1]) || end == start || !extent.tiles_placed || !anchored)
+            continue; /* the word would go on; one square; no tile played; not joined to the board */
+        if (orientation == DOWN && extent.tiles_placed == 1 && gen->has_cross_word[DOWN][last_new])
+            continue; /* the across pass makes this play */
+        const int length = end - start + 1;
+        if (length > gen->word_map->max_length) {
+            search->failed = 1;
+            return;
+        }
+        Window *window = new_window(gen, search);
+        if (!window)
+            return;
+        window->orientation = (uint8_t)orientation;
+        window->line = (uint8_t)line;
+        window->start = (uint8_t)start;
+        window->length = (uint8_t)length;
+        window->tiles = (uint8_t)extent.tiles_placed;
+        window->through_count = (uint8_t)through_count;
+        memcpy(window->through, through, (size_t)through_count);
+        window->score_bound = extent_score(gen, &extent);
+        if (!window_bound(gen, search, window))
+            search->window_count--;
+        if (search->failed || gen->error)
+            return;
+    }
+}
+
+static int
+by_window_bound(const void *x, const void *y)
+{
+    const Window *a = x, *b = y;
+    if (a->bound != b->bound)
+        return a->bound > b->bound ? -1 : 1;
+    if (a->orientation != b->orientation)
+        return b->orientation - a->orientation;
+    if (a->line != b->line)
+        return a->line - b->line;
+    if (a->start != b->start)
+        return a->start - b->start;
+    return a->length - b->length;
+}
+
+/* The play of `word` on the window with its blanks on the squares blank_at[0 .. blank_count): scored as the graph
+ * walk scores it, then recorded. */
+static void
+record_window_play(MoveGenerator *gen, const Window *window, const RackSubset *subset, const uint8_t *word,
+                   const int *blank_at, int blank_count)
+{
+    const int orientation = window->orientation, base = window->line * gen->size + window->start;
+    const uint8_t *tiles = gen->line_tiles[orientation];
+    int main_word_points = 0, main_word_multiplier = 1, cross_word_scores = 0;
+    for (int i = 0; i < window->length; i++) {
+        const int square = base + i;
+        if (tiles[square]) {
+            main_word_points += gen->line_points[orientation][square];
+            gen->word[i] = 0;
+            continue;
+        }
+        int blank = (blank_count > 0 && blank_at[0] == i) || (blank_count > 1 && blank_at[1] == i);
+        int points = blank ? 0 : gen->tile_points[word[i]] * gen->letter_multipliers[orientation][square];
+        int multiplier = gen->word_multipliers[orientation][square];
+        main_word_points += points;
+        main_word_multiplier *= multiplier;
+        if (gen->has_cross_word[orientation][square])
+            cross_word_scores += (gen->cross_scores[orientation][square] + points) * multiplier;
+        gen->word[i] = (uint8_t)(blank ? (word[i] | LX_BLANK_FLAG) : word[i]);
+    }
+    gen->orientation = orientation;
+    gen->line = window->line;
+    gen->word_start = window->start;
+    gen->word_length = window->length;
+    gen->leave_index = subset->used;
+    record_play(gen, main_word_points * main_word_multiplier + cross_word_scores
+                         + (window->tiles == gen->rack_size ? gen->bingo_bonus : 0));
+}
+
+/* The word placed on the window, if its letters fit the board's and the cross-checks; then each placement of the
+ * hit's blanks (their letters `blank_letters`, ascending) among the new squares holding those letters. */
+static void
+place_word(MoveGenerator *gen, const Window *window, const RackSubset *subset, const uint8_t *word,
+           const uint8_t *blank_letters)
+{
+    const int orientation = window->orientation, base = window->line * gen->size + window->start;
+    const uint8_t *tiles = gen->line_tiles[orientation];
+    for (int i = 0; i < window->length; i++) {
+        const int square = base + i;
+        if (tiles[square] ? tiles[square] != word[i] : !((gen->cross_checks[orientation][square] >> word[i]) & 1u))
+            return;
+    }
+    if (!subset->blanks) {
+        record_window_play(gen, window, subset, word, NULL, 0);
+        return;
+    }
+    int at[2];
+    for (at[0] = 0; at[0] < window->length; at[0]++) {
+        if (tiles[base + at[0]] || word[at[0]] != blank_letters[0])
+            continue;
+        if (subset->blanks == 1) {
+            record_window_play(gen, window, subset, word, at, 1);
+            continue;
+        }
+        /* two blanks: the second on a later square when both stand for one letter (each pair once) */
+        for (at[1] = blank_letters[1] == blank_letters[0] ? at[0] + 1 : 0; at[1] < window->length; at[1]++)
+            if (!tiles[base + at[1]] && word[at[1]] == blank_letters[1] && at[1] != at[0])
+                record_window_play(gen, window, subset, word, at, 2);
+    }
+}
+
+/* The plays of one window: its subsets leave first, each looked up with the window's board letters. */
+static void
+search_window(MoveGenerator *gen, WindowSearch *search, const Window *window)
+{
+    const LxWordMap *map = gen->word_map;
+    const int m = window->tiles;
+    for (int s = search->first_of_size[m]; s < search->first_of_size[m + 1] && !gen->error; s++) {
+        const RackSubset *subset = &search->subsets[s];
+        if (heap_full(gen) && (double)window->score_bound + subset->leave < worst_key(gen))
+            break; /* the subsets after it keep worse leaves */
+        if (!window->through_count && !subset->word_alone)
+            continue;
+        if (lx_deadline_passed(&gen->deadline)) {
+            gen->error = ERROR_DEADLINE;
+            return;
+        }
+        uint8_t letters[LX_WORDMAP_MAX_LENGTH];
+        int n = 0, i = 0, j = 0;
+        while (i < subset->letter_count || j < window->through_count)
+            letters[n++] = (j >= window->through_count
+                            || (i < subset->letter_count && subset->letters[i] <= window->through[j]))
+                               ? subset->letters[i++]
+                               : window->through[j++];
+        int hits = lx_wordmap_lookup(map, window->length, letters, n, subset->blanks, search->hits,
+                                     LX_WORDMAP_MAX_HITS);
+        if (hits < 0) {
+            search->failed = 1;
+            return;
+        }
+        for (int h = 0; h < hits && !gen->error; h++)
+            for (uint32_t row = 0; row < search->hits[h].count && !gen->error; row++)
+                place_word(gen, window, subset, lx_wordmap_row(map, window->length, search->hits[h].first + row),
+                           search->hits[h].blanks);
+    }
+}
+
+/* Whether this generation can take the word map path: a map the rack fits (prepare_word_map), a bounded heap, no
+ * positive opening penalty in play. */
+static int
+word_map_path_applies(const MoveGenerator *gen)
+{
+    if (!gen->word_map || !gen->prune || gen->top <= 0 || gen->word_map->min_length > 2
+        || gen->tiles_on_rack > LX_MAX_RACK)
+        return 0;
+    if (gen->opening_penalty && gen->board_empty)
+        for (int i = 0; i < 2 * gen->size * gen->size; i++)
+            if (gen->opening_penalty[i] > 0)
+                return 0;
+    return 1;
+}
+
+static void
+free_search(WindowSearch *search)
+{
+    free(search->subsets);
+    free(search->windows);
+    free(search->hits);
+}
+
+/* The best `top` plays by the word map (the file comment): 1 done (or gen->error set), 0 when the map could not
+ * answer and nothing was recorded (the graph walk runs instead). */
+static int
+generate_plays_by_word_map(MoveGenerator *gen, int start_square)
+{
+    if (!word_map_path_applies(gen))
+        return 0;
+    WindowSearch search;
+    memset(&search, 0, sizeof search);
+    int done = 0;
+    if (enumerate_subsets(gen, &search) < 0)
+        goto out;
+    search.hits = malloc(LX_WORDMAP_MAX_HITS * sizeof(LxWordMapHit));
+    if (!search.hits) {
+        gen->error = ERROR_MEMORY;
+        goto out;
+    }
+    const int size = gen->size;
+    uint64_t every_tile = 0;
+    for (int code = 1; code < gen->code_count; code++)
+        every_tile |= (uint64_t)1 << code;
+    const uint64_t wanted = gen->rack_counts[0] ? every_tile : gen->rack_tile_set;
+    const int last = gen->board_empty && gen->across_only_opening ? ACROSS : DOWN;
+    for (int orientation = ACROSS; orientation >= last && !gen->error && !search.failed; orientation--) {
+        int start = orientation == ACROSS ? start_square : (start_square % size) * size + start_square / size;
+        find_cross_checks(gen, orientation, every_tile, wanted, start);
+        for (int line = 0; line < size && !gen->error && !search.failed; line++)
+            for (int from = 0; from < size && !gen->error && !search.failed; from++)
+                if (!from || !gen->line_tiles[orientation][line * size + from - 1])
+                    windows_from(gen, &search, orientation, line, from);
+    }
+    if (gen->error || search.failed)
+        goto out;
+    qsort(search.windows, search.window_count, sizeof(Window), by_window_bound);
+    for (size_t w = 0; w < search.window_count && !gen->error && !search.failed; w++) {
+        if (heap_full(gen) && search.windows[w].bound < worst_key(gen))
+            break;
+        search_window(gen, &search, &search.windows[w]);
+    }
+    if (search.failed && !gen->error) { /* a forged record: forget what was found, walk the graph */
+        gen->kept = 0;
+        gen->play_count = 0;
+        goto out;
+    }
+    if (!gen->error)
+        sort_heap(gen);
+    done = 1;
+out:
+    free_search(&search);
+    return done || gen->error;
+}
