@@ -9,15 +9,18 @@
  *    cross-check), no more empty squares than rack tiles, an anchor among them (on an empty board, the start
  *    square), two squares or more; a down window of one new tile that makes an across word is left out (the
  *    across pass makes that play, as in the graph walk). A play has one window, so each play comes once.
- * 2. Bounds. Each window's score bound is movegen.c's extent_score (the rack's best points on the best multipliers,
- *    its cross-words, the bingo bonus); its equity bound adds the best leave value for that many tiles, or, through
- *    no board tile, the best among the subsets that make a word alone (a window whose length no subset makes is
- *    dropped). A window of the whole rack through board tiles is dropped when the rack and the board's letters make
- *    no word (one lookup).
- * 3. Best first. The windows are sorted by bound, highest first. Once the heap holds `top` plays, the first window
- *    whose bound is below the heap's worst stops the generation (every later one is lower); within a window, the
- *    rack's subsets of its size come leave first, and the first whose score bound plus leave is below the worst
- *    ends the window. Skips are strict (<): a play equal to the worst still competes on the ranking's tie-breaks.
+ * 2. Bounds. A window's first bound is movegen.c's extent_score (the rack's best points on the best multipliers,
+ *    its cross-words, the bingo bonus) plus the best leave value for that many tiles. Its bound from the word map is
+ *    the best, over the rack's subsets of its size, of the same score bound with the subset's own points plus the
+ *    subset's leave; through no board tile, only the subsets that make a word alone count (a window no subset fills
+ *    is dropped). A window of the whole rack through board tiles is dropped when the rack and the board's letters
+ *    make no word (one lookup).
+ * 3. Best first. The windows come from a heap, highest bound first; a window's bound is first the one without the
+ *    word map, and is asked of the map (step 2) only when the window reaches the top, going back into the heap with
+ *    it. Once the record heap holds `top` plays, the first window whose bound is below the heap's worst stops the
+ *    generation (every other one is lower); within a window, the
+ *    rack's subsets of its size come leave first: the first whose leave plus the window's first score bound is below
+ *    the worst ends the window, and one whose own score bound plus leave is below it is passed over. Skips are strict (<): a play equal to the worst still competes on the ranking's tie-breaks.
  * 4. Lookups. Each subset's letters, merged with the window's board letters, are looked up with the subset's blanks
  *    (lx_wordmap_lookup: one hit per blank letters); each word must match the board letters and the cross-checks
  *    of the empty squares, then every placement of the blanks among the squares of their letters is a play, scored
@@ -39,6 +42,8 @@ typedef struct {
     uint8_t letter_count, blanks, size;
     uint8_t word_alone; /* its tiles alone make a word of their size (looked up when some window needs it) */
     int used;           /* the leave index of the tiles it uses */
+    int points_desc[LX_MAX_RACK];    /* its tiles' points, highest first (a blank 0) */
+    int point_sums[LX_MAX_RACK + 1]; /* point_sums[k]: the sum of the k highest */
     double leave;       /* its leave value (the sort key; 0 when not ranking by equity) */
 } RackSubset;
 
@@ -47,6 +52,8 @@ typedef struct {
     double bound;    /* the best key a play of it can reach */
     int score_bound; /* the best score */
     uint8_t orientation, line, start, length, tiles, through_count;
+    uint8_t refined; /* the bound asked of the word map yet (window_bound) */
+    uint8_t searched; /* its plays made (with a sibling's: search_window) */
     uint8_t through[LX_MAX_BOARD_SIZE]; /* the board's letters on it, ascending */
 } Window;
 
@@ -59,7 +66,11 @@ typedef struct {
     double alone_best_leave[LX_MAX_RACK + 1]; /* the best leave of such m tiles */
     Window *windows;
     size_t window_count, window_capacity;
+    size_t line_windows[2][LX_MAX_BOARD_SIZE + 1]; /* the windows of line l: line_windows[o][l] .. [o][l + 1] */
+    uint32_t *heap; /* window indices, a max-heap on their bounds */
+    size_t heap_size;
     LxWordMapHit *hits;
+    int hit_cap; /* the most hits a lookup gives (one per pair of letters of two blanks) */
     int failed; /* a lookup the map could not answer: the graph walk runs instead */
 } WindowSearch;
 
@@ -115,6 +126,19 @@ enumerate_subsets(MoveGenerator *gen, WindowSearch *search)
                     subset->letters[subset->letter_count++] = (uint8_t)codes[k];
         }
         subset->leave = gen->by_equity && gen->leave_values ? gen->leave_values[subset->used] : 0.0;
+        for (int k = 0; k < subset->size; k++) /* the letters are ascending by code; points sorted here */
+            subset->points_desc[k] = 0;
+        for (int k = 0; k < subset->letter_count; k++) {
+            int points = gen->tile_points[subset->letters[k]], j = k;
+            while (j > 0 && subset->points_desc[j - 1] < points) {
+                subset->points_desc[j] = subset->points_desc[j - 1];
+                j--;
+            }
+            subset->points_desc[j] = points;
+        }
+        subset->point_sums[0] = 0;
+        for (int k = 0; k < subset->size; k++)
+            subset->point_sums[k + 1] = subset->point_sums[k] + subset->points_desc[k];
     }
     search->subset_count = n;
     qsort(search->subsets, (size_t)n, sizeof(RackSubset), by_size_then_leave);
@@ -172,19 +196,54 @@ new_window(MoveGenerator *gen, WindowSearch *search)
     return &search->windows[search->window_count++];
 }
 
-/* The window's equity bound, or 0 when no play can fill it (see the file comment, step 2). */
+/* What the window's squares are, for a bound (movegen.c's Extent, made again from the board when needed: windows
+ * are many, and few are searched). */
+static void
+window_extent(const MoveGenerator *gen, const Window *window, Extent *extent)
+{
+    const int orientation = window->orientation, base = window->line * gen->size + window->start;
+    extent->tiles_placed = extent->cross_points = extent->cross_count = extent->board_points = 0;
+    extent->word_multiplier = 1;
+    memset(extent->squares_by_letter_multiplier, 0, sizeof extent->squares_by_letter_multiplier);
+    for (int i = 0; i < window->length; i++) {
+        if (gen->line_tiles[orientation][base + i])
+            extent->board_points += gen->line_points[orientation][base + i];
+        else
+            extent_fills(extent, gen, orientation, base + i);
+    }
+}
+
+/* The best score the subset's tiles can make on the extent: extent_score with the subset's points in place of the
+ * rack's best (the same pairings, so at least any play of those tiles there). */
+static int
+subset_score(const MoveGenerator *gen, const Extent *extent, const RackSubset *subset)
+{
+    const int *sums = subset->point_sums;
+    int main_word = 0, taken = 0;
+    for (int letter = 4; letter >= 1; letter--) {
+        int squares = extent->squares_by_letter_multiplier[letter];
+        main_word += letter * (sums[taken + squares] - sums[taken]);
+        taken += squares;
+    }
+    int score = (extent->board_points + main_word) * extent->word_multiplier + extent->cross_points
+                + (extent->tiles_placed == gen->rack_size ? gen->bingo_bonus : 0);
+    for (int i = 0; i < extent->cross_count; i++)
+        score += extent->cross_multipliers[i] * subset->points_desc[i];
+    return score;
+}
+
+/* The window's equity bound from its subsets, or 0 when no play can fill it (see the file comment, step 2): the
+ * best over the subsets of its size (through no board tile, those that make a word alone) of their score bound
+ * plus their leave. */
 static int
 window_bound(MoveGenerator *gen, WindowSearch *search, Window *window)
 {
     const LxWordMap *map = gen->word_map;
-    double leave = gen->by_equity ? gen->best_leave_by_tiles[window->tiles] : 0.0;
     if (!window->through_count) {
         if (!search->alone_known)
             look_up_subsets_alone(gen, search);
         if (search->failed || !(search->alone_lengths >> window->tiles & 1))
             return 0;
-        if (gen->by_equity && gen->leave_values)
-            leave = search->alone_best_leave[window->tiles];
     } else if (window->tiles == gen->tiles_on_rack) {
         uint8_t letters[LX_WORDMAP_MAX_LENGTH];
         int n = 0, i = 0, j = 0;
@@ -199,8 +258,21 @@ window_bound(MoveGenerator *gen, WindowSearch *search, Window *window)
         if (word <= 0)
             return 0;
     }
-    window->bound = (double)window->score_bound + leave;
-    return 1;
+    Extent extent;
+    window_extent(gen, window, &extent);
+    double best = -1e300;
+    int found = 0;
+    for (int s = search->first_of_size[window->tiles]; s < search->first_of_size[window->tiles + 1]; s++) {
+        const RackSubset *subset = &search->subsets[s];
+        if (!window->through_count && !subset->word_alone)
+            continue;
+        double bound = (double)subset_score(gen, &extent, subset) + subset->leave;
+        if (!found || bound > best)
+            best = bound;
+        found = 1;
+    }
+    window->bound = best;
+    return found;
 }
 
 /* The windows starting at `start` of one line (see the file comment, step 1), with their bounds. */
@@ -253,26 +325,57 @@ windows_from(MoveGenerator *gen, WindowSearch *search, int orientation, int line
         window->through_count = (uint8_t)through_count;
         memcpy(window->through, through, (size_t)through_count);
         window->score_bound = extent_score(gen, &extent);
-        if (!window_bound(gen, search, window))
-            search->window_count--;
-        if (search->failed || gen->error)
-            return;
+        window->bound = (double)window->score_bound + (gen->by_equity ? gen->best_leave_by_tiles[window->tiles] : 0.0);
+        window->refined = window->searched = 0;
     }
 }
 
-static int
-by_window_bound(const void *x, const void *y)
+/* The windows' heap (best bound at the root): pops come best bound first. */
+static inline int
+window_above(const WindowSearch *search, uint32_t a, uint32_t b)
 {
-    const Window *a = x, *b = y;
-    if (a->bound != b->bound)
-        return a->bound > b->bound ? -1 : 1;
-    if (a->orientation != b->orientation)
-        return b->orientation - a->orientation;
-    if (a->line != b->line)
-        return a->line - b->line;
-    if (a->start != b->start)
-        return a->start - b->start;
-    return a->length - b->length;
+    return search->windows[a].bound > search->windows[b].bound;
+}
+
+static void
+sift_window_down(WindowSearch *search, size_t i)
+{
+    uint32_t *heap = search->heap;
+    for (;;) {
+        size_t left = 2 * i + 1, right = left + 1, best = i;
+        if (left < search->heap_size && window_above(search, heap[left], heap[best]))
+            best = left;
+        if (right < search->heap_size && window_above(search, heap[right], heap[best]))
+            best = right;
+        if (best == i)
+            return;
+        uint32_t held = heap[i];
+        heap[i] = heap[best];
+        heap[best] = held;
+        i = best;
+    }
+}
+
+static void
+push_window(WindowSearch *search, uint32_t w)
+{
+    size_t i = search->heap_size++;
+    search->heap[i] = w;
+    while (i > 0 && window_above(search, search->heap[i], search->heap[(i - 1) / 2])) {
+        uint32_t held = search->heap[i];
+        search->heap[i] = search->heap[(i - 1) / 2];
+        search->heap[(i - 1) / 2] = held;
+        i = (i - 1) / 2;
+    }
+}
+
+static uint32_t
+pop_window(WindowSearch *search)
+{
+    uint32_t top = search->heap[0];
+    search->heap[0] = search->heap[--search->heap_size];
+    sift_window_down(search, 0);
+    return top;
 }
 
 /* The play of `word` on the window with its blanks on the squares blank_at[0 .. blank_count): scored as the graph
@@ -341,17 +444,55 @@ place_word(MoveGenerator *gen, const Window *window, const RackSubset *subset, c
     }
 }
 
-/* The plays of one window: its subsets leave first, each looked up with the window's board letters. */
+/* The windows searched with `window`: itself and its siblings, the windows of its line not searched yet with as many
+ * tiles and the same board letters (other starts), whose lookups are the same; their extents, and the best score
+ * bound among them. */
+static int
+siblings_of(const MoveGenerator *gen, const WindowSearch *search, const Window *window, const Window **group,
+            Extent *extents, int *score_bound)
+{
+    int n = 0;
+    *score_bound = window->score_bound;
+    const size_t first = search->line_windows[window->orientation][window->line];
+    const size_t end = search->line_windows[window->orientation][window->line + 1];
+    for (size_t w = first; w < end; w++) {
+        const Window *other = &search->windows[w];
+        if (other != window
+            && (other->searched || other->tiles != window->tiles || other->length != window->length
+                || memcmp(other->through, window->through, window->through_count)))
+            continue;
+        group[n] = other;
+        window_extent(gen, other, &extents[n++]);
+        if (other->score_bound > *score_bound)
+            *score_bound = other->score_bound;
+    }
+    return n;
+}
+
+/* The plays of one window and its siblings: the rack's subsets of their size leave first, each looked up once with
+ * their board letters, each word placed at every start. */
 static void
 search_window(MoveGenerator *gen, WindowSearch *search, const Window *window)
 {
     const LxWordMap *map = gen->word_map;
     const int m = window->tiles;
+    const Window *group[LX_MAX_BOARD_SIZE];
+    Extent extents[LX_MAX_BOARD_SIZE];
+    int score_bound;
+    const int siblings = siblings_of(gen, search, window, group, extents, &score_bound);
+    for (int k = 0; k < siblings; k++)
+        ((Window *)group[k])->searched = 1;
     for (int s = search->first_of_size[m]; s < search->first_of_size[m + 1] && !gen->error; s++) {
         const RackSubset *subset = &search->subsets[s];
-        if (heap_full(gen) && (double)window->score_bound + subset->leave < worst_key(gen))
+        if (heap_full(gen) && (double)score_bound + subset->leave < worst_key(gen))
             break; /* the subsets after it keep worse leaves */
         if (!window->through_count && !subset->word_alone)
+            continue;
+        int live = 0; /* the siblings where its tiles may score enough: bit k */
+        for (int k = 0; k < siblings; k++)
+            if (!heap_full(gen) || (double)subset_score(gen, &extents[k], subset) + subset->leave >= worst_key(gen))
+                live |= 1 << k;
+        if (!live)
             continue;
         if (lx_deadline_passed(&gen->deadline)) {
             gen->error = ERROR_DEADLINE;
@@ -364,16 +505,17 @@ search_window(MoveGenerator *gen, WindowSearch *search, const Window *window)
                             || (i < subset->letter_count && subset->letters[i] <= window->through[j]))
                                ? subset->letters[i++]
                                : window->through[j++];
-        int hits = lx_wordmap_lookup(map, window->length, letters, n, subset->blanks, search->hits,
-                                     LX_WORDMAP_MAX_HITS);
+        int hits = lx_wordmap_lookup(map, window->length, letters, n, subset->blanks, search->hits, search->hit_cap);
         if (hits < 0) {
             search->failed = 1;
             return;
         }
         for (int h = 0; h < hits && !gen->error; h++)
             for (uint32_t row = 0; row < search->hits[h].count && !gen->error; row++)
-                place_word(gen, window, subset, lx_wordmap_row(map, window->length, search->hits[h].first + row),
-                           search->hits[h].blanks);
+                for (int k = 0; k < siblings && !gen->error; k++)
+                    if (live >> k & 1)
+                        place_word(gen, group[k], subset, lx_wordmap_row(map, window->length, search->hits[h].first + row),
+                                   search->hits[h].blanks);
     }
 }
 
@@ -397,6 +539,7 @@ free_search(WindowSearch *search)
 {
     free(search->subsets);
     free(search->windows);
+    free(search->heap);
     free(search->hits);
 }
 
@@ -412,7 +555,8 @@ generate_plays_by_word_map(MoveGenerator *gen, int start_square)
     int done = 0;
     if (enumerate_subsets(gen, &search) < 0)
         goto out;
-    search.hits = malloc(LX_WORDMAP_MAX_HITS * sizeof(LxWordMapHit));
+    search.hit_cap = gen->word_map->highest_code * (gen->word_map->highest_code + 1) / 2 + 1;
+    search.hits = malloc((size_t)search.hit_cap * sizeof(LxWordMapHit));
     if (!search.hits) {
         gen->error = ERROR_MEMORY;
         goto out;
@@ -426,18 +570,49 @@ generate_plays_by_word_map(MoveGenerator *gen, int start_square)
     for (int orientation = ACROSS; orientation >= last && !gen->error && !search.failed; orientation--) {
         int start = orientation == ACROSS ? start_square : (start_square % size) * size + start_square / size;
         find_cross_checks(gen, orientation, every_tile, wanted, start);
-        for (int line = 0; line < size && !gen->error && !search.failed; line++)
+        for (int line = 0; line < size && !gen->error && !search.failed; line++) {
+            search.line_windows[orientation][line] = search.window_count;
+            /* to_anchor[p]: the empty squares from p up to the first anchor (one past the rack: none in reach) */
+            int to_anchor[LX_MAX_BOARD_SIZE + 1];
+            const uint8_t *tiles = gen->line_tiles[orientation] + line * size;
+            const uint8_t *anchors = gen->is_anchor[orientation] + line * size;
+            to_anchor[size] = gen->tiles_on_rack + 1;
+            for (int p = size - 1; p >= 0; p--)
+                to_anchor[p] = tiles[p] ? to_anchor[p + 1] : anchors[p] ? 1 : to_anchor[p + 1] + 1;
             for (int from = 0; from < size && !gen->error && !search.failed; from++)
-                if (!from || !gen->line_tiles[orientation][line * size + from - 1])
+                if ((!from || !tiles[from - 1]) && to_anchor[from] <= gen->tiles_on_rack)
                     windows_from(gen, &search, orientation, line, from);
+        }
+        search.line_windows[orientation][size] = search.window_count;
     }
     if (gen->error || search.failed)
         goto out;
-    qsort(search.windows, search.window_count, sizeof(Window), by_window_bound);
-    for (size_t w = 0; w < search.window_count && !gen->error && !search.failed; w++) {
-        if (heap_full(gen) && search.windows[w].bound < worst_key(gen))
+    /* Best bound first; a window's bound is asked of the word map only when it comes to the top (it can only fall:
+     * the window goes back into the heap with it). */
+    search.heap = malloc((search.window_count ? search.window_count : 1) * sizeof(uint32_t));
+    if (!search.heap) {
+        gen->error = ERROR_MEMORY;
+        goto out;
+    }
+    for (size_t w = 0; w < search.window_count; w++)
+        search.heap[w] = (uint32_t)w;
+    search.heap_size = search.window_count;
+    for (size_t i = search.heap_size / 2; i-- > 0;)
+        sift_window_down(&search, i);
+    while (search.heap_size && !gen->error && !search.failed) {
+        Window *window = &search.windows[search.heap[0]];
+        if (heap_full(gen) && window->bound < worst_key(gen))
             break;
-        search_window(gen, &search, &search.windows[w]);
+        uint32_t w = pop_window(&search);
+        if (window->searched)
+            continue; /* with a sibling */
+        if (!window->refined) {
+            window->refined = 1;
+            if (window_bound(gen, &search, window))
+                push_window(&search, w);
+            continue;
+        }
+        search_window(gen, &search, window);
     }
     if (search.failed && !gen->error) { /* a forged record: forget what was found, walk the graph */
         gen->kept = 0;
