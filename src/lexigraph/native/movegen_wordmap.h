@@ -58,6 +58,11 @@ typedef struct {
 } Window;
 
 typedef struct {
+    double bound;
+    uint32_t window;
+} WindowEntry;
+
+typedef struct {
     RackSubset *subsets; /* by size ascending, then leave descending */
     int subset_count;
     int first_of_size[LX_MAX_RACK + 2]; /* subsets of size m: first_of_size[m] .. first_of_size[m + 1] */
@@ -67,7 +72,7 @@ typedef struct {
     Window *windows;
     size_t window_count, window_capacity;
     size_t line_windows[2][LX_MAX_BOARD_SIZE + 1]; /* the windows of line l: line_windows[o][l] .. [o][l + 1] */
-    uint32_t *heap; /* window indices, a max-heap on their bounds */
+    WindowEntry *heap; /* a max-heap on the windows' bounds (held beside their indices: a sift reads no window) */
     size_t heap_size;
     LxWordMapHit *hits;
     int hit_cap; /* the most hits a lookup gives (one per pair of letters of two blanks) */
@@ -196,12 +201,20 @@ new_window(MoveGenerator *gen, WindowSearch *search)
     return &search->windows[search->window_count++];
 }
 
-/* What the window's squares are, for a bound (movegen.c's Extent, made again from the board when needed: windows
- * are many, and few are searched). */
+/* What the window's squares are, for a bound: movegen.c's Extent, and per rack letter the most a point of it can
+ * count on the window (its best square among those whose cross-check allows it: the letter multiplier times the
+ * word's multipliers, plus the cross-word's share). Made again from the board when needed: windows are many, and
+ * few are searched. */
+typedef struct {
+    Extent extent;
+    int best_square[LX_MAX_MOVE_TILE_CODES]; /* per rack letter; 0: no square takes it */
+} WindowFit;
+
 static void
-window_extent(const MoveGenerator *gen, const Window *window, Extent *extent)
+window_extent(const MoveGenerator *gen, const Window *window, WindowFit *fit)
 {
     const int orientation = window->orientation, base = window->line * gen->size + window->start;
+    Extent *extent = &fit->extent;
     extent->tiles_placed = extent->cross_points = extent->cross_count = extent->board_points = 0;
     extent->word_multiplier = 1;
     memset(extent->squares_by_letter_multiplier, 0, sizeof extent->squares_by_letter_multiplier);
@@ -211,25 +224,53 @@ window_extent(const MoveGenerator *gen, const Window *window, Extent *extent)
         else
             extent_fills(extent, gen, orientation, base + i);
     }
+    for (int k = 0; k < gen->rack_letter_count; k++)
+        fit->best_square[gen->rack_letters[k]] = 0;
+    for (int i = 0; i < window->length; i++) {
+        const int square = base + i;
+        if (gen->line_tiles[orientation][square])
+            continue;
+        const int letter = gen->letter_multipliers[orientation][square];
+        const int counted = letter * extent->word_multiplier
+                            + (gen->has_cross_word[orientation][square]
+                                   ? letter * gen->word_multipliers[orientation][square]
+                                   : 0);
+        const uint64_t allowed = gen->cross_checks[orientation][square];
+        for (int k = 0; k < gen->rack_letter_count; k++) {
+            const int code = gen->rack_letters[k];
+            if ((allowed >> code & 1u) && counted > fit->best_square[code])
+                fit->best_square[code] = counted;
+        }
+    }
 }
 
-/* The best score the subset's tiles can make on the extent: extent_score with the subset's points in place of the
- * rack's best (the same pairings, so at least any play of those tiles there). */
+/* The best score the subset's tiles can make on the window: the lower of two bounds, extent_score with the subset's
+ * points in place of the rack's best (the same pairings), and each tile on its best square allowed (the squares
+ * apart); -1 when a tile fits no square of the window (no play). */
 static int
-subset_score(const MoveGenerator *gen, const Extent *extent, const RackSubset *subset)
+subset_score(const MoveGenerator *gen, const WindowFit *fit, const RackSubset *subset)
 {
+    const Extent *extent = &fit->extent;
     const int *sums = subset->point_sums;
+    int fixed = extent->board_points * extent->word_multiplier + extent->cross_points
+                + (extent->tiles_placed == gen->rack_size ? gen->bingo_bonus : 0);
+    int by_letter = fixed;
+    for (int k = 0; k < subset->letter_count; k++) {
+        const int code = subset->letters[k];
+        if (!fit->best_square[code])
+            return -1;
+        by_letter += gen->tile_points[code] * fit->best_square[code];
+    }
     int main_word = 0, taken = 0;
     for (int letter = 4; letter >= 1; letter--) {
         int squares = extent->squares_by_letter_multiplier[letter];
         main_word += letter * (sums[taken + squares] - sums[taken]);
         taken += squares;
     }
-    int score = (extent->board_points + main_word) * extent->word_multiplier + extent->cross_points
-                + (extent->tiles_placed == gen->rack_size ? gen->bingo_bonus : 0);
+    int paired = fixed + main_word * extent->word_multiplier;
     for (int i = 0; i < extent->cross_count; i++)
-        score += extent->cross_multipliers[i] * subset->points_desc[i];
-    return score;
+        paired += extent->cross_multipliers[i] * subset->points_desc[i];
+    return paired < by_letter ? paired : by_letter;
 }
 
 /* The window's equity bound from its subsets, or 0 when no play can fill it (see the file comment, step 2): the
@@ -258,15 +299,18 @@ window_bound(MoveGenerator *gen, WindowSearch *search, Window *window)
         if (word <= 0)
             return 0;
     }
-    Extent extent;
-    window_extent(gen, window, &extent);
+    WindowFit fit;
+    window_extent(gen, window, &fit);
     double best = -1e300;
     int found = 0;
     for (int s = search->first_of_size[window->tiles]; s < search->first_of_size[window->tiles + 1]; s++) {
         const RackSubset *subset = &search->subsets[s];
         if (!window->through_count && !subset->word_alone)
             continue;
-        double bound = (double)subset_score(gen, &extent, subset) + subset->leave;
+        const int score = subset_score(gen, &fit, subset);
+        if (score < 0)
+            continue; /* a tile of it fits no square */
+        double bound = (double)score + subset->leave;
         if (!found || bound > best)
             best = bound;
         found = 1;
@@ -331,48 +375,43 @@ windows_from(MoveGenerator *gen, WindowSearch *search, int orientation, int line
 }
 
 /* The windows' heap (best bound at the root): pops come best bound first. */
-static inline int
-window_above(const WindowSearch *search, uint32_t a, uint32_t b)
-{
-    return search->windows[a].bound > search->windows[b].bound;
-}
-
 static void
 sift_window_down(WindowSearch *search, size_t i)
 {
-    uint32_t *heap = search->heap;
+    WindowEntry *heap = search->heap;
+    const size_t n = search->heap_size;
+    WindowEntry held = heap[i];
     for (;;) {
-        size_t left = 2 * i + 1, right = left + 1, best = i;
-        if (left < search->heap_size && window_above(search, heap[left], heap[best]))
-            best = left;
-        if (right < search->heap_size && window_above(search, heap[right], heap[best]))
-            best = right;
-        if (best == i)
-            return;
-        uint32_t held = heap[i];
-        heap[i] = heap[best];
-        heap[best] = held;
-        i = best;
+        size_t child = 2 * i + 1;
+        if (child >= n)
+            break;
+        if (child + 1 < n && heap[child + 1].bound > heap[child].bound)
+            child++;
+        if (!(heap[child].bound > held.bound))
+            break;
+        heap[i] = heap[child];
+        i = child;
     }
+    heap[i] = held;
 }
 
 static void
 push_window(WindowSearch *search, uint32_t w)
 {
+    WindowEntry *heap = search->heap;
+    WindowEntry held = {search->windows[w].bound, w};
     size_t i = search->heap_size++;
-    search->heap[i] = w;
-    while (i > 0 && window_above(search, search->heap[i], search->heap[(i - 1) / 2])) {
-        uint32_t held = search->heap[i];
-        search->heap[i] = search->heap[(i - 1) / 2];
-        search->heap[(i - 1) / 2] = held;
+    while (i > 0 && held.bound > heap[(i - 1) / 2].bound) {
+        heap[i] = heap[(i - 1) / 2];
         i = (i - 1) / 2;
     }
+    heap[i] = held;
 }
 
 static uint32_t
 pop_window(WindowSearch *search)
 {
-    uint32_t top = search->heap[0];
+    uint32_t top = search->heap[0].window;
     search->heap[0] = search->heap[--search->heap_size];
     sift_window_down(search, 0);
     return top;
@@ -449,7 +488,7 @@ place_word(MoveGenerator *gen, const Window *window, const RackSubset *subset, c
  * bound among them. */
 static int
 siblings_of(const MoveGenerator *gen, const WindowSearch *search, const Window *window, const Window **group,
-            Extent *extents, int *score_bound)
+            WindowFit *fits, int *score_bound)
 {
     int n = 0;
     *score_bound = window->score_bound;
@@ -462,7 +501,7 @@ siblings_of(const MoveGenerator *gen, const WindowSearch *search, const Window *
                 || memcmp(other->through, window->through, window->through_count)))
             continue;
         group[n] = other;
-        window_extent(gen, other, &extents[n++]);
+        window_extent(gen, other, &fits[n++]);
         if (other->score_bound > *score_bound)
             *score_bound = other->score_bound;
     }
@@ -477,9 +516,9 @@ search_window(MoveGenerator *gen, WindowSearch *search, const Window *window)
     const LxWordMap *map = gen->word_map;
     const int m = window->tiles;
     const Window *group[LX_MAX_BOARD_SIZE];
-    Extent extents[LX_MAX_BOARD_SIZE];
+    WindowFit fits[LX_MAX_BOARD_SIZE];
     int score_bound;
-    const int siblings = siblings_of(gen, search, window, group, extents, &score_bound);
+    const int siblings = siblings_of(gen, search, window, group, fits, &score_bound);
     for (int k = 0; k < siblings; k++)
         ((Window *)group[k])->searched = 1;
     for (int s = search->first_of_size[m]; s < search->first_of_size[m + 1] && !gen->error; s++) {
@@ -489,9 +528,11 @@ search_window(MoveGenerator *gen, WindowSearch *search, const Window *window)
         if (!window->through_count && !subset->word_alone)
             continue;
         int live = 0; /* the siblings where its tiles may score enough: bit k */
-        for (int k = 0; k < siblings; k++)
-            if (!heap_full(gen) || (double)subset_score(gen, &extents[k], subset) + subset->leave >= worst_key(gen))
+        for (int k = 0; k < siblings; k++) {
+            const int score = subset_score(gen, &fits[k], subset);
+            if (score >= 0 && (!heap_full(gen) || (double)score + subset->leave >= worst_key(gen)))
                 live |= 1 << k;
+        }
         if (!live)
             continue;
         if (lx_deadline_passed(&gen->deadline)) {
@@ -589,18 +630,18 @@ generate_plays_by_word_map(MoveGenerator *gen, int start_square)
         goto out;
     /* Best bound first; a window's bound is asked of the word map only when it comes to the top (it can only fall:
      * the window goes back into the heap with it). */
-    search.heap = malloc((search.window_count ? search.window_count : 1) * sizeof(uint32_t));
+    search.heap = malloc((search.window_count ? search.window_count : 1) * sizeof(WindowEntry));
     if (!search.heap) {
         gen->error = ERROR_MEMORY;
         goto out;
     }
     for (size_t w = 0; w < search.window_count; w++)
-        search.heap[w] = (uint32_t)w;
+        search.heap[w] = (WindowEntry){search.windows[w].bound, (uint32_t)w};
     search.heap_size = search.window_count;
     for (size_t i = search.heap_size / 2; i-- > 0;)
         sift_window_down(&search, i);
     while (search.heap_size && !gen->error && !search.failed) {
-        Window *window = &search.windows[search.heap[0]];
+        Window *window = &search.windows[search.heap[0].window];
         if (heap_full(gen) && window->bound < worst_key(gen))
             break;
         uint32_t w = pop_window(&search);
