@@ -42,8 +42,8 @@ typedef struct {
     uint8_t letter_count, blanks, size;
     uint8_t word_alone; /* its tiles alone make a word of their size (looked up when some window needs it) */
     int used;           /* the leave index of the tiles it uses */
-    int points_desc[LX_MAX_RACK];    /* its tiles' points, highest first (a blank 0) */
-    int point_sums[LX_MAX_RACK + 1]; /* point_sums[k]: the sum of the k highest */
+    uint8_t points_desc[LX_MAX_RACK];     /* its tiles' points, highest first (a blank 0; points are bytes) */
+    uint16_t point_sums[LX_MAX_RACK + 1]; /* point_sums[k]: the sum of the k highest */
     double leave;       /* its leave value (the sort key; 0 when not ranking by equity) */
 } RackSubset;
 
@@ -139,11 +139,11 @@ enumerate_subsets(MoveGenerator *gen, WindowSearch *search)
                 subset->points_desc[j] = subset->points_desc[j - 1];
                 j--;
             }
-            subset->points_desc[j] = points;
+            subset->points_desc[j] = (uint8_t)points;
         }
         subset->point_sums[0] = 0;
         for (int k = 0; k < subset->size; k++)
-            subset->point_sums[k + 1] = subset->point_sums[k] + subset->points_desc[k];
+            subset->point_sums[k + 1] = (uint16_t)(subset->point_sums[k] + subset->points_desc[k]);
     }
     search->subset_count = n;
     qsort(search->subsets, (size_t)n, sizeof(RackSubset), by_size_then_leave);
@@ -189,7 +189,7 @@ static Window *
 new_window(MoveGenerator *gen, WindowSearch *search)
 {
     if (search->window_count == search->window_capacity) {
-        size_t capacity = search->window_capacity ? 2 * search->window_capacity : 512;
+        size_t capacity = search->window_capacity ? 2 * search->window_capacity : 256;
         Window *grown = realloc(search->windows, capacity * sizeof(Window));
         if (!grown) {
             gen->error = ERROR_MEMORY;
@@ -251,7 +251,7 @@ static int
 subset_score(const MoveGenerator *gen, const WindowFit *fit, const RackSubset *subset)
 {
     const Extent *extent = &fit->extent;
-    const int *sums = subset->point_sums;
+    const uint16_t *sums = subset->point_sums;
     int fixed = extent->board_points * extent->word_multiplier + extent->cross_points
                 + (extent->tiles_placed == gen->rack_size ? gen->bingo_bonus : 0);
     int by_letter = fixed;
@@ -647,7 +647,7 @@ generate_plays_by_word_map(MoveGenerator *gen, int start_square)
         uint32_t w = pop_window(&search);
         if (window->searched)
             continue; /* with a sibling */
-        if (!window->refined) {
+        if (!window->refined && (!window->through_count || window->tiles == gen->tiles_on_rack)) {
             window->refined = 1;
             if (window_bound(gen, &search, window))
                 push_window(&search, w);
