@@ -66,9 +66,8 @@ typedef struct {
     RackSubset *subsets; /* by size ascending, then leave descending */
     int subset_count;
     int first_of_size[LX_MAX_RACK + 2]; /* subsets of size m: first_of_size[m] .. first_of_size[m + 1] */
-    int alone_known;
-    uint64_t alone_lengths;               /* bit m: some m tiles alone make a word */
-    double alone_best_leave[LX_MAX_RACK + 1]; /* the best leave of such m tiles */
+    uint64_t alone_known;   /* bit m: the subsets of m tiles looked up alone */
+    uint64_t alone_lengths; /* bit m: some m tiles alone make a word */
     Window *windows;
     size_t window_count, window_capacity;
     size_t line_windows[2][LX_MAX_BOARD_SIZE + 1]; /* the windows of line l: line_windows[o][l] .. [o][l + 1] */
@@ -78,17 +77,6 @@ typedef struct {
     int hit_cap; /* the most hits a lookup gives (one per pair of letters of two blanks) */
     int failed; /* a lookup the map could not answer: the graph walk runs instead */
 } WindowSearch;
-
-static int
-by_size_then_leave(const void *x, const void *y)
-{
-    const RackSubset *a = x, *b = y;
-    if (a->size != b->size)
-        return a->size - b->size;
-    if (a->leave != b->leave)
-        return a->leave > b->leave ? -1 : 1;
-    return a->used - b->used; /* a fixed order for equal leaves */
-}
 
 /* Every non-empty sub-multiset of the rack (an odometer over its codes), sorted by size, then leave; 0, or -1 when
  * the rack has too many. */
@@ -104,11 +92,14 @@ enumerate_subsets(MoveGenerator *gen, WindowSearch *search)
             if (total > WINDOW_MOST_SUBSETS)
                 return -1;
         }
-    search->subsets = malloc((size_t)total * sizeof(RackSubset));
-    if (!search->subsets) {
+    search->subsets = malloc(2 * (size_t)total * sizeof(RackSubset)); /* the second half: made, before sorting */
+    uint16_t *order = malloc((size_t)total * sizeof(uint16_t));
+    if (!search->subsets || !order) {
+        free(order);
         gen->error = ERROR_MEMORY;
         return -1;
     }
+    RackSubset *made = search->subsets + total;
     int n = 0;
     for (;;) {
         int d = 0;
@@ -117,7 +108,7 @@ enumerate_subsets(MoveGenerator *gen, WindowSearch *search)
         if (d == distinct)
             break;
         digits[d]++;
-        RackSubset *subset = &search->subsets[n++];
+        RackSubset *subset = &made[n++];
         subset->letter_count = subset->blanks = subset->size = 0;
         subset->word_alone = 0;
         subset->used = 0;
@@ -146,42 +137,55 @@ enumerate_subsets(MoveGenerator *gen, WindowSearch *search)
             subset->point_sums[k + 1] = (uint16_t)(subset->point_sums[k] + subset->points_desc[k]);
     }
     search->subset_count = n;
-    qsort(search->subsets, (size_t)n, sizeof(RackSubset), by_size_then_leave);
+    /* by size (a counting sort), then leave descending within a size (insertion: a size holds at most a few
+     * dozen), moved into place once */
+    int count[LX_MAX_RACK + 2] = {0};
+    for (int i = 0; i < n; i++)
+        count[made[i].size + 1]++;
+    for (int m = 0; m <= LX_MAX_RACK; m++)
+        count[m + 1] += count[m];
     for (int m = 0; m <= LX_MAX_RACK + 1; m++)
-        search->first_of_size[m] = n;
-    for (int i = n - 1; i >= 0; i--)
-        search->first_of_size[search->subsets[i].size] = i;
-    for (int m = LX_MAX_RACK; m >= 0; m--) /* sizes no subset has start where the next size does */
-        if (search->first_of_size[m] > search->first_of_size[m + 1])
-            search->first_of_size[m] = search->first_of_size[m + 1];
+        search->first_of_size[m] = count[m];
+    for (int i = 0; i < n; i++)
+        order[count[made[i].size]++] = (uint16_t)i;
+    for (int m = 0; m <= LX_MAX_RACK; m++)
+        for (int i = search->first_of_size[m] + 1; i < search->first_of_size[m + 1]; i++) {
+            uint16_t held = order[i];
+            int j = i;
+            while (j > search->first_of_size[m]
+                   && (made[order[j - 1]].leave < made[held].leave
+                       || (made[order[j - 1]].leave == made[held].leave && made[order[j - 1]].used > made[held].used))) {
+                order[j] = order[j - 1];
+                j--;
+            }
+            order[j] = held;
+        }
+    for (int i = 0; i < n; i++)
+        search->subsets[i] = made[order[i]];
+    free(order);
     return 0;
 }
 
-/* Which subsets make a word alone, the lengths they make and the best leave per length (once per call, on the first
- * window through no board tile). */
+/* Which subsets of m tiles make a word alone, and whether any does (once per size and call, when the first window
+ * of m tiles through no board tile reaches the top of the heap: the best windows come first, and may make the
+ * smaller sizes' lookups needless). */
 static void
-look_up_subsets_alone(MoveGenerator *gen, WindowSearch *search)
+look_up_subsets_alone(MoveGenerator *gen, WindowSearch *search, int m)
 {
     const LxWordMap *map = gen->word_map;
-    search->alone_known = 1;
-    search->alone_lengths = 0;
-    for (int m = 0; m <= LX_MAX_RACK; m++)
-        search->alone_best_leave[m] = -1e300;
-    for (int i = 0; i < search->subset_count; i++) {
+    search->alone_known |= (uint64_t)1 << m;
+    if (m < map->min_length || m > map->max_length)
+        return;
+    for (int i = search->first_of_size[m]; i < search->first_of_size[m + 1]; i++) {
         RackSubset *subset = &search->subsets[i];
-        if (subset->size < map->min_length || subset->size > map->max_length)
-            continue;
-        int word = lx_wordmap_has_word(map, subset->size, subset->letters, subset->letter_count, subset->blanks);
+        int word = lx_wordmap_has_word(map, m, subset->letters, subset->letter_count, subset->blanks);
         if (word < 0) {
             search->failed = 1;
             return;
         }
         subset->word_alone = (uint8_t)word;
-        if (!word)
-            continue;
-        search->alone_lengths |= (uint64_t)1 << subset->size;
-        if (subset->leave > search->alone_best_leave[subset->size])
-            search->alone_best_leave[subset->size] = subset->leave;
+        if (word)
+            search->alone_lengths |= (uint64_t)1 << m;
     }
 }
 
@@ -281,8 +285,8 @@ window_bound(MoveGenerator *gen, WindowSearch *search, Window *window)
 {
     const LxWordMap *map = gen->word_map;
     if (!window->through_count) {
-        if (!search->alone_known)
-            look_up_subsets_alone(gen, search);
+        if (!(search->alone_known >> window->tiles & 1))
+            look_up_subsets_alone(gen, search, window->tiles);
         if (search->failed || !(search->alone_lengths >> window->tiles & 1))
             return 0;
     } else if (window->tiles == gen->tiles_on_rack) {
