@@ -2,7 +2,8 @@
  *
  * Included by movegen.c once its MoveGenerator, its records and its bounds are defined (it reads them all: this is
  * not a header for other files). For a ranking with `top` > 0 and pruning, when the tables hold a word map the rack
- * fits, the plays are looked up instead of walked in the word graph:
+ * fits and the rack has a blank or is a word by itself (word_map_path_applies: where it pays), the plays are looked
+ * up instead of walked in the word graph:
  *
  * 1. Windows. Every extent a play can have is a window (orientation, line, start, length): no board tile just
  *    before or after it, at least one empty square, every empty square fillable by some rack tile (its
@@ -10,17 +11,18 @@
  *    square), two squares or more; a down window of one new tile that makes an across word is left out (the
  *    across pass makes that play, as in the graph walk). A play has one window, so each play comes once.
  * 2. Bounds. A window's first bound is movegen.c's extent_score (the rack's best points on the best multipliers,
- *    its cross-words, the bingo bonus) plus the best leave value for that many tiles. Its bound from the word map is
- *    the best, over the rack's subsets of its size, of the same score bound with the subset's own points plus the
- *    subset's leave; through no board tile, only the subsets that make a word alone count (a window no subset fills
- *    is dropped). A window of the whole rack through board tiles is dropped when the rack and the board's letters
- *    make no word (one lookup).
- * 3. Best first. The windows come from a heap, highest bound first; a window's bound is first the one without the
- *    word map, and is asked of the map (step 2) only when the window reaches the top, going back into the heap with
- *    it. Once the record heap holds `top` plays, the first window whose bound is below the heap's worst stops the
- *    generation (every other one is lower); within a window, the
- *    rack's subsets of its size come leave first: the first whose leave plus the window's first score bound is below
- *    the worst ends the window, and one whose own score bound plus leave is below it is passed over. Skips are strict (<): a play equal to the worst still competes on the ranking's tie-breaks.
+ *    its cross-words, the bingo bonus) plus the best leave value for that many tiles. A subset's bound on a window
+ *    is the lower of that score with the subset's own points and of each of its tiles on its best square allowed,
+ *    plus its leave. A window through no board tile, or of the whole rack, is bounded again when it reaches the top
+ *    of the heap: by the best of its subsets' bounds, only the subsets that make a word alone counting through no
+ *    board tile (a window no subset fills is dropped); the whole rack through board tiles is dropped when it and
+ *    the board's letters make no word (one lookup).
+ * 3. Best first. The windows come from a heap, highest bound first; one bounded again goes back into it. Once the
+ *    record heap holds `top` plays, the first window whose bound is below the heap's worst stops the generation
+ *    (every other one is lower). Within a window the rack's subsets of its size come leave first: the first whose
+ *    leave plus the window's first score bound is below the worst ends the window, and one whose own bound is
+ *    below it is passed over. Skips are strict (<): a play equal to the worst still competes on the ranking's
+ *    tie-breaks. The windows of the same line with as many tiles and the same board letters are searched together.
  * 4. Lookups. Each subset's letters, merged with the window's board letters, are looked up with the subset's blanks
  *    (lx_wordmap_lookup: one hit per blank letters); each word must match the board letters and the cross-checks
  *    of the empty squares, then every placement of the blanks among the squares of their letters is a play, scored
@@ -30,7 +32,8 @@
  * score, the leave bound at least its leave value, and floating-point addition is monotone; opening penalties are
  * added only when none is positive (else the graph walk runs). Falls back to the graph walk (returns 0 before
  * recording anything) when the map cannot answer: a window longer than its longest words, shorter lengths than two
- * missing, more subsets than WINDOW_MOST_SUBSETS, a forged record.
+ * missing, more subsets than WINDOW_MOST_SUBSETS, a forged record. No state outlives a call (reentrant: one call
+ * per thread at a time, any number of threads).
  */
 
 /* The most rack subsets the word map path enumerates (a rack of 12 distinct tiles); larger racks walk the graph. */
@@ -44,7 +47,7 @@ typedef struct {
     int used;           /* the leave index of the tiles it uses */
     uint8_t points_desc[LX_MAX_RACK];     /* its tiles' points, highest first (a blank 0; points are bytes) */
     uint16_t point_sums[LX_MAX_RACK + 1]; /* point_sums[k]: the sum of the k highest */
-    double leave;       /* its leave value (the sort key; 0 when not ranking by equity) */
+    double leave;                         /* its leave value (the sort key; 0 when not ranking by equity) */
 } RackSubset;
 
 /* An extent of a play (see the file comment). */
@@ -52,8 +55,8 @@ typedef struct {
     double bound;    /* the best key a play of it can reach */
     int score_bound; /* the best score */
     uint8_t orientation, line, start, length, tiles, through_count;
-    uint8_t refined; /* the bound asked of the word map yet (window_bound) */
-    uint8_t searched; /* its plays made (with a sibling's: search_window) */
+    uint8_t refined;                    /* the bound asked of the word map yet (window_bound) */
+    uint8_t searched;                   /* its plays made (with a sibling's: search_window) */
     uint8_t through[LX_MAX_BOARD_SIZE]; /* the board's letters on it, ascending */
 } Window;
 
@@ -66,8 +69,8 @@ typedef struct {
     RackSubset *subsets; /* by size ascending, then leave descending */
     int subset_count;
     int first_of_size[LX_MAX_RACK + 2]; /* subsets of size m: first_of_size[m] .. first_of_size[m + 1] */
-    uint64_t alone_known;   /* bit m: the subsets of m tiles looked up alone */
-    uint64_t alone_lengths; /* bit m: some m tiles alone make a word */
+    uint64_t alone_known;               /* bit m: the subsets of m tiles looked up alone */
+    uint64_t alone_lengths;             /* bit m: some m tiles alone make a word */
     Window *windows;
     size_t window_count, window_capacity;
     size_t line_windows[2][LX_MAX_BOARD_SIZE + 1]; /* the windows of line l: line_windows[o][l] .. [o][l + 1] */
@@ -75,8 +78,58 @@ typedef struct {
     size_t heap_size;
     LxWordMapHit *hits;
     int hit_cap; /* the most hits a lookup gives (one per pair of letters of two blanks) */
-    int failed; /* a lookup the map could not answer: the graph walk runs instead */
+    int failed;  /* a lookup the map could not answer: the graph walk runs instead */
 } WindowSearch;
+
+/* The subset's points, highest first (its letters are ascending by code), and their running sums. */
+static void
+sort_subset_points(const MoveGenerator *gen, RackSubset *subset)
+{
+    for (int k = 0; k < subset->size; k++)
+        subset->points_desc[k] = 0;
+    for (int k = 0; k < subset->letter_count; k++) {
+        int points = gen->tile_points[subset->letters[k]], j = k;
+        while (j > 0 && subset->points_desc[j - 1] < points) {
+            subset->points_desc[j] = subset->points_desc[j - 1];
+            j--;
+        }
+        subset->points_desc[j] = (uint8_t)points;
+    }
+    subset->point_sums[0] = 0;
+    for (int k = 0; k < subset->size; k++)
+        subset->point_sums[k + 1] = (uint16_t)(subset->point_sums[k] + subset->points_desc[k]);
+}
+
+/* The n subsets made, into search->subsets by size (a counting sort), then leave descending within a size
+ * (insertion: a size holds at most a few dozen), each moved once; `order` is scratch for n indices. */
+static void
+order_subsets(WindowSearch *search, const RackSubset *made, uint16_t *order, int n)
+{
+    int count[LX_MAX_RACK + 2] = {0};
+    for (int i = 0; i < n; i++)
+        count[made[i].size + 1]++;
+    for (int m = 0; m <= LX_MAX_RACK; m++)
+        count[m + 1] += count[m];
+    for (int m = 0; m <= LX_MAX_RACK + 1; m++)
+        search->first_of_size[m] = count[m];
+    for (int i = 0; i < n; i++)
+        order[count[made[i].size]++] = (uint16_t)i;
+    for (int m = 0; m <= LX_MAX_RACK; m++)
+        for (int i = search->first_of_size[m] + 1; i < search->first_of_size[m + 1]; i++) {
+            uint16_t held = order[i];
+            int j = i;
+            while (
+                j > search->first_of_size[m]
+                && (made[order[j - 1]].leave < made[held].leave
+                    || (made[order[j - 1]].leave == made[held].leave && made[order[j - 1]].used > made[held].used))) {
+                order[j] = order[j - 1];
+                j--;
+            }
+            order[j] = held;
+        }
+    for (int i = 0; i < n; i++)
+        search->subsets[i] = made[order[i]];
+}
 
 /* Every non-empty sub-multiset of the rack (an odometer over its codes), sorted by size, then leave; 0, or -1 when
  * the rack has too many. */
@@ -122,46 +175,10 @@ enumerate_subsets(MoveGenerator *gen, WindowSearch *search)
                     subset->letters[subset->letter_count++] = (uint8_t)codes[k];
         }
         subset->leave = gen->by_equity && gen->leave_values ? gen->leave_values[subset->used] : 0.0;
-        for (int k = 0; k < subset->size; k++) /* the letters are ascending by code; points sorted here */
-            subset->points_desc[k] = 0;
-        for (int k = 0; k < subset->letter_count; k++) {
-            int points = gen->tile_points[subset->letters[k]], j = k;
-            while (j > 0 && subset->points_desc[j - 1] < points) {
-                subset->points_desc[j] = subset->points_desc[j - 1];
-                j--;
-            }
-            subset->points_desc[j] = (uint8_t)points;
-        }
-        subset->point_sums[0] = 0;
-        for (int k = 0; k < subset->size; k++)
-            subset->point_sums[k + 1] = (uint16_t)(subset->point_sums[k] + subset->points_desc[k]);
+        sort_subset_points(gen, subset);
     }
     search->subset_count = n;
-    /* by size (a counting sort), then leave descending within a size (insertion: a size holds at most a few
-     * dozen), moved into place once */
-    int count[LX_MAX_RACK + 2] = {0};
-    for (int i = 0; i < n; i++)
-        count[made[i].size + 1]++;
-    for (int m = 0; m <= LX_MAX_RACK; m++)
-        count[m + 1] += count[m];
-    for (int m = 0; m <= LX_MAX_RACK + 1; m++)
-        search->first_of_size[m] = count[m];
-    for (int i = 0; i < n; i++)
-        order[count[made[i].size]++] = (uint16_t)i;
-    for (int m = 0; m <= LX_MAX_RACK; m++)
-        for (int i = search->first_of_size[m] + 1; i < search->first_of_size[m + 1]; i++) {
-            uint16_t held = order[i];
-            int j = i;
-            while (j > search->first_of_size[m]
-                   && (made[order[j - 1]].leave < made[held].leave
-                       || (made[order[j - 1]].leave == made[held].leave && made[order[j - 1]].used > made[held].used))) {
-                order[j] = order[j - 1];
-                j--;
-            }
-            order[j] = held;
-        }
-    for (int i = 0; i < n; i++)
-        search->subsets[i] = made[order[i]];
+    order_subsets(search, made, order, n);
     free(order);
     return 0;
 }
@@ -235,10 +252,9 @@ window_extent(const MoveGenerator *gen, const Window *window, WindowFit *fit)
         if (gen->line_tiles[orientation][square])
             continue;
         const int letter = gen->letter_multipliers[orientation][square];
-        const int counted = letter * extent->word_multiplier
-                            + (gen->has_cross_word[orientation][square]
-                                   ? letter * gen->word_multipliers[orientation][square]
-                                   : 0);
+        const int counted =
+            letter * extent->word_multiplier
+            + (gen->has_cross_word[orientation][square] ? letter * gen->word_multipliers[orientation][square] : 0);
         const uint64_t allowed = gen->cross_checks[orientation][square];
         for (int k = 0; k < gen->rack_letter_count; k++) {
             const int code = gen->rack_letters[k];
@@ -546,10 +562,10 @@ search_window(MoveGenerator *gen, WindowSearch *search, const Window *window)
         uint8_t letters[LX_WORDMAP_MAX_LENGTH];
         int n = 0, i = 0, j = 0;
         while (i < subset->letter_count || j < window->through_count)
-            letters[n++] = (j >= window->through_count
-                            || (i < subset->letter_count && subset->letters[i] <= window->through[j]))
-                               ? subset->letters[i++]
-                               : window->through[j++];
+            letters[n++] =
+                (j >= window->through_count || (i < subset->letter_count && subset->letters[i] <= window->through[j]))
+                    ? subset->letters[i++]
+                    : window->through[j++];
         int hits = lx_wordmap_lookup(map, window->length, letters, n, subset->blanks, search->hits, search->hit_cap);
         if (hits < 0) {
             search->failed = 1;
@@ -559,7 +575,8 @@ search_window(MoveGenerator *gen, WindowSearch *search, const Window *window)
             for (uint32_t row = 0; row < search->hits[h].count && !gen->error; row++)
                 for (int k = 0; k < siblings && !gen->error; k++)
                     if (live >> k & 1)
-                        place_word(gen, group[k], subset, lx_wordmap_row(map, window->length, search->hits[h].first + row),
+                        place_word(gen, group[k], subset,
+                                   lx_wordmap_row(map, window->length, search->hits[h].first + row),
                                    search->hits[h].blanks);
     }
 }
@@ -592,6 +609,70 @@ free_search(WindowSearch *search)
     free(search->hits);
 }
 
+/* The cross-checks of both orientations (across only on an empty board of a symmetric layout) and every window
+ * with its first bound, line by line (search->line_windows). */
+static void
+collect_windows(MoveGenerator *gen, WindowSearch *search, int start_square)
+{
+    const int size = gen->size;
+    uint64_t every_tile = 0;
+    for (int code = 1; code < gen->code_count; code++)
+        every_tile |= (uint64_t)1 << code;
+    const uint64_t wanted = gen->rack_counts[0] ? every_tile : gen->rack_tile_set;
+    const int last = gen->board_empty && gen->across_only_opening ? ACROSS : DOWN;
+    for (int orientation = ACROSS; orientation >= last && !gen->error && !search->failed; orientation--) {
+        int start = orientation == ACROSS ? start_square : (start_square % size) * size + start_square / size;
+        find_cross_checks(gen, orientation, every_tile, wanted, start);
+        for (int line = 0; line < size && !gen->error && !search->failed; line++) {
+            search->line_windows[orientation][line] = search->window_count;
+            /* to_anchor[p]: the empty squares from p up to the first anchor (one past the rack: none in reach) */
+            int to_anchor[LX_MAX_BOARD_SIZE + 1];
+            const uint8_t *tiles = gen->line_tiles[orientation] + line * size;
+            const uint8_t *anchors = gen->is_anchor[orientation] + line * size;
+            to_anchor[size] = gen->tiles_on_rack + 1;
+            for (int p = size - 1; p >= 0; p--)
+                to_anchor[p] = tiles[p] ? to_anchor[p + 1] : anchors[p] ? 1 : to_anchor[p + 1] + 1;
+            for (int from = 0; from < size && !gen->error && !search->failed; from++)
+                if ((!from || !tiles[from - 1]) && to_anchor[from] <= gen->tiles_on_rack)
+                    windows_from(gen, search, orientation, line, from);
+        }
+        search->line_windows[orientation][size] = search->window_count;
+    }
+}
+
+/* The windows best bound first (see the file comment, step 3), until the heap's worst beats every bound left. */
+static void
+search_best_first(MoveGenerator *gen, WindowSearch *search)
+{
+    /* Best bound first; a window's bound is asked of the word map only when it comes to the top (it can only fall:
+     * the window goes back into the heap with it). */
+    search->heap = malloc((search->window_count ? search->window_count : 1) * sizeof(WindowEntry));
+    if (!search->heap) {
+        gen->error = ERROR_MEMORY;
+        return;
+    }
+    for (size_t w = 0; w < search->window_count; w++)
+        search->heap[w] = (WindowEntry){search->windows[w].bound, (uint32_t)w};
+    search->heap_size = search->window_count;
+    for (size_t i = search->heap_size / 2; i-- > 0;)
+        sift_window_down(search, i);
+    while (search->heap_size && !gen->error && !search->failed) {
+        Window *window = &search->windows[search->heap[0].window];
+        if (heap_full(gen) && window->bound < worst_key(gen))
+            break;
+        uint32_t w = pop_window(search);
+        if (window->searched)
+            continue; /* with a sibling */
+        if (!window->refined && (!window->through_count || window->tiles == gen->tiles_on_rack)) {
+            window->refined = 1;
+            if (window_bound(gen, search, window))
+                push_window(search, w);
+            continue;
+        }
+        search_window(gen, search, window);
+    }
+}
+
 /* The best `top` plays by the word map (the file comment): 1 done (or gen->error set), 0 when the map could not
  * answer and nothing was recorded (the graph walk runs instead). */
 static int
@@ -610,59 +691,10 @@ generate_plays_by_word_map(MoveGenerator *gen, int start_square)
         gen->error = ERROR_MEMORY;
         goto out;
     }
-    const int size = gen->size;
-    uint64_t every_tile = 0;
-    for (int code = 1; code < gen->code_count; code++)
-        every_tile |= (uint64_t)1 << code;
-    const uint64_t wanted = gen->rack_counts[0] ? every_tile : gen->rack_tile_set;
-    const int last = gen->board_empty && gen->across_only_opening ? ACROSS : DOWN;
-    for (int orientation = ACROSS; orientation >= last && !gen->error && !search.failed; orientation--) {
-        int start = orientation == ACROSS ? start_square : (start_square % size) * size + start_square / size;
-        find_cross_checks(gen, orientation, every_tile, wanted, start);
-        for (int line = 0; line < size && !gen->error && !search.failed; line++) {
-            search.line_windows[orientation][line] = search.window_count;
-            /* to_anchor[p]: the empty squares from p up to the first anchor (one past the rack: none in reach) */
-            int to_anchor[LX_MAX_BOARD_SIZE + 1];
-            const uint8_t *tiles = gen->line_tiles[orientation] + line * size;
-            const uint8_t *anchors = gen->is_anchor[orientation] + line * size;
-            to_anchor[size] = gen->tiles_on_rack + 1;
-            for (int p = size - 1; p >= 0; p--)
-                to_anchor[p] = tiles[p] ? to_anchor[p + 1] : anchors[p] ? 1 : to_anchor[p + 1] + 1;
-            for (int from = 0; from < size && !gen->error && !search.failed; from++)
-                if ((!from || !tiles[from - 1]) && to_anchor[from] <= gen->tiles_on_rack)
-                    windows_from(gen, &search, orientation, line, from);
-        }
-        search.line_windows[orientation][size] = search.window_count;
-    }
+    collect_windows(gen, &search, start_square);
     if (gen->error || search.failed)
         goto out;
-    /* Best bound first; a window's bound is asked of the word map only when it comes to the top (it can only fall:
-     * the window goes back into the heap with it). */
-    search.heap = malloc((search.window_count ? search.window_count : 1) * sizeof(WindowEntry));
-    if (!search.heap) {
-        gen->error = ERROR_MEMORY;
-        goto out;
-    }
-    for (size_t w = 0; w < search.window_count; w++)
-        search.heap[w] = (WindowEntry){search.windows[w].bound, (uint32_t)w};
-    search.heap_size = search.window_count;
-    for (size_t i = search.heap_size / 2; i-- > 0;)
-        sift_window_down(&search, i);
-    while (search.heap_size && !gen->error && !search.failed) {
-        Window *window = &search.windows[search.heap[0].window];
-        if (heap_full(gen) && window->bound < worst_key(gen))
-            break;
-        uint32_t w = pop_window(&search);
-        if (window->searched)
-            continue; /* with a sibling */
-        if (!window->refined && (!window->through_count || window->tiles == gen->tiles_on_rack)) {
-            window->refined = 1;
-            if (window_bound(gen, &search, window))
-                push_window(&search, w);
-            continue;
-        }
-        search_window(gen, &search, window);
-    }
+    search_best_first(gen, &search);
     if (search.failed && !gen->error) { /* a forged record: forget what was found, walk the graph */
         gen->kept = 0;
         gen->play_count = 0;

@@ -69,7 +69,7 @@ typedef struct {
     LxWordMapTable tables[LX_WORDMAP_MAX_LENGTH + 1][LX_WORDMAP_MAX_BLANKS + 1];
     const uint8_t *letters[LX_WORDMAP_MAX_LENGTH + 1]; /* the words of each length, in alphagram order */
     uint32_t words[LX_WORDMAP_MAX_LENGTH + 1];
-    uint64_t *ranks; /* ranks[i * (LX_WORDMAP_MAX_CODE + 1) + t]: what code t adds at position i */
+    uint64_t *ranks;   /* ranks[i * (LX_WORDMAP_MAX_CODE + 1) + t]: what code t adds at position i */
     uint64_t *filters; /* every table's filter, one allocation */
 } LxWordMap;
 
