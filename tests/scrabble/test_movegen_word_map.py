@@ -301,3 +301,16 @@ def test_best_first_on_played_twl06_games(shared, engine_kind, private_cache, tm
     for seed in (6, 7, 8):
         for pos, rack in positions_with_racks(lex, seed, 12, ("AEINR??", "AALNST?")):
             assert_best_first_is_the_ranking(lex, pos, rack, table)
+
+
+def test_best_first_with_a_large_top_and_without_leave_values(enable_with_map):
+    """A heap of hundreds (plays past the first windows compete), and ranking by equity with no leave values (the
+    equity is the score, the subsets' leaves all 0)."""
+    lex = enable_with_map
+    c = lex.engine.kind == "c"
+    for pos, rack in positions_with_racks(lex, 37, 4 if c else 1, ("AEINR??", "RETAINS")):
+        for table in (None, load_leaves(Game.preset("scrabble").leaves, lex.store.alphabet)):
+            full = records_of(lex, pos, rack, table, top=MAX_TOP, prune=False, by_equity=True)
+            for top in (300, 3000) if c else (300,):
+                best = records_of(lex, pos, rack, table, top=top, prune=True, by_equity=True)
+                assert best == full[:top * RECORD_SIZE], (pos.to_cgp(), rack, top, table is None)
