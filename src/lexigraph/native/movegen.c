@@ -34,6 +34,8 @@
  * with a blank on the rack) when no word is made of the rack less the kept tile and the board tiles
  * (lx_wordmap_has_word), whose leave bound is then the best among the kept tiles that make one (word_map_leave);
  * so the bingo bonus and impossible lengths stop keeping anchors alive. Every play's extent and leave are among those kept, so the plays kept are the same.
+ * With the word map and a rack that has a blank or is a word by itself, the pruned ranking finds its plays in the
+ * map instead, best window first (movegen_wordmap.h): the same records in the same order.
  *
  * `deadline` (a time.monotonic() value or None, deadline.h) is checked at the start and every few thousand
  * extensions; past it the call raises TimeoutError, which the engine turns into DeadlineExceeded.
@@ -1291,6 +1293,9 @@ read_board(MoveGenerator *gen, const LxMoveInput *in)
     return LX_MOVEGEN_OK;
 }
 
+/* The best plays by the word map, when it can answer (movegen_wordmap.h: a part of this file). */
+#include "movegen_wordmap.h"
+
 /* Both orientations' anchors found and their plays grown; the heap sorted. */
 static void
 generate_plays(MoveGenerator *gen, int start_square, const LxBoardState *kept)
@@ -1355,7 +1360,8 @@ LX_MOVEGEN_CORE(const LxMoveInput *in, LxMoveOutput *result)
     }
     if (gen->tiles_on_rack == 0 || gen->root >= gen->arc_count)
         goto done; /* no play: none kept, none counted */
-    generate_plays(gen, in->tables->start_square, in->board_state);
+    if (!generate_plays_by_word_map(gen, in->tables->start_square, in->board_state))
+        generate_plays(gen, in->tables->start_square, in->board_state);
     if (gen->error)
         status = gen->error == ERROR_GRAPH    ? LX_MOVEGEN_GRAPH
                  : gen->error == ERROR_MEMORY ? LX_MOVEGEN_MEMORY

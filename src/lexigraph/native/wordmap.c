@@ -21,6 +21,10 @@
 #define RECORD_SIZE 16
 #define ALIGNMENT 64
 #define MULTIPLIER UINT64_C(0x9E3779B97F4A7C15)
+/* The filters' hash (another multiplier than the buckets', so that a bucket's keys spread over the filter). */
+#define FILTER_MULTIPLIER UINT64_C(0xC2B2AE3D27D4EB4F)
+#define MIN_LOG2_FILTER 9
+#define MAX_LOG2_FILTER 26
 #define MIN_LOG2_BUCKETS 4
 #define MAX_LOG2_BUCKETS 31
 #define RANK_CODES (LX_WORDMAP_MAX_CODE + 1)
@@ -152,6 +156,40 @@ read_header(LxWordMap *map, char *error, size_t error_size)
     return 0;
 }
 
+/* Each table's filter: about 8 bits a record (a power of two), the bit of each key set; 0 or -1 (out of memory). */
+static int
+build_filters(LxWordMap *map)
+{
+    size_t words = 0;
+    for (int length = map->min_length; length <= map->max_length; length++)
+        for (int blanks = 0; blanks <= map->max_blanks; blanks++) {
+            LxWordMapTable *table = &map->tables[length][blanks];
+            int log2 = MIN_LOG2_FILTER;
+            while (log2 < MAX_LOG2_FILTER && ((uint64_t)1 << log2) < 8 * (uint64_t)table->count)
+                log2++;
+            table->log2_filter = log2;
+            words += table->count ? ((size_t)1 << log2) / 64 : 0;
+        }
+    map->filters = calloc(words ? words : 1, sizeof(uint64_t));
+    if (!map->filters)
+        return -1;
+    uint64_t *next = map->filters;
+    for (int length = map->min_length; length <= map->max_length; length++)
+        for (int blanks = 0; blanks <= map->max_blanks; blanks++) {
+            LxWordMapTable *table = &map->tables[length][blanks];
+            if (!table->count)
+                continue;
+            const int shift = 64 - table->log2_filter;
+            for (uint32_t i = 0; i < table->count; i++) {
+                uint64_t bit = (le64(table->records + (size_t)i * RECORD_SIZE) * FILTER_MULTIPLIER) >> shift;
+                next[bit >> 6] |= (uint64_t)1 << (bit & 63);
+            }
+            table->filter = next;
+            next += ((size_t)1 << table->log2_filter) / 64;
+        }
+    return 0;
+}
+
 int
 lx_wordmap_init(LxWordMap *map, const uint8_t *data, size_t size, char *error, size_t error_size)
 {
@@ -181,6 +219,10 @@ lx_wordmap_init(LxWordMap *map, const uint8_t *data, size_t size, char *error, s
             return -1;
         }
     }
+    if (build_filters(map) < 0) {
+        lx_wordmap_release(map);
+        return fail(error, error_size, "out of memory");
+    }
     return 0;
 }
 
@@ -189,6 +231,8 @@ lx_wordmap_release(LxWordMap *map)
 {
     free(map->ranks);
     map->ranks = NULL;
+    free(map->filters);
+    map->filters = NULL;
 }
 
 /* --- lookups --- */
@@ -197,6 +241,11 @@ int
 lx_wordmap_probe(const LxWordMap *map, int length, int blanks, uint64_t key, uint32_t *lo, uint32_t *hi)
 {
     const LxWordMapTable *table = &map->tables[length][blanks];
+    if (!table->filter)
+        return 0; /* no records */
+    uint64_t bit = (key * FILTER_MULTIPLIER) >> (64 - table->log2_filter);
+    if (!(table->filter[bit >> 6] >> (bit & 63) & 1))
+        return 0;
     uint64_t bucket = (key * MULTIPLIER) >> (64 - table->log2_buckets);
     uint32_t first = le32(table->directory + 4 * bucket), stop = le32(table->directory + 4 * (bucket + 1));
     for (const uint8_t *r = table->records + (size_t)first * RECORD_SIZE; first < stop; first++, r += RECORD_SIZE) {

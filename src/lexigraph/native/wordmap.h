@@ -53,6 +53,11 @@ typedef struct {
     const uint8_t *records;
     uint32_t count;
     int log2_buckets;
+    /* a bit per hash of a key (about 8 bits a record, built at init): a key whose bit is clear is absent, found
+     * without touching the table (most probes of move generation miss, and the tables are far larger than a
+     * cache); NULL for an empty table */
+    const uint64_t *filter;
+    int log2_filter;
 } LxWordMapTable;
 
 typedef struct {
@@ -64,7 +69,8 @@ typedef struct {
     LxWordMapTable tables[LX_WORDMAP_MAX_LENGTH + 1][LX_WORDMAP_MAX_BLANKS + 1];
     const uint8_t *letters[LX_WORDMAP_MAX_LENGTH + 1]; /* the words of each length, in alphagram order */
     uint32_t words[LX_WORDMAP_MAX_LENGTH + 1];
-    uint64_t *ranks; /* ranks[i * (LX_WORDMAP_MAX_CODE + 1) + t]: what code t adds at position i */
+    uint64_t *ranks;   /* ranks[i * (LX_WORDMAP_MAX_CODE + 1) + t]: what code t adds at position i */
+    uint64_t *filters; /* every table's filter, one allocation */
 } LxWordMap;
 
 /* One lookup's hit: the words are rows first .. first + count of the length's letters; blanks[0..k) are the
