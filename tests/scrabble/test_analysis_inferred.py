@@ -157,9 +157,11 @@ def test_over_http():
         from starlette.testclient import TestClient
 
     from lexigraph.server import create_app
+    from lexigraph.server.app import Limits
 
-    with TestClient(create_app([("enable", None)])) as c:
-        body = {"gcg": "sample", "iterations": 4, "candidates": 2, "infer": True}
+    two_turns = "#player1 ann Ann\n#player2 bob Bob\n>ann: AEINRST 8D RETAINS +66 66\n>bob: EIOPSXY 9E SOX +39 39\n"
+    with TestClient(create_app([("enable", None)], limits=Limits(timeout=300))) as c:  # the Python engine is slow
+        body = {"gcg": two_turns, "iterations": 4, "candidates": 2, "infer": True}
         ok = c.post("/api/analyze", json=body)
         assert ok.status_code == 200 and ok.json()["results"][1]["inferred"]["move"] == "8D RETAINS"
         for bad in ({"infer": "yes"}, {"infer_margin": -1}, {"infer_margin": "x"}):
