@@ -271,6 +271,8 @@ def test_the_last_move_is_lifted_off_the_board(lex):
         lifted = position_before(after, move)
         assert lifted.codes == before.codes and lifted.blanks == before.blanks
         assert lifted.racks == before.racks
+        as_move = position_before(after, score_play(lex, before, move))  # the Move itself, not its notation
+        assert as_move.codes == before.codes and as_move.blanks == before.blanks
         again = infer_last_move(lex, after, move, margin=3.0, leaves=TABLE)
         assert again.leaves == inference.leaves
         kwargs = dict(leaves=TABLE, candidates=3, iterations=32, seed=1, stopping=False)
