@@ -78,3 +78,65 @@ def test_json_on_the_command_line(capsys):
                  "--json"])
     doc = json.loads(capsys.readouterr().out)
     assert code == 0 and doc["command"] == "sim" and doc["iterations"] == 8
+
+
+# -- the opponent's rack dealt from the inferred leave (--infer) ------------------------------------------------
+
+QUIZ_AFTER = "15/15/15/15/15/15/15/5QUIZ6/15/15/15/15/15/15/15 AEIRSTV/ 0/44 0"
+#: After the opponent's six-tile opening: one tile kept, 26 leaves to value (cheap on the Python engine too).
+ZEBRAS_AFTER = "15/15/15/15/15/15/15/3ZEBRAS6/15/15/15/15/15/15/15 DGLNOOU/ 0/52 0"
+
+
+def test_infer_matches_the_api(enable):
+    from lexigraph.scrabble.inference import infer_last_move
+
+    params = {"position": ZEBRAS_AFTER, "candidates": 2, "iterations": 16, "seed": 3, "workers": 1,
+              "infer": "8D ZEBRAS", "infer_margin": 8.0}
+    doc = SIM.run(Context(), params)
+    pos = Position.from_cgp(ZEBRAS_AFTER, Game.preset("scrabble"))
+    inference = infer_last_move(enable, pos, "8D ZEBRAS", margin=8.0)
+    result = simulate(enable, pos, leaves=None, candidates=2, iterations=16, seed=3, infer=inference)
+    assert [r["mean_spread"] for r in doc["results"]] == [round(p.mean_spread, 4) for p in result.ranked]
+    assert doc["inferred"]["move"] == "8D ZEBRAS" and doc["inferred"]["margin"] == 8.0
+    assert doc["inferred"]["leaves"] == [leave.as_dict() for leave in inference.leaves[:5]]
+    plain = SIM.run(Context(), {k: v for k, v in params.items() if not k.startswith("infer")})
+    assert "inferred" not in plain and plain["results"] != doc["results"]
+    assert any("suggests they kept" in line for line in SIM.text(doc))
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--infer", "8A QUIZ"], "does not hold"),          # not the move on this board
+    (["--infer", "8F QUAZ"], "does not hold"),
+    (["--infer", "9Z XX"], "move must"),
+    (["--infer", "-9"], "exchange"),
+    (["--infer", ""], "--infer"),
+    (["--infer", "8F QUIZ", "--infer-margin", "-1"], "--infer-margin"),
+    (["--infer", "8F QUIZ", "--infer-margin", "nan"], "--infer-margin"),
+])
+def test_infer_hostile_input_one_line_exit_2(capsys, argv, words):
+    code = main(["sim", QUIZ_AFTER, "--candidates", "2", "--iterations", "4", "--workers", "1", *argv])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and words in err
+
+
+def test_infer_over_http():
+    pytest.importorskip("starlette", reason="the server needs the serve extra")
+    pytest.importorskip("httpx", reason="the API tests need httpx")
+    import warnings
+
+    with warnings.catch_warnings():  # Starlette >= 1.x suggests httpx2; httpx still drives its test client
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    from lexigraph.server import create_app
+    from lexigraph.server.app import Limits
+
+    with TestClient(create_app([("enable", None)], limits=Limits(timeout=300))) as c:  # the Python engine is slow
+        body = {"position": ZEBRAS_AFTER, "candidates": 2, "iterations": 8, "infer": "8D ZEBRAS"}
+        ok = c.post("/api/sim", json=body)
+        assert ok.status_code == 200 and ok.json()["inferred"]["move"] == "8D ZEBRAS"
+        for bad in ("8A ZEBRAS", "9Z XX", 7):
+            refused = c.post("/api/sim", json={**body, "infer": bad})
+            assert refused.status_code == 400, (bad, refused.text)
+            assert refused.json()["error"]["message"].count("\n") == 0
+        assert c.post("/api/sim", json={**body, "infer_margin": -3}).status_code == 400

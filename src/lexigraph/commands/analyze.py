@@ -23,6 +23,7 @@ from ..scrabble.analysis import analyze_game, summary
 from ..scrabble.game import Game, GameError
 from ..scrabble.gcg import read_gcg
 from ..scrabble.gcg import named_lexicon as gcg_lexicon
+from ..scrabble.inference import DEFAULT_MARGIN, MAX_MARGIN
 from ..scrabble.leaves import LeaveTable
 from ..scrabble.simulation import MAX_ITERATIONS, MAX_PLIES
 from ..scrabble.winpct import WinTable, default_table
@@ -79,13 +80,26 @@ def _win_table(ctx: Context, params: Mapping[str, Any]) -> WinTable:
     return WinTable.read(str(spec))
 
 
+def _inference_settings(ctx: Context, params: Mapping[str, Any]) -> dict[str, Any]:
+    """``infer`` (each simulation deals the opponent's racks from their move before the turn) and its margin."""
+    infer = params.get("infer") or False
+    if not isinstance(infer, bool):
+        raise GameError(f"{ctx.spell('infer')} is true or false, not {quote(infer)}")
+    margin = params.get("infer_margin")
+    if margin is None:
+        return {"infer": infer}
+    if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 <= margin <= MAX_MARGIN:
+        raise GameError(f"{ctx.spell('infer_margin')} must be from 0 to {MAX_MARGIN:g} points, not {quote(margin)}")
+    return {"infer": infer, "infer_margin": float(margin)}
+
+
 def _settings(ctx: Context, params: Mapping[str, Any]) -> dict[str, Any]:
     top = need_int(ctx, params, "top", minimum=0, maximum=MAX_COUNT)
     return {"top": 3 if top is None else top, "budget": _budget(ctx, params),
             "iterations": need_int(ctx, params, "iterations", minimum=1, maximum=MAX_ITERATIONS),
             "candidates": need_int(ctx, params, "candidates", minimum=1, maximum=100) or 5,
             "plies": 2 if (p := need_int(ctx, params, "plies", minimum=0, maximum=MAX_PLIES)) is None else p,
-            "seed": need_int(ctx, params, "seed", minimum=0, maximum=MAX_SEED) or 0}
+            "seed": need_int(ctx, params, "seed", minimum=0, maximum=MAX_SEED) or 0, **_inference_settings(ctx, params)}
 
 
 def _one_game(lex: Any, game: Game, text: str, leaves: LeaveTable | None, table: WinTable,
@@ -234,11 +248,16 @@ ANALYZE = Command(
         Param("leaves", "the leave table moves are valued with (default: the game's)", metavar="TABLE"),
         Param("sort", "rank the best plays listed by equity (default) or by score; win chances follow equity",
               choices=("equity", "score")),
+        Param("infer", "with --budget or --iterations: each turn's simulation deals the opponent's racks from what "
+              "their move before it suggests they kept (lexigraph infer)", kind="bool", default=False),
+        Param("infer_margin", f"with --infer: equity points a move may fall short of the rack's best (default "
+              f"{DEFAULT_MARGIN:g})", kind="float", metavar="POINTS", minimum=0, maximum=MAX_MARGIN),
     ),
     run=_run_analyze,
     text=_text_analyze,
     examples=("lexigraph analyze game.gcg", "lexigraph analyze game.gcg --budget 2 --json",
-              "lexigraph analyze sample --top 1", "lexigraph analyze games/ --iterations 200 --workers 2"),
+              "lexigraph analyze sample --top 1", "lexigraph analyze games/ --iterations 200 --workers 2",
+              "lexigraph analyze sample --iterations 32 --infer --json"),
     http_method="POST",
 )
 

@@ -4,6 +4,10 @@ spread and win chance (:mod:`lexigraph.scrabble.simulation`).
 The position is read as ``moves`` reads it (a CGP string, a board, a file;
 the side to move's rack from the CGP or ``--rack``; the scores from the
 CGP); the opponent's rack and the bag are drawn from the unseen tiles.
+``--infer MOVE`` names the opponent's last move, already on the board: each
+play-out then deals their rack from the leave that move suggests
+(:func:`lexigraph.scrabble.inference.infer_last_move`, within
+``--infer-margin`` points of equity).
 ``--workers`` runs the play-outs on a process pool (default: every core;
 over HTTP, one), ``--threads`` on C threads inside each process (default 1;
 over HTTP, one); a seed gives the same ranking whatever the workers and
@@ -25,6 +29,8 @@ from typing import Any, cast
 
 from ..engine.interface import MAX_THREADS
 from ..errors import QueryError
+from ..scrabble.inference import DEFAULT_MARGIN, MAX_MARGIN, Inference, infer_last_move
+from ..scrabble.position import Position
 from ..scrabble.simulation import (
     DEFAULT_ITERATIONS, MAX_CANDIDATES, MAX_ITERATIONS, MAX_PLIES, OBJECTIVES, simulate,
 )
@@ -61,11 +67,12 @@ def _run_sim(ctx: Context, params: Mapping[str, Any]) -> Document:
             raise QueryError("a win table file is not read here: the server simulates with its shipped table")
         table = WinTable.read(str(params["win_table"]))
     max_playouts = need_int(ctx, params, "max_playouts", minimum=1, maximum=MAX_CANDIDATES * MAX_ITERATIONS)
+    inferred = _inference(ctx, params, lex, pos, leaves)
     result = simulate(lex, pos, leaves=leaves, candidates=10 if candidates is None else candidates,
                       plies=2 if plies is None else plies,
                       iterations=DEFAULT_ITERATIONS if iterations is None else iterations,
                       seed=seed or 0, workers=workers, time_limit=limit, objective=objective, win_table=table,
-                      max_playouts=max_playouts, progress=_progress(ctx), threads=threads,
+                      max_playouts=max_playouts, progress=_progress(ctx), threads=threads, infer=inferred,
                       cluster=(params.get("cluster") or None) if ctx.options.get("files", True) else None)
     body = result.as_dict()
     ranked = cast("list[Document]", body.pop("ranked"))  # SimulationResult.as_dict: a document per play
@@ -74,6 +81,20 @@ def _run_sim(ctx: Context, params: Mapping[str, Any]) -> Document:
     if named:
         doc["warnings"] = named
     return doc
+
+
+def _inference(ctx: Context, params: Mapping[str, Any], lex: Any, pos: Position, leaves: Any) -> Inference | None:
+    """The inference the opponent's racks are dealt from, when ``infer`` names their last move."""
+    move = params.get("infer")
+    if move is None:
+        return None
+    if not isinstance(move, str) or not move.strip():
+        raise QueryError(f"{ctx.spell('infer')} is the opponent's last move: '8H WO(R)D', '-N' or '-'")
+    margin = params.get("infer_margin")
+    if margin is not None and (isinstance(margin, bool) or not isinstance(margin, (int, float))):
+        raise QueryError(f"{ctx.spell('infer_margin')} must be a number of points")
+    return infer_last_move(lex, pos, move, margin=DEFAULT_MARGIN if margin is None else float(margin), leaves=leaves,
+                           deadline=ctx.deadline)
 
 
 def _progress(ctx: Context) -> Callable[[int, int], None] | None:
@@ -98,6 +119,11 @@ def _text_sim(doc: Document) -> Iterator[str]:
            f"worker(s), {doc['seconds']:.2f} s: {state}")
     for note in doc.get("notes", []):
         yield f"note: {note}"
+    inferred = doc.get("inferred")
+    if inferred:
+        likely = ", ".join(f"{leave['leave'] or '-'} {100 * leave['probability']:.1f}%" for leave in inferred["leaves"])
+        yield (f"the opponent's racks dealt from what {inferred['move']} suggests they kept "
+               f"({inferred['consistent']:,} leaves{'' if inferred['exact'] else ', sampled'}): {likely}")
     yield "  equity   spread (se)      win% (se) play-outs  move"
     for r in doc["results"]:
         mark = " dropped" if r["dropped"] else ""
@@ -138,6 +164,11 @@ SIM = Command(
               minimum=1, maximum=MAX_CANDIDATES * MAX_ITERATIONS),
         Param("cluster", "a Dask scheduler's address (tcp://HOST:PORT) to run the play-outs on instead of --workers "
               "(the same answer for a seed); pip install 'lexigraph[cluster]'", metavar="ADDRESS", cli_only=True),
+        Param("infer", "the opponent's last move, already on the board ('8H WO(R)D': tiles played through in "
+              "parentheses; '-N' an exchange of N tiles; '-' a pass): each play-out deals their rack from the leave "
+              "it suggests (as lexigraph infer finds it)", metavar="MOVE"),
+        Param("infer_margin", f"with --infer: equity points the move may fall short of the rack's best (default "
+              f"{DEFAULT_MARGIN:g})", kind="float", metavar="POINTS", minimum=0, maximum=MAX_MARGIN),
         Param("game", "game preset (scrabble, super, spanish, catalan, french) or game file", default="scrabble"),
         Param("leaves", "the leave table both sides play by: a KLV2, KLV or CSV file (default: the game's)",
               metavar="TABLE"),
@@ -146,7 +177,9 @@ SIM = Command(
     text=_text_sim,
     examples=("lexigraph sim game.cgp --candidates 5 --iterations 2000",
               "lexigraph sim empty --rack QUIZ --candidates 2 --iterations 16 --workers 1 --json",
-              "lexigraph sim empty --rack QUIZ --candidates 2 --iterations 16 --workers 2 --time-limit 600"),
+              "lexigraph sim empty --rack QUIZ --candidates 2 --iterations 16 --workers 2 --time-limit 600",
+              "lexigraph sim '15/15/15/15/15/15/15/5QUIZ6/15/15/15/15/15/15/15 AEIRSTV/ 0/44 0' --infer '8F QUIZ' "
+              "--candidates 3 --iterations 64 --workers 1"),
 )
 
 COMMANDS = [SIM]

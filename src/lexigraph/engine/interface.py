@@ -292,6 +292,12 @@ class SimulationRequest(NamedTuple):
     (:func:`simulation_candidate`); ``plies`` the turns played after the
     candidate; ``seed`` the run's seed (iteration ``i`` deals the unseen tiles
     from ``(seed, i)`` alone, ``native/playouts.c`` says how).
+    ``opponent_leaves`` and ``leave_weights``: the leaves the opponent's rack
+    starts from, inferred from their last move (a count per tile code each,
+    ``len(rack)`` bytes per leave) and their cumulative weights (little-endian
+    uint64, strictly increasing); each iteration picks one by weight from its
+    own random numbers and fills the rack from the other unseen tiles. Empty
+    (the default): the whole rack is drawn.
     """
 
     tables: GameTables
@@ -304,6 +310,8 @@ class SimulationRequest(NamedTuple):
     candidates: bytes
     plies: int
     seed: int
+    opponent_leaves: bytes = b""
+    leave_weights: bytes = b""
 
 
 #: Most threads one self-play or play-out call runs on (``native/threads.h``'s ``LX_MAX_THREADS``; as many as

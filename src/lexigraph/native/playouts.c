@@ -15,6 +15,13 @@
  * meets the same draws (common random numbers: each candidate starts from a copy of the dealt state, random
  * numbers included).
  *
+ * With inferred leaves (`leaves`: a count per code each; `leave_weights`: their cumulative weights as uint64,
+ * strictly increasing; lexigraph.scrabble.inference infers them from the opponent's last move) iteration i deals
+ * otherwise: the first random number of pair i, below the total weight, picks a leave (the first whose cumulative
+ * weight exceeds it), which starts the opponent's rack; the unseen tiles less the leave (codes ascending) are
+ * shuffled and the opponent's rack is filled from the end (deal_inferred). Without them the deal is as above,
+ * byte for byte.
+ *
  * Each candidate (CANDIDATE_SIZE bytes: kind, tile count, 2 spare, int32 score, uint16 squares[16] of a play's new
  * tiles, uint8 tiles[16]: the tile put there (BLANK_FLAG for a blank) or, for an exchange, the codes put back) is
  * made by player 0, then `plies` more turns follow, the opponent first, each by self-play's equity player
@@ -66,6 +73,10 @@ typedef struct {
     Py_ssize_t candidate_count;
     int opponent_tiles, zero_turns, plies;
     unsigned long long seed;
+    /* The inferred leaves the opponent's rack starts from (a count per code each) and their cumulative weights
+     * (uint64, strictly increasing, read with memcpy); leave_count 0: the whole rack drawn from the unseen tiles. */
+    const unsigned char *leaves, *leave_weights;
+    Py_ssize_t leave_count;
 } Simulation;
 
 /* The tiles candidate `candidate` takes from player 0's rack (counts per code), checked against the position:
@@ -204,6 +215,48 @@ play_out(const Simulation *simulation, const LxGameState *dealt, const unsigned 
     return 0;
 }
 
+/* The index of the inferred leave for the random number `drawn` (below the total weight): the first leave whose
+ * cumulative weight exceeds it. */
+static Py_ssize_t
+inferred_leave_index(const Simulation *simulation, uint64_t drawn)
+{
+    Py_ssize_t low = 0, high = simulation->leave_count - 1;
+    while (low < high) {
+        Py_ssize_t middle = low + (high - low) / 2;
+        uint64_t weight;
+        memcpy(&weight, simulation->leave_weights + 8 * middle, 8);
+        if (drawn < weight)
+            high = middle;
+        else
+            low = middle + 1;
+    }
+    return low;
+}
+
+/* Deal iteration i with an inferred leave: one random number below the total weight picks the leave, which goes
+ * onto the opponent's rack and out of the unseen tiles; the rest (codes ascending) shuffled as the plain deal
+ * shuffles them, the opponent's rack filled from the end, the rest the bag. */
+static void
+deal_inferred(const Simulation *simulation, const LxGameState *base, uint64_t i, LxGameState *state)
+{
+    const int code_count = simulation->player.tables->code_count;
+    uint64_t total;
+    memcpy(&total, simulation->leave_weights + 8 * (simulation->leave_count - 1), 8);
+    memcpy(state, base, sizeof *state);
+    lx_random_seed(&state->random, (uint64_t)simulation->seed, i);
+    const unsigned char *leave =
+        simulation->leaves + inferred_leave_index(simulation, lx_random_below(&state->random, total)) * code_count;
+    state->bag_length = 0;
+    for (int code = 0; code < code_count; code++) {
+        state->racks[1][code] = leave[code];
+        state->rack_length[1] += leave[code];
+        for (int j = leave[code]; j < simulation->unseen[code]; j++)
+            state->bag[state->bag_length++] = (unsigned char)code;
+    }
+    lx_shuffle(&state->random, state->bag, state->bag_length);
+    lx_draw(state, 1, simulation->opponent_tiles);
+}
+
 /* Deal iteration i: the unseen tiles shuffled, the opponent's rack drawn, the rest the bag. */
 static void
 deal(const Simulation *simulation, const LxGameState *base, const unsigned char *unseen_tiles, int unseen_count,
@@ -270,7 +323,11 @@ play_claimed_iterations(void *data)
     Workspace *work = worker->work;
     const Py_ssize_t candidates = simulation->candidate_count;
     for (Py_ssize_t i; (i = claim_iteration(run)) >= 0;) {
-        deal(simulation, &work->base, work->unseen_tiles, work->unseen_count, (uint64_t)(run->first + i), &work->dealt);
+        if (simulation->leave_count)
+            deal_inferred(simulation, &work->base, (uint64_t)(run->first + i), &work->dealt);
+        else
+            deal(simulation, &work->base, work->unseen_tiles, work->unseen_count, (uint64_t)(run->first + i),
+                 &work->dealt);
         for (Py_ssize_t c = 0; c < candidates; c++) {
             int got = play_out(simulation, &work->dealt, simulation->candidates + c * CANDIDATE_SIZE, work->values,
                                &work->work, &work->board, run->answer + (i * candidates + c) * RESULT_SIZE);
@@ -285,16 +342,45 @@ play_claimed_iterations(void *data)
     }
 }
 
+/* The inferred leaves, checked: each a count per code within the unseen tiles and the opponent's rack, their
+ * cumulative weights strictly increasing from above 0. 0, or -1 for a forged distribution. */
+static int
+check_inferred_leaves(const Simulation *simulation, Py_ssize_t leaves_length, Py_ssize_t weights_length)
+{
+    const int code_count = simulation->player.tables->code_count;
+    if (leaves_length % code_count || weights_length % 8 || leaves_length / code_count != weights_length / 8)
+        return -1;
+    uint64_t previous = 0;
+    for (Py_ssize_t k = 0; k < simulation->leave_count; k++) {
+        const unsigned char *leave = simulation->leaves + k * code_count;
+        int size = 0;
+        for (int code = 0; code < code_count; code++) {
+            if (leave[code] > simulation->unseen[code])
+                return -1;
+            size += leave[code];
+        }
+        uint64_t weight;
+        memcpy(&weight, simulation->leave_weights + 8 * k, 8);
+        if (size > simulation->opponent_tiles || weight <= previous)
+            return -1;
+        previous = weight;
+    }
+    return 0;
+}
+
 /* The request's fields, checked against the tables. */
 static int
 parse_simulation(PyObject *request, Simulation *simulation)
 {
     PyObject *tables_object;
     Py_ssize_t board_length, blanks_length, rack_length, unseen_length, candidates_length;
-    if (!PyArg_ParseTuple(request, "Oy#y#y#y#iiy#iK:simulate_plays", &tables_object, &simulation->board, &board_length,
-                          &simulation->blanks, &blanks_length, &simulation->rack, &rack_length, &simulation->unseen,
-                          &unseen_length, &simulation->opponent_tiles, &simulation->zero_turns, &simulation->candidates,
-                          &candidates_length, &simulation->plies, &simulation->seed))
+    Py_ssize_t leaves_length = 0, weights_length = 0;
+    simulation->leaves = simulation->leave_weights = NULL;
+    if (!PyArg_ParseTuple(request, "Oy#y#y#y#iiy#iK|y#y#:simulate_plays", &tables_object, &simulation->board,
+                          &board_length, &simulation->blanks, &blanks_length, &simulation->rack, &rack_length,
+                          &simulation->unseen, &unseen_length, &simulation->opponent_tiles, &simulation->zero_turns,
+                          &simulation->candidates, &candidates_length, &simulation->plies, &simulation->seed,
+                          &simulation->leaves, &leaves_length, &simulation->leave_weights, &weights_length))
         return -1;
     const LxGameTables *tables = simulation->player.tables = lx_game_tables_of(tables_object);
     if (tables == NULL)
@@ -314,7 +400,9 @@ parse_simulation(PyObject *request, Simulation *simulation)
     }
     for (Py_ssize_t square = 0; square < squares && !bad; square++)
         bad = simulation->board[square] >= tables->code_count || simulation->blanks[square] > 1;
-    if (bad || unseen > LX_MAX_BAG || simulation->opponent_tiles > unseen || on_rack > tables->rack_size) {
+    simulation->leave_count = weights_length / 8;
+    if (bad || unseen > LX_MAX_BAG || simulation->opponent_tiles > unseen || on_rack > tables->rack_size
+        || check_inferred_leaves(simulation, leaves_length, weights_length) < 0) {
         PyErr_SetString(PyExc_ValueError, "simulate_plays: inconsistent arguments");
         return -1;
     }
@@ -419,7 +507,46 @@ simulate_plays(PyObject *module, PyObject *args)
     return result;
 }
 
+/* simulation_deals(request, first, count) -> bytes: the opponent's rack (a count per code) that iterations
+ * first .. first + count - 1 deal, one after another: the deal alone, for the tests to hold against its law and
+ * the Python twin. */
+static PyObject *
+simulation_deals(PyObject *module, PyObject *args)
+{
+    PyObject *request;
+    long long first;
+    Py_ssize_t count;
+    Simulation simulation;
+    if (!PyArg_ParseTuple(args, "O!Ln:simulation_deals", &PyTuple_Type, &request, &first, &count)
+        || parse_simulation(request, &simulation) < 0)
+        return NULL;
+    if (count < 0 || first < 0 || count > MAX_ITERATIONS) {
+        PyErr_SetString(PyExc_ValueError, "simulation_deals: inconsistent arguments");
+        return NULL;
+    }
+    const int code_count = simulation.player.tables->code_count;
+    Workspace *work = malloc(sizeof(Workspace));
+    PyObject *result = work ? PyBytes_FromStringAndSize(NULL, count * code_count) : PyErr_NoMemory();
+    if (result) {
+        start_workspace(&simulation, work);
+        unsigned char *out = (unsigned char *)PyBytes_AS_STRING(result);
+        for (Py_ssize_t i = 0; i < count; i++) {
+            if (simulation.leave_count)
+                deal_inferred(&simulation, &work->base, (uint64_t)(first + i), &work->dealt);
+            else
+                deal(&simulation, &work->base, work->unseen_tiles, work->unseen_count, (uint64_t)(first + i),
+                     &work->dealt);
+            for (int code = 0; code < code_count; code++)
+                out[i * code_count + code] = (unsigned char)work->dealt.racks[1][code];
+        }
+    }
+    free(work);
+    return result;
+}
+
 static PyMethodDef playouts_methods[] = {
+    {"simulation_deals", simulation_deals, METH_VARARGS,
+     "simulation_deals(request, first, count) -> bytes\n\nThe opponent's rack each iteration deals (see playouts.c)."},
     {"simulate_plays", simulate_plays, METH_VARARGS,
      "simulate_plays(request, first, count, deadline=None, threads=1) -> bytes\n\nPlay-outs of candidate moves for the "
      "simulation (see playouts.c)."},

@@ -25,6 +25,14 @@ best plays by static equity) and adds, per turn:
 * ``win_player1``: the first player's chance after the turn (the chart of the
   game), and ``board_after``, the board's rows after it (the board text).
 
+With ``infer=True`` each turn's simulation deals the opponent's racks from
+what their move just before it suggests they kept
+(:func:`lexigraph.scrabble.inference.infer`, within ``infer_margin`` points
+of equity, on the position before that move and the mover's rack): the
+turn's ``inferred`` says from which move and how many leaves. A turn with no
+opponent's move just before it (the first, or after a challenge or a
+withdrawn phony), or judged statically, is simulated as without.
+
 A play the lexicon does not hold is valued as it stood on the board (its
 recorded score), unless the next event withdraws it (a phony challenged
 off: ``challenged``), when it counts as a pass. Exchanges and passes are
@@ -47,6 +55,7 @@ counts the mistakes by class and adds up the win chance lost.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -55,6 +64,7 @@ from ..support.jsontypes import JSONObject
 from . import equity as eq
 from .game import GameError
 from .gcg import GameRecord, analyze
+from .inference import DEFAULT_MARGIN, MAX_MARGIN, Inference, infer
 from .movegen import LeavesSpec, SortKey, generate, leave_table, play_equity
 from .moves import IllegalPlay, Move, Placed
 from .position import Position
@@ -67,7 +77,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..engine import Engines
     from .leaves import LeaveTable
 
-__all__ = ["MISTAKES", "Valuation", "analyze_game", "mistake_class", "summary"]
+__all__ = ["MISTAKES", "Valuation", "analyze_game", "inference_before", "mistake_class", "summary"]
 
 #: The mistake classes by the win chance lost (a fraction): each class from its threshold up to the next one's.
 MISTAKES = (("none", 0.0), ("inaccuracy", 0.01), ("mistake", 0.04), ("blunder", 0.10))
@@ -97,6 +107,8 @@ class Valuation:
     candidates: int = 5
     plies: int = 2
     seed: int = 0
+    infer: bool = False
+    infer_margin: float = DEFAULT_MARGIN
 
     @property
     def simulates(self) -> bool:
@@ -160,8 +172,40 @@ def _made_move(lex: "Engines", pos: Position, entry: JSONObject, rack: str, chal
         return _phony_move(pos, play, recorded if isinstance(recorded, int) else 0)
 
 
+def inference_before(lex: "Engines", record: GameRecord, turn: int, rack: str, table: "LeaveTable | None",
+                     margin: float = DEFAULT_MARGIN) -> Inference | None:
+    """The inference of the opponent's move just before event ``turn`` (a play, an exchange or a pass by the
+    other player), from the position before it and ``rack``, the mover's tiles; None when there is no such move.
+
+    >>> import lexigraph
+    >>> from lexigraph.scrabble.gcg import read_gcg
+    >>> rec = read_gcg('''#player1 ann Ann
+    ... #player2 bob Bob
+    ... >ann: AEINRST 8D RETAINS +66 66
+    ... >bob: EIOPSXY 9E SOX +39 39
+    ... ''')
+    >>> found = inference_before(lexigraph.open(), rec, 1, "EIOPSXY", None)
+    >>> found.observed.notation, found.leave_size
+    ('8D RETAINS', 0)
+    """
+    if turn < 1 or turn >= len(record.events):
+        return None
+    previous, mover = record.events[turn - 1], record.events[turn].player
+    if previous.kind not in ("play", "exchange", "pass") or previous.player == mover or not rack:
+        return None
+    before = record.replay(turn - 1)
+    before.racks = ["", rack]
+    if previous.kind == "play":
+        move = f"{previous.position} {previous.play}".strip()
+    elif previous.kind == "exchange":
+        move = "-" + (previous.play if previous.play.isdigit() else str(len(parse_rack(before.game, previous.play))))
+    else:
+        move = "-"
+    return infer(lex, before, move, margin=margin, leaves=table)
+
+
 def _turn_value(lex: "Engines", pos: Position, made: Move, rack: str, table: "LeaveTable | None",
-                valuation: Valuation, turn: int) -> dict[str, Any]:
+                valuation: Valuation, turn: int, inferred: Inference | None = None) -> dict[str, Any]:
     """The win chances of the move made and of the engine's best (module docstring)."""
     rack_tiles = len(parse_rack(pos.game, rack))
     best = list(generate(lex, pos, rack, top=valuation.candidates, exchanges=True, passes=True, leaves=table,
@@ -184,7 +228,8 @@ def _turn_value(lex: "Engines", pos: Position, made: Move, rack: str, table: "Le
     moves = best if same is not None else (best + [made])[:MAX_CANDIDATES]
     result = simulate(lex, pos, leaves=table, moves=moves, candidates=len(moves), plies=valuation.plies,
                       iterations=valuation.iterations or 100_000, time_limit=valuation.budget,
-                      seed=(valuation.seed + turn) % (1 << 64), workers=1, win_table=valuation.table)
+                      seed=(valuation.seed + turn) % (1 << 64), workers=1, win_table=valuation.table,
+                      infer=inferred)
     by_move = {id(p.move): p for p in result.ranked}
     made_play = by_move[id(same if same is not None else made)]
     top = result.ranked[0]
@@ -195,6 +240,9 @@ def _turn_value(lex: "Engines", pos: Position, made: Move, rack: str, table: "Le
                              for p in result.ranked])
     if top.move is (same if same is not None else made):
         out["best_win"] = made_play.win_rate  # the engine's best was the move made: nothing lost
+    if inferred is not None:
+        out["inferred"] = {"move": inferred.observed.notation, "consistent": inferred.consistent,
+                           "exact": inferred.exact}
     return out
 
 
@@ -212,14 +260,22 @@ def _same(a: Move, b: Move) -> bool:
 def analyze_game(lex: "Engines", record: GameRecord, *, top: int = 3, leaves: LeavesSpec | None = None,
                  win_table: WinTable | None = None, budget: float | None = None, iterations: int | None = None,
                  candidates: int = 5, plies: int = 2, seed: int = 0, deadline: float | None = None,
-                 sort: SortKey = "equity") -> list[JSONObject]:
+                 sort: SortKey = "equity", infer: bool = False, infer_margin: float = DEFAULT_MARGIN) \
+        -> list[JSONObject]:
     """Each decision of the game (module docstring): :func:`~lexigraph.scrabble.gcg.analyze`'s turn (its best
     plays ranked by ``sort``) and the win chances. ``budget`` (seconds) or ``iterations`` per turn simulates;
-    neither values moves statically."""
+    neither values moves statically. ``infer``: each simulation deals the opponent's racks from the inference of
+    their move before the turn (``infer_margin`` points)."""
     if budget is not None and (isinstance(budget, bool) or not isinstance(budget, (int, float))
                                or not 0 <= budget <= 3600):
         raise GameError(f"budget is a number of seconds from 0 to 3,600, not {budget!r}")
-    valuation = Valuation(win_table or default_table(), budget or None, iterations or None, candidates, plies, seed)
+    if not isinstance(infer, bool):
+        raise GameError(f"infer is True or False, not {infer!r}")
+    if isinstance(infer_margin, bool) or not isinstance(infer_margin, (int, float)) or not (
+            0 <= infer_margin <= MAX_MARGIN or infer_margin == math.inf):
+        raise GameError(f"infer_margin must be a number of points from 0 to {MAX_MARGIN:g}, not {infer_margin!r}")
+    valuation = Valuation(win_table or default_table(), budget or None, iterations or None, candidates, plies, seed,
+                          infer, infer_margin)
     turns = analyze(lex, record, top=top, deadline=deadline, leaves=leaves, sort=sort)
     withdrawn = {k for k, e in enumerate(record.events) if e.kind == "withdrawn"}
     first_player = record.players[0] if record.players else ""
@@ -248,8 +304,14 @@ def _add_win(lex: "Engines", record: GameRecord, entry: JSONObject, k: int, chal
                      best_move=None)
     else:
         table = leave_table(lex, pos, leaves)
+        inferred = None
+        if valuation.infer and valuation.simulates:
+            try:
+                inferred = inference_before(lex, record, k, rack, table, valuation.infer_margin)
+            except GameError as e:  # the move before cannot be read on its board (a phony, say): simulate without
+                entry["inference_note"] = str(e)
         try:
-            value = _turn_value(lex, pos, made, rack, table, valuation, k)
+            value = _turn_value(lex, pos, made, rack, table, valuation, k, inferred)
         except GameError as e:  # a record the engine cannot follow here (a rack the bag cannot hold, say)
             entry.update(method="none", win_after=entry["win_before"], best_win=None, win_lost=None, mistake=None,
                          best_move=None, note=str(e))

@@ -61,7 +61,8 @@ from .game import GameError
 from .movegen import LeavesSpec, aligned, generate, leave_table
 from .moves import Move
 from .position import Position
-from .scoring import score_play
+from .game import parse_square
+from .scoring import MAX_PLAY_TEXT, play_tokens, score_play
 from .tiles import parse_rack, rack_text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -69,7 +70,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .leaves import LeaveTable
 
 __all__ = ["DEFAULT_MARGIN", "DEFAULT_MAX_LEAVES", "DEFAULT_SAMPLES", "InferredLeave", "Inference",
-           "ObservedMove", "infer", "parse_observed"]
+           "ObservedMove", "infer", "infer_last_move", "parse_observed", "position_before"]
 
 #: The equity margin (points) within which a move counts as one the opponent would make, by default.
 DEFAULT_MARGIN = 5.0
@@ -431,3 +432,70 @@ def _sample(judge: _RackJudge, unseen: list[int], available: list[int], played: 
         ratio = draw_weight(unseen, rack) / draw_weight(available, list(counts))
         weights[kept_key] = weights.get(kept_key, 0.0) + ratio
     return weights, len(verdicts)
+
+
+def position_before(position: Position, move: "str | int | Move") -> Position:
+    """The position before the opponent's ``move`` as :func:`infer` takes it, from ``position`` after the move
+    (the observer on turn, its rack first): the move's new tiles lifted off the board (a play's tiles written
+    outside parentheses and dots: ``8H QU(I)Z`` lifts Q, U and Z), the opponent on turn with an empty rack, the
+    observer's rack second. An exchange (``-N``) or a pass leaves the board as it is.
+
+    >>> from lexigraph.scrabble.game import Game
+    >>> after = Position.from_cgp("5/5/1CAT1/1A3/5 S/ 0/4 0", Game.from_dict({"name": "tiny",
+    ...     "board": ["....."] * 5, "rack_size": 3, "blanks": 0, "tiles": {"a": [3, 1], "c": [1, 3], "s": [2, 1],
+    ...     "t": [2, 1], "z": [1, 10]}}))
+    >>> before = position_before(after, "B3 (C)A")
+    >>> before.board_text().splitlines()[3], before.racks
+    ('.....', ['', 'S'])
+    """
+    if not isinstance(position, Position):
+        raise GameError(f"a position must be a Position, not {type(position).__name__}")
+    before = position.copy()
+    before.racks = ["", position.racks[0]]
+    before.scores = [position.scores[1], position.scores[0]]
+    squares: list[tuple[int, int, int | None, bool]]
+    if isinstance(move, Move) and move.kind == "play":
+        squares = [(t.row, t.col, position.game.alphabet.code(t.tile), t.blank) for t in move.tiles]
+    elif isinstance(move, str) and not (_EXCHANGE.match(move) or _PASS.match(move)):
+        squares = list(_new_tiles(position, move))
+    else:
+        before.zero_turns = max(0, position.zero_turns - 1)
+        return before
+    n = position.game.size
+    for row, col, code, blank in squares:
+        if code is None or position.codes[row * n + col] != code or bool(position.blanks[row * n + col]) != blank:
+            raise GameError(f"{position.game.square_name(row, col)} does not hold the tile the opponent's move "
+                            f"put there: the position is the one after their move, the move on its board")
+        before.place(row, col, 0, False)
+    before.zero_turns = 0
+    return before
+
+
+def _new_tiles(position: Position, play: str) -> list[tuple[int, int, int, bool]]:
+    """The squares and tiles a play's notation says it put down (those outside parentheses and dots)."""
+    parts = play.strip().split() if len(play) <= MAX_PLAY_TEXT else []
+    square = parse_square(parts[0], position.game.size) if len(parts) == 2 else None
+    if square is None:
+        raise GameError(f"the opponent's move must be a play such as '8H WORD', '-3' or '-', not {play!r}")
+    row, col, across = square
+    tokens = play_tokens(position.game, parts[1], play)
+    placed = []
+    for k, (code, blank, through) in enumerate(tokens):
+        r, c = (row, col + k) if across else (row + k, col)
+        if r >= position.game.size or c >= position.game.size:
+            raise GameError(f"the play {play!r} runs off the board")
+        if not through:
+            placed.append((r, c, code, blank))
+    if not placed:
+        raise GameError(f"the play {play!r} puts no tile down")
+    return placed
+
+
+def infer_last_move(engines: "Engines", position: Position, move: "str | int | Move", *,
+                    margin: float = DEFAULT_MARGIN, leaves: "LeavesSpec | None" = None,
+                    max_leaves: int = DEFAULT_MAX_LEAVES, samples: int = DEFAULT_SAMPLES, seed: int = 0,
+                    deadline: float | None = None) -> Inference:
+    """:func:`infer` from the position **after** the opponent's ``move`` (the observer on turn): the move lifted
+    off the board first (:func:`position_before`)."""
+    return infer(engines, position_before(aligned(engines, position), move), move, margin=margin, leaves=leaves,
+                 max_leaves=max_leaves, samples=samples, seed=seed, deadline=deadline)

@@ -53,26 +53,15 @@ Placement = tuple[int, int, int, bool]
 Square = tuple[int, int]
 
 
-def parse_play(position: Position, play: str) -> list[Placement]:
-    """``"8H QU(I)Z"`` or ``"8H QU.Z"`` -> the new tiles ``[(row, col, code, blank)]``.
-
-    Board tiles may be written in parentheses, as ``.``, or as themselves.
+def play_tokens(game: Game, text: str, play: str | None = None) -> list[tuple[int, bool, bool]]:
+    """The tiles of a play's word (``QU(I)Z``, ``QU.Z``) in order: ``(code, blank, played through)``, a board
+    tile written ``.`` as code 0 (``play``: the whole play, for the messages).
 
     >>> from lexigraph.scrabble.game import Game
-    >>> parse_play(Position(Game.preset("scrabble")), "8H Qi")
-    [(7, 7, 17, False), (7, 8, 9, True)]
+    >>> play_tokens(Game.preset("scrabble"), "Q(U)i")
+    [(17, False, False), (21, False, True), (9, True, False)]
     """
-    _check_position(position)
-    game = position.game
-    n = game.size
-    parts = play.strip().split() if isinstance(play, str) and len(play) <= MAX_PLAY_TEXT else []
-    if len(parts) != 2:
-        raise IllegalPlay(f"bad play {quote(play)}: expected POSITION WORD such as '8H QUIZ'", "malformed")
-    square = parse_square(parts[0], n)
-    if square is None:
-        raise IllegalPlay(f"bad play {quote(play)}: {quote(parts[0])} is not a square of the board", "malformed")
-    row, col, across = square
-    text = parts[1]
+    play = text if play is None else play
     tokens: list[tuple[int, bool, bool]] = []  # (code, blank, played through)
     depth = 0
     i = 0
@@ -101,6 +90,29 @@ def parse_play(position: Position, play: str) -> list[Placement]:
     if any(len(label) > 1 for label in game.alphabet.labels) and "[" not in text and "(" not in text:
         regrouped = split_tiles(game, text.replace(".", "?"), what="play", allow_blank=True)
         tokens = [(c, b, c == 0) for c, b in regrouped]
+    return tokens
+
+
+def parse_play(position: Position, play: str) -> list[Placement]:
+    """``"8H QU(I)Z"`` or ``"8H QU.Z"`` -> the new tiles ``[(row, col, code, blank)]``.
+
+    Board tiles may be written in parentheses, as ``.``, or as themselves.
+
+    >>> from lexigraph.scrabble.game import Game
+    >>> parse_play(Position(Game.preset("scrabble")), "8H Qi")
+    [(7, 7, 17, False), (7, 8, 9, True)]
+    """
+    _check_position(position)
+    game = position.game
+    n = game.size
+    parts = play.strip().split() if isinstance(play, str) and len(play) <= MAX_PLAY_TEXT else []
+    if len(parts) != 2:
+        raise IllegalPlay(f"bad play {quote(play)}: expected POSITION WORD such as '8H QUIZ'", "malformed")
+    square = parse_square(parts[0], n)
+    if square is None:
+        raise IllegalPlay(f"bad play {quote(play)}: {quote(parts[0])} is not a square of the board", "malformed")
+    row, col, across = square
+    tokens = play_tokens(game, parts[1], play)
     placed = []
     for k, (code, blank, through) in enumerate(tokens):
         r, c = (row, col + k) if across else (row + k, col)

@@ -12,6 +12,14 @@ by self-play's equity player (the best play by equity, or an exchange, or a
 pass), in C (``native/selfplay.c``) or in its Python twin. The opponent's rack
 is always drawn: when the position gives it, only its size is taken.
 
+**The inferred rack.** With ``infer`` (the opponent's last move, or an
+:class:`~lexigraph.scrabble.inference.Inference` already computed) each
+iteration first picks the leave the opponent kept from the inferred
+distribution, by its weights, with the iteration's own random numbers, and
+deals the rest of their rack from the other unseen tiles (the side to move's
+rack as always): what their move said about their rack shapes their replies.
+A distribution that does not fit the unseen tiles is refused.
+
 The value of a play-out is simmer's final equity spread: our points from the
 candidate on minus the opponent's, plus the leave value of our last leave
 minus that of the opponent's last leave (none once the game has ended: the
@@ -61,6 +69,7 @@ from __future__ import annotations
 
 import math
 import os
+import struct
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -75,6 +84,7 @@ from ..support.workers import MAX_WORKERS, pool_size
 from . import equity as eq
 from .bai import DELTA, still_in
 from .game import GameError
+from .inference import Inference, infer_last_move
 from .movegen import LeavesSpec, aligned, generate, leave_table
 from .moves import Move
 from .position import Position
@@ -158,6 +168,7 @@ class SimulationResult:
     win_weight: float
     notes: list[str] = field(default_factory=list)
     objective: str = "win"
+    inferred: Inference | None = None
 
     @property
     def best(self) -> Move:
@@ -169,7 +180,17 @@ class SimulationResult:
                 "seed": self.seed, "iterations": self.iterations, "complete": self.complete,
                 "stopped_early": self.stopped_early, "seconds": round(self.seconds, 4), "workers": self.workers,
                 "score_difference": self.score_difference, "win_weight": self.win_weight, "notes": list(self.notes),
-                "objective": self.objective}
+                "objective": self.objective, **self._inferred_dict()}
+
+    def _inferred_dict(self) -> dict[str, object]:
+        """The inference the opponent's racks were drawn from, when there was one (its move, the leaves and how
+        they were found; the five most probable leaves)."""
+        if self.inferred is None:
+            return {}
+        found = self.inferred
+        return {"inferred": {"move": found.observed.notation, "margin": None if math.isinf(found.margin)
+                             else found.margin, "exact": found.exact, "consistent": found.consistent,
+                             "leaves": [leave.as_dict() for leave in found.leaves[:5]]}}
 
 
 def win_chance(final_spread: "np.ndarray", left: "np.ndarray", ended: "np.ndarray") -> "np.ndarray":
@@ -252,6 +273,55 @@ def _candidate_bytes(pos: Position, move: Move) -> bytes:
     return simulation_candidate(TURN_PASS, 0, [], [])
 
 
+#: The total of the weights the inferred leaves are dealt by: each leave's probability in units of 2**-52.
+LEAVE_WEIGHT_TOTAL = 1 << 52
+
+
+def inferred_leaves(game: Any, inference: Inference, unseen: Sequence[int], opponent_tiles: int) -> tuple[bytes, bytes]:
+    """The request's ``opponent_leaves`` and ``leave_weights`` for ``inference``: each leave as a count per code,
+    its weight its probability in units of 2**-52 (a leave rounding to nothing is never dealt), cumulated. A
+    :class:`GameError` for a distribution the unseen tiles (a count per code) cannot deal: a leave with tiles
+    not unseen, larger than the opponent's rack, or a probability that is not a number from 0 to 1.
+
+    >>> from lexigraph.scrabble.game import Game
+    >>> from lexigraph.scrabble.inference import InferredLeave, Inference, ObservedMove
+    >>> found = Inference(ObservedMove("pass"), 0.0, [InferredLeave("A", (1,), 0.75), InferredLeave("B", (2,), 0.25)],
+    ...                   True, 2, 2, 2, 4, 1)
+    >>> leaves, weights = inferred_leaves(Game.preset("scrabble"), found, [0, 2, 2] + [0] * 24, 7)
+    >>> leaves[:3], leaves[27:30], [w / LEAVE_WEIGHT_TOTAL for w in struct.unpack("<2Q", weights)]
+    (b'\\x00\\x01\\x00', b'\\x00\\x00\\x01', [0.75, 1.0])
+    """
+    if not isinstance(inference, Inference):
+        raise GameError(f"infer must be the opponent's last move or an Inference, not {type(inference).__name__}")
+    n_codes = len(unseen)
+    leaves = bytearray()
+    weights: list[int] = []
+    total = 0
+    for leave in inference.leaves:
+        p = leave.probability
+        if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:
+            raise GameError(f"the inferred leave {leave.leave!r} has probability {p!r}: not a number from 0 to 1")
+        counts = [0] * n_codes
+        for code in leave.codes:
+            if isinstance(code, bool) or not isinstance(code, int) or not 0 <= code < n_codes:
+                raise GameError(f"the inferred leave {leave.leave!r} holds a tile code ({code!r}) the game does not have")
+            counts[code] += 1
+        if len(leave.codes) > opponent_tiles:
+            raise GameError(f"the inferred leave {leave.leave!r} holds {len(leave.codes)} tiles; the opponent's rack "
+                            f"holds {opponent_tiles}")
+        if any(m > u for m, u in zip(counts, unseen)):
+            raise GameError(f"the inferred leave {leave.leave!r} holds tiles the side to move can see (on the board "
+                            f"or its rack): the inference does not fit this position")
+        weight = round(p * LEAVE_WEIGHT_TOTAL)
+        if weight:
+            total += weight
+            leaves += bytes(counts)
+            weights.append(total)
+    if not weights:
+        raise GameError("the inference holds no leave to deal (no rack the opponent may have held made their move)")
+    return bytes(leaves), struct.pack(f"<{len(weights)}Q", *weights)
+
+
 @dataclass(frozen=True)
 class _Playouts:
     """A simulation's play-outs apart from any lexicon (they pickle): the game's spec (its leave table both sides
@@ -298,11 +368,12 @@ def _run_range(job: _Job, first: int, count: int, deadline: float | None) -> "np
 
 
 def prepare(engines: "Engines", position: Position, *, leaves: "LeavesSpec | None", candidates: int = 10,
-            plies: int = 2, seed: int = 0, moves: Sequence[Move] | None = None) \
+            plies: int = 2, seed: int = 0, moves: Sequence[Move] | None = None, infer: Inference | None = None) \
         -> tuple[Position, list[Move], SimulationRequest]:
     """The position in the lexicon's alphabet, the candidates (``moves``, else the best ``candidates`` by
-    equity: plays, exchanges and the pass) and the engine's request for their play-outs; every argument
-    checked (a :class:`~lexigraph.scrabble.game.GameError` for anything wrong)."""
+    equity: plays, exchanges and the pass) and the engine's request for their play-outs (the opponent's racks
+    drawn from ``infer`` when given); every argument checked (a
+    :class:`~lexigraph.scrabble.game.GameError` for anything wrong)."""
     candidates = _whole("candidates", candidates, 1, MAX_CANDIDATES)
     plies = _whole("plies", plies, 0, MAX_PLIES)
     seed = _whole("seed", seed, 0, (1 << 64) - 1)
@@ -342,8 +413,10 @@ def prepare(engines: "Engines", position: Position, *, leaves: "LeavesSpec | Non
     for c in rack_codes:
         rack[c] += 1
     tables = tables_for(engines, game_spec(game, _keyed(table)))
+    opponent_leaves, leave_weights = (b"", b"") if infer is None else inferred_leaves(game, infer, unseen,
+                                                                                       opponent_tiles)
     base = SimulationRequest(tables, bytes(pos.codes), bytes(pos.blanks), bytes(rack), bytes(unseen), opponent_tiles,
-                             pos.zero_turns, blob, plies, seed)
+                             pos.zero_turns, blob, plies, seed, opponent_leaves, leave_weights)
     return pos, chosen, base
 
 
@@ -352,7 +425,8 @@ def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | No
              time_limit: float | None = None, min_iterations: int = DEFAULT_MIN_ITERATIONS, stopping: bool = True,
              moves: Sequence[Move] | None = None, objective: str = "win", win_table: WinTable | None = None,
              delta: float = DELTA, max_playouts: int | None = None, cluster: str | None = None,
-             progress: Callable[[int, int], None] | None = None, threads: int = 1) -> SimulationResult:
+             progress: Callable[[int, int], None] | None = None, threads: int = 1,
+             infer: "Inference | str | int | Move | None" = None) -> SimulationResult:
     """Simulate the best ``candidates`` moves for the side to move of ``position`` (see the module docstring).
 
     ``leaves``: the leave table both sides play by (a
@@ -372,7 +446,13 @@ def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | No
     is called after each range of iterations with the play-outs done (an
     iteration plays out every candidate still in) and the play-outs the
     simulation will have done at most, which falls as candidates are dropped
-    (at the end: the play-outs done).
+    (at the end: the play-outs done). ``infer``: the opponent's last move
+    (its notation on this board, tiles played through in parentheses, ``-N``
+    an exchange of N tiles, ``-`` a pass, or a :class:`Move`), inferred with
+    :func:`~lexigraph.scrabble.inference.infer_last_move`'s defaults and this
+    leave table, or an :class:`~lexigraph.scrabble.inference.Inference`
+    already computed (on the position before that move): each play-out deals
+    the opponent's rack from it (module docstring).
     """
     start_time = time.monotonic()
     candidates = _whole("candidates", candidates, 1, MAX_CANDIDATES)
@@ -396,8 +476,13 @@ def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | No
     if win_table is not None and not isinstance(win_table, WinTable):
         raise GameError(f"win_table must be a WinTable, not {type(win_table).__name__}")
     table = (win_table or default_table()) if objective == "win" else None
+    inferred = _inference(engines, position, infer, leaves, deadline)
+    notes = []
+    if inferred is not None and not inferred.leaves:
+        notes.append(f"no rack the opponent may have held made {inferred.observed.notation} within "
+                     f"{inferred.margin:g} points of its best move: their racks are drawn as without inference")
     pos, chosen, base = prepare(engines, position, leaves=leaves, candidates=candidates, plies=plies, seed=seed,
-                                moves=moves)
+                                moves=moves, infer=inferred if inferred is not None and inferred.leaves else None)
     game = pos.game
     n_unseen = sum(base.unseen)
     diff = pos.scores[0] - pos.scores[1]
@@ -430,12 +515,22 @@ def simulate(engines: "Engines", position: Position, *, leaves: "LeavesSpec | No
             _stderr(w), n, dropped[c], _mean(obj), _stderr(obj)))
     order = sorted(range(len(ranked)), key=lambda c: (ranked[c].dropped, -ranked[c].objective, c))
     survivors = sum(1 for p in ranked if not p.dropped)
-    notes = []
     if not complete:
         notes.append(f"the time limit stopped the simulation after {done:,} of {iterations:,} iterations")
     return SimulationResult([ranked[c] for c in order], plies, seed, done, complete,
                             complete and survivors == 1 and done < iterations and len(chosen) > 1,
-                            time.monotonic() - start_time, n_workers, diff, weight, notes, objective)
+                            time.monotonic() - start_time, n_workers, diff, weight, notes, objective, inferred)
+
+
+def _inference(engines: "Engines", position: Position, infer: "Inference | str | int | Move | None",
+               leaves: "LeavesSpec | None", deadline: float | None) -> Inference | None:
+    """The inference the play-outs deal the opponent's racks from: ``infer`` itself, or inferred from the
+    opponent's last move on ``position`` (after it)."""
+    if infer is None or isinstance(infer, Inference):
+        return infer
+    if not isinstance(infer, (str, int, Move)):
+        raise GameError(f"infer must be the opponent's last move or an Inference, not {type(infer).__name__}")
+    return infer_last_move(engines, position, infer, leaves=leaves, deadline=deadline)
 
 
 def _keyed(table: "LeaveTable | None") -> "LeaveTable | None":

@@ -10,10 +10,16 @@ to move's points from the candidate on minus the opponent's, plus its last
 leave's value minus the opponent's (0 once the game has ended): wolges's
 simmer's final equity spread. Slow, and there to be compared with the C
 loop on small cases.
+
+With inferred leaves (``opponent_leaves``, ``leave_weights``) the deal
+starts the opponent's rack from one of them, picked by the iteration's first
+random number below the total weight, and fills it from the other unseen
+tiles shuffled (``playouts.c``'s ``deal_inferred``).
 """
 
 from __future__ import annotations
 
+import bisect
 import struct
 import time
 from typing import TYPE_CHECKING
@@ -45,8 +51,27 @@ def _check(tables: "PythonGameTables", req: SimulationRequest) -> None:
            or not 0 <= req.opponent_tiles <= tables.tiles.rack_size or sum(req.unseen) > MAX_BAG
            or req.opponent_tiles > sum(req.unseen) or sum(req.rack) > tables.tiles.rack_size
            or any(c >= nc for c in req.board) or any(b > 1 for b in req.blanks))
-    if bad:
+    if bad or not _inferred_leaves_fit(req, nc):
         raise ValueError("simulate_plays: inconsistent arguments")
+
+
+def _inferred_leaves_fit(req: SimulationRequest, nc: int) -> bool:
+    """Whether the inferred leaves are well formed (``playouts.c``'s ``check_inferred_leaves``): a count per code
+    each within the unseen tiles and the opponent's rack, cumulative weights strictly increasing from above 0."""
+    leaves, weights = req.opponent_leaves, req.leave_weights
+    if len(leaves) % nc or len(weights) % 8 or len(leaves) // nc != len(weights) // 8:
+        return False
+    previous = 0
+    for k, weight in enumerate(_cumulative(req)):
+        leave = leaves[k * nc:(k + 1) * nc]
+        if any(m > u for m, u in zip(leave, req.unseen)) or sum(leave) > req.opponent_tiles or weight <= previous:
+            return False
+        previous = weight
+    return True
+
+
+def _cumulative(req: SimulationRequest) -> tuple[int, ...]:
+    return struct.unpack(f"<{len(req.leave_weights) // 8}Q", req.leave_weights)
 
 
 def simulate_plays(tables: "PythonGameTables", req: SimulationRequest, first: int, count: int,
@@ -60,15 +85,31 @@ def simulate_plays(tables: "PythonGameTables", req: SimulationRequest, first: in
         raise ValueError("simulate_plays: inconsistent arguments")
     n_cands = len(req.candidates) // SIMULATION_CANDIDATE_SIZE
     unseen = [t for t, k in enumerate(req.unseen) for _ in range(k)]
+    cumulative = _cumulative(req)
     out = bytearray()
     for i in range(first, first + count):
         if deadline is not None and i > first and time.monotonic() > deadline:
             break
-        dealt = _deal(req, unseen, i)
+        dealt = _deal_inferred(req, cumulative, i) if cumulative else _deal(req, unseen, i)
         for c in range(n_cands):
             cand = req.candidates[c * SIMULATION_CANDIDATE_SIZE:(c + 1) * SIMULATION_CANDIDATE_SIZE]
             out += _play_out(tables, req, dealt.copy(), cand)
     return np.frombuffer(bytes(out), simulation_result_dtype()).reshape(-1, n_cands)
+
+
+def simulation_deals(tables: "PythonGameTables", req: SimulationRequest, first: int, count: int) -> bytes:
+    """The opponent's rack (a count per code) iterations ``first .. first + count - 1`` deal, one after another:
+    the twin of ``playouts.c``'s ``simulation_deals``, the deal alone."""
+    _check(tables, req)
+    if first < 0 or count < 0 or count > MAX_ITERATIONS:
+        raise ValueError("simulation_deals: inconsistent arguments")
+    unseen = [t for t, k in enumerate(req.unseen) for _ in range(k)]
+    cumulative = _cumulative(req)
+    out = bytearray()
+    for i in range(first, first + count):
+        dealt = _deal_inferred(req, cumulative, i) if cumulative else _deal(req, unseen, i)
+        out += bytes(dealt.racks[1])
+    return bytes(out)
 
 
 def _deal(req: SimulationRequest, unseen: list[int], i: int) -> GameState:
@@ -77,6 +118,20 @@ def _deal(req: SimulationRequest, unseen: list[int], i: int) -> GameState:
     bag = list(unseen)
     shuffle(rng, bag)
     racks = [list(req.rack), [0] * len(req.rack)]
+    draw_tiles(racks[1], bag, req.opponent_tiles)
+    return GameState(bytearray(req.board), bytearray(req.blanks), racks, [0, 0], bag, rng)
+
+
+def _deal_inferred(req: SimulationRequest, cumulative: tuple[int, ...], i: int) -> GameState:
+    """Iteration ``i``'s deal with inferred leaves: one drawn by weight onto the opponent's rack, the other unseen
+    tiles shuffled, the rack filled from the end, the rest the bag."""
+    nc = len(req.unseen)
+    rng = Xoshiro(req.seed, i)
+    k = bisect.bisect_right(cumulative, rng.below(cumulative[-1]))
+    leave = list(req.opponent_leaves[k * nc:(k + 1) * nc])
+    bag = [t for t in range(nc) for _ in range(leave[t], req.unseen[t])]
+    shuffle(rng, bag)
+    racks = [list(req.rack), leave]
     draw_tiles(racks[1], bag, req.opponent_tiles)
     return GameState(bytearray(req.board), bytearray(req.blanks), racks, [0, 0], bag, rng)
 
