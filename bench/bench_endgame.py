@@ -21,7 +21,10 @@ solved on 1 and on 2 threads (``solve_endgame(..., threads=N)``: wall seconds, a
 PLIES 0.05``: one thread, its own ``cpu_s``), rounds interleaved; values must agree between the thread counts (and
 with MAGPIE's when it searched to the end of the game). ``--harvest N`` first writes that file: self-play games
 (``--games``, ``--seed``) replayed to their first endgame of 7 tiles against 7 (``first_endgame``), each tried on
-one thread for ``--screen`` seconds, the ones not finished by then kept (at most N).
+one thread for ``--screen`` seconds, the ones not finished by then or that took more than 10 s of CPU kept (at most
+N). ``bench/endgame-hard.cgp`` holds the positions of the issue's figures (lines starting with ``#`` say where they
+come from). ``--only lexigraph`` / ``--only magpie`` runs one program, so that two runs side by side use both cores
+(each program's time is its own CPU time); ``--magpie-cpu S`` stops MAGPIE past S seconds of CPU (depth -1).
 """
 
 from __future__ import annotations
@@ -104,8 +107,11 @@ MAGPIE_DIR = Path(os.environ.get("MAGPIE_DIR", "/work/peers/magpie"))
 MAGPIE_BENCH = MAGPIE_DIR / "bin" / "magpie_bench"
 
 
-def harvest_hard(lex: lexigraph.Lexicon, most: int, games: int, seed: int, screen: float) -> list[Position]:
-    """Self-play endgames of 7 tiles against 7 that one thread does not finish in ``screen`` seconds."""
+def harvest_hard(lex: lexigraph.Lexicon, most: int, games: int, seed: int, screen: float,
+                 min_cpu: float = 10.0) -> list[Position]:
+    """Self-play endgames of 7 tiles against 7 that one thread does not finish within ``min_cpu`` seconds of CPU:
+    each solved with a wall limit of ``screen`` seconds and kept when it took more than ``min_cpu`` seconds of this
+    thread's CPU or did not finish (on a loaded machine a wall limit alone keeps easy positions too)."""
     run = autoplay(lex, Game.preset("scrabble"), [Player.equity(None, "a"), Player.equity(None, "b")],
                    games=games, seed=seed, workers=1, keep_games=True)
     out: list[Position] = []
@@ -115,7 +121,12 @@ def harvest_hard(lex: lexigraph.Lexicon, most: int, games: int, seed: int, scree
         if pos is None or (len(pos.racks[0]), len(pos.racks[1])) != (7, 7) or pos.to_cgp() in seen:
             continue
         seen.add(pos.to_cgp())
-        if not solve_endgame(lex, pos, time_limit=screen).complete:
+        start = time.thread_time()
+        complete = solve_endgame(lex, pos, time_limit=screen).complete
+        cpu = time.thread_time() - start
+        print(f"game {k}: {pos.racks[0]} / {pos.racks[1]} complete {complete} CPU {cpu:.2f} s", file=sys.stderr,
+              flush=True)
+        if not complete or cpu > min_cpu:
             out.append(pos)
             print(f"kept {pos.to_cgp()}", file=sys.stderr, flush=True)
             if len(out) == most:
@@ -134,19 +145,55 @@ def run_threads(lex: lexigraph.Lexicon, pos: Position, threads: int, table_mb: i
             s.nodes)
 
 
-def run_magpie(pos: Position, plies: int) -> tuple[int, float, int]:
-    """MAGPIE's value, CPU seconds and depth for the position (one thread)."""
+def run_magpie(pos: Position, plies: int, cpu_limit: int = 0) -> tuple[int, float, int]:
+    """MAGPIE's value, CPU seconds and depth for the position (one thread); past ``cpu_limit`` seconds of CPU
+    (0: none) the child is stopped and answers value 0 at depth -1 with the CPU it used."""
     with tempfile.NamedTemporaryFile("w", suffix=".cgp", delete=False) as f:
         f.write(pos.to_cgp().split(" lex ")[0] + "\n")
     settings = "set -lex TWL06 -threads 1 -savesettings false"
+    limit = (lambda: resource.setrlimit(resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 5))) if cpu_limit else None
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run([str(MAGPIE_BENCH), str(MAGPIE_DIR / "data"), settings, "endgame", f.name, str(plies),
-                           "0.05"], capture_output=True, text=True, timeout=7200)
+                           "0.05"], capture_output=True, text=True, timeout=7200, preexec_fn=limit)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     os.unlink(f.name)
+    if cpu_limit and done.returncode < 0:
+        return 0, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime), -1
     for line in done.stdout.splitlines():
         if line.startswith("BENCH "):
             doc = json.loads(line[6:])
             return int(doc["value"]), float(doc["cpu_s"]), int(doc["depth"])
     sys.exit(f"MAGPIE did not answer for {pos.to_cgp()}:\n{done.stdout}{done.stderr}")
+
+
+def _median_range(xs: list[float]) -> str:
+    return f"{statistics.median(xs):.2f} ({min(xs):.2f}-{max(xs):.2f})" if xs else "-"
+
+
+def _ratio(a: list[float], b: list[float]) -> str:
+    return f"{statistics.median(a) / statistics.median(b):.2f}" if a and b else "-"
+
+
+def print_hard_table(positions: list[Position], rows: dict[int, dict[str, list[float]]],
+                     values: dict[int, list[tuple[object, int, object]]]) -> None:
+    """The medians (ranges) per position, and the totals of the medians over the positions every column has."""
+    med = statistics.median
+    print("| position (racks) | values (1 / 2 threads, MAGPIE) | 1 thread CPU s | 2 threads: main thread CPU s | "
+          "speed-up | 2 threads: process CPU s | wall 1 / 2 threads s | MAGPIE CPU s | 1 thread / MAGPIE |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    for i, pos in enumerate(positions):
+        t = rows[i]
+        vs = sorted({str(v[1]) + ("" if v[2] is True or v[0] == "magpie" else "?") for v in values[i]})
+        walls = " / ".join(f"{med(t[k]):.2f}" if t[k] else "-" for k in ("1w", "2w"))
+        print(f"| {pos.racks[0]} / {pos.racks[1]} | {' / '.join(vs)} | {_median_range(t['1t'])} | "
+              f"{_median_range(t['2t'])} | {_ratio(t['1t'], t['2t'])} | {_median_range(t['2c'])} | {walls} | "
+              f"{_median_range(t['m'])} | {_ratio(t['1t'], t['m'])} |")
+    for a, b, label in (("1t", "m", "1 thread / MAGPIE"), ("1t", "2t", "1 / 2 threads (main thread CPU)"),
+                        ("1w", "2w", "1 / 2 threads (wall)")):
+        both = [i for i in rows if rows[i][a] and rows[i][b]]
+        if both:
+            ta, tb = sum(med(rows[i][a]) for i in both), sum(med(rows[i][b]) for i in both)
+            print(f"Total over {len(both)} positions, {label}: {ta:.2f} s / {tb:.2f} s = {ta / tb:.2f}")
 
 
 def hard_main(args: argparse.Namespace) -> None:
@@ -156,16 +203,18 @@ def hard_main(args: argparse.Namespace) -> None:
         found = harvest_hard(lex, args.harvest, args.games, args.seed, args.screen)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("".join(p.to_cgp() + "\n" for p in found))
-    positions = [Position.from_cgp(line) for line in path.read_text().splitlines() if line.strip()]
-    with_magpie = MAGPIE_BENCH.exists() and not args.no_magpie
+    positions = [Position.from_cgp(line) for line in path.read_text().splitlines()
+                 if line.strip() and not line.startswith("#")]
+    with_magpie = MAGPIE_BENCH.exists() and not args.no_magpie and args.only != "lexigraph"
+    thread_counts = () if args.only == "magpie" else (1, 2)
     print(f"## Hard endgames: {len(positions)} positions, 1 and 2 threads{' and MAGPIE' if with_magpie else ''}, "
           f"{args.rounds} rounds interleaved; load {os.getloadavg()[0]:.2f} at the start")
     rows: dict[int, dict[str, list[float]]] = {i: {"1w": [], "1t": [], "1c": [], "2w": [], "2t": [], "2c": [], "m": []}
                                                for i in range(len(positions))}
-    values: dict[int, list[object]] = {i: [] for i in range(len(positions))}
+    values: dict[int, list[tuple[object, int, object]]] = {i: [] for i in range(len(positions))}
     for r in range(args.rounds):
         for i, pos in enumerate(positions):
-            for threads in (1, 2):
+            for threads in thread_counts:
                 value, complete, wall, main, cpu, nodes = run_threads(lex, pos, threads, args.table_mb, args.limit)
                 rows[i][f"{threads}w"].append(wall)
                 rows[i][f"{threads}t"].append(main)
@@ -174,24 +223,12 @@ def hard_main(args: argparse.Namespace) -> None:
                 print(f"round {r + 1} #{i} {threads} thread(s): {value} complete {complete} wall {wall:.2f} s "
                       f"main thread CPU {main:.2f} s, process CPU {cpu:.2f} s, nodes {nodes:,}", file=sys.stderr, flush=True)
             if with_magpie:
-                m_value, m_cpu, m_depth = run_magpie(pos, args.plies)
+                m_value, m_cpu, m_depth = run_magpie(pos, args.plies, args.magpie_cpu)
                 rows[i]["m"].append(m_cpu)
                 values[i].append(("magpie", m_value, m_depth))
                 print(f"round {r + 1} #{i} MAGPIE: {m_value} depth {m_depth} CPU {m_cpu:.2f} s", file=sys.stderr,
                       flush=True)
-    med = statistics.median
-    print("| position (racks) | value 1 / 2 threads / MAGPIE | 1 thread CPU s | 2 threads: main thread CPU s | "
-          "speed-up | 2 threads: process CPU s | wall 1 / 2 threads s | MAGPIE CPU s | 1 thread / MAGPIE |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
-    for i, pos in enumerate(positions):
-        t = rows[i]
-        rng = lambda xs: f"{med(xs):.2f} ({min(xs):.2f}-{max(xs):.2f})"  # noqa: E731
-        vs = sorted({str(v[1]) + ("" if v[2] is True or v[0] == "magpie" else "?") for v in values[i]})
-        mag = rng(t["m"]) if t["m"] else "-"
-        ratio = f"{med(t['1t']) / med(t['m']):.2f}" if t["m"] else "-"
-        print(f"| {pos.racks[0]} / {pos.racks[1]} | {' / '.join(vs)} | {rng(t['1t'])} | {rng(t['2t'])} | "
-              f"{med(t['1t']) / med(t['2t']):.2f} | {rng(t['2c'])} | {med(t['1w']):.2f} / {med(t['2w']):.2f} | "
-              f"{mag} | {ratio} |")
+    print_hard_table(positions, rows, values)
     print(f"\nLoad at the end {os.getloadavg()[0]:.2f}.")
 
 
@@ -209,6 +246,9 @@ def main() -> None:
     parser.add_argument("--limit", type=float, default=None, help="with --hard: a time limit per solve, seconds")
     parser.add_argument("--plies", type=int, default=25, help="with --hard: MAGPIE's search depth")
     parser.add_argument("--no-magpie", action="store_true", help="with --hard: lexigraph alone")
+    parser.add_argument("--only", choices=("lexigraph", "magpie"), help="with --hard: one program alone (two runs "
+                        "side by side use both cores; each program's time is its own CPU time)")
+    parser.add_argument("--magpie-cpu", type=int, default=0, help="with --hard: stop MAGPIE past this many CPU s")
     args = parser.parse_args()
     if args.hard:
         hard_main(args)
