@@ -1,7 +1,7 @@
-"""The endgame's transposition table of 8-byte entries (native/endgame.c, the layout above ``Entry``): a table far
-too small for the search (one slot: every position replaces the last, every probe meets another position's entry)
-and values past the entry's 12-bit value field (tiles of 240-255 points) still give the exhaustive minimax's value
-and move, on 1, 2 and 3 threads and on both engines."""
+"""The endgame's transposition table (native/endgame.c, the layout above ``Entry``): a table far too small for the
+search (one slot: every position replaces the last, every probe meets another position's entry) and large values
+(tiles of 240-255 points, past what a 12-bit field would hold) still give the exhaustive minimax's value and move,
+on 1, 2 and 3 threads and on both engines."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from lexigraph.scrabble.tiles import parse_rack
 
 from .test_endgame import GAME, WORDS, _minimax_root, _positions, random_endgame
 
-#: The entry's value field holds -2048 .. 2047 (ENTRY_VALUE_MIN/MAX in endgame.c).
+#: What a 12-bit value field would hold at most: values past it are the large-value cases.
 ENTRY_VALUE_MAX = 2047
 
 
@@ -84,10 +84,10 @@ def test_values_past_the_entry_field_stay_exact(open_lexicon, threads):
     assert checked == 12 and beyond >= 3, (checked, beyond)
 
 
-def test_the_same_megabytes_hold_twice_the_entries_of_sixteen_bytes():
-    assert ENDGAME_ENTRY_BYTES == 8
+def test_the_megabytes_hold_entries_of_the_documented_size():
+    assert ENDGAME_ENTRY_BYTES == 16  # key XOR data, then data: the whole 64-bit key is checked (docs/games.md)
     for mb in (1, 64, 4096):
-        assert table_entries(mb) == (mb << 20) // 8
+        assert table_entries(mb) == (mb << 20) // ENDGAME_ENTRY_BYTES
 
 
 def test_the_public_api_with_the_smallest_table_equals_the_oracle(abcd):

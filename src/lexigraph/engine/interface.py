@@ -228,7 +228,7 @@ class EndgameRequest(NamedTuple):
     ``racks``: the side to move's and the other side's tile counts per code
     (index 0: blanks), each of 1 to :data:`ENDGAME_MAX_RACK` tiles;
     ``zero_turns``: the turns without a play just made (0-5; six end the
-    game); ``table_entries``: the transposition table's 8-byte entries (a
+    game); ``table_entries``: the transposition table's 16-byte entries (a
     power of two, at most :data:`ENDGAME_MAX_TABLE_MB` megabytes' worth);
     ``threads``: the threads the C solver searches on (1 to
     :data:`ENDGAME_MAX_THREADS`; the answer is the same on any number, the
@@ -262,7 +262,7 @@ ENDGAME_MAX_RACK = 16
 #: Largest transposition table of the endgame solver, in megabytes.
 ENDGAME_MAX_TABLE_MB = 4096
 #: Bytes per entry of the endgame solver's transposition table.
-ENDGAME_ENTRY_BYTES = 8
+ENDGAME_ENTRY_BYTES = 16
 #: Most threads one endgame searches on (``native/endgame.c``'s LX_ENDGAME_MAX_THREADS).
 ENDGAME_MAX_THREADS = 64
 
@@ -272,7 +272,7 @@ def endgame_table_busy(table_entries: int) -> ResourceBusy:
     memory, not the lexicon or the position, is short; the same request may succeed later, or a smaller
     table now.
 
-    >>> str(endgame_table_busy(1 << 29))
+    >>> str(endgame_table_busy(1 << 28))
     "no memory now for the endgame's transposition table of 4,096 MB; ask for a smaller table, or try again later"
     """
     megabytes = table_entries * ENDGAME_ENTRY_BYTES >> 20

@@ -15,7 +15,7 @@
  *
  * The search: negamax with alpha-beta (fail-soft; after a node's first move, null windows that are searched again
  * when a move proves better: principal variation search), iterative deepening one ply at a time, a transposition table
- * of `table_entries` 8-byte entries (a power of two; the layout above Entry; Zobrist keys of the board, both racks, the side to move
+ * of `table_entries` 16-byte entries (a power of two; Zobrist keys of the board, both racks, the side to move
  * and the passes in a row; always-replace), moves ordered by the table's move, then the plays that go out, then
  * score. A line cut by the depth limit is valued by the racks' points (the value if both passed out from there)
  * and marks the iteration as inexact; the first iteration that no cut touched is the exact answer (`complete`
@@ -76,27 +76,15 @@
  * that are stuck: when the other side cannot go out, the mover gains by playing out slowly over several turns. */
 #define STUCK_TILE_POINTS 3
 
-/* A table entry: one 64-bit word, read and written whole (relaxed atomics), so the threads share the table without a
- * lock and no reader ever sees half of one thread's entry beside half of another's. From the high bit down:
- *
- *   check  32 bits  the key's high 32 bits (bits 32-63; the slot's index is the key's low bits, at most 29 of them
- *                   at LX_ENDGAME_MAX_TABLE_MB, so the two never overlap: an entry is believed only when the key
- *                   agrees on 32 + log2(entries) bits, 55 at 64 MiB)
- *   value  12 bits  two's complement, -2048 .. 2047 (ENTRY_VALUE_MIN/MAX; see entry_pack for values outside)
- *   move   12 bits  0: none, 1: the pass, 2 + i: the i-th move in generation order (i < ENTRY_MOVES; a later move is
- *                   stored as none: the order only changes the time)
- *   depth   5 bits  the depth searched, at most 31 (a deeper search is stored as 31: used less often, never wrongly)
- *   flag    3 bits  FLAG_EXACT, FLAG_LOWER or FLAG_UPPER, and FLAG_SOLVED
- *
- * A word of 0 (check 0 and no move, the calloc'd table) is an empty slot: entry_pack never writes one. */
-typedef uint64_t Entry;
-
-#define ENTRY_VALUE_BITS 12
-#define ENTRY_VALUE_MIN (-(1 << (ENTRY_VALUE_BITS - 1)))
-#define ENTRY_VALUE_MAX ((1 << (ENTRY_VALUE_BITS - 1)) - 1)
-#define ENTRY_MOVE_BITS 12
-#define ENTRY_MOVES ((1u << ENTRY_MOVE_BITS) - 2)
-#define ENTRY_DEPTH_MAX 31u
+/* A table entry, shared by the threads without a lock: `data` packs the value (low 32 bits), the move (the index
+ * of the best move in generation order, PASS_MOVE or NO_MOVE; 16 bits), the depth and the flag (8 bits each), and
+ * `check` is the key XOR data. Each word is read and written whole (relaxed atomics); a reader that meets one
+ * thread's check beside another's data sees a key that does not match and takes the entry as empty, so a torn
+ * entry is never believed. */
+typedef struct {
+    uint64_t check;
+    uint64_t data;
+} Entry;
 
 typedef struct {
     int32_t value;
@@ -115,56 +103,27 @@ typedef struct {
 #define STORE_WORD(p, v) (*(volatile uint64_t *)(p) = (v))
 #endif
 
-/* The entry of `key` into *probe: 1, or 0 when the slot is empty or holds another position. */
+/* The entry of `key` into *probe: 1, or 0 when the slot holds another position (or a torn write). */
 static inline int
 table_probe(Entry *e, uint64_t key, Probe *probe)
 {
-    uint64_t word = LOAD_WORD(e);
-    if (word == 0 || (word >> 32) != (key >> 32))
+    uint64_t data = LOAD_WORD(&e->data), check = LOAD_WORD(&e->check);
+    if ((check ^ data) != key || (check == 0 && data == 0))
         return 0;
-    uint32_t low = (uint32_t)word;
-    unsigned move = (low >> 8) & ((1u << ENTRY_MOVE_BITS) - 1);
-    int32_t value = (int32_t)(low >> (8 + ENTRY_MOVE_BITS));
-    if (value > ENTRY_VALUE_MAX) /* the 12-bit two's complement, sign-extended */
-        value -= 1 << ENTRY_VALUE_BITS;
-    probe->value = value;
-    probe->move = move == 0 ? NO_MOVE : move == 1 ? PASS_MOVE : move - 2;
-    probe->depth = (low >> 3) & ENTRY_DEPTH_MAX;
-    probe->flag = low & 7;
-    return 1;
-}
-
-/* The value and bound kind an entry can hold for `value`: the value itself when it fits; past the field's range a
- * bound that is still true (a value above the range: at least ENTRY_VALUE_MAX; below: at most ENTRY_VALUE_MIN).
- * 0 when nothing true fits (a lower bound below the range, an upper bound above it: no use to anyone). */
-static inline int
-entry_bound(int32_t *value, unsigned *kind)
-{
-    if (*value > ENTRY_VALUE_MAX) {
-        if (*kind == FLAG_UPPER)
-            return 0;
-        *value = ENTRY_VALUE_MAX;
-        *kind = FLAG_LOWER;
-    } else if (*value < ENTRY_VALUE_MIN) {
-        if (*kind == FLAG_LOWER)
-            return 0;
-        *value = ENTRY_VALUE_MIN;
-        *kind = FLAG_UPPER;
-    }
+    probe->value = (int32_t)(uint32_t)(data & 0xFFFFFFFFu);
+    probe->move = (unsigned)(data >> 32) & 0xFFFF;
+    probe->depth = (unsigned)(data >> 48) & 0xFF;
+    probe->flag = (unsigned)(data >> 56);
     return 1;
 }
 
 static inline void
 table_store(Entry *e, uint64_t key, int32_t value, unsigned move, unsigned depth, unsigned flag)
 {
-    unsigned kind = flag & 3, solved = flag & FLAG_SOLVED;
-    if (!entry_bound(&value, &kind))
-        return;
-    unsigned moved = move == PASS_MOVE ? 1u : move < ENTRY_MOVES ? move + 2 : 0u;
-    uint32_t low = ((uint32_t)value & ((1u << ENTRY_VALUE_BITS) - 1)) << (8 + ENTRY_MOVE_BITS)
-                   | (uint32_t)moved << 8 | (depth > ENTRY_DEPTH_MAX ? ENTRY_DEPTH_MAX : depth) << 3 | kind | solved;
-    /* negamax stores depths of 1 and more only, so the word is never the empty one */
-    STORE_WORD(e, (key & 0xFFFFFFFF00000000ULL) | low);
+    uint64_t data = (uint64_t)(uint32_t)value | ((uint64_t)(move & 0xFFFF) << 32) | ((uint64_t)(depth & 0xFF) << 48)
+                    | ((uint64_t)(flag & 0xFF) << 56);
+    STORE_WORD(&e->data, data);
+    STORE_WORD(&e->check, key ^ data);
 }
 
 typedef struct {

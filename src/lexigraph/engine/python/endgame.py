@@ -10,7 +10,7 @@ spread from here to the end, from the side to move's view.
 The search is the C solver's: negamax with alpha-beta, iterative deepening
 (a line cut by the depth limit is valued by the racks' points and makes the
 iteration inexact; the first iteration no cut touched is exact), a
-transposition table (a dict of at most ``table_entries / 32`` entries, the
+transposition table (a dict of at most ``table_entries / 16`` entries, the
 memory of the C table, emptied when full) and the same move order (the table's move, the plays that go
 out, then score). Among the moves of the best value it names the first by
 score, across before down, row, column, length and squares, the pass last,
@@ -36,9 +36,9 @@ if TYPE_CHECKING:  # pragma: no cover
 ZERO_TURNS_TO_END = 6
 _INF = 1_000_000
 _EXACT, _LOWER, _UPPER = 0, 1, 2
-#: A dict entry (its key's bytes, a tuple) costs about 32 times the C table's 8 bytes: the twin keeps that many
+#: A dict entry (its key's bytes, a tuple) costs about 16 times the C table's 16 bytes: the twin keeps that many
 #: fewer, so that its memory stays within the table's size.
-_PYTHON_ENTRY_COST = 32
+_PYTHON_ENTRY_COST = 16
 #: A play as the search keeps it: (score, row, col, across, squares, tiles put down).
 _Play = tuple[int, int, int, int, bytes, int]
 
