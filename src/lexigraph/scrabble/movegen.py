@@ -78,13 +78,19 @@ _ALIGNED: dict[Any, tuple[Game, "Alphabet", Game]] = {}
 #: The largest ``top`` taken as given: any larger asks for every move (no position has this many).
 MAX_TOP = 2**31 - 1
 
+def _has_engines(lex: object) -> bool:
+    """Whether ``lex`` is an open lexicon's engines (its store, graph and engine): each call's first check, so
+    written out rather than as a loop over the names."""
+    return hasattr(lex, "store") and hasattr(lex, "graph") and hasattr(lex, "engine")
+
+
 def aligned(lex: "Engines", position: Position) -> Position:
     """The position re-coded in the lexicon's alphabet (labels kept); the same position when they agree.
 
     A lexicon whose tiles are not the game's is a :class:`GameError` naming the game to use
     (:meth:`lexigraph.scrabble.game.Game.for_lexicon`).
     """
-    if not all(hasattr(lex, name) for name in ("store", "graph", "engine")):
+    if not _has_engines(lex):
         raise GameError(f"moves are found in an open lexicon (its engines), not {type(lex).__name__}")
     return _recoded(_checked(position), lex.store.alphabet)
 
@@ -300,7 +306,7 @@ def generator_for(lex: "Engines", game: Game, leaves: "LeavesSpec | None" = None
     >>> generator_for(lex, game) is generator_for(lex, game)
     True
     """
-    if not all(hasattr(lex, name) for name in ("store", "graph", "engine")):
+    if not _has_engines(lex):
         raise GameError(f"moves are found in an open lexicon (its engines), not {type(lex).__name__}")
     game = _game_for(game, lex.store.alphabet)
     kept: dict[tuple[int, int], MoveGenerator] = lex.store.cached(("scrabble", "move generators"), dict)
@@ -328,7 +334,7 @@ class MoveGenerator:
     """
 
     def __init__(self, lex: "Engines", game: Game, leaves: "LeavesSpec | None" = None) -> None:
-        if not all(hasattr(lex, name) for name in ("store", "graph", "engine")):
+        if not _has_engines(lex):
             raise GameError(f"moves are found in an open lexicon (its engines), not {type(lex).__name__}")
         # no reference to the lexicon or its engine: the lexicon keeps this object (generator_for), and a cycle
         # would keep its mapped file open until the garbage collector runs
@@ -392,8 +398,8 @@ class MoveGenerator:
         if (with_exchanges and bag >= game.rack_size) or passes:
             values = list(struct.unpack(f"<{len(packed) // 8}d", packed))
         if top == 1 and by_equity and values:  # the best move alone (every game job's question): no ranking
-            return _best_move(pos, rack_codes, records, total, values, with_exchanges and bag >= game.rack_size,
-                              passes)
+            return _best_move(pos, rack_codes, counts, records, total, values,
+                              with_exchanges and bag >= game.rack_size, passes)
         if with_exchanges and bag >= game.rack_size:
             extra.extend(_exchanges(game, rack_codes, values, _cutoff(records, values, top, by_equity),
                                     top if by_equity else None))
@@ -410,17 +416,25 @@ class MoveGenerator:
         return _merged(columns, extra, top, total)
 
 
-def _best_move(pos: Position, rack_codes: list[int], records: "np.ndarray", total: int, values: list[float],
-               exchanges: bool, passes: bool) -> MoveList:
+def _best_move(pos: Position, rack_codes: list[int], code_counts: bytearray, records: "np.ndarray", total: int,
+               values: list[float], exchanges: bool, passes: bool) -> MoveList:
     """The best move by equity of ``records`` (the best play, if any), the best exchange (when ``exchanges``: the
     highest value, fewer tiles first, then the lower index) and the pass (when ``passes``), as :func:`_merged` ranks
     them for ``top`` 1: a play first at equal equity, then an exchange, then the pass."""
     game = pos.game
-    best: tuple[float, int, Any] | None = None
+    play = float(records["equity"][0]) if len(records) else None
+    exchange_value: float | None = None
     if exchanges and len(values) > 1:
+        exchange_value = max(values[1:])
+    if play is not None and (exchange_value is None or play >= exchange_value) and (not passes or play >= values[0]):
+        # the best play wins (the usual case): no exchange or pass built
+        return MoveList(columns=MoveColumns(pos, rack_codes, records if len(records) <= 1 else records[:1]),
+                        total=total)
+    best: tuple[float, int, Any] | None = None
+    if exchange_value is not None:
         exchanged = values[1:]
-        value = max(exchanged)
-        counts = [n for _code, n in sorted(Counter(rack_codes).items())]
+        value = exchange_value
+        counts = [n for n in code_counts if n]  # per code on the rack, ascending codes
         if exchanged.count(value) == 1:  # no tie (the usual case): found at C speed
             index = exchanged.index(value) + 1
             order = _subset_size(counts, index) << 24 | index
@@ -430,9 +444,8 @@ def _best_move(pos: Position, rack_codes: list[int], records: "np.ndarray", tota
     if passes and (best is None or values[0] > best[0]):
         rest = rack_text(game, rack_codes)
         best = (values[0], 1 << 30, lambda: Move("pass", 0, rest, notation="-", equity=values[0]))
-    columns = MoveColumns(pos, rack_codes, records[:1])
-    if best is None or (len(records) and float(records["equity"][0]) >= best[0]):
-        return MoveList(columns=columns, total=total)
+    if best is None or (play is not None and play >= best[0]):
+        return MoveList(columns=MoveColumns(pos, rack_codes, records[:1]), total=total)
     return MoveList(columns=MoveColumns(pos, rack_codes, records[:0]), extras={0: best[2]}, total=total)
 
 
