@@ -256,7 +256,7 @@ ANALYZE = Command(
     run=_run_analyze,
     text=_text_analyze,
     examples=("lexigraph analyze game.gcg", "lexigraph analyze game.gcg --budget 2 --json",
-              "lexigraph analyze sample --top 1", "lexigraph analyze games/ --iterations 200 --workers 2",
+              "lexigraph analyze games/ --iterations 200 --workers 2",
               "lexigraph analyze sample --iterations 32 --infer --json"),
     http_method="POST",
 )
