@@ -10,6 +10,7 @@ import itertools
 import random
 import sys
 import threading
+import time
 
 import pytest
 
@@ -226,7 +227,7 @@ def test_the_generation_runs_without_the_gil():
     def counter() -> None:
         while not stop.is_set():
             count[0] += 1
-            stop.wait(0)  # lets the GIL go at once, so the generating thread gets it back
+            time.sleep(0)  # lets the GIL go at once, so the generating thread gets it back (Event.wait(0) does not)
 
     old = sys.getswitchinterval()
     worker = threading.Thread(target=counter)
