@@ -78,7 +78,7 @@ _ALIGNED: dict[Any, tuple[Game, "Alphabet", Game]] = {}
 #: The largest ``top`` taken as given: any larger asks for every move (no position has this many).
 MAX_TOP = 2**31 - 1
 
-def _has_engines(lex: object) -> bool:
+def has_engines(lex: object) -> bool:
     """Whether ``lex`` is an open lexicon's engines (its store, graph and engine): each call's first check, so
     written out rather than as a loop over the names."""
     return hasattr(lex, "store") and hasattr(lex, "graph") and hasattr(lex, "engine")
@@ -90,7 +90,7 @@ def aligned(lex: "Engines", position: Position) -> Position:
     A lexicon whose tiles are not the game's is a :class:`GameError` naming the game to use
     (:meth:`lexigraph.scrabble.game.Game.for_lexicon`).
     """
-    if not _has_engines(lex):
+    if not has_engines(lex):
         raise GameError(f"moves are found in an open lexicon (its engines), not {type(lex).__name__}")
     return _recoded(_checked(position), lex.store.alphabet)
 
@@ -306,7 +306,7 @@ def generator_for(lex: "Engines", game: Game, leaves: "LeavesSpec | None" = None
     >>> generator_for(lex, game) is generator_for(lex, game)
     True
     """
-    if not _has_engines(lex):
+    if not has_engines(lex):
         raise GameError(f"moves are found in an open lexicon (its engines), not {type(lex).__name__}")
     game = _game_for(game, lex.store.alphabet)
     kept: dict[tuple[int, int], MoveGenerator] = lex.store.cached(("scrabble", "move generators"), dict)
@@ -334,7 +334,7 @@ class MoveGenerator:
     """
 
     def __init__(self, lex: "Engines", game: Game, leaves: "LeavesSpec | None" = None) -> None:
-        if not _has_engines(lex):
+        if not has_engines(lex):
             raise GameError(f"moves are found in an open lexicon (its engines), not {type(lex).__name__}")
         # no reference to the lexicon or its engine: the lexicon keeps this object (generator_for), and a cycle
         # would keep its mapped file open until the garbage collector runs

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from ..engine.interface import BLANK_FLAG
 from .game import Game, GameError, parse_square
-from .movegen import aligned
+from .movegen import aligned, has_engines
 from .moves import IllegalPlay, Move, move_from_record
 from .position import Position
 from .tiles import parse_rack, rack_text, split_tiles, tile_text
@@ -37,7 +37,7 @@ MAX_PLAY_TEXT = 1000
 
 
 def _check_engines(lex: object) -> None:
-    if not all(hasattr(lex, name) for name in ("store", "graph", "engine")):
+    if not has_engines(lex):
         raise GameError(f"plays are scored against an open lexicon (its engines), not {type(lex).__name__}")
 
 
