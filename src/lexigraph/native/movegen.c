@@ -99,15 +99,10 @@ typedef struct {
     size_t arc_count;
     uint32_t root;
     int size, rack_size, bingo_bonus, error;
-    /* per orientation (DOWN, ACROSS), per square in line coordinates */
-    uint8_t line_tiles[2][LX_MAX_SQUARES]; /* the board's tile codes (0 empty) */
-    int line_points[2][LX_MAX_SQUARES];    /* what each board tile scores (a blank nothing) */
-    uint8_t letter_multipliers[2][LX_MAX_SQUARES];
-    uint8_t word_multipliers[2][LX_MAX_SQUARES];
-    uint64_t cross_checks[2][LX_MAX_SQUARES]; /* the tiles that may go on an empty square */
-    int cross_scores[2][LX_MAX_SQUARES];      /* the points of the tiles across the line from it */
-    uint8_t has_cross_word[2][LX_MAX_SQUARES];
-    uint8_t is_anchor[2][LX_MAX_SQUARES];
+    /* per orientation (DOWN, ACROSS), per square in line coordinates: the board's tile codes (0 empty), what
+     * each scores (a blank nothing), the multipliers, the tiles that may go on an empty square, the points of
+     * the tiles across the line from it, and the anchors (board_state.h: the structure a game loop keeps) */
+    LxBoardState board;
     /* the tiles and the rack */
     int tile_points[LX_MAX_MOVE_TILE_CODES];
     int rack_counts[LX_MAX_MOVE_TILE_CODES];
@@ -131,7 +126,6 @@ typedef struct {
     int leave_index;
     const double *opening_penalty; /* per orientation and square (across, then down), or NULL */
     uint64_t vowels;
-    int board_empty;
     int across_only_opening; /* on an empty board, the across plays only (a symmetric layout, not both asked) */
     /* ranking: top < 0 keeps every play (records, in order); else a heap of at most top records */
     Py_ssize_t top;
@@ -438,7 +432,7 @@ equity_of(const MoveGenerator *gen, int score)
     double equity = (double)score;
     if (gen->leave_values)
         equity += gen->leave_values[gen->leave_index];
-    if (gen->opening_penalty && gen->board_empty) {
+    if (gen->opening_penalty && gen->board.board_empty) {
         const int size = gen->size;
         const double *penalty = gen->opening_penalty + (size_t)(gen->orientation == ACROSS ? 0 : size * size)
                                 + (size_t)gen->line * (size_t)size + (size_t)gen->word_start;
@@ -656,13 +650,13 @@ typedef struct {
 static inline void
 extent_fills(Extent *extent, const MoveGenerator *gen, int orientation, int square)
 {
-    const int letter = gen->letter_multipliers[orientation][square], word = gen->word_multipliers[orientation][square];
+    const int letter = gen->board.letter_multipliers[orientation][square], word = gen->board.word_multipliers[orientation][square];
     extent->squares_by_letter_multiplier[letter]++;
     extent->tiles_placed++;
     extent->word_multiplier *= word;
-    if (!gen->has_cross_word[orientation][square])
+    if (!gen->board.has_cross_word[orientation][square])
         return;
-    extent->cross_points += gen->cross_scores[orientation][square] * word;
+    extent->cross_points += gen->board.cross_scores[orientation][square] * word;
     int multiplier = letter * word, j = extent->cross_count++;
     while (j > 0 && extent->cross_multipliers[j - 1] < multiplier) {
         extent->cross_multipliers[j] = extent->cross_multipliers[j - 1];
@@ -704,9 +698,9 @@ anchor_bound(MoveGenerator *gen, int orientation, int line, int anchor, int left
              double *by_left_length)
 {
     const int size = gen->size, base = line * size;
-    const uint8_t *tiles = gen->line_tiles[orientation];
-    const int *points = gen->line_points[orientation];
-    const uint64_t *cross_checks = gen->cross_checks[orientation];
+    const uint8_t *tiles = gen->board.line_tiles[orientation];
+    const int *points = gen->board.line_points[orientation];
+    const uint64_t *cross_checks = gen->board.cross_checks[orientation];
     const uint64_t fillable = gen->rack_counts[0] ? ~(uint64_t)1 : gen->rack_tile_set;
     int left_board_points = 0, left_through = 0;
     uint8_t through[LX_MAX_BOARD_SIZE]; /* the board tiles on the extent, for the word map */
@@ -724,9 +718,9 @@ anchor_bound(MoveGenerator *gen, int orientation, int line, int anchor, int left
         extent.board_points = left_board_points;
         memset(extent.squares_by_letter_multiplier, 0, sizeof extent.squares_by_letter_multiplier);
         for (int j = anchor - left_tiles; j < anchor; j++) { /* left-part squares: free, no cross-words */
-            extent.squares_by_letter_multiplier[gen->letter_multipliers[orientation][base + j]]++;
+            extent.squares_by_letter_multiplier[gen->board.letter_multipliers[orientation][base + j]]++;
             extent.tiles_placed++;
-            extent.word_multiplier *= gen->word_multipliers[orientation][base + j];
+            extent.word_multiplier *= gen->board.word_multipliers[orientation][base + j];
         }
         const int start = left_start >= 0 ? left_start : anchor - left_tiles;
         int through_count = left_through;
@@ -774,9 +768,9 @@ place_tiles_at(MoveGenerator *gen, uint32_t node, uint64_t list_tiles, int posit
                int main_word_points, int main_word_multiplier, int cross_word_scores)
 {
     const int orientation = gen->orientation, square = gen->line * gen->size + position;
-    const int letter = gen->letter_multipliers[orientation][square];
-    const int word = gen->word_multipliers[orientation][square], crosses = gen->has_cross_word[orientation][square];
-    const int cross_score = gen->cross_scores[orientation][square];
+    const int letter = gen->board.letter_multipliers[orientation][square];
+    const int word = gen->board.word_multipliers[orientation][square], crosses = gen->board.has_cross_word[orientation][square];
+    const int cross_score = gen->board.cross_scores[orientation][square];
     const int length = gen->word_length;
     /* Only the wanted tiles' arcs are read: each found from the list's tile mask. */
     while (wanted) {
@@ -822,7 +816,7 @@ extend_right(MoveGenerator *gen, uint32_t node, int position, int accepts, int t
              int main_word_multiplier, int cross_word_scores, int last_square)
 {
     const int size = gen->size, orientation = gen->orientation, base = gen->line * size;
-    const uint8_t *tiles = gen->line_tiles[orientation];
+    const uint8_t *tiles = gen->board.line_tiles[orientation];
     if (lx_deadline_passed(&gen->deadline)) {
         gen->error = ERROR_DEADLINE;
         return;
@@ -834,12 +828,12 @@ extend_right(MoveGenerator *gen, uint32_t node, int position, int accepts, int t
         gen->word[gen->word_length++] = 0;
         node = (uint32_t)LX_TARGET(arc);
         accepts = (int)LX_ACCEPTS(arc);
-        main_word_points += gen->line_points[orientation][base + position];
+        main_word_points += gen->board.line_points[orientation][base + position];
         position++;
     }
     /* a word of two squares or more through the anchor; a one-tile down play making an across word came already */
     if (accepts && tiles_placed && position > gen->anchor && position - gen->word_start >= 2
-        && !(orientation == DOWN && tiles_placed == 1 && gen->has_cross_word[orientation][last_square])) {
+        && !(orientation == DOWN && tiles_placed == 1 && gen->board.has_cross_word[orientation][last_square])) {
         record_play(gen, main_word_points * main_word_multiplier + cross_word_scores
                              + (tiles_placed == gen->rack_size ? gen->bingo_bonus : 0));
         if (gen->error)
@@ -852,7 +846,7 @@ extend_right(MoveGenerator *gen, uint32_t node, int position, int accepts, int t
         return;
     }
     const uint64_t list_tiles = tile_mask_at(gen, node);
-    uint64_t wanted = list_tiles & gen->cross_checks[orientation][base + position];
+    uint64_t wanted = list_tiles & gen->board.cross_checks[orientation][base + position];
     if (!gen->rack_counts[0])
         wanted &= gen->rack_tile_set;
     if (wanted)
@@ -886,13 +880,13 @@ try_left_part(MoveGenerator *gen, uint32_t node, int depth, uint64_t followers)
             break; /* anchors come longest room first */
         }
         const int base = anchor->line * size, orientation = anchor->orientation;
-        if (!(gen->cross_checks[orientation][base + anchor->position] & followers))
+        if (!(gen->board.cross_checks[orientation][base + anchor->position] & followers))
             continue;
         int main_word_points = 0, main_word_multiplier = 1;
         for (int j = 0; j < depth; j++) {
             int square = base + anchor->position - depth + j;
-            main_word_points += gen->left_part_points[j] * gen->letter_multipliers[orientation][square];
-            main_word_multiplier *= gen->word_multipliers[orientation][square];
+            main_word_points += gen->left_part_points[j] * gen->board.letter_multipliers[orientation][square];
+            main_word_multiplier *= gen->board.word_multipliers[orientation][square];
         }
         gen->word_length = depth;
         /* the whole array, a fixed size copied inline: the bytes past `depth` are written before they are read */
@@ -956,7 +950,7 @@ static int
 completes_cross_word(MoveGenerator *gen, int orientation, uint64_t arc, int column, int square_row, int below_end)
 {
     const int size = gen->size;
-    const uint8_t *tiles = gen->line_tiles[orientation];
+    const uint8_t *tiles = gen->board.line_tiles[orientation];
     if (below_end == square_row)
         return (int)LX_ACCEPTS(arc);
     uint32_t node = (uint32_t)LX_TARGET(arc);
@@ -978,7 +972,7 @@ cross_check_of(MoveGenerator *gen, int orientation, int column, int square_row, 
                uint64_t wanted)
 {
     const int size = gen->size;
-    const uint8_t *tiles = gen->line_tiles[orientation];
+    const uint8_t *tiles = gen->board.line_tiles[orientation];
     uint32_t node = gen->root;
     for (int row = above_start; row < square_row; row++) {
         uint64_t arc;
@@ -1011,12 +1005,12 @@ static void
 find_cross_checks(MoveGenerator *gen, int orientation, uint64_t every_tile, uint64_t wanted, int start_square)
 {
     const int size = gen->size;
-    const uint8_t *tiles = gen->line_tiles[orientation];
+    const uint8_t *tiles = gen->board.line_tiles[orientation];
     for (int square = 0; square < size * size && !gen->error; square++) {
-        gen->cross_checks[orientation][square] = every_tile;
-        gen->cross_scores[orientation][square] = 0;
-        gen->has_cross_word[orientation][square] = 0;
-        gen->is_anchor[orientation][square] = 0;
+        gen->board.cross_checks[orientation][square] = every_tile;
+        gen->board.cross_scores[orientation][square] = 0;
+        gen->board.has_cross_word[orientation][square] = 0;
+        gen->board.is_anchor[orientation][square] = 0;
         if (tiles[square])
             continue;
         int row = square / size, column = square % size, above = row, below = row;
@@ -1025,20 +1019,20 @@ find_cross_checks(MoveGenerator *gen, int orientation, uint64_t every_tile, uint
         while (below + 1 < size && tiles[(below + 1) * size + column])
             below++;
         if ((column > 0 && tiles[square - 1]) || (column + 1 < size && tiles[square + 1]))
-            gen->is_anchor[orientation][square] = 1;
+            gen->board.is_anchor[orientation][square] = 1;
         if (above == row && below == row)
             continue;
-        gen->has_cross_word[orientation][square] = 1;
-        gen->is_anchor[orientation][square] = 1;
+        gen->board.has_cross_word[orientation][square] = 1;
+        gen->board.is_anchor[orientation][square] = 1;
         int cross_score = 0;
         for (int k = above; k <= below; k++)
             if (k != row)
-                cross_score += gen->line_points[orientation][k * size + column];
-        gen->cross_scores[orientation][square] = cross_score;
-        gen->cross_checks[orientation][square] = cross_check_of(gen, orientation, column, row, above, below, wanted);
+                cross_score += gen->board.line_points[orientation][k * size + column];
+        gen->board.cross_scores[orientation][square] = cross_score;
+        gen->board.cross_checks[orientation][square] = cross_check_of(gen, orientation, column, row, above, below, wanted);
     }
-    if (gen->board_empty)
-        gen->is_anchor[orientation][start_square] = 1;
+    if (gen->board.board_empty)
+        gen->board.is_anchor[orientation][start_square] = 1;
 }
 
 static int
@@ -1106,7 +1100,7 @@ static void
 extend_after_board_tiles(MoveGenerator *gen, int orientation, int line, int anchor)
 {
     const int base = line * gen->size;
-    const uint8_t *tiles = gen->line_tiles[orientation];
+    const uint8_t *tiles = gen->board.line_tiles[orientation];
     int left_start = anchor - 1;
     while (left_start > 0 && tiles[base + left_start - 1])
         left_start--;
@@ -1119,7 +1113,7 @@ extend_after_board_tiles(MoveGenerator *gen, int orientation, int line, int anch
             return;
         node = (uint32_t)LX_TARGET(arc);
         accepts = (int)LX_ACCEPTS(arc);
-        main_word_points += gen->line_points[orientation][base + j];
+        main_word_points += gen->board.line_points[orientation][base + j];
         gen->word[gen->word_length++] = 0;
     }
     if (heap_full(gen) && anchor_bound(gen, orientation, line, anchor, left_start, 0, NULL) < worst_key(gen))
@@ -1137,7 +1131,7 @@ queue_anchor(MoveGenerator *gen, int orientation, int line, int anchor, int tota
 {
     const int base = line * gen->size;
     int room = 0, k = anchor - 1;
-    while (k >= 0 && !gen->line_tiles[orientation][base + k] && !gen->is_anchor[orientation][base + k]) {
+    while (k >= 0 && !gen->board.line_tiles[orientation][base + k] && !gen->board.is_anchor[orientation][base + k]) {
         room++;
         k--;
     }
@@ -1162,9 +1156,9 @@ collect_anchors(MoveGenerator *gen, int orientation, int total_rack)
     for (int line = 0; line < size && !gen->error; line++) {
         const int base = line * size;
         for (int anchor = 0; anchor < size && !gen->error; anchor++) {
-            if (!gen->is_anchor[orientation][base + anchor])
+            if (!gen->board.is_anchor[orientation][base + anchor])
                 continue;
-            if (anchor > 0 && gen->line_tiles[orientation][base + anchor - 1])
+            if (anchor > 0 && gen->board.line_tiles[orientation][base + anchor - 1])
                 extend_after_board_tiles(gen, orientation, line, anchor);
             else
                 queue_anchor(gen, orientation, line, anchor, total_rack);
@@ -1243,41 +1237,24 @@ start_generator(MoveGenerator *gen, const LxMoveInput *in)
     }
 }
 
-/* The board, its cross-checks, cross scores and anchors as the caller keeps them from turn to turn (board_state.h:
- * the cross-checks hold every code, a superset of the rack's that every reader intersects with the rack). */
-static void
-copy_board_state(MoveGenerator *gen, const LxBoardState *state)
-{
-    const size_t squares = (size_t)gen->size * (size_t)gen->size;
-    gen->board_empty = state->board_empty;
-    for (int orientation = DOWN; orientation <= ACROSS; orientation++) {
-        memcpy(gen->line_tiles[orientation], state->line_tiles[orientation], squares);
-        memcpy(gen->line_points[orientation], state->line_points[orientation], squares * sizeof(int));
-        memcpy(gen->letter_multipliers[orientation], state->letter_multipliers[orientation], squares);
-        memcpy(gen->word_multipliers[orientation], state->word_multipliers[orientation], squares);
-        memcpy(gen->cross_checks[orientation], state->cross_checks[orientation], squares * sizeof(uint64_t));
-        memcpy(gen->cross_scores[orientation], state->cross_scores[orientation], squares * sizeof(int));
-        memcpy(gen->has_cross_word[orientation], state->has_cross_word[orientation], squares);
-        memcpy(gen->is_anchor[orientation], state->is_anchor[orientation], squares);
-    }
-}
-
 /* The board in both orientations' line coordinates; LX_MOVEGEN_BAD_BOARD for a tile outside the alphabet. */
 static int
 read_board(MoveGenerator *gen, const LxMoveInput *in)
 {
     const int size = gen->size;
     const LxGameTables *tables = in->tables;
-    if (in->board_state) {
-        copy_board_state(gen, in->board_state);
+    if (in->board_state) { /* kept by the caller from turn to turn (its cross-checks hold every code, a superset
+                              * of the rack's that every reader intersects with the rack) */
+        lx_board_state_copy(&gen->board, in->board_state);
         return LX_MOVEGEN_OK;
     }
-    gen->board_empty = 1;
+    gen->board.size = size;
+    gen->board.board_empty = 1;
     for (int square = 0; square < size * size; square++) {
         if (in->board[square] >= gen->code_count)
             return LX_MOVEGEN_BAD_BOARD;
         if (in->board[square])
-            gen->board_empty = 0;
+            gen->board.board_empty = 0;
     }
     for (int orientation = ACROSS; orientation >= DOWN; orientation--)
         for (int row = 0; row < size; row++)
@@ -1285,10 +1262,10 @@ read_board(MoveGenerator *gen, const LxMoveInput *in)
                 int source = orientation == ACROSS ? row * size + column : column * size + row;
                 int square = row * size + column;
                 unsigned char code = in->board[source];
-                gen->line_tiles[orientation][square] = code;
-                gen->line_points[orientation][square] = (code && !in->blanks[source]) ? gen->tile_points[code] : 0;
-                gen->letter_multipliers[orientation][square] = tables->letter_multipliers[source];
-                gen->word_multipliers[orientation][square] = tables->word_multipliers[source];
+                gen->board.line_tiles[orientation][square] = code;
+                gen->board.line_points[orientation][square] = (code && !in->blanks[source]) ? gen->tile_points[code] : 0;
+                gen->board.letter_multipliers[orientation][square] = tables->letter_multipliers[source];
+                gen->board.word_multipliers[orientation][square] = tables->word_multipliers[source];
             }
     return LX_MOVEGEN_OK;
 }
@@ -1307,7 +1284,7 @@ generate_plays(MoveGenerator *gen, int start_square, const LxBoardState *kept)
     const uint64_t wanted = gen->rack_counts[0] ? every_tile : gen->rack_tile_set;
     /* An empty board of a symmetric layout: the down plays are the across plays transposed (MAGPIE's and
      * Macondo's convention lists the across ones only). */
-    const int last = gen->board_empty && gen->across_only_opening ? ACROSS : DOWN;
+    const int last = gen->board.board_empty && gen->across_only_opening ? ACROSS : DOWN;
     for (int orientation = ACROSS; orientation >= last && !gen->error; orientation--) {
         int start = orientation == ACROSS ? start_square : (start_square % size) * size + start_square / size;
         if (!kept) /* else read_board copied them */

@@ -240,8 +240,8 @@ window_extent(const MoveGenerator *gen, const Window *window, WindowFit *fit)
     extent->word_multiplier = 1;
     memset(extent->squares_by_letter_multiplier, 0, sizeof extent->squares_by_letter_multiplier);
     for (int i = 0; i < window->length; i++) {
-        if (gen->line_tiles[orientation][base + i])
-            extent->board_points += gen->line_points[orientation][base + i];
+        if (gen->board.line_tiles[orientation][base + i])
+            extent->board_points += gen->board.line_points[orientation][base + i];
         else
             extent_fills(extent, gen, orientation, base + i);
     }
@@ -249,13 +249,13 @@ window_extent(const MoveGenerator *gen, const Window *window, WindowFit *fit)
         fit->best_square[gen->rack_letters[k]] = 0;
     for (int i = 0; i < window->length; i++) {
         const int square = base + i;
-        if (gen->line_tiles[orientation][square])
+        if (gen->board.line_tiles[orientation][square])
             continue;
-        const int letter = gen->letter_multipliers[orientation][square];
+        const int letter = gen->board.letter_multipliers[orientation][square];
         const int counted =
             letter * extent->word_multiplier
-            + (gen->has_cross_word[orientation][square] ? letter * gen->word_multipliers[orientation][square] : 0);
-        const uint64_t allowed = gen->cross_checks[orientation][square];
+            + (gen->board.has_cross_word[orientation][square] ? letter * gen->board.word_multipliers[orientation][square] : 0);
+        const uint64_t allowed = gen->board.cross_checks[orientation][square];
         for (int k = 0; k < gen->rack_letter_count; k++) {
             const int code = gen->rack_letters[k];
             if ((allowed >> code & 1u) && counted > fit->best_square[code])
@@ -344,7 +344,7 @@ static void
 windows_from(MoveGenerator *gen, WindowSearch *search, int orientation, int line, int start)
 {
     const int size = gen->size, base = line * size;
-    const uint8_t *tiles = gen->line_tiles[orientation];
+    const uint8_t *tiles = gen->board.line_tiles[orientation];
     const uint64_t fillable = gen->rack_counts[0] ? ~(uint64_t)1 : gen->rack_tile_set;
     Extent extent;
     extent.tiles_placed = extent.cross_points = extent.cross_count = extent.board_points = 0;
@@ -355,7 +355,7 @@ windows_from(MoveGenerator *gen, WindowSearch *search, int orientation, int line
     for (int end = start; end < size; end++) {
         const int square = base + end;
         if (tiles[square]) {
-            extent.board_points += gen->line_points[orientation][square];
+            extent.board_points += gen->board.line_points[orientation][square];
             int j = through_count++; /* kept ascending */
             while (j > 0 && through[j - 1] > tiles[square]) {
                 through[j] = through[j - 1];
@@ -363,15 +363,15 @@ windows_from(MoveGenerator *gen, WindowSearch *search, int orientation, int line
             }
             through[j] = tiles[square];
         } else {
-            if (extent.tiles_placed == gen->tiles_on_rack || !(gen->cross_checks[orientation][square] & fillable))
+            if (extent.tiles_placed == gen->tiles_on_rack || !(gen->board.cross_checks[orientation][square] & fillable))
                 return;
             extent_fills(&extent, gen, orientation, square);
-            anchored |= gen->is_anchor[orientation][square];
+            anchored |= gen->board.is_anchor[orientation][square];
             last_new = square;
         }
         if ((end + 1 < size && tiles[square + 1]) || end == start || !extent.tiles_placed || !anchored)
             continue; /* the word would go on; one square; no tile played; not joined to the board */
-        if (orientation == DOWN && extent.tiles_placed == 1 && gen->has_cross_word[DOWN][last_new])
+        if (orientation == DOWN && extent.tiles_placed == 1 && gen->board.has_cross_word[DOWN][last_new])
             continue; /* the across pass makes this play */
         const int length = end - start + 1;
         if (length > gen->word_map->max_length) {
@@ -444,22 +444,22 @@ record_window_play(MoveGenerator *gen, const Window *window, const RackSubset *s
                    const int *blank_at, int blank_count)
 {
     const int orientation = window->orientation, base = window->line * gen->size + window->start;
-    const uint8_t *tiles = gen->line_tiles[orientation];
+    const uint8_t *tiles = gen->board.line_tiles[orientation];
     int main_word_points = 0, main_word_multiplier = 1, cross_word_scores = 0;
     for (int i = 0; i < window->length; i++) {
         const int square = base + i;
         if (tiles[square]) {
-            main_word_points += gen->line_points[orientation][square];
+            main_word_points += gen->board.line_points[orientation][square];
             gen->word[i] = 0;
             continue;
         }
         int blank = (blank_count > 0 && blank_at[0] == i) || (blank_count > 1 && blank_at[1] == i);
-        int points = blank ? 0 : gen->tile_points[word[i]] * gen->letter_multipliers[orientation][square];
-        int multiplier = gen->word_multipliers[orientation][square];
+        int points = blank ? 0 : gen->tile_points[word[i]] * gen->board.letter_multipliers[orientation][square];
+        int multiplier = gen->board.word_multipliers[orientation][square];
         main_word_points += points;
         main_word_multiplier *= multiplier;
-        if (gen->has_cross_word[orientation][square])
-            cross_word_scores += (gen->cross_scores[orientation][square] + points) * multiplier;
+        if (gen->board.has_cross_word[orientation][square])
+            cross_word_scores += (gen->board.cross_scores[orientation][square] + points) * multiplier;
         gen->word[i] = (uint8_t)(blank ? (word[i] | LX_BLANK_FLAG) : word[i]);
     }
     gen->orientation = orientation;
@@ -478,10 +478,10 @@ place_word(MoveGenerator *gen, const Window *window, const RackSubset *subset, c
            const uint8_t *blank_letters)
 {
     const int orientation = window->orientation, base = window->line * gen->size + window->start;
-    const uint8_t *tiles = gen->line_tiles[orientation];
+    const uint8_t *tiles = gen->board.line_tiles[orientation];
     for (int i = 0; i < window->length; i++) {
         const int square = base + i;
-        if (tiles[square] ? tiles[square] != word[i] : !((gen->cross_checks[orientation][square] >> word[i]) & 1u))
+        if (tiles[square] ? tiles[square] != word[i] : !((gen->board.cross_checks[orientation][square] >> word[i]) & 1u))
             return;
     }
     if (!subset->blanks) {
@@ -589,7 +589,7 @@ word_map_path_applies(const MoveGenerator *gen)
     if (!gen->word_map || !gen->prune || gen->top <= 0 || gen->word_map->min_length > 2
         || gen->tiles_on_rack > LX_MAX_RACK)
         return 0;
-    if (gen->opening_penalty && gen->board_empty)
+    if (gen->opening_penalty && gen->board.board_empty)
         for (int i = 0; i < 2 * gen->size * gen->size; i++)
             if (gen->opening_penalty[i] > 0)
                 return 0;
@@ -619,7 +619,7 @@ collect_windows(MoveGenerator *gen, WindowSearch *search, int start_square, cons
     for (int code = 1; code < gen->code_count; code++)
         every_tile |= (uint64_t)1 << code;
     const uint64_t wanted = gen->rack_counts[0] ? every_tile : gen->rack_tile_set;
-    const int last = gen->board_empty && gen->across_only_opening ? ACROSS : DOWN;
+    const int last = gen->board.board_empty && gen->across_only_opening ? ACROSS : DOWN;
     for (int orientation = ACROSS; orientation >= last && !gen->error && !search->failed; orientation--) {
         int start = orientation == ACROSS ? start_square : (start_square % size) * size + start_square / size;
         if (!kept) /* else read_board copied them (every code's: the readers below intersect with the rack) */
@@ -628,8 +628,8 @@ collect_windows(MoveGenerator *gen, WindowSearch *search, int start_square, cons
             search->line_windows[orientation][line] = search->window_count;
             /* to_anchor[p]: the empty squares from p up to the first anchor (one past the rack: none in reach) */
             int to_anchor[LX_MAX_BOARD_SIZE + 1];
-            const uint8_t *tiles = gen->line_tiles[orientation] + line * size;
-            const uint8_t *anchors = gen->is_anchor[orientation] + line * size;
+            const uint8_t *tiles = gen->board.line_tiles[orientation] + line * size;
+            const uint8_t *anchors = gen->board.is_anchor[orientation] + line * size;
             to_anchor[size] = gen->tiles_on_rack + 1;
             for (int p = size - 1; p >= 0; p--)
                 to_anchor[p] = tiles[p] ? to_anchor[p + 1] : anchors[p] ? 1 : to_anchor[p + 1] + 1;
