@@ -650,7 +650,8 @@ typedef struct {
 static inline void
 extent_fills(Extent *extent, const MoveGenerator *gen, int orientation, int square)
 {
-    const int letter = gen->board.letter_multipliers[orientation][square], word = gen->board.word_multipliers[orientation][square];
+    const int letter = gen->board.letter_multipliers[orientation][square],
+              word = gen->board.word_multipliers[orientation][square];
     extent->squares_by_letter_multiplier[letter]++;
     extent->tiles_placed++;
     extent->word_multiplier *= word;
@@ -769,7 +770,8 @@ place_tiles_at(MoveGenerator *gen, uint32_t node, uint64_t list_tiles, int posit
 {
     const int orientation = gen->orientation, square = gen->line * gen->size + position;
     const int letter = gen->board.letter_multipliers[orientation][square];
-    const int word = gen->board.word_multipliers[orientation][square], crosses = gen->board.has_cross_word[orientation][square];
+    const int word = gen->board.word_multipliers[orientation][square],
+              crosses = gen->board.has_cross_word[orientation][square];
     const int cross_score = gen->board.cross_scores[orientation][square];
     const int length = gen->word_length;
     /* Only the wanted tiles' arcs are read: each found from the list's tile mask. */
@@ -1029,7 +1031,8 @@ find_cross_checks(MoveGenerator *gen, int orientation, uint64_t every_tile, uint
             if (k != row)
                 cross_score += gen->board.line_points[orientation][k * size + column];
         gen->board.cross_scores[orientation][square] = cross_score;
-        gen->board.cross_checks[orientation][square] = cross_check_of(gen, orientation, column, row, above, below, wanted);
+        gen->board.cross_checks[orientation][square] =
+            cross_check_of(gen, orientation, column, row, above, below, wanted);
     }
     if (gen->board.board_empty)
         gen->board.is_anchor[orientation][start_square] = 1;
@@ -1263,7 +1266,8 @@ read_board(MoveGenerator *gen, const LxMoveInput *in)
                 int square = row * size + column;
                 unsigned char code = in->board[source];
                 gen->board.line_tiles[orientation][square] = code;
-                gen->board.line_points[orientation][square] = (code && !in->blanks[source]) ? gen->tile_points[code] : 0;
+                gen->board.line_points[orientation][square] =
+                    (code && !in->blanks[source]) ? gen->tile_points[code] : 0;
                 gen->board.letter_multipliers[orientation][square] = tables->letter_multipliers[source];
                 gen->board.word_multipliers[orientation][square] = tables->word_multipliers[source];
             }

@@ -252,9 +252,10 @@ window_extent(const MoveGenerator *gen, const Window *window, WindowFit *fit)
         if (gen->board.line_tiles[orientation][square])
             continue;
         const int letter = gen->board.letter_multipliers[orientation][square];
-        const int counted =
-            letter * extent->word_multiplier
-            + (gen->board.has_cross_word[orientation][square] ? letter * gen->board.word_multipliers[orientation][square] : 0);
+        const int counted = letter * extent->word_multiplier
+                            + (gen->board.has_cross_word[orientation][square]
+                                   ? letter * gen->board.word_multipliers[orientation][square]
+                                   : 0);
         const uint64_t allowed = gen->board.cross_checks[orientation][square];
         for (int k = 0; k < gen->rack_letter_count; k++) {
             const int code = gen->rack_letters[k];
@@ -481,7 +482,8 @@ place_word(MoveGenerator *gen, const Window *window, const RackSubset *subset, c
     const uint8_t *tiles = gen->board.line_tiles[orientation];
     for (int i = 0; i < window->length; i++) {
         const int square = base + i;
-        if (tiles[square] ? tiles[square] != word[i] : !((gen->board.cross_checks[orientation][square] >> word[i]) & 1u))
+        if (tiles[square] ? tiles[square] != word[i]
+                          : !((gen->board.cross_checks[orientation][square] >> word[i]) & 1u))
             return;
     }
     if (!subset->blanks) {
