@@ -210,32 +210,70 @@ lx_board_state_set(LxBoardState *state, const LxGameTables *tables, const unsign
     return LX_MOVEGEN_OK;
 }
 
-/* The squares of orientation o a tile put on `square` (line coordinates) can change: itself, its neighbours in
- * the line (their anchor flags), and the empty squares at both ends of the run of tiles through it across the
- * lines (their cross-words). 0, or -1 for a graph error. */
-static int
-update_around(LxBoardState *state, const LxGameTables *tables, int orientation, int square, uint64_t every)
+/* Square `square` of orientation o once in `list` (count so far in *count). */
+static void
+add_once(int *list, int *count, int square)
+{
+    for (int i = 0; i < *count; i++)
+        if (list[i] == square)
+            return;
+    list[(*count)++] = square;
+}
+
+/* Square `square`'s neighbour `neighbour` in its line (empty): an anchor now. When the tiles put down share a row or
+ * a column (`in_line`: a play) that is all that changes there: its cross-word runs across the line, where no new
+ * tile is (a new tile in that run would share its position, not the play's line or position); else it is listed to
+ * be set again in full. */
+static void
+note_neighbour(LxBoardState *state, int orientation, int neighbour, int in_line, int *ends, int *end_count)
+{
+    if (in_line)
+        state->is_anchor[orientation][neighbour] = 1;
+    else
+        add_once(ends, end_count, neighbour);
+}
+
+/* What a tile put on `square` (orientation o's line coordinates) changes there: its neighbours in the line
+ * (note_neighbour), and the empty squares at both ends of the run of tiles through it across the lines, whose
+ * cross-words change (listed once in `ends`: the tiles of one play in one line share theirs). */
+static void
+note_changes(LxBoardState *state, int orientation, int square, int in_line, int *ends, int *end_count)
 {
     const int size = state->size, line = square / size, position = square % size;
     const uint8_t *tiles = state->line_tiles[orientation];
-    int changed[5], count = 0;
-    changed[count++] = square;
     if (position > 0 && !tiles[square - 1])
-        changed[count++] = square - 1;
+        note_neighbour(state, orientation, square - 1, in_line, ends, end_count);
     if (position + 1 < size && !tiles[square + 1])
-        changed[count++] = square + 1;
+        note_neighbour(state, orientation, square + 1, in_line, ends, end_count);
     int k = line - 1;
     while (k >= 0 && tiles[k * size + position])
         k--;
     if (k >= 0)
-        changed[count++] = k * size + position;
+        add_once(ends, end_count, k * size + position);
     k = line + 1;
     while (k < size && tiles[k * size + position])
         k++;
     if (k < size)
-        changed[count++] = k * size + position;
-    for (int i = 0; i < count; i++)
-        if (update_square(state, tables, orientation, changed[i], every) < 0)
+        add_once(ends, end_count, k * size + position);
+}
+
+/* Orientation o after `count` tiles were put on `squares` (board coordinates; `in_line`: all in one row or one
+ * column): each new square and the squares note_changes lists; 0, or -1 for a graph error. */
+static int
+update_orientation(LxBoardState *state, const LxGameTables *tables, int orientation, const int *squares, int count,
+                   int in_line, uint64_t every)
+{
+    const int size = state->size;
+    int ends[4 * LX_MAX_BOARD_SIZE], end_count = 0;
+    for (int i = 0; i < count; i++) {
+        const int row = squares[i] / size, column = squares[i] % size;
+        const int square = orientation == ACROSS ? squares[i] : column * size + row;
+        if (update_square(state, tables, orientation, square, every) < 0)
+            return -1;
+        note_changes(state, orientation, square, in_line, ends, &end_count);
+    }
+    for (int i = 0; i < end_count; i++)
+        if (update_square(state, tables, orientation, ends[i], every) < 0)
             return -1;
     return 0;
 }
@@ -245,6 +283,8 @@ lx_board_state_place(LxBoardState *state, const LxGameTables *tables, const int 
                      int count)
 {
     const int size = state->size;
+    if (count > LX_MAX_BOARD_SIZE)
+        return LX_MOVEGEN_BAD_BOARD;
     for (int i = 0; i < count; i++) {
         const unsigned char code = tiles[i] & (unsigned char)~LX_BLANK_FLAG;
         if (squares[i] < 0 || squares[i] >= size * size || code < 1 || code >= tables->code_count
@@ -257,15 +297,17 @@ lx_board_state_place(LxBoardState *state, const LxGameTables *tables, const int 
     const int was_empty = state->board_empty;
     state->board_empty = 0;
     const uint64_t every = every_code(tables);
+    int same_row = 1, same_column = 1;
+    for (int i = 1; i < count; i++) {
+        same_row &= squares[i] / size == squares[0] / size;
+        same_column &= squares[i] % size == squares[0] % size;
+    }
     for (int o = DOWN; o <= ACROSS; o++) {
         /* the start square is an anchor no more, unless a tile is beside it */
         if (was_empty && update_square(state, tables, o, start_of(tables, o), every) < 0)
             return LX_MOVEGEN_GRAPH;
-        for (int i = 0; i < count; i++) {
-            const int row = squares[i] / size, column = squares[i] % size;
-            if (update_around(state, tables, o, o == ACROSS ? squares[i] : column * size + row, every) < 0)
-                return LX_MOVEGEN_GRAPH;
-        }
+        if (update_orientation(state, tables, o, squares, count, same_row || same_column, every) < 0)
+            return LX_MOVEGEN_GRAPH;
     }
     return LX_MOVEGEN_OK;
 }
