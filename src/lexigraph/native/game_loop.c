@@ -169,7 +169,7 @@ typedef struct {
 
 /* The value of a subset once every digit is chosen: `kept` tiles worth `kept_points` stay, of slot `rank` among
  * the leaves of their length (valid while kept <= the index's longest). */
-static double
+static inline double
 leave_at(const LeaveWalk *walk, int kept, int kept_points, uint64_t rank)
 {
     if (walk->bag_empty)
@@ -187,11 +187,11 @@ leave_at(const LeaveWalk *walk, int kept, int kept_points, uint64_t rank)
 static void
 walk_leaves(LeaveWalk *walk, int d, long at, long stride, int kept, int kept_points, uint64_t rank)
 {
-    if (d == walk->subsets->distinct) {
+    if (d == walk->subsets->distinct) { /* an empty rack */
         walk->values[at] = leave_at(walk, kept, kept_points, rank);
         return;
     }
-    const int code = walk->subsets->codes[d], count = walk->rack[code];
+    const int code = walk->subsets->codes[d], count = walk->rack[code], last = d + 1 == walk->subsets->distinct;
     const int points = code ? walk->tables->points[code] : 0;
     const int longest = walk->index ? walk->index->longest : 0;
     /* used = count - keep goes into the index; keep copies of the code join the leave at places kept + 1 .. */
@@ -203,8 +203,11 @@ walk_leaves(LeaveWalk *walk, int d, long at, long stride, int kept, int kept_poi
                 part += walk->index->rank_part[place][code];
         }
         walk->used[code] = count - keep;
-        walk_leaves(walk, d + 1, at + (long)(count - keep) * stride, stride * (count + 1), kept + keep,
-                    kept_points + keep * points, part);
+        long here = at + (long)(count - keep) * stride;
+        if (last) /* the subset is whole: no call for it */
+            walk->values[here] = leave_at(walk, kept + keep, kept_points + keep * points, part);
+        else
+            walk_leaves(walk, d + 1, here, stride * (count + 1), kept + keep, kept_points + keep * points, part);
     }
     walk->used[code] = 0;
 }
