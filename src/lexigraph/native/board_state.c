@@ -220,31 +220,20 @@ add_once(int *list, int *count, int square)
     list[(*count)++] = square;
 }
 
-/* Square `square`'s neighbour `neighbour` in its line (empty): an anchor now. When the tiles put down share a row or
- * a column (`in_line`: a play) that is all that changes there: its cross-word runs across the line, where no new
- * tile is (a new tile in that run would share its position, not the play's line or position); else it is listed to
- * be set again in full. */
+/* What a tile put on `square` (orientation o's line coordinates) changes there: its empty neighbours in the line
+ * become anchors, and the empty squares at both ends of the run of tiles through it across the lines get their
+ * cross-words again (listed once in `ends`: the tiles of one play in one line share theirs). A neighbour's own
+ * cross-word runs across the line through its position: a new tile there either joins it through tiles, and then
+ * the neighbour ends that tile's run and is listed, or is cut off from it by an empty square and changes nothing. */
 static void
-note_neighbour(LxBoardState *state, int orientation, int neighbour, int in_line, int *ends, int *end_count)
-{
-    if (in_line)
-        state->is_anchor[orientation][neighbour] = 1;
-    else
-        add_once(ends, end_count, neighbour);
-}
-
-/* What a tile put on `square` (orientation o's line coordinates) changes there: its neighbours in the line
- * (note_neighbour), and the empty squares at both ends of the run of tiles through it across the lines, whose
- * cross-words change (listed once in `ends`: the tiles of one play in one line share theirs). */
-static void
-note_changes(LxBoardState *state, int orientation, int square, int in_line, int *ends, int *end_count)
+note_changes(LxBoardState *state, int orientation, int square, int *ends, int *end_count)
 {
     const int size = state->size, line = square / size, position = square % size;
     const uint8_t *tiles = state->line_tiles[orientation];
     if (position > 0 && !tiles[square - 1])
-        note_neighbour(state, orientation, square - 1, in_line, ends, end_count);
+        state->is_anchor[orientation][square - 1] = 1;
     if (position + 1 < size && !tiles[square + 1])
-        note_neighbour(state, orientation, square + 1, in_line, ends, end_count);
+        state->is_anchor[orientation][square + 1] = 1;
     int k = line - 1;
     while (k >= 0 && tiles[k * size + position])
         k--;
@@ -257,20 +246,20 @@ note_changes(LxBoardState *state, int orientation, int square, int in_line, int 
         add_once(ends, end_count, k * size + position);
 }
 
-/* Orientation o after `count` tiles were put on `squares` (board coordinates; `in_line`: all in one row or one
- * column): each new square and the squares note_changes lists; 0, or -1 for a graph error. */
+/* Orientation o after `count` tiles were put on `squares` (board coordinates): each new square and the squares
+ * note_changes lists; 0, or -1 for a graph error. */
 static int
 update_orientation(LxBoardState *state, const LxGameTables *tables, int orientation, const int *squares, int count,
-                   int in_line, uint64_t every)
+                   uint64_t every)
 {
     const int size = state->size;
-    int ends[4 * LX_MAX_BOARD_SIZE], end_count = 0;
+    int ends[2 * LX_MAX_BOARD_SIZE], end_count = 0;
     for (int i = 0; i < count; i++) {
         const int row = squares[i] / size, column = squares[i] % size;
         const int square = orientation == ACROSS ? squares[i] : column * size + row;
         if (update_square(state, tables, orientation, square, every) < 0)
             return -1;
-        note_changes(state, orientation, square, in_line, ends, &end_count);
+        note_changes(state, orientation, square, ends, &end_count);
     }
     for (int i = 0; i < end_count; i++)
         if (update_square(state, tables, orientation, ends[i], every) < 0)
@@ -297,16 +286,11 @@ lx_board_state_place(LxBoardState *state, const LxGameTables *tables, const int 
     const int was_empty = state->board_empty;
     state->board_empty = 0;
     const uint64_t every = every_code(tables);
-    int same_row = 1, same_column = 1;
-    for (int i = 1; i < count; i++) {
-        same_row &= squares[i] / size == squares[0] / size;
-        same_column &= squares[i] % size == squares[0] % size;
-    }
     for (int o = DOWN; o <= ACROSS; o++) {
         /* the start square is an anchor no more, unless a tile is beside it */
         if (was_empty && update_square(state, tables, o, start_of(tables, o), every) < 0)
             return LX_MOVEGEN_GRAPH;
-        if (update_orientation(state, tables, o, squares, count, same_row || same_column, every) < 0)
+        if (update_orientation(state, tables, o, squares, count, every) < 0)
             return LX_MOVEGEN_GRAPH;
     }
     return LX_MOVEGEN_OK;
