@@ -315,8 +315,7 @@ candidate_board(const Simulation *simulation, Workspace *work, Py_ssize_t c)
         int squares[LX_MAX_RACK];
         candidate_squares(candidate, squares);
         lx_board_state_copy(after, &work->base_board);
-        if (lx_board_state_place(after, simulation->player.tables, squares, candidate + CANDIDATE_TILES,
-                                 candidate[1])
+        if (lx_board_state_place(after, simulation->player.tables, squares, candidate + CANDIDATE_TILES, candidate[1])
             != LX_MOVEGEN_OK)
             return NULL;
         work->candidate_board_made[c] = 1;
