@@ -210,32 +210,59 @@ lx_board_state_set(LxBoardState *state, const LxGameTables *tables, const unsign
     return LX_MOVEGEN_OK;
 }
 
-/* The squares of orientation o a tile put on `square` (line coordinates) can change: itself, its neighbours in
- * the line (their anchor flags), and the empty squares at both ends of the run of tiles through it across the
- * lines (their cross-words). 0, or -1 for a graph error. */
-static int
-update_around(LxBoardState *state, const LxGameTables *tables, int orientation, int square, uint64_t every)
+/* Square `square` of orientation o once in `list` (count so far in *count). */
+static void
+add_once(int *list, int *count, int square)
+{
+    for (int i = 0; i < *count; i++)
+        if (list[i] == square)
+            return;
+    list[(*count)++] = square;
+}
+
+/* What a tile put on `square` (orientation o's line coordinates) changes there: its empty neighbours in the line
+ * become anchors, and the empty squares at both ends of the run of tiles through it across the lines get their
+ * cross-words again (listed once in `ends`: the tiles of one play in one line share theirs). A neighbour's own
+ * cross-word runs across the line through its position: a new tile there either joins it through tiles, and then
+ * the neighbour ends that tile's run and is listed, or is cut off from it by an empty square and changes nothing. */
+static void
+note_changes(LxBoardState *state, int orientation, int square, int *ends, int *end_count)
 {
     const int size = state->size, line = square / size, position = square % size;
     const uint8_t *tiles = state->line_tiles[orientation];
-    int changed[5], count = 0;
-    changed[count++] = square;
     if (position > 0 && !tiles[square - 1])
-        changed[count++] = square - 1;
+        state->is_anchor[orientation][square - 1] = 1;
     if (position + 1 < size && !tiles[square + 1])
-        changed[count++] = square + 1;
+        state->is_anchor[orientation][square + 1] = 1;
     int k = line - 1;
     while (k >= 0 && tiles[k * size + position])
         k--;
     if (k >= 0)
-        changed[count++] = k * size + position;
+        add_once(ends, end_count, k * size + position);
     k = line + 1;
     while (k < size && tiles[k * size + position])
         k++;
     if (k < size)
-        changed[count++] = k * size + position;
-    for (int i = 0; i < count; i++)
-        if (update_square(state, tables, orientation, changed[i], every) < 0)
+        add_once(ends, end_count, k * size + position);
+}
+
+/* Orientation o after `count` tiles were put on `squares` (board coordinates): each new square and the squares
+ * note_changes lists; 0, or -1 for a graph error. */
+static int
+update_orientation(LxBoardState *state, const LxGameTables *tables, int orientation, const int *squares, int count,
+                   uint64_t every)
+{
+    const int size = state->size;
+    int ends[2 * LX_MAX_BOARD_SIZE], end_count = 0;
+    for (int i = 0; i < count; i++) {
+        const int row = squares[i] / size, column = squares[i] % size;
+        const int square = orientation == ACROSS ? squares[i] : column * size + row;
+        if (update_square(state, tables, orientation, square, every) < 0)
+            return -1;
+        note_changes(state, orientation, square, ends, &end_count);
+    }
+    for (int i = 0; i < end_count; i++)
+        if (update_square(state, tables, orientation, ends[i], every) < 0)
             return -1;
     return 0;
 }
@@ -245,6 +272,8 @@ lx_board_state_place(LxBoardState *state, const LxGameTables *tables, const int 
                      int count)
 {
     const int size = state->size;
+    if (count > LX_MAX_BOARD_SIZE)
+        return LX_MOVEGEN_BAD_BOARD;
     for (int i = 0; i < count; i++) {
         const unsigned char code = tiles[i] & (unsigned char)~LX_BLANK_FLAG;
         if (squares[i] < 0 || squares[i] >= size * size || code < 1 || code >= tables->code_count
@@ -261,11 +290,8 @@ lx_board_state_place(LxBoardState *state, const LxGameTables *tables, const int 
         /* the start square is an anchor no more, unless a tile is beside it */
         if (was_empty && update_square(state, tables, o, start_of(tables, o), every) < 0)
             return LX_MOVEGEN_GRAPH;
-        for (int i = 0; i < count; i++) {
-            const int row = squares[i] / size, column = squares[i] % size;
-            if (update_around(state, tables, o, o == ACROSS ? squares[i] : column * size + row, every) < 0)
-                return LX_MOVEGEN_GRAPH;
-        }
+        if (update_orientation(state, tables, o, squares, count, every) < 0)
+            return LX_MOVEGEN_GRAPH;
     }
     return LX_MOVEGEN_OK;
 }

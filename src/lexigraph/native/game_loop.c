@@ -155,57 +155,82 @@ rack_subsets(RackSubsets *subsets, const int *rack, int code_count)
     }
 }
 
-/* The value of the tiles kept when `used` go, read from the rank index over the rack's own codes only (a
- * subset's codes are the rack's, ascending: the rank lx_leave_index_value computes over every code, in the same
- * order); 0 for a leave longer than the table's longest. */
-static double
-indexed_leave_value(const LxLeaveIndex *index, const RackSubsets *subsets, const int *rack, const int *used)
+/* What value_leaves walks with: the rack, its subsets, the leave index (NULL: the table's binary search), the end's
+ * adjustments (the bag empty), and the values' room. */
+typedef struct {
+    const LxGameTables *tables;
+    const LxLeaveIndex *index;
+    const RackSubsets *subsets;
+    const int *rack;
+    int bag_empty, opponent_points;
+    int used[LX_MAX_MOVE_TILE_CODES];
+    double *values;
+} LeaveWalk;
+
+/* The value of a subset once every digit is chosen: `kept` tiles worth `kept_points` stay, of slot `rank` among
+ * the leaves of their length (valid while kept <= the index's longest). */
+static inline double
+leave_at(const LeaveWalk *walk, int kept, int kept_points, uint64_t rank)
 {
-    uint64_t rank = 0;
-    int place = 0;
-    for (int d = 0; d < subsets->distinct; d++) {
-        int code = subsets->codes[d], kept = rack[code] - used[code];
-        if (place + kept > index->longest)
-            return 0.0;
-        for (int j = 0; j < kept; j++)
-            rank += index->rank_part[++place][code];
+    if (walk->bag_empty)
+        return kept == 0 ? 2.0 * walk->opponent_points : -LX_ENDGAME_PENALTY - 2.0 * kept_points;
+    if (kept == 0 || kept > LX_LEAVE_KEY_TILES)
+        return 0.0;
+    if (!walk->index)
+        return lx_leave_value_kept(walk->tables, walk->rack, walk->used);
+    return kept > walk->index->longest ? 0.0 : walk->index->values[walk->index->base[kept] + rank];
+}
+
+/* Digits d .. of the subsets' index (d: the rack's d-th code, ascending; `at` the index so far, `stride` digit d's
+ * weight), with `kept` tiles of the codes before d kept, worth `kept_points`, their rank so far `rank`: the rank
+ * lx_leave_index_value computes, one code's part added per digit instead of the whole leave per subset. */
+static void
+walk_leaves(LeaveWalk *walk, int d, long at, long stride, int kept, int kept_points, uint64_t rank)
+{
+    if (d == walk->subsets->distinct) { /* an empty rack */
+        walk->values[at] = leave_at(walk, kept, kept_points, rank);
+        return;
     }
-    return place ? index->values[index->base[place] + rank] : 0.0;
+    const int code = walk->subsets->codes[d], count = walk->rack[code], last = d + 1 == walk->subsets->distinct;
+    const int points = code ? walk->tables->points[code] : 0;
+    const int longest = walk->index ? walk->index->longest : 0;
+    /* used = count - keep goes into the index; keep copies of the code join the leave at places kept + 1 .. */
+    uint64_t part = rank;
+    for (int keep = 0; keep <= count; keep++) {
+        if (keep) {
+            int place = kept + keep;
+            if (walk->index && place <= longest)
+                part += walk->index->rank_part[place][code];
+        }
+        walk->used[code] = count - keep;
+        long here = at + (long)(count - keep) * stride;
+        if (last) /* the subset is whole: no call for it */
+            walk->values[here] = leave_at(walk, kept + keep, kept_points + keep * points, part);
+        else
+            walk_leaves(walk, d + 1, here, stride * (count + 1), kept + keep, kept_points + keep * points, part);
+    }
+    walk->used[code] = 0;
 }
 
 /* What keeping the rest of the rack is worth, per subset a play or an exchange uses, in index order (the first
  * code turning fastest): the leave table's value while the bag holds tiles, else the end's adjustment. A turn's
- * cost besides the generation is mostly here (up to 128 subsets), so each subset reads the rack's codes only. */
+ * cost besides the generation was mostly here (up to 128 subsets), so the subsets are walked digit by digit, each
+ * digit's share of the leave's size, points and rank added once for all the subsets under it. */
 static void
 value_leaves(const LxPlayer *player, const LxGameState *state, int p, const RackSubsets *subsets, double *values)
 {
     const LxGameTables *tables = player->tables;
-    const LxLeaveIndex *index = tables->leave_index.values ? &tables->leave_index : NULL;
-    const int *rack = state->racks[p];
-    int used[LX_MAX_MOVE_TILE_CODES] = {0};
-    int opponent_points = lx_rack_points(tables, state->racks[1 - p]);
-    for (long at = 0; at < subsets->subsets; at++) {
-        int kept = 0, kept_points = 0;
-        for (int d = 0; d < subsets->distinct; d++) {
-            int code = subsets->codes[d];
-            kept += rack[code] - used[code];
-            if (code)
-                kept_points += (rack[code] - used[code]) * tables->points[code];
-        }
-        if (state->bag_length == 0)
-            values[at] = kept == 0 ? 2.0 * opponent_points : -LX_ENDGAME_PENALTY - 2.0 * kept_points;
-        else if (kept == 0 || kept > LX_LEAVE_KEY_TILES)
-            values[at] = 0.0;
-        else
-            values[at] =
-                index ? indexed_leave_value(index, subsets, rack, used) : lx_leave_value_kept(tables, rack, used);
-        for (int d = 0; d < subsets->distinct; d++) {
-            int code = subsets->codes[d];
-            if (++used[code] <= rack[code])
-                break;
-            used[code] = 0;
-        }
-    }
+    LeaveWalk walk = {
+        .tables = tables,
+        .index = tables->leave_index.values ? &tables->leave_index : NULL,
+        .subsets = subsets,
+        .rack = state->racks[p],
+        .bag_empty = state->bag_length == 0,
+        .opponent_points = lx_rack_points(tables, state->racks[1 - p]),
+        .values = values,
+    };
+    memset(walk.used, 0, sizeof walk.used);
+    walk_leaves(&walk, 0, 0, 1, 0, 0, 0);
 }
 
 /* The player's best play by its rule (out->kept 0: none); an LX_MOVEGEN_* status. */

@@ -114,10 +114,23 @@ candidate_tiles(const LxGameTables *tables, const LxGameState *state, const unsi
     return 0;
 }
 
-/* Player 0 makes the candidate on `state`; its leave's value in *leave. 0 after a play, 1 after an exchange or a
- * pass, -LX_MOVEGEN_BAD_BOARD for a candidate the position does not allow. */
+/* The squares of a play candidate's tiles (count of them: candidate[1], at most LX_MAX_RACK). */
+static void
+candidate_squares(const unsigned char *candidate, int *squares)
+{
+    for (int i = 0; i < candidate[1] && i < LX_MAX_RACK; i++) {
+        uint16_t square;
+        memcpy(&square, candidate + CANDIDATE_SQUARES + 2 * i, 2);
+        squares[i] = square;
+    }
+}
+
+/* Player 0 makes the candidate on `state`; its leave's value in *leave. `placed`: the board's state after the
+ * play, already in state->board_state (the play's tiles are then put on the board's bytes only), or 0. 0 after a
+ * play, 1 after an exchange or a pass, -LX_MOVEGEN_BAD_BOARD for a candidate the position does not allow. */
 static int
-make_candidate(const LxGameTables *tables, LxGameState *state, const unsigned char *candidate, double *leave)
+make_candidate(const LxGameTables *tables, LxGameState *state, const unsigned char *candidate, int placed,
+               double *leave)
 {
     const int code_count = tables->code_count, kind = candidate[0], count = candidate[1];
     int gone[LX_MAX_MOVE_TILE_CODES] = {0};
@@ -134,12 +147,13 @@ make_candidate(const LxGameTables *tables, LxGameState *state, const unsigned ch
         int32_t score;
         memcpy(&score, candidate + CANDIDATE_SCORE, 4);
         int squares[LX_MAX_RACK];
-        for (int i = 0; i < count; i++) {
-            uint16_t square;
-            memcpy(&square, candidate + CANDIDATE_SQUARES + 2 * i, 2);
-            squares[i] = square;
-        }
-        if ((status = lx_place_tiles(tables, state, squares, candidate + CANDIDATE_TILES, count)) != 0)
+        candidate_squares(candidate, squares);
+        LxBoardState *board_state = state->board_state;
+        if (placed)
+            state->board_state = NULL;
+        status = lx_place_tiles(tables, state, squares, candidate + CANDIDATE_TILES, count);
+        state->board_state = board_state;
+        if (status != 0)
             return -status;
         state->score[0] += score;
     }
@@ -177,18 +191,19 @@ write_result(const LxGameTables *tables, const LxGameState *dealt, LxGameState *
 }
 
 /* One play-out of one candidate from the dealt state `dealt` (worked on in `state`, its board's state in `board`,
- * a copy of the dealt one's); its result in `result`. */
+ * a copy of the dealt one's, or of `after`, the board's state after the candidate when known); its result in
+ * `result`. */
 static int
-play_out(const Simulation *simulation, const LxGameState *dealt, const unsigned char *candidate, double *values,
-         LxGameState *state, LxBoardState *board, unsigned char *result)
+play_out(const Simulation *simulation, const LxGameState *dealt, const unsigned char *candidate,
+         const LxBoardState *after, double *values, LxGameState *state, LxBoardState *board, unsigned char *result)
 {
     const LxGameTables *tables = simulation->player.tables;
     memcpy(state, dealt, sizeof *state);
-    lx_board_state_copy(board, dealt->board_state);
+    lx_board_state_copy(board, after ? after : dealt->board_state);
     state->board_state = board;
     double leave[2] = {0.0, 0.0};
     unsigned char record[LX_TURN_SIZE];
-    int turn = make_candidate(tables, state, candidate, &leave[0]);
+    int turn = make_candidate(tables, state, candidate, after != NULL, &leave[0]);
     if (turn < 0)
         return turn;
     int zeros = turn ? simulation->zero_turns + 1 : 0, out_player = -1;
@@ -270,15 +285,43 @@ deal(const Simulation *simulation, const LxGameState *base, const unsigned char 
     lx_draw(state, 1, simulation->opponent_tiles);
 }
 
+/* Candidates whose board state after the play a workspace keeps (the first ones: a simulation takes a few). */
+#define KEPT_CANDIDATE_BOARDS 16
+
 /* What a run of play-outs works in: the position before the deal, the dealt state, a play-out's state, the
- * leave values' room, the unseen tiles in code order; the position's board state (set up once) and a play-out's. */
+ * leave values' room, the unseen tiles in code order; the position's board state (set up once) and a play-out's;
+ * and the board state after each of the first candidates' plays, made when first met (every iteration deals from
+ * the same board, so a play-out copies it instead of copying the position's and bringing it up to date). */
 typedef struct {
     LxGameState base, dealt, work;
     LxBoardState base_board, board;
     double values[LX_MAX_RACK_SUBSETS];
     unsigned char unseen_tiles[LX_MAX_BAG];
     int unseen_count;
+    LxBoardState candidate_boards[KEPT_CANDIDATE_BOARDS];
+    unsigned char candidate_board_made[KEPT_CANDIDATE_BOARDS];
 } Workspace;
+
+/* The board state after candidate c's play (made on first use), or NULL: not a play, not among the first
+ * KEPT_CANDIDATE_BOARDS, or not made (a play the board refuses: the play-out finds the same error itself). */
+static const LxBoardState *
+candidate_board(const Simulation *simulation, Workspace *work, Py_ssize_t c)
+{
+    const unsigned char *candidate = simulation->candidates + c * CANDIDATE_SIZE;
+    if (c >= KEPT_CANDIDATE_BOARDS || candidate[0] != LX_TURN_PLAY || candidate[1] > LX_MAX_RACK)
+        return NULL;
+    LxBoardState *after = &work->candidate_boards[c];
+    if (!work->candidate_board_made[c]) {
+        int squares[LX_MAX_RACK];
+        candidate_squares(candidate, squares);
+        lx_board_state_copy(after, &work->base_board);
+        if (lx_board_state_place(after, simulation->player.tables, squares, candidate + CANDIDATE_TILES, candidate[1])
+            != LX_MOVEGEN_OK)
+            return NULL;
+        work->candidate_board_made[c] = 1;
+    }
+    return after;
+}
 
 /* Iterations first .. first + count - 1 on one or more threads: what every thread reads, the counter that hands
  * the iterations out in increasing order (so the iterations done are always [0, next)), the deadline read under
@@ -329,8 +372,9 @@ play_claimed_iterations(void *data)
             deal(simulation, &work->base, work->unseen_tiles, work->unseen_count, (uint64_t)(run->first + i),
                  &work->dealt);
         for (Py_ssize_t c = 0; c < candidates; c++) {
-            int got = play_out(simulation, &work->dealt, simulation->candidates + c * CANDIDATE_SIZE, work->values,
-                               &work->work, &work->board, run->answer + (i * candidates + c) * RESULT_SIZE);
+            int got = play_out(simulation, &work->dealt, simulation->candidates + c * CANDIDATE_SIZE,
+                               candidate_board(simulation, work, c), work->values, &work->work, &work->board,
+                               run->answer + (i * candidates + c) * RESULT_SIZE);
             if (got < 0) {
                 lx_mutex_lock(&run->lock);
                 if (!run->status)
@@ -417,6 +461,7 @@ start_workspace(const Simulation *simulation, Workspace *work)
     const LxGameTables *tables = simulation->player.tables;
     const int squares = tables->size * tables->size;
     memset(&work->base, 0, sizeof work->base);
+    memset(work->candidate_board_made, 0, sizeof work->candidate_board_made);
     work->unseen_count = 0;
     for (int code = 0; code < tables->code_count; code++)
         for (int j = 0; j < simulation->unseen[code]; j++)
