@@ -1391,6 +1391,22 @@ lx_movegen_run(const LxMoveInput *in, LxMoveOutput *result)
     return lx_movegen_run_portable(in, result);
 }
 
+int lx_movegen_word_map_path = LX_WORD_MAP_PATH_CHOSEN;
+
+/* word_map_path(mode) -> the mode before: see movegen.h's LX_WORD_MAP_PATH_*. */
+static PyObject *
+set_word_map_path(PyObject *module, PyObject *args)
+{
+    int mode;
+    if (!PyArg_ParseTuple(args, "i:word_map_path", &mode))
+        return NULL;
+    if (mode < LX_WORD_MAP_PATH_CHOSEN || mode > LX_WORD_MAP_PATH_NEVER) {
+        PyErr_SetString(PyExc_ValueError, "word_map_path: the mode is 0, 1 or 2");
+        return NULL;
+    }
+    return PyLong_FromLong(__atomic_exchange_n(&lx_movegen_word_map_path, mode, __ATOMIC_RELAXED));
+}
+
 /* -- generate_moves: the Python entry point ---------------------------------------------------------------- */
 
 /* A copy of a table of doubles passed as bytes (a request's bytes need not be aligned for doubles), or NULL with
@@ -1484,6 +1500,10 @@ static PyMethodDef movegen_methods[] = {
      "generate_moves(request, deadline=None) -> (records, count)\n\n"
      "Plays on a board for a rack as fixed records, valued by equity; every play, or the best `top` best first "
      "(see movegen.c)."},
+    {"word_map_path", set_word_map_path, METH_VARARGS,
+     "word_map_path(mode) -> int\n\n"
+     "Which path the pruned ranking takes with a word map: 0 chosen per rack (the default), 1 the word map whenever "
+     "it answers, 2 the graph walk; returns the mode before (for benchmarks and tests: the records are the same)."},
     {NULL, NULL, 0, NULL}};
 
 int

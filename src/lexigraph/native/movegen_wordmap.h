@@ -595,6 +595,9 @@ word_map_path_applies(const MoveGenerator *gen)
         for (int i = 0; i < 2 * gen->size * gen->size; i++)
             if (gen->opening_penalty[i] > 0)
                 return 0;
+    const int mode = __atomic_load_n(&lx_movegen_word_map_path, __ATOMIC_RELAXED);
+    if (mode != LX_WORD_MAP_PATH_CHOSEN)
+        return mode == LX_WORD_MAP_PATH_ALWAYS;
     /* Where it pays (measured on self-play's positions and on the benchmark's): a blank on the rack, or a rack
      * that is a word by itself, whose bingo keeps the graph walk's bounds high everywhere; the other racks' dead
      * ends cost the graph walk less than their lookups (most miss). */
