@@ -91,15 +91,17 @@ def board_kind(pos: Position) -> str:
     return "empty" if not tiles else "open" if tiles < CLOSED_FROM else "closed"
 
 
-def requests(lex: lexigraph.Lexicon, kind: str | None = None) -> list[tuple[str, str, object]]:
-    """(rack kind, board kind, request) per harvested position."""
-    if not POSITIONS.exists():
+def requests(lex: lexigraph.Lexicon, kind: str | None = None, source: Path = POSITIONS) -> list[tuple[str, str, object]]:
+    """(rack kind, board kind, request) per harvested position (or per position of another CGP file)."""
+    if not source.exists():
         sys.exit(f"no positions: run `{sys.argv[0]} harvest` first")
     game = Game.preset("scrabble").for_lexicon(lex.alphabet)
     table = load_leaves(game.leaves, lex.store.alphabet)
     wm = lex.word_map()
     out = []
-    for line in POSITIONS.read_text().splitlines():
+    for line in source.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
         pos = aligned(lex, Position.from_cgp(line, game))
         rack = pos.racks[0]
         codes = parse_rack(game, rack)
@@ -120,9 +122,9 @@ def requests(lex: lexigraph.Lexicon, kind: str | None = None) -> list[tuple[str,
     return out
 
 
-def time_paths(rounds: int, calls: int) -> None:
+def time_paths(rounds: int, calls: int, source: Path) -> None:
     lex = open_twl06()
-    cases = requests(lex)
+    cases = requests(lex, source=source)
     generate = lex.engine.generate_moves
     # the same records on every path
     for _rack_kind, _board_kind, request in cases:
@@ -171,9 +173,9 @@ def time_paths(rounds: int, calls: int) -> None:
     print("| all | | " + f"{n} | " + " | ".join(cell(every[m], n) for m in MODES) + f" | {ratio:.2f}x |")
 
 
-def count(mode: int, kind: str | None) -> None:
+def count(mode: int, kind: str | None, source: Path) -> None:
     lex = open_twl06()
-    cases = requests(lex, kind)
+    cases = requests(lex, kind, source)
     _native.word_map_path(mode)
     for _r, _b, request in cases:
         lex.engine.generate_moves(request)
@@ -192,13 +194,16 @@ def main() -> None:
     c = sub.add_parser("count")
     c.add_argument("--mode", type=int, choices=sorted(MODES), required=True)
     c.add_argument("--kind", choices=("blank", "noblank"))
+    for command in (t, c):
+        command.add_argument("--positions", type=Path, default=POSITIONS,
+                             help="a CGP file of positions with racks (default: the harvested ones)")
     args = parser.parse_args()
     if args.command == "harvest":
         harvest(args.games, args.seed)
     elif args.command == "time":
-        time_paths(args.rounds, args.calls)
+        time_paths(args.rounds, args.calls, args.positions)
     else:
-        count(args.mode, args.kind)
+        count(args.mode, args.kind, args.positions)
 
 
 if __name__ == "__main__":
