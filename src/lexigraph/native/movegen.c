@@ -35,8 +35,8 @@
  * with a blank on the rack) when no word is made of the rack less the kept tile and the board tiles
  * (lx_wordmap_has_word), whose leave bound is then the best among the kept tiles that make one (word_map_leave);
  * so the bingo bonus and impossible lengths stop keeping anchors alive. Every play's extent and leave are among those kept, so the plays kept are the same.
- * With the word map and a rack that has a blank or is a word by itself, the pruned ranking finds its plays in the
- * map instead, best window first (movegen_wordmap.h): the same records in the same order.
+ * With the word map and a rack that has a blank, is a word by itself or holds at most four tiles, the pruned
+ * ranking finds its plays in the map instead, best window first (movegen_wordmap.h): the same records in the same order.
  *
  * `deadline` (a time.monotonic() value or None, deadline.h) is checked at the start and every few thousand
  * extensions; past it the call raises TimeoutError, which the engine turns into DeadlineExceeded.

@@ -2,8 +2,8 @@
  *
  * Included by movegen.c once its MoveGenerator, its records and its bounds are defined (it reads them all: this is
  * not a header for other files). For a ranking with `top` > 0 and pruning, when the tables hold a word map the rack
- * fits and the rack has a blank or is a word by itself (word_map_path_applies: where it pays), the plays are looked
- * up instead of walked in the word graph:
+ * fits and the rack has a blank, is a word by itself or holds at most four tiles (word_map_path_applies: where it
+ * pays), the plays are looked up instead of walked in the word graph:
  *
  * 1. Windows. Every extent a play can have is a window (orientation, line, start, length): no board tile just
  *    before or after it, at least one empty square, every empty square fillable by some rack tile (its
@@ -607,10 +607,11 @@ word_map_path_applies(const MoveGenerator *gen)
     const int mode = __atomic_load_n(&lx_movegen_word_map_path, __ATOMIC_RELAXED);
     if (mode != LX_WORD_MAP_PATH_CHOSEN)
         return mode == LX_WORD_MAP_PATH_ALWAYS;
-    /* Where it pays (measured on self-play's positions and on the benchmark's): a blank on the rack, or a rack
-     * that is a word by itself, whose bingo keeps the graph walk's bounds high everywhere; the other racks' dead
-     * ends cost the graph walk less than their lookups (most miss). */
-    return gen->rack_blanks > 0
+    /* Where it pays (measured on self-play's positions and on the benchmark's: bench_best_paths.py): a blank on the
+     * rack, or a rack that is a word by itself, whose bingo keeps the graph walk's bounds high everywhere, or a rack
+     * of at most four tiles (the end of a game: few subsets to look up); the other racks' dead ends cost the graph
+     * walk less than their lookups (most miss). */
+    return gen->rack_blanks > 0 || gen->tiles_on_rack <= 4
            || lx_wordmap_has_word(gen->word_map, gen->tiles_on_rack, gen->rack_letters, gen->rack_letter_count, 0) == 1;
 }
 
