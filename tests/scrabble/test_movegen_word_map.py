@@ -314,3 +314,41 @@ def test_best_first_with_a_large_top_and_without_leave_values(enable_with_map):
             for top in (300, 3000) if c else (300,):
                 best = records_of(lex, pos, rack, table, top=top, prune=True, by_equity=True)
                 assert best == full[:top * RECORD_SIZE], (pos.to_cgp(), rack, top, table is None)
+
+
+@contextmanager
+def word_map_path(mode: int) -> Iterator[None]:
+    """The pruned ranking's path forced (1 the word map whenever it answers, 2 the graph walk), then restored."""
+    from lexigraph import _native
+
+    before = _native.word_map_path(mode)
+    try:
+        yield
+    finally:
+        _native.word_map_path(before)
+
+
+@pytest.mark.parametrize("engine_kind", ["c"], indirect=True)
+def test_either_path_gives_the_ranking_for_every_rack(enable_with_map):
+    """Either path, forced for every rack (blank-free racks that are no word included, which the word map path does
+    not take by default; restricted squares under heavy tiles): the pruned best N are the full ranking's first N,
+    bytes and order."""
+    lex = enable_with_map
+    game = Game.preset("scrabble")
+    table = load_leaves(game.leaves, lex.store.alphabet)
+    for mode in (1, 2):
+        rng = random.Random(3400 + mode)
+        with word_map_path(mode):
+            for pos, rack in positions_with_racks(lex, 340 + mode, 6, ("EIOQRTU", "EEIIOUU", "CWMFJRD")):
+                assert_best_first_is_the_ranking(lex, pos, rack, table, (1, 3))
+            pos = board_from_bag(game, rng, 0.3)
+            for rack in ("QUIZ", "EEE", "RSTLNEA", "VV"):
+                assert_best_first_is_the_ranking(lex, pos, rack, table, (1, 3))
+
+
+def test_the_path_mode_is_checked():
+    _native = pytest.importorskip("lexigraph._native")
+    for bad in (-1, 3):
+        with pytest.raises(ValueError):
+            _native.word_map_path(bad)
+    assert _native.word_map_path(0) == 0

@@ -26,7 +26,8 @@
  * `by_equity`, else score) descending, then across before down, row, column, length and the squares' bytes
  * ascending, as lexigraph.scrabble.movegen ranks. With `top` < 0 every play comes, in generation order. With
  * `prune` (and `top` > 0), once the heap is full an anchor is skipped when its shadow bound (the best key any
- * play from it could reach: the rack's highest points on the squares that multiply them most, the bingo bonus,
+ * play from it could reach: the rack's highest points on the squares that multiply them most, or when lower each
+ * square's best rack tile that its cross-check allows (restricted squares), the bingo bonus,
  * the best leave value for that many tiles) is below the heap's worst; the plays kept are the same, and `count`
  * is then -1 (not every play was counted). With the lexicon's word map in the tables (game_tables.h), an extent no
  * word can fill gives no bound: one through no board tile whose length no tiles of the rack spell
@@ -34,8 +35,8 @@
  * with a blank on the rack) when no word is made of the rack less the kept tile and the board tiles
  * (lx_wordmap_has_word), whose leave bound is then the best among the kept tiles that make one (word_map_leave);
  * so the bingo bonus and impossible lengths stop keeping anchors alive. Every play's extent and leave are among those kept, so the plays kept are the same.
- * With the word map and a rack that has a blank or is a word by itself, the pruned ranking finds its plays in the
- * map instead, best window first (movegen_wordmap.h): the same records in the same order.
+ * With the word map and a rack that has a blank, is a word by itself or holds at most four tiles, the pruned
+ * ranking finds its plays in the map instead, best window first (movegen_wordmap.h): the same records in the same order.
  *
  * `deadline` (a time.monotonic() value or None, deadline.h) is checked at the start and every few thousand
  * extensions; past it the call raises TimeoutError, which the engine turns into DeadlineExceeded.
@@ -131,10 +132,12 @@ typedef struct {
     Py_ssize_t top;
     Py_ssize_t rank_all_to; /* >= 0: every play kept, then ranked and cut to this many (a large top) */
     int by_equity;
-    int prune;                                         /* skip anchors that cannot beat the heap's worst (top > 0) */
-    int anchors_by_bound;                              /* queued anchors sorted by bound: left_parts may stop early */
-    int rack_points_desc[LX_MAX_BOARD_SIZE];           /* the rack's tile points, highest first (blanks 0) */
-    int rack_point_sums[LX_MAX_BOARD_SIZE + 1];        /* rack_point_sums[k]: the sum of the k highest */
+    int prune;                                  /* skip anchors that cannot beat the heap's worst (top > 0) */
+    int anchors_by_bound;                       /* queued anchors sorted by bound: left_parts may stop early */
+    int rack_points_desc[LX_MAX_BOARD_SIZE];    /* the rack's tile points, highest first (blanks 0) */
+    int rack_point_sums[LX_MAX_BOARD_SIZE + 1]; /* rack_point_sums[k]: the sum of the k highest */
+    uint8_t fit_codes[LX_MAX_MOVE_TILE_CODES];  /* the rack's letters (not its blanks), most points first */
+    int fit_code_count;
     double best_leave_by_tiles[LX_MAX_BOARD_SIZE + 1]; /* the best leave value of a play using m tiles */
     /* the word map's view of the rack (prune only; word_map NULL: none, or the rack does not fit the map) */
     const LxWordMap *word_map;
@@ -509,6 +512,17 @@ sort_rack_points(MoveGenerator *gen)
         }
     for (int j = count; j < LX_MAX_BOARD_SIZE; j++)
         gen->rack_points_desc[j] = 0;
+    gen->fit_code_count = 0;
+    for (int code = 1; code < gen->code_count; code++) {
+        if (!gen->rack_counts[code])
+            continue;
+        int j = gen->fit_code_count++;
+        while (j > 0 && gen->tile_points[gen->fit_codes[j - 1]] < gen->tile_points[code]) {
+            gen->fit_codes[j] = gen->fit_codes[j - 1];
+            j--;
+        }
+        gen->fit_codes[j] = (uint8_t)code;
+    }
     gen->rack_point_sums[0] = 0;
     for (int j = 0; j < LX_MAX_BOARD_SIZE; j++)
         gen->rack_point_sums[j + 1] = gen->rack_point_sums[j] + gen->rack_points_desc[j];
@@ -639,12 +653,37 @@ prepare_bounds(MoveGenerator *gen, long subsets)
 }
 
 /* What an extent of a play is made of, for its bound: the squares it fills per letter multiplier, its word
- * multiplier, the board's points in its main word, and its cross-words' points and multipliers. */
+ * multiplier, the board's points in its main word, and its cross-words' points and multipliers; and the squares'
+ * restricted points: each square's best rack tile that its cross-check allows (MAGPIE's restricted squares), times
+ * its letter multiplier, summed for the main word (fit_main) and, times the square's word multiplier, for the
+ * cross-words (fit_cross). */
 typedef struct {
     int tiles_placed, word_multiplier, board_points, cross_points, cross_count;
+    int fit_main, fit_cross;
     int squares_by_letter_multiplier[5];      /* 1-4 (generate_moves checks); index 0 unused */
     int cross_multipliers[LX_MAX_BOARD_SIZE]; /* of a tile's points in its cross-word, highest first */
 } Extent;
+
+/* The most points a rack tile the square allows (`allowed`, its cross-check) can bring: the first of the rack's
+ * letters by points that it allows; 0 when only a blank fits. */
+static inline int
+best_fit_points(const MoveGenerator *gen, uint64_t allowed)
+{
+    for (int i = 0; i < gen->fit_code_count; i++)
+        if (allowed >> gen->fit_codes[i] & 1u)
+            return gen->tile_points[gen->fit_codes[i]];
+    return 0;
+}
+
+/* An extent with nothing on it yet (the cross multipliers are written before they are read: not cleared). */
+static inline void
+extent_clear(Extent *extent)
+{
+    extent->tiles_placed = extent->cross_points = extent->cross_count = extent->board_points = 0;
+    extent->fit_main = extent->fit_cross = 0;
+    extent->word_multiplier = 1;
+    memset(extent->squares_by_letter_multiplier, 0, sizeof extent->squares_by_letter_multiplier);
+}
 
 /* A square the extent fills with a rack tile: its multipliers, and its cross-word's when it makes one. */
 static inline void
@@ -652,11 +691,14 @@ extent_fills(Extent *extent, const MoveGenerator *gen, int orientation, int squa
 {
     const int letter = gen->board.letter_multipliers[orientation][square],
               word = gen->board.word_multipliers[orientation][square];
+    const int fit = best_fit_points(gen, gen->board.cross_checks[orientation][square]) * letter;
     extent->squares_by_letter_multiplier[letter]++;
     extent->tiles_placed++;
     extent->word_multiplier *= word;
+    extent->fit_main += fit;
     if (!gen->board.has_cross_word[orientation][square])
         return;
+    extent->fit_cross += fit * word;
     extent->cross_points += gen->board.cross_scores[orientation][square] * word;
     int multiplier = letter * word, j = extent->cross_count++;
     while (j > 0 && extent->cross_multipliers[j - 1] < multiplier) {
@@ -666,8 +708,9 @@ extent_fills(Extent *extent, const MoveGenerator *gen, int orientation, int squa
     extent->cross_multipliers[j] = multiplier;
 }
 
-/* The best score a play of this extent can reach: the highest points on the highest letter multipliers, the
- * cross-words' best pairing and the bingo bonus. */
+/* The best score a play of this extent can reach: the lower of two bounds, the highest points on the highest
+ * letter multipliers with the cross-words' best pairing (each tile once, as if every tile fitted every square), and
+ * each square's restricted points (the best tile that fits it, perhaps on several squares); plus the bingo bonus. */
 static int
 extent_score(const MoveGenerator *gen, const Extent *extent)
 {
@@ -678,11 +721,12 @@ extent_score(const MoveGenerator *gen, const Extent *extent)
         main_word += letter * (sums[taken + squares] - sums[taken]);
         taken += squares;
     }
-    int score = (extent->board_points + main_word) * extent->word_multiplier + extent->cross_points
-                + (extent->tiles_placed == gen->rack_size ? gen->bingo_bonus : 0);
+    int score = (extent->board_points + main_word) * extent->word_multiplier + extent->cross_points;
     for (int i = 0; i < extent->cross_count; i++)
         score += extent->cross_multipliers[i] * gen->rack_points_desc[i];
-    return score;
+    const int restricted =
+        (extent->board_points + extent->fit_main) * extent->word_multiplier + extent->cross_points + extent->fit_cross;
+    return (restricted < score ? restricted : score) + (extent->tiles_placed == gen->rack_size ? gen->bingo_bonus : 0);
 }
 
 /* The highest key any play generated from the anchor at (gen->orientation, gen->line, anchor) can have: plays
@@ -713,13 +757,13 @@ anchor_bound(MoveGenerator *gen, int orientation, int line, int anchor, int left
     double best = -1e300;
     for (int left_tiles = 0; left_tiles <= (left_start >= 0 ? 0 : left_room) && left_tiles <= gen->tiles_on_rack;
          left_tiles++) {
-        Extent extent; /* the cross multipliers are written before they are read: not cleared */
-        extent.tiles_placed = extent.cross_points = extent.cross_count = 0;
-        extent.word_multiplier = 1;
+        Extent extent;
+        extent_clear(&extent);
         extent.board_points = left_board_points;
-        memset(extent.squares_by_letter_multiplier, 0, sizeof extent.squares_by_letter_multiplier);
         for (int j = anchor - left_tiles; j < anchor; j++) { /* left-part squares: free, no cross-words */
-            extent.squares_by_letter_multiplier[gen->board.letter_multipliers[orientation][base + j]]++;
+            const int letter = gen->board.letter_multipliers[orientation][base + j];
+            extent.squares_by_letter_multiplier[letter]++;
+            extent.fit_main += gen->rack_points_desc[0] * letter;
             extent.tiles_placed++;
             extent.word_multiplier *= gen->board.word_multipliers[orientation][base + j];
         }
@@ -1391,6 +1435,22 @@ lx_movegen_run(const LxMoveInput *in, LxMoveOutput *result)
     return lx_movegen_run_portable(in, result);
 }
 
+int lx_movegen_word_map_path = LX_WORD_MAP_PATH_CHOSEN;
+
+/* word_map_path(mode) -> the mode before: see movegen.h's LX_WORD_MAP_PATH_*. */
+static PyObject *
+set_word_map_path(PyObject *module, PyObject *args)
+{
+    int mode;
+    if (!PyArg_ParseTuple(args, "i:word_map_path", &mode))
+        return NULL;
+    if (mode < LX_WORD_MAP_PATH_CHOSEN || mode > LX_WORD_MAP_PATH_NEVER) {
+        PyErr_SetString(PyExc_ValueError, "word_map_path: the mode is 0, 1 or 2");
+        return NULL;
+    }
+    return PyLong_FromLong(__atomic_exchange_n(&lx_movegen_word_map_path, mode, __ATOMIC_RELAXED));
+}
+
 /* -- generate_moves: the Python entry point ---------------------------------------------------------------- */
 
 /* A copy of a table of doubles passed as bytes (a request's bytes need not be aligned for doubles), or NULL with
@@ -1484,6 +1544,10 @@ static PyMethodDef movegen_methods[] = {
      "generate_moves(request, deadline=None) -> (records, count)\n\n"
      "Plays on a board for a rack as fixed records, valued by equity; every play, or the best `top` best first "
      "(see movegen.c)."},
+    {"word_map_path", set_word_map_path, METH_VARARGS,
+     "word_map_path(mode) -> int\n\n"
+     "Which path the pruned ranking takes with a word map: 0 chosen per rack (the default), 1 the word map whenever "
+     "it answers, 2 the graph walk; returns the mode before (for benchmarks and tests: the records are the same)."},
     {NULL, NULL, 0, NULL}};
 
 int

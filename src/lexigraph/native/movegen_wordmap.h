@@ -2,8 +2,8 @@
  *
  * Included by movegen.c once its MoveGenerator, its records and its bounds are defined (it reads them all: this is
  * not a header for other files). For a ranking with `top` > 0 and pruning, when the tables hold a word map the rack
- * fits and the rack has a blank or is a word by itself (word_map_path_applies: where it pays), the plays are looked
- * up instead of walked in the word graph:
+ * fits and the rack has a blank, is a word by itself or holds at most four tiles (word_map_path_applies: where it
+ * pays), the plays are looked up instead of walked in the word graph:
  *
  * 1. Windows. Every extent a play can have is a window (orientation, line, start, length): no board tile just
  *    before or after it, at least one empty square, every empty square fillable by some rack tile (its
@@ -11,7 +11,7 @@
  *    square), two squares or more; a down window of one new tile that makes an across word is left out (the
  *    across pass makes that play, as in the graph walk). A play has one window, so each play comes once.
  * 2. Bounds. A window's first bound is movegen.c's extent_score (the rack's best points on the best multipliers,
- *    its cross-words, the bingo bonus) plus the best leave value for that many tiles. A subset's bound on a window
+ *    or, when lower, each square's best rack tile its cross-check allows; its cross-words, the bingo bonus) plus the best leave value for that many tiles. A subset's bound on a window
  *    is the lower of that score with the subset's own points and of each of its tiles on its best square allowed,
  *    plus its leave. A window through no board tile, or of the whole rack, is bounded again when it reaches the top
  *    of the heap: by the best of its subsets' bounds, only the subsets that make a word alone counting through no
@@ -236,9 +236,7 @@ window_extent(const MoveGenerator *gen, const Window *window, WindowFit *fit)
 {
     const int orientation = window->orientation, base = window->line * gen->size + window->start;
     Extent *extent = &fit->extent;
-    extent->tiles_placed = extent->cross_points = extent->cross_count = extent->board_points = 0;
-    extent->word_multiplier = 1;
-    memset(extent->squares_by_letter_multiplier, 0, sizeof extent->squares_by_letter_multiplier);
+    extent_clear(extent);
     for (int i = 0; i < window->length; i++) {
         if (gen->board.line_tiles[orientation][base + i])
             extent->board_points += gen->board.line_points[orientation][base + i];
@@ -348,9 +346,7 @@ windows_from(MoveGenerator *gen, WindowSearch *search, int orientation, int line
     const uint8_t *tiles = gen->board.line_tiles[orientation];
     const uint64_t fillable = gen->rack_counts[0] ? ~(uint64_t)1 : gen->rack_tile_set;
     Extent extent;
-    extent.tiles_placed = extent.cross_points = extent.cross_count = extent.board_points = 0;
-    extent.word_multiplier = 1;
-    memset(extent.squares_by_letter_multiplier, 0, sizeof extent.squares_by_letter_multiplier);
+    extent_clear(&extent);
     uint8_t through[LX_MAX_BOARD_SIZE];
     int through_count = 0, anchored = 0, last_new = -1;
     for (int end = start; end < size; end++) {
@@ -520,8 +516,9 @@ siblings_of(const MoveGenerator *gen, const WindowSearch *search, const Window *
         const Window *other = &search->windows[w];
         if (other != window
             && (other->searched || other->tiles != window->tiles || other->length != window->length
-                || memcmp(other->through, window->through, window->through_count)))
-            continue;
+                || memcmp(other->through, window->through, window->through_count)
+                || (heap_full(gen) && other->bound < worst_key(gen))))
+            continue; /* not a sibling; or one that cannot make the list, now or later (the worst only rises) */
         group[n] = other;
         window_extent(gen, other, &fits[n++]);
         if (other->score_bound > *score_bound)
@@ -551,6 +548,8 @@ search_window(MoveGenerator *gen, WindowSearch *search, const Window *window)
             continue;
         int live = 0; /* the siblings where its tiles may score enough: bit k */
         for (int k = 0; k < siblings; k++) {
+            if (heap_full(gen) && (double)group[k]->score_bound + subset->leave < worst_key(gen))
+                continue; /* its tiles score too little there, however they fit */
             const int score = subset_score(gen, &fits[k], subset);
             if (score >= 0 && (!heap_full(gen) || (double)score + subset->leave >= worst_key(gen)))
                 live |= 1 << k;
@@ -561,14 +560,24 @@ search_window(MoveGenerator *gen, WindowSearch *search, const Window *window)
             gen->error = ERROR_DEADLINE;
             return;
         }
-        uint8_t letters[LX_WORDMAP_MAX_LENGTH];
-        int n = 0, i = 0, j = 0;
-        while (i < subset->letter_count || j < window->through_count)
-            letters[n++] =
-                (j >= window->through_count || (i < subset->letter_count && subset->letters[i] <= window->through[j]))
-                    ? subset->letters[i++]
-                    : window->through[j++];
-        int hits = lx_wordmap_lookup(map, window->length, letters, n, subset->blanks, search->hits, search->hit_cap);
+        int hits;
+        if (!subset->blanks) {
+            /* the words' rows straight from the table: the codes are the rack's and the board's (read_board checked
+             * them, prepare_word_map their range), sorted, and the window's length is the map's (windows_from) */
+            const uint64_t key = lx_wordmap_key_merged(map, subset->letters, subset->letter_count, window->through,
+                                                       window->through_count);
+            hits = lx_wordmap_probe(map, window->length, 0, key, &search->hits[0].first, &search->hits[0].count);
+            search->hits[0].blanks[0] = search->hits[0].blanks[1] = 0;
+        } else {
+            uint8_t letters[LX_WORDMAP_MAX_LENGTH];
+            int n = 0, i = 0, j = 0;
+            while (i < subset->letter_count || j < window->through_count)
+                letters[n++] = (j >= window->through_count
+                                || (i < subset->letter_count && subset->letters[i] <= window->through[j]))
+                                   ? subset->letters[i++]
+                                   : window->through[j++];
+            hits = lx_wordmap_lookup(map, window->length, letters, n, subset->blanks, search->hits, search->hit_cap);
+        }
         if (hits < 0) {
             search->failed = 1;
             return;
@@ -595,10 +604,14 @@ word_map_path_applies(const MoveGenerator *gen)
         for (int i = 0; i < 2 * gen->size * gen->size; i++)
             if (gen->opening_penalty[i] > 0)
                 return 0;
-    /* Where it pays (measured on self-play's positions and on the benchmark's): a blank on the rack, or a rack
-     * that is a word by itself, whose bingo keeps the graph walk's bounds high everywhere; the other racks' dead
-     * ends cost the graph walk less than their lookups (most miss). */
-    return gen->rack_blanks > 0
+    const int mode = __atomic_load_n(&lx_movegen_word_map_path, __ATOMIC_RELAXED);
+    if (mode != LX_WORD_MAP_PATH_CHOSEN)
+        return mode == LX_WORD_MAP_PATH_ALWAYS;
+    /* Where it pays (measured on self-play's positions and on the benchmark's: bench_best_paths.py): a blank on the
+     * rack, or a rack that is a word by itself, whose bingo keeps the graph walk's bounds high everywhere, or a rack
+     * of at most four tiles (the end of a game: few subsets to look up); the other racks' dead ends cost the graph
+     * walk less than their lookups (most miss). */
+    return gen->rack_blanks > 0 || gen->tiles_on_rack <= 4
            || lx_wordmap_has_word(gen->word_map, gen->tiles_on_rack, gen->rack_letters, gen->rack_letter_count, 0) == 1;
 }
 
