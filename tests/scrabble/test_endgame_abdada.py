@@ -19,8 +19,8 @@ from .test_endgame import GAME, WORDS, _minimax_root, _positions
 
 # A root iteration this deep reaches the end of every game of the small positions: its value is exact.
 DEEP = 40
-# endgame.c's DEFER_MIN_DEPTH: shallower nodes never defer (their children cost less than the check).
-DEFER_MIN_DEPTH = 2
+# endgame.c's DEFER_MIN_DEPTH: shallower nodes never defer.
+DEFER_MIN_DEPTH = 4
 
 
 # The deferral is the C solver's (the Python twin searches on one thread): those tests run on the C engine alone.

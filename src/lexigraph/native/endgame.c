@@ -82,9 +82,10 @@
  * that are stuck: when the other side cannot go out, the mover gains by playing out slowly over several turns. */
 #define STUCK_TILE_POINTS 3
 /* ABDADA: on several threads, a node at this depth or more defers a move (after its first) whose child another
- * thread is searching at the same depth, and searches it after its other moves. Shallower children cost less
- * than the check. */
-#define DEFER_MIN_DEPTH 2
+ * thread is searching at the same depth, and searches it after its other moves. Shallower nodes search their moves
+ * in order: of 2, 3, 4 and 6, the main thread of a 2-thread search needed the fewest nodes at 3 and 4 on the hard
+ * positions (docs/performance.md, "Two threads that part ways"). */
+#define DEFER_MIN_DEPTH 4
 /* Slots of the table of the children being searched (a power of two; shared by the threads). */
 #define BUSY_SLOTS ((size_t)1 << 16)
 
