@@ -177,6 +177,9 @@ typedef struct {
     /* ABDADA, on several threads: the children being searched (a tag per slot: the child's key and depth), shared
      * by the threads; NULL on one thread, which searches as it always did. */
     uint64_t *busy;
+    /* On several threads: the main thread's iteration (its depth), which it writes and the helpers read: a helper
+     * never searches deeper than the main thread (NULL on one thread). */
+    int *iteration;
     uint32_t *root_trace; /* endgame_root_order: the root's moves in the order searched (NULL: not traced) */
     size_t root_traced;
     int64_t search_nodes; /* the nodes of the search itself, until its answer (the PV walk not counted) */
@@ -888,6 +891,27 @@ typedef struct {
     double thread_cpu[LX_ENDGAME_MAX_THREADS];
 } Solution;
 
+/* A helper's next iteration: the main thread's, once it is deeper than `done` (the helper's last), waiting for it
+ * meanwhile; 0 when the main thread's search has ended. A helper ahead of the main thread would fill the table with
+ * the bounds of a deeper search, cut by its depth limit more often: the main thread, taking their values, would find
+ * its own iteration cut and search deeper than it needed. (Runs still differ: the threads' timing decides which
+ * entries the main thread meets; see docs/performance.md.) */
+static int
+helper_next_depth(const Search *s, int done)
+{
+    for (;;) {
+        if (LOAD_FLAG(s->abort))
+            return 0;
+        int current = LOAD_FLAG(s->iteration);
+        if (current > done)
+            return current;
+#ifndef _WIN32
+        struct timespec pause = {0, 100000}; /* 0.1 ms: the main thread's iterations take far longer */
+        nanosleep(&pause, NULL);
+#endif
+    }
+}
+
 /* Iterative deepening, one ply at a time from `first_depth`, until an iteration no depth limit cut (exact) or the
  * deadline: the main thread's first iteration always finishes, so that there is a move to answer. 0, or an
  * LX_MOVEGEN_* status. */
@@ -898,6 +922,10 @@ deepen_from(Search *s, int zero_turns, const LxDeadline *deadline, int first_dep
     int status = generate(s, &s->plies[0]);
     unsigned first = NO_MOVE;
     for (int depth = first_depth; !status && depth <= MAX_PLY; depth++) {
+        if (s->iteration && s->helper && !(depth = helper_next_depth(s, depth - 1)))
+            break;
+        if (s->iteration && !s->helper)
+            STORE_FLAG(s->iteration, depth);
         s->cut = 0;
         s->deadline = depth == 1 && !s->helper ? lx_no_deadline() : *deadline;
         if (depth > 1 && lx_deadline_passed_now(&s->deadline))
@@ -953,7 +981,8 @@ principal_variation(Search *s, int zero_turns, Solution *solution)
  * after its other moves, by when the table often holds their value: the threads part ways at every node deep
  * enough instead of searching the same tree node for node. The helpers' answers are dropped: they only fill the
  * table, whose entries are as true as the main thread's own, and the order of the moves never changes a value, so
- * the main thread's answer (value and move) is the one it finds alone. */
+ * the main thread's answer (value and move) is the one it finds alone. A helper searches the main thread's
+ * iteration, never a deeper one (helper_next_depth). */
 typedef struct {
     Search *search;
     Solution *solution;
@@ -999,12 +1028,14 @@ helper_search(const Search *main_search, int k, const int *abort)
 static int
 search_threads(Search *s, int zero_turns, const LxDeadline *deadline, int threads, Solution *solution)
 {
-    int abort = 0, status;
+    int abort = 0, iteration = 0, status;
     Helper helpers[LX_ENDGAME_MAX_THREADS];
     int count = 0;
 #ifndef _WIN32
-    if (threads > 1)
+    if (threads > 1) {
         s->busy = calloc(BUSY_SLOTS, sizeof *s->busy); /* none: the helpers search without deferring, as true */
+        s->iteration = &iteration;
+    }
     for (int k = 1; k < threads; k++) {
         Helper *h = &helpers[count];
         memset(h, 0, sizeof *h);
@@ -1028,6 +1059,7 @@ search_threads(Search *s, int zero_turns, const LxDeadline *deadline, int thread
 #endif
     status = deepen(s, zero_turns, deadline, 1, solution);
     STORE_FLAG(&abort, 1);
+    s->iteration = NULL;
     solution->thread_nodes[0] = s->search_nodes;
     solution->thread_cpu[0] = s->cpu_seconds;
     solution->threads = 1 + count;
