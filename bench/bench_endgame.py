@@ -25,6 +25,10 @@ one thread for ``--screen`` seconds, the ones not finished by then or that took 
 N). ``bench/endgame-hard.cgp`` holds the positions of the issue's figures (lines starting with ``#`` say where they
 come from). ``--only lexigraph`` / ``--only magpie`` runs one program, so that two runs side by side use both cores
 (each program's time is its own CPU time); ``--magpie-cpu S`` stops MAGPIE past S seconds of CPU (depth -1).
+``--threads 1,2`` (the default; 1 first) sets the thread counts compared: per position and count, each thread's
+nodes until the answer and CPU seconds (the solution's ``thread_nodes``, ``thread_cpu_seconds``) and the nodes
+estimate of the scaling a quiet machine gives, (1-thread nodes) / (the main thread's nodes), beside the main
+thread's CPU and wall ratios; ``--positions-like IIJNQR?,EGGILMP`` keeps the positions whose mover holds those racks.
 """
 
 from __future__ import annotations
