@@ -25,6 +25,10 @@ one thread for ``--screen`` seconds, the ones not finished by then or that took 
 N). ``bench/endgame-hard.cgp`` holds the positions of the issue's figures (lines starting with ``#`` say where they
 come from). ``--only lexigraph`` / ``--only magpie`` runs one program, so that two runs side by side use both cores
 (each program's time is its own CPU time); ``--magpie-cpu S`` stops MAGPIE past S seconds of CPU (depth -1).
+``--threads 1,2`` (the default; 1 first) sets the thread counts compared: per position and count, each thread's
+nodes until the answer and CPU seconds (the solution's ``thread_nodes``, ``thread_cpu_seconds``) and the nodes
+estimate of the scaling a quiet machine gives, (1-thread nodes) / (the main thread's nodes), beside the main
+thread's CPU and wall ratios; ``--positions-like IIJNQR?,EGGILMP`` keeps the positions whose mover holds those racks.
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import ROOT, data_file  # noqa: E402
 
 import lexigraph  # noqa: E402
-from lexigraph.scrabble.endgame import first_endgame, solve_endgame  # noqa: E402
+from lexigraph.scrabble.endgame import EndgameSolution, first_endgame, solve_endgame  # noqa: E402
 from lexigraph.scrabble.game import Game  # noqa: E402
 from lexigraph.scrabble.position import Position  # noqa: E402
 from lexigraph.scrabble.selfplay import Player, autoplay  # noqa: E402
@@ -135,14 +139,15 @@ def harvest_hard(lex: lexigraph.Lexicon, most: int, games: int, seed: int, scree
 
 
 def run_threads(lex: lexigraph.Lexicon, pos: Position, threads: int, table_mb: int,
-                limit: float | None) -> tuple[int, bool, float, float, float, int]:
+                limit: float | None) -> tuple[int, bool, float, float, float, int, EndgameSolution]:
     """Value, complete, wall seconds, the calling (main search) thread's CPU seconds, the process's CPU seconds
-    (every thread) and nodes on ``threads`` threads. The main thread's CPU time is what the wall time would be
-    with a core for each thread: the machine is shared, so the wall time mostly measures the other jobs."""
+    (every thread), nodes and the solution (its per-thread nodes and CPU seconds) on ``threads`` threads. The main
+    thread's CPU time is what the wall time would be with a core for each thread: the machine is shared, so the
+    wall time mostly measures the other jobs."""
     wall, main, cpu = time.perf_counter(), time.thread_time(), time.process_time()
     s = solve_endgame(lex, pos, table_megabytes=table_mb, threads=threads, time_limit=limit)
     return (s.value, s.complete, time.perf_counter() - wall, time.thread_time() - main, time.process_time() - cpu,
-            s.nodes)
+            s.nodes, s)
 
 
 def run_magpie(pos: Position, plies: int, cpu_limit: int = 0) -> tuple[int, float, int]:
@@ -196,6 +201,42 @@ def print_hard_table(positions: list[Position], rows: dict[int, dict[str, list[f
             print(f"Total over {len(both)} positions, {label}: {ta:.2f} s / {tb:.2f} s = {ta / tb:.2f}")
 
 
+def print_threads_table(positions: list[Position], runs: dict[int, dict[int, list[EndgameSolution]]],
+                        walls: dict[int, dict[int, list[float]]], counts: tuple[int, ...]) -> None:
+    """Per position and thread count (medians over the rounds): each thread's nodes until the answer and CPU
+    seconds, and the scaling a quiet machine with a core per thread would show, (1-thread nodes) / (the main
+    thread's nodes on N threads), beside the ratios of the main thread's CPU and of the wall time."""
+    med = statistics.median
+    print("| position (racks) | threads | nodes per thread (main first) | CPU s per thread | nodes estimate "
+          "(1 thread / main) | main thread CPU ratio | wall ratio |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    totals = {n: [0.0, 0.0, 0.0] for n in counts}  # main nodes, main CPU, wall (summed medians)
+    for i, pos in enumerate(positions):
+        if 1 not in runs[i] or not runs[i][1]:
+            continue
+        one_nodes = med(r.thread_nodes[0] for r in runs[i][1])
+        one_cpu = med(r.thread_cpu_seconds[0] for r in runs[i][1])
+        one_wall = med(walls[i][1])
+        for n in counts:
+            rs = runs[i].get(n, [])
+            if not rs:
+                continue
+            nodes = [med(r.thread_nodes[k] for r in rs) for k in range(len(rs[0].thread_nodes))]
+            cpus = [med(r.thread_cpu_seconds[k] for r in rs) for k in range(len(rs[0].thread_cpu_seconds))]
+            wall = med(walls[i][n])
+            totals[n][0] += nodes[0]
+            totals[n][1] += cpus[0]
+            totals[n][2] += wall
+            print(f"| {pos.racks[0]} / {pos.racks[1]} | {n} | {' / '.join(f'{x:,.0f}' for x in nodes)} | "
+                  f"{' / '.join(f'{x:.2f}' for x in cpus)} | {one_nodes / nodes[0]:.2f} | {one_cpu / cpus[0]:.2f} | "
+                  f"{one_wall / wall:.2f} |")
+    if 1 in totals and totals[1][0]:
+        for n in counts[1:]:
+            t1, tn = totals[1], totals[n]
+            print(f"Total, {n} threads against 1: nodes estimate {t1[0] / tn[0]:.2f}, main thread CPU "
+                  f"{t1[1] / tn[1]:.2f}, wall {t1[2] / tn[2]:.2f}")
+
+
 def hard_main(args: argparse.Namespace) -> None:
     lex = twl06()
     path = Path(args.hard)
@@ -205,30 +246,46 @@ def hard_main(args: argparse.Namespace) -> None:
         path.write_text("".join(p.to_cgp() + "\n" for p in found))
     positions = [Position.from_cgp(line) for line in path.read_text().splitlines()
                  if line.strip() and not line.startswith("#")]
+    if args.positions_like:
+        positions = [p for p in positions if p.racks[0] in args.positions_like.split(",")]
     with_magpie = MAGPIE_BENCH.exists() and not args.no_magpie and args.only != "lexigraph"
-    thread_counts = () if args.only == "magpie" else (1, 2)
+    thread_counts = () if args.only == "magpie" else tuple(int(t) for t in args.threads.split(","))
     print(f"## Hard endgames: {len(positions)} positions, 1 and 2 threads{' and MAGPIE' if with_magpie else ''}, "
           f"{args.rounds} rounds interleaved; load {os.getloadavg()[0]:.2f} at the start")
     rows: dict[int, dict[str, list[float]]] = {i: {"1w": [], "1t": [], "1c": [], "2w": [], "2t": [], "2c": [], "m": []}
                                                for i in range(len(positions))}
     values: dict[int, list[tuple[object, int, object]]] = {i: [] for i in range(len(positions))}
+    runs: dict[int, dict[int, list[EndgameSolution]]] = {i: {} for i in range(len(positions))}
+    walls: dict[int, dict[int, list[float]]] = {i: {} for i in range(len(positions))}
     for r in range(args.rounds):
         for i, pos in enumerate(positions):
             for threads in thread_counts:
-                value, complete, wall, main, cpu, nodes = run_threads(lex, pos, threads, args.table_mb, args.limit)
+                value, complete, wall, main, cpu, nodes, solution = run_threads(lex, pos, threads, args.table_mb,
+                                                                                args.limit)
+                runs[i].setdefault(threads, []).append(solution)
+                walls[i].setdefault(threads, []).append(wall)
+                rows[i].setdefault(f"{threads}w", [])
+                rows[i].setdefault(f"{threads}t", [])
+                rows[i].setdefault(f"{threads}c", [])
                 rows[i][f"{threads}w"].append(wall)
                 rows[i][f"{threads}t"].append(main)
                 rows[i][f"{threads}c"].append(cpu)
                 values[i].append((threads, value, complete))
-                print(f"round {r + 1} #{i} {threads} thread(s): {value} complete {complete} wall {wall:.2f} s "
-                      f"main thread CPU {main:.2f} s, process CPU {cpu:.2f} s, nodes {nodes:,}", file=sys.stderr, flush=True)
+                print(f"round {r + 1} #{i} {pos.racks[0]} {threads} thread(s): {value} complete {complete} wall "
+                      f"{wall:.2f} s main thread CPU {main:.2f} s, process CPU {cpu:.2f} s, nodes {nodes:,}; per "
+                      f"thread nodes {solution.thread_nodes}, CPU "
+                      f"{tuple(round(c, 2) for c in solution.thread_cpu_seconds)}", file=sys.stderr, flush=True)
             if with_magpie:
                 m_value, m_cpu, m_depth = run_magpie(pos, args.plies, args.magpie_cpu)
                 rows[i]["m"].append(m_cpu)
                 values[i].append(("magpie", m_value, m_depth))
                 print(f"round {r + 1} #{i} MAGPIE: {m_value} depth {m_depth} CPU {m_cpu:.2f} s", file=sys.stderr,
                       flush=True)
-    print_hard_table(positions, rows, values)
+    if thread_counts:
+        print_threads_table(positions, runs, walls, thread_counts)
+        print()
+    if set(thread_counts) <= {1, 2} and (with_magpie or thread_counts == (1, 2)):
+        print_hard_table(positions, rows, values)
     print(f"\nLoad at the end {os.getloadavg()[0]:.2f}.")
 
 
@@ -249,6 +306,9 @@ def main() -> None:
     parser.add_argument("--only", choices=("lexigraph", "magpie"), help="with --hard: one program alone (two runs "
                         "side by side use both cores; each program's time is its own CPU time)")
     parser.add_argument("--magpie-cpu", type=int, default=0, help="with --hard: stop MAGPIE past this many CPU s")
+    parser.add_argument("--threads", default="1,2", help="with --hard: the thread counts compared, 1 first (e.g. 1,2,3)")
+    parser.add_argument("--positions-like", default="", help="with --hard: only the positions whose side to move holds "
+                        "one of these racks (comma-separated, e.g. IIJNQR?,EGGILMP)")
     args = parser.parse_args()
     if args.hard:
         hard_main(args)

@@ -375,12 +375,13 @@ class CompiledEngine:
 
         self._own(request.tables)
         try:
-            value, complete, depth, nodes, pv = self._native.solve_endgame(request, deadline)
+            value, complete, depth, nodes, pv, thread_nodes, thread_cpu = self._native.solve_endgame(request, deadline)
         except ValueError as e:
             raise FileFormatError(f"{self.store.name}: {e}") from None
         except MemoryError:  # the table's calloc: the machine's memory is short now, not the lexicon at fault
             raise endgame_table_busy(request.table_entries) from None
-        return EndgameAnswer(value, bool(complete), depth, nodes, np.frombuffer(pv, move_record_dtype()))
+        return EndgameAnswer(value, bool(complete), depth, nodes, np.frombuffer(pv, move_record_dtype()), thread_nodes,
+                             thread_cpu)
 
     def endgame_stuck_tiles(self, request: EndgameRequest) -> tuple[bytes, bytes]:
         self._own(request.tables)

@@ -248,13 +248,17 @@ class EndgameAnswer(NamedTuple):
     """What an endgame solver answers: the value (the spread from here to the end, the side to move's view),
     whether the search finished (False: stopped at its deadline, the best found so far), the depth of the last
     finished iteration, the nodes searched, and the principal variation as move records
-    (:func:`move_record_dtype`; a pass has length 0), the best move first."""
+    (:func:`move_record_dtype`; a pass has length 0), the best move first. Per thread of the search (the main
+    thread first; the Python twin's one): ``thread_nodes``, the nodes it searched until the answer (the
+    principal variation's walk not counted), and ``thread_cpu_seconds``, its CPU time there."""
 
     value: int
     complete: bool
     depth: int
     nodes: int
     pv: "np.ndarray"
+    thread_nodes: tuple[int, ...] = ()
+    thread_cpu_seconds: tuple[float, ...] = ()
 
 
 #: Most tiles on either rack of an endgame the solvers take.

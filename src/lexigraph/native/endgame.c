@@ -1,6 +1,6 @@
 /* endgame.c: solve_endgame, the exact endgame solver of lexigraph.scrabble.endgame (the bag empty, both racks known).
  *
- * solve_endgame(request, deadline) -> (value, complete, depth, nodes, pv)
+ * solve_endgame(request, deadline) -> (value, complete, depth, nodes, pv, thread_nodes, thread_cpu_seconds)
  *   request: (tables, board, blanks, (rack_a, rack_b), zero_turns, table_entries), as
  *   lexigraph.engine.interface.EndgameRequest lays it out: a GameTables (game_tables.h; its leave table unused),
  *   the board (a tile code per square) and its blanks, both racks, the turns without a play just made, the
@@ -30,7 +30,12 @@
  *
  * `pv` is the principal variation as move records (LX_MOVE_RECORD_SIZE bytes each; a pass is a record of
  * length 0): the best move, then, move by move, a move of the position's value, found by null-window searches
- * on the warm table (exact when the search was complete).
+ * on the warm table (exact when the search was complete). `nodes` counts every thread's nodes and the walk's;
+ * `thread_nodes` and `thread_cpu_seconds` give, per thread (the main thread first), the nodes of its search until
+ * the answer (the walk not counted) and its CPU time there (CLOCK_THREAD_CPUTIME_ID; 0 where there is none): on a
+ * loaded machine the wall time says little about what the threads did.
+ *
+ * Several threads search as ABDADA does (search_threads).
  *
  * Why C: every node generates every play of a rack (lx_movegen_run, without the GIL); the board, the racks and
  * the keys are updated in place, and each ply keeps its move buffer from node to node.
@@ -47,6 +52,7 @@
 
 #ifndef _WIN32
 #include <pthread.h>
+#include <time.h>
 #endif
 
 #define ZERO_TURNS_TO_END 6
@@ -75,6 +81,13 @@
 /* A play's order key loses this many points per tile put down, times the sixteenths of the other side's points
  * that are stuck: when the other side cannot go out, the mover gains by playing out slowly over several turns. */
 #define STUCK_TILE_POINTS 3
+/* ABDADA: on several threads, a node at this depth or more defers a move (after its first) whose child another
+ * thread is searching at the same depth, and searches it after its other moves. Shallower nodes search their moves
+ * in order: of 2, 3, 4 and 6, the main thread of a 2-thread search needed the fewest nodes at 3 and 4 on the hard
+ * positions (docs/performance.md, "Two threads that part ways"). */
+#define DEFER_MIN_DEPTH 4
+/* Slots of the table of the children being searched (a power of two; shared by the threads). */
+#define BUSY_SLOTS ((size_t)1 << 16)
 
 /* A table entry, shared by the threads without a lock: `data` packs the value (low 32 bits), the move (the index
  * of the best move in generation order, PASS_MOVE or NO_MOVE; 16 bits), the depth and the flag (8 bits each), and
@@ -136,6 +149,7 @@ typedef struct {
     size_t cap, count;
     Order *order; /* the moves and the pass (index count), best first */
     size_t order_cap;
+    uint32_t *deferred; /* the moves put off because another thread was searching their child */
 } Ply;
 
 typedef struct {
@@ -160,6 +174,16 @@ typedef struct {
     uint32_t history[2][HISTORY_SIZE];
     int stuck16[2];
     int helper; /* 0: the main thread; k > 0: the k-th helper */
+    /* ABDADA, on several threads: the children being searched (a tag per slot: the child's key and depth), shared
+     * by the threads; NULL on one thread, which searches as it always did. */
+    uint64_t *busy;
+    /* On several threads: the main thread's iteration (its depth), which it writes and the helpers read: a helper
+     * never searches deeper than the main thread (NULL on one thread). */
+    int *iteration;
+    uint32_t *root_trace; /* endgame_root_order: the root's moves in the order searched (NULL: not traced) */
+    size_t root_traced;
+    int64_t search_nodes; /* the nodes of the search itself, until its answer (the PV walk not counted) */
+    double cpu_seconds;   /* the thread's CPU time in that search */
 } Search;
 
 static uint64_t
@@ -281,6 +305,10 @@ generate(Search *s, Ply *ply)
         if (!order)
             return LX_MOVEGEN_MEMORY;
         ply->order = order;
+        uint32_t *deferred = realloc(ply->deferred, cap * sizeof *deferred);
+        if (!deferred)
+            return LX_MOVEGEN_MEMORY;
+        ply->deferred = deferred;
         ply->order_cap = cap;
     }
     return LX_MOVEGEN_OK;
@@ -362,6 +390,75 @@ static_value(const Search *s)
 
 static int negamax(Search *s, int ply_index, int depth, int alpha, int beta, int zeros);
 
+/* ABDADA's table of the children being searched. A slot holds the tag of one child (its key and the depth it is
+ * searched to), written whole without a lock: a thread marks the child it enters and clears its mark when it
+ * leaves, unless another mark took the slot. A slot that is lost or wrong only changes the order in which a thread
+ * searches its moves (every move is searched, the deferred ones last), never a value. */
+static inline uint64_t
+busy_tag(uint64_t key, int depth)
+{
+    return key ^ mix(0x300000000ULL | (uint64_t)depth);
+}
+
+static inline uint64_t *
+busy_slot(const Search *s, uint64_t tag)
+{
+    return &s->busy[tag & (BUSY_SLOTS - 1)];
+}
+
+/* Mark the position to move in (the child just entered) as searched to `depth`: its tag, 0 when nothing was marked. */
+static inline uint64_t
+busy_enter(Search *s, int depth)
+{
+    if (!s->busy || depth < DEFER_MIN_DEPTH - 1)
+        return 0;
+    uint64_t tag = busy_tag(s->key, depth);
+    STORE_WORD(busy_slot(s, tag), tag);
+    return tag;
+}
+
+static inline void
+busy_leave(Search *s, uint64_t tag)
+{
+    if (!tag)
+        return;
+#if defined(__GNUC__) || defined(__clang__)
+    uint64_t expected = tag;
+    __atomic_compare_exchange_n(busy_slot(s, tag), &expected, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+#else
+    if (LOAD_WORD(busy_slot(s, tag)) == tag)
+        STORE_WORD(busy_slot(s, tag), 0);
+#endif
+}
+
+/* The key of the position after move `i` of the ply (count: the pass), or 0 when the move ends the game. */
+static uint64_t
+child_key(Search *s, Ply *ply, size_t i, int zeros)
+{
+    if (i == ply->count)
+        return zeros + 1 >= ZERO_TURNS_TO_END ? 0 : s->key ^ SIDE_KEY ^ zeros_key(zeros) ^ zeros_key(zeros + 1);
+    const unsigned char *r = ply->records + i * LX_MOVE_RECORD_SIZE;
+    if (rec_tiles(r) == s->rack_len[s->side])
+        return 0;
+    apply_play(s, r, 0);
+    uint64_t key = s->key ^ SIDE_KEY ^ zeros_key(zeros) ^ zeros_key(0);
+    apply_play(s, r, 1);
+    return key;
+}
+
+/* Whether to put move `i` off for now: another thread is searching its child at the same depth (ABDADA). */
+static int
+should_defer(Search *s, Ply *ply, size_t i, int depth, int zeros)
+{
+    if (!s->busy || depth < DEFER_MIN_DEPTH)
+        return 0;
+    uint64_t key = child_key(s, ply, i, zeros);
+    if (!key)
+        return 0;
+    uint64_t tag = busy_tag(key, depth - 1);
+    return LOAD_WORD(busy_slot(s, tag)) == tag;
+}
+
 /* The value of move `i` of the ply (count: the pass) for the side to move, its children searched in (alpha, beta). */
 static int
 child_value(Search *s, Ply *ply, int ply_index, size_t i, int depth, int alpha, int beta, int zeros)
@@ -372,7 +469,9 @@ child_value(Search *s, Ply *ply, int ply_index, size_t i, int depth, int alpha, 
             return s->rack_points[p ^ 1] - s->rack_points[p];
         switch_side(s);
         s->key ^= zeros_key(zeros) ^ zeros_key(zeros + 1);
+        uint64_t tag = busy_enter(s, depth - 1);
         v = -negamax(s, ply_index + 1, depth - 1, -beta, -alpha, zeros + 1);
+        busy_leave(s, tag);
         s->key ^= zeros_key(zeros) ^ zeros_key(zeros + 1);
         switch_side(s);
         return v;
@@ -388,11 +487,48 @@ child_value(Search *s, Ply *ply, int ply_index, size_t i, int depth, int alpha, 
     apply_play(s, r, 0);
     switch_side(s);
     s->key ^= zeros_key(zeros) ^ zeros_key(0);
+    uint64_t tag = busy_enter(s, depth - 1);
     v = score - negamax(s, ply_index + 1, depth - 1, score - beta, score - alpha, 0);
+    busy_leave(s, tag);
     s->key ^= zeros_key(zeros) ^ zeros_key(0);
     switch_side(s);
     apply_play(s, r, 1);
     return v;
+}
+
+typedef struct {
+    int value;
+    unsigned move;
+} Bests;
+
+/* Search move `i` of a node in (*alpha, beta) (`first`: the node's first move, in the full window; the others
+ * with a null window first: principal variation search) and keep it in *bests when better. 1 when the node is
+ * done: the move cut it off, or the search stops. */
+static int
+try_move(Search *s, Ply *ply, int ply_index, size_t i, int depth, int *alpha, int beta, int zeros, int first,
+         Bests *bests)
+{
+    int v;
+    if (first || beta - *alpha <= 1) {
+        v = child_value(s, ply, ply_index, i, depth, *alpha, beta, zeros);
+    } else { /* prove the move no better with a null window, else search again */
+        v = child_value(s, ply, ply_index, i, depth, *alpha, *alpha + 1, zeros);
+        if (!s->stop && v > *alpha && v < beta)
+            v = child_value(s, ply, ply_index, i, depth, *alpha, beta, zeros);
+    }
+    if (s->stop)
+        return 1;
+    if (v > bests->value) {
+        bests->value = v;
+        bests->move = i == ply->count ? PASS_MOVE : (i < PASS_MOVE ? (unsigned)i : NO_MOVE);
+        if (v > *alpha)
+            *alpha = v;
+        if (*alpha >= beta) {
+            remember_cutoff(s, ply, ply_index, i, depth);
+            return 1;
+        }
+    }
+    return 0;
 }
 
 static int
@@ -435,31 +571,23 @@ negamax(Search *s, int ply_index, int depth, int alpha, int beta, int zeros)
     order_moves(s, ply, ply_index, first);
     int cut_before = s->cut;
     s->cut = 0;
-    int best = -INF_VALUE, original_alpha = alpha;
-    unsigned best_move = NO_MOVE;
-    for (size_t k = 0; k <= ply->count; k++) {
+    int original_alpha = alpha;
+    Bests bests = {-INF_VALUE, NO_MOVE};
+    int done = 0;
+    size_t deferred = 0;
+    for (size_t k = 0; k <= ply->count && !done; k++) {
         size_t i = ply->order[k].index;
-        int v;
-        if (k == 0 || beta - alpha <= 1) {
-            v = child_value(s, ply, ply_index, i, depth, alpha, beta, zeros);
-        } else { /* principal variation search: prove the move no better with a null window, else search again */
-            v = child_value(s, ply, ply_index, i, depth, alpha, alpha + 1, zeros);
-            if (!s->stop && v > alpha && v < beta)
-                v = child_value(s, ply, ply_index, i, depth, alpha, beta, zeros);
-        }
-        if (s->stop)
-            return 0;
-        if (v > best) {
-            best = v;
-            best_move = i == ply->count ? PASS_MOVE : (i < PASS_MOVE ? (unsigned)i : NO_MOVE);
-            if (v > alpha)
-                alpha = v;
-            if (alpha >= beta) {
-                remember_cutoff(s, ply, ply_index, i, depth);
-                break;
-            }
-        }
+        if (k > 0 && should_defer(s, ply, i, depth, zeros))
+            ply->deferred[deferred++] = (uint32_t)i;
+        else
+            done = try_move(s, ply, ply_index, i, depth, &alpha, beta, zeros, k == 0, &bests);
     }
+    for (size_t d = 0; d < deferred && !done; d++)
+        done = try_move(s, ply, ply_index, ply->deferred[d], depth, &alpha, beta, zeros, 0, &bests);
+    if (s->stop)
+        return 0;
+    int best = bests.value;
+    unsigned best_move = bests.move;
     int cut = s->cut;
     s->cut = cut | cut_before;
     unsigned flag = (best <= original_alpha ? FLAG_UPPER
@@ -490,7 +618,36 @@ rotate_order(Ply *ply, int by)
     free(turned);
 }
 
-/* One iteration at the root: the best value and move (the tie-break of the file's comment). */
+/* Search the root's move `i` and keep it in *answer when better (a tie: the fixed order decides, the pass last).
+ * The moves after the first are searched with the window (best - 1, +inf), which tells a tie from a worse move. */
+static void
+try_root_move(Search *s, Ply *ply, size_t i, int depth, int zeros, RootAnswer *answer)
+{
+    int best = answer->value;
+    size_t best_i = answer->best;
+    int alpha = answer->have ? best - 1 : -INF_VALUE;
+    if (s->root_trace)
+        s->root_trace[s->root_traced++] = (uint32_t)i;
+    int v = child_value(s, ply, 0, i, depth, alpha, INF_VALUE, zeros);
+    if (s->stop)
+        return;
+    int better = !answer->have || v > best;
+    if (!better && v == best) {
+        better =
+            best_i == ply->count
+            || (i != ply->count
+                && canonical_cmp(ply->records + i * LX_MOVE_RECORD_SIZE, ply->records + best_i * LX_MOVE_RECORD_SIZE)
+                       < 0);
+    }
+    if (better) {
+        answer->value = v;
+        answer->best = i;
+        answer->have = 1;
+    }
+}
+
+/* One iteration at the root: the best value and move (the tie-break of the file's comment); on several threads a
+ * move whose child another thread is searching is put off until the others are done (ABDADA). */
 static void
 search_root(Search *s, int depth, int zeros, unsigned first, RootAnswer *answer)
 {
@@ -499,30 +656,19 @@ search_root(Search *s, int depth, int zeros, unsigned first, RootAnswer *answer)
     if (s->helper > 1 && ply->count > 1) /* helpers after the first: another root order, so that they part ways */
         rotate_order(ply, s->helper - 1);
     answer->have = 0;
-    int best = -INF_VALUE;
-    size_t best_i = 0;
-    for (size_t k = 0; k <= ply->count; k++) {
+    answer->value = -INF_VALUE;
+    answer->best = 0;
+    size_t deferred = 0;
+    for (size_t k = 0; k <= ply->count && !s->stop; k++) {
         size_t i = ply->order[k].index;
-        int alpha = answer->have ? best - 1 : -INF_VALUE;
-        int v = child_value(s, ply, 0, i, depth, alpha, INF_VALUE, zeros);
-        if (s->stop)
-            break;
-        int better = !answer->have || v > best;
-        if (!better && v == best) { /* a tie: the fixed order decides, the pass last */
-            better = best_i == ply->count
-                     || (i != ply->count
-                         && canonical_cmp(ply->records + i * LX_MOVE_RECORD_SIZE,
-                                          ply->records + best_i * LX_MOVE_RECORD_SIZE)
-                                < 0);
-        }
-        if (better) {
-            best = v;
-            best_i = i;
-            answer->have = 1;
-        }
+        if (k > 0 && should_defer(s, ply, i, depth, zeros))
+            ply->deferred[deferred++] = (uint32_t)i;
+        else
+            try_root_move(s, ply, i, depth, zeros, answer);
     }
-    answer->value = best;
-    answer->best = best_i;
+    for (size_t d = 0; d < deferred && !s->stop; d++)
+        try_root_move(s, ply, ply->deferred[d], depth, zeros, answer);
+    size_t best_i = answer->best;
     memset(answer->record, 0, LX_MOVE_RECORD_SIZE);
     if (answer->have && best_i < ply->count)
         memcpy(answer->record, ply->records + best_i * LX_MOVE_RECORD_SIZE, LX_MOVE_RECORD_SIZE);
@@ -596,16 +742,19 @@ walk_pv(Search *s, const RootAnswer *root, int zeros, int depth, unsigned char *
     return n;
 }
 
-/* The plies' buffers, and the table unless the search is a helper's (which shares the main thread's). */
+/* The plies' buffers, and the tables unless the search is a helper's (which shares the main thread's). */
 static void
 free_search(Search *s)
 {
     for (int i = 0; i <= MAX_PLY; i++) {
         free(s->plies[i].records);
         free(s->plies[i].order);
+        free(s->plies[i].deferred);
     }
-    if (!s->helper)
+    if (!s->helper) {
         free(s->table);
+        free(s->busy);
+    }
 }
 
 /* Tiles of `side`'s rack that no play of that rack on the board puts down (a blank counts as code 0), as counts
@@ -718,24 +867,65 @@ start_search(PyObject *request, int *zero_turns, int *threads)
     return s;
 }
 
+/* The calling thread's CPU time in seconds (0 where the platform has no such clock). */
+static double
+thread_cpu_seconds(void)
+{
+#if !defined(_WIN32) && defined(CLOCK_THREAD_CPUTIME_ID)
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+        return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#endif
+    return 0.0;
+}
+
 /* What the search found: the last finished iteration's answer and depth, whether it was exact, the PV. */
 typedef struct {
     RootAnswer last;
     int depth_done, complete;
     unsigned char pv[(MAX_PLY + 1) * LX_MOVE_RECORD_SIZE];
     size_t pv_count;
+    /* per thread (the main thread first): the nodes of its search until the answer, and its CPU seconds there */
+    int threads;
+    int64_t thread_nodes[LX_ENDGAME_MAX_THREADS];
+    double thread_cpu[LX_ENDGAME_MAX_THREADS];
 } Solution;
+
+/* A helper's next iteration: the main thread's, once it is deeper than `done` (the helper's last), waiting for it
+ * meanwhile; 0 when the main thread's search has ended. A helper ahead of the main thread would fill the table with
+ * the bounds of a deeper search, cut by its depth limit more often: the main thread, taking their values, would find
+ * its own iteration cut and search deeper than it needed. (Runs still differ: the threads' timing decides which
+ * entries the main thread meets; see docs/performance.md.) */
+static int
+helper_next_depth(const Search *s, int done)
+{
+    for (;;) {
+        if (LOAD_FLAG(s->abort))
+            return 0;
+        int current = LOAD_FLAG(s->iteration);
+        if (current > done)
+            return current;
+#ifndef _WIN32
+        struct timespec pause = {0, 100000}; /* 0.1 ms: the main thread's iterations take far longer */
+        nanosleep(&pause, NULL);
+#endif
+    }
+}
 
 /* Iterative deepening, one ply at a time from `first_depth`, until an iteration no depth limit cut (exact) or the
  * deadline: the main thread's first iteration always finishes, so that there is a move to answer. 0, or an
  * LX_MOVEGEN_* status. */
 static int
-deepen(Search *s, int zero_turns, const LxDeadline *deadline, int first_depth, Solution *solution)
+deepen_from(Search *s, int zero_turns, const LxDeadline *deadline, int first_depth, Solution *solution)
 {
     RootAnswer answer = {0};
     int status = generate(s, &s->plies[0]);
     unsigned first = NO_MOVE;
     for (int depth = first_depth; !status && depth <= MAX_PLY; depth++) {
+        if (s->iteration && s->helper && !(depth = helper_next_depth(s, depth - 1)))
+            break;
+        if (s->iteration && !s->helper)
+            STORE_FLAG(s->iteration, depth);
         s->cut = 0;
         s->deadline = depth == 1 && !s->helper ? lx_no_deadline() : *deadline;
         if (depth > 1 && lx_deadline_passed_now(&s->deadline))
@@ -753,6 +943,17 @@ deepen(Search *s, int zero_turns, const LxDeadline *deadline, int first_depth, S
             break;
         }
     }
+    return status;
+}
+
+/* deepen_from, its nodes and the thread's CPU time kept in the search's counts. */
+static int
+deepen(Search *s, int zero_turns, const LxDeadline *deadline, int first_depth, Solution *solution)
+{
+    double cpu_start = thread_cpu_seconds();
+    int status = deepen_from(s, zero_turns, deadline, first_depth, solution);
+    s->cpu_seconds = thread_cpu_seconds() - cpu_start;
+    s->search_nodes = s->nodes;
     return status;
 }
 
@@ -774,11 +975,14 @@ principal_variation(Search *s, int zero_turns, Solution *solution)
     return s->status;
 }
 
-/* Lazy SMP: helper threads search the same root on the shared table, each from its own copy of the position, the
- * odd ones an iteration ahead (the first helper in the main thread's root order: on two threads that searched less
- * than turning the order did, bench_endgame.py --hard; the others each in its own), and stop when the main thread's
- * search ends. Their answers are dropped: they only fill the table, whose entries are as true as the main
- * thread's own, so the main thread's answer (value and move) is the one it finds alone. */
+/* Several threads (ABDADA on a shared table): helper threads search the same iterations as the main thread, each
+ * from its own copy of the position, and stop when the main thread's search ends. Each thread puts off the moves
+ * whose child another thread is searching at the same depth (the table of busy children) and comes back to them
+ * after its other moves, by when the table often holds their value: the threads part ways at every node deep
+ * enough instead of searching the same tree node for node. The helpers' answers are dropped: they only fill the
+ * table, whose entries are as true as the main thread's own, and the order of the moves never changes a value, so
+ * the main thread's answer (value and move) is the one it finds alone. A helper searches the main thread's
+ * iteration, never a deeper one (helper_next_depth). */
 typedef struct {
     Search *search;
     Solution *solution;
@@ -795,7 +999,7 @@ static void *
 run_helper(void *arg)
 {
     Helper *h = arg;
-    deepen(h->search, h->zero_turns, &h->deadline, 1 + (h->search->helper & 1), h->solution);
+    deepen(h->search, h->zero_turns, &h->deadline, 1, h->solution);
     return NULL;
 }
 #endif
@@ -820,14 +1024,18 @@ helper_search(const Search *main_search, int k, const int *abort)
 }
 
 /* The search on `threads` threads (the main thread's is the answer); the helpers' nodes are added to the main
- * thread's count. 0, or an LX_MOVEGEN_* status. */
+ * thread's count, and each thread's nodes and CPU time are kept in the solution. 0, or an LX_MOVEGEN_* status. */
 static int
 search_threads(Search *s, int zero_turns, const LxDeadline *deadline, int threads, Solution *solution)
 {
-    int abort = 0, status;
+    int abort = 0, iteration = 0, status;
     Helper helpers[LX_ENDGAME_MAX_THREADS];
     int count = 0;
 #ifndef _WIN32
+    if (threads > 1) {
+        s->busy = calloc(BUSY_SLOTS, sizeof *s->busy); /* none: the helpers search without deferring, as true */
+        s->iteration = &iteration;
+    }
     for (int k = 1; k < threads; k++) {
         Helper *h = &helpers[count];
         memset(h, 0, sizeof *h);
@@ -851,16 +1059,50 @@ search_threads(Search *s, int zero_turns, const LxDeadline *deadline, int thread
 #endif
     status = deepen(s, zero_turns, deadline, 1, solution);
     STORE_FLAG(&abort, 1);
+    s->iteration = NULL;
+    solution->thread_nodes[0] = s->search_nodes;
+    solution->thread_cpu[0] = s->cpu_seconds;
+    solution->threads = 1 + count;
     for (int k = 0; k < count; k++) {
 #ifndef _WIN32
         pthread_join(helpers[k].thread, NULL);
 #endif
+        solution->thread_nodes[1 + k] = helpers[k].search->search_nodes;
+        solution->thread_cpu[1 + k] = helpers[k].search->cpu_seconds;
         s->nodes += helpers[k].search->nodes;
         free_search(helpers[k].search);
         free(helpers[k].search);
         free(helpers[k].solution);
     }
     return status;
+}
+
+/* (value, complete, depth, nodes, pv, thread_nodes, thread_cpu_seconds): the answer as solve_endgame returns it.
+ * NULL with an error set. */
+static PyObject *
+answer_tuple(const Search *s, const Solution *solution)
+{
+    PyObject *nodes = PyTuple_New(solution->threads), *cpu = PyTuple_New(solution->threads);
+    for (int k = 0; nodes && cpu && k < solution->threads; k++) {
+        PyObject *n = PyLong_FromLongLong((long long)solution->thread_nodes[k]);
+        PyObject *c = PyFloat_FromDouble(solution->thread_cpu[k]);
+        if (n)
+            PyTuple_SET_ITEM(nodes, k, n);
+        if (c)
+            PyTuple_SET_ITEM(cpu, k, c);
+        if (!n || !c) {
+            Py_CLEAR(nodes);
+            break;
+        }
+    }
+    PyObject *result = NULL;
+    if (nodes && cpu)
+        result = Py_BuildValue("(iiiLy#OO)", solution->last.have ? solution->last.value : 0, solution->complete,
+                               solution->depth_done, (long long)s->nodes, (const char *)solution->pv,
+                               (Py_ssize_t)(solution->pv_count * LX_MOVE_RECORD_SIZE), nodes, cpu);
+    Py_XDECREF(nodes);
+    Py_XDECREF(cpu);
+    return result;
 }
 
 static PyObject *
@@ -899,9 +1141,7 @@ solve_endgame(PyObject *module, PyObject *args)
     else if (status)
         PyErr_NoMemory();
     else
-        result = Py_BuildValue("(iiiLy#)", solution->last.have ? solution->last.value : 0, solution->complete,
-                               solution->depth_done, (long long)s->nodes, (const char *)solution->pv,
-                               (Py_ssize_t)(solution->pv_count * LX_MOVE_RECORD_SIZE));
+        result = answer_tuple(s, solution);
     free(solution);
     free_search(s);
     free(s);
@@ -942,12 +1182,91 @@ endgame_stuck_tiles(PyObject *module, PyObject *args)
     return result;
 }
 
+/* endgame_root_order(request, depth, busy) -> (order, value, complete, records): one root iteration to `depth` on
+ * one thread, with the children of the root's moves `busy` (indices in generation order; the pass: the move
+ * count) marked as another thread's (ABDADA's table, by hand): `order` the root's moves in the order they were
+ * searched, `value` the iteration's, `complete` 1 when no depth limit cut it, `records` the root's moves
+ * (generation order). For the tests of the deferral. */
+static PyObject *
+endgame_root_order(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *request, *busy_list;
+    int depth, zero_turns, threads;
+    if (!PyArg_ParseTuple(args, "O!iO!:endgame_root_order", &PyTuple_Type, &request, &depth, &PyList_Type, &busy_list))
+        return NULL;
+    if (depth < 1 || depth > MAX_PLY) {
+        PyErr_SetString(PyExc_ValueError, "endgame_root_order: depth outside 1..MAX_PLY");
+        return NULL;
+    }
+    Py_ssize_t n_busy = PyList_GET_SIZE(busy_list);
+    size_t busy[512];
+    if (n_busy > 512) {
+        PyErr_SetString(PyExc_ValueError, "endgame_root_order: at most 512 busy moves");
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < n_busy; k++) {
+        busy[k] = PyLong_AsSize_t(PyList_GET_ITEM(busy_list, k));
+        if (PyErr_Occurred())
+            return NULL;
+    }
+    Search *s = start_search(request, &zero_turns, &threads);
+    if (s == NULL)
+        return NULL;
+    RootAnswer answer = {0};
+    int status = LX_MOVEGEN_MEMORY;
+    s->busy = calloc(BUSY_SLOTS, sizeof *s->busy);
+    if (s->busy && !(status = weigh_stuck_tiles(s)) && !(status = generate(s, &s->plies[0]))) {
+        Ply *root = &s->plies[0];
+        s->root_trace = malloc((root->count + 1) * sizeof *s->root_trace);
+        status = s->root_trace ? LX_MOVEGEN_OK : LX_MOVEGEN_MEMORY;
+        for (Py_ssize_t k = 0; k < n_busy && !status; k++) {
+            uint64_t key = busy[k] <= root->count ? child_key(s, root, busy[k], zero_turns) : 0;
+            if (key)
+                STORE_WORD(busy_slot(s, busy_tag(key, depth - 1)), busy_tag(key, depth - 1));
+        }
+        if (!status) {
+            s->deadline = lx_no_deadline();
+            search_root(s, depth, zero_turns, NO_MOVE, &answer);
+            status = s->status;
+        }
+    }
+    PyObject *result = NULL;
+    if (status == LX_MOVEGEN_GRAPH || status == LX_MOVEGEN_BAD_BOARD || status == LX_MOVEGEN_BAD_TABLE)
+        PyErr_SetString(PyExc_ValueError, "endgame_root_order: the position or the word graph is bad");
+    else if (status)
+        PyErr_NoMemory();
+    else {
+        PyObject *order = PyTuple_New((Py_ssize_t)s->root_traced);
+        for (size_t k = 0; order && k < s->root_traced; k++) {
+            PyObject *index = PyLong_FromSize_t(s->root_trace[k]);
+            if (!index) {
+                Py_CLEAR(order);
+                break;
+            }
+            PyTuple_SET_ITEM(order, (Py_ssize_t)k, index);
+        }
+        if (order)
+            result = Py_BuildValue("(Niiy#)", order, answer.value, !s->cut,
+                                   s->plies[0].count ? (const char *)s->plies[0].records : "",
+                                   (Py_ssize_t)(s->plies[0].count * LX_MOVE_RECORD_SIZE));
+    }
+    free(s->root_trace);
+    free_search(s);
+    free(s);
+    return result;
+}
+
 static PyMethodDef endgame_methods[] = {
     {"solve_endgame", solve_endgame, METH_VARARGS,
-     "solve_endgame(request, deadline=None) -> (value, complete, depth, nodes, pv)\n\nThe exact endgame (see "
+     "solve_endgame(request, deadline=None) -> (value, complete, depth, nodes, pv, thread_nodes, "
+     "thread_cpu_seconds)\n\nThe exact endgame (see "
      "endgame.c)."},
     {"endgame_stuck_tiles", endgame_stuck_tiles, METH_VARARGS,
      "endgame_stuck_tiles(request) -> (stuck_a, stuck_b)\n\nEach rack's tiles no play puts down (see endgame.c)."},
+    {"endgame_root_order", endgame_root_order, METH_VARARGS,
+     "endgame_root_order(request, depth, busy) -> (order, value, complete, records)\n\nThe root's search order with "
+     "the children of `busy` marked as another thread's (see endgame.c)."},
     {NULL, NULL, 0, NULL}};
 
 int

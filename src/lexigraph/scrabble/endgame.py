@@ -78,6 +78,11 @@ class EndgameSolution:
     ``pv``: the principal variation, ``best`` first (each side's moves in
     turn; None for a pass); ``depth``: the plies of the last finished
     iteration; ``nodes``: positions searched; ``seconds``: the solve's time.
+    Per thread of the search, the main thread first (what a loaded machine's
+    wall time cannot say): ``thread_nodes``, the nodes it searched until the
+    answer (the principal variation's walk not counted), and
+    ``thread_cpu_seconds``, its CPU time there. Neither is in the JSON
+    document.
     """
 
     value: int
@@ -88,6 +93,8 @@ class EndgameSolution:
     nodes: int = 0
     seconds: float = 0.0
     table_megabytes: int = DEFAULT_TABLE_MB
+    thread_nodes: tuple[int, ...] = ()
+    thread_cpu_seconds: tuple[float, ...] = ()
 
     def as_dict(self) -> dict[str, object]:
         """The JSON document: moves as the ``moves`` command renders them, a pass as ``{"kind": "pass"}``."""
@@ -197,8 +204,9 @@ def solve_endgame(engines: "Engines", position: Position, *, time_limit: float |
     best found so far, ``complete`` False. ``table_megabytes``: the
     transposition table's memory (at most
     :data:`~lexigraph.engine.interface.ENDGAME_MAX_TABLE_MB`). ``threads``:
-    the C solver searches on that many threads sharing its table (lazy SMP;
-    the value and the best move are those of one thread; the Python twin
+    the C solver searches on that many threads sharing its table (ABDADA:
+    a thread puts off a move whose child another thread is searching; the
+    value and the best move are those of one thread; the Python twin
     searches on one). Bad input is a :class:`GameError`.
 
     >>> import lexigraph
@@ -227,7 +235,7 @@ def solve_endgame(engines: "Engines", position: Position, *, time_limit: float |
     elapsed = time.monotonic() - started
     pv = _moves_of(position if position.game is game else pos, [mine, theirs], answer.pv)
     return EndgameSolution(answer.value, answer.complete, pv[0] if pv else None, pv, answer.depth, answer.nodes,
-                           elapsed, table_megabytes)
+                           elapsed, table_megabytes, tuple(answer.thread_nodes), tuple(answer.thread_cpu_seconds))
 
 
 def _request(engines: "Engines", pos: Position, mine: list[int], theirs: list[int], entries: int,

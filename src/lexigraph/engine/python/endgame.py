@@ -227,6 +227,7 @@ def reserve_table(table_entries: int) -> None:
 def _solve(tables: "PythonGameTables", request: EndgameRequest, deadline: float | None) -> EndgameAnswer:
     import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
+    cpu_started = time.thread_time()
     s = _Search(tables, request, deadline, bytearray(request.board), bytearray(request.blanks),
                 [list(request.racks[0]), list(request.racks[1])])
     plays = s.plays(0)
@@ -245,6 +246,7 @@ def _solve(tables: "PythonGameTables", request: EndgameRequest, deadline: float 
         if not s.cut:
             complete = True
             break
+    search_nodes, search_cpu = s.nodes, time.thread_time() - cpu_started
     pv: list[_Play | None] = []
     if last is not None:
         pv.append(None if last[1] == len(plays) else plays[last[1]])
@@ -258,7 +260,7 @@ def _solve(tables: "PythonGameTables", request: EndgameRequest, deadline: float 
             records[k]["across"], records[k]["length"] = across, len(squares)
             records[k]["equity"] = float(score)
             records[k]["squares"][: len(squares)] = list(squares)
-    return EndgameAnswer(last[0] if last else 0, complete, done, s.nodes, records)
+    return EndgameAnswer(last[0] if last else 0, complete, done, s.nodes, records, (search_nodes,), (search_cpu,))
 
 
 def _rest_of_pv(s: _Search, value: int, best: _Play | None, zeros: int) -> list[_Play | None]:
