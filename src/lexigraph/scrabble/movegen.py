@@ -400,6 +400,10 @@ class MoveGenerator:
         if top == 1 and by_equity and values:  # the best move alone (every game job's question): no ranking
             return _best_move(pos, rack_codes, counts, records, total, values,
                               with_exchanges and bag >= game.rack_size, passes)
+        if top is None:  # every move ranked: the exchanges ranked and placed in arrays, none built
+            columns = MoveColumns(pos, rack_codes, records)
+            return _every_move(columns, counts, values, with_exchanges and bag >= game.rack_size, passes, by_equity,
+                               total)
         if with_exchanges and bag >= game.rack_size:
             extra.extend(_exchanges(game, rack_codes, values, _cutoff(records, values, top, by_equity),
                                     top if by_equity else None))
@@ -447,6 +451,57 @@ def _best_move(pos: Position, rack_codes: list[int], code_counts: bytearray, rec
     if best is None or (play is not None and play >= best[0]):
         return MoveList(columns=MoveColumns(pos, rack_codes, records[:1]), total=total)
     return MoveList(columns=MoveColumns(pos, rack_codes, records[:0]), extras={0: best[2]}, total=total)
+
+
+def _every_move(columns: MoveColumns, code_counts: bytearray, values: list[float], exchanges: bool, passes: bool,
+                by_equity: bool, total: int) -> MoveList:
+    """Every play (ranked by the engine), every exchange (when ``exchanges``) and the pass (when ``passes``) in one
+    :class:`MoveList`, as :func:`_exchanges` and :func:`_merged` rank them, in a few NumPy calls: the exchanges and
+    the pass sorted by (equity down, fewer tiles first, then the subset's index), placed after the plays of at least
+    their equity (by equity) or after every play (by score), each built only when looked at."""
+    if not exchanges and not passes:
+        return MoveList(columns=columns, total=total)
+    import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
+
+    counts = tuple(n for n in code_counts if n)  # per code on the rack, ascending codes
+    index = np.arange(1 if exchanges else len(values), len(values), dtype=np.int64)
+    order = _subset_size_table(counts, len(values))[index] << 24 | index
+    if passes:
+        index = np.append(index, 0)  # subset 0 (nothing exchanged) stands for the pass, ranked after its ties
+        order = np.append(order, 1 << 30)
+    worth = np.asarray(values, dtype=np.float64)[index]
+    ranked = np.lexsort((order, -worth))
+    index, worth = index[ranked], worth[ranked]
+    if by_equity:
+        at = np.searchsorted(-columns.equity, -worth, side="right") + np.arange(len(index))
+    else:
+        at = np.arange(len(columns), len(columns) + len(index))
+    position, rack = columns.position, columns.rack_codes
+    game = position.game
+    chosen, equities = index.tolist(), worth.tolist()
+
+    def extra_move(k: int) -> Move:
+        if chosen[k] == 0:
+            return Move("pass", 0, rack_text(game, rack), notation="-", equity=equities[k])
+        return _exchange_move(game, rack, chosen[k], equities[k])
+
+    return MoveList(columns=columns, extra_at=at.tolist(), extra_move=extra_move, total=total)
+
+
+#: tuple of a rack's counts per code -> the tiles of each of its subsets, in index order (:func:`_subset_sizes`)
+_SIZE_TABLES: dict[tuple[int, ...], "np.ndarray"] = {}
+
+
+def _subset_size_table(counts: tuple[int, ...], size: int) -> "np.ndarray":
+    """:func:`_subset_sizes` as a NumPy array, made once per shape of rack (a few hundred kept)."""
+    import numpy as np  # deferred: start-up
+
+    table = _SIZE_TABLES.get(counts)
+    if table is None or len(table) != size:
+        if len(_SIZE_TABLES) >= 512:
+            _SIZE_TABLES.clear()
+        table = _SIZE_TABLES[counts] = np.array(_subset_sizes(list(counts), size), dtype=np.int64)
+    return table
 
 
 def _subset_size(counts: list[int], index: int) -> int:
