@@ -393,6 +393,9 @@ class MoveGenerator:
         records, total, packed, bag = self.state.generate(
             bytes(pos.codes), bytes(pos.blanks), bytes(counts), _other_rack(pos), MAX_TOP if top is None else top,
             flags, deadline, given)
+        if top is None:  # every move ranked: the exchanges ranked and placed in arrays, none built
+            return _every_move(MoveColumns(pos, rack_codes, records), counts, packed,
+                               with_exchanges and bag >= game.rack_size, passes, by_equity, total)
         extra: list[tuple[float, int, Any]] = []  # (equity, order, how to build the move): built only if listed
         values: list[float] = []
         if (with_exchanges and bag >= game.rack_size) or passes:
@@ -400,10 +403,6 @@ class MoveGenerator:
         if top == 1 and by_equity and values:  # the best move alone (every game job's question): no ranking
             return _best_move(pos, rack_codes, counts, records, total, values,
                               with_exchanges and bag >= game.rack_size, passes)
-        if top is None:  # every move ranked: the exchanges ranked and placed in arrays, none built
-            columns = MoveColumns(pos, rack_codes, records)
-            return _every_move(columns, counts, values, with_exchanges and bag >= game.rack_size, passes, by_equity,
-                               total)
         if with_exchanges and bag >= game.rack_size:
             extra.extend(_exchanges(game, rack_codes, values, _cutoff(records, values, top, by_equity),
                                     top if by_equity else None))
@@ -453,55 +452,65 @@ def _best_move(pos: Position, rack_codes: list[int], code_counts: bytearray, rec
     return MoveList(columns=MoveColumns(pos, rack_codes, records[:0]), extras={0: best[2]}, total=total)
 
 
-def _every_move(columns: MoveColumns, code_counts: bytearray, values: list[float], exchanges: bool, passes: bool,
+def _every_move(columns: MoveColumns, code_counts: bytearray, packed: bytes, exchanges: bool, passes: bool,
                 by_equity: bool, total: int) -> MoveList:
     """Every play (ranked by the engine), every exchange (when ``exchanges``) and the pass (when ``passes``) in one
-    :class:`MoveList`, as :func:`_exchanges` and :func:`_merged` rank them, in a few NumPy calls: the exchanges and
-    the pass sorted by (equity down, fewer tiles first, then the subset's index), placed after the plays of at least
-    their equity (by equity) or after every play (by score), each built only when looked at."""
+    :class:`MoveList`, as :func:`_exchanges` and :func:`_merged` rank them, in a few NumPy calls on the rack's
+    values (``packed``: :func:`lexigraph.scrabble.equity.pack`, by subset index): the exchanges and the pass sorted
+    by (equity down, fewer tiles first, then the subset's index), placed after the plays of at least their equity
+    (by equity) or after every play (by score), each built only when looked at."""
     if not exchanges and not passes:
         return MoveList(columns=columns, total=total)
     import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
-    counts = tuple(n for n in code_counts if n)  # per code on the rack, ascending codes
-    index = np.arange(1 if exchanges else len(values), len(values), dtype=np.int64)
-    order = _subset_size_table(counts, len(values))[index] << 24 | index
-    if passes:
-        index = np.append(index, 0)  # subset 0 (nothing exchanged) stands for the pass, ranked after its ties
-        order = np.append(order, 1 << 30)
-    worth = np.asarray(values, dtype=np.float64)[index]
-    ranked = np.lexsort((order, -worth))
-    index, worth = index[ranked], worth[ranked]
+    values = np.frombuffer(packed, dtype="<f8")
+    if exchanges:
+        order = _exchange_order(tuple(n for n in code_counts if n), len(values))  # per code, ascending codes
+        worth = values[1:]
+        if passes:  # subset 0 (nothing exchanged) stands for the pass, ranked after its ties
+            order, worth = np.append(order, 1 << 30), np.append(worth, values[0])
+        ranked = np.lexsort((order, -worth))
+        index = ranked + 1
+        if passes:
+            index[ranked == len(values) - 1] = 0
+    else:
+        ranked = index = np.zeros(1, dtype=np.int64)
+        worth = values[:1]
+    worth = worth[ranked]
     if by_equity:
         at = np.searchsorted(-columns.equity, -worth, side="right") + np.arange(len(index))
     else:
         at = np.arange(len(columns), len(columns) + len(index))
     position, rack = columns.position, columns.rack_codes
     game = position.game
-    chosen, equities = index.tolist(), worth.tolist()
 
     def extra_move(k: int) -> Move:
-        if chosen[k] == 0:
-            return Move("pass", 0, rack_text(game, rack), notation="-", equity=equities[k])
-        return _exchange_move(game, rack, chosen[k], equities[k])
+        subset, value = int(index[k]), float(worth[k])
+        if subset == 0:
+            return Move("pass", 0, rack_text(game, rack), notation="-", equity=value)
+        return _exchange_move(game, rack, subset, value)
 
     return MoveList(columns=columns, extra_at=at.tolist(), extra_move=extra_move, total=total)
 
 
-#: tuple of a rack's counts per code -> the tiles of each of its subsets, in index order (:func:`_subset_sizes`)
-_SIZE_TABLES: dict[tuple[int, ...], "np.ndarray"] = {}
+#: tuple of a rack's counts per code -> its exchanges' order: (tiles exchanged << 24 | subset index), index 1 on
+_EXCHANGE_ORDERS: dict[tuple[int, ...], "np.ndarray"] = {}
 
 
-def _subset_size_table(counts: tuple[int, ...], size: int) -> "np.ndarray":
-    """:func:`_subset_sizes` as a NumPy array, made once per shape of rack (a few hundred kept)."""
+def _exchange_order(counts: tuple[int, ...], size: int) -> "np.ndarray":
+    """The sort key of the exchanges of a rack whose codes come ``counts`` times (:func:`_subset_sizes`: fewer
+    tiles first, then the index), made once per shape of rack (a few hundred kept)."""
     import numpy as np  # deferred: start-up
 
-    table = _SIZE_TABLES.get(counts)
-    if table is None or len(table) != size:
-        if len(_SIZE_TABLES) >= 512:
-            _SIZE_TABLES.clear()
-        table = _SIZE_TABLES[counts] = np.array(_subset_sizes(list(counts), size), dtype=np.int64)
-    return table
+    order = _EXCHANGE_ORDERS.get(counts)
+    if order is None or len(order) != size - 1:
+        if len(_EXCHANGE_ORDERS) >= 512:
+            _EXCHANGE_ORDERS.clear()
+        index = np.arange(size, dtype=np.int64)
+        order = np.array(_subset_sizes(list(counts), size), dtype=np.int64) << 24 | index
+        order = _EXCHANGE_ORDERS[counts] = order[1:]
+        order.flags.writeable = False
+    return order
 
 
 def _subset_size(counts: list[int], index: int) -> int:
