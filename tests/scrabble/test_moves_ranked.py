@@ -130,3 +130,38 @@ def test_a_moves_list_given_moves_keeps_them(small):
     moves = [Move("pass", 0, "AB", notation="-", equity=1.0), Move("exchange", 0, "A", notation="-B", exchanged="B")]
     listed = MoveList(moves)
     assert list(listed) == moves and listed[1] is moves[1] and listed[-2:] == moves and listed.total == 2
+
+
+# -- the engines' rank_extras: C (native/ranking.c) and the Python twin, against a plain oracle ----------------
+
+def ranked_oracle(plays: list[float], values: list[float], ties: list[int], passes: bool, by_equity: bool):
+    extras = [(values[i], ties[i - 1], i) for i in range(1, len(ties) + 1)]
+    if passes:
+        extras.append((values[0], 1 << 30, 0))
+    extras.sort(key=lambda e: (-e[0], e[1]))
+    places = [(sum(p >= value for p in plays) if by_equity else len(plays)) + k
+              for k, (value, _tie, _subset) in enumerate(extras)]
+    return places, [(subset, value) for value, _tie, subset in extras]
+
+
+@settings(max_examples=60, deadline=None)
+@given(plays=st.lists(st.sampled_from([-3.5, 0.0, -0.0, 1.25, 7.0, 12.5, 40.0]), max_size=12),
+       values=st.lists(st.sampled_from([-3.5, 0.0, -0.0, 1.25, 7.0, 12.5, 41.0]), min_size=1, max_size=9),
+       exchanges=st.booleans(), passes=st.booleans(), by_equity=st.booleans(), seed=st.integers(0, 99))
+def test_rank_extras_on_both_engines_equals_the_oracle(small, plays, values, exchanges, passes, by_equity, seed):
+    import struct
+
+    import numpy as np
+
+    from lexigraph.engine.interface import move_record_dtype
+    from lexigraph.scrabble.movegen import generator_for
+
+    plays = sorted(plays, reverse=True)
+    records = np.zeros(len(plays), move_record_dtype())
+    records["equity"] = plays
+    ties = random.Random(seed).sample(range(1, 1000), len(values) - 1) if exchanges else []
+    packed, order = struct.pack(f"<{len(values)}d", *values), struct.pack(f"<{len(ties)}q", *ties)
+    state = generator_for(small, Game.preset("scrabble")).state
+    places, ranked = state.rank_extras(records, packed, order, passes, by_equity)
+    got = [struct.unpack_from("<qd", ranked, 16 * k) for k in range(len(ranked) // 16)]
+    assert (places, got) == ranked_oracle(plays, values, ties, passes, by_equity)

@@ -44,7 +44,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..engine.interface import GENERATE_BOTH_DIRECTIONS, GENERATE_BY_EQUITY, GENERATE_PRUNE, GENERATE_VALUES
-from ..engine.interface import MoveRequest, move_record_dtype
+from ..engine.interface import MoveGeneratorState, MoveRequest, move_record_dtype
 from ..engine.python.movegen import MAX_RACK_SUBSETS
 from . import equity as eq
 from .game import Game, GameError
@@ -394,7 +394,7 @@ class MoveGenerator:
             bytes(pos.codes), bytes(pos.blanks), bytes(counts), _other_rack(pos), MAX_TOP if top is None else top,
             flags, deadline, given)
         if top is None:  # every move ranked: the exchanges ranked and placed in arrays, none built
-            return _every_move(MoveColumns(pos, rack_codes, records), counts, packed,
+            return _every_move(self.state, MoveColumns(pos, rack_codes, records), counts, packed,
                                with_exchanges and bag >= game.rack_size, passes, by_equity, total)
         extra: list[tuple[float, int, Any]] = []  # (equity, order, how to build the move): built only if listed
         values: list[float] = []
@@ -452,64 +452,45 @@ def _best_move(pos: Position, rack_codes: list[int], code_counts: bytearray, rec
     return MoveList(columns=MoveColumns(pos, rack_codes, records[:0]), extras={0: best[2]}, total=total)
 
 
-def _every_move(columns: MoveColumns, code_counts: bytearray, packed: bytes, exchanges: bool, passes: bool,
-                by_equity: bool, total: int) -> MoveList:
+def _every_move(state: MoveGeneratorState, columns: MoveColumns, code_counts: bytearray, packed: bytes,
+                exchanges: bool, passes: bool, by_equity: bool, total: int) -> MoveList:
     """Every play (ranked by the engine), every exchange (when ``exchanges``) and the pass (when ``passes``) in one
-    :class:`MoveList`, as :func:`_exchanges` and :func:`_merged` rank them, in a few NumPy calls on the rack's
-    values (``packed``: :func:`lexigraph.scrabble.equity.pack`, by subset index): the exchanges and the pass sorted
-    by (equity down, fewer tiles first, then the subset's index), placed after the plays of at least their equity
-    (by equity) or after every play (by score), each built only when looked at."""
+    :class:`MoveList`, as :func:`_exchanges` and :func:`_merged` rank them: the engine ranks the extras
+    (:meth:`~lexigraph.engine.interface.MoveGeneratorState.rank_extras`: by equity down, fewer tiles first, then the
+    subset's index, the pass last of its value) and places them after the plays of at least their equity (by
+    equity) or after every play (by score); each move is built only when looked at."""
     if not exchanges and not passes:
         return MoveList(columns=columns, total=total)
-    import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
-
-    values = np.frombuffer(packed, dtype="<f8")
-    if exchanges:
-        order = _exchange_order(tuple(n for n in code_counts if n), len(values))  # per code, ascending codes
-        worth = values[1:]
-        if passes:  # subset 0 (nothing exchanged) stands for the pass, ranked after its ties
-            order, worth = np.append(order, 1 << 30), np.append(worth, values[0])
-        ranked = np.lexsort((order, -worth))
-        index = ranked + 1
-        if passes:
-            index[ranked == len(values) - 1] = 0
-    else:
-        ranked = index = np.zeros(1, dtype=np.int64)
-        worth = values[:1]
-    worth = worth[ranked]
-    if by_equity:
-        at = np.searchsorted(-columns.equity, -worth, side="right") + np.arange(len(index))
-    else:
-        at = np.arange(len(columns), len(columns) + len(index))
+    order = _exchange_order(tuple(n for n in code_counts if n), len(packed) // 8) if exchanges else b""
+    places, ranked = state.rank_extras(columns.records, packed, order, passes, by_equity)
     position, rack = columns.position, columns.rack_codes
     game = position.game
 
     def extra_move(k: int) -> Move:
-        subset, value = int(index[k]), float(worth[k])
+        subset, value = _RANKED_EXTRA.unpack_from(ranked, k * _RANKED_EXTRA.size)
         if subset == 0:
             return Move("pass", 0, rack_text(game, rack), notation="-", equity=value)
         return _exchange_move(game, rack, subset, value)
 
-    return MoveList(columns=columns, extra_at=at.tolist(), extra_move=extra_move, total=total)
+    return MoveList(columns=columns, extra_at=places, extra_move=extra_move, total=total)
 
+
+#: An extra as :meth:`~lexigraph.engine.interface.MoveGeneratorState.rank_extras` ranks it: (subset, value).
+_RANKED_EXTRA = struct.Struct("<qd")
 
 #: tuple of a rack's counts per code -> its exchanges' order: (tiles exchanged << 24 | subset index), index 1 on
-_EXCHANGE_ORDERS: dict[tuple[int, ...], "np.ndarray"] = {}
+_EXCHANGE_ORDERS: dict[tuple[int, ...], bytes] = {}
 
 
-def _exchange_order(counts: tuple[int, ...], size: int) -> "np.ndarray":
-    """The sort key of the exchanges of a rack whose codes come ``counts`` times (:func:`_subset_sizes`: fewer
-    tiles first, then the index), made once per shape of rack (a few hundred kept)."""
-    import numpy as np  # deferred: start-up
-
+def _exchange_order(counts: tuple[int, ...], size: int) -> bytes:
+    """The tie order of the exchanges of a rack whose codes come ``counts`` times, as little-endian int64s
+    (:func:`_subset_sizes`: fewer tiles first, then the index), made once per shape of rack (a few hundred kept)."""
     order = _EXCHANGE_ORDERS.get(counts)
-    if order is None or len(order) != size - 1:
+    if order is None or len(order) != 8 * (size - 1):
         if len(_EXCHANGE_ORDERS) >= 512:
             _EXCHANGE_ORDERS.clear()
-        index = np.arange(size, dtype=np.int64)
-        order = np.array(_subset_sizes(list(counts), size), dtype=np.int64) << 24 | index
-        order = _EXCHANGE_ORDERS[counts] = order[1:]
-        order.flags.writeable = False
+        sizes = _subset_sizes(list(counts), size)
+        order = _EXCHANGE_ORDERS[counts] = struct.pack(f"<{size - 1}q", *(sizes[i] << 24 | i for i in range(1, size)))
     return order
 
 
