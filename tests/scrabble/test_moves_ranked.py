@@ -164,4 +164,4 @@ def test_rank_extras_on_both_engines_equals_the_oracle(small, plays, values, exc
     state = generator_for(small, Game.preset("scrabble")).state
     places, ranked = state.rank_extras(records, packed, order, passes, by_equity)
     got = [struct.unpack_from("<qd", ranked, 16 * k) for k in range(len(ranked) // 16)]
-    assert (places, got) == ranked_oracle(plays, values, ties, passes, by_equity)
+    assert (list(memoryview(places).cast("q")), got) == ranked_oracle(plays, values, ties, passes, by_equity)

@@ -451,7 +451,7 @@ class CompiledMoveGenerator:
     """The C engine's move generator state (``native/generator.c``: the rack's values and the board's state kept
     between calls, the generation without the GIL), its errors turned into the engine's."""
 
-    def __init__(self, native: Any, name: str, rank: Callable[..., tuple[list[int], bytes]]) -> None:
+    def __init__(self, native: Any, name: str, rank: Callable[..., tuple[bytes, bytes]]) -> None:
         self._native = native
         self._name = name
         self._rank = rank  # the module's rank_extras (native/ranking.c)

@@ -141,10 +141,10 @@ class GeneratorAnswer(NamedTuple):
 
 class RankedExtras(NamedTuple):
     """:meth:`MoveGeneratorState.rank_extras`' answer: ``places``, each extra's index in the whole list
-    (ascending), and ``ranked``, a little-endian (int64 subset, float64 value) per extra in rank order (equity
-    descending, then the tie order; subset 0 is the pass)."""
+    (ascending, a little-endian int64 each), and ``ranked``, a little-endian (int64 subset, float64 value) per
+    extra in rank order (equity descending, then the tie order; subset 0 is the pass)."""
 
-    places: list[int]
+    places: bytes
     ranked: bytes
 
 

@@ -461,7 +461,7 @@ def _every_move(state: MoveGeneratorState, columns: MoveColumns, code_counts: by
     equity) or after every play (by score); each move is built only when looked at."""
     if not exchanges and not passes:
         return MoveList(columns=columns, total=total)
-    order = _exchange_order(tuple(n for n in code_counts if n), len(packed) // 8) if exchanges else b""
+    order = _exchange_order(bytes(code_counts), len(packed) // 8) if exchanges else b""
     places, ranked = state.rank_extras(columns.records, packed, order, passes, by_equity)
     position, rack = columns.position, columns.rack_codes
     game = position.game
@@ -472,25 +472,26 @@ def _every_move(state: MoveGeneratorState, columns: MoveColumns, code_counts: by
             return Move("pass", 0, rack_text(game, rack), notation="-", equity=value)
         return _exchange_move(game, rack, subset, value)
 
-    return MoveList(columns=columns, extra_at=places, extra_move=extra_move, total=total)
+    return MoveList(columns=columns, extra_at=memoryview(places).cast("q"), extra_move=extra_move, total=total)
 
 
 #: An extra as :meth:`~lexigraph.engine.interface.MoveGeneratorState.rank_extras` ranks it: (subset, value).
 _RANKED_EXTRA = struct.Struct("<qd")
 
-#: tuple of a rack's counts per code -> its exchanges' order: (tiles exchanged << 24 | subset index), index 1 on
-_EXCHANGE_ORDERS: dict[tuple[int, ...], bytes] = {}
+#: a rack's count per tile code -> its exchanges' order: (tiles exchanged << 24 | subset index), index 1 on
+_EXCHANGE_ORDERS: dict[bytes, bytes] = {}
 
 
-def _exchange_order(counts: tuple[int, ...], size: int) -> bytes:
-    """The tie order of the exchanges of a rack whose codes come ``counts`` times, as little-endian int64s
-    (:func:`_subset_sizes`: fewer tiles first, then the index), made once per shape of rack (a few hundred kept)."""
-    order = _EXCHANGE_ORDERS.get(counts)
+def _exchange_order(code_counts: bytes, size: int) -> bytes:
+    """The tie order of the exchanges of a rack holding ``code_counts[c]`` tiles of code ``c``, as little-endian
+    int64s (:func:`_subset_sizes`: fewer tiles first, then the index), made once per rack (a few hundred kept)."""
+    order = _EXCHANGE_ORDERS.get(code_counts)
     if order is None or len(order) != 8 * (size - 1):
         if len(_EXCHANGE_ORDERS) >= 512:
             _EXCHANGE_ORDERS.clear()
-        sizes = _subset_sizes(list(counts), size)
-        order = _EXCHANGE_ORDERS[counts] = struct.pack(f"<{size - 1}q", *(sizes[i] << 24 | i for i in range(1, size)))
+        sizes = _subset_sizes([n for n in code_counts if n], size)  # digits per code on the rack, ascending codes
+        order = _EXCHANGE_ORDERS[code_counts] = struct.pack(f"<{size - 1}q",
+                                                            *(sizes[i] << 24 | i for i in range(1, size)))
     return order
 
 

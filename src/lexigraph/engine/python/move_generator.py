@@ -114,7 +114,7 @@ def rank_extras(play_equities: list[float], values: bytes, order: bytes, passes:
     >>> values = struct.pack("<4d", 1.0, 5.0, -2.0, 7.0)                 # the pass, then three exchanges
     >>> order = struct.pack("<3q", 1 << 24 | 1, 1 << 24 | 2, 2 << 24 | 3)
     >>> places, ranked = rank_extras([9.0, 6.0, 5.0], values, order, True, True)
-    >>> places, [struct.unpack_from("<qd", ranked, 16 * k) for k in range(4)]
+    >>> list(memoryview(places).cast("q")), [struct.unpack_from("<qd", ranked, 16 * k) for k in range(4)]
     ([1, 4, 5, 6], [(3, 7.0), (1, 5.0), (0, 1.0), (2, -2.0)])
     """
     worth = struct.unpack(f"<{len(values) // 8}d", values)
@@ -132,4 +132,4 @@ def rank_extras(play_equities: list[float], values: bytes, order: bytes, passes:
             before += 1  # a play first at equal equity
         places.append(before + k)
     ranked = b"".join(struct.pack("<qd", subset, -negated) for negated, _tie, subset in extras)
-    return RankedExtras(places, ranked)
+    return RankedExtras(struct.pack(f"<{len(places)}q", *places), ranked)
