@@ -52,7 +52,7 @@ from .deadline import exceeded
 from .interface import SIMULATION_CANDIDATE_SIZE, CrossAnswer, EndgameAnswer, EndgameRequest, FillState, GameSpec
 from .interface import GameTables, MoveRequest, PropagationProblem, RackMode, SelfPlayRequest, SimulationRequest
 from .interface import check_threads, endgame_table_busy, game_record_dtype, move_record_dtype, simulation_result_dtype
-from .interface import GeneratorAnswer, turn_record_dtype
+from .interface import GeneratorAnswer, RankedExtras, turn_record_dtype
 from .python import PythonEngine
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -348,7 +348,7 @@ class CompiledEngine:
 
     def move_generator(self, tables: GameTables) -> "CompiledMoveGenerator":
         self._own(tables)
-        return CompiledMoveGenerator(self._native.MoveGenerator(tables), self.store.name)
+        return CompiledMoveGenerator(self._native.MoveGenerator(tables), self.store.name, self._native.rank_extras)
 
     def play_games(self, request: SelfPlayRequest, first: int, count: int,
                    threads: int = 1) -> "tuple[np.ndarray, np.ndarray]":
@@ -435,13 +435,27 @@ class CompiledEngine:
         self.probe.release()
 
 
+def _equity_offset() -> int:
+    """Where a move record's equity lies (:func:`~lexigraph.engine.interface.move_record_dtype`)."""
+    global _EQUITY_OFFSET
+    if _EQUITY_OFFSET < 0:
+        fields = move_record_dtype().fields
+        assert fields is not None
+        _EQUITY_OFFSET = int(fields["equity"][1])
+    return _EQUITY_OFFSET
+
+
+_EQUITY_OFFSET = -1
+
+
 class CompiledMoveGenerator:
     """The C engine's move generator state (``native/generator.c``: the rack's values and the board's state kept
     between calls, the generation without the GIL), its errors turned into the engine's."""
 
-    def __init__(self, native: Any, name: str) -> None:
+    def __init__(self, native: Any, name: str, rank: Callable[..., tuple[bytes, bytes]]) -> None:
         self._native = native
         self._name = name
+        self._rank = rank  # the module's rank_extras (native/ranking.c)
 
     def generate(self, board: bytes, blanks: bytes, rack: bytes, other_rack: int, top: int, flags: int,
                  deadline: float | None = None, values: bytes = b"") -> GeneratorAnswer:
@@ -455,3 +469,9 @@ class CompiledMoveGenerator:
         except TimeoutError:
             raise DeadlineExceeded("move generation ran past its deadline") from None
         return GeneratorAnswer(np.frombuffer(records, move_record_dtype()), count, valued, bag)
+
+    def rank_extras(self, records: "np.ndarray", values: bytes, order: bytes, passes: bool,
+                    by_equity: bool) -> RankedExtras:
+        """:meth:`MoveGeneratorState.rank_extras` in C (``native/ranking.c``)."""
+        places, ranked = self._rank(records, records.itemsize, _equity_offset(), values, order, passes, by_equity)
+        return RankedExtras(places, ranked)

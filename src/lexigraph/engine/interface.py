@@ -139,6 +139,15 @@ class GeneratorAnswer(NamedTuple):
     bag: int
 
 
+class RankedExtras(NamedTuple):
+    """:meth:`MoveGeneratorState.rank_extras`' answer: ``places``, each extra's index in the whole list
+    (ascending, a little-endian int64 each), and ``ranked``, a little-endian (int64 subset, float64 value) per
+    extra in rank order (equity descending, then the tie order; subset 0 is the pass)."""
+
+    places: bytes
+    ranked: bytes
+
+
 class MoveGeneratorState(Protocol):
     """A move generator kept across calls for one game's tables (:meth:`Engine.move_generator`): the C engine's
     keeps the rack's values and the board's state between calls and generates without the GIL
@@ -152,6 +161,14 @@ class MoveGeneratorState(Protocol):
         (``other_rack`` tiles, or -1: a full rack if the unseen tiles allow), each subset of the rack valued by the
         leave table while the bag holds tiles, else by the end-of-game adjustments (with ``GENERATE_VALUES``; else
         ``values``), the best ``top`` kept (-1: every play), with the ``GENERATE_*`` ``flags``."""
+
+    def rank_extras(self, records: "np.ndarray", values: bytes, order: bytes, passes: bool,
+                    by_equity: bool) -> "RankedExtras":
+        """The exchanges and the pass ranked among ``records`` (plays ranked by equity, best first): ``values``
+        as :class:`GeneratorAnswer`'s (subset 0 keeps every tile: the pass; subset ``i`` > 0 is exchanged, worth
+        ``values[i]``), ``order`` a little-endian int64 per exchange (subsets 1 on; empty: none listed) breaking
+        ties (lower first), the pass listed when ``passes`` (after the exchanges of its value). Each extra is
+        placed after the plays of at least its equity when ``by_equity``, else after every play."""
 
 
 class MoveRequest(NamedTuple):

@@ -94,7 +94,8 @@ PyInit__native(void)
         || lx_add_fill(module) < 0 || lx_add_fill_state(module) < 0 || lx_add_game_tables(module) < 0
         || lx_add_selfplay(module) < 0 || lx_add_playouts(module) < 0 || lx_add_endgame(module) < 0
         || lx_add_kwg_build(module) < 0 || lx_add_wordmap(module) < 0 || lx_add_board_state(module) < 0
-        || lx_add_generator(module) < 0 || add_arc_layout(module) < 0 || add_limits(module) < 0) {
+        || lx_add_generator(module) < 0 || lx_add_ranking(module) < 0 || add_arc_layout(module) < 0
+        || add_limits(module) < 0) {
         Py_DECREF(module);
         return NULL;
     }

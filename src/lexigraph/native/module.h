@@ -37,6 +37,7 @@ int lx_add_kwg_build(PyObject *module);    /* kwg_build.c: kwg_layout() */
 int lx_add_wordmap(PyObject *module);      /* wordmap.c: the WordMap type; wordmap_build.c: word_map_tables() */
 int lx_add_board_state(PyObject *module);  /* board_state.c: board_state(), board_state_after() (debug) */
 int lx_add_generator(PyObject *module);    /* generator.c: the MoveGenerator type */
+int lx_add_ranking(PyObject *module);      /* ranking.c: rank_extras() */
 
 /* Ready `type` and add it to `module` under its short name; 0 or -1. */
 static inline int

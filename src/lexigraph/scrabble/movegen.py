@@ -44,7 +44,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..engine.interface import GENERATE_BOTH_DIRECTIONS, GENERATE_BY_EQUITY, GENERATE_PRUNE, GENERATE_VALUES
-from ..engine.interface import MoveRequest, move_record_dtype
+from ..engine.interface import MoveGeneratorState, MoveRequest, move_record_dtype
 from ..engine.python.movegen import MAX_RACK_SUBSETS
 from . import equity as eq
 from .game import Game, GameError
@@ -393,6 +393,9 @@ class MoveGenerator:
         records, total, packed, bag = self.state.generate(
             bytes(pos.codes), bytes(pos.blanks), bytes(counts), _other_rack(pos), MAX_TOP if top is None else top,
             flags, deadline, given)
+        if top is None:  # every move ranked: the exchanges ranked and placed in arrays, none built
+            return _every_move(self.state, MoveColumns(pos, rack_codes, records), counts, packed,
+                               with_exchanges and bag >= game.rack_size, passes, by_equity, total)
         extra: list[tuple[float, int, Any]] = []  # (equity, order, how to build the move): built only if listed
         values: list[float] = []
         if (with_exchanges and bag >= game.rack_size) or passes:
@@ -447,6 +450,49 @@ def _best_move(pos: Position, rack_codes: list[int], code_counts: bytearray, rec
     if best is None or (play is not None and play >= best[0]):
         return MoveList(columns=MoveColumns(pos, rack_codes, records[:1]), total=total)
     return MoveList(columns=MoveColumns(pos, rack_codes, records[:0]), extras={0: best[2]}, total=total)
+
+
+def _every_move(state: MoveGeneratorState, columns: MoveColumns, code_counts: bytearray, packed: bytes,
+                exchanges: bool, passes: bool, by_equity: bool, total: int) -> MoveList:
+    """Every play (ranked by the engine), every exchange (when ``exchanges``) and the pass (when ``passes``) in one
+    :class:`MoveList`, as :func:`_exchanges` and :func:`_merged` rank them: the engine ranks the extras
+    (:meth:`~lexigraph.engine.interface.MoveGeneratorState.rank_extras`: by equity down, fewer tiles first, then the
+    subset's index, the pass last of its value) and places them after the plays of at least their equity (by
+    equity) or after every play (by score); each move is built only when looked at."""
+    if not exchanges and not passes:
+        return MoveList(columns=columns, total=total)
+    order = _exchange_order(bytes(code_counts), len(packed) // 8) if exchanges else b""
+    places, ranked = state.rank_extras(columns.records, packed, order, passes, by_equity)
+    position, rack = columns.position, columns.rack_codes
+    game = position.game
+
+    def extra_move(k: int) -> Move:
+        subset, value = _RANKED_EXTRA.unpack_from(ranked, k * _RANKED_EXTRA.size)
+        if subset == 0:
+            return Move("pass", 0, rack_text(game, rack), notation="-", equity=value)
+        return _exchange_move(game, rack, subset, value)
+
+    return MoveList(columns=columns, extra_at=memoryview(places).cast("q"), extra_move=extra_move, total=total)
+
+
+#: An extra as :meth:`~lexigraph.engine.interface.MoveGeneratorState.rank_extras` ranks it: (subset, value).
+_RANKED_EXTRA = struct.Struct("<qd")
+
+#: a rack's count per tile code -> its exchanges' order: (tiles exchanged << 24 | subset index), index 1 on
+_EXCHANGE_ORDERS: dict[bytes, bytes] = {}
+
+
+def _exchange_order(code_counts: bytes, size: int) -> bytes:
+    """The tie order of the exchanges of a rack holding ``code_counts[c]`` tiles of code ``c``, as little-endian
+    int64s (:func:`_subset_sizes`: fewer tiles first, then the index), made once per rack (a few hundred kept)."""
+    order = _EXCHANGE_ORDERS.get(code_counts)
+    if order is None or len(order) != 8 * (size - 1):
+        if len(_EXCHANGE_ORDERS) >= 512:
+            _EXCHANGE_ORDERS.clear()
+        sizes = _subset_sizes([n for n in code_counts if n], size)  # digits per code on the rack, ascending codes
+        order = _EXCHANGE_ORDERS[code_counts] = struct.pack(f"<{size - 1}q",
+                                                            *(sizes[i] << 24 | i for i in range(1, size)))
+    return order
 
 
 def _subset_size(counts: list[int], index: int) -> int:

@@ -192,17 +192,26 @@ class MoveList(Sequence[Move]):
     total: int = 0
 
     def __init__(self, moves: Sequence[Move] = (), *, columns: MoveColumns | None = None,
-                 extras: "dict[int, Move | Callable[[], Move]] | None" = None, total: int | None = None) -> None:
-        self._extras: dict[int, Move | Callable[[], Move]]
+                 extras: "dict[int, Move | Callable[[], Move]] | None" = None, total: int | None = None,
+                 extra_at: Sequence[int] | None = None, extra_move: Callable[[int], Move] | None = None) -> None:
+        self._extra_move: Callable[[int], Move]
         if columns is None:
             self._plays: MoveColumns | None = None
-            self._extras = dict(enumerate(moves))
+            listed = list(moves)
+            self._extra_at: Sequence[int] = range(len(listed))
+            self._extra_move = listed.__getitem__
         else:
             self._plays = columns
-            self._extras = dict(extras or {})
-        self._extra_at = sorted(self._extras)
+            if extra_at is not None and extra_move is not None:
+                # the extras (exchanges, the pass) by rank: their places ascending, the k-th built by extra_move(k)
+                self._extra_at, self._extra_move = extra_at, extra_move
+            else:
+                given = dict(extras or {})
+                self._extra_at = sorted(given)
+                builds = [given[i] for i in self._extra_at]
+                self._extra_move = lambda k: _built(builds[k])
         self._built: dict[int, Move] = {}
-        self._size = len(self._extras) + (0 if self._plays is None else len(self._plays))
+        self._size = len(self._extra_at) + (0 if self._plays is None else len(self._plays))
         self.total = self._size if total is None else total
 
     @property
@@ -232,12 +241,12 @@ class MoveList(Sequence[Move]):
         move = self._built.get(i)
         if move is not None:
             return move
-        extra = self._extras.get(i)
-        if extra is None:
-            assert self._plays is not None
-            move = self._plays.move(i - bisect_left(self._extra_at, i))
+        k = bisect_left(self._extra_at, i)  # the extras before place i
+        if k < len(self._extra_at) and self._extra_at[k] == i:
+            move = self._extra_move(k)
         else:
-            move = extra if isinstance(extra, Move) else extra()
+            assert self._plays is not None
+            move = self._plays.move(i - k)
         self._built[i] = move
         return move
 
@@ -259,6 +268,11 @@ class MoveList(Sequence[Move]):
         shown = [repr(m) for m in self[:3]]
         more = f", ... {len(self) - 3} more" if len(self) > 3 else ""
         return f"MoveList([{', '.join(shown)}{more}], total={self.total})"
+
+
+def _built(extra: "Move | Callable[[], Move]") -> Move:
+    """An extra move as given to :class:`MoveList`: the move, or the function that builds it."""
+    return extra if isinstance(extra, Move) else extra()
 
 
 def move_from_record(pos: Position, rack_codes: list[int], raw: RawPlay, *, equity: float | None = None) -> Move:

@@ -22,10 +22,12 @@ import struct
 from typing import TYPE_CHECKING
 
 from ..interface import GENERATE_BOTH_DIRECTIONS, GENERATE_BY_EQUITY, GENERATE_PRUNE, GENERATE_VALUES
-from ..interface import GeneratorAnswer, MoveRequest
+from ..interface import GeneratorAnswer, MoveRequest, RankedExtras
 from .movegen import MAX_RACK_SUBSETS, generate_moves
 
 if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
     from .tables import PythonGameTables
 
 #: What keeping tiles costs when the bag is empty, on top of twice their points (lexigraph.scrabble.equity).
@@ -97,3 +99,37 @@ class PythonMoveGenerator:
                               bool(flags & GENERATE_PRUNE), True, bool(flags & GENERATE_BOTH_DIRECTIONS))
         records, count = generate_moves(tables, request, deadline)
         return GeneratorAnswer(records, count, values, bag)
+
+    def rank_extras(self, records: "np.ndarray", values: bytes, order: bytes, passes: bool,
+                    by_equity: bool) -> RankedExtras:
+        """``native/ranking.c``'s rank_extras: the extras sorted by (equity down, tie order), each placed after the
+        plays of at least its equity (or after every play)."""
+        return rank_extras(records["equity"].tolist(), values, order, passes, by_equity)
+
+
+def rank_extras(play_equities: list[float], values: bytes, order: bytes, passes: bool,
+                by_equity: bool) -> RankedExtras:
+    """:meth:`PythonMoveGenerator.rank_extras` on the plays' equities (best first).
+
+    >>> values = struct.pack("<4d", 1.0, 5.0, -2.0, 7.0)                 # the pass, then three exchanges
+    >>> order = struct.pack("<3q", 1 << 24 | 1, 1 << 24 | 2, 2 << 24 | 3)
+    >>> places, ranked = rank_extras([9.0, 6.0, 5.0], values, order, True, True)
+    >>> list(memoryview(places).cast("q")), [struct.unpack_from("<qd", ranked, 16 * k) for k in range(4)]
+    ([1, 4, 5, 6], [(3, 7.0), (1, 5.0), (0, 1.0), (2, -2.0)])
+    """
+    worth = struct.unpack(f"<{len(values) // 8}d", values)
+    ties = struct.unpack(f"<{len(order) // 8}q", order)
+    if not worth or (ties and len(ties) != len(worth) - 1):
+        raise ValueError("rank_extras: buffers of inconsistent sizes")
+    extras = [(-worth[i + 1], tie, i + 1) for i, tie in enumerate(ties)]
+    if passes:
+        extras.append((-worth[0], 1 << 30, 0))
+    extras.sort()
+    places: list[int] = []
+    before = 0 if by_equity else len(play_equities)
+    for k, (negated, _tie, _subset) in enumerate(extras):
+        while by_equity and before < len(play_equities) and play_equities[before] >= -negated:
+            before += 1  # a play first at equal equity
+        places.append(before + k)
+    ranked = b"".join(struct.pack("<qd", subset, -negated) for negated, _tie, subset in extras)
+    return RankedExtras(struct.pack(f"<{len(places)}q", *places), ranked)
