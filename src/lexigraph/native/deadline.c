@@ -36,6 +36,31 @@ lx_clock_now(void)
 #endif
 }
 
+/* Lets the calling thread sleep for `seconds` (under a second): a thread waiting for another's work gives its core
+ * away (the endgame's helper threads between the main thread's iterations). */
+void
+lx_pause(double seconds)
+{
+#ifdef _WIN32
+    Sleep((DWORD)(seconds * 1000.0));
+#else
+    struct timespec pause = {0, (long)(seconds * 1e9)};
+    nanosleep(&pause, NULL);
+#endif
+}
+
+/* The calling thread's CPU time (the endgame reports each thread's work with it; 0 where there is none). */
+double
+lx_thread_cpu_seconds(void)
+{
+#if !defined(_WIN32) && defined(CLOCK_THREAD_CPUTIME_ID)
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+        return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#endif
+    return 0.0;
+}
+
 #if defined(__linux__)
 double
 lx_monotonic(void)

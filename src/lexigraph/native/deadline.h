@@ -45,6 +45,13 @@ typedef struct {
 /* The clock deadlines are kept on, in seconds; readable without the GIL. */
 double lx_clock_now(void);
 
+/* Sleeps the calling thread for `seconds` (below 1): a thread that waits for another's work gives its core away. */
+void lx_pause(double seconds);
+
+/* The calling thread's CPU time in seconds, for reports of the work each thread did (the endgame's threads);
+ * 0 where the platform has no such clock. Readable without the GIL. */
+double lx_thread_cpu_seconds(void);
+
 /* The current time.monotonic() value (the GIL held); a Python error gives -1. */
 double lx_monotonic(void);
 

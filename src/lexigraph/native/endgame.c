@@ -52,7 +52,6 @@
 
 #ifndef _WIN32
 #include <pthread.h>
-#include <time.h>
 #endif
 
 #define ZERO_TURNS_TO_END 6
@@ -867,18 +866,6 @@ start_search(PyObject *request, int *zero_turns, int *threads)
     return s;
 }
 
-/* The calling thread's CPU time in seconds (0 where the platform has no such clock). */
-static double
-thread_cpu_seconds(void)
-{
-#if !defined(_WIN32) && defined(CLOCK_THREAD_CPUTIME_ID)
-    struct timespec ts;
-    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
-        return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-#endif
-    return 0.0;
-}
-
 /* What the search found: the last finished iteration's answer and depth, whether it was exact, the PV. */
 typedef struct {
     RootAnswer last;
@@ -905,10 +892,7 @@ helper_next_depth(const Search *s, int done)
         int current = LOAD_FLAG(s->iteration);
         if (current > done)
             return current;
-#ifndef _WIN32
-        struct timespec pause = {0, 100000}; /* 0.1 ms: the main thread's iterations take far longer */
-        nanosleep(&pause, NULL);
-#endif
+        lx_pause(1e-4); /* 0.1 ms: the main thread's iterations take far longer */
     }
 }
 
@@ -950,9 +934,9 @@ deepen_from(Search *s, int zero_turns, const LxDeadline *deadline, int first_dep
 static int
 deepen(Search *s, int zero_turns, const LxDeadline *deadline, int first_depth, Solution *solution)
 {
-    double cpu_start = thread_cpu_seconds();
+    double cpu_start = lx_thread_cpu_seconds();
     int status = deepen_from(s, zero_turns, deadline, first_depth, solution);
-    s->cpu_seconds = thread_cpu_seconds() - cpu_start;
+    s->cpu_seconds = lx_thread_cpu_seconds() - cpu_start;
     s->search_nodes = s->nodes;
     return status;
 }
