@@ -10,9 +10,11 @@ opens the twin with ``open_python``.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import tempfile
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -169,6 +171,36 @@ def registry_file(tmp_path, monkeypatch):
     path = tmp_path / "registry" / "lexicons.toml"
     monkeypatch.setenv("LEXIGRAPH_LEXICONS", str(path))
     return path
+
+
+#: A server request's time limit in the tests when the test sets none (the product's default is 10 s).
+TEST_REQUEST_SECONDS = 60.0
+
+
+@pytest.fixture(scope="session", autouse=True)
+def servers_wait_for_their_heavy_lane() -> Iterator[None]:
+    """Servers made by the tests without a time limit of their own allow a request 60 s, not 10.
+
+    The tests run two at a time on 2 cores (pytest-xdist). A heavy lane's processes start with its first command,
+    spawned 10 steps below the test's CPU priority in the batch class; while the other test worker holds the CPU
+    their start alone can pass 10 s, and the first heavy request of a test would be a 503 from the time limit
+    instead of its answer. Tests of the time limit give their own (``Limits(timeout=...)``) and keep it.
+    """
+    try:
+        from lexigraph.server.lanes import Limits
+    except ImportError:  # the server's modules need nothing optional, but a test run without them needs no limit
+        yield
+        return
+    names = [f.name for f in dataclasses.fields(Limits) if f.init]
+    defaults = Limits.__init__.__defaults__
+    assert defaults is not None and len(defaults) == len(names), "Limits: every field has a default"
+    patched = list(defaults)
+    patched[names.index("timeout")] = TEST_REQUEST_SECONDS
+    Limits.__init__.__defaults__ = tuple(patched)
+    try:
+        yield
+    finally:
+        Limits.__init__.__defaults__ = defaults
 
 
 @pytest.fixture
