@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import sys
 import tempfile
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -50,11 +51,29 @@ def twl_words() -> list[str]:
     return shared_file("twl06.txt").read_text().split()
 
 
+def made_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], object]) -> Path:
+    """The file ``name``, made by ``make(path)`` once per test run: the test workers (pytest-xdist) share it, the
+    first that needs it making it while the others wait on a lock. Use it for files tests only read."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER") and sys.platform != "win32":
+        base = base.parent  # the run's folder, shared by its workers (each has its own below it)
+    folder = base / "made-once"
+    folder.mkdir(exist_ok=True)
+    path = folder / name
+    with open(folder / f"{name}.lock", "w") as lock:
+        if sys.platform != "win32":  # (without fcntl each test worker makes its own)
+            import fcntl
+
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        if not path.exists():
+            make(path)  # lexigraph.build writes atomically: a path that exists is whole
+    return path
+
+
 @pytest.fixture(scope="session")
 def twl(tmp_path_factory, twl_words) -> lexigraph.Lexicon:
-    path = tmp_path_factory.mktemp("twl") / "twl06.lex"
-    lexigraph.build(shared_file("twl06.txt"), path)
-    return lexigraph.open(path)
+    source = shared_file("twl06.txt")
+    return lexigraph.open(made_once(tmp_path_factory, "twl06.lex", lambda path: lexigraph.build(source, path)))
 
 
 @pytest.fixture(scope="session")
