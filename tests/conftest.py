@@ -10,9 +10,12 @@ opens the twin with ``open_python``.
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import sys
 import tempfile
 from collections import Counter
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -48,11 +51,29 @@ def twl_words() -> list[str]:
     return shared_file("twl06.txt").read_text().split()
 
 
+def made_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], object]) -> Path:
+    """The file ``name``, made by ``make(path)`` once per test run: the test workers (pytest-xdist) share it, the
+    first that needs it making it while the others wait on a lock. Use it for files tests only read."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER") and sys.platform != "win32":
+        base = base.parent  # the run's folder, shared by its workers (each has its own below it)
+    folder = base / "made-once"
+    folder.mkdir(exist_ok=True)
+    path = folder / name
+    with open(folder / f"{name}.lock", "w") as lock:
+        if sys.platform != "win32":  # (without fcntl each test worker makes its own)
+            import fcntl
+
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        if not path.exists():
+            make(path)  # lexigraph.build writes atomically: a path that exists is whole
+    return path
+
+
 @pytest.fixture(scope="session")
 def twl(tmp_path_factory, twl_words) -> lexigraph.Lexicon:
-    path = tmp_path_factory.mktemp("twl") / "twl06.lex"
-    lexigraph.build(shared_file("twl06.txt"), path)
-    return lexigraph.open(path)
+    source = shared_file("twl06.txt")
+    return lexigraph.open(made_once(tmp_path_factory, "twl06.lex", lambda path: lexigraph.build(source, path)))
 
 
 @pytest.fixture(scope="session")
@@ -169,6 +190,36 @@ def registry_file(tmp_path, monkeypatch):
     path = tmp_path / "registry" / "lexicons.toml"
     monkeypatch.setenv("LEXIGRAPH_LEXICONS", str(path))
     return path
+
+
+#: A server request's time limit in the tests when the test sets none (the product's default is 10 s).
+TEST_REQUEST_SECONDS = 60.0
+
+
+@pytest.fixture(scope="session", autouse=True)
+def servers_wait_for_their_heavy_lane() -> Iterator[None]:
+    """Servers made by the tests without a time limit of their own allow a request 60 s, not 10.
+
+    The tests run two at a time on 2 cores (pytest-xdist). A heavy lane's processes start with its first command,
+    spawned 10 steps below the test's CPU priority in the batch class; while the other test worker holds the CPU
+    their start alone can pass 10 s, and the first heavy request of a test would be a 503 from the time limit
+    instead of its answer. Tests of the time limit give their own (``Limits(timeout=...)``) and keep it.
+    """
+    try:
+        from lexigraph.server.lanes import Limits
+    except ImportError:  # the server's modules need nothing optional, but a test run without them needs no limit
+        yield
+        return
+    names = [f.name for f in dataclasses.fields(Limits) if f.init]
+    defaults = Limits.__init__.__defaults__
+    assert defaults is not None and len(defaults) == len(names), "Limits: every field has a default"
+    patched = list(defaults)
+    patched[names.index("timeout")] = TEST_REQUEST_SECONDS
+    Limits.__init__.__defaults__ = tuple(patched)
+    try:
+        yield
+    finally:
+        Limits.__init__.__defaults__ = defaults
 
 
 @pytest.fixture

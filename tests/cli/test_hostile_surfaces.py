@@ -346,7 +346,9 @@ def test_an_endgame_table_without_memory_is_a_503_with_retry_after_over_http(tmp
         warnings.simplefilter("ignore")
         from starlette.testclient import TestClient
         from lexigraph.server import create_app
-        with TestClient(create_app([("enable", None)])) as c:
+        from lexigraph.server.lanes import Limits
+        # 120 s: the heavy lane's processes start with the first request, slowly on a busy machine (conftest.py)
+        with TestClient(create_app([("enable", None)], limits=Limits(timeout=120))) as c:
             out = []
             for mb in (4096, 16):
                 r = c.post("/api/endgame", json={{"position": {ENDGAME_CGP!r}, "table_mb": mb}})

@@ -4,6 +4,8 @@ fill valid, the same seed giving the same proposals; on both engines."""
 
 from __future__ import annotations
 
+import zlib
+
 import pytest
 
 from lexigraph.crossword.design import design
@@ -11,6 +13,11 @@ from lexigraph.crossword.fill import Rules
 from lexigraph.errors import QueryError
 
 BLOCK = "#"
+
+#: The Python twin's budget where a 15x15 fill takes it minutes: its proposals' patterns are held to the validator
+#: all the same (the patterns do not depend on the engine), and its fill is held to the C fill step for step by
+#: ``test_fill.py::test_c_and_python_search_step_for_step``.
+PYTHON_TWIN_SECONDS = 5
 
 
 # -- the validator: the rules of a proposal, from the cells alone --------------------------------------------------------
@@ -109,26 +116,33 @@ def check_result(lex, result, symmetry: str, theme: list[str], rules: Rules | No
     (["coffeecup", "teapot"], "left-right"),
     (["sunrise", "sunset"], "none"),
 ])
-def test_every_proposal_is_valid_and_holds_the_theme(open_lexicon, theme, symmetry):
+def test_every_proposal_is_valid_and_holds_the_theme(open_lexicon, engine_kind, theme, symmetry):
     lex = open_lexicon()
-    r = design(lex, theme=theme, symmetry=symmetry, proposals=2, seed=3, timeout=60)
+    timeout = 60 if engine_kind == "c" else PYTHON_TWIN_SECONDS
+    r = design(lex, theme=theme, symmetry=symmetry, proposals=2, seed=3, timeout=timeout)
     assert r.proposals and r.status in ("filled", "unfilled")
     check_result(lex, r, symmetry, theme)
     ranked = [p.score for p in r.proposals if p.status == "filled"]
     assert ranked == sorted(ranked, reverse=True)
 
 
-def test_themeless_grids_keep_the_themeless_entry_count(open_lexicon):
+def test_themeless_grids_keep_the_themeless_entry_count(open_lexicon, engine_kind):
     lex = open_lexicon()
-    r = design(lex, proposals=1, seed=1, timeout=60)
+    if engine_kind == "c":  # no time limit (each fill runs to its end): the fill is checked whatever the machine
+        r = design(lex, proposals=1, seed=1, timeout=None, fill_timeout=1e6)
+        assert r.status == "filled"
+    else:
+        r = design(lex, proposals=1, seed=1, timeout=PYTHON_TWIN_SECONDS)
     assert r.proposals
     check_result(lex, r, "rotational", [])
 
 
-def test_the_same_seed_gives_the_same_proposals(open_lexicon):
+def test_the_same_seed_gives_the_same_proposals(open_lexicon, engine_kind):
     lex = open_lexicon()
-    # No time limit anywhere (each fill runs to its end), so that nothing depends on the machine's speed.
-    args = dict(theme=["pancakes", "waffles", "oatmeal"], proposals=2, seed=5, timeout=None, fill_timeout=1e6)
+    # No time limit anywhere (each fill runs to its end), so that nothing depends on the machine's speed. The Python
+    # twin, slower, makes one proposal (its fills are held to C's step for step in test_fill.py).
+    proposals = 2 if engine_kind == "c" else 1
+    args = dict(theme=["pancakes", "waffles", "oatmeal"], proposals=proposals, seed=5, timeout=None, fill_timeout=1e6)
     a, b = design(lex, **args), design(lex, **args)
     assert [p.pattern for p in a.proposals] == [p.pattern for p in b.proposals]
     assert [p.fill.grid if p.fill else None for p in a.proposals] == [p.fill.grid if p.fill else None
@@ -148,12 +162,20 @@ def test_central_entry_and_revealer(open_lexicon):
     assert where["brunch"].row == max(p.row for p in where.values())
 
 
-def test_design_fills_at_a_minimum_score(open_lexicon):
-    scores = {w: 40 + len(w) % 20 for w in open_lexicon()}  # priorities 40 to 59
+def test_design_fills_at_a_minimum_score(open_lexicon, engine_kind):
+    # priorities 40 to 59 spread over the words of every length (a checksum), so that half of each length is below
+    # the floor and a fill at 50 or more exists
+    scores = {w: 40 + zlib.crc32(w.encode()) % 20 for w in open_lexicon()}
     scores.update(pancakes=10, waffles=10)  # theme entries take any priority
     lex = open_lexicon([f"{w};{p}" for w, p in scores.items()], format="scored")
     rules = Rules(min_priority=50)
-    r = design(lex, theme=["pancakes", "waffles"], proposals=1, seed=1, timeout=60, rules=rules)
+    if engine_kind == "c":  # no time limit (the fill runs to its end): the fill is checked whatever the machine
+        r = design(lex, theme=["pancakes", "waffles"], proposals=1, seed=1, timeout=None, fill_timeout=1e6,
+                   rules=rules)
+        assert r.status == "filled"
+    else:
+        r = design(lex, theme=["pancakes", "waffles"], proposals=1, seed=1, timeout=PYTHON_TWIN_SECONDS, rules=rules)
+    assert r.proposals
     check_result(lex, r, "rotational", ["pancakes", "waffles"], rules)
 
 

@@ -6,6 +6,8 @@ import itertools
 import math
 import random
 from collections import Counter
+from collections.abc import Callable
+from functools import cache
 
 import pytest
 
@@ -61,16 +63,28 @@ def observed_moves(lex, pos: Position, rack: list[int], rng: random.Random) -> l
     return out + ["-"]
 
 
-def oracle(lex, pos: Position, observed: str, margin: float) -> dict[tuple[int, ...], float]:
+def every_move(lex, pos: Position) -> Callable[[tuple[int, ...]], list]:
+    """``moves(rack)``: every move of ``rack`` (its tiles' codes, sorted) in ``pos``, listed by ``generate`` once per
+    rack, however many draws, observed moves and margins ask for it."""
+
+    @cache
+    def moves(rack: tuple[int, ...]) -> list:
+        return list(generate(lex, pos, rack_text(GAME, list(rack)), exchanges=True, passes=True, leaves=TABLE,
+                             sort="equity"))
+
+    return moves
+
+
+def oracle(lex, pos: Position, observed: str, margin: float,
+           moves_of: Callable[[tuple[int, ...]], list] | None = None) -> dict[tuple[int, ...], float]:
     """Every rack as a draw of distinct tiles (each draw equally likely), its every move listed by ``generate``:
     the leave the observed move keeps when it is within ``margin`` of the best, counted per draw."""
+    moves_of = moves_of or every_move(lex, pos)
     unseen = pos.unseen(pos.racks[1])
     size = min(GAME.rack_size, len(unseen))
     counts: Counter[tuple[int, ...]] = Counter()
     for chosen in itertools.combinations(range(len(unseen)), size):
-        rack = [unseen[i] for i in chosen]
-        moves = list(generate(lex, pos, rack_text(GAME, rack), exchanges=True, passes=True, leaves=TABLE,
-                              sort="equity"))
+        moves = moves_of(tuple(sorted(unseen[i] for i in chosen)))
         best = max(m.equity for m in moves)
         if observed == "-":
             made = [m for m in moves if m.kind == "pass"]
@@ -93,11 +107,12 @@ def test_inference_equals_the_exhaustive_oracle(lex, seed):
     pos, rack = found
     rng = random.Random(seed)
     checked = 0
+    moves_of = every_move(lex, pos)
     for observed in observed_moves(lex, pos, rack, rng):
         for margin in (0.0, 3.0, math.inf):
             answer = infer(lex, pos, observed, margin=margin, leaves=TABLE)
             assert answer.exact
-            expected = oracle(lex, pos, observed, margin)
+            expected = oracle(lex, pos, observed, margin, moves_of)
             got = {leave.codes: leave.probability for leave in answer.leaves}
             assert got.keys() == expected.keys(), (pos.to_cgp(), observed, margin)
             for k, p in expected.items():

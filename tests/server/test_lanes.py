@@ -145,7 +145,9 @@ def test_a_full_heavy_lane_refuses_with_retry_after_while_cheap_requests_answer(
 def test_heavy_work_found_past_its_deadline_is_not_started():
     """A worker that takes a job whose deadline has passed (it waited in the queue behind work that overran)
     does not start it: the answer is the server's time limit."""
-    app = create_app(limits=Limits(heavy_workers=1, timeout=3))
+    # 60 s: the first request starts the worker, which runs 10 steps below the test's priority (slow to start and
+    # to answer on a busy machine); the late job below is refused whatever the limit
+    app = create_app(limits=Limits(heavy_workers=1, timeout=60))
     server = app.state.server
     with serve_in_thread(app) as url:
         assert httpx.post(url + "/api/moves", json={"position": "empty", "rack": "QI"}, timeout=60).status_code == 200
@@ -157,7 +159,7 @@ def test_heavy_work_found_past_its_deadline_is_not_started():
 
 
 def test_a_worker_that_dies_is_a_503_and_the_lane_starts_again():
-    app = create_app(limits=Limits(heavy_workers=1, timeout=20))
+    app = create_app(limits=Limits(heavy_workers=1, timeout=60))  # the lane's new worker may be slow to start
     server = app.state.server
     with serve_in_thread(app) as url:
         assert httpx.post(url + "/api/moves", json={"position": "empty", "rack": "QI"}, timeout=60).status_code == 200
