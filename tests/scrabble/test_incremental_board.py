@@ -17,12 +17,10 @@ import lexigraph
 from lexigraph.engine import compiled
 from lexigraph.scrabble.game import Game
 from lexigraph.scrabble.leaves import LeaveTable, load_leaves
-from lexigraph.scrabble.position import Position
 from lexigraph.scrabble.selfplay import Player, autoplay, selfplay_request
 from lexigraph.scrabble.simulation import prepare
 from lexigraph.scrabble.tables import game_tables
-from lexigraph.scrabble.tiles import rack_text
-from helpers.games import ABCD_WORDS, abcd_game
+from helpers.games import ABCD_WORDS, abcd_game, harvested
 
 # -- pinned records --------------------------------------------------------------------------------------------
 
@@ -74,23 +72,6 @@ def test_twl06_games_with_the_shipped_table_are_the_pinned_bytes(twl):
     table = load_leaves(game.leaves, twl.alphabet)
     request = selfplay_request(twl, game, [Player.equity(table, "a"), Player.equity(table, "b")], 2026)
     assert game_digests(twl, request, len(TWL_GAMES)) == TWL_GAMES
-
-
-def harvested(lex, game: Game, table: LeaveTable, seed: int, at: int) -> Position:
-    """The position before turn ``at`` of a self-play game, the mover's rack known, the scores kept."""
-    run = autoplay(lex, game, [Player.equity(table, "a"), Player.equity(table, "b")], games=1, seed=seed,
-                   workers=1, keep_games=True)
-    turns = run.game_turns(0)
-    pos = Position(run.game)
-    totals = [0, 0]
-    for turn in turns[:at]:
-        for square, tile in placed_tiles(turn):
-            pos.place(*square, tile & 0x7F, bool(tile & 0x80))
-        totals[int(turn["player"])] = int(turn["total"])
-    mover = int(turns[at]["player"])
-    pos.racks = [rack_text(run.game, [int(c) for c in turns[at]["rack"][: turns[at]["rack_length"]]]), ""]
-    pos.scores = [totals[mover], totals[1 - mover]]
-    return pos
 
 
 def placed_tiles(turn) -> list[tuple[tuple[int, int], int]]:

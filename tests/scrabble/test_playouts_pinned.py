@@ -10,11 +10,9 @@ import hashlib
 import pytest
 
 from lexigraph.scrabble.game import Game
-from lexigraph.scrabble.leaves import LeaveTable, load_leaves
-from lexigraph.scrabble.position import Position
-from lexigraph.scrabble.selfplay import Player, autoplay
+from lexigraph.scrabble.leaves import load_leaves
 from lexigraph.scrabble.simulation import prepare
-from lexigraph.scrabble.tiles import rack_text
+from helpers.games import harvested
 
 #: sha256 (first 16 hex digits) of simulate_plays(request, 0, ITERATIONS) on ENABLE self-play positions (seed, turn),
 #: the shipped leave table, 5 candidates, 2 plies, seed 3: the bag holds 8, 5 and 41 tiles before the turn. Each
@@ -26,28 +24,6 @@ ITERATIONS = {"c": 24, "python": 3}
 
 def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:16]
-
-
-def harvested(lex, game: Game, table: LeaveTable, seed: int, at: int) -> Position:
-    """The position before turn ``at`` of self-play game 0 of ``seed`` (the C engine's game loop when there, else
-    its twin: the same game), the mover's rack known, the scores kept."""
-    run = autoplay(lex, game, [Player.equity(table, "a"), Player.equity(table, "b")], games=1, seed=seed,
-                   workers=1, keep_games=True)
-    turns = run.game_turns(0)
-    pos = Position(run.game)
-    totals = [0, 0]
-    for turn in turns[:at]:
-        if turn["kind"] == 0:
-            row, col, across = int(turn["row"]), int(turn["col"]), bool(turn["across"])
-            for i, tile in enumerate(int(x) for x in turn["squares"][: turn["length"]]):
-                if tile:
-                    r, c = (row, col + i) if across else (row + i, col)
-                    pos.place(r, c, tile & 0x7F, bool(tile & 0x80))
-        totals[int(turn["player"])] = int(turn["total"])
-    mover = int(turns[at]["player"])
-    pos.racks = [rack_text(run.game, [int(c) for c in turns[at]["rack"][: turns[at]["rack_length"]]]), ""]
-    pos.scores = [totals[mover], totals[1 - mover]]
-    return pos
 
 
 @pytest.mark.parametrize("seed_turn", sorted(PINNED))
