@@ -155,12 +155,13 @@ rack_subsets(RackSubsets *subsets, const int *rack, int code_count)
     }
 }
 
-/* What value_leaves walks with: the rack, its subsets, the leave index (NULL: the table's binary search), the end's
- * adjustments (the bag empty), and the values' room. */
+/* What lx_value_rack_subsets walks with: the rack, its codes, the leave index (NULL: the table's binary search),
+ * the end's adjustments (the bag empty), and the values' room. */
 typedef struct {
     const LxGameTables *tables;
     const LxLeaveIndex *index;
-    const RackSubsets *subsets;
+    const int *codes;
+    int distinct;
     const int *rack;
     int bag_empty, opponent_points;
     int used[LX_MAX_MOVE_TILE_CODES];
@@ -187,11 +188,11 @@ leave_at(const LeaveWalk *walk, int kept, int kept_points, uint64_t rank)
 static void
 walk_leaves(LeaveWalk *walk, int d, long at, long stride, int kept, int kept_points, uint64_t rank)
 {
-    if (d == walk->subsets->distinct) { /* an empty rack */
+    if (d == walk->distinct) { /* an empty rack */
         walk->values[at] = leave_at(walk, kept, kept_points, rank);
         return;
     }
-    const int code = walk->subsets->codes[d], count = walk->rack[code], last = d + 1 == walk->subsets->distinct;
+    const int code = walk->codes[d], count = walk->rack[code], last = d + 1 == walk->distinct;
     const int points = code ? walk->tables->points[code] : 0;
     const int longest = walk->index ? walk->index->longest : 0;
     /* used = count - keep goes into the index; keep copies of the code join the leave at places kept + 1 .. */
@@ -212,25 +213,30 @@ walk_leaves(LeaveWalk *walk, int d, long at, long stride, int kept, int kept_poi
     walk->used[code] = 0;
 }
 
-/* What keeping the rest of the rack is worth, per subset a play or an exchange uses, in index order (the first
- * code turning fastest): the leave table's value while the bag holds tiles, else the end's adjustment. A turn's
- * cost besides the generation was mostly here (up to 128 subsets), so the subsets are walked digit by digit, each
- * digit's share of the leave's size, points and rank added once for all the subsets under it. */
-static void
-value_leaves(const LxPlayer *player, const LxGameState *state, int p, const RackSubsets *subsets, double *values)
+long
+lx_value_rack_subsets(const LxGameTables *tables, const int *rack, int bag_empty, int opponent_points, double *values)
 {
-    const LxGameTables *tables = player->tables;
     LeaveWalk walk = {
         .tables = tables,
         .index = tables->leave_index.values ? &tables->leave_index : NULL,
-        .subsets = subsets,
-        .rack = state->racks[p],
-        .bag_empty = state->bag_length == 0,
-        .opponent_points = lx_rack_points(tables, state->racks[1 - p]),
+        .rack = rack,
+        .bag_empty = bag_empty,
+        .opponent_points = opponent_points,
         .values = values,
     };
+    int codes[LX_MAX_MOVE_TILE_CODES];
+    long size = 1;
+    for (int code = 0; code < tables->code_count; code++) {
+        if (!rack[code])
+            continue;
+        codes[walk.distinct++] = code;
+        if ((size *= rack[code] + 1) > LX_MAX_RACK_SUBSETS)
+            return -1;
+    }
+    walk.codes = codes;
     memset(walk.used, 0, sizeof walk.used);
     walk_leaves(&walk, 0, 0, 1, 0, 0, 0);
+    return size;
 }
 
 /* The player's best play by its rule (out->kept 0: none); an LX_MOVEGEN_* status. */
@@ -368,7 +374,8 @@ lx_take_turn(const LxPlayer *player, LxGameState *state, int p, double *values, 
     RackSubsets subsets;
     rack_subsets(&subsets, state->racks[p], player->tables->code_count);
     if (player->by_equity)
-        value_leaves(player, state, p, &subsets, values);
+        lx_value_rack_subsets(player->tables, state->racks[p], state->bag_length == 0,
+                              lx_rack_points(player->tables, state->racks[1 - p]), values);
     LxMoveOutput out;
     int status = best_play(player, state, p, values, subsets.subsets, &out);
     if (status != LX_MOVEGEN_OK)

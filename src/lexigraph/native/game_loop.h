@@ -105,6 +105,14 @@ void lx_exchange(LxGameState *state, int player, const int *gone, int rack_size,
 int lx_place_tiles(const LxGameTables *tables, LxGameState *state, const int *squares, const unsigned char *tiles,
                    int count);
 
+/* What keeping the rest of `rack` is worth, per subset a play or an exchange uses, into `values` in index order
+ * (mixed radix over the rack's codes ascending, the first code turning fastest): the leave table's value while the
+ * bag holds tiles, else the end's adjustment (`bag_empty`: twice `opponent_points` for going out, else the penalty
+ * and twice the points kept). Walked digit by digit, each code's share of the leave's size, points and rank added
+ * once for every subset under it. Returns the number of subsets, or -1 past LX_MAX_RACK_SUBSETS (nothing written). */
+long lx_value_rack_subsets(const LxGameTables *tables, const int *rack, int bag_empty, int opponent_points,
+                           double *values);
+
 /* One turn of player p by its rule: the board, racks, bag and scores of `state` updated, the turn recorded in
  * `record` (kind, leave key, score, equity, squares; the caller writes the rest). `values` has room for
  * LX_MAX_RACK_SUBSETS doubles. Returns 0 after a play, 1 after an exchange or a pass (a zero turn), or -status

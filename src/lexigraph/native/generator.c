@@ -91,42 +91,16 @@ count_unseen(const LxGameTables *tables, Call *call, int other_rack)
     call->bag = call->unseen_total - opponent;
 }
 
-/* The rack's subsets in index order (the first code turning fastest), valued into `values`; -1 when there are
+/* The rack's subsets in index order (the first code turning fastest), valued into `values` as the game loop values
+ * them (lx_value_rack_subsets: the unseen tiles are the opponent's rack once the bag is empty); -1 when there are
  * more than LX_MAX_RACK_SUBSETS. */
 static long
 value_subsets(const LxGameTables *tables, const Call *call, double *values)
 {
-    int rack[LX_MAX_MOVE_TILE_CODES], used[LX_MAX_MOVE_TILE_CODES] = {0}, codes[LX_MAX_MOVE_TILE_CODES];
-    int distinct = 0, tiles = 0;
-    long size = 1;
-    for (int code = 0; code < tables->code_count; code++) {
+    int rack[LX_MAX_MOVE_TILE_CODES];
+    for (int code = 0; code < tables->code_count; code++)
         rack[code] = call->rack[code];
-        if (!rack[code])
-            continue;
-        codes[distinct++] = code;
-        tiles += rack[code];
-        if ((size *= rack[code] + 1) > LX_MAX_RACK_SUBSETS)
-            return -1;
-    }
-    for (long at = 0; at < size; at++) {
-        int kept = tiles, kept_points = 0;
-        for (int d = 0; d < distinct; d++) {
-            kept -= used[codes[d]];
-            kept_points += (rack[codes[d]] - used[codes[d]]) * tables->points[codes[d]];
-        }
-        if (call->bag <= 0)
-            values[at] = kept == 0 ? 2.0 * call->unseen_points : -LX_ENDGAME_PENALTY - 2.0 * kept_points;
-        else if (kept == 0 || kept > LX_LEAVE_KEY_TILES || (!tables->leave_count && !tables->leave_index.values))
-            values[at] = 0.0;
-        else
-            values[at] = lx_leave_value_kept(tables, rack, used);
-        for (int d = 0; d < distinct; d++) {
-            if (++used[codes[d]] <= rack[codes[d]])
-                break;
-            used[codes[d]] = 0;
-        }
-    }
-    return size;
+    return lx_value_rack_subsets(tables, rack, call->bag <= 0, call->unseen_points, values);
 }
 
 /* The kept state for this call (the lock held): the values, kept or made; the board's state when it came before. */
