@@ -41,7 +41,7 @@ check`` too, which needs none).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import partial
+from functools import cache, partial
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -435,17 +435,12 @@ class CompiledEngine:
         self.probe.release()
 
 
+@cache
 def _equity_offset() -> int:
     """Where a move record's equity lies (:func:`~lexigraph.engine.interface.move_record_dtype`)."""
-    global _EQUITY_OFFSET
-    if _EQUITY_OFFSET < 0:
-        fields = move_record_dtype().fields
-        assert fields is not None
-        _EQUITY_OFFSET = int(fields["equity"][1])
-    return _EQUITY_OFFSET
-
-
-_EQUITY_OFFSET = -1
+    fields = move_record_dtype().fields
+    assert fields is not None
+    return int(fields["equity"][1])
 
 
 class CompiledMoveGenerator:

@@ -1,5 +1,5 @@
 /* ranking.c: rank_extras, the exchanges and the pass ranked among the plays for "every move ranked"
- * (lexigraph.scrabble.movegen.generate without top; its Python twin: lexigraph.engine.python.ranking).
+ * (lexigraph.scrabble.movegen.generate without top; its Python twin: lexigraph.engine.python.move_generator.rank_extras).
  *
  * rank_extras(records, record_size, equity_offset, values, order, passes, by_equity) -> (list, bytes)
  *   records:       the plays as the generator ranked them (move records, equity descending);

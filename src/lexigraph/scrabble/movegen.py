@@ -516,10 +516,10 @@ def _other_rack(pos: Position) -> int:
     return len(known) if known else -1
 
 
-def _cutoff(records: "np.ndarray", values: list[float], top: int | None, by_equity: bool) -> float | None:
+def _cutoff(records: "np.ndarray", values: list[float], top: int, by_equity: bool) -> float | None:
     """The equity an exchange must reach to make the list (None: any): that of the last of ``top`` plays, and of
     the ``top``-th best exchange."""
-    if top is None or not by_equity:
+    if not by_equity:
         return None
     if top == 0:
         return float("inf")
@@ -533,12 +533,12 @@ def _cutoff(records: "np.ndarray", values: list[float], top: int | None, by_equi
 _SHORT_MERGE = 64
 
 
-def _merged(columns: MoveColumns, extra: list[tuple[float, int, Any]], top: int | None, total: int) -> MoveList:
+def _merged(columns: MoveColumns, extra: list[tuple[float, int, Any]], top: int, total: int) -> MoveList:
     """Plays (ranked) and exchanges / the pass (sorted) in one ranking by equity, a play first at equal equity;
     cut to ``top``."""
     import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
-    if top is not None and top <= _SHORT_MERGE:
+    if top <= _SHORT_MERGE:
         # a short list (the best move, a few candidates): merged in Python, cheaper than NumPy's calls
         plays = columns.records["equity"][:top].tolist()
         before_list: list[int] = []
@@ -552,7 +552,7 @@ def _merged(columns: MoveColumns, extra: list[tuple[float, int, Any]], top: int 
         before_list = (np.searchsorted(-columns.equity, values, side="right") + np.arange(len(extra))).tolist()
     extras: dict[int, Any] = dict(zip(before_list, (build for _value, _order, build in extra)))
     size = len(columns) + len(extra)
-    if top is not None and top < size:
+    if top < size:
         extras = {i: m for i, m in extras.items() if i < top}
         columns = MoveColumns(columns.position, columns.rack_codes, columns.records[: top - len(extras)])
     return MoveList(columns=columns, extras=extras, total=total)
