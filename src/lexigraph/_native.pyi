@@ -160,8 +160,8 @@ class MoveGenerator:
     def tables(self) -> GameTables | None: ...
     def generate(
         self,
-        board: ReadableBuffer,
-        blanks: ReadableBuffer,
+        board: ReadableBuffer | list[int],
+        blanks: ReadableBuffer | list[bool],
         rack: ReadableBuffer,
         other_rack: int,
         top: int,
@@ -254,6 +254,7 @@ def rank_extras(
     records: ReadableBuffer, record_size: int, equity_offset: int, values: ReadableBuffer, order: ReadableBuffer,
     passes: bool, by_equity: bool, /
 ) -> tuple[bytes, bytes]: ...
+def best_extra(values: ReadableBuffer, order: ReadableBuffer, passes: bool, /) -> tuple[int, float] | None: ...
 def play_games(request: SelfPlayRequest, first: int, count: int, threads: int = 1, /) -> tuple[bytes, bytes]: ...
 def threads_available() -> bool: ...
 def solve_endgame(

@@ -165,3 +165,32 @@ def test_rank_extras_on_both_engines_equals_the_oracle(small, plays, values, exc
     places, ranked = state.rank_extras(records, packed, order, passes, by_equity)
     got = [struct.unpack_from("<qd", ranked, 16 * k) for k in range(len(ranked) // 16)]
     assert (list(memoryview(places).cast("q")), got) == ranked_oracle(plays, values, ties, passes, by_equity)
+
+
+@settings(max_examples=60, deadline=None)
+@given(values=st.lists(st.sampled_from([-3.5, 0.0, -0.0, 1.25, 7.0, 12.5, 41.0]), min_size=1, max_size=9),
+       exchanges=st.booleans(), passes=st.booleans(), seed=st.integers(0, 99))
+def test_best_extra_on_both_engines_is_the_first_ranked(small, values, exchanges, passes, seed):
+    """best_extra (the best move's question) answers the first extra of the ranking, ties broken alike."""
+    import struct
+
+    from lexigraph.scrabble.movegen import generator_for
+
+    ties = random.Random(seed).sample(range(1, 1000), len(values) - 1) if exchanges else []
+    packed, order = struct.pack(f"<{len(values)}d", *values), struct.pack(f"<{len(ties)}q", *ties)
+    state = generator_for(small, Game.preset("scrabble")).state
+    ranked = ranked_oracle([], values, ties, passes, True)[1]
+    assert state.best_extra(packed, order, passes) == (ranked[0] if ranked else None)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), size=st.integers(1, 7), passes=st.booleans())
+def test_the_best_move_is_the_first_of_the_oracle(small, seed, size, passes):
+    """``top=1`` by equity (plays, exchanges, the pass: the game jobs' question) is the oracle's first move."""
+    pos = played_position(small, seed)
+    rack = "".join(random.Random(seed + 1).sample(TILES, size))
+    table = LeaveTable.from_csv(LEAVES)
+    expected = oracle(small, pos, rack, table, passes=passes, by_equity=True)
+    for count_all in (True, False):
+        got = described(generate(small, pos, rack, top=1, leaves=table, passes=passes, count_all=count_all))
+        same(got, expected[:1])

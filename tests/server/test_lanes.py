@@ -26,7 +26,7 @@ from lexigraph.server import create_app  # noqa: E402
 from lexigraph.server.app import Limits  # noqa: E402
 from lexigraph.server.background import serve_in_thread  # noqa: E402
 from lexigraph.server.answers import Failure  # noqa: E402
-from lexigraph.server.workers import run_command, worker_status  # noqa: E402
+from lexigraph.server.workers import run_command, worker_ready, worker_status  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -140,6 +140,21 @@ def test_a_full_heavy_lane_refuses_with_retry_after_while_cheap_requests_answer(
     # notice it) the time limit.
     assert (out[0].status_code == 200 and out[0].json()["complete"] is False) or \
         out[0].json()["error"]["type"] == "TimeLimit", out[0].text
+
+
+def test_the_heavy_lane_starts_with_the_server_when_asked():
+    """``heavy_at_start`` (``lexigraph serve``'s default): the worker processes start, and open the lexicons, before
+    any long command; without it (``create_app``'s default) the lane has no pool until its first command."""
+    lazy = create_app(limits=Limits(heavy_workers=1))
+    with serve_in_thread(lazy) as url:
+        assert httpx.get(url + "/healthz", timeout=30).status_code == 200
+        assert lazy.state.server.lanes["heavy"].executor is None
+    eager = create_app(limits=Limits(heavy_workers=2, heavy_at_start=True))
+    with serve_in_thread(eager):
+        executor = eager.state.server.lanes["heavy"].executor
+        assert executor is not None
+        assert wait_until(lambda: len(executor._processes) == 2, 60), "the workers did not start"
+        assert all(executor.submit(worker_ready).result(timeout=60) for _ in range(2))  # their lexicons open
 
 
 def test_heavy_work_found_past_its_deadline_is_not_started():

@@ -348,7 +348,8 @@ class CompiledEngine:
 
     def move_generator(self, tables: GameTables) -> "CompiledMoveGenerator":
         self._own(tables)
-        return CompiledMoveGenerator(self._native.MoveGenerator(tables), self.store.name, self._native.rank_extras)
+        return CompiledMoveGenerator(self._native.MoveGenerator(tables), self.store.name, self._native.rank_extras,
+                                     self._native.best_extra)
 
     def play_games(self, request: SelfPlayRequest, first: int, count: int,
                    threads: int = 1) -> "tuple[np.ndarray, np.ndarray]":
@@ -447,13 +448,15 @@ class CompiledMoveGenerator:
     """The C engine's move generator state (``native/generator.c``: the rack's values and the board's state kept
     between calls, the generation without the GIL), its errors turned into the engine's."""
 
-    def __init__(self, native: Any, name: str, rank: Callable[..., tuple[bytes, bytes]]) -> None:
+    def __init__(self, native: Any, name: str, rank: Callable[..., tuple[bytes, bytes]],
+                 best_extra: Callable[[bytes, bytes, bool], tuple[int, float] | None]) -> None:
         self._native = native
         self._name = name
         self._rank = rank  # the module's rank_extras (native/ranking.c)
+        self.best_extra = best_extra  # :meth:`MoveGeneratorState.best_extra` (native/ranking.c), called directly
 
-    def generate(self, board: bytes, blanks: bytes, rack: bytes, other_rack: int, top: int, flags: int,
-                 deadline: float | None = None, values: bytes = b"") -> GeneratorAnswer:
+    def generate(self, board: "bytes | list[int]", blanks: "bytes | list[bool]", rack: bytes, other_rack: int,
+                 top: int, flags: int, deadline: float | None = None, values: bytes = b"") -> GeneratorAnswer:
         import numpy as np  # deferred: NumPy loads on first use (start-up stays light)
 
         try:

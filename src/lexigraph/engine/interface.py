@@ -154,9 +154,10 @@ class MoveGeneratorState(Protocol):
     (``native/generator.c``); the Python engine's (:mod:`lexigraph.engine.python.move_generator`) computes the
     same answers each time."""
 
-    def generate(self, board: bytes, blanks: bytes, rack: bytes, other_rack: int, top: int, flags: int,
-                 deadline: float | None = None, values: bytes = b"") -> GeneratorAnswer:
-        """The plays for ``rack`` (a count per tile code) on ``board``/``blanks`` (as :class:`MoveRequest`'s),
+    def generate(self, board: "bytes | list[int]", blanks: "bytes | list[bool]", rack: bytes, other_rack: int,
+                 top: int, flags: int, deadline: float | None = None, values: bytes = b"") -> GeneratorAnswer:
+        """The plays for ``rack`` (a count per tile code) on ``board``/``blanks`` (as :class:`MoveRequest`'s, or a
+        :class:`~lexigraph.scrabble.position.Position`'s lists),
         the bag counted from the tables' tiles less the board's, the rack's and the opponent's rack
         (``other_rack`` tiles, or -1: a full rack if the unseen tiles allow), each subset of the rack valued by the
         leave table while the bag holds tiles, else by the end-of-game adjustments (with ``GENERATE_VALUES``; else
@@ -169,6 +170,10 @@ class MoveGeneratorState(Protocol):
         ``values[i]``), ``order`` a little-endian int64 per exchange (subsets 1 on; empty: none listed) breaking
         ties (lower first), the pass listed when ``passes`` (after the exchanges of its value). Each extra is
         placed after the plays of at least its equity when ``by_equity``, else after every play."""
+
+    def best_extra(self, values: bytes, order: bytes, passes: bool) -> tuple[int, float] | None:
+        """The extra :meth:`rank_extras` would rank first (the same ``values``, ``order`` and ``passes``), as
+        (subset, value): the best move's question, answered without ranking the rest; None when none is listed."""
 
 
 class MoveRequest(NamedTuple):

@@ -5,7 +5,8 @@
  *
  * MoveGenerator(tables)
  * generate(board, blanks, rack, other_rack, top, flags, deadline=None, values=b"") -> (records, count, values, bag)
- *   board, blanks: a byte per square (the tile code, 0 empty; 1 where the tile is a blank); rack: a count per tile
+ *   board, blanks: a byte per square (the tile code, 0 empty; 1 where the tile is a blank), as bytes or as a list of
+ *                  ints (a Position's own lists, read without a bytes() copy); rack: a count per tile
  *   code (index 0 the blanks); other_rack: the opponent's rack size when the position says it, else -1 (a full
  *   rack if the unseen tiles allow); top: keep the best `top` (-1: every play); flags: BY_EQUITY 1, PRUNE 2,
  *   BOTH_DIRECTIONS 4 (movegen.h), VALUES 8: value the rack's subsets here from the tables' leave table, else by
@@ -49,7 +50,7 @@ typedef struct {
     const LxGameTables *tables;
     PyThread_type_lock lock;
     /* the last board asked, and its state once it was asked twice in a row */
-    unsigned char board[LX_MAX_SQUARES], blanks[LX_MAX_SQUARES];
+    unsigned char board[LX_MAX_BOARD_SIZE * LX_MAX_BOARD_SIZE], blanks[LX_MAX_BOARD_SIZE * LX_MAX_BOARD_SIZE];
     int board_known, state_ready;
     LxBoardState *state;
     /* the last rack valued here: its counts, the bag and the unseen points it was valued with, the values */
@@ -211,36 +212,76 @@ run(MoveGenerator *self, Call *call, LxMoveInput *in, LxMoveOutput *out, int val
     return status;
 }
 
+/* A board's bytes (tile codes, or blank flags) from a bytes-like object or from a list of small ints or bools (a
+ * Position's own lists: read here at a few instructions an item, where bytes(list) takes some seventy). */
+static int
+square_bytes(PyObject *object, unsigned char *out, Py_ssize_t squares)
+{
+    if (PyList_CheckExact(object)) {
+        if (PyList_GET_SIZE(object) != squares)
+            return -1;
+        for (Py_ssize_t i = 0; i < squares; i++) {
+            PyObject *item = PyList_GET_ITEM(object, i);
+            long value;
+            if (item == Py_False)
+                value = 0;
+            else if (item == Py_True)
+                value = 1;
+            else if ((value = PyLong_AsLong(item)) == -1 && PyErr_Occurred()) {
+                PyErr_Clear();
+                return -1;
+            }
+            if (value < 0 || value > 255)
+                return -1;
+            out[i] = (unsigned char)value;
+        }
+        return 0;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(object, &view, PyBUF_SIMPLE) < 0) {
+        PyErr_Clear();
+        return -1;
+    }
+    const int fits = view.len == squares;
+    if (fits)
+        memcpy(out, view.buf, (size_t)squares);
+    PyBuffer_Release(&view);
+    return fits ? 0 : -1;
+}
+
 static PyObject *
 MoveGenerator_generate(MoveGenerator *self, PyObject *args)
 {
-    Py_buffer board, blanks, rack, given = {0};
+    PyObject *board_object, *blanks_object;
+    Py_buffer rack, given = {0};
     int other_rack, flags;
     Py_ssize_t top;
     PyObject *deadline_object = Py_None;
-    if (!PyArg_ParseTuple(args, "y*y*y*ini|Oy*:generate", &board, &blanks, &rack, &other_rack, &top, &flags,
+    if (!PyArg_ParseTuple(args, "OOy*ini|Oy*:generate", &board_object, &blanks_object, &rack, &other_rack, &top, &flags,
                           &deadline_object, &given))
         return NULL;
     const LxGameTables *tables = self->tables;
     const Py_ssize_t squares = (Py_ssize_t)tables->size * tables->size;
     PyObject *result = NULL;
+    unsigned char board[LX_MAX_BOARD_SIZE * LX_MAX_BOARD_SIZE], blanks[LX_MAX_BOARD_SIZE * LX_MAX_BOARD_SIZE];
     LxMoveInput in = {.tables = tables,
-                      .board = board.buf,
-                      .blanks = blanks.buf,
+                      .board = board,
+                      .blanks = blanks,
                       .rack = rack.buf,
                       .opening = 1,
                       .top = top,
                       .by_equity = (flags & FLAG_BY_EQUITY) != 0,
                       .prune = (flags & FLAG_PRUNE) != 0,
                       .both_directions = (flags & FLAG_BOTH_DIRECTIONS) != 0};
-    if (board.len != squares || blanks.len != squares || rack.len != tables->code_count
+    if (squares > LX_MAX_BOARD_SIZE * LX_MAX_BOARD_SIZE || square_bytes(board_object, board, squares) < 0
+        || square_bytes(blanks_object, blanks, squares) < 0 || rack.len != tables->code_count
         || given.len % (Py_ssize_t)sizeof(double) || other_rack < -1) {
         PyErr_SetString(PyExc_ValueError, "MoveGenerator.generate: inconsistent arguments");
         goto done;
     }
     if (lx_deadline_parse(deadline_object, &in.deadline) < 0)
         goto done;
-    Call call = {.board = board.buf, .blanks = blanks.buf, .rack = rack.buf};
+    Call call = {.board = board, .blanks = blanks, .rack = rack.buf};
     count_unseen(tables, &call, other_rack);
     double *own_values = NULL, *given_values = NULL;
     const int value_here = (flags & FLAG_VALUES) != 0;
@@ -265,8 +306,6 @@ MoveGenerator_generate(MoveGenerator *self, PyObject *args)
     free(own_values);
     free(given_values);
 done:
-    PyBuffer_Release(&board);
-    PyBuffer_Release(&blanks);
     PyBuffer_Release(&rack);
     if (given.obj)
         PyBuffer_Release(&given);

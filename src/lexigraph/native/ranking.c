@@ -13,13 +13,16 @@
  * returns the extras' places in the whole list (ascending), a little-endian int64 each, and a (int64 subset,
  * float64 value) per extra, in rank order: equity descending, then the tie order.
  *
+ * best_extra(values, order, passes) -> (subset, value) | None
+ *   the first extra rank_extras would rank (the same arguments; no plays): the best move's question, where a
+ *   sort of every exchange would cost more than the generation on small positions. None: no extras.
+ *
  * Done in Python this is a few NumPy calls of a microsecond or two each (a sort, a search, conversions):
  * 10-15 us a call, as much as the whole generation on the smallest positions.
  */
 #include "module.h"
 
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -28,13 +31,36 @@ typedef struct {
     int64_t subset;
 } Extra;
 
-static int
-by_rank(const void *x, const void *y)
+/* Whether extra a ranks before extra b: equity down, then the tie order (inlined: qsort's call through a pointer per
+ * comparison cost more than the generation on small positions, 127 exchanges a full rack). */
+static inline int
+ranks_before(const Extra *a, const Extra *b)
 {
-    const Extra *a = x, *b = y;
-    if (a->value != b->value)
-        return a->value > b->value ? -1 : 1;
-    return (a->order > b->order) - (a->order < b->order);
+    return a->value != b->value ? a->value > b->value : a->order < b->order;
+}
+
+/* Sorts extras[0..count) by rank: a bottom-up merge sort through scratch (count entries). */
+static void
+sort_by_rank(Extra *extras, Extra *scratch, Py_ssize_t count)
+{
+    Extra *from = extras, *to = scratch;
+    for (Py_ssize_t width = 1; width < count; width *= 2) {
+        for (Py_ssize_t start = 0; start < count; start += 2 * width) {
+            Py_ssize_t left = start, middle = start + width < count ? start + width : count,
+                       end = start + 2 * width < count ? start + 2 * width : count, right = middle, out = start;
+            while (left < middle && right < end)
+                to[out++] = ranks_before(&from[right], &from[left]) ? from[right++] : from[left++];
+            while (left < middle)
+                to[out++] = from[left++];
+            while (right < end)
+                to[out++] = from[right++];
+        }
+        Extra *swap = from;
+        from = to;
+        to = swap;
+    }
+    if (from != extras)
+        memcpy(extras, from, sizeof(Extra) * (size_t)count);
 }
 
 static double
@@ -64,7 +90,8 @@ rank_extras(PyObject *module, PyObject *args)
         goto done;
     }
     const Py_ssize_t plays = records.len / record_size, count = n_order + (passes ? 1 : 0);
-    extras = PyMem_Malloc(sizeof(Extra) * (size_t)(count ? count : 1));
+    extras =
+        PyMem_Malloc(2 * sizeof(Extra) * (size_t)(count ? count : 1)); /* the extras, then sort_by_rank's scratch */
     if (!extras) {
         PyErr_NoMemory();
         goto done;
@@ -77,7 +104,7 @@ rank_extras(PyObject *module, PyObject *args)
     }
     if (passes)
         extras[n_order] = (Extra){.value = double_at(value_bytes), .order = (int64_t)1 << 30, .subset = 0};
-    qsort(extras, (size_t)count, sizeof(Extra), by_rank);
+    sort_by_rank(extras, extras + count, count);
     PyObject *places = PyBytes_FromStringAndSize(NULL, 8 * count);
     PyObject *ranked = PyBytes_FromStringAndSize(NULL, 16 * count);
     if (!places || !ranked) {
@@ -105,9 +132,47 @@ done:
     return result;
 }
 
+static PyObject *
+best_extra(PyObject *module, PyObject *args)
+{
+    (void)module;
+    Py_buffer values, order;
+    int passes;
+    if (!PyArg_ParseTuple(args, "y*y*p:best_extra", &values, &order, &passes))
+        return NULL;
+    PyObject *result = NULL;
+    const Py_ssize_t n_values = values.len / 8, n_order = order.len / 8;
+    if (values.len % 8 || order.len % 8 || n_values < 1 || (n_order && n_order != n_values - 1)) {
+        PyErr_SetString(PyExc_ValueError, "best_extra: buffers of inconsistent sizes");
+        goto done;
+    }
+    const unsigned char *value_bytes = values.buf, *order_bytes = order.buf;
+    Extra best = {.subset = -1};
+    for (Py_ssize_t i = 0; i < n_order; i++) {
+        Extra candidate = {.value = double_at(value_bytes + 8 * (i + 1)), .subset = i + 1};
+        memcpy(&candidate.order, order_bytes + 8 * i, 8);
+        if (best.subset < 0 || ranks_before(&candidate, &best))
+            best = candidate;
+    }
+    if (passes) {
+        Extra pass = {.value = double_at(value_bytes), .order = (int64_t)1 << 30, .subset = 0};
+        if (best.subset < 0 || ranks_before(&pass, &best))
+            best = pass;
+    }
+    if (best.subset < 0)
+        result = Py_NewRef(Py_None);
+    else
+        result = Py_BuildValue("(Ld)", (long long)best.subset, best.value);
+done:
+    PyBuffer_Release(&values);
+    PyBuffer_Release(&order);
+    return result;
+}
+
 static PyMethodDef ranking_methods[] = {
     {"rank_extras", rank_extras, METH_VARARGS,
      "rank_extras(records, record_size, equity_offset, values, order, passes, by_equity) -> (bytes, bytes)"},
+    {"best_extra", best_extra, METH_VARARGS, "best_extra(values, order, passes) -> (subset, value) | None"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -40,6 +40,7 @@ from __future__ import annotations
 import os
 import struct
 from collections import Counter
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -391,19 +392,19 @@ class MoveGenerator:
             given = eq.pack(eq.rack_values(pos, rack_codes, table, bag=eq.bag_size(pos, rack_codes)))
         # every play ranked: asked of the engine as the best MAX_TOP (it ranks them faster than a NumPy sort)
         records, total, packed, bag = self.state.generate(
-            bytes(pos.codes), bytes(pos.blanks), bytes(counts), _other_rack(pos), MAX_TOP if top is None else top,
+            pos.codes, pos.blanks, bytes(counts), _other_rack(pos), MAX_TOP if top is None else top,
             flags, deadline, given)
         if top is None:  # every move ranked: the exchanges ranked and placed in arrays, none built
             return _every_move(self.state, MoveColumns(pos, rack_codes, records), counts, packed,
                                with_exchanges and bag >= game.rack_size, passes, by_equity, total)
         extra: list[tuple[float, int, Any]] = []  # (equity, order, how to build the move): built only if listed
+        exchanging = with_exchanges and bag >= game.rack_size
+        if top == 1 and by_equity and (exchanging or passes):  # the best move alone (every game job's question)
+            return _best_move(self.state, pos, rack_codes, counts, records, total, packed, exchanging, passes)
         values: list[float] = []
-        if (with_exchanges and bag >= game.rack_size) or passes:
+        if exchanging or passes:
             values = list(struct.unpack(f"<{len(packed) // 8}d", packed))
-        if top == 1 and by_equity and values:  # the best move alone (every game job's question): no ranking
-            return _best_move(pos, rack_codes, counts, records, total, values,
-                              with_exchanges and bag >= game.rack_size, passes)
-        if with_exchanges and bag >= game.rack_size:
+        if exchanging:
             extra.extend(_exchanges(game, rack_codes, values, _cutoff(records, values, top, by_equity),
                                     top if by_equity else None))
         if passes:
@@ -419,37 +420,26 @@ class MoveGenerator:
         return _merged(columns, extra, top, total)
 
 
-def _best_move(pos: Position, rack_codes: list[int], code_counts: bytearray, records: "np.ndarray", total: int,
-               values: list[float], exchanges: bool, passes: bool) -> MoveList:
-    """The best move by equity of ``records`` (the best play, if any), the best exchange (when ``exchanges``: the
-    highest value, fewer tiles first, then the lower index) and the pass (when ``passes``), as :func:`_merged` ranks
-    them for ``top`` 1: a play first at equal equity, then an exchange, then the pass."""
-    game = pos.game
-    play = float(records["equity"][0]) if len(records) else None
-    exchange_value: float | None = None
-    if exchanges and len(values) > 1:
-        exchange_value = max(values[1:])
-    if play is not None and (exchange_value is None or play >= exchange_value) and (not passes or play >= values[0]):
+def _best_move(state: MoveGeneratorState, pos: Position, rack_codes: list[int], code_counts: bytearray,
+               records: "np.ndarray", total: int, packed: bytes, exchanges: bool, passes: bool) -> MoveList:
+    """The best move by equity of ``records`` (the best play, if any), the best exchange (when ``exchanges``) and the
+    pass (when ``passes``), as :func:`_merged` ranks them for ``top`` 1: a play first at equal equity, then an
+    exchange (fewer tiles first, then the lower index), then the pass; the extras' best found by the engine
+    (:meth:`~lexigraph.engine.interface.MoveGeneratorState.best_extra`), none of them built unless it wins."""
+    order = _exchange_order(bytes(code_counts), len(packed) // 8) if exchanges else b""
+    extra = state.best_extra(packed, order, passes)
+    if extra is None or (len(records) and float(records["equity"][0]) >= extra[1]):
         # the best play wins (the usual case): no exchange or pass built
         return MoveList(columns=MoveColumns(pos, rack_codes, records if len(records) <= 1 else records[:1]),
                         total=total)
-    best: tuple[float, int, Any] | None = None
-    if exchange_value is not None:
-        exchanged = values[1:]
-        value = exchange_value
-        counts = [n for n in code_counts if n]  # per code on the rack, ascending codes
-        if exchanged.count(value) == 1:  # no tie (the usual case): found at C speed
-            index = exchanged.index(value) + 1
-            order = _subset_size(counts, index) << 24 | index
-        else:
-            order = min(_subset_size(counts, i) << 24 | i for i in range(1, len(values)) if values[i] == value)
-        best = (value, order, partial(_exchange_move, game, rack_codes, order & 0xFFFFFF, value))
-    if passes and (best is None or values[0] > best[0]):
+    game = pos.game
+    subset, value = extra
+    if subset == 0:
         rest = rack_text(game, rack_codes)
-        best = (values[0], 1 << 30, lambda: Move("pass", 0, rest, notation="-", equity=values[0]))
-    if best is None or (play is not None and play >= best[0]):
-        return MoveList(columns=MoveColumns(pos, rack_codes, records[:1]), total=total)
-    return MoveList(columns=MoveColumns(pos, rack_codes, records[:0]), extras={0: best[2]}, total=total)
+        build: Callable[[], Move] = lambda: Move("pass", 0, rest, notation="-", equity=value)
+    else:
+        build = partial(_exchange_move, game, rack_codes, subset, value)
+    return MoveList(columns=MoveColumns(pos, rack_codes, records[:0]), extras={0: build}, total=total)
 
 
 def _every_move(state: MoveGeneratorState, columns: MoveColumns, code_counts: bytearray, packed: bytes,
@@ -493,15 +483,6 @@ def _exchange_order(code_counts: bytes, size: int) -> bytes:
         order = _EXCHANGE_ORDERS[code_counts] = struct.pack(f"<{size - 1}q",
                                                             *(sizes[i] << 24 | i for i in range(1, size)))
     return order
-
-
-def _subset_size(counts: list[int], index: int) -> int:
-    """The tiles of subset ``index`` of a rack whose codes come ``counts`` times (mixed radix, ascending codes)."""
-    size = 0
-    for count in counts:
-        index, used = divmod(index, count + 1)
-        size += used
-    return size
 
 
 def _other_rack(pos: Position) -> int:

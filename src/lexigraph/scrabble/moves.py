@@ -205,6 +205,8 @@ class MoveList(Sequence[Move]):
             if extra_at is not None and extra_move is not None:
                 # the extras (exchanges, the pass) by rank: their places ascending, the k-th built by extra_move(k)
                 self._extra_at, self._extra_move = extra_at, extra_move
+            elif not extras:  # plays only (the best move's usual answer): nothing to sort
+                self._extra_at, self._extra_move = (), _no_extra
             else:
                 given = dict(extras or {})
                 self._extra_at = sorted(given)
@@ -268,6 +270,10 @@ class MoveList(Sequence[Move]):
         shown = [repr(m) for m in self[:3]]
         more = f", ... {len(self) - 3} more" if len(self) > 3 else ""
         return f"MoveList([{', '.join(shown)}{more}], total={self.total})"
+
+
+def _no_extra(k: int) -> Move:
+    raise IndexError(k)
 
 
 def _built(extra: "Move | Callable[[], Move]") -> Move:

@@ -64,6 +64,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--heavy-pending", type=int, metavar="N", default=64,
                         help="long commands running or queued before new ones get 503 with Retry-After (default 64; "
                         "fewer when those queued would take longer than --timeout)")
+    parser.add_argument("--heavy-start", choices=("server", "first-use"), default="server",
+                        help="when the worker processes start: with the server (default: the first long command "
+                        "does not wait for them) or with the first long command")
     parser.add_argument("--heavy-nice", type=int, metavar="N", default=10,
                         help="how many steps below the server's CPU priority the worker processes run (0-19; "
                         "default 10)")
@@ -101,6 +104,7 @@ def _limits_from(args: argparse.Namespace) -> Limits:
     return Limits(max_body=args.max_body, max_results=args.max_results, timeout=args.timeout,
                   workers=args.workers, quick_workers=args.quick_workers, max_fills=args.max_fills,
                   heavy_workers=args.heavy_workers, heavy_pending=args.heavy_pending, heavy_nice=args.heavy_nice,
+                  heavy_at_start=args.heavy_start == "server",
                   max_pending=args.max_pending, max_values=args.max_values, header_timeout=args.client_timeout,
                   body_timeout=args.client_timeout, max_games=args.max_games, game_idle=args.game_idle)
 

@@ -40,7 +40,7 @@ from ..commands import Command, all_commands
 from ..errors import DeadlineExceeded, LexiconError
 from .answers import ApiError, Failure, answer_command, log_internal_error, time_limit
 from .lexicons import LexiconPool
-from .workers import run_command, start_pool, stop_pool, timed
+from .workers import run_command, start_pool, stop_pool, timed, worker_ready
 
 log = logging.getLogger("lexigraph.server")
 
@@ -72,6 +72,7 @@ class Limits:
     heavy_nice: int = 10               # steps below the server's CPU priority the heavy lane's processes run
     max_pending: int = 128             # commands running or queued (query and quick lanes) before new ones get 503
     heavy_pending: int = 64            # heavy commands running or queued before new ones get 503
+    heavy_at_start: bool = False       # the heavy lane's processes started with the server (else with its first command)
     max_fills: int = 2                 # fills running at once
     fills: frozenset[str] = FILLS
     heavy: frozenset[str] = HEAVY
@@ -232,10 +233,16 @@ class Server:
         return self.lanes["query"]
 
     def start(self) -> None:
-        """Start the thread lanes (the heavy lane's processes start with its first command)."""
+        """Start the thread lanes; the heavy lane's processes now too with ``heavy_at_start`` (``lexigraph serve``:
+        their start, seconds of imports and lexicons opened, is then not taken from the first long command's time
+        limit), else with its first command."""
         for lane in self.lanes.values():
             if lane.workers and not lane.processes:
                 lane.start()
+            elif lane.workers and self.limits.heavy_at_start:
+                executor = lane.start()
+                for _ in range(lane.workers):  # a job each: the pool starts a process per job while none is idle
+                    executor.submit(worker_ready)
 
     def stop(self) -> None:
         for lane in self.lanes.values():

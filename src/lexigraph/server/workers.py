@@ -50,7 +50,7 @@ _state: dict[str, Any] = {}
 
 def start_pool(specs: Sequence[tuple[str, str | None]], *, workers: int, nice: int) -> ProcessPoolExecutor:
     """A pool of ``workers`` processes, each serving ``specs`` (``(name, path)`` pairs) ``nice`` steps below
-    the caller's CPU priority. Processes start on the first jobs.
+    the caller's CPU priority. Processes start on the first jobs (:func:`worker_ready` is one that does nothing).
 
     They are spawned (a fresh interpreter each, not a fork of a server that runs threads), and each one ends
     as soon as the server's process does, killed or not: its work would have no one to answer.
@@ -84,6 +84,11 @@ def start_worker(specs: Sequence[tuple[str, str | None]], nice: int) -> None:
     except (LexiconError, OSError) as e:  # a served file gone or damaged since the server opened it
         _state["failure"] = Failure(500, type(e).__name__, f"the heavy lane's worker cannot open the served "
                                     f"lexicons: {e}")
+
+
+def worker_ready() -> bool:
+    """Nothing: a job that makes the pool start a process (which runs :func:`start_worker`) before any command."""
+    return "pool" in _state
 
 
 def end_with_parent() -> None:

@@ -83,9 +83,13 @@ class PythonMoveGenerator:
                 used[d] = 0
         return struct.pack(f"<{len(out)}d", *out)
 
-    def generate(self, board: bytes, blanks: bytes, rack: bytes, other_rack: int, top: int, flags: int,
-                 deadline: float | None = None, values: bytes = b"") -> GeneratorAnswer:
+    def generate(self, board: "bytes | list[int]", blanks: "bytes | list[bool]", rack: bytes, other_rack: int,
+                 top: int, flags: int, deadline: float | None = None, values: bytes = b"") -> GeneratorAnswer:
         tables = self.tables
+        try:
+            board, blanks = bytes(board), bytes(blanks)
+        except (TypeError, ValueError):
+            raise ValueError("MoveGenerator.generate: inconsistent arguments") from None
         squares = tables.size * tables.size
         if len(board) != squares or len(blanks) != squares or len(rack) != tables.code_count or other_rack < -1 \
                 or len(values) % 8:
@@ -105,6 +109,10 @@ class PythonMoveGenerator:
         """``native/ranking.c``'s rank_extras: the extras sorted by (equity down, tie order), each placed after the
         plays of at least its equity (or after every play)."""
         return rank_extras(records["equity"].tolist(), values, order, passes, by_equity)
+
+    def best_extra(self, values: bytes, order: bytes, passes: bool) -> tuple[int, float] | None:
+        """``native/ranking.c``'s best_extra: the first extra of :func:`rank_extras`."""
+        return best_extra(values, order, passes)
 
 
 def rank_extras(play_equities: list[float], values: bytes, order: bytes, passes: bool,
@@ -133,3 +141,24 @@ def rank_extras(play_equities: list[float], values: bytes, order: bytes, passes:
         places.append(before + k)
     ranked = b"".join(struct.pack("<qd", subset, -negated) for negated, _tie, subset in extras)
     return RankedExtras(struct.pack(f"<{len(places)}q", *places), ranked)
+
+
+def best_extra(values: bytes, order: bytes, passes: bool) -> tuple[int, float] | None:
+    """The extra :func:`rank_extras` ranks first, as (subset, value); None when none is listed.
+
+    >>> values = struct.pack("<4d", 1.0, 5.0, -2.0, 7.0)                 # the pass, then three exchanges
+    >>> order = struct.pack("<3q", 1 << 24 | 1, 1 << 24 | 2, 2 << 24 | 3)
+    >>> best_extra(values, order, True), best_extra(values, b"", True), best_extra(values, b"", False)
+    ((3, 7.0), (0, 1.0), None)
+    """
+    worth = struct.unpack(f"<{len(values) // 8}d", values)
+    ties = struct.unpack(f"<{len(order) // 8}q", order)
+    if not worth or (ties and len(ties) != len(worth) - 1):
+        raise ValueError("best_extra: buffers of inconsistent sizes")
+    extras = [(-worth[i + 1], tie, i + 1) for i, tie in enumerate(ties)]
+    if passes:
+        extras.append((-worth[0], 1 << 30, 0))
+    if not extras:
+        return None
+    negated, _tie, subset = min(extras)
+    return subset, -negated
