@@ -27,6 +27,12 @@ vowel it puts on an empty board, summed in the C generator's order so that
 the two agree to the bit. With ``top`` the plays are ranked as the C
 generator ranks them and cut.
 
+The C generator's pruning is a speed device only and the twin has none: it
+finds every play and cuts the ranking, which gives the same records. That
+covers the shadow bounds, the word map's lookups (plays found in the map best
+window first), and the split path (plays through no board tile looked up in
+the map, the others walked in the graph).
+
 Arcs are read through :class:`~lexigraph.engine.wordgraph.WordGraph` only.
 """
 
