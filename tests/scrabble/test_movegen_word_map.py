@@ -318,8 +318,7 @@ def test_best_first_with_a_large_top_and_without_leave_values(enable_with_map):
 
 @contextmanager
 def word_map_path(mode: int) -> Iterator[None]:
-    """The pruned ranking's path forced (1 the word map whenever it answers, 2 the graph walk, 3 split: the plays
-    through no board tile looked up, the others walked), then restored."""
+    """The pruned ranking's path forced (1 the word map whenever it answers, 2 the graph walk), then restored."""
     from lexigraph import _native
 
     before = _native.word_map_path(mode)
@@ -331,13 +330,13 @@ def word_map_path(mode: int) -> Iterator[None]:
 
 @pytest.mark.parametrize("engine_kind", ["c"], indirect=True)
 def test_either_path_gives_the_ranking_for_every_rack(enable_with_map):
-    """Each path, forced for every rack (blank-free racks that are no word included, which the word map path does
-    not take by default; restricted squares under heavy tiles; the split path's two halves): the pruned best N are
-    the full ranking's first N, bytes and order."""
+    """Either path, forced for every rack (blank-free racks that are no word included, which the word map path does
+    not take by default; restricted squares under heavy tiles): the pruned best N are the full ranking's first N,
+    bytes and order."""
     lex = enable_with_map
     game = Game.preset("scrabble")
     table = load_leaves(game.leaves, lex.store.alphabet)
-    for mode in (1, 2, 3):
+    for mode in (1, 2):
         rng = random.Random(3400 + mode)
         with word_map_path(mode):
             for pos, rack in positions_with_racks(lex, 340 + mode, 6, ("EIOQRTU", "EEIIOUU", "CWMFJRD")):
@@ -347,43 +346,9 @@ def test_either_path_gives_the_ranking_for_every_rack(enable_with_map):
                 assert_best_first_is_the_ranking(lex, pos, rack, table, (1, 3))
 
 
-def through_board(records: bytes) -> list[bool]:
-    """Per record: whether its main word holds a board tile (a square byte 0 within its length)."""
-    out = []
-    for at in range(0, len(records), RECORD_SIZE):
-        length = records[at + 7]
-        out.append(0 in records[at + 16:at + 16 + length])
-    return out
-
-
-@pytest.mark.parametrize("engine_kind", ["c"], indirect=True)
-def test_the_split_path_joins_its_two_halves_into_the_ranking(enable_with_map):
-    """The split path (the plays through no board tile looked up in the map, the plays through board tiles walked in
-    the graph): on sparse and crowded boards and blank-free racks (its case) and racks with a blank, the pruned best
-    N are the full ranking's first N, bytes and order; the best 300 hold plays of both halves (so both ran), and the
-    full ranking's plays of each kind are found with none twice."""
-    lex = enable_with_map
-    game = Game.preset("scrabble")
-    table = load_leaves(game.leaves, lex.store.alphabet)
-    rng = random.Random(3434)
-    kinds = set()
-    with word_map_path(3):
-        for fill in (0.05, 0.15, 0.3):
-            pos = board_from_bag(game, rng, fill)
-            for rack in ("AEINRST", "EIOQRTU", "DGNORSU", "AEINR?S"):
-                assert_best_first_is_the_ranking(lex, pos, rack, table, (1, 4))
-                full = records_of(lex, pos, rack, table, top=MAX_TOP, prune=False)
-                best = records_of(lex, pos, rack, table, top=300, prune=True)
-                assert best == full[:300 * RECORD_SIZE], (pos.to_cgp(), rack)
-                records = [best[at:at + RECORD_SIZE] for at in range(0, len(best), RECORD_SIZE)]
-                assert len(set(records)) == len(records)  # no play twice
-                kinds.update(through_board(best))
-    assert kinds == {True, False}
-
-
 def test_the_path_mode_is_checked():
     _native = pytest.importorskip("lexigraph._native")
-    for bad in (-1, 4):
+    for bad in (-1, 3):
         with pytest.raises(ValueError):
             _native.word_map_path(bad)
     assert _native.word_map_path(0) == 0

@@ -91,7 +91,6 @@ typedef struct {
     int orientation, line, position;
     int left_room; /* free squares left of it a left part may take */
     int bounds_at; /* where its bounds by left part length start in MoveGenerator.left_bounds (when sorted by bound) */
-    int board_at;  /* through_only: the first board tile right of it (its plays must reach it); else -1 */
     double bound;  /* the best key a play from this anchor may reach (shadow bound; ranking with top > 0 only) */
 } Anchor;
 
@@ -112,10 +111,6 @@ typedef struct {
     uint8_t word[LX_MAX_BOARD_SIZE + 8];
     int word_length;
     int orientation, line, anchor, word_start;
-    /* through_only: the graph walk makes only the plays whose span holds a board tile (the word map found the
-     * others: movegen_wordmap.h's split path); board_at is the current anchor's first board tile on its right
-     * (a play is recorded only once past it, and a walk that cannot reach it stops), -1 when any play counts */
-    int through_only, board_at;
     int tiles_on_rack;
     int code_count;
     /* the left part being built, shared by every anchor that takes one from the rack */
@@ -813,8 +808,6 @@ anchor_bound(MoveGenerator *gen, int orientation, int line, int anchor, int left
             }
             if ((end + 1 < size && tiles[square + 1]) || end - start < 1)
                 continue; /* the word would go on, or one square */
-            if (gen->through_only && !through_count)
-                continue; /* a play without a board tile: the word map's (through_only) */
             /* the extent's score bound and the best leave value for that many tiles */
             const int score = extent_score(gen, &extent);
             double bound = (double)score + (gen->by_equity ? gen->best_leave_by_tiles[extent.tiles_placed] : 0.0);
@@ -901,8 +894,6 @@ extend_right(MoveGenerator *gen, uint32_t node, int position, int accepts, int t
         gen->error = ERROR_DEADLINE;
         return;
     }
-    if (position < gen->board_at && gen->tiles_on_rack < gen->board_at - position)
-        return; /* through_only: too few tiles left to reach the board tile (the squares up to it are empty) */
     while (position < size && tiles[base + position]) { /* board tiles: follow them without recursion */
         uint64_t arc;
         if (!follow_tile(gen, node, tiles[base + position], &arc))
@@ -914,7 +905,7 @@ extend_right(MoveGenerator *gen, uint32_t node, int position, int accepts, int t
         position++;
     }
     /* a word of two squares or more through the anchor; a one-tile down play making an across word came already */
-    if (accepts && tiles_placed && position > gen->anchor && position - gen->word_start >= 2 && position > gen->board_at
+    if (accepts && tiles_placed && position > gen->anchor && position - gen->word_start >= 2
         && !(orientation == DOWN && tiles_placed == 1 && gen->board.has_cross_word[orientation][last_square])) {
         record_play(gen, main_word_points * main_word_multiplier + cross_word_scores
                              + (tiles_placed == gen->rack_size ? gen->bingo_bonus : 0));
@@ -977,7 +968,6 @@ try_left_part(MoveGenerator *gen, uint32_t node, int depth, uint64_t followers)
         gen->line = anchor->line;
         gen->anchor = anchor->position;
         gen->word_start = anchor->position - depth;
-        gen->board_at = anchor->board_at;
         extend_right(gen, node, anchor->position, 0, depth, main_word_points, main_word_multiplier, 0, -1);
         if (gen->error)
             break;
@@ -1220,7 +1210,6 @@ extend_after_board_tiles(MoveGenerator *gen, int orientation, int line, int anch
     gen->line = line;
     gen->anchor = anchor;
     gen->word_start = left_start;
-    gen->board_at = -1; /* its plays hold the board tiles on its left */
     extend_right(gen, node, anchor, accepts, 0, main_word_points, 1, 0, -1);
 }
 
@@ -1238,24 +1227,11 @@ queue_anchor(MoveGenerator *gen, int orientation, int line, int anchor, int tota
         room = gen->rack_size - 1;
     if (room > total_rack - 1)
         room = total_rack - 1;
-    int board_at = -1;
-    if (gen->through_only) {
-        /* only plays that reach the first board tile on its right: the squares up to it are filled from the rack,
-         * so a left part may take what is left */
-        board_at = anchor + 1;
-        while (board_at < gen->size && !gen->board.line_tiles[orientation][base + board_at])
-            board_at++;
-        if (board_at == gen->size || board_at - anchor > total_rack)
-            return; /* no play from it holds a board tile */
-        if (room > total_rack - (board_at - anchor))
-            room = total_rack - (board_at - anchor);
-    }
     Anchor *queued = &gen->queued_anchors[gen->queued_count++];
     queued->orientation = orientation;
     queued->line = line;
     queued->position = anchor;
     queued->left_room = room;
-    queued->board_at = board_at;
     if (room > gen->most_left_room)
         gen->most_left_room = room;
 }
@@ -1325,8 +1301,6 @@ start_generator(MoveGenerator *gen, const LxMoveInput *in)
     gen->word_map = NULL;
     gen->error = 0;
     gen->word_length = 0;
-    gen->through_only = 0;
-    gen->board_at = -1;
     gen->queued_count = 0;
     gen->most_left_room = 0;
     gen->rack_tile_set = 0;
@@ -1385,15 +1359,12 @@ read_board(MoveGenerator *gen, const LxMoveInput *in)
     return LX_MOVEGEN_OK;
 }
 
-static void generate_plays(MoveGenerator *gen, int start_square, int cross_checks_ready);
-
 /* The best plays by the word map, when it can answer (movegen_wordmap.h: a part of this file). */
 #include "movegen_wordmap.h"
 
-/* Both orientations' anchors found and their plays grown (cross_checks_ready: the board's state kept by the caller,
- * or the word map's windows found them already); the heap sorted. */
+/* Both orientations' anchors found and their plays grown; the heap sorted. */
 static void
-generate_plays(MoveGenerator *gen, int start_square, int cross_checks_ready)
+generate_plays(MoveGenerator *gen, int start_square, const LxBoardState *kept)
 {
     const int size = gen->size;
     uint64_t every_tile = 0;
@@ -1405,7 +1376,7 @@ generate_plays(MoveGenerator *gen, int start_square, int cross_checks_ready)
     const int last = gen->board.board_empty && gen->across_only_opening ? ACROSS : DOWN;
     for (int orientation = ACROSS; orientation >= last && !gen->error; orientation--) {
         int start = orientation == ACROSS ? start_square : (start_square % size) * size + start_square / size;
-        if (!cross_checks_ready)
+        if (!kept) /* else read_board copied them */
             find_cross_checks(gen, orientation, every_tile, wanted, start);
         if (!gen->error)
             collect_anchors(gen, orientation, gen->tiles_on_rack);
@@ -1456,7 +1427,7 @@ LX_MOVEGEN_CORE(const LxMoveInput *in, LxMoveOutput *result)
     if (gen->tiles_on_rack == 0 || gen->root >= gen->arc_count)
         goto done; /* no play: none kept, none counted */
     if (!generate_plays_by_word_map(gen, in->tables->start_square, in->board_state))
-        generate_plays(gen, in->tables->start_square, in->board_state != NULL);
+        generate_plays(gen, in->tables->start_square, in->board_state);
     if (gen->error)
         status = gen->error == ERROR_GRAPH    ? LX_MOVEGEN_GRAPH
                  : gen->error == ERROR_MEMORY ? LX_MOVEGEN_MEMORY
@@ -1514,8 +1485,8 @@ set_word_map_path(PyObject *module, PyObject *args)
     int mode;
     if (!PyArg_ParseTuple(args, "i:word_map_path", &mode))
         return NULL;
-    if (mode < LX_WORD_MAP_PATH_CHOSEN || mode > LX_WORD_MAP_PATH_SPLIT) {
-        PyErr_SetString(PyExc_ValueError, "word_map_path: the mode is 0, 1, 2 or 3");
+    if (mode < LX_WORD_MAP_PATH_CHOSEN || mode > LX_WORD_MAP_PATH_NEVER) {
+        PyErr_SetString(PyExc_ValueError, "word_map_path: the mode is 0, 1 or 2");
         return NULL;
     }
     return PyLong_FromLong(__atomic_exchange_n(&lx_movegen_word_map_path, mode, __ATOMIC_RELAXED));
@@ -1617,9 +1588,7 @@ static PyMethodDef movegen_methods[] = {
     {"word_map_path", set_word_map_path, METH_VARARGS,
      "word_map_path(mode) -> int\n\n"
      "Which path the pruned ranking takes with a word map: 0 chosen per rack (the default), 1 the word map whenever "
-     "it answers, 2 the graph walk, 3 split (the plays through no board tile by the word map, the others by the "
-     "graph walk) whenever the map answers; returns the mode before (for benchmarks and tests: the records are the "
-     "same)."},
+     "it answers, 2 the graph walk; returns the mode before (for benchmarks and tests: the records are the same)."},
     {NULL, NULL, 0, NULL}};
 
 int

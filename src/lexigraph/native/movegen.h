@@ -50,14 +50,12 @@ typedef struct {
 int lx_movegen_run(const LxMoveInput *in, LxMoveOutput *out);
 
 /* Which path a pruned ranking with the word map takes (set by _native.word_map_path, for benchmarks and tests that
- * compare the paths; read atomically, any thread): LX_WORD_MAP_PATH_CHOSEN (the default) per rack as measured,
+ * compare the two paths; read atomically, any thread): LX_WORD_MAP_PATH_CHOSEN (the default) per rack as measured,
  * LX_WORD_MAP_PATH_ALWAYS the word map whenever it can answer, LX_WORD_MAP_PATH_NEVER the graph walk (the map still
- * in its bounds), LX_WORD_MAP_PATH_SPLIT the plays through no board tile by the word map and the others by the graph
- * walk, whenever the map can answer. Every setting gives the same records. */
+ * in its bounds). Every setting gives the same records. */
 #define LX_WORD_MAP_PATH_CHOSEN 0
 #define LX_WORD_MAP_PATH_ALWAYS 1
 #define LX_WORD_MAP_PATH_NEVER 2
-#define LX_WORD_MAP_PATH_SPLIT 3
 extern int lx_movegen_word_map_path;
 
 #endif

@@ -79,7 +79,6 @@ typedef struct {
     LxWordMapHit *hits;
     int hit_cap; /* the most hits a lookup gives (one per pair of letters of two blanks) */
     int failed;  /* a lookup the map could not answer: the graph walk runs instead */
-    int without_board_tiles; /* the split path: only the windows through no board tile (the graph walk makes the rest) */
 } WindowSearch;
 
 /* The subset's points, highest first (its letters are ascending by code), and their running sums. */
@@ -353,8 +352,6 @@ windows_from(MoveGenerator *gen, WindowSearch *search, int orientation, int line
     for (int end = start; end < size; end++) {
         const int square = base + end;
         if (tiles[square]) {
-            if (search->without_board_tiles)
-                return; /* this extent and every longer one from `start` hold a board tile: the graph walk's */
             extent.board_points += gen->board.line_points[orientation][square];
             int j = through_count++; /* kept ascending */
             while (j > 0 && through[j - 1] > tiles[square]) {
@@ -595,36 +592,27 @@ search_window(MoveGenerator *gen, WindowSearch *search, const Window *window)
     }
 }
 
-/* The paths a pruned ranking with the word map may take. */
-#define PATH_GRAPH 0 /* the graph walk alone (with the map in its bounds) */
-#define PATH_MAP 1   /* every play looked up in the map, best window first */
-#define PATH_SPLIT 2 /* the plays through no board tile looked up, then the others walked (through_only) */
-
-/* Which path this generation takes: the map's or the split only with a map the rack fits (prepare_word_map), a
- * bounded heap, no positive opening penalty in play; then the one that costs fewer instructions for the rack. */
+/* Whether this generation takes the word map path: a map the rack fits (prepare_word_map), a bounded heap, no
+ * positive opening penalty in play, and a rack the path pays for. */
 static int
-word_map_path_of(const MoveGenerator *gen)
+word_map_path_applies(const MoveGenerator *gen)
 {
     if (!gen->word_map || !gen->prune || gen->top <= 0 || gen->word_map->min_length > 2
         || gen->tiles_on_rack > LX_MAX_RACK)
-        return PATH_GRAPH;
+        return 0;
     if (gen->opening_penalty && gen->board.board_empty)
         for (int i = 0; i < 2 * gen->size * gen->size; i++)
             if (gen->opening_penalty[i] > 0)
-                return PATH_GRAPH;
+                return 0;
     const int mode = __atomic_load_n(&lx_movegen_word_map_path, __ATOMIC_RELAXED);
     if (mode != LX_WORD_MAP_PATH_CHOSEN)
-        return mode == LX_WORD_MAP_PATH_ALWAYS ? PATH_MAP : mode == LX_WORD_MAP_PATH_SPLIT ? PATH_SPLIT : PATH_GRAPH;
+        return mode == LX_WORD_MAP_PATH_ALWAYS;
     /* Where it pays (measured on self-play's positions and on the benchmark's: bench_best_paths.py): a blank on the
      * rack, or a rack that is a word by itself, whose bingo keeps the graph walk's bounds high everywhere, or a rack
      * of at most four tiles (the end of a game: few subsets to look up); the other racks' dead ends cost the graph
      * walk less than their lookups (most miss). */
     return gen->rack_blanks > 0 || gen->tiles_on_rack <= 4
-                   || lx_wordmap_has_word(gen->word_map, gen->tiles_on_rack, gen->rack_letters, gen->rack_letter_count,
-                                          0)
-                          == 1
-               ? PATH_MAP
-               : PATH_GRAPH;
+           || lx_wordmap_has_word(gen->word_map, gen->tiles_on_rack, gen->rack_letters, gen->rack_letter_count, 0) == 1;
 }
 
 static void
@@ -706,12 +694,10 @@ search_best_first(MoveGenerator *gen, WindowSearch *search)
 static int
 generate_plays_by_word_map(MoveGenerator *gen, int start_square, const LxBoardState *kept)
 {
-    const int path = word_map_path_of(gen);
-    if (path == PATH_GRAPH)
+    if (!word_map_path_applies(gen))
         return 0;
     WindowSearch search;
     memset(&search, 0, sizeof search);
-    search.without_board_tiles = path == PATH_SPLIT;
     int done = 0;
     if (enumerate_subsets(gen, &search) < 0)
         goto out;
@@ -730,12 +716,7 @@ generate_plays_by_word_map(MoveGenerator *gen, int start_square, const LxBoardSt
         gen->play_count = 0;
         goto out;
     }
-    if (!gen->error && path == PATH_SPLIT) {
-        /* the plays through board tiles, walked with the heap the lookups filled (its worst prunes the anchors) */
-        gen->leave_index = 0;
-        gen->through_only = 1;
-        generate_plays(gen, start_square, 1);
-    } else if (!gen->error)
+    if (!gen->error)
         sort_heap(gen);
     done = 1;
 out:
