@@ -44,8 +44,9 @@ ENTRY = {
 OWN_GROUPS = [
     ("generator: graph walk (extend_right, left parts, records)", r"extend_right|left_parts|record_play"),
     ("generator: word map search", r"search_window|window_extent|subset_score|sift_window_.*|generate_plays_by_word_map"
-                                   r"|word_map_leave|lx_wordmap_.*|playable_from|.*wordmap.*"),
-    ("generator: anchors, bounds, the call's set-up", r"lx_movegen_run.*|sort_anchors|by_bound|prepare_bounds"
+                                   r"|word_map_leave|whole_rack_makes_word|lx_wordmap_.*|playable_from|.*wordmap.*"),
+    ("generator: anchors, bounds, the call's set-up", r"lx_movegen_run.*|generate_plays|sort_anchors|by_bound"
+                                                      r"|prepare_bounds"
                                                       r"|prepare_word_map|collect_anchors|compute_place_values"
                                                       r"|rank_.*|sort_heap|start_generator|read_board"),
     ("libc qsort (the anchors' order)", r"qsort|msort_with_tmp|msort"),

@@ -555,6 +555,31 @@ prepare_word_map(MoveGenerator *gen, const LxWordMap *map)
  * letter), and the leave bound becomes the best of those that make a word. Otherwise, or for a length the map does not hold, the best leave for m
  * tiles and 1. */
 #define MOST_KEPT_LOOKED_UP 1
+
+/* Whether the whole rack (no blank on it) and the board tiles through[0 .. through_count) make a word of `length`:
+ * the key merged from the rack's sorted letters and the board's (sorted here) and probed directly, where
+ * lx_wordmap_has_word would copy and check the letters again (the codes were checked: the rack's by
+ * prepare_word_map, the board's by read_board). 1 also when the map cannot answer (no narrowing). */
+static int
+whole_rack_makes_word(const MoveGenerator *gen, int length, const uint8_t *through, int through_count)
+{
+    uint8_t sorted[LX_MAX_BOARD_SIZE];
+    for (int i = 0; i < through_count; i++) {
+        int j = i;
+        while (j > 0 && sorted[j - 1] > through[i]) {
+            sorted[j] = sorted[j - 1];
+            j--;
+        }
+        sorted[j] = through[i];
+    }
+    if (gen->rack_letter_count + through_count != length)
+        return 1;
+    const uint64_t key =
+        lx_wordmap_key_merged(gen->word_map, gen->rack_letters, gen->rack_letter_count, sorted, through_count);
+    uint32_t lo, hi;
+    return lx_wordmap_probe(gen->word_map, length, 0, key, &lo, &hi) != 0;
+}
+
 static int
 word_map_leave(MoveGenerator *gen, int tiles_placed, int length, const uint8_t *through, int through_count,
                double *leave)
@@ -574,6 +599,8 @@ word_map_leave(MoveGenerator *gen, int tiles_placed, int length, const uint8_t *
     const int kept = gen->tiles_on_rack - tiles_placed;
     if (kept > (gen->rack_blanks ? MOST_KEPT_LOOKED_UP : 0))
         return 1; /* without a blank the lookups of kept tiles cost more than the anchors they save (measured) */
+    if (!gen->rack_blanks) /* the whole rack, no blank: one probe (the leave bound, the empty leave's, stands) */
+        return whole_rack_makes_word(gen, length, through, through_count);
     int counts[LX_MAX_MOVE_TILE_CODES], full_index = 0;
     for (int code = 0; code < gen->code_count; code++) {
         counts[code] = gen->rack_counts[code];
@@ -1121,6 +1148,20 @@ sort_anchors(MoveGenerator *gen)
                                          anchor->left_room, gen->left_bounds + at);
             at += anchor->left_room + 1;
         }
+        /* An anchor whose bound is already below the heap's worst is never tried (the worst only rises): dropped
+         * before the sort, and the left parts' walk need only reach the rooms of the others. */
+        const double worst = worst_key(gen);
+        int live = 0;
+        gen->most_left_room = 0;
+        for (int k = 0; k < gen->queued_count; k++) {
+            const Anchor *anchor = &gen->queued_anchors[k];
+            if (anchor->bound < worst)
+                continue;
+            if (anchor->left_room > gen->most_left_room)
+                gen->most_left_room = anchor->left_room;
+            gen->queued_anchors[live++] = *anchor;
+        }
+        gen->queued_count = live;
         qsort(gen->queued_anchors, (size_t)gen->queued_count, sizeof(Anchor), by_bound);
         gen->anchors_by_bound = 1;
         return;

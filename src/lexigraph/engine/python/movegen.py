@@ -27,6 +27,13 @@ vowel it puts on an empty board, summed in the C generator's order so that
 the two agree to the bit. With ``top`` the plays are ranked as the C
 generator ranks them and cut.
 
+The C generator's pruning is a speed device only and the twin has none: it
+finds every play and cuts the ranking, which gives the same records. That
+covers the shadow bounds with the word map's checks (the rack's playable
+lengths, the whole rack's word through board tiles), the anchors dropped
+once below the heap's worst, and the plays found in the map best window
+first.
+
 Arcs are read through :class:`~lexigraph.engine.wordgraph.WordGraph` only.
 """
 
