@@ -29,6 +29,9 @@ come from). ``--only lexigraph`` / ``--only magpie`` runs one program, so that t
 nodes until the answer and CPU seconds (the solution's ``thread_nodes``, ``thread_cpu_seconds``) and the nodes
 estimate of the scaling a quiet machine gives, (1-thread nodes) / (the main thread's nodes), beside the main
 thread's CPU and wall ratios; ``--positions-like IIJNQR?,EGGILMP`` keeps the positions whose mover holds those racks.
+The 2-thread search's node counts vary from run to run (the threads' timing decides which entries each meets; one
+thread's do not): ``--repeat K`` solves each position K times a round on every count above 1, and the table lists
+every run's nodes estimate beside the medians.
 """
 
 from __future__ import annotations
@@ -208,8 +211,8 @@ def print_threads_table(positions: list[Position], runs: dict[int, dict[int, lis
     thread's nodes on N threads), beside the ratios of the main thread's CPU and of the wall time."""
     med = statistics.median
     print("| position (racks) | threads | nodes per thread (main first) | CPU s per thread | nodes estimate "
-          "(1 thread / main) | main thread CPU ratio | wall ratio |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+          "(1 thread / main) | every run's nodes estimate | main thread CPU ratio | wall ratio |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     totals = {n: [0.0, 0.0, 0.0] for n in counts}  # main nodes, main CPU, wall (summed medians)
     for i, pos in enumerate(positions):
         if 1 not in runs[i] or not runs[i][1]:
@@ -228,13 +231,28 @@ def print_threads_table(positions: list[Position], runs: dict[int, dict[int, lis
             totals[n][1] += cpus[0]
             totals[n][2] += wall
             print(f"| {pos.racks[0]} / {pos.racks[1]} | {n} | {' / '.join(f'{x:,.0f}' for x in nodes)} | "
-                  f"{' / '.join(f'{x:.2f}' for x in cpus)} | {one_nodes / nodes[0]:.2f} | {one_cpu / cpus[0]:.2f} | "
+                  f"{' / '.join(f'{x:.2f}' for x in cpus)} | {one_nodes / nodes[0]:.2f} | "
+                  f"{', '.join(f'{one_nodes / r.thread_nodes[0]:.2f}' for r in rs)} | {one_cpu / cpus[0]:.2f} | "
                   f"{one_wall / wall:.2f} |")
     if 1 in totals and totals[1][0]:
         for n in counts[1:]:
             t1, tn = totals[1], totals[n]
             print(f"Total, {n} threads against 1: nodes estimate {t1[0] / tn[0]:.2f}, main thread CPU "
                   f"{t1[1] / tn[1]:.2f}, wall {t1[2] / tn[2]:.2f}")
+            print(f"Total of each run on {n} threads (its k-th solve of every position): nodes estimate "
+                  f"{', '.join(f'{e:.2f}' for e in _run_totals(positions, runs, n))}")
+
+
+def _run_totals(positions: list[Position], runs: dict[int, dict[int, list[EndgameSolution]]], n: int) -> list[float]:
+    """Per run k (the k-th solve of every position on ``n`` threads), the nodes estimate over the positions:
+    (the 1-thread main nodes, summed) / (run k's main-thread nodes, summed)."""
+    med = statistics.median
+    kept = [i for i in range(len(positions)) if runs[i].get(1) and runs[i].get(n)]
+    if not kept:
+        return []
+    one = sum(med(r.thread_nodes[0] for r in runs[i][1]) for i in kept)
+    k_runs = min(len(runs[i][n]) for i in kept)
+    return [one / sum(runs[i][n][k].thread_nodes[0] for i in kept) for k in range(k_runs)]
 
 
 def hard_main(args: argparse.Namespace) -> None:
@@ -259,7 +277,7 @@ def hard_main(args: argparse.Namespace) -> None:
     walls: dict[int, dict[int, list[float]]] = {i: {} for i in range(len(positions))}
     for r in range(args.rounds):
         for i, pos in enumerate(positions):
-            for threads in thread_counts:
+            for threads in (n for n in thread_counts for _ in range(1 if n == 1 else args.repeat)):
                 value, complete, wall, main, cpu, nodes, solution = run_threads(lex, pos, threads, args.table_mb,
                                                                                 args.limit)
                 runs[i].setdefault(threads, []).append(solution)
@@ -307,6 +325,8 @@ def main() -> None:
                         "side by side use both cores; each program's time is its own CPU time)")
     parser.add_argument("--magpie-cpu", type=int, default=0, help="with --hard: stop MAGPIE past this many CPU s")
     parser.add_argument("--threads", default="1,2", help="with --hard: the thread counts compared, 1 first (e.g. 1,2,3)")
+    parser.add_argument("--repeat", type=int, default=1, help="with --hard: solves per position and round on each "
+                        "thread count above 1 (their node counts vary from run to run)")
     parser.add_argument("--positions-like", default="", help="with --hard: only the positions whose side to move holds "
                         "one of these racks (comma-separated, e.g. IIJNQR?,EGGILMP)")
     args = parser.parse_args()
