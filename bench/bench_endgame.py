@@ -47,13 +47,17 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import ROOT, data_file  # noqa: E402
 
 import lexigraph  # noqa: E402
-from lexigraph.scrabble.endgame import EndgameSolution, first_endgame, solve_endgame  # noqa: E402
+from lexigraph.scrabble.endgame import (  # noqa: E402
+    EndgameSolution, _request, endgame_racks, first_endgame, solve_endgame, table_entries,
+)
 from lexigraph.scrabble.game import Game  # noqa: E402
+from lexigraph.scrabble.movegen import aligned  # noqa: E402
 from lexigraph.scrabble.position import Position  # noqa: E402
 from lexigraph.scrabble.selfplay import Player, autoplay  # noqa: E402
 
@@ -156,6 +160,15 @@ def run_threads(lex: lexigraph.Lexicon, pos: Position, threads: int, table_mb: i
 def run_magpie(pos: Position, plies: int, cpu_limit: int = 0) -> tuple[int, float, int]:
     """MAGPIE's value, CPU seconds and depth for the position (one thread); past ``cpu_limit`` seconds of CPU
     (0: none) the child is stopped and answers value 0 at depth -1 with the CPU it used."""
+    doc, cpu = magpie_answer(pos, plies, cpu_limit)
+    if doc is None:
+        return 0, cpu, -1
+    return int(doc["value"]), float(doc["cpu_s"]), int(doc["depth"])
+
+
+def magpie_answer(pos: Position, plies: int, cpu_limit: int = 0) -> tuple[dict[str, Any] | None, float]:
+    """MAGPIE's BENCH document for the position searched to ``plies`` (one thread: value, cpu_s, depth, nodes, ...)
+    and the child's CPU seconds; None past ``cpu_limit`` seconds of CPU (0: none), when the child was stopped."""
     with tempfile.NamedTemporaryFile("w", suffix=".cgp", delete=False) as f:
         f.write(pos.to_cgp().split(" lex ")[0] + "\n")
     settings = "set -lex TWL06 -threads 1 -savesettings false"
@@ -165,12 +178,12 @@ def run_magpie(pos: Position, plies: int, cpu_limit: int = 0) -> tuple[int, floa
                            "0.05"], capture_output=True, text=True, timeout=7200, preexec_fn=limit)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     os.unlink(f.name)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     if cpu_limit and done.returncode < 0:
-        return 0, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime), -1
+        return None, cpu
     for line in done.stdout.splitlines():
         if line.startswith("BENCH "):
-            doc = json.loads(line[6:])
-            return int(doc["value"]), float(doc["cpu_s"]), int(doc["depth"])
+            return json.loads(line[6:]), cpu
     sys.exit(f"MAGPIE did not answer for {pos.to_cgp()}:\n{done.stdout}{done.stderr}")
 
 
@@ -307,6 +320,46 @@ def hard_main(args: argparse.Namespace) -> None:
     print(f"\nLoad at the end {os.getloadavg()[0]:.2f}.")
 
 
+def depths_main(args: argparse.Namespace) -> None:
+    """``--depths N``: per position, one thread's iterative deepening ply by ply (``endgame_iterations``: the nodes
+    and CPU seconds by the end of each depth, within ``--limit`` seconds) beside MAGPIE's searches to 1, 2, ... N
+    plies (each its own run, within ``--magpie-cpu`` seconds: its nodes, CPU and value), so that where the two
+    grow apart shows (move order, the table, the depth at which the value is proved)."""
+    lex = twl06()
+    positions = [Position.from_cgp(line) for line in Path(args.hard).read_text().splitlines()
+                 if line.strip() and not line.startswith("#")]
+    if args.positions_like:
+        positions = [p for p in positions if p.racks[0] in args.positions_like.split(",")]
+    for pos in positions:
+        aligned_pos = aligned(lex, pos)
+        mine, theirs = endgame_racks(aligned_pos)
+        request = _request(lex, aligned_pos, mine, theirs, table_entries(args.table_mb), 1)
+        stop = None if args.limit is None else time.monotonic() + args.limit
+        rows, complete = lex.engine._native.endgame_iterations(request, args.depths, stop)
+        print(f"## {pos.racks[0]} / {pos.racks[1]}: lexigraph {'complete' if complete else 'not complete'} at depth "
+              f"{len(rows)}; load {os.getloadavg()[0]:.2f}\n")
+        print("| depth | lexigraph nodes (by then) | x previous | CPU s (by then) | MAGPIE nodes | x previous | CPU s "
+              "| MAGPIE value |")
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+        previous = [0, 0]
+        for depth in range(1, args.depths + 1):
+            ours = rows[depth - 1] if depth <= len(rows) else None
+            doc, cpu = magpie_answer(pos, depth, args.magpie_cpu) if MAGPIE_BENCH.exists() else (None, 0.0)
+            theirs_nodes = int(doc["nodes"]) if doc else 0
+            cells = [f"{ours[1]:,}" if ours else "-",
+                     f"{ours[1] / previous[0]:.1f}" if ours and previous[0] else "-",
+                     f"{ours[2]:.2f}" if ours else "-",
+                     f"{theirs_nodes:,}" if doc else "-",
+                     f"{theirs_nodes / previous[1]:.1f}" if doc and previous[1] else "-",
+                     f"{float(doc['cpu_s']):.2f}" if doc else f"> {cpu:.0f} (stopped)",
+                     str(doc["value"]) if doc else "-"]
+            print(f"| {depth} | " + " | ".join(cells) + " |", flush=True)
+            previous = [ours[1] if ours else 0, theirs_nodes]
+            if not ours and not doc:
+                break
+        print()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--positions", type=int, default=6)
@@ -329,7 +382,12 @@ def main() -> None:
                         "thread count above 1 (their node counts vary from run to run)")
     parser.add_argument("--positions-like", default="", help="with --hard: only the positions whose side to move holds "
                         "one of these racks (comma-separated, e.g. IIJNQR?,EGGILMP)")
+    parser.add_argument("--depths", type=int, default=0, help="with --hard: nodes per depth to this many plies, "
+                        "lexigraph (one thread, within --limit s) beside MAGPIE (within --magpie-cpu s a depth)")
     args = parser.parse_args()
+    if args.hard and args.depths:
+        depths_main(args)
+        return
     if args.hard:
         hard_main(args)
         return

@@ -172,10 +172,13 @@ typedef struct {
     LxDeadline deadline;       /* read every DEADLINE_NODES nodes */
     int64_t nodes, node_limit; /* node_limit < 0: none */
     int stop, status;
-    int cut;          /* CUT_* bits: what cut the search since the iteration began (a node stores SOLVED when none) */
-    int strict;       /* the main thread's search again of an iteration: helpers' unsolved bounds are not taken */
-    int researches;   /* iterations the main thread searched again (strict) */
-    const int *abort; /* helpers: set by the main thread when its search ends (NULL: the main thread) */
+    int cut;        /* CUT_* bits: what cut the search since the iteration began (a node stores SOLVED when none) */
+    int strict;     /* the main thread's search again of an iteration: helpers' unsolved bounds are not taken */
+    int researches; /* iterations the main thread searched again (strict) */
+    int last_depth; /* the deepest iteration iterative deepening searches (MAX_PLY unless endgame_iterations says) */
+    int64_t *iteration_nodes; /* endgame_iterations: the nodes searched by the end of each depth (NULL: not kept) */
+    double *iteration_cpu;    /* and the thread's CPU seconds by then */
+    const int *abort;         /* helpers: set by the main thread when its search ends (NULL: the main thread) */
     /* Move ordering: two killer moves per ply (the move fields of the record, which name a play on any board),
      * a history score per side and move hash, and per side the sixteenths of its rack's points on stuck tiles. */
     unsigned char killers[MAX_PLY + 1][2][KILLER_BYTES];
@@ -556,10 +559,10 @@ bound_ends_node(Search *s, const Probe *probe, int depth, int alpha, int beta)
         return 0;
     if (solved)
         return 1;
-    int borrowed = !s->helper && (probe->flag & (FLAG_HELPER | FLAG_BORROWED));
-    if (borrowed && s->strict)
+    int foreign = probe->flag & (FLAG_HELPER | FLAG_BORROWED);
+    if (foreign && s->strict) /* a helper in the strict search takes what the main thread takes */
         return 0;
-    s->cut |= borrowed ? CUT_BORROWED : CUT_DEPTH;
+    s->cut |= foreign && !s->helper ? CUT_BORROWED : CUT_DEPTH;
     return 1;
 }
 
@@ -904,13 +907,21 @@ typedef struct {
     double thread_cpu[LX_ENDGAME_MAX_THREADS];
 } Solution;
 
-/* A helper's next iteration: the main thread's, once it is deeper than `done` (the helper's last), waiting for it
+/* The iteration the main thread publishes to its helpers (Search.iteration): its depth, doubled, plus 1 while it
+ * searches that depth again without the helpers' unsolved bounds (strict). */
+static inline int
+iteration_word(int depth, int strict)
+{
+    return 2 * depth + strict;
+}
+
+/* A helper's next iteration: the main thread's word, once it is past `done` (the helper's last), waiting for it
  * meanwhile; 0 when the main thread's search has ended. A helper ahead of the main thread would fill the table with
  * the bounds of a deeper search, cut by its depth limit more often: the main thread, taking their values, would find
  * its own iteration cut and search deeper than it needed. (Runs still differ: the threads' timing decides which
  * entries the main thread meets; see docs/performance.md.) */
 static int
-helper_next_depth(const Search *s, int done)
+helper_next_iteration(const Search *s, int done)
 {
     for (;;) {
         if (LOAD_FLAG(s->abort))
@@ -947,13 +958,12 @@ deepen_from(Search *s, int zero_turns, const LxDeadline *deadline, int first_dep
 {
     int status = generate(s, &s->plies[0]);
     unsigned first = NO_MOVE;
-    for (int depth = first_depth; !status && depth <= MAX_PLY; depth++) {
-        if (s->iteration && s->helper && !(depth = helper_next_depth(s, depth - 1)))
-            break;
-        if (s->iteration && !s->helper)
-            STORE_FLAG(s->iteration, depth);
+    int last_depth = s->last_depth ? s->last_depth : MAX_PLY;
+    for (int depth = first_depth; !status && depth <= last_depth; depth++) {
+        if (s->iteration)
+            STORE_FLAG(s->iteration, iteration_word(depth, 0));
         s->cut = 0;
-        s->deadline = depth == 1 && !s->helper ? lx_no_deadline() : *deadline;
+        s->deadline = depth == 1 ? lx_no_deadline() : *deadline;
         if (depth > 1 && lx_deadline_passed_now(&s->deadline))
             break;
         int finished = search_iteration(s, depth, zero_turns, &first, solution);
@@ -961,12 +971,18 @@ deepen_from(Search *s, int zero_turns, const LxDeadline *deadline, int first_dep
             s->researches++;
             s->strict = 1;
             s->cut = 0;
+            if (s->iteration)
+                STORE_FLAG(s->iteration, iteration_word(depth, 1));
             finished = search_iteration(s, depth, zero_turns, &first, solution);
             s->strict = 0;
         }
         status = s->status;
         if (!finished)
             break;
+        if (s->iteration_nodes) {
+            s->iteration_nodes[depth] = s->nodes;
+            s->iteration_cpu[depth] = lx_thread_cpu_seconds();
+        }
         if (!s->cut) {
             solution->complete = 1;
             break;
@@ -975,12 +991,35 @@ deepen_from(Search *s, int zero_turns, const LxDeadline *deadline, int first_dep
     return status;
 }
 
-/* deepen_from, its nodes and the thread's CPU time kept in the search's counts. */
+/* A helper's iterations: each one the main thread publishes (its depth; strict when the main thread searches it
+ * again), until the main thread's search ends. A helper whose own iteration no depth limit cut goes on helping: the
+ * main thread's may still be cut, or searched again strict. 0, or an LX_MOVEGEN_* status. */
+static int
+help_main(Search *s, int zero_turns, const LxDeadline *deadline, Solution *solution)
+{
+    int status = generate(s, &s->plies[0]);
+    unsigned first = NO_MOVE;
+    for (int done = 0, word; !status && (word = helper_next_iteration(s, done)); done = word) {
+        s->cut = 0;
+        s->strict = word & 1;
+        s->deadline = *deadline;
+        if (lx_deadline_passed_now(&s->deadline))
+            break;
+        if (!search_iteration(s, word / 2, zero_turns, &first, solution)) {
+            status = s->status;
+            break;
+        }
+    }
+    return status;
+}
+
+/* deepen_from (or a helper's help_main), its nodes and the thread's CPU time kept in the search's counts. */
 static int
 deepen(Search *s, int zero_turns, const LxDeadline *deadline, int first_depth, Solution *solution)
 {
     double cpu_start = lx_thread_cpu_seconds();
-    int status = deepen_from(s, zero_turns, deadline, first_depth, solution);
+    int status = s->helper && s->iteration ? help_main(s, zero_turns, deadline, solution)
+                                           : deepen_from(s, zero_turns, deadline, first_depth, solution);
     s->cpu_seconds = lx_thread_cpu_seconds() - cpu_start;
     s->search_nodes = s->nodes;
     return status;
@@ -1011,9 +1050,10 @@ principal_variation(Search *s, int zero_turns, Solution *solution)
  * enough instead of searching the same tree node for node. The helpers' answers are dropped: they only fill the
  * table, whose entries are as true as the main thread's own, and the order of the moves never changes a value, so
  * the main thread's answer (value and move) is the one it finds alone. A helper searches the main thread's
- * iteration, never a deeper one (helper_next_depth). A helper's bound that a depth limit cut (found in another
+ * iteration, never a deeper one (helper_next_iteration). A helper's bound that a depth limit cut (found in another
  * window and order) does not count as its own cut for the main thread: an iteration only such bounds cut is searched
- * again at the same depth without them (deepen_from), so that the main thread ends where one thread would. */
+ * again at the same depth without them (deepen_from), the helpers with it (help_main), so that the main thread ends
+ * where one thread would. */
 typedef struct {
     Search *search;
     Solution *solution;
@@ -1352,6 +1392,73 @@ endgame_borrowed_bounds(PyObject *module, PyObject *args)
     return result;
 }
 
+/* endgame_iterations(request, last_depth, deadline) -> ((depth, nodes, cpu_seconds), ...), complete: one thread's
+ * iterative deepening to at most `last_depth` plies (or the deadline), the nodes searched and the thread's CPU
+ * seconds by the end of each iteration finished. For bench/bench_endgame.py --depths: how the search grows ply by ply, beside another solver's. */
+static PyObject *
+endgame_iterations(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *request, *deadline_object = Py_None;
+    int last_depth, zero_turns, threads;
+    LxDeadline deadline;
+    if (!PyArg_ParseTuple(args, "O!i|O:endgame_iterations", &PyTuple_Type, &request, &last_depth, &deadline_object)
+        || lx_deadline_parse(deadline_object, &deadline) < 0)
+        return NULL;
+    if (last_depth < 1 || last_depth > MAX_PLY) {
+        PyErr_SetString(PyExc_ValueError, "endgame_iterations: depth outside 1..MAX_PLY");
+        return NULL;
+    }
+    deadline.every = DEADLINE_NODES;
+    Search *s = start_search(request, &zero_turns, &threads);
+    Solution *solution = s ? calloc(1, sizeof *solution) : NULL;
+    int64_t *nodes = solution ? calloc(MAX_PLY + 1, sizeof *nodes) : NULL;
+    double *cpu = nodes ? calloc(MAX_PLY + 1, sizeof *cpu) : NULL;
+    if (!cpu) {
+        free(nodes);
+        free(solution);
+        if (s) {
+            free_search(s);
+            free(s);
+            PyErr_NoMemory();
+        }
+        return NULL;
+    }
+    s->last_depth = last_depth;
+    s->iteration_nodes = nodes;
+    s->iteration_cpu = cpu;
+    int status;
+    double cpu_start;
+    Py_BEGIN_ALLOW_THREADS
+    cpu_start = lx_thread_cpu_seconds();
+    status = weigh_stuck_tiles(s);
+    if (!status)
+        status = deepen(s, zero_turns, &deadline, 1, solution);
+    Py_END_ALLOW_THREADS
+    PyObject *result = NULL;
+    if (status == LX_MOVEGEN_GRAPH || status == LX_MOVEGEN_BAD_BOARD || status == LX_MOVEGEN_BAD_TABLE)
+        PyErr_SetString(PyExc_ValueError, "endgame_iterations: the position or the word graph is bad");
+    else if (status)
+        PyErr_NoMemory();
+    else {
+        PyObject *rows = PyList_New(0);
+        for (int depth = 1; rows && depth <= solution->depth_done; depth++) {
+            PyObject *row = Py_BuildValue("(iLd)", depth, (long long)nodes[depth], cpu[depth] - cpu_start);
+            if (!row || PyList_Append(rows, row) < 0)
+                Py_CLEAR(rows);
+            Py_XDECREF(row);
+        }
+        if (rows)
+            result = Py_BuildValue("(Ni)", rows, solution->complete);
+    }
+    free(cpu);
+    free(nodes);
+    free(solution);
+    free_search(s);
+    free(s);
+    return result;
+}
+
 static PyMethodDef endgame_methods[] = {
     {"solve_endgame", solve_endgame, METH_VARARGS,
      "solve_endgame(request, deadline=None) -> (value, complete, depth, nodes, pv, thread_nodes, "
@@ -1362,6 +1469,10 @@ static PyMethodDef endgame_methods[] = {
     {"endgame_root_order", endgame_root_order, METH_VARARGS,
      "endgame_root_order(request, depth, busy) -> (order, value, complete, records)\n\nThe root's search order with "
      "the children of `busy` marked as another thread's (see endgame.c)."},
+    {"endgame_iterations", endgame_iterations, METH_VARARGS,
+     "endgame_iterations(request, last_depth, deadline=None) -> (((depth, nodes, cpu_seconds), ...), complete)\n\nOne "
+     "thread's "
+     "iterative deepening to at most `last_depth`, the nodes by the end of each iteration (see endgame.c)."},
     {"endgame_borrowed_bounds", endgame_borrowed_bounds, METH_VARARGS,
      "endgame_borrowed_bounds(request, planted) -> (value, complete, depth, researches, best)\n\nOne thread's "
      "search with a helper's unsolved bounds planted in its table (see endgame.c)."},
