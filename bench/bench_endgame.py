@@ -29,6 +29,9 @@ come from). ``--only lexigraph`` / ``--only magpie`` runs one program, so that t
 nodes until the answer and CPU seconds (the solution's ``thread_nodes``, ``thread_cpu_seconds``) and the nodes
 estimate of the scaling a quiet machine gives, (1-thread nodes) / (the main thread's nodes), beside the main
 thread's CPU and wall ratios; ``--positions-like IIJNQR?,EGGILMP`` keeps the positions whose mover holds those racks.
+The 2-thread search's node counts vary from run to run (the threads' timing decides which entries each meets; one
+thread's do not): ``--repeat K`` solves each position K times a round on every count above 1, and the table lists
+every run's nodes estimate beside the medians.
 """
 
 from __future__ import annotations
@@ -44,13 +47,17 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import ROOT, data_file  # noqa: E402
 
 import lexigraph  # noqa: E402
-from lexigraph.scrabble.endgame import EndgameSolution, first_endgame, solve_endgame  # noqa: E402
+from lexigraph.scrabble.endgame import (  # noqa: E402
+    EndgameSolution, _request, endgame_racks, first_endgame, solve_endgame, table_entries,
+)
 from lexigraph.scrabble.game import Game  # noqa: E402
+from lexigraph.scrabble.movegen import aligned  # noqa: E402
 from lexigraph.scrabble.position import Position  # noqa: E402
 from lexigraph.scrabble.selfplay import Player, autoplay  # noqa: E402
 
@@ -153,6 +160,15 @@ def run_threads(lex: lexigraph.Lexicon, pos: Position, threads: int, table_mb: i
 def run_magpie(pos: Position, plies: int, cpu_limit: int = 0) -> tuple[int, float, int]:
     """MAGPIE's value, CPU seconds and depth for the position (one thread); past ``cpu_limit`` seconds of CPU
     (0: none) the child is stopped and answers value 0 at depth -1 with the CPU it used."""
+    doc, cpu = magpie_answer(pos, plies, cpu_limit)
+    if doc is None:
+        return 0, cpu, -1
+    return int(doc["value"]), float(doc["cpu_s"]), int(doc["depth"])
+
+
+def magpie_answer(pos: Position, plies: int, cpu_limit: int = 0) -> tuple[dict[str, Any] | None, float]:
+    """MAGPIE's BENCH document for the position searched to ``plies`` (one thread: value, cpu_s, depth, nodes, ...)
+    and the child's CPU seconds; None past ``cpu_limit`` seconds of CPU (0: none), when the child was stopped."""
     with tempfile.NamedTemporaryFile("w", suffix=".cgp", delete=False) as f:
         f.write(pos.to_cgp().split(" lex ")[0] + "\n")
     settings = "set -lex TWL06 -threads 1 -savesettings false"
@@ -162,12 +178,12 @@ def run_magpie(pos: Position, plies: int, cpu_limit: int = 0) -> tuple[int, floa
                            "0.05"], capture_output=True, text=True, timeout=7200, preexec_fn=limit)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     os.unlink(f.name)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     if cpu_limit and done.returncode < 0:
-        return 0, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime), -1
+        return None, cpu
     for line in done.stdout.splitlines():
         if line.startswith("BENCH "):
-            doc = json.loads(line[6:])
-            return int(doc["value"]), float(doc["cpu_s"]), int(doc["depth"])
+            return json.loads(line[6:]), cpu
     sys.exit(f"MAGPIE did not answer for {pos.to_cgp()}:\n{done.stdout}{done.stderr}")
 
 
@@ -208,8 +224,8 @@ def print_threads_table(positions: list[Position], runs: dict[int, dict[int, lis
     thread's nodes on N threads), beside the ratios of the main thread's CPU and of the wall time."""
     med = statistics.median
     print("| position (racks) | threads | nodes per thread (main first) | CPU s per thread | nodes estimate "
-          "(1 thread / main) | main thread CPU ratio | wall ratio |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+          "(1 thread / main) | every run's nodes estimate | main thread CPU ratio | wall ratio |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     totals = {n: [0.0, 0.0, 0.0] for n in counts}  # main nodes, main CPU, wall (summed medians)
     for i, pos in enumerate(positions):
         if 1 not in runs[i] or not runs[i][1]:
@@ -228,13 +244,28 @@ def print_threads_table(positions: list[Position], runs: dict[int, dict[int, lis
             totals[n][1] += cpus[0]
             totals[n][2] += wall
             print(f"| {pos.racks[0]} / {pos.racks[1]} | {n} | {' / '.join(f'{x:,.0f}' for x in nodes)} | "
-                  f"{' / '.join(f'{x:.2f}' for x in cpus)} | {one_nodes / nodes[0]:.2f} | {one_cpu / cpus[0]:.2f} | "
+                  f"{' / '.join(f'{x:.2f}' for x in cpus)} | {one_nodes / nodes[0]:.2f} | "
+                  f"{', '.join(f'{one_nodes / r.thread_nodes[0]:.2f}' for r in rs)} | {one_cpu / cpus[0]:.2f} | "
                   f"{one_wall / wall:.2f} |")
     if 1 in totals and totals[1][0]:
         for n in counts[1:]:
             t1, tn = totals[1], totals[n]
             print(f"Total, {n} threads against 1: nodes estimate {t1[0] / tn[0]:.2f}, main thread CPU "
                   f"{t1[1] / tn[1]:.2f}, wall {t1[2] / tn[2]:.2f}")
+            print(f"Total of each run on {n} threads (its k-th solve of every position): nodes estimate "
+                  f"{', '.join(f'{e:.2f}' for e in _run_totals(positions, runs, n))}")
+
+
+def _run_totals(positions: list[Position], runs: dict[int, dict[int, list[EndgameSolution]]], n: int) -> list[float]:
+    """Per run k (the k-th solve of every position on ``n`` threads), the nodes estimate over the positions:
+    (the 1-thread main nodes, summed) / (run k's main-thread nodes, summed)."""
+    med = statistics.median
+    kept = [i for i in range(len(positions)) if runs[i].get(1) and runs[i].get(n)]
+    if not kept:
+        return []
+    one = sum(med(r.thread_nodes[0] for r in runs[i][1]) for i in kept)
+    k_runs = min(len(runs[i][n]) for i in kept)
+    return [one / sum(runs[i][n][k].thread_nodes[0] for i in kept) for k in range(k_runs)]
 
 
 def hard_main(args: argparse.Namespace) -> None:
@@ -259,7 +290,7 @@ def hard_main(args: argparse.Namespace) -> None:
     walls: dict[int, dict[int, list[float]]] = {i: {} for i in range(len(positions))}
     for r in range(args.rounds):
         for i, pos in enumerate(positions):
-            for threads in thread_counts:
+            for threads in (n for n in thread_counts for _ in range(1 if n == 1 else args.repeat)):
                 value, complete, wall, main, cpu, nodes, solution = run_threads(lex, pos, threads, args.table_mb,
                                                                                 args.limit)
                 runs[i].setdefault(threads, []).append(solution)
@@ -289,6 +320,46 @@ def hard_main(args: argparse.Namespace) -> None:
     print(f"\nLoad at the end {os.getloadavg()[0]:.2f}.")
 
 
+def depths_main(args: argparse.Namespace) -> None:
+    """``--depths N``: per position, one thread's iterative deepening ply by ply (``endgame_iterations``: the nodes
+    and CPU seconds by the end of each depth, within ``--limit`` seconds) beside MAGPIE's searches to 1, 2, ... N
+    plies (each its own run, within ``--magpie-cpu`` seconds: its nodes, CPU and value), so that where the two
+    grow apart shows (move order, the table, the depth at which the value is proved)."""
+    lex = twl06()
+    positions = [Position.from_cgp(line) for line in Path(args.hard).read_text().splitlines()
+                 if line.strip() and not line.startswith("#")]
+    if args.positions_like:
+        positions = [p for p in positions if p.racks[0] in args.positions_like.split(",")]
+    for pos in positions:
+        aligned_pos = aligned(lex, pos)
+        mine, theirs = endgame_racks(aligned_pos)
+        request = _request(lex, aligned_pos, mine, theirs, table_entries(args.table_mb), 1)
+        stop = None if args.limit is None else time.monotonic() + args.limit
+        rows, complete = lex.engine._native.endgame_iterations(request, args.depths, stop)
+        print(f"## {pos.racks[0]} / {pos.racks[1]}: lexigraph {'complete' if complete else 'not complete'} at depth "
+              f"{len(rows)}; load {os.getloadavg()[0]:.2f}\n")
+        print("| depth | lexigraph nodes (by then) | x previous | CPU s (by then) | MAGPIE nodes | x previous | CPU s "
+              "| MAGPIE value |")
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+        previous = [0, 0]
+        for depth in range(1, args.depths + 1):
+            ours = rows[depth - 1] if depth <= len(rows) else None
+            doc, cpu = magpie_answer(pos, depth, args.magpie_cpu) if MAGPIE_BENCH.exists() else (None, 0.0)
+            theirs_nodes = int(doc["nodes"]) if doc else 0
+            cells = [f"{ours[1]:,}" if ours else "-",
+                     f"{ours[1] / previous[0]:.1f}" if ours and previous[0] else "-",
+                     f"{ours[2]:.2f}" if ours else "-",
+                     f"{theirs_nodes:,}" if doc else "-",
+                     f"{theirs_nodes / previous[1]:.1f}" if doc and previous[1] else "-",
+                     f"{float(doc['cpu_s']):.2f}" if doc else f"> {cpu:.0f} (stopped)",
+                     str(doc["value"]) if doc else "-"]
+            print(f"| {depth} | " + " | ".join(cells) + " |", flush=True)
+            previous = [ours[1] if ours else 0, theirs_nodes]
+            if not ours and not doc:
+                break
+        print()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--positions", type=int, default=6)
@@ -307,9 +378,16 @@ def main() -> None:
                         "side by side use both cores; each program's time is its own CPU time)")
     parser.add_argument("--magpie-cpu", type=int, default=0, help="with --hard: stop MAGPIE past this many CPU s")
     parser.add_argument("--threads", default="1,2", help="with --hard: the thread counts compared, 1 first (e.g. 1,2,3)")
+    parser.add_argument("--repeat", type=int, default=1, help="with --hard: solves per position and round on each "
+                        "thread count above 1 (their node counts vary from run to run)")
     parser.add_argument("--positions-like", default="", help="with --hard: only the positions whose side to move holds "
                         "one of these racks (comma-separated, e.g. IIJNQR?,EGGILMP)")
+    parser.add_argument("--depths", type=int, default=0, help="with --hard: nodes per depth to this many plies, "
+                        "lexigraph (one thread, within --limit s) beside MAGPIE (within --magpie-cpu s a depth)")
     args = parser.parse_args()
+    if args.hard and args.depths:
+        depths_main(args)
+        return
     if args.hard:
         hard_main(args)
         return

@@ -67,7 +67,13 @@
 #define FLAG_EXACT 0
 #define FLAG_LOWER 1
 #define FLAG_UPPER 2
-#define FLAG_SOLVED 4 /* no depth limit cut the subtree: the bound holds at any depth */
+#define FLAG_SOLVED 4    /* no depth limit cut the subtree: the bound holds at any depth */
+#define FLAG_HELPER 8    /* stored by a helper thread */
+#define FLAG_BORROWED 16 /* the main thread's, not solved only because it took a helper's bound that was not */
+/* What cut a subtree (Search.cut, bits): a depth limit in the thread's own search (or an entry of its own that one
+ * cut), or, on the main thread, only a bound a helper stored (or an entry of its own marked FLAG_BORROWED). */
+#define CUT_DEPTH 1
+#define CUT_BORROWED 2
 #define DEADLINE_NODES 256
 #define KILLER_BYTES (LX_MOVE_RECORD_SIZE - 4) /* a record without its score: where, which way, the squares */
 #define HISTORY_SIZE 4096
@@ -165,8 +171,14 @@ typedef struct {
     Ply plies[MAX_PLY + 1];
     LxDeadline deadline;       /* read every DEADLINE_NODES nodes */
     int64_t nodes, node_limit; /* node_limit < 0: none */
-    int stop, status, cut;
-    const int *abort; /* helpers: set by the main thread when its search ends (NULL: the main thread) */
+    int stop, status;
+    int cut;        /* CUT_* bits: what cut the search since the iteration began (a node stores SOLVED when none) */
+    int strict;     /* the main thread's search again of an iteration: helpers' unsolved bounds are not taken */
+    int researches; /* iterations the main thread searched again (strict) */
+    int last_depth; /* the deepest iteration iterative deepening searches (MAX_PLY unless endgame_iterations says) */
+    int64_t *iteration_nodes; /* endgame_iterations: the nodes searched by the end of each depth (NULL: not kept) */
+    double *iteration_cpu;    /* and the thread's CPU seconds by then */
+    const int *abort;         /* helpers: set by the main thread when its search ends (NULL: the main thread) */
     /* Move ordering: two killer moves per ply (the move fields of the record, which name a play on any board),
      * a history score per side and move hash, and per side the sixteenths of its rack's points on stuck tiles. */
     unsigned char killers[MAX_PLY + 1][2][KILLER_BYTES];
@@ -530,6 +542,30 @@ try_move(Search *s, Ply *ply, int ply_index, size_t i, int depth, int *alpha, in
     return 0;
 }
 
+/* Whether the table's bound answers a node searched to `depth` in (alpha, beta), noting in s->cut what cut it when
+ * it is not solved: a bound of the thread's own depth-limited search cuts the iteration as the thread's own depth
+ * limit would (CUT_DEPTH). On the main thread a helper's unsolved bound (or an entry of its own that took one) only
+ * CUT_BORROWED it: the helper searched that child in another window and order, where its depth limit cut lines the
+ * main thread's own search would have ended at the end of the game, so such a cut alone is searched again (strict,
+ * deepen_from) instead of deeper. In the strict search those bounds are not taken. */
+static inline int
+bound_ends_node(Search *s, const Probe *probe, int depth, int alpha, int beta)
+{
+    int solved = probe->flag & FLAG_SOLVED, kind = probe->flag & 3;
+    if (!solved && (int)probe->depth < depth)
+        return 0;
+    if (!(kind == FLAG_EXACT || (kind == FLAG_LOWER && probe->value >= beta)
+          || (kind == FLAG_UPPER && probe->value <= alpha)))
+        return 0;
+    if (solved)
+        return 1;
+    int foreign = probe->flag & (FLAG_HELPER | FLAG_BORROWED);
+    if (foreign && s->strict) /* a helper in the strict search takes what the main thread takes */
+        return 0;
+    s->cut |= foreign && !s->helper ? CUT_BORROWED : CUT_DEPTH;
+    return 1;
+}
+
 static int
 negamax(Search *s, int ply_index, int depth, int alpha, int beta, int zeros)
 {
@@ -545,19 +581,11 @@ negamax(Search *s, int ply_index, int depth, int alpha, int beta, int zeros)
     Probe probe;
     if (table_probe(e, s->key, &probe)) {
         first = probe.move;
-        int solved = probe.flag & FLAG_SOLVED;
-        if (solved || (int)probe.depth >= depth) {
-            int kind = probe.flag & 3;
-            if (kind == FLAG_EXACT || (kind == FLAG_LOWER && probe.value >= beta)
-                || (kind == FLAG_UPPER && probe.value <= alpha)) {
-                if (!solved)
-                    s->cut = 1;
-                return probe.value;
-            }
-        }
+        if (bound_ends_node(s, &probe, depth, alpha, beta))
+            return probe.value;
     }
     if (depth <= 0 || ply_index >= MAX_PLY) {
-        s->cut = 1;
+        s->cut |= CUT_DEPTH;
         return static_value(s);
     }
     Ply *ply = &s->plies[ply_index];
@@ -592,7 +620,8 @@ negamax(Search *s, int ply_index, int depth, int alpha, int beta, int zeros)
     unsigned flag = (best <= original_alpha ? FLAG_UPPER
                      : best >= beta         ? FLAG_LOWER
                                             : FLAG_EXACT)
-                    | (cut ? 0 : FLAG_SOLVED);
+                    | (cut ? 0 : FLAG_SOLVED) | (s->helper ? FLAG_HELPER : 0)
+                    | (cut == CUT_BORROWED ? FLAG_BORROWED : 0);
     table_store(e, s->key, best, best_move, (unsigned)(depth > 255 ? 255 : depth), flag);
     return best;
 }
@@ -878,13 +907,21 @@ typedef struct {
     double thread_cpu[LX_ENDGAME_MAX_THREADS];
 } Solution;
 
-/* A helper's next iteration: the main thread's, once it is deeper than `done` (the helper's last), waiting for it
+/* The iteration the main thread publishes to its helpers (Search.iteration): its depth, doubled, plus 1 while it
+ * searches that depth again without the helpers' unsolved bounds (strict). */
+static inline int
+iteration_word(int depth, int strict)
+{
+    return 2 * depth + strict;
+}
+
+/* A helper's next iteration: the main thread's word, once it is past `done` (the helper's last), waiting for it
  * meanwhile; 0 when the main thread's search has ended. A helper ahead of the main thread would fill the table with
  * the bounds of a deeper search, cut by its depth limit more often: the main thread, taking their values, would find
  * its own iteration cut and search deeper than it needed. (Runs still differ: the threads' timing decides which
  * entries the main thread meets; see docs/performance.md.) */
 static int
-helper_next_depth(const Search *s, int done)
+helper_next_iteration(const Search *s, int done)
 {
     for (;;) {
         if (LOAD_FLAG(s->abort))
@@ -896,32 +933,56 @@ helper_next_depth(const Search *s, int done)
     }
 }
 
+/* One search of the root to `depth` (from the move `*first`), kept in the solution when it finished: 1, or 0 when
+ * the search stopped (the deadline, a helper's abort, an error in s->status). */
+static int
+search_iteration(Search *s, int depth, int zero_turns, unsigned *first, Solution *solution)
+{
+    RootAnswer answer = {0};
+    search_root(s, depth, zero_turns, *first, &answer);
+    if (s->stop || s->status)
+        return 0;
+    solution->last = answer;
+    solution->depth_done = depth;
+    *first = answer.best < s->plies[0].count ? (unsigned)answer.best : PASS_MOVE;
+    return 1;
+}
+
 /* Iterative deepening, one ply at a time from `first_depth`, until an iteration no depth limit cut (exact) or the
- * deadline: the main thread's first iteration always finishes, so that there is a move to answer. 0, or an
- * LX_MOVEGEN_* status. */
+ * deadline: the main thread's first iteration always finishes, so that there is a move to answer. An iteration of
+ * the main thread that only helpers' unsolved bounds cut (CUT_BORROWED) is searched again at the same depth taking
+ * none of them: one thread's search would have ended there when its own search is not cut, and a deeper iteration
+ * costs more than searching again the children those bounds stood for. 0, or an LX_MOVEGEN_* status. */
 static int
 deepen_from(Search *s, int zero_turns, const LxDeadline *deadline, int first_depth, Solution *solution)
 {
-    RootAnswer answer = {0};
     int status = generate(s, &s->plies[0]);
     unsigned first = NO_MOVE;
-    for (int depth = first_depth; !status && depth <= MAX_PLY; depth++) {
-        if (s->iteration && s->helper && !(depth = helper_next_depth(s, depth - 1)))
-            break;
-        if (s->iteration && !s->helper)
-            STORE_FLAG(s->iteration, depth);
+    int last_depth = s->last_depth ? s->last_depth : MAX_PLY;
+    for (int depth = first_depth; !status && depth <= last_depth; depth++) {
+        if (s->iteration)
+            STORE_FLAG(s->iteration, iteration_word(depth, 0));
         s->cut = 0;
-        s->deadline = depth == 1 && !s->helper ? lx_no_deadline() : *deadline;
+        s->deadline = depth == 1 ? lx_no_deadline() : *deadline;
         if (depth > 1 && lx_deadline_passed_now(&s->deadline))
             break;
-        search_root(s, depth, zero_turns, first, &answer);
-        if (s->status)
-            status = s->status;
-        if (s->stop)
+        int finished = search_iteration(s, depth, zero_turns, &first, solution);
+        if (finished && s->cut == CUT_BORROWED) {
+            s->researches++;
+            s->strict = 1;
+            s->cut = 0;
+            if (s->iteration)
+                STORE_FLAG(s->iteration, iteration_word(depth, 1));
+            finished = search_iteration(s, depth, zero_turns, &first, solution);
+            s->strict = 0;
+        }
+        status = s->status;
+        if (!finished)
             break;
-        solution->last = answer;
-        solution->depth_done = depth;
-        first = answer.best < s->plies[0].count ? (unsigned)answer.best : PASS_MOVE;
+        if (s->iteration_nodes) {
+            s->iteration_nodes[depth] = s->nodes;
+            s->iteration_cpu[depth] = lx_thread_cpu_seconds();
+        }
         if (!s->cut) {
             solution->complete = 1;
             break;
@@ -930,12 +991,35 @@ deepen_from(Search *s, int zero_turns, const LxDeadline *deadline, int first_dep
     return status;
 }
 
-/* deepen_from, its nodes and the thread's CPU time kept in the search's counts. */
+/* A helper's iterations: each one the main thread publishes (its depth; strict when the main thread searches it
+ * again), until the main thread's search ends. A helper whose own iteration no depth limit cut goes on helping: the
+ * main thread's may still be cut, or searched again strict. 0, or an LX_MOVEGEN_* status. */
+static int
+help_main(Search *s, int zero_turns, const LxDeadline *deadline, Solution *solution)
+{
+    int status = generate(s, &s->plies[0]);
+    unsigned first = NO_MOVE;
+    for (int done = 0, word; !status && (word = helper_next_iteration(s, done)); done = word) {
+        s->cut = 0;
+        s->strict = word & 1;
+        s->deadline = *deadline;
+        if (lx_deadline_passed_now(&s->deadline))
+            break;
+        if (!search_iteration(s, word / 2, zero_turns, &first, solution)) {
+            status = s->status;
+            break;
+        }
+    }
+    return status;
+}
+
+/* deepen_from (or a helper's help_main), its nodes and the thread's CPU time kept in the search's counts. */
 static int
 deepen(Search *s, int zero_turns, const LxDeadline *deadline, int first_depth, Solution *solution)
 {
     double cpu_start = lx_thread_cpu_seconds();
-    int status = deepen_from(s, zero_turns, deadline, first_depth, solution);
+    int status = s->helper && s->iteration ? help_main(s, zero_turns, deadline, solution)
+                                           : deepen_from(s, zero_turns, deadline, first_depth, solution);
     s->cpu_seconds = lx_thread_cpu_seconds() - cpu_start;
     s->search_nodes = s->nodes;
     return status;
@@ -966,7 +1050,10 @@ principal_variation(Search *s, int zero_turns, Solution *solution)
  * enough instead of searching the same tree node for node. The helpers' answers are dropped: they only fill the
  * table, whose entries are as true as the main thread's own, and the order of the moves never changes a value, so
  * the main thread's answer (value and move) is the one it finds alone. A helper searches the main thread's
- * iteration, never a deeper one (helper_next_depth). */
+ * iteration, never a deeper one (helper_next_iteration). A helper's bound that a depth limit cut (found in another
+ * window and order) does not count as its own cut for the main thread: an iteration only such bounds cut is searched
+ * again at the same depth without them (deepen_from), the helpers with it (help_main), so that the main thread ends
+ * where one thread would. */
 typedef struct {
     Search *search;
     Solution *solution;
@@ -1241,6 +1328,137 @@ endgame_root_order(PyObject *module, PyObject *args)
     return result;
 }
 
+/* endgame_borrowed_bounds(request, planted) -> (value, complete, depth, researches, best): the main thread's
+ * iterative deepening on one thread, with bounds planted in the table beforehand as a helper's that no depth limit
+ * marked solved: `planted` holds (move, value, kind) triples, `move` a root move's index (generation order; the
+ * pass: the move count), `value` its child's value for the side to move there, `kind` FLAG_EXACT, FLAG_LOWER or
+ * FLAG_UPPER, each stored at the child's key with the deepest depth, so that every iteration may take it. `best` is
+ * the index of the answer's move, `researches` the iterations searched again without those bounds. For the tests. */
+static PyObject *
+endgame_borrowed_bounds(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *request, *planted;
+    int zero_turns, threads;
+    if (!PyArg_ParseTuple(args, "O!O!:endgame_borrowed_bounds", &PyTuple_Type, &request, &PyList_Type, &planted))
+        return NULL;
+    Py_ssize_t n_planted = PyList_GET_SIZE(planted);
+    if (n_planted > 512) {
+        PyErr_SetString(PyExc_ValueError, "endgame_borrowed_bounds: at most 512 planted bounds");
+        return NULL;
+    }
+    size_t moves[512];
+    int values[512], kinds[512];
+    for (Py_ssize_t k = 0; k < n_planted; k++) {
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(planted, k), "nii", &moves[k], &values[k], &kinds[k]))
+            return NULL;
+        if (kinds[k] < FLAG_EXACT || kinds[k] > FLAG_UPPER) {
+            PyErr_SetString(PyExc_ValueError, "endgame_borrowed_bounds: kind outside 0..2");
+            return NULL;
+        }
+    }
+    Search *s = start_search(request, &zero_turns, &threads);
+    Solution *solution = s ? calloc(1, sizeof *solution) : NULL;
+    if (!solution) {
+        if (s) {
+            free_search(s);
+            free(s);
+            PyErr_NoMemory();
+        }
+        return NULL;
+    }
+    int status = weigh_stuck_tiles(s);
+    if (!status)
+        status = generate(s, &s->plies[0]);
+    for (Py_ssize_t k = 0; k < n_planted && !status; k++) {
+        uint64_t key = moves[k] <= s->plies[0].count ? child_key(s, &s->plies[0], moves[k], zero_turns) : 0;
+        if (key)
+            table_store(&s->table[key & s->mask], key, values[k], NO_MOVE, 255, (unsigned)kinds[k] | FLAG_HELPER);
+    }
+    LxDeadline none = lx_no_deadline();
+    if (!status)
+        status = deepen(s, zero_turns, &none, 1, solution);
+    PyObject *result = NULL;
+    if (status == LX_MOVEGEN_GRAPH || status == LX_MOVEGEN_BAD_BOARD || status == LX_MOVEGEN_BAD_TABLE)
+        PyErr_SetString(PyExc_ValueError, "endgame_borrowed_bounds: the position or the word graph is bad");
+    else if (status)
+        PyErr_NoMemory();
+    else
+        result = Py_BuildValue("(iiiin)", solution->last.value, solution->complete, solution->depth_done, s->researches,
+                               (Py_ssize_t)solution->last.best);
+    free(solution);
+    free_search(s);
+    free(s);
+    return result;
+}
+
+/* endgame_iterations(request, last_depth, deadline) -> ((depth, nodes, cpu_seconds), ...), complete: one thread's
+ * iterative deepening to at most `last_depth` plies (or the deadline), the nodes searched and the thread's CPU
+ * seconds by the end of each iteration finished. For bench/bench_endgame.py --depths: how the search grows ply by ply, beside another solver's. */
+static PyObject *
+endgame_iterations(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *request, *deadline_object = Py_None;
+    int last_depth, zero_turns, threads;
+    LxDeadline deadline;
+    if (!PyArg_ParseTuple(args, "O!i|O:endgame_iterations", &PyTuple_Type, &request, &last_depth, &deadline_object)
+        || lx_deadline_parse(deadline_object, &deadline) < 0)
+        return NULL;
+    if (last_depth < 1 || last_depth > MAX_PLY) {
+        PyErr_SetString(PyExc_ValueError, "endgame_iterations: depth outside 1..MAX_PLY");
+        return NULL;
+    }
+    deadline.every = DEADLINE_NODES;
+    Search *s = start_search(request, &zero_turns, &threads);
+    Solution *solution = s ? calloc(1, sizeof *solution) : NULL;
+    int64_t *nodes = solution ? calloc(MAX_PLY + 1, sizeof *nodes) : NULL;
+    double *cpu = nodes ? calloc(MAX_PLY + 1, sizeof *cpu) : NULL;
+    if (!cpu) {
+        free(nodes);
+        free(solution);
+        if (s) {
+            free_search(s);
+            free(s);
+            PyErr_NoMemory();
+        }
+        return NULL;
+    }
+    s->last_depth = last_depth;
+    s->iteration_nodes = nodes;
+    s->iteration_cpu = cpu;
+    int status;
+    double cpu_start;
+    Py_BEGIN_ALLOW_THREADS
+    cpu_start = lx_thread_cpu_seconds();
+    status = weigh_stuck_tiles(s);
+    if (!status)
+        status = deepen(s, zero_turns, &deadline, 1, solution);
+    Py_END_ALLOW_THREADS
+    PyObject *result = NULL;
+    if (status == LX_MOVEGEN_GRAPH || status == LX_MOVEGEN_BAD_BOARD || status == LX_MOVEGEN_BAD_TABLE)
+        PyErr_SetString(PyExc_ValueError, "endgame_iterations: the position or the word graph is bad");
+    else if (status)
+        PyErr_NoMemory();
+    else {
+        PyObject *rows = PyList_New(0);
+        for (int depth = 1; rows && depth <= solution->depth_done; depth++) {
+            PyObject *row = Py_BuildValue("(iLd)", depth, (long long)nodes[depth], cpu[depth] - cpu_start);
+            if (!row || PyList_Append(rows, row) < 0)
+                Py_CLEAR(rows);
+            Py_XDECREF(row);
+        }
+        if (rows)
+            result = Py_BuildValue("(Ni)", rows, solution->complete);
+    }
+    free(cpu);
+    free(nodes);
+    free(solution);
+    free_search(s);
+    free(s);
+    return result;
+}
+
 static PyMethodDef endgame_methods[] = {
     {"solve_endgame", solve_endgame, METH_VARARGS,
      "solve_endgame(request, deadline=None) -> (value, complete, depth, nodes, pv, thread_nodes, "
@@ -1251,6 +1469,13 @@ static PyMethodDef endgame_methods[] = {
     {"endgame_root_order", endgame_root_order, METH_VARARGS,
      "endgame_root_order(request, depth, busy) -> (order, value, complete, records)\n\nThe root's search order with "
      "the children of `busy` marked as another thread's (see endgame.c)."},
+    {"endgame_iterations", endgame_iterations, METH_VARARGS,
+     "endgame_iterations(request, last_depth, deadline=None) -> (((depth, nodes, cpu_seconds), ...), complete)\n\nOne "
+     "thread's "
+     "iterative deepening to at most `last_depth`, the nodes by the end of each iteration (see endgame.c)."},
+    {"endgame_borrowed_bounds", endgame_borrowed_bounds, METH_VARARGS,
+     "endgame_borrowed_bounds(request, planted) -> (value, complete, depth, researches, best)\n\nOne thread's "
+     "search with a helper's unsolved bounds planted in its table (see endgame.c)."},
     {NULL, NULL, 0, NULL}};
 
 int

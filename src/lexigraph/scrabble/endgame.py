@@ -205,9 +205,11 @@ def solve_endgame(engines: "Engines", position: Position, *, time_limit: float |
     transposition table's memory (at most
     :data:`~lexigraph.engine.interface.ENDGAME_MAX_TABLE_MB`). ``threads``:
     the C solver searches on that many threads sharing its table (ABDADA:
-    a thread puts off a move whose child another thread is searching; the
-    value and the best move are those of one thread; the Python twin
-    searches on one). Bad input is a :class:`GameError`.
+    a thread puts off a move whose child another thread is searching; an
+    iteration that only the helpers' depth-limited bounds cut is searched
+    again at the same depth without them, so the main thread ends at one
+    thread's depth; the value and the best move are those of one thread;
+    the Python twin searches on one). Bad input is a :class:`GameError`.
 
     >>> import lexigraph
     >>> from lexigraph.scrabble.game import Game
