@@ -174,14 +174,20 @@ def run_on_a_terminal(argv: Sequence[str], code: str | None = None, *, both: boo
     return status, out, shown.decode(errors="replace")
 
 
+#: ``python -c`` code running the command line with its bar due at once (SHOW_AFTER 0): the bar's tests need a command
+#: that runs past SHOW_AFTER, and a few games do instead of a second's worth (the wait proves nothing more).
+BAR_AT_ONCE = ("import sys\nimport lexigraph.cli.progress as progress\nprogress.SHOW_AFTER = 0.0\n"
+               "from lexigraph.cli.main import main\nsys.exit(main())")
+
+
 def games_that_take_a_second() -> int:
-    """Enough games to outlast SHOW_AFTER on this engine (C: about 300 a second; Python: about 1)."""
-    return 600 if compiled.available() and not lexigraph.buildinfo.pure_python() else 4
+    """A few games on this engine (C: about 300 a second; Python: about 1), run with :data:`BAR_AT_ONCE`."""
+    return 20 if compiled.available() and not lexigraph.buildinfo.pure_python() else 2
 
 
 def test_autoplay_draws_a_bar_with_a_count_and_a_rate_on_a_terminal():
     games = games_that_take_a_second()
-    status, out, shown = run_on_a_terminal(["autoplay", "-n", str(games), "--workers", "1"])
+    status, out, shown = run_on_a_terminal(["autoplay", "-n", str(games), "--workers", "1"], BAR_AT_ONCE)
     assert status == 0 and out.startswith(f"{games:,} games")
     assert "autoplay:" in shown and f"/{games} games" in shown and "games/s" in shown and "%|" in shown
     assert "autoplay:" not in out and "\r" not in out  # standard output holds the document alone
@@ -190,7 +196,7 @@ def test_autoplay_draws_a_bar_with_a_count_and_a_rate_on_a_terminal():
 @pytest.mark.parametrize("option", ["--quiet", "--json"])
 def test_quiet_and_json_draw_nothing(option):
     games = games_that_take_a_second()
-    status, out, shown = run_on_a_terminal(["autoplay", "-n", str(games), "--workers", "1", option])
+    status, out, shown = run_on_a_terminal(["autoplay", "-n", str(games), "--workers", "1", option], BAR_AT_ONCE)
     assert status == 0 and shown == ""
     if option == "--json":
         assert json.loads(out)["totals"]["games"] == games
@@ -198,7 +204,7 @@ def test_quiet_and_json_draw_nothing(option):
 
 def test_nothing_is_drawn_when_standard_error_is_not_a_terminal():
     games = games_that_take_a_second()
-    proc = subprocess.run([sys.executable, "-m", "lexigraph", "autoplay", "-n", str(games), "--workers", "1"],
+    proc = subprocess.run([sys.executable, "-c", BAR_AT_ONCE, "autoplay", "-n", str(games), "--workers", "1"],
                           capture_output=True, text=True, timeout=600,
                           env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     assert proc.returncode == 0 and proc.stderr == "" and proc.stdout.startswith(f"{games:,} games")
@@ -207,12 +213,12 @@ def test_nothing_is_drawn_when_standard_error_is_not_a_terminal():
 def test_leaves_build_on_a_terminal_prints_each_generation_line_as_it_ends(tmp_path):
     games = games_that_take_a_second()
     argv = ["leaves", "build", "--generations", f"{games},{games}", "--workers", "1", "--max-length", "2"]
-    status, out, shown = run_on_a_terminal([*argv, "-o", str(tmp_path / "a.klv2")])
+    status, out, shown = run_on_a_terminal([*argv, "-o", str(tmp_path / "a.klv2")], BAR_AT_ONCE)
     lines = out.splitlines()
     assert status == 0 and [line.split(":")[0] for line in lines[:2]] == ["generation 1", "generation 2"]
     assert len(lines) == 3 and "generation 1 of 2" in shown and "generation 1:" not in shown
     # Standard output on the terminal too: generation 1's line comes before generation 2's bar, and once.
-    status, _, shown = run_on_a_terminal([*argv, "-o", str(tmp_path / "b.klv2")], both=True)
+    status, _, shown = run_on_a_terminal([*argv, "-o", str(tmp_path / "b.klv2")], BAR_AT_ONCE, both=True)
     assert status == 0 and shown.count("generation 1:") == shown.count("generation 2:") == 1
     assert shown.index("generation 1 of 2") < shown.index("generation 1:") < shown.index("generation 2 of 2")
 

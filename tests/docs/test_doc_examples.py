@@ -108,8 +108,19 @@ def run_pycon(body: str, where: str, name: str, line: int, globs: dict) -> None:
     assert runner.failures == 0, "".join(out)
 
 
-@pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
+#: Pages whose examples run in test_doc_examples_split.py: the pages' examples are most of a minute each, and the
+#: test workers take a file each (--dist loadfile), so two files run on two cores.
+SPLIT_OFF = ("formats.md", "games.md", "search.md")
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if p.name not in SPLIT_OFF],
+                         ids=[p.name for p in PAGES if p.name not in SPLIT_OFF])
 def test_page_examples(page, tmp_path, monkeypatch):
+    check_page(page, tmp_path, monkeypatch)
+
+
+def check_page(page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run every example of ``page`` (see the module's docstring)."""
     text = page.read_text()
     shared = os.environ.get("LEXIGRAPH_SHARED_DATA")
     have_shared = bool(shared) and Path(shared).is_dir()

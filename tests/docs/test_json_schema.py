@@ -116,18 +116,20 @@ def test_output_validates(name, capsys, files, tmp_path, monkeypatch, example_ar
     envelope = validator("envelope")
     case = CASES.get(name)
     argvs = files[name] if case == "files" else case
+    tried: dict[tuple[str, ...], str] = {}  # an example's --json document, from the run that showed it runs
     if argvs is None:
         monkeypatch.chdir(tmp_path)
         argvs = []
         for argv in example_argvs(COMMANDS[name], skip_substitutions=True):
             argv = [a for a in argv if a not in ("--json", "--jsonl")]
             code = main([*argv, "--json"])
-            capsys.readouterr()
+            out, _ = capsys.readouterr()
             if code in (0, 1):
                 argvs.append(argv)
+                tried[tuple(argv)] = out
         assert argvs, f"none of {name}'s examples runs against the built-in lexicon; add one that does"
     for argv in argvs:
-        _, out = run_json(capsys, argv)
+        out = tried[tuple(argv)] if tuple(argv) in tried else run_json(capsys, argv)[1]
         doc = json.loads(out)
         envelope.validate(doc)
         v.validate(doc)

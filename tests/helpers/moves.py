@@ -69,3 +69,14 @@ def random_board(game: Game, rng: random.Random, codes: list[int], fill: float) 
             pos.codes[i] = rng.choice(codes)
             pos.blanks[i] = rng.random() < 0.2
     return pos
+
+
+def play_records(moves) -> bytes:
+    """A list of plays only (no exchange, no pass) as its records' bytes, in rank order.
+
+    Each record holds a play's square, direction, tiles, score and equity, so two lists are the same ranking exactly
+    when these bytes are equal; comparing them builds no :class:`~lexigraph.scrabble.moves.Move` (a full ranking with
+    blanks in the rack holds tens of thousands of plays, and building each one costs far more than generating it)."""
+    columns = moves.columns
+    assert columns is not None and len(columns) == len(moves), "plays only"
+    return bytes(columns.records.tobytes())

@@ -293,7 +293,7 @@ def test_the_best_moves_with_exchanges_and_the_pass_are_the_first_of_the_full_ra
             if not parse_rack(pos.game, pos.racks[0]) or (engine_kind == "python" and n % 3):
                 continue
             passes = n % 2 == 0
-            full = [(m.kind, m.notation, m.equity) for m in generate(lex, pos, leaves=table, passes=passes)]
+            full = [(m.kind, m.notation, m.equity) for m in generate(lex, pos, leaves=table, passes=passes)[:5]]
             for top in (1, 2, 5):
                 for count_all in (True, False):
                     got = generate(lex, pos, leaves=table, passes=passes, top=top, count_all=count_all)

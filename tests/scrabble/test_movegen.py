@@ -257,7 +257,7 @@ def test_pruned_best_n_equal_the_full_ranking_on_twl06_positions(twl, with_word_
         if best and best[0].kind == "play":
             pos = pos.with_play(best[0])
     for p in positions:
-        full = [(m.kind, m.notation, m.equity) for m in generate(twl, p)]
+        full = [(m.kind, m.notation, m.equity) for m in generate(twl, p)[:20]]  # the full ranking's first 20
         for top in (1, 2, 5, 20):
             pruned = generate(twl, p, top=top, count_all=False)
             assert [(m.kind, m.notation, m.equity) for m in pruned] == full[:top], (p.to_cgp(), top)
