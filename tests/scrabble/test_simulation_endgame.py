@@ -39,7 +39,10 @@ def lex(open_lexicon):
     return open_lexicon(WORDS, alphabet=GAME.alphabet)
 
 
-def endgame_player(**options: object) -> Player:
+def endgame_player(**options) -> Player:
+    """A small simulation player with the endgame on; its search's budget (wall time) is long enough that the
+    small game's endgames always finish, so that its moves do not depend on the machine's load."""
+    options.setdefault("endgame_seconds", 60.0)
     return Player.simulation(None, candidates=3, iterations=8, **options)
 
 
