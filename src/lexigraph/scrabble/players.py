@@ -55,7 +55,8 @@ class SimulationSettings:
     ``candidates`` moves by equity, ``iterations`` play-outs of ``plies`` turns each (fewer when the stopping
     rule leaves one candidate), ranked by ``objective`` ("win": the win table; "simmer": today's spread and
     sigmoid), within ``time_limit`` seconds a turn when given. With ``endgame``, the last turns are searched instead
-    (:mod:`lexigraph.scrabble.simulation_player`): the bag empty, the exact endgame within ``endgame_seconds``;
+    (:mod:`lexigraph.scrabble.simulation_player`): the bag empty, the exact endgame when solved within
+    ``endgame_seconds``;
     with ``pre_endgame`` also, one or two tiles in the bag, the pre-endgame within ``endgame_seconds``, its answer
     taken only when it covers every draw."""
 
@@ -99,8 +100,8 @@ class Player:
         are played turn by turn in Python around the engine's play-outs (slower than the C game loop).
 
         ``endgame`` (None: on for the win objective, off for simmer, which stays today's player): once the bag is
-        empty, play the exact endgame solver's best move found within ``endgame_seconds`` (simulate when it
-        finished no iteration). ``pre_endgame`` (with ``endgame``): with one or two tiles in the bag, play the
+        empty, play the exact endgame solver's best move when it finishes within ``endgame_seconds`` (else
+        simulate). ``pre_endgame`` (with ``endgame``): with one or two tiles in the bag, play the
         pre-endgame solver's best play when it judges every draw within ``endgame_seconds`` (else simulate).
 
         >>> Player.simulation(None).simulating.endgame, Player.simulation(None, objective="simmer").simulating.endgame

@@ -18,7 +18,8 @@ folded into 64 bits.
 
 A simulation player with ``endgame`` (:class:`~lexigraph.scrabble.players.SimulationSettings`) searches the last
 turns instead of simulating them (:func:`end_of_game_move`): once the bag is empty it plays the exact endgame
-solver's best move (:func:`lexigraph.scrabble.endgame.solve_endgame`) found within its budget, and with
+solver's best move (:func:`lexigraph.scrabble.endgame.solve_endgame`) when the search finishes within its budget,
+and with
 ``pre_endgame``, one or two tiles in the bag, the pre-endgame solver's best play
 (:func:`lexigraph.scrabble.peg.solve_peg`) when it judged every draw within the budget; otherwise it simulates.
 
@@ -155,13 +156,15 @@ def _log_choice(player: Player, bag: int, seconds: float) -> None:
 def end_of_game_move(engines: "Engines", pos: Position, settings: SimulationSettings, bag: int) -> tuple[bool, Move | None]:
     """The search's choice at the end of the game (see the module docstring), as ``(found, move)``: ``found``
     False when the search does not choose here (the bag holds more, or the budget ran out before the search
-    had an answer), and ``move`` the move (None: pass). ``pos``: the side to move's rack first and the other's
+    finished), and ``move`` the move (None: pass). ``pos``: the side to move's rack first and the other's
     (with the bag empty, exactly the unseen tiles; with tiles in the bag it is not looked at)."""
     if not settings.endgame:
         return False, None
     if bag == 0:
+        # only a finished search: cut short, its best is that of a few plies without leaves, on real endgames (7
+        # tiles a side, seconds to solve) no better a guide than the simulation's play-outs
         solution = solve_endgame(engines, pos, time_limit=settings.endgame_seconds, table_megabytes=ENDGAME_TABLE_MB)
-        return (solution.depth > 0, solution.best)
+        return (solution.complete, solution.best if solution.complete else None)
     if settings.pre_endgame and bag <= EXACT_BAG and bag < pos.game.rack_size:
         hidden = pos.copy()
         hidden.racks = [pos.racks[0], ""]
