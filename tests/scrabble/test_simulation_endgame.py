@@ -4,6 +4,7 @@ reads; on both engines."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import math
 import random
@@ -21,7 +22,10 @@ from lexigraph.scrabble.moves import Move, move_from_record
 from lexigraph.scrabble.peg import solve_peg
 from lexigraph.scrabble.position import Position
 from lexigraph.scrabble.selfplay import Player, autoplay
-from lexigraph.scrabble.simulation_player import _choose, end_of_game_move, log_turn_cpu, read_turn_cpu
+from lexigraph.scrabble.simulation import choose_move
+from lexigraph.scrabble.simulation_player import (
+    _choose, _turn_seed, end_of_game_move, log_turn_cpu, read_turn_cpu,
+)
 from lexigraph.scrabble.tiles import parse_rack, rack_text
 from helpers.games import abcd_game, random_plays
 
@@ -169,6 +173,25 @@ def test_a_tiny_budget_still_answers_a_legal_move(lex):
         chosen = _choose(lex, player, pos, seed=2, bag=0)
         legal = {m.notation for m in generate(lex, pos, top=None, exchanges=False, passes=False, sort="score")}
         assert chosen is None or chosen.notation in legal
+
+
+def test_a_search_cut_short_leaves_the_choice_to_the_simulation(lex, monkeypatch):
+    import lexigraph.scrabble.simulation_player as simulation_player
+
+    pos = random_endgames(lex, 1)[0]
+    exact = solve_endgame(lex, pos)
+    assert exact.complete
+    cut = dataclasses.replace(exact, complete=False)
+    monkeypatch.setattr(simulation_player, "solve_endgame", lambda *args, **kwargs: cut)
+    player = endgame_player()
+    assert player.simulating is not None
+    assert end_of_game_move(lex, pos, player.simulating, 0) == (False, None)
+    # the choice is then the simulation's
+    simulated = choose_move(lex, pos, leaves=None, seed=_turn_seed(5, 0, 0), candidates=3, iterations=8, plies=2,
+                            workers=1, objective="win")
+    assert _choose(lex, player, pos, seed=_turn_seed(5, 0, 0), bag=0) == simulated
+    monkeypatch.setattr(simulation_player, "solve_endgame", lambda *args, **kwargs: exact)
+    assert end_of_game_move(lex, pos, player.simulating, 0) == (True, exact.best)
 
 
 # -- one tile in the bag: the pre-endgame's play -------------------------------------------------------------------
