@@ -38,7 +38,15 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..engine import Engines
 
-__all__ = ["Player", "RunSpec", "SimulationSettings", "run_spec", "selfplay_request"]
+__all__ = ["DEFAULT_ENDGAME_SECONDS", "MAX_ENDGAME_SECONDS", "Player", "RunSpec", "SimulationSettings", "run_spec",
+           "selfplay_request"]
+
+#: A simulation player's budget for an end-of-game search (the bag empty, or one or two tiles in it), in seconds:
+#: about what a simulation of 5 candidates x 64 play-outs costs a turn, so that the search does not make the player
+#: dearer than simulating (docs/performance.md, "Issue 35").
+DEFAULT_ENDGAME_SECONDS = 0.05
+#: The longest end-of-game budget taken, in seconds.
+MAX_ENDGAME_SECONDS = 60.0
 
 
 @dataclass(frozen=True)
@@ -46,13 +54,20 @@ class SimulationSettings:
     """How a simulation player simulates each turn (:func:`lexigraph.scrabble.simulation.simulate`): the best
     ``candidates`` moves by equity, ``iterations`` play-outs of ``plies`` turns each (fewer when the stopping
     rule leaves one candidate), ranked by ``objective`` ("win": the win table; "simmer": today's spread and
-    sigmoid), within ``time_limit`` seconds a turn when given."""
+    sigmoid), within ``time_limit`` seconds a turn when given. With ``endgame``, the last turns are searched instead
+    (:mod:`lexigraph.scrabble.simulation_player`): the bag empty, the exact endgame when solved within
+    ``endgame_seconds``;
+    with ``pre_endgame`` also, one or two tiles in the bag, the pre-endgame within ``endgame_seconds``, its answer
+    taken only when it covers every draw."""
 
     candidates: int = 5
     iterations: int = 64
     plies: int = 2
     objective: str = "win"
     time_limit: float | None = None
+    endgame: bool = False
+    endgame_seconds: float = DEFAULT_ENDGAME_SECONDS
+    pre_endgame: bool = False
 
 
 @dataclass(frozen=True)
@@ -77,10 +92,25 @@ class Player:
 
     @classmethod
     def simulation(cls, leaves: LeaveTable | None, *, candidates: int = 5, iterations: int = 64, plies: int = 2,
-                   name: str = "simulation", objective: str = "win", time_limit: float | None = None) -> "Player":
+                   name: str = "simulation", objective: str = "win", time_limit: float | None = None,
+                   endgame: bool | None = None, endgame_seconds: float = DEFAULT_ENDGAME_SECONDS,
+                   pre_endgame: bool = False) -> "Player":
         """The player that simulates its best ``candidates`` moves by equity with ``leaves`` (``iterations``
         play-outs of ``plies`` turns, see :mod:`lexigraph.scrabble.simulation`) and plays the winner. Its games
-        are played turn by turn in Python around the engine's play-outs (slower than the C game loop)."""
+        are played turn by turn in Python around the engine's play-outs (slower than the C game loop).
+
+        ``endgame`` (None: on for the win objective, off for simmer, which stays today's player): once the bag is
+        empty, play the exact endgame solver's best move when it finishes within ``endgame_seconds`` (else
+        simulate). ``pre_endgame`` (with ``endgame``): with one or two tiles in the bag, play the
+        pre-endgame solver's best play when it judges every draw within ``endgame_seconds`` (else simulate).
+
+        >>> Player.simulation(None).simulating.endgame, Player.simulation(None, objective="simmer").simulating.endgame
+        (True, False)
+        >>> Player.simulation(None, endgame_seconds=0)
+        Traceback (most recent call last):
+        ...
+        lexigraph.scrabble.game.GameError: a simulation player's endgame budget is more than 0 and at most 60 seconds, not 0
+        """
         for what, value, high in (("candidates", candidates, MAX_CANDIDATES), ("iterations", iterations,
                                   MAX_ITERATIONS), ("plies", plies, MAX_PLIES)):
             if isinstance(value, bool) or not isinstance(value, int) or not (0 if what == "plies" else 1) <= value \
@@ -92,7 +122,17 @@ class Player:
         if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
                                        or not 0 < time_limit <= 3600):
             raise GameError(f"a simulation player's time limit is from 0 to 3,600 seconds, not {time_limit!r}")
-        return cls(name, True, leaves, SimulationSettings(candidates, iterations, plies, objective, time_limit))
+        if endgame is None:
+            endgame = objective == "win"
+        for what, flag in (("endgame", endgame), ("pre_endgame", pre_endgame)):
+            if not isinstance(flag, bool):
+                raise GameError(f"a simulation player's {what} is True or False, not {flag!r}")
+        if isinstance(endgame_seconds, bool) or not isinstance(endgame_seconds, (int, float)) \
+                or not 0 < endgame_seconds <= MAX_ENDGAME_SECONDS:
+            raise GameError(f"a simulation player's endgame budget is more than 0 and at most "
+                            f"{MAX_ENDGAME_SECONDS:g} seconds, not {endgame_seconds!r}")
+        return cls(name, True, leaves, SimulationSettings(candidates, iterations, plies, objective, time_limit,
+                                                          endgame, float(endgame_seconds), pre_endgame))
 
     def game_spec(self, game: Game) -> GameSpec:
         """The game with the player's leave table, as the game loop reads it (a score player keys none)."""

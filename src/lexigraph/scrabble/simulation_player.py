@@ -16,6 +16,16 @@ the score player its best-scoring play (its whole rack back when it has
 none); the simulation player simulates with the seed ``(seed, i, turn)``
 folded into 64 bits.
 
+A simulation player with ``endgame`` (:class:`~lexigraph.scrabble.players.SimulationSettings`) searches the last
+turns instead of simulating them (:func:`end_of_game_move`): once the bag is empty it plays the exact endgame
+solver's best move (:func:`lexigraph.scrabble.endgame.solve_endgame`) when the search finishes within its budget,
+and with
+``pre_endgame``, one or two tiles in the bag, the pre-endgame solver's best play
+(:func:`lexigraph.scrabble.peg.solve_peg`) when it judged every draw within the budget; otherwise it simulates.
+
+Each choice's CPU time can be logged (:func:`log_turn_cpu`): a benchmark's way to say what a player costs a
+turn, the choices being made in workers forked from the process that asks.
+
 A run with a simulation player hands its workers a :class:`TurnByTurn` job:
 a key to its game and players in this process (a Game's alphabet does not
 pickle), which workers forked from it find.
@@ -23,7 +33,9 @@ pickle), which workers forked from it find.
 
 from __future__ import annotations
 
+import os
 import struct
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -32,11 +44,13 @@ from ..engine.interface import (
     BLANK_FLAG, GAME_RECORD_SIZE, TURN_EXCHANGE, TURN_PASS, TURN_PLAY, TURN_RECORD_SIZE, game_record_dtype, leave_key,
     turn_record_dtype,
 )
+from .endgame import solve_endgame
 from .game import Game, GameError
 from .leaves import LeaveTable
 from .movegen import generate
 from .moves import Move
-from .players import Player
+from .peg import EXACT_BAG, solve_peg
+from .players import Player, SimulationSettings
 from .position import Position
 from .simulation import choose_move
 from .tiles import parse_rack, rack_text
@@ -46,10 +60,17 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..engine import Engines
 
-__all__ = ["TurnByTurn", "play_simulated_games"]
+__all__ = ["ENDGAME_TABLE_MB", "TurnByTurn", "end_of_game_move", "log_turn_cpu", "play_simulated_games",
+           "read_turn_cpu"]
 
 #: Turns without a play that end a game.
 ZERO_TURNS_TO_END = 6
+#: The endgame solver's transposition table for a player's turn, in megabytes: a short search fills little of it,
+#: and a larger one costs its clearing every turn.
+ENDGAME_TABLE_MB = 4
+
+#: Where each choice's CPU time goes (None: not logged): see :func:`log_turn_cpu`.
+_CPU_LOG: str | None = None
 
 
 def play_simulated_games(engines: "Engines", game: Game, players: Sequence[Player], seed: int, first: int,
@@ -104,11 +125,69 @@ def _turn_seed(seed: int, index: int, turn: int) -> int:
     return (seed * 0x9E3779B97F4A7C15 + index * 0xBF58476D1CE4E5B9 + turn * 0x94D049BB133111EB) % (1 << 64)
 
 
+def log_turn_cpu(prefix: str | None) -> None:
+    """Log each choice of the games played from now on in this process and in the workers forked from it after
+    this call: a line ``PLAYER<TAB>BAG<TAB>CPU_SECONDS`` (the bag's tiles before the turn, the choosing process's
+    CPU time) appended to ``PREFIX.PID`` (one file per process). None stops the logging. Read the lines back with
+    :func:`read_turn_cpu`."""
+    global _CPU_LOG
+    _CPU_LOG = prefix
+
+
+def read_turn_cpu(prefix: str) -> list[tuple[str, int, float]]:
+    """The choices logged under ``prefix`` (:func:`log_turn_cpu`) by every process: (player, bag, CPU seconds)."""
+    folder, stem = os.path.split(os.path.abspath(prefix))
+    out: list[tuple[str, int, float]] = []
+    for name in sorted(os.listdir(folder)):
+        if name.startswith(stem + ".") and name[len(stem) + 1:].isdigit():
+            with open(os.path.join(folder, name), encoding="utf-8") as lines:
+                for line in lines:
+                    who, bag, seconds = line.rstrip("\n").split("\t")
+                    out.append((who, int(bag), float(seconds)))
+    return out
+
+
+def _log_choice(player: Player, bag: int, seconds: float) -> None:
+    if _CPU_LOG is not None:
+        with open(f"{_CPU_LOG}.{os.getpid()}", "a", encoding="utf-8") as log:
+            log.write(f"{player.name}\t{bag}\t{seconds:.6f}\n")
+
+
+def end_of_game_move(engines: "Engines", pos: Position, settings: SimulationSettings, bag: int) -> tuple[bool, Move | None]:
+    """The search's choice at the end of the game (see the module docstring), as ``(found, move)``: ``found``
+    False when the search does not choose here (the bag holds more, or the budget ran out before the search
+    finished), and ``move`` the move (None: pass). ``pos``: the side to move's rack first and the other's
+    (with the bag empty, exactly the unseen tiles; with tiles in the bag it is not looked at)."""
+    if not settings.endgame:
+        return False, None
+    if bag == 0:
+        # only a finished search: cut short, its best is that of a few plies without leaves, on real endgames (7
+        # tiles a side, seconds to solve) no better a guide than the simulation's play-outs
+        solution = solve_endgame(engines, pos, time_limit=settings.endgame_seconds, table_megabytes=ENDGAME_TABLE_MB)
+        return (solution.complete, solution.best if solution.complete else None)
+    if settings.pre_endgame and bag <= EXACT_BAG and bag < pos.game.rack_size:
+        hidden = pos.copy()
+        hidden.racks = [pos.racks[0], ""]
+        peg = solve_peg(engines, hidden, time_limit=settings.endgame_seconds)
+        return (peg.exact and bool(peg.plays), peg.best.move if peg.plays else None)
+    return False, None
+
+
 def _choose(engines: "Engines", player: Player, pos: Position, seed: int, bag: int) -> Move | None:
+    started = time.process_time()
+    move = _choice(engines, player, pos, seed, bag)
+    _log_choice(player, bag, time.process_time() - started)
+    return move
+
+
+def _choice(engines: "Engines", player: Player, pos: Position, seed: int, bag: int) -> Move | None:
     game = pos.game
     table = player.leaves if player.leaves is not None else LeaveTable({}, engines.store.alphabet)
     if player.simulating is not None:
         s = player.simulating
+        searched, move = end_of_game_move(engines, pos, s, bag)
+        if searched:
+            return move
         return choose_move(engines, pos, leaves=table, seed=seed, candidates=s.candidates, iterations=s.iterations,
                            plies=s.plies, workers=1, objective=s.objective, time_limit=s.time_limit)
     if player.by_equity:
