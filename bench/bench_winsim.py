@@ -8,7 +8,7 @@ costs the same C work whichever player asks for it, and the win table's lookup i
   dropped by best-arm identification;
 * today's: ``objective="simmer"``: mean spread + weight x simmer's sigmoid, the paired z rule.
 
-The new player also searches the last turns (``endgame=True``, the default of the win objective): the bag empty,
+The new player also searches the last turns (``endgame=True``, which the bench asks for): the bag empty,
 the exact endgame solver's best move within ``--endgame-seconds``; with ``--pre-endgame``, one or two tiles in the
 bag, the pre-endgame solver's answer when it judges every draw within that budget. ``--no-endgame`` simulates
 every turn as before.

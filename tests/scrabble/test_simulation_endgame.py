@@ -47,6 +47,7 @@ def endgame_player(**options) -> Player:
     """A small simulation player with the endgame on; its search's budget (wall time) is long enough that the
     small game's endgames always finish, so that its moves do not depend on the machine's load."""
     options.setdefault("endgame_seconds", 60.0)
+    options.setdefault("endgame", True)
     return Player.simulation(None, candidates=3, iterations=8, **options)
 
 
@@ -241,11 +242,11 @@ def test_the_pre_endgame_does_not_read_the_other_rack(lex):
 # -- settings ------------------------------------------------------------------------------------------------------
 
 
-def test_the_endgame_is_on_for_the_win_objective_and_off_for_simmer():
+def test_the_endgame_is_off_unless_asked_for():
     win = Player.simulation(None).simulating
     simmer = Player.simulation(None, objective="simmer").simulating
     forced = Player.simulation(None, objective="simmer", endgame=True).simulating
-    assert win is not None and win.endgame and not win.pre_endgame
+    assert win is not None and not win.endgame and not win.pre_endgame
     assert simmer is not None and not simmer.endgame and not simmer.pre_endgame
     assert forced is not None and forced.endgame
 

@@ -93,19 +93,20 @@ class Player:
     @classmethod
     def simulation(cls, leaves: LeaveTable | None, *, candidates: int = 5, iterations: int = 64, plies: int = 2,
                    name: str = "simulation", objective: str = "win", time_limit: float | None = None,
-                   endgame: bool | None = None, endgame_seconds: float = DEFAULT_ENDGAME_SECONDS,
+                   endgame: bool = False, endgame_seconds: float = DEFAULT_ENDGAME_SECONDS,
                    pre_endgame: bool = False) -> "Player":
         """The player that simulates its best ``candidates`` moves by equity with ``leaves`` (``iterations``
         play-outs of ``plies`` turns, see :mod:`lexigraph.scrabble.simulation`) and plays the winner. Its games
         are played turn by turn in Python around the engine's play-outs (slower than the C game loop).
 
-        ``endgame`` (None: on for the win objective, off for simmer, which stays today's player): once the bag is
-        empty, play the exact endgame solver's best move when it finishes within ``endgame_seconds`` (else
-        simulate). ``pre_endgame`` (with ``endgame``): with one or two tiles in the bag, play the
+        ``endgame`` (off by default: over 1,000 mirrored pairs it gained nothing measurable, and its budget is
+        wall time, so a search it cuts short makes the games depend on the machine's load, not only the seed):
+        once the bag is empty, play the exact endgame solver's best move when it finishes within
+        ``endgame_seconds`` (else simulate). ``pre_endgame`` (with ``endgame``): with one or two tiles in the bag, play the
         pre-endgame solver's best play when it judges every draw within ``endgame_seconds`` (else simulate).
 
-        >>> Player.simulation(None).simulating.endgame, Player.simulation(None, objective="simmer").simulating.endgame
-        (True, False)
+        >>> Player.simulation(None).simulating.endgame, Player.simulation(None, endgame=True).simulating.endgame
+        (False, True)
         >>> Player.simulation(None, endgame_seconds=0)
         Traceback (most recent call last):
         ...
@@ -122,8 +123,6 @@ class Player:
         if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
                                        or not 0 < time_limit <= 3600):
             raise GameError(f"a simulation player's time limit is from 0 to 3,600 seconds, not {time_limit!r}")
-        if endgame is None:
-            endgame = objective == "win"
         for what, flag in (("endgame", endgame), ("pre_endgame", pre_endgame)):
             if not isinstance(flag, bool):
                 raise GameError(f"a simulation player's {what} is True or False, not {flag!r}")
