@@ -125,14 +125,7 @@ def rank_extras(play_equities: list[float], values: bytes, order: bytes, passes:
     >>> list(memoryview(places).cast("q")), [struct.unpack_from("<qd", ranked, 16 * k) for k in range(4)]
     ([1, 4, 5, 6], [(3, 7.0), (1, 5.0), (0, 1.0), (2, -2.0)])
     """
-    worth = struct.unpack(f"<{len(values) // 8}d", values)
-    ties = struct.unpack(f"<{len(order) // 8}q", order)
-    if not worth or (ties and len(ties) != len(worth) - 1):
-        raise ValueError("rank_extras: buffers of inconsistent sizes")
-    extras = [(-worth[i + 1], tie, i + 1) for i, tie in enumerate(ties)]
-    if passes:
-        extras.append((-worth[0], 1 << 30, 0))
-    extras.sort()
+    extras = sorted(_extras(values, order, passes, "rank_extras"))
     places: list[int] = []
     before = 0 if by_equity else len(play_equities)
     for k, (negated, _tie, _subset) in enumerate(extras):
@@ -151,14 +144,21 @@ def best_extra(values: bytes, order: bytes, passes: bool) -> tuple[int, float] |
     >>> best_extra(values, order, True), best_extra(values, b"", True), best_extra(values, b"", False)
     ((3, 7.0), (0, 1.0), None)
     """
-    worth = struct.unpack(f"<{len(values) // 8}d", values)
-    ties = struct.unpack(f"<{len(order) // 8}q", order)
-    if not worth or (ties and len(ties) != len(worth) - 1):
-        raise ValueError("best_extra: buffers of inconsistent sizes")
-    extras = [(-worth[i + 1], tie, i + 1) for i, tie in enumerate(ties)]
-    if passes:
-        extras.append((-worth[0], 1 << 30, 0))
+    extras = _extras(values, order, passes, "best_extra")
     if not extras:
         return None
     negated, _tie, subset = min(extras)
     return subset, -negated
+
+
+def _extras(values: bytes, order: bytes, passes: bool, caller: str) -> list[tuple[float, int, int]]:
+    """The extras as (negated value, tie order, subset): every exchange of ``order``, and the pass when ``passes``
+    (its tie order 1 << 30: after the exchanges of its value); in this order they sort best first."""
+    worth = struct.unpack(f"<{len(values) // 8}d", values)
+    ties = struct.unpack(f"<{len(order) // 8}q", order)
+    if not worth or (ties and len(ties) != len(worth) - 1):
+        raise ValueError(f"{caller}: buffers of inconsistent sizes")
+    extras = [(-worth[i + 1], tie, i + 1) for i, tie in enumerate(ties)]
+    if passes:
+        extras.append((-worth[0], 1 << 30, 0))
+    return extras
