@@ -71,6 +71,27 @@ double_at(const unsigned char *bytes)
     return d;
 }
 
+/* Whether `values` and `order` fit each other: a float64 per subset (at least the pass's), an int64 per exchange
+ * (subsets 1 on) or none. */
+static int
+extras_fit(const Py_buffer *values, const Py_buffer *order)
+{
+    const Py_ssize_t n_values = values->len / 8, n_order = order->len / 8;
+    return !(values->len % 8 || order->len % 8 || n_values < 1 || (n_order && n_order != n_values - 1));
+}
+
+/* Extra k of the list rank_extras ranks: exchange k + 1 for k below n_order, then the pass (tie order 1 << 30:
+ * after the exchanges of its value). */
+static Extra
+extra_at(const unsigned char *value_bytes, const unsigned char *order_bytes, Py_ssize_t n_order, Py_ssize_t k)
+{
+    if (k == n_order)
+        return (Extra){.value = double_at(value_bytes), .order = (int64_t)1 << 30, .subset = 0};
+    Extra extra = {.value = double_at(value_bytes + 8 * (k + 1)), .subset = k + 1};
+    memcpy(&extra.order, order_bytes + 8 * k, 8);
+    return extra;
+}
+
 static PyObject *
 rank_extras(PyObject *module, PyObject *args)
 {
@@ -83,9 +104,9 @@ rank_extras(PyObject *module, PyObject *args)
         return NULL;
     PyObject *result = NULL;
     Extra *extras = NULL;
-    const Py_ssize_t n_values = values.len / 8, n_order = order.len / 8;
+    const Py_ssize_t n_order = order.len / 8;
     if (record_size <= 0 || equity_offset < 0 || equity_offset + 8 > record_size || records.len % record_size
-        || values.len % 8 || order.len % 8 || n_values < 1 || (n_order && n_order != n_values - 1)) {
+        || !extras_fit(&values, &order)) {
         PyErr_SetString(PyExc_ValueError, "rank_extras: buffers of inconsistent sizes");
         goto done;
     }
@@ -96,14 +117,8 @@ rank_extras(PyObject *module, PyObject *args)
         PyErr_NoMemory();
         goto done;
     }
-    const unsigned char *value_bytes = values.buf, *order_bytes = order.buf;
-    for (Py_ssize_t i = 0; i < n_order; i++) {
-        extras[i].value = double_at(value_bytes + 8 * (i + 1));
-        memcpy(&extras[i].order, order_bytes + 8 * i, 8);
-        extras[i].subset = i + 1;
-    }
-    if (passes)
-        extras[n_order] = (Extra){.value = double_at(value_bytes), .order = (int64_t)1 << 30, .subset = 0};
+    for (Py_ssize_t k = 0; k < count; k++)
+        extras[k] = extra_at(values.buf, order.buf, n_order, k);
     sort_by_rank(extras, extras + count, count);
     PyObject *places = PyBytes_FromStringAndSize(NULL, 8 * count);
     PyObject *ranked = PyBytes_FromStringAndSize(NULL, 16 * count);
@@ -141,23 +156,16 @@ best_extra(PyObject *module, PyObject *args)
     if (!PyArg_ParseTuple(args, "y*y*p:best_extra", &values, &order, &passes))
         return NULL;
     PyObject *result = NULL;
-    const Py_ssize_t n_values = values.len / 8, n_order = order.len / 8;
-    if (values.len % 8 || order.len % 8 || n_values < 1 || (n_order && n_order != n_values - 1)) {
+    if (!extras_fit(&values, &order)) {
         PyErr_SetString(PyExc_ValueError, "best_extra: buffers of inconsistent sizes");
         goto done;
     }
-    const unsigned char *value_bytes = values.buf, *order_bytes = order.buf;
+    const Py_ssize_t n_order = order.len / 8, count = n_order + (passes ? 1 : 0);
     Extra best = {.subset = -1};
-    for (Py_ssize_t i = 0; i < n_order; i++) {
-        Extra candidate = {.value = double_at(value_bytes + 8 * (i + 1)), .subset = i + 1};
-        memcpy(&candidate.order, order_bytes + 8 * i, 8);
+    for (Py_ssize_t k = 0; k < count; k++) {
+        const Extra candidate = extra_at(values.buf, order.buf, n_order, k);
         if (best.subset < 0 || ranks_before(&candidate, &best))
             best = candidate;
-    }
-    if (passes) {
-        Extra pass = {.value = double_at(value_bytes), .order = (int64_t)1 << 30, .subset = 0};
-        if (best.subset < 0 || ranks_before(&pass, &best))
-            best = pass;
     }
     if (best.subset < 0)
         result = Py_NewRef(Py_None);
